@@ -1,0 +1,138 @@
+import { Form, Link } from "@remix-run/react";
+import type { PublicUser } from "~/server/users.server";
+import { displayName } from "~/lib/display-name";
+import { Avatar } from "./Avatar";
+import { Logo } from "./Logo";
+
+const visitorLinks = [
+  { href: "/#how-it-works", label: "How it works" },
+  { href: "/#features", label: "Features" },
+  { href: "/#roadmap", label: "Roadmap" },
+  { href: "/white-paper", label: "White Paper" },
+  { href: "/airdrop", label: "Airdrop" },
+  { href: "/blogs", label: "Blogs" },
+];
+
+export const socialLinks = [
+  { href: "https://x.com/", label: "X (Twitter)", short: "X" },
+  { href: "https://discord.com/", label: "Discord", short: "Discord" },
+  { href: "https://t.me/", label: "Telegram", short: "Telegram" },
+];
+
+// The logo goes to /community when logged in, else / (SPEC §2). Menus are <details> elements,
+// so they open and close without JavaScript.
+export function Header({ user }: { user: PublicUser | null }) {
+  return (
+    <header className="site-header">
+      <div className="header-inner">
+        <Logo to={user ? "/community" : "/"} />
+        {user ? <MemberNav user={user} /> : <VisitorNav />}
+      </div>
+    </header>
+  );
+}
+
+function VisitorNav() {
+  return (
+    <>
+      <nav aria-label="Main" className="nav-desktop">
+        {visitorLinks.map((l) => (
+          <a key={l.href} href={l.href}>
+            {l.label}
+          </a>
+        ))}
+      </nav>
+      <div className="header-actions nav-desktop">
+        <Link to="/signin" className="btn btn-ghost">
+          Log in
+        </Link>
+        <Link to="/signup" className="btn btn-primary">
+          Join us for free
+        </Link>
+      </div>
+      <details className="hamburger">
+        <summary aria-label="Menu">
+          <span className="hamburger-icon" aria-hidden="true" />
+        </summary>
+        <nav aria-label="Mobile" className="mobile-menu">
+          {visitorLinks.map((l) => (
+            <a key={l.href} href={l.href}>
+              {l.label}
+            </a>
+          ))}
+          <div className="mobile-social">
+            {socialLinks.map((s) => (
+              <a key={s.href} href={s.href} rel="noopener noreferrer" target="_blank">
+                {s.short}
+              </a>
+            ))}
+          </div>
+          <Link to="/signin" className="btn btn-ghost">
+            Log in
+          </Link>
+          <Link to="/signup" className="btn btn-primary">
+            Join us for free
+          </Link>
+        </nav>
+      </details>
+    </>
+  );
+}
+
+function MemberNav({ user }: { user: PublicUser }) {
+  const profileHref = user.is_star ? "/profile" : "/evaluate";
+  return (
+    <>
+      <form method="get" action="/search" role="search" className="header-search">
+        <label htmlFor="trader-search" className="visually-hidden">
+          Search traders
+        </label>
+        <input id="trader-search" name="keyword" type="search" placeholder="Search traders" minLength={3} autoComplete="off" />
+      </form>
+      <div className="header-actions">
+        <Link to="/evaluate" className="btn btn-primary">
+          {user.platform_name ? "Refresh Grade" : "Get Grade"}
+        </Link>
+        <Link to={user.is_star ? "/share" : "/evaluate"} className="btn btn-ghost nav-desktop" aria-disabled={!user.is_star}>
+          Share
+        </Link>
+        <details className="user-menu">
+          <summary aria-label="Account menu">
+            <Avatar user={user} size={32} />
+            <span className="nav-desktop">{displayName(user) || user.email}</span>
+          </summary>
+          <div className="menu-panel" role="menu">
+            {user.is_star ? (
+              <Link role="menuitem" to="/profile/stats">
+                My Current Grade
+              </Link>
+            ) : null}
+            <Link role="menuitem" to={profileHref}>
+              Profile
+            </Link>
+            <Link role="menuitem" to="/user/settings" className="nav-desktop-block">
+              Settings
+            </Link>
+            <Link role="menuitem" to="/portal/settings" className="nav-mobile-block">
+              Settings
+            </Link>
+            <Link role="menuitem" to="/community">
+              Community
+            </Link>
+            <Link role="menuitem" to="/messages">
+              Messages
+            </Link>
+            <Link role="menuitem" to="/market/traders">
+              Market
+            </Link>
+            <Form method="post" action="/logout">
+              <button type="submit" role="menuitem" className="menu-button">
+                Logout
+              </button>
+            </Form>
+          </div>
+        </details>
+      </div>
+    </>
+  );
+}

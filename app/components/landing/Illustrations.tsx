@@ -1,0 +1,67 @@
+import { gradeTiers } from "~/content/landing";
+import { BadgeShield, Stars } from "../GradeBadge";
+
+/** The badge cycling through the five tiers, 2 s each, in CSS (stops under reduced motion). */
+export function RotatingBadge() {
+  return (
+    <div className="rotating-badge" role="img" aria-label="Grade badges from Bronze to Legend">
+      {gradeTiers.map((t, i) => (
+        <div key={t.name} className={`rotating-badge-item tier-${t.name}`} style={{ animationDelay: `${i * 2}s` }}>
+          <BadgeShield tier={t.name} size={120} />
+          <strong>{t.name}</strong>
+          <Stars count={i + 1} label={`${t.name}`} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A sample performance card drawn from our own components (the real PNG is rendered by the server). */
+export function SampleCard() {
+  const dims = [
+    ["Profitability", 5],
+    ["Risk control", 4],
+    ["Consistency", 4],
+    ["Discipline", 5],
+    ["Experience", 3],
+  ] as const;
+  return (
+    <figure className="sample-card tier-Master" aria-label="Sample performance card">
+      <div className="sample-card-head">
+        <span className="avatar avatar-initials" style={{ width: 44, height: 44 }} aria-hidden="true">
+          AK
+        </span>
+        <div>
+          <strong>Alex Kim</strong>
+          <div className="muted">@alexk · graded Nov 2026</div>
+        </div>
+        <span className="grade-badge tier-Master" style={{ marginLeft: "auto" }}>
+          <BadgeShield tier="Master" size={22} /> Master
+        </span>
+      </div>
+      <div className="sample-card-figures">
+        <div>
+          <span className="muted">Return (TWR)</span>
+          <strong className="pos">+38.4%</strong>
+        </div>
+        <div>
+          <span className="muted">Max drawdown</span>
+          <strong>-9.1%</strong>
+        </div>
+        <div>
+          <span className="muted">Win rate</span>
+          <strong>61%</strong>
+        </div>
+      </div>
+      <ul className="sample-card-dims">
+        {dims.map(([name, n]) => (
+          <li key={name}>
+            <span>{name}</span>
+            <Stars count={n} />
+          </li>
+        ))}
+      </ul>
+      <figcaption className="muted">Sample card · verification code GR-7Q4K-2M</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,223 @@
+// Landing page copy. Plain data: no React, no imports.
+// Several strings are fixed by the product spec (hero, button, step titles, roadmap, features).
+
+export type TierName = "Bronze" | "Silver" | "Gold" | "Master" | "Legend";
+
+export type Hero = { title: string; subtitle: string; cta: string; blurb: string };
+
+export type HowItWorksStep = { title: string; description: string };
+
+export type PlatformKind = "broker" | "wallet";
+
+export type SupportedPlatform = {
+  name: string;
+  kind: PlatformKind;
+  description: string;
+  /** Examples shown under the platform (e.g. brokers reachable through Plaid). */
+  examples: string[];
+  /** Wallet sign-in needs a browser extension: available on desktop only. */
+  desktopOnly: boolean;
+};
+
+export type RoadmapQuarter = "Q1 2025" | "Q2 2025" | "Q3 2025" | "Q4 2025";
+
+export type RoadmapItem = { quarter: RoadmapQuarter; title: string; description: string };
+
+export type Feature = { title: string; description: string; comingSoon?: boolean };
+
+export type GradeTier = {
+  name: TierName;
+  color: string;
+  /** Overall score range [min, max) on 0–100; Legend's max is 100 inclusive. */
+  minScore: number;
+  maxScore: number;
+  meaning: string;
+};
+
+export type TokenPerk = { title: string; description: string };
+
+export type TokenTeaser = {
+  name: "$GRADER";
+  status: "planned";
+  headline: string;
+  description: string;
+  perks: TokenPerk[];
+  note: string;
+};
+
+export const hero: Hero = {
+  title: "Grade Your Trade",
+  subtitle: "Share Your Success",
+  cta: "START NOW",
+  blurb:
+    "Link your brokerage or prove your wallet, get your real performance graded from Bronze to Legend, and share a card anyone can verify.",
+};
+
+export const howItWorks: HowItWorksStep[] = [
+  {
+    title: "Connect",
+    description:
+      "Link your brokerage securely through Plaid with read-only access, or prove a MetaMask or Phantom wallet by signing a message. We never trade or move funds.",
+  },
+  {
+    title: "AI Analyze",
+    description:
+      "Our engine matches every lot, separates deposits from gains and measures returns, drawdown, volatility, Sharpe, Sortino, win rate and holding periods.",
+  },
+  {
+    title: "Grade, Share & Get Recognized",
+    description:
+      "Receive a grade from Bronze to Legend with star ratings on five dimensions, then share a performance card with a verification code anyone can check.",
+  },
+  {
+    title: "Earn & Engage with $GRADER",
+    description:
+      "Complete tasks and stake points to climb the leaderboard. Points are off-chain today; an on-chain token is planned.",
+  },
+  {
+    title: "Discover & Learn from Top Traders",
+    description:
+      "Search traders, follow verified Stars graded Gold or better, and join the discussion with posts, replies and direct messages.",
+  },
+];
+
+export const brokerExamples: string[] = [
+  "Robinhood",
+  "Fidelity",
+  "Charles Schwab",
+  "E*TRADE",
+  "Interactive Brokers",
+  "Webull",
+];
+
+export const supportedPlatforms: SupportedPlatform[] = [
+  {
+    name: "Brokers through Plaid",
+    kind: "broker",
+    description: "Connect major US brokerages with read-only access through Plaid.",
+    examples: brokerExamples,
+    desktopOnly: false,
+  },
+  {
+    name: "MetaMask",
+    kind: "wallet",
+    description: "EVM wallets: prove ownership by signing a message. No transaction permissions, ever.",
+    examples: ["Ethereum", "EVM-compatible chains"],
+    desktopOnly: true,
+  },
+  {
+    name: "Phantom",
+    kind: "wallet",
+    description: "Solana wallets: prove ownership by signing a message. No transaction permissions, ever.",
+    examples: ["Solana"],
+    desktopOnly: true,
+  },
+];
+
+export const roadmap: RoadmapItem[] = [
+  {
+    quarter: "Q1 2025",
+    title: "Launch and V1 evaluation",
+    description:
+      "Public launch with brokerage and wallet linking, the V1 performance engine, grade badges and verifiable performance cards.",
+  },
+  {
+    quarter: "Q2 2025",
+    title: "Social features and airdrop events",
+    description:
+      "Posts, follows and direct messages, trader search, the leaderboard and Stars, plus the off-chain $GRADER points and airdrop tasks.",
+  },
+  {
+    quarter: "Q3 2025",
+    title: "NFT trading badges and rewards",
+    description:
+      "Planned: non-transferable NFT badges tied to verified evaluations, and rewards for consistent, disciplined traders.",
+  },
+  {
+    quarter: "Q4 2025",
+    title: "Partnerships and DEX integration",
+    description:
+      "Planned: partnerships with brokers and trading communities, and integration with decentralised exchanges.",
+  },
+];
+
+export const features: Feature[] = [
+  {
+    title: "Multi-Broker Platform Support",
+    description:
+      "Link accounts from major US brokers through Plaid and add MetaMask or Phantom wallets, all evaluated together on one profile.",
+  },
+  {
+    title: "AI-Driven Performance Evaluation",
+    description:
+      "A consistent, versioned engine scores profitability, risk control, consistency, discipline and experience, and flags small samples as provisional.",
+  },
+  {
+    title: "Social Integration",
+    description:
+      "Connect your grade with the communities where you already talk about trading, and bring verified results wherever you post.",
+    comingSoon: true,
+  },
+  {
+    title: "Effortless Sharing",
+    description:
+      "Download a polished performance card in one click. It shows percentages only by default and carries a verification code.",
+  },
+];
+
+export const gradeTiers: GradeTier[] = [
+  {
+    name: "Bronze",
+    color: "#cd7f32",
+    minScore: 0,
+    maxScore: 40,
+    meaning: "Getting started: results are still uneven, with room to improve risk or discipline.",
+  },
+  {
+    name: "Silver",
+    color: "#c0c7d1",
+    minScore: 40,
+    maxScore: 60,
+    meaning: "Solid foundations: a sound process with some dimensions still developing.",
+  },
+  {
+    name: "Gold",
+    color: "#f5c542",
+    minScore: 60,
+    maxScore: 75,
+    meaning: "Consistently strong: good returns for the risk taken, eligible to apply for Stars.",
+  },
+  {
+    name: "Master",
+    color: "#8b5cf6",
+    minScore: 75,
+    maxScore: 90,
+    meaning: "Exceptional: disciplined, risk-aware performance sustained over time.",
+  },
+  {
+    name: "Legend",
+    color: "#ef4444",
+    minScore: 90,
+    maxScore: 100,
+    meaning: "Elite: top-tier results across every dimension, backed by a long verified record.",
+  },
+];
+
+export const token: TokenTeaser = {
+  name: "$GRADER",
+  status: "planned",
+  headline: "Earn & Engage with $GRADER",
+  description:
+    "Today $GRADER is an off-chain points program: complete airdrop tasks and stake points for 30, 90 or 180 days to boost your leaderboard multiplier. An on-chain token is planned.",
+  perks: [
+    { title: "Staking", description: "Lock tokens for longer commitments and larger leaderboard multipliers." },
+    { title: "Leaderboard rewards", description: "Periodic rewards for top traders, weighted toward risk-adjusted consistency." },
+    { title: "Trader clubs", description: "Member groups organised around strategies and markets, some led by Stars." },
+    { title: "Live trade alerts", description: "Opt-in alerts from verified traders who choose to share their activity." },
+  ],
+  note:
+    "Planned features, not live. Points have no monetary value, no token is offered today, and nothing on Grader is investment advice.",
+};
+
+export const disclaimer =
+  "Grader evaluates historical performance only. Nothing here is investment advice, and past performance does not predict future results.";

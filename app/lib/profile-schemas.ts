@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+export const USERNAME_RE = /^[a-z0-9_]{3,30}$/;
+export const MARKETS = ["us-stocks", "etfs", "options", "crypto"] as const;
+export const MARKET_LABELS: Record<(typeof MARKETS)[number], string> = {
+  "us-stocks": "US stocks",
+  etfs: "ETFs",
+  options: "Options",
+  crypto: "Crypto",
+};
+export const EXPERIENCE = ["under-1", "1-3", "3-5", "5-10", "over-10"] as const;
+export const EXPERIENCE_LABELS: Record<(typeof EXPERIENCE)[number], string> = {
+  "under-1": "Less than a year",
+  "1-3": "1–3 years",
+  "3-5": "3–5 years",
+  "5-10": "5–10 years",
+  "over-10": "More than 10 years",
+};
+
+export const username = z
+  .string()
+  .trim()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.string().regex(USERNAME_RE, "3 to 30 characters: lowercase letters, digits and _."));
+
+const optionalName = z
+  .string()
+  .trim()
+  .max(60, "At most 60 characters.")
+  .transform((s) => (s === "" ? null : s));
+
+export const ProfileSchema = z.object({
+  username,
+  first_name: optionalName,
+  last_name: optionalName,
+});
+
+export const OnboardingSchema = ProfileSchema.extend({
+  markets: z.array(z.enum(MARKETS)).max(MARKETS.length).default([]),
+  experience: z.enum(EXPERIENCE, { errorMap: () => ({ message: "Choose your experience." }) }),
+});
+
+export const SettingsSchema = ProfileSchema.extend({
+  show_amounts: z.enum(["percentages", "amounts"]).transform((v) => v === "amounts"),
+});

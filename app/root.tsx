@@ -1,0 +1,115 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { Footer } from "./components/Footer";
+import { Header } from "./components/Header";
+import { NavProgress } from "./components/NavProgress";
+import { NotFound } from "./components/NotFound";
+import { AppToaster } from "./components/Toaster";
+import { ConfirmProvider } from "./components/ConfirmDialog";
+import { DeviceProvider } from "./lib/device";
+import { deviceClassFromUserAgent } from "./lib/device-class";
+import { useNonce } from "./lib/nonce";
+import { getPublicEnv } from "./server/env.server";
+import { getSessionUser } from "./server/session.server";
+import { toPublicUser } from "./server/users.server";
+import styles from "./styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Grader — Grade Your Trade, Share Your Success" },
+  { name: "description", content: "Link your broker or wallet, get your real trading performance graded, and share it." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const sessionUser = await getSessionUser(request);
+  return json({
+    user: sessionUser ? await toPublicUser(sessionUser) : null,
+    device: deviceClassFromUserAgent(request.headers.get("user-agent")),
+    ENV: getPublicEnv(),
+  });
+}
+
+function Document({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b1020" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <DeviceProvider initial={data?.device ?? "pc"}>
+          <ConfirmProvider>
+            <NavProgress />
+            <Header user={data?.user ?? null} />
+            <main id="main" tabIndex={-1}>
+              {children}
+            </main>
+            <Footer supportEmail={data?.ENV.SUPPORT_EMAIL} />
+            <AppToaster />
+          </ConfirmProvider>
+        </DeviceProvider>
+        <ScrollRestoration nonce={nonce} />
+        <script
+          nonce={nonce}
+          // Browser-safe configuration only (see env.server.ts getPublicEnv).
+          dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data?.ENV ?? {}).replace(/</g, "\\u003c")}` }}
+        />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <Document>
+      <Outlet />
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Document>
+        <NotFound />
+      </Document>
+    );
+  }
+  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong.";
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <Document>
+      <div className="page narrow">
+        <h1>Something went wrong</h1>
+        <p>{message} Please try again in a moment.</p>
+        <p>
+          <a href="/">Go to the home page</a>
+        </p>
+      </div>
+    </Document>
+  );
+}

@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+
+export const meta: MetaFunction = () => [{ title: "Nothing to see here! · Grader" }];
+
+// Any path not in the route table: 404 with "Nothing to see here!" (rendered by the root boundary).
+export async function loader(_: LoaderFunctionArgs) {
+  throw new Response("Not Found", { status: 404 });
+}
+
+export default function CatchAll() {
+  return null;
+}

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DesktopLanding, MobileLanding } from "~/components/landing/Landing";
+import { useDevice } from "~/lib/device";
+import { useRootData, useStartHref } from "~/lib/use-root-data";
+import { redirectIfSignedIn } from "~/server/auth.server";
+
+export const meta: MetaFunction = () => [
+  { title: "Grader — Grade Your Trade, Share Your Success" },
+  { name: "description", content: "Link your broker or wallet, get your real trading performance graded from Bronze to Legend, and share a card anyone can verify." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return null;
+}
+
+export default function Index() {
+  const { isMobile } = useDevice();
+  const root = useRootData();
+  const props = { startHref: useStartHref(), supportEmail: root?.ENV.SUPPORT_EMAIL ?? "" };
+  return isMobile ? <MobileLanding {...props} /> : <DesktopLanding {...props} />;
+}

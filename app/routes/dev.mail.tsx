@@ -1,0 +1,36 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { EmptyState, Page } from "~/components/Page";
+import { getEnv } from "~/server/env.server";
+import { listDemoMail } from "~/server/mail.server";
+
+export const meta: MetaFunction = () => [{ title: "Demo mailbox · Grader" }, { name: "robots", content: "noindex" }];
+
+// Exists only in demo mode (no SMTP configured): lets a tester read the mail the app "sent".
+export async function loader(_: LoaderFunctionArgs) {
+  if (getEnv().SMTP_URL) throw new Response("Not Found", { status: 404 });
+  const mail = await listDemoMail();
+  return json({ mail: mail.map((m) => ({ id: m.id, to: m.to_email, subject: m.subject, text: m.text, at: new Date(m.created_at).toISOString() })) });
+}
+
+export default function DemoMail() {
+  const { mail } = useLoaderData<typeof loader>();
+  return (
+    <Page title="Demo mailbox" lead="Demo data: mail is not sent anywhere while no SMTP server is configured; it is shown here.">
+      {mail.length === 0 ? (
+        <EmptyState title="No mail yet" />
+      ) : (
+        <ul className="mail-list">
+          {mail.map((m) => (
+            <li key={m.id} className="card">
+              <p className="muted small">{m.at} · to {m.to}</p>
+              <h2>{m.subject}</h2>
+              <pre className="mail-text">{m.text}</pre>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DesktopLanding } from "~/components/landing/Landing";
+import { useRootData, useStartHref } from "~/lib/use-root-data";
+import { redirectIfSignedIn } from "~/server/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Grader — Grade Your Trade, Share Your Success" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return null;
+}
+
+export default function LandingPage() {
+  const root = useRootData();
+  return <DesktopLanding startHref={useStartHref()} supportEmail={root?.ENV.SUPPORT_EMAIL ?? ""} />;
+}

@@ -1,0 +1,19 @@
+import { redirect } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+
+export const meta: MetaFunction = () => [{ title: "Apple sign-in · Grader" }];
+
+// Apple answers with a cross-site form_post; until Apple sign-in exists it goes back to /signin.
+export const action = () => redirect("/signin");
+
+// Provider sign-in lands with the accounts work (remix-auth); until then this target says so.
+export default function OAuthTarget() {
+  return (
+    <div className="page narrow">
+      <h1>Apple sign-in</h1>
+      <p className="lead">Sign-in with Apple is not available yet. Use your email and password for now.</p>
+      <Link to="/signin" className="btn btn-primary">Log in with email</Link>
+    </div>
+  );
+}

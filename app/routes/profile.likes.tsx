@@ -1,0 +1,16 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { EmptyState } from "~/components/Page";
+
+export const meta: MetaFunction = () => [{ title: "Likes · Grader" }];
+
+export default function Tab() {
+  return (
+    <section>
+      <h2>Likes</h2>
+      <EmptyState title="No likes yet">
+        Posts you like will be collected here.
+      </EmptyState>
+    </section>
+  );
+}

@@ -1,0 +1,16 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { EmptyState } from "~/components/Page";
+
+export const meta: MetaFunction = () => [{ title: "Replies · Grader" }];
+
+export default function Tab() {
+  return (
+    <section>
+      <h2>Replies</h2>
+      <EmptyState title="No replies yet">
+        Replies you write to other traders' posts will show here.
+      </EmptyState>
+    </section>
+  );
+}

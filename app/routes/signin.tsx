@@ -1,0 +1,105 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Field, Honeypot } from "~/components/Field";
+import { notify } from "~/components/Toaster";
+import { SigninSchema } from "~/lib/auth-schemas";
+import { parseForm } from "~/lib/forms";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
+import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
+import { createSession } from "~/server/session.server";
+import { verifyLogin } from "~/server/users.server";
+
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
+export const meta: MetaFunction = () => [{ title: "Log in · Grader" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return null;
+}
+
+// Same message and status for an unknown email and a wrong password (no enumeration).
+const LOGIN_FAILED = "Wrong email or password.";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ipLimit = await hitRateLimit(`login:ip:${clientIp(request)}`, 10, 60);
+  if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
+  const parsed = parseForm(SigninSchema, await request.formData());
+  if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  const { email, password, next } = parsed.data;
+  const values = { email, next: next ?? "" };
+  const accountLimit = await hitRateLimit(`login:account:${email}`, 100, 3600);
+  if (!accountLimit.ok) {
+    return tooManyRequests(accountLimit.retryAfter, "Too many failed attempts for this account. Try again later or reset your password.");
+  }
+  const userId = await verifyLogin(email, password);
+  if (!userId) return json({ formError: LOGIN_FAILED, errors: {} as Record<string, string>, values }, { status: 400 });
+  const { setCookie } = await createSession(userId, request);
+  return redirect(safeRedirect(next), { headers: { "Set-Cookie": setCookie } });
+}
+
+export default function Signin() {
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const toastId = useRef<string | null>(null);
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signin");
+
+  // SPEC §8 toasts, when JavaScript runs: progress, then success or failure.
+  useEffect(() => {
+    if (submitting && !toastId.current) toastId.current = notify.loading("Signing in, please wait...");
+  }, [submitting]);
+  useEffect(() => {
+    if (navigation.state !== "idle" || !toastId.current) return;
+    notify.dismiss(toastId.current);
+    toastId.current = null;
+    if (data) notify.error("Failed to log in!");
+  }, [navigation.state, data]);
+  useEffect(() => {
+    // A redirect after the POST means the login worked.
+    if (navigation.state === "loading" && navigation.formMethod === "POST" && navigation.location.pathname !== "/signin") {
+      if (toastId.current) notify.dismiss(toastId.current);
+      toastId.current = null;
+      notify.success("Log In success!");
+    }
+  }, [navigation]);
+
+  const next = data?.values.next ?? params.get("next") ?? "";
+  return (
+    <div className="page narrow">
+      <h1>Log in</h1>
+      <p className="lead">Welcome back. Your grade is waiting.</p>
+      <Form method="post" className="stack card" noValidate>
+        {data?.formError ? (
+          <p className="form-error" role="alert">
+            {data.formError}
+          </p>
+        ) : null}
+        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={data?.errors.password} />
+        <input type="hidden" name="next" value={next} />
+        <Honeypot />
+        <button type="submit" className="btn btn-primary" disabled={submitting}>
+          {submitting ? "Signing in…" : "Log in"}
+        </button>
+        <p className="muted" style={{ margin: 0 }}>
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+      </Form>
+      <div className="card" style={{ marginTop: "1rem", display: "flex", flexDirection: "column", gap: "0.6rem" }}>
+        <a className="btn btn-ghost" href="/oauth/google-login">
+          Continue with Google
+        </a>
+        <a className="btn btn-ghost" href="/oauth/apple-login">
+          Continue with Apple
+        </a>
+      </div>
+      <p className="muted">
+        New to Grader? <Link to={next ? `/signup?next=${encodeURIComponent(next)}` : "/signup"}>Join us for free</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Field, Honeypot } from "~/components/Field";
+import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
+import { parseForm } from "~/lib/forms";
+import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
+import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
+import { createSession } from "~/server/session.server";
+import { createUser } from "~/server/users.server";
+
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
+export const meta: MetaFunction = () => [{ title: "Join us for free · Grader" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return null;
+}
+
+// Said when the email is taken: the person who owns it needs to know where to go, so this much
+// is revealed; sign-up is rate-limited per IP and per email so it cannot be used to list accounts.
+export const EMAIL_TAKEN = "This email can't be used to create a new account. If it's yours, log in or reset your password.";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ipLimit = await hitRateLimit(`signup:ip:${clientIp(request)}`, 20, 3600);
+  if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
+  const parsed = parseForm(SignupSchema, await request.formData());
+  if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  const { email, password } = parsed.data;
+  const emailLimit = await hitRateLimit(`signup:email:${email}`, 5, 3600);
+  if (!emailLimit.ok) return tooManyRequests(emailLimit.retryAfter);
+  const user = await createUser({ email, password });
+  if (!user) return json({ formError: null, errors: { email: EMAIL_TAKEN } as Record<string, string>, values: { email } }, { status: 400 });
+  const { setCookie } = await createSession(user.id, request);
+  return redirect("/user-questions", { headers: { "Set-Cookie": setCookie } });
+}
+
+export default function Signup() {
+  const data = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  return (
+    <div className="page narrow">
+      <h1>Join us for free</h1>
+      <p className="lead">Create your account, link a broker or wallet, and get graded.</p>
+      <Form method="post" className="stack card" noValidate>
+        {data?.formError ? (
+          <p className="form-error" role="alert">
+            {data.formError}
+          </p>
+        ) : null}
+        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Any characters, spaces and emoji included.`}
+          error={data?.errors.password}
+        />
+        <Honeypot />
+        <button type="submit" className="btn btn-primary" disabled={submitting}>
+          {submitting ? "Creating your account…" : "Create account"}
+        </button>
+      </Form>
+      <p className="muted">
+        Already have an account? <Link to="/signin">Log in</Link>
+      </p>
+    </div>
+  );
+}

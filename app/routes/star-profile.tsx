@@ -1,0 +1,15 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { EmptyState, Page } from "~/components/Page";
+
+export const meta: MetaFunction = () => [{ title: "Star profile · Grader" }];
+
+export default function Route() {
+  return (
+    <Page title="Star profile" lead="A Star's public showcase.">
+      <EmptyState title="No Star selected" action={<Link to="/stars" className="btn btn-ghost">Browse Stars</Link>}>
+        Open a Star from the directory to see their showcase.
+      </EmptyState>
+    </Page>
+  );
+}

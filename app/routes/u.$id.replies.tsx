@@ -1,0 +1,13 @@
+import type { MetaFunction } from "@remix-run/node";
+import { EmptyState } from "~/components/Page";
+
+export const meta: MetaFunction = () => [{ title: "Replies · Grader" }];
+
+export default function Tab() {
+  return (
+    <section>
+      <h2>Replies</h2>
+      <EmptyState title="No replies yet">This trader has not replied to anyone yet.</EmptyState>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Avatar } from "~/components/Avatar";
+import { displayName } from "~/lib/display-name";
+import { ensureFound, findPublicProfile, parseId } from "~/server/guards.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${displayName(data.trader) || "Trader"} · Grader` : "Trader · Grader" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const trader = ensureFound(await findPublicProfile(parseId(params.id)));
+  return json({
+    trader: { id: trader.id, username: trader.username, first_name: trader.first_name, last_name: trader.last_name, name: trader.name, avatar: trader.avatar_url },
+  });
+}
+
+const tabs = ["posts", "replies", "stats", "holdings", "transactions", "history"] as const;
+
+export default function TraderProfile() {
+  const { trader } = useLoaderData<typeof loader>();
+  return (
+    <div className="page">
+      <header className="profile-head">
+        <Avatar user={trader} size={72} />
+        <div>
+          <h1>{displayName(trader) || "Trader"}</h1>
+          {trader.username ? <p className="muted">@{trader.username}</p> : null}
+          <p className="muted small">No grade yet · 0 followers · 0 following</p>
+        </div>
+      </header>
+      <nav className="tabs" aria-label="Trader">
+        {tabs.map((t) => (
+          <NavLink key={t} to={`/u/${trader.id}/${t}`} className={({ isActive }) => (isActive ? "active" : "")}>
+            {t[0]!.toUpperCase() + t.slice(1)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

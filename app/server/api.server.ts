@@ -1,0 +1,44 @@
+import { json } from "@remix-run/node";
+import type { z } from "zod";
+import { getSessionUser, type SessionUser } from "./session.server";
+
+// The JSON API's envelope: { data, meta? } on success, { error: { message, fields? } } on failure.
+export function apiData<T>(data: T, init?: ResponseInit & { meta?: Record<string, unknown> }) {
+  const { meta, ...rest } = init ?? {};
+  return json(meta ? { data, meta } : { data }, rest);
+}
+
+export function apiError(status: number, message: string, fields?: Record<string, string>, headers?: HeadersInit) {
+  return json({ error: { message, ...(fields ? { fields } : {}) } }, { status, headers });
+}
+
+/** Reads a JSON (or form-encoded) body and validates it; a bad body throws a 400 with every problem. */
+export async function readBody<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
+  let raw: unknown;
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    if (type.includes("application/json")) raw = await request.json();
+    else if (type.includes("form")) raw = Object.fromEntries((await request.formData()).entries());
+    else raw = JSON.parse((await request.text()) || "{}");
+  } catch {
+    throw apiError(400, "The request body is not valid JSON.");
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of result.error.issues) fields[issue.path.join(".") || "body"] ??= issue.message;
+    throw apiError(400, Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("; "), fields);
+  }
+  return result.data;
+}
+
+/** The caller by bearer token or session cookie; 401 otherwise. */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw apiError(401, "You need to log in to do that.");
+  return user;
+}
+
+export function requireMethod(request: Request, method: string) {
+  if (request.method !== method) throw apiError(405, `Use ${method} for this call.`, undefined, { Allow: method });
+}

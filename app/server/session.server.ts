@@ -1,0 +1,128 @@
+import crypto from "node:crypto";
+import { redirect } from "@remix-run/node";
+import { sql } from "kysely";
+import { getDb } from "./db.server";
+import { getEnv } from "./env.server";
+import { SESSION_COOKIE } from "./session-cookie";
+
+// DB-backed sessions: the cookie holds 256 random bits; the database holds only their SHA-256,
+// so a leaked table cannot be replayed as cookies.
+export function hashToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+function cookieHeader(value: string, maxAgeSeconds: number): string {
+  const env = getEnv();
+  const secure = env.PUBLIC_URL.startsWith("https:") ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+export function sessionTokenFrom(request: Request): string | undefined {
+  const auth = request.headers.get("authorization");
+  if (auth?.startsWith("Bearer ")) return auth.slice(7).trim() || undefined;
+  return readCookie(request, SESSION_COOKIE);
+}
+
+/** Starts a new session (a fresh id at every login) and returns its token and Set-Cookie header. */
+export async function createSession(userId: number, request: Request) {
+  const env = getEnv();
+  const token = crypto.randomBytes(32).toString("base64url");
+  const db = await getDb();
+  const previous = readCookie(request, SESSION_COOKIE);
+  await db.transaction().execute(async (trx) => {
+    if (previous) await trx.deleteFrom("sessions").where("id_hash", "=", hashToken(previous)).execute();
+    await trx
+      .insertInto("sessions")
+      .values({
+        id_hash: hashToken(token),
+        user_id: userId,
+        expires_at: new Date(Date.now() + env.SESSION_MAX_DAYS * 86_400_000),
+        ip: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null,
+        user_agent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
+      })
+      .execute();
+  });
+  return { token, setCookie: cookieHeader(token, env.SESSION_MAX_DAYS * 86_400) };
+}
+
+export type SessionUser = {
+  id: number;
+  email: string;
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  name: string | null;
+  avatar_url: string | null;
+  email_verified_at: Date | null;
+  onboarded_at: Date | null;
+  show_amounts: boolean;
+};
+
+/** The signed-in user, or null. Expired or idle sessions count as none. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  const token = sessionTokenFrom(request);
+  if (!token || token.length > 100) return null;
+  const env = getEnv();
+  const db = await getDb();
+  const idleCutoff = new Date(Date.now() - env.SESSION_IDLE_MINUTES * 60_000);
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select([
+      "sessions.id_hash",
+      "sessions.last_seen_at",
+      "users.id",
+      "users.email",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+      "users.name",
+      "users.avatar_url",
+      "users.email_verified_at",
+      "users.onboarded_at",
+      "users.show_amounts",
+    ])
+    .where("sessions.id_hash", "=", hashToken(token))
+    .where("sessions.expires_at", ">", new Date())
+    .where("sessions.last_seen_at", ">", idleCutoff)
+    .executeTakeFirst();
+  if (!row) return null;
+  // Sliding idle timeout, written at most once a minute to keep reads cheap.
+  if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000) {
+    await db.updateTable("sessions").set({ last_seen_at: sql`now()` }).where("id_hash", "=", row.id_hash).execute();
+  }
+  const { id_hash: _h, last_seen_at: _l, ...user } = row;
+  return user;
+}
+
+/** Where a 401 sends the browser: /signin, carrying next only for /u/ pages (SPEC §2). */
+export function signinRedirectPath(request: Request): string {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/u/")) return `/signin?next=${encodeURIComponent(url.pathname + url.search)}`;
+  return "/signin";
+}
+
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw redirect(signinRedirectPath(request));
+  return user;
+}
+
+export async function destroySession(request: Request): Promise<string> {
+  const token = sessionTokenFrom(request);
+  if (token) {
+    const db = await getDb();
+    await db.deleteFrom("sessions").where("id_hash", "=", hashToken(token)).execute();
+  }
+  return cookieHeader("", 0);
+}

@@ -1,0 +1,81 @@
+import { getDb } from "./db.server";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
+import type { SessionUser } from "./session.server";
+
+/** SPEC §3's user record, as the browser and the JSON API see it. */
+export type PublicUser = {
+  id: number;
+  username: string | null;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  name: string | null;
+  avatar: string | null;
+  platform_name: string | null;
+  is_star: boolean;
+  email_verified: boolean;
+  onboarded: boolean;
+};
+
+export async function toPublicUser(user: SessionUser): Promise<PublicUser> {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    name: user.name,
+    avatar: user.avatar_url,
+    // Linked accounts and grades arrive with the linking and evaluation features.
+    platform_name: null,
+    is_star: false,
+    email_verified: user.email_verified_at !== null,
+    onboarded: user.onboarded_at !== null,
+  };
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type NewUser = {
+  email: string;
+  password: string;
+  username?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+};
+
+/** Creates the user, or returns null when the email (or username) is already taken. */
+export async function createUser(input: NewUser): Promise<{ id: number } | null> {
+  const db = await getDb();
+  const passwordHash = await hashPassword(input.password);
+  const row = await db
+    .insertInto("users")
+    .values({
+      email: normalizeEmail(input.email),
+      password_hash: passwordHash,
+      username: input.username ?? null,
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The user id for a correct email and password, else null; same cost either way. */
+export async function verifyLogin(email: string, password: string): Promise<number | null> {
+  const db = await getDb();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "password_hash"])
+    .where("email", "=", normalizeEmail(email))
+    .executeTakeFirst();
+  if (!user?.password_hash) {
+    await burnPasswordCheck(password);
+    return null;
+  }
+  return (await verifyPassword(user.password_hash, password)) ? user.id : null;
+}

@@ -1,0 +1,5 @@
+import { closeDb, migrateToLatest } from "../app/server/db.server";
+
+const applied = await migrateToLatest();
+console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
+await closeDb();

@@ -1,0 +1,211 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler as createExpressHandler } from "@remix-run/express";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
+import { getEnv } from "./app/server/env.server";
+import { log } from "./app/server/log.server";
+import { isForeignOriginRequest } from "./app/server/origin-check.server";
+import {
+  getCachedPage,
+  isCacheablePath,
+  NONCE_PLACEHOLDER,
+  storeCachedPage,
+} from "./app/server/page-cache.server";
+import { SESSION_COOKIE } from "./app/server/session-cookie";
+import { deviceClassFromUserAgent, isMobileDevice } from "./app/lib/device-class";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+let env: ReturnType<typeof getEnv>;
+try {
+  env = getEnv();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const applied = await migrateToLatest();
+if (applied.length) log("info", "migrations applied", { applied });
+
+const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
+const mode = env.NODE_ENV === "production" ? "production" : "development";
+const renderPage = createRequestHandler(build, mode);
+const trustedOrigins = [env.PUBLIC_URL, ...env.TRUSTED_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean)];
+const secureOrigin = env.PUBLIC_URL.startsWith("https:");
+
+export const app = express();
+app.disable("x-powered-by");
+
+// Request id + structured access log.
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  const id = crypto.randomUUID();
+  res.locals.requestId = id;
+  res.setHeader("X-Request-Id", id);
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    log(req.path === "/healthz" ? "debug" : "info", "request", {
+      id,
+      method: req.method,
+      path: req.path,
+      status: res.statusCode,
+      ms: Math.round(ms * 10) / 10,
+    });
+  });
+  next();
+});
+
+if (env.TRUST_PROXY) app.set("trust proxy", /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY);
+// The client address for rate limits, set here from the socket (or the trusted proxy chain) so a
+// forged header from outside is always overwritten.
+app.use((req, _res, next) => {
+  req.headers["x-grader-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+  next();
+});
+
+let stopping = false;
+app.use((_req, res, next) => {
+  // While shutting down, tell clients not to reuse the connection so it can close promptly.
+  if (stopping) res.setHeader("Connection", "close");
+  next();
+});
+
+app.use((_req, res, next) => {
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  next();
+});
+
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+        // react-hot-toast injects a <style> element; inline style attributes are used for layout.
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        ...(secureOrigin ? { "upgrade-insecure-requests": [] } : {}),
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: secureOrigin,
+  }),
+);
+
+app.use(compression());
+
+app.get("/healthz", async (_req, res) => {
+  const ok = await pingDb();
+  res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "unavailable", db: ok ? await dbKind() : "unreachable" });
+});
+
+// Origin check before anything can change state.
+app.use((req, res, next) => {
+  const foreign = isForeignOriginRequest(
+    {
+      method: req.method,
+      path: req.path,
+      origin: req.get("origin"),
+      secFetchSite: req.get("sec-fetch-site"),
+      host: req.get("host"),
+      protocol: req.protocol,
+    },
+    trustedOrigins,
+  );
+  if (!foreign) return next();
+  log("info", "refused foreign origin", { path: req.path, origin: req.get("origin") });
+  res.status(403).type("text/plain").send("Cross-site request refused.");
+});
+
+// Fingerprinted build assets never change; public files may.
+app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+
+// Anonymous, identical-for-everyone pages come from the page cache (see page-cache.server.ts).
+app.get("*", async (req, res, next) => {
+  if (!env.PAGE_CACHE || req.method !== "GET") return next();
+  const url = new URL(req.originalUrl, "http://x");
+  if (url.search || !isCacheablePath(url.pathname)) return next();
+  if ((req.get("cookie") ?? "").includes(`${SESSION_COOKIE}=`)) return next();
+  try {
+    const variant = isMobileDevice(deviceClassFromUserAgent(req.get("user-agent"))) ? "m" : "d";
+    const key = `${variant}${url.pathname}`;
+    let page = getCachedPage(key);
+    if (!page) {
+      const response = await renderPage(
+        new Request(`http://localhost${url.pathname}`, { headers: { "user-agent": req.get("user-agent") ?? "" } }),
+        { cspNonce: NONCE_PLACEHOLDER, requestId: res.locals.requestId },
+      );
+      if (response.status !== 200 || response.headers.has("set-cookie")) return next();
+      const headers: [string, string][] = [];
+      response.headers.forEach((value, name) => {
+        if (name !== "content-length") headers.push([name, value]);
+      });
+      page = storeCachedPage(key, await response.text(), headers);
+    }
+    res.setHeader("Cache-Control", "private, no-cache");
+    res.setHeader("Vary", "Cookie, User-Agent");
+    res.setHeader("ETag", page.etag);
+    if (req.get("if-none-match") === page.etag) {
+      // The browser keeps its stored body, whose scripts carry the nonce of the stored CSP:
+      // leaving CSP out of the 304 keeps the stored header (RFC 9111 §4.3.4) and the pair valid.
+      res.removeHeader("Content-Security-Policy");
+      return res.status(304).end();
+    }
+    for (const [name, value] of page.headers) res.setHeader(name, value);
+    res.status(200).send(page.parts.join(res.locals.cspNonce));
+  } catch (error) {
+    next(error);
+  }
+});
+
+app.all(
+  "*",
+  createExpressHandler({
+    build,
+    mode,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId }),
+  }),
+);
+
+const server = http.createServer(app);
+server.listen(env.PORT, env.HOST, async () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  log("info", "listening", { port, url: `http://localhost:${port}`, db: await dbKind() });
+});
+
+// Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close the DB.
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log("info", "shutting down", { signal });
+  const timer = setTimeout(() => {
+    log("error", "shutdown timed out; closing remaining connections");
+    server.closeAllConnections();
+  }, env.SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  server.close(async () => {
+    await closeDb();
+    log("info", "stopped");
+    process.exit(0);
+  });
+  // Keep-alive connections that finish their request become idle: close them as they do.
+  server.closeIdleConnections();
+  setInterval(() => server.closeIdleConnections(), 50).unref();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

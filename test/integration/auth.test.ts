@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, get, postForm, sessionCookie, signUp, uniqueEmail } from "../support/http";
+import { startServer, type RunningServer } from "../support/server";
+
+async function apiPost(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+}
+
+describe("sign-up, sign-in and sessions", () => {
+  it("signs up, lands on onboarding, and the session cookie is HttpOnly and SameSite=Lax", async () => {
+    const email = uniqueEmail();
+    const res = await postForm("/signup", { email: `  ${email.toUpperCase()} `, password: "correct horse battery" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/user-questions");
+    const set = res.headers.getSetCookie().find((c) => c.startsWith("grader_session="))!;
+    expect(set).toMatch(/HttpOnly/);
+    expect(set).toMatch(/SameSite=Lax/);
+    const info = await get("/api/user/info", { cookie: sessionCookie(res) });
+    const { data } = (await info.json()) as { data: Record<string, unknown> };
+    expect(data.email).toBe(email.toLowerCase());
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(["id", "username", "email", "first_name", "last_name", "name", "avatar", "platform_name", "is_star"]));
+  });
+
+  it("shows field errors, keeps the email and never echoes the password", async () => {
+    const res = await postForm("/signup", { email: "not-an-email", password: "short7!" });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("Enter a valid email address.");
+    expect(html).toContain("Use at least 8 characters.");
+    expect(html).toContain('value="not-an-email"');
+    expect(html).not.toContain("short7!");
+  });
+
+  it("accepts any Unicode password and counts code points, not bytes", async () => {
+    const password = "🔐🔐🔐🔐 пароль 密码";
+    const { email } = await signUp({ password });
+    const ok = await postForm("/signin", { email, password });
+    expect(ok.status).toBe(302);
+    const truncated = await postForm("/signin", { email, password: password.slice(0, -1) });
+    expect(truncated.status).toBe(400);
+  });
+
+  it("refuses a duplicate email case-insensitively", async () => {
+    const { email } = await signUp();
+    const res = await postForm("/signup", { email: email.toUpperCase(), password: "another password" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("can&#x27;t be used to create a new account");
+  });
+
+  it("gives the same answer for an unknown email and a wrong password", async () => {
+    const { email } = await signUp();
+    const wrong = await postForm("/signin", { email, password: "not the password" });
+    const unknown = await postForm("/signin", { email: uniqueEmail("ghost"), password: "not the password" });
+    expect(wrong.status).toBe(400);
+    expect(unknown.status).toBe(400);
+    const text = (html: string) => html.match(/<p class="form-error"[^>]*>([^<]*)<\/p>/)?.[1];
+    expect(text(await wrong.text())).toBe("Wrong email or password.");
+    expect(text(await unknown.text())).toBe("Wrong email or password.");
+  });
+
+  it("goes to a safe next after login, else /community", async () => {
+    const { email, password } = await signUp();
+    const withNext = await postForm("/signin", { email, password, next: "/u/3?tab=x" });
+    expect(withNext.headers.get("location")).toBe("/u/3?tab=x");
+    const evil = await postForm("/signin", { email, password, next: "//evil.com" });
+    expect(evil.headers.get("location")).toBe("/community");
+  });
+
+  it("issues a new session id at login and kills the old one", async () => {
+    const { email, password, cookie: first } = await signUp();
+    const res = await postForm("/signin", { email, password }, { cookie: first });
+    const second = sessionCookie(res);
+    expect(second).not.toBe(first);
+    expect((await get("/api/user/info", { cookie: first })).status).toBe(401);
+    expect((await get("/api/user/info", { cookie: second })).status).toBe(200);
+  });
+
+  it("logs out: the replayed cookie no longer works", async () => {
+    const { cookie } = await signUp();
+    const out = await postForm("/logout", {}, { cookie });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("location")).toBe("/signin");
+    expect(out.headers.getSetCookie().join()).toMatch(/grader_session=;.*Max-Age=0/);
+    const replay = await get("/community", { cookie });
+    expect(replay.status).toBe(302);
+    expect(replay.headers.get("location")).toBe("/signin");
+  });
+
+  it("rejects a filled honeypot", async () => {
+    const res = await postForm("/signup", { email: uniqueEmail(), password: "correct horse battery", website: "http://spam" });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("the user API", () => {
+  it("registers, logs in with a bearer token and reads the user", async () => {
+    const email = uniqueEmail("api");
+    const reg = await apiPost("/api/user/register", { email, password: "correct horse battery", username: `api_${Date.now().toString(36)}`, first_name: "Ada", color: "ignored" });
+    expect(reg.status).toBe(201);
+    const login = await apiPost("/api/user/login", { email, password: "correct horse battery" });
+    expect(login.status).toBe(200);
+    const { data } = (await login.json()) as { data: { auth_token: string } };
+    expect(data.auth_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const info = await get("/api/user/info", { headers: { authorization: `Bearer ${data.auth_token}` } });
+    const user = ((await info.json()) as { data: Record<string, unknown> }).data;
+    expect(user.email).toBe(email);
+    expect(user.first_name).toBe("Ada");
+    expect(user).not.toHaveProperty("color");
+    expect(user.is_star).toBe(false);
+  });
+
+  it("answers 401 with a message for a missing or bad token", async () => {
+    const none = await get("/api/user/info");
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toBeTruthy();
+    const bad = await get("/api/user/info", { headers: { authorization: "Bearer not-a-real-token" } });
+    expect(bad.status).toBe(401);
+  });
+
+  it("answers 400 with every problem for a bad body, never 500", async () => {
+    const res = await apiPost("/api/user/register", { email: "nope", password: "1" });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { message: string; fields: Record<string, string> } };
+    expect(Object.keys(body.error.fields).sort()).toEqual(["email", "password"]);
+    const notJson = await fetch(baseUrl() + "/api/user/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+    expect(notJson.status).toBe(400);
+  });
+});
+
+describe("login rate limit", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // A server with the real limits, behind a trusted proxy so this test has its own client address.
+    server = await startServer({ RATE_LIMIT_FACTOR: "1", TRUST_PROXY: "loopback" });
+  });
+  afterAll(() => server.stop());
+
+  it("answers the 11th login in a minute from one IP with 429 and Retry-After", async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await postForm("/signin", { email: uniqueEmail("rl"), password: "wrong password" }, { base: server.url, headers: { "x-forwarded-for": ip } });
+      statuses.push(res.status);
+      if (i === 10) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+});

@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { get, signUp } from "../support/http";
+import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
+
+function h1(html: string): string {
+  const m = html.match(/<h1[^>]*>([\s\S]*?)<\/h1>/);
+  return (m?.[1] ?? "").replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").trim();
+}
+
+function expectHeading(html: string, heading: RegExp | string) {
+  const text = h1(html);
+  if (typeof heading === "string") expect(text).toBe(heading);
+  else expect(text).toMatch(heading);
+}
+
+describe("every route of SPEC §2 renders a real page", () => {
+  let cookie: string;
+  let selfId: number;
+  beforeAll(async () => {
+    ({ cookie } = await signUp());
+    const info = await get("/api/user/info", { cookie });
+    selfId = ((await info.json()) as { data: { id: number } }).data.id;
+  });
+
+  it.each(publicRoutes)("$path answers for a visitor", async ({ path, heading, status }) => {
+    const res = await get(path);
+    expect(res.status).toBe(status ?? 200);
+    const html = await res.text();
+    expect(html).toContain('class="site-header"');
+    expect(html).toContain('class="site-footer"');
+    expect(html).toMatch(/<title>[^<]+<\/title>/);
+    expectHeading(html, heading);
+  });
+
+  it.each(memberRoutes)("$path answers for a signed-in user", async ({ path, heading, status }) => {
+    const res = await get(withSelf(path, selfId), { cookie });
+    expect(res.status).toBe(status ?? 200);
+    expectHeading(await res.text(), heading);
+  });
+
+  it.each(memberRoutes.filter((r) => !r.status))("$path sends a visitor to /signin (next only for /u/)", async ({ path }) => {
+    const real = withSelf(path, selfId);
+    const res = await get(real);
+    expect(res.status).toBe(302);
+    const expected = real.startsWith("/u/") ? `/signin?next=${encodeURIComponent(real)}` : "/signin";
+    expect(res.headers.get("location")).toBe(expected);
+  });
+
+  it("sends a logged-in visitor from the landing and auth pages to /community, or to next first", async () => {
+    for (const path of ["/", "/landing", "/signin", "/signup"]) {
+      const res = await get(path, { cookie });
+      expect(res.status, path).toBe(302);
+      expect(res.headers.get("location")).toBe("/community");
+    }
+    const res = await get("/signin?next=%2Fu%2F5&ref=x", { cookie });
+    expect(res.headers.get("location")).toBe("/u/5?ref=x");
+    const evil = await get("/signin?next=%2F%2Fevil.com", { cookie });
+    expect(evil.headers.get("location")).toBe("/community");
+  });
+
+  it("renders the mobile landing for a phone and the desktop one otherwise", async () => {
+    const phone = await get("/", { headers: { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148" } });
+    expect(await phone.text()).toContain('data-variant="mobile"');
+    const desktop = await get("/", { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/120" } });
+    expect(await desktop.text()).toContain('data-variant="desktop"');
+  });
+
+  it("shows the logged-in header structure to members and the visitor one to visitors", async () => {
+    const member = await (await get("/community", { cookie })).text();
+    expect(member).toContain('role="search"');
+    expect(member).toContain("Get Grade");
+    expect(member).toContain("Logout");
+    expect(member).toMatch(/href="\/community"[^>]*aria-label="Grader home"|aria-label="Grader home"[^>]*href="\/community"/);
+    const visitor = await (await get("/blogs")).text();
+    for (const label of ["How it works", "Features", "Roadmap", "White Paper", "Airdrop", "Blogs", "Log in", "Join us for free"]) {
+      expect(visitor).toContain(label);
+    }
+    expect(visitor).toMatch(/href="\/"[^>]*aria-label="Grader home"/);
+  });
+});

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+export type RunningServer = {
+  url: string;
+  logs: string[];
+  process: ChildProcess;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop: () => Promise<number | null>;
+};
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Starts the built server (server.ts + build/) on an ephemeral port, as `npm start` would run it:
+ * in-memory PGlite by default, or the PostgreSQL of DATABASE_URL when set (CI).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: "memory://",
+      RATE_LIMIT_FACTOR: "100",
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), 60_000);
+    let buffer = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        logs.push(line);
+        if (logs.length > 2000) logs.shift();
+        try {
+          const entry = JSON.parse(line);
+          if (entry.msg === "listening") {
+            clearTimeout(timer);
+            resolve(`http://127.0.0.1:${entry.port}`);
+          }
+        } catch {
+          /* not a log line */
+        }
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => logs.push(chunk.toString()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs.join("\n")}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    url,
+    logs,
+    process: child,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
