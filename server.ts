@@ -44,6 +44,10 @@ app.disable("x-powered-by");
 
 // Request id + structured access log.
 app.use((req, res, next) => {
+  if (!env.LOG_REQUESTS) {
+    res.locals.requestId = crypto.randomUUID();
+    return next();
+  }
   const started = process.hrtime.bigint();
   const id = crypto.randomUUID();
   res.locals.requestId = id;
@@ -101,6 +105,8 @@ app.use(
       },
     },
     crossOriginEmbedderPolicy: false,
+    // no-referrer would make Chromium send "Origin: null" on same-origin form posts.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: secureOrigin,
   }),
 );
@@ -129,10 +135,6 @@ app.use((req, res, next) => {
   log("info", "refused foreign origin", { path: req.path, origin: req.get("origin") });
   res.status(403).type("text/plain").send("Cross-site request refused.");
 });
-
-// Fingerprinted build assets never change; public files may.
-app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
 
 // Anonymous, identical-for-everyone pages come from the page cache (see page-cache.server.ts).
 app.get("*", async (req, res, next) => {
@@ -171,6 +173,10 @@ app.get("*", async (req, res, next) => {
     next(error);
   }
 });
+
+// Fingerprinted build assets never change; public files may.
+app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
 
 app.all(
   "*",

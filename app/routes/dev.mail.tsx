@@ -7,9 +7,13 @@ import { listDemoMail } from "~/server/mail.server";
 
 export const meta: MetaFunction = () => [{ title: "Demo mailbox · Grader" }, { name: "robots", content: "noindex" }];
 
-// Exists only in demo mode (no SMTP configured): lets a tester read the mail the app "sent".
+// The demo mailbox: no mail transport exists yet, so the outbox is shown here. It is hidden in
+// production (NODE_ENV=production with a non-localhost PUBLIC_URL) so real users' mail stays private.
 export async function loader(_: LoaderFunctionArgs) {
-  if (getEnv().SMTP_URL) throw new Response("Not Found", { status: 404 });
+  const env = getEnv();
+  if (env.NODE_ENV === "production" && !/^https?:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(env.PUBLIC_URL)) {
+    throw new Response("Not Found", { status: 404 });
+  }
   const mail = await listDemoMail();
   return json({ mail: mail.map((m) => ({ id: m.id, to: m.to_email, subject: m.subject, text: m.text, at: new Date(m.created_at).toISOString() })) });
 }
@@ -17,7 +21,7 @@ export async function loader(_: LoaderFunctionArgs) {
 export default function DemoMail() {
   const { mail } = useLoaderData<typeof loader>();
   return (
-    <Page title="Demo mailbox" lead="Demo data: mail is not sent anywhere while no SMTP server is configured; it is shown here.">
+    <Page title="Demo mailbox" lead="Demo data: mail is not sent anywhere yet; what the app would send is shown here.">
       {mail.length === 0 ? (
         <EmptyState title="No mail yet" />
       ) : (

@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+  // One JSON line per request (at info level); benchmarks turn it off.
+  LOG_REQUESTS: bool.default("1"),
   SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(60 * 24 * 7),
   SESSION_MAX_DAYS: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_FACTOR: z.coerce.number().positive().default(1),
@@ -26,8 +28,6 @@ const EnvSchema = z.object({
   // Express "trust proxy" setting when behind a load balancer, e.g. "1" or "loopback".
   TRUST_PROXY: z.string().default(""),
   PAGE_CACHE: bool.default("1"),
-  // smtp://user:pass@host:port. Unset: mail stays in the outbox, readable at /dev/mail (demo mode).
-  SMTP_URL: z.string().url().optional(),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
 });

@@ -18,6 +18,10 @@ describe("isForeignOriginRequest", () => {
     // Same host, other scheme is another origin.
     expect(isForeignOriginRequest({ ...base, method: "POST", origin: "https://localhost:3000" }, [])).toBe(true);
   });
+  it("trusts the browser's own Sec-Fetch-Site: same-origin", () => {
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: "null", secFetchSite: "same-origin" }, [])).toBe(false);
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: "https://evil.com", secFetchSite: "same-site" }, [])).toBe(true);
+  });
   it("accepts trusted origins and exempt callback paths", () => {
     expect(isForeignOriginRequest({ ...base, method: "POST", origin: "https://grader.app" }, ["https://grader.app"])).toBe(false);
     expect(

@@ -24,6 +24,8 @@ export type OriginCheckInput = {
 export function isForeignOriginRequest(input: OriginCheckInput, trusted: string[]): boolean {
   if (SAFE_METHODS.has(input.method.toUpperCase())) return false;
   if (ORIGIN_EXEMPT_PATHS.has(input.path)) return false;
+  // Browsers set Sec-Fetch-Site themselves; pages cannot forge it.
+  if (input.secFetchSite === "same-origin") return false;
   if (input.secFetchSite === "cross-site") return true;
   if (input.origin === undefined) return false;
   if (input.origin === "null") return true;

@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, skipE2E } from "../support/browser";
+import { baseUrl, get, signUp } from "../support/http";
+import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+async function mainHeading(page: Page) {
+  return (await page.locator("h1").first().textContent())?.trim() ?? "";
+}
+
+function expectHeading(text: string, heading: RegExp | string) {
+  if (typeof heading === "string") expect(text).toBe(heading);
+  else expect(text).toMatch(heading);
+}
+
+async function seriousViolations(page: Page) {
+  // Injected through the DevTools protocol, which our CSP rightly does not allow pages to do.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  return (result as { id: string; impact: string; targets: string[] }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+describe.skipIf(skipE2E)("every route in a real browser", () => {
+  let browser: Browser;
+  let cookieValue: string;
+  let selfId: number;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const { cookie } = await signUp();
+    cookieValue = cookie.split("=")[1]!;
+    selfId = ((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function context(js: boolean, signedIn: boolean): Promise<BrowserContext> {
+    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 800 } });
+    if (signedIn) await ctx.addCookies([{ name: "grader_session", value: cookieValue, url: baseUrl() }]);
+    return ctx;
+  }
+
+  for (const js of [true, false]) {
+    it(`visits every public route with JavaScript ${js ? "on" : "off"}`, async () => {
+      const ctx = await context(js, false);
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      for (const route of publicRoutes) {
+        const res = await page.goto(baseUrl() + route.path);
+        expect(res?.status(), route.path).toBe(route.status ?? 200);
+        expectHeading(await mainHeading(page), route.heading);
+      }
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it(`visits every member route with JavaScript ${js ? "on" : "off"}`, async () => {
+      const ctx = await context(js, true);
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      for (const route of memberRoutes) {
+        const res = await page.goto(baseUrl() + withSelf(route.path, selfId));
+        expect(res?.status(), route.path).toBe(route.status ?? 200);
+        expectHeading(await mainHeading(page), route.heading);
+      }
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  }
+
+  it("has no serious or critical axe violations on the landing and sign-in pages", async () => {
+    // Reduced motion: contrast is judged on the settled page, not mid-animation.
+    const ctx = await browser.newContext({ reducedMotion: "reduce" });
+    const page = await ctx.newPage();
+    for (const path of ["/", "/signin"]) {
+      await page.goto(baseUrl() + path);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    await ctx.close();
+  });
+
+  it("opens the mobile menu without JavaScript and follows the landing anchors", async () => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/blogs");
+    expect(await page.locator(".mobile-menu").isVisible()).toBe(false);
+    await page.locator(".hamburger summary").click();
+    await page.locator(".mobile-menu a", { hasText: "Roadmap" }).click();
+    await page.waitForURL(/\/#roadmap$/);
+    expect(await page.locator("#roadmap h2").textContent()).toBe("Roadmap");
+    await ctx.close();
+  });
+
+  it("switches the landing to the mobile variant by width once JavaScript runs", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/");
+    await page.locator('[data-variant="mobile"]').waitFor();
+    await ctx.close();
+  });
+
+  it("signs up, onboards and signs out with JavaScript off", async () => {
+    const ctx = await context(false, false);
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/signup");
+    const email = `e2e-${Date.now()}@example.com`;
+    await page.fill("#f-email", email);
+    await page.fill("#f-password", "correct horse battery");
+    await page.click("form.card button[type=submit]");
+    await page.waitForURL(/\/user-questions$/);
+    await page.fill("#f-username", `e2e_${Date.now().toString(36)}`);
+    await page.fill("#f-first_name", "Edith");
+    await page.check("input[value=crypto]");
+    await page.selectOption("#f-experience", "1-3");
+    await page.click("form.card button[type=submit]");
+    await page.waitForURL(/\/community$/);
+    expect(await mainHeading(page)).toBe("Community");
+    await page.locator(".user-menu summary").click();
+    await page.locator(".menu-button", { hasText: "Logout" }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.goto(baseUrl() + "/signin?next=%2Fprofile%2Fstats");
+    await page.fill("#f-email", email);
+    await page.fill("#f-password", "correct horse battery");
+    await page.click("form.card button[type=submit]");
+    await page.waitForURL(/\/profile\/stats$/);
+    expect(await page.locator(".profile-head h1").textContent()).toBe("Edith");
+    await ctx.close();
+  });
+
+  it("shows the sign-in toasts with JavaScript on", async () => {
+    const ctx = await context(true, false);
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/signin");
+    await page.fill("#f-email", "nobody-here@example.com");
+    await page.fill("#f-password", "wrong password");
+    await page.click("form.card button[type=submit]");
+    await page.getByText("Failed to log in!").waitFor();
+    expect(await page.locator(".form-error").textContent()).toBe("Wrong email or password.");
+    await ctx.close();
+  });
+});

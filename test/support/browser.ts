@@ -1,0 +1,29 @@
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const skipE2E = process.env.SKIP_E2E === "1";
+
+/** Debian's Chromium, headless, with the flags this sandbox needs. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium was not found at ${CHROMIUM_PATH}. Install it with "sudo apt-get install -y chromium" ` +
+        `(or point CHROMIUM_PATH at a Chromium binary). Set SKIP_E2E=1 to skip the browser tests explicitly.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
