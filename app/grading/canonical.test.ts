@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { canonicalJson, ledgerDigest, parseLedger, roundNumber, sha256Hex, xirr } from "./index";
+import { parseIsoMs } from "./time";
+
+describe("canonicalJson", () => {
+  it("sorts keys at every level and keeps array order", () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, 1], c: null } })).toBe('{"a":{"c":null,"d":[3,1]},"b":1}');
+  });
+  it("rounds numbers to 1e-10 and normalises -0, NaN and Infinity", () => {
+    expect(canonicalJson({ x: 0.1 + 0.2, y: -0, z: NaN, w: Infinity, v: 1 / 3 })).toBe(
+      '{"v":0.3333333333,"w":null,"x":0.3,"y":0,"z":null}',
+    );
+    expect(roundNumber(123456789.123456789)).toBe(123456789.123456789);
+    expect(roundNumber(-1e-11)).toBe(0);
+  });
+  it("drops undefined keys", () => {
+    expect(canonicalJson({ a: undefined, b: 2 })).toBe('{"b":2}');
+  });
+});
+
+describe("sha256Hex (pure TS)", () => {
+  it("matches the FIPS 180-4 test vectors", () => {
+    expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe(
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    );
+    expect(sha256Hex("a".repeat(1000))).toBe("41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+  });
+  it("encodes non-ASCII as UTF-8", () => {
+    expect(sha256Hex("€")).toBe("c4cc90ed3d26f12d4b08a75140970a7904035c31cbb4515a83f19b9003c00d1d");
+    expect(sha256Hex("a😀b")).toBe("6fba5b2ea783ded096fc2444d540ffbdf49168df30993b155b7efb683313f110");
+  });
+});
+
+describe("ledgerDigest", () => {
+  const base = {
+    trades: [
+      { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 10 },
+      { id: "2", account: "a", time: "2024-01-03T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 1, price: 11, fee: 0 },
+    ],
+    cashFlows: [{ account: "a", time: "2024-01-01", amount: 100 }],
+  };
+  const digest = (v: unknown) => {
+    const r = parseLedger(v);
+    if (!r.ok) throw new Error(r.problems.join());
+    return ledgerDigest(r.ledger);
+  };
+  it("is a 64-hex SHA-256, independent of order, default fees and time spelling", () => {
+    const d = digest(base);
+    expect(d).toMatch(/^[0-9a-f]{64}$/);
+    const shuffled = {
+      cashFlows: [{ account: "a", time: "2024-01-01T00:00:00.000Z", amount: 100 }],
+      trades: [
+        { ...base.trades[1] },
+        { ...base.trades[0], time: "2024-01-02T17:00:00+02:00", fee: 0 },
+      ],
+    };
+    expect(digest(shuffled)).toBe(d);
+  });
+  it("changes when the content changes", () => {
+    const d = digest(base);
+    expect(digest({ ...base, trades: [base.trades[0], { ...base.trades[1], price: 11.01 }] })).not.toBe(d);
+    expect(digest({ ...base, asOf: "2024-02-01" })).not.toBe(d);
+  });
+});
+
+describe("xirr", () => {
+  const t = (s: string) => parseIsoMs(s);
+  it("solves the classic example to 0.373362535", () => {
+    const r = xirr([
+      { time: t("2008-01-01"), amount: -10000 },
+      { time: t("2008-03-01"), amount: 2750 },
+      { time: t("2008-10-30"), amount: 4250 },
+      { time: t("2009-02-15"), amount: 3250 },
+      { time: t("2009-04-01"), amount: 2750 },
+    ]);
+    expect(r).toBeCloseTo(0.373362535, 8);
+  });
+  it("gives exactly 10 % for −100 then +110 a 365-day year later", () => {
+    expect(xirr([{ time: t("2023-01-01"), amount: -100 }, { time: t("2024-01-01"), amount: 110 }])).toBeCloseTo(0.1, 12);
+  });
+  it("handles losses and refuses flows without a sign change", () => {
+    expect(xirr([{ time: t("2023-01-01"), amount: -100 }, { time: t("2024-01-01"), amount: 50 }])).toBeCloseTo(-0.5, 12);
+    expect(xirr([{ time: t("2023-01-01"), amount: -100 }, { time: t("2024-01-01"), amount: -50 }])).toBeNull();
+    expect(xirr([{ time: t("2023-01-01"), amount: -100 }])).toBeNull();
+  });
+});

@@ -1,0 +1,189 @@
+// Canonical JSON (sorted keys, numbers rounded to 1e-10) and a pure-TS SHA-256 ledger digest.
+import type { Ledger } from "./ledger";
+import { compareStrings } from "./sort";
+import { formatIso, parseIsoMs } from "./time";
+
+/** Rounds to 1e-10; −0 becomes 0; non-finite numbers become null. */
+export function roundNumber(x: number): number | null {
+  if (!Number.isFinite(x)) return null;
+  const r = Math.round(x * 1e10) / 1e10;
+  // Beyond ~9e5 a double carries less than 1e-10 of precision: keep the value itself.
+  const v = Math.abs(x) >= 1e5 ? x : r;
+  return v === 0 ? 0 : v;
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || value === undefined) {
+    out.push("null");
+  } else if (typeof value === "number") {
+    const r = roundNumber(value);
+    out.push(r === null ? "null" : JSON.stringify(r));
+  } else if (typeof value === "string" || typeof value === "boolean") {
+    out.push(JSON.stringify(value));
+  } else if (Array.isArray(value)) {
+    out.push("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(",");
+      write(value[i] === undefined ? null : value[i], out);
+    }
+    out.push("]");
+  } else if (ArrayBuffer.isView(value)) {
+    write(Array.from(value as unknown as ArrayLike<number>), out);
+  } else if (typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort(compareStrings);
+    out.push("{");
+    keys.forEach((k, i) => {
+      if (i > 0) out.push(",");
+      out.push(JSON.stringify(k), ":");
+      write(obj[k], out);
+    });
+    out.push("}");
+  } else {
+    out.push("null");
+  }
+}
+
+/** Canonical JSON text: keys sorted by code unit, numbers rounded to 1e-10, no whitespace. */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  write(value, out);
+  return out.join("");
+}
+
+/** Round-trips a value through canonical JSON (what a client would see). */
+export function canonicalize<T>(value: T): T {
+  return JSON.parse(canonicalJson(value)) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SHA-256 (FIPS 180-4), pure TypeScript.
+
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+/** UTF-8 bytes of a string (pure; lone surrogates become U+FFFD). */
+export function utf8(s: string): Uint8Array {
+  const out = new Uint8Array(s.length * 3);
+  let j = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      } else c = 0xfffd;
+    } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    if (c < 0x80) out[j++] = c;
+    else if (c < 0x800) {
+      out[j++] = 0xc0 | (c >> 6);
+      out[j++] = 0x80 | (c & 63);
+    } else if (c < 0x10000) {
+      out[j++] = 0xe0 | (c >> 12);
+      out[j++] = 0x80 | ((c >> 6) & 63);
+      out[j++] = 0x80 | (c & 63);
+    } else {
+      out[j++] = 0xf0 | (c >> 18);
+      out[j++] = 0x80 | ((c >> 12) & 63);
+      out[j++] = 0x80 | ((c >> 6) & 63);
+      out[j++] = 0x80 | (c & 63);
+    }
+  }
+  return out.subarray(0, j);
+}
+
+/** SHA-256 of bytes (or of a string's UTF-8), as 64 lowercase hex digits. */
+export function sha256Hex(input: Uint8Array | string): string {
+  const bytes = typeof input === "string" ? utf8(input) : input;
+  const len = bytes.length;
+  const padded = new Uint8Array(((len + 9 + 63) >> 6) << 6);
+  padded.set(bytes);
+  padded[len] = 0x80;
+  const bitLenHi = Math.floor(len / 0x20000000);
+  const bitLenLo = (len << 3) >>> 0;
+  const end = padded.length;
+  padded[end - 8] = bitLenHi >>> 24;
+  padded[end - 7] = bitLenHi >>> 16;
+  padded[end - 6] = bitLenHi >>> 8;
+  padded[end - 5] = bitLenHi;
+  padded[end - 4] = bitLenLo >>> 24;
+  padded[end - 3] = bitLenLo >>> 16;
+  padded[end - 2] = bitLenLo >>> 8;
+  padded[end - 1] = bitLenLo;
+
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
+  const w = new Uint32Array(64);
+  for (let off = 0; off < end; off += 64) {
+    for (let i = 0; i < 16; i++) {
+      const o = off + i * 4;
+      w[i] = (padded[o] << 24) | (padded[o + 1] << 16) | (padded[o + 2] << 8) | padded[o + 3];
+    }
+    for (let i = 16; i < 64; i++) {
+      const a = w[i - 15];
+      const b = w[i - 2];
+      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+    }
+    let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (let i = 0; i < 64; i++) {
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const ch = (e & f) ^ (~e & g);
+      const t1 = (hh + S1 + ch + K[i] + w[i]) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const maj = (a & b) ^ (a & c) ^ (b & c);
+      const t2 = (S0 + maj) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+  }
+  let hex = "";
+  for (let i = 0; i < 8; i++) hex += h[i].toString(16).padStart(8, "0");
+  return hex;
+}
+
+/**
+ * The ledger in canonical form: times normalised to `YYYY-MM-DDTHH:MM:SS.sssZ`, fee made explicit,
+ * arrays sorted (trades by time then id; cash flows by time, account, amount; prices by time,
+ * symbol, price), asOf made explicit only if the ledger states it.
+ */
+export function canonicalLedger(ledger: Ledger): unknown {
+  const iso = (s: string) => formatIso(parseIsoMs(s));
+  const trades = ledger.trades
+    .map((t) => ({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 }))
+    .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
+  const cashFlows = (ledger.cashFlows ?? [])
+    .map((f) => ({ account: f.account, time: iso(f.time), amount: f.amount }))
+    .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.account, b.account) || a.amount - b.amount);
+  const prices = (ledger.prices ?? [])
+    .map((p) => ({ symbol: p.symbol, time: iso(p.time), price: p.price }))
+    .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.symbol, b.symbol) || a.price - b.price);
+  const out: Record<string, unknown> = { trades, cashFlows, prices };
+  if (ledger.asOf !== undefined) out.asOf = iso(ledger.asOf);
+  return out;
+}
+
+/** SHA-256 (hex) of the canonical JSON of the ledger: same ledger content ⇒ same digest, whatever the order. */
+export function ledgerDigest(ledger: Ledger): string {
+  return sha256Hex(canonicalJson(canonicalLedger(ledger)));
+}

@@ -1,0 +1,81 @@
+// Hand-computed fixtures (test/fixtures/ledgers/*.json; computations in docs/GRADING.md).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { grade, parseLedger, type Evaluation } from "./index";
+
+const DIR = join(__dirname, "../../test/fixtures/ledgers");
+const files = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
+
+interface Expected {
+  asOf?: string;
+  tier?: string | null;
+  score?: number | null;
+  provisional?: boolean;
+  metrics?: Record<string, number | null>;
+  positions?: Record<string, unknown>[];
+  curve?: Record<string, Record<string, number | string>>;
+  curveLength?: number;
+  warningsInclude?: string[];
+  insights?: number;
+}
+
+function close(actual: unknown, expected: unknown, what: string) {
+  if (expected === null) {
+    expect(actual, what).toBeNull();
+  } else if (typeof expected === "number") {
+    expect(typeof actual, what).toBe("number");
+    const tol = 1e-9 * Math.max(1, Math.abs(expected));
+    expect(Math.abs((actual as number) - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(tol);
+  } else {
+    expect(actual, what).toEqual(expected);
+  }
+}
+
+describe("fixtures", () => {
+  it("has at least nine fixtures", () => {
+    expect(files.length).toBeGreaterThanOrEqual(9);
+  });
+
+  for (const file of files) {
+    it(file, () => {
+      const raw = JSON.parse(readFileSync(join(DIR, file), "utf8"));
+      const expected: Expected = raw.expected;
+      const parsed = parseLedger(raw);
+      if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+      const ev: Evaluation = grade(parsed.ledger);
+
+      if (expected.asOf !== undefined) expect(ev.asOf).toBe(expected.asOf);
+      if (expected.tier !== undefined) expect(ev.tier).toBe(expected.tier);
+      if (expected.score !== undefined) expect(ev.score).toBe(expected.score);
+      if (expected.provisional !== undefined) expect(ev.provisional).toBe(expected.provisional);
+      for (const [k, v] of Object.entries(expected.metrics ?? {})) {
+        close((ev.metrics as unknown as Record<string, unknown>)[k], v, `metrics.${k}`);
+      }
+      if (expected.positions !== undefined) {
+        expect(ev.positions).toHaveLength(expected.positions.length);
+        expected.positions.forEach((p, i) => {
+          for (const [k, v] of Object.entries(p)) close((ev.positions[i] as unknown as Record<string, unknown>)[k], v, `positions[${i}].${k}`);
+        });
+      }
+      if (expected.curveLength !== undefined) expect(ev.curve).toHaveLength(expected.curveLength);
+      for (const [i, point] of Object.entries(expected.curve ?? {})) {
+        for (const [k, v] of Object.entries(point)) {
+          close((ev.curve[Number(i)] as unknown as Record<string, unknown>)[k], v, `curve[${i}].${k}`);
+        }
+      }
+      for (const w of expected.warningsInclude ?? []) {
+        expect(ev.warnings.join("\n")).toContain(w);
+      }
+      if (expected.insights !== undefined) expect(ev.insights).toHaveLength(expected.insights);
+      else if (ev.tier !== null) {
+        expect(ev.insights.length).toBeGreaterThanOrEqual(3);
+        expect(ev.insights.length).toBeLessThanOrEqual(5);
+      }
+      // Identities that hold for every fixture.
+      const m = ev.metrics;
+      close(m.totalPnl, m.realizedPnl + m.unrealizedPnl, "totalPnl = realized + unrealized");
+      if (m.trades > 0) close(m.equity - (m.deposits - m.withdrawals), m.totalPnl, "equity − net flows = totalPnl");
+    });
+  }
+});

@@ -1,0 +1,100 @@
+// Insights: 3 to 5 short sentences, each citing the metric behind it, ranked by how many
+// overall-score points the finding adds or costs. A provisional grade always leads with what
+// would lift it.
+import type { Insight, Metrics } from "./types";
+import {
+  componentImpact,
+  MIN_DAYS,
+  MIN_ROUND_TRIPS,
+  PROVISIONAL_CAP,
+  tierOf,
+  type Component,
+  type ScoreResult,
+} from "./score";
+
+const pct = (x: number, digits = 1) => `${(x * 100).toFixed(digits)} %`;
+const signedPct = (x: number) => `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} %`;
+const times = (x: number) => `${x.toFixed(1)}×`;
+const usd = (x: number) => `$${Math.abs(x).toFixed(2)}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function sentence(c: Component, m: Metrics): string | null {
+  switch (c.id) {
+    case "return":
+      return m.twrAnnualized === null
+        ? null
+        : `Time-weighted return of ${signedPct(m.twr ?? 0)} over ${plural(Math.round(m.trackRecordDays), "day")}` +
+            (m.trackRecordDays >= 30 ? `, ${signedPct(m.twrAnnualized)} a year.` : " (too short to annualise).");
+    case "profit-factor":
+      if (m.profitFactor !== null) return `Winners earned ${times(m.profitFactor)} what losers lost (profit factor).`;
+      if (m.roundTrips > 0 && (m.winRate ?? 0) > 0) return `No losing round trip in ${plural(m.roundTrips, "round trip")}: profit factor is unbounded.`;
+      return null;
+    case "drawdown":
+      return m.maxDrawdown === null ? null : `Deepest fall from a peak was ${pct(m.maxDrawdown)} (max drawdown).`;
+    case "largest-loss":
+      return m.largestLoss === null ? null : `Largest single round-trip loss took ${pct(m.largestLoss)} of equity.`;
+    case "volatility":
+      return m.volatility === null ? null : `Annualised volatility of daily returns is ${pct(m.volatility)}.`;
+    case "concentration":
+      return m.concentration === null ? null : `Largest position averaged ${pct(m.concentration, 0)} of equity.`;
+    case "positive-months":
+      return m.positiveMonths === null
+        ? null
+        : `${Math.round(m.positiveMonths * m.months)} of ${plural(m.months, "month")} had a positive return.`;
+    case "sharpe":
+      return m.sharpe === null ? null : `Sharpe ratio of ${m.sharpe.toFixed(2)} (daily returns, annualised).`;
+    case "win-rate":
+      return m.winRate === null ? null : `Won ${pct(m.winRate, 0)} of ${plural(m.roundTrips, "round trip")}.`;
+    case "holding-ratio":
+      if (m.holdingRatio === null) return null;
+      return m.holdingRatio >= 1
+        ? `Losers held ${times(m.holdingRatio)} longer than winners.`
+        : `Winners held ${times(1 / m.holdingRatio)} longer than losers.`;
+    case "tail-loss":
+      return m.tailLossRatio === null || m.largestLossAmount === null
+        ? null
+        : `Largest loss (${usd(m.largestLossAmount)}) was ${times(m.tailLossRatio)} the average loss.`;
+    case "fee-drag":
+      return m.feeDrag === null ? null : `Fees cost ${pct(m.feeDrag, 2)} of equity a year.`;
+    case "track-record":
+      return `Track record of ${plural(Math.round(m.trackRecordDays), "day")}.`;
+    case "round-trips":
+      return `${plural(m.roundTrips, "completed round trip")}.`;
+    case "instruments":
+      return `Traded ${plural(m.instruments, "instrument")}.`;
+  }
+  return null;
+}
+
+export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
+  const out: Insight[] = [];
+  if (s.provisional) {
+    const needRt = Math.max(0, MIN_ROUND_TRIPS - m.roundTrips);
+    const needDays = Math.max(0, Math.ceil(MIN_DAYS - m.trackRecordDays));
+    const parts: string[] = [];
+    if (needRt > 0) parts.push(`${plural(needRt, "more round trip")}`);
+    if (needDays > 0) parts.push(`${plural(needDays, "more day")} of history`);
+    out.push({
+      id: "provisional",
+      text: `Provisional grade (capped at ${tierOf(PROVISIONAL_CAP)}): ${parts.join(" and ")} would lift the cap.`,
+      metric: needRt > 0 ? "roundTrips" : "trackRecordDays",
+      impact: round1(s.score - s.uncapped),
+    });
+  }
+  const ranked = s.components
+    .map((c, order) => ({ c, order, impact: componentImpact(c, s.confidence) }))
+    .filter((x) => !x.c.neutral)
+    .map((x) => ({ ...x, text: sentence(x.c, m) }))
+    .filter((x): x is typeof x & { text: string } => x.text !== null)
+    .sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact) || a.order - b.order);
+  for (const x of ranked) {
+    if (out.length >= 5) break;
+    out.push({ id: x.c.id, text: x.text, metric: x.c.metric, impact: round1(x.impact) });
+  }
+  return out;
+}
+
+function round1(x: number): number {
+  const r = Math.round(x * 10) / 10;
+  return r === 0 ? 0 : r;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { parseLedger } from "./index";
+
+const trade = (over: Record<string, unknown> = {}) => ({
+  id: "t1",
+  account: "main",
+  time: "2024-01-02T15:00:00Z",
+  symbol: "AAPL",
+  assetClass: "stock",
+  side: "buy",
+  quantity: 1,
+  price: 100,
+  ...over,
+});
+
+describe("parseLedger", () => {
+  it("accepts a minimal ledger and applies defaults", () => {
+    const r = parseLedger({ trades: [trade()] });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.ledger.cashFlows).toEqual([]);
+    expect(r.ledger.prices).toEqual([]);
+    expect(r.ledger.trades[0].fee).toBe(0);
+  });
+
+  it("accepts JSON text and numeric ids (normalised to strings)", () => {
+    const r = parseLedger(JSON.stringify({ trades: [trade({ id: 7 })], cashFlows: [] }));
+    expect(r.ok && r.ledger.trades[0].id).toBe("7");
+  });
+
+  it("lists every problem as `path: reason`, in document order", () => {
+    const r = parseLedger({
+      asOf: "yesterday",
+      trades: [
+        trade(),
+        trade({ id: "t2", quantity: 0 }),
+        trade({ id: "t3", price: -1, fee: -2 }),
+        trade({ id: "t4", assetClass: "bond", side: "hold", time: "2024-01-02T15:00:00" }),
+      ],
+      cashFlows: [{ account: "main", time: "2024-01-01", amount: "100" }],
+      prices: [{ symbol: "AAPL", time: "2024-02-30", price: 1 }],
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toEqual([
+      "asOf: must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone (Z or ±HH:MM)",
+      "trades[1].quantity: must be > 0",
+      "trades[2].price: must be ≥ 0",
+      "trades[2].fee: must be ≥ 0",
+      "trades[3].time: must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone (Z or ±HH:MM)",
+      "trades[3].assetClass: must be one of stock, etf, crypto, option",
+      "trades[3].side: must be buy or sell",
+      "cashFlows[0].amount: must be a number",
+      "prices[0].time: must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone (Z or ±HH:MM)",
+    ]);
+  });
+
+  it("refuses duplicate trade ids, naming both", () => {
+    const r = parseLedger({ trades: [trade({ id: "a" }), trade({ id: "b" }), trade({ id: "a" })] });
+    expect(r).toEqual({ ok: false, problems: ['trades[2].id: duplicate of trades[0].id ("a")'] });
+  });
+
+  it("reports duplicates alongside other problems", () => {
+    const r = parseLedger({ trades: [trade({ id: "a", price: -5 }), trade({ id: "a" })] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toEqual(["trades[0].price: must be ≥ 0", 'trades[1].id: duplicate of trades[0].id ("a")']);
+  });
+
+  it("reports missing fields, wrong types and bad roots", () => {
+    const r = parseLedger({ trades: [{ id: "x" }] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toContain("trades[0].account: is required");
+    expect(r.problems).toContain("trades[0].quantity: is required");
+    expect(parseLedger({})).toEqual({ ok: false, problems: ["trades: is required"] });
+    expect(parseLedger([])).toEqual({ ok: false, problems: ["(root): must be an object"] });
+    expect(parseLedger({ trades: {} })).toEqual({ ok: false, problems: ["trades: must be an array"] });
+    const bad = parseLedger("{not json");
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems[0]).toMatch(/^\(root\): invalid JSON/);
+  });
+
+  it("accepts offsets and date-only times, refuses zone-less date-times and impossible dates", () => {
+    expect(parseLedger({ trades: [trade({ time: "2024-01-02T10:00:00+02:00" })] }).ok).toBe(true);
+    expect(parseLedger({ trades: [trade({ time: "2024-01-02" })] }).ok).toBe(true);
+    expect(parseLedger({ trades: [trade({ time: "2024-01-02T10:00:00" })] }).ok).toBe(false);
+    expect(parseLedger({ trades: [trade({ time: "2023-02-29" })] }).ok).toBe(false);
+    expect(parseLedger({ trades: [trade({ time: "2024-01-02T24:00:00Z" })] }).ok).toBe(false);
+  });
+});

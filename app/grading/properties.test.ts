@@ -1,0 +1,205 @@
+// Property tests (fast-check): order independence, scale invariance, the P&L identity.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson, grade, parseLedger, type Evaluation, type Ledger, type LedgerInput } from "./index";
+
+const BASE = Date.UTC(2024, 0, 1);
+const MIN = 60_000;
+const SYMBOLS = [
+  { symbol: "AAA", assetClass: "stock" },
+  { symbol: "EEE", assetClass: "etf" },
+  { symbol: "BTC", assetClass: "crypto" },
+  { symbol: "OPT", assetClass: "option" },
+] as const;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Random but valid ledgers: two accounts, four symbols, trades over ~90 days, some flows and marks. */
+const ledgerArb: fc.Arbitrary<LedgerInput> = fc
+  .record({
+    trades: fc.array(
+      fc.record({
+        account: fc.constantFrom("a", "b"),
+        s: fc.integer({ min: 0, max: 3 }),
+        minute: fc.integer({ min: 0, max: 90 * 1440 }),
+        side: fc.constantFrom("buy", "sell"),
+        quantity: fc.integer({ min: 1, max: 400 }),
+        price: fc.integer({ min: 100, max: 50_000 }),
+        fee: fc.integer({ min: 0, max: 500 }),
+      }),
+      { minLength: 1, maxLength: 40 },
+    ),
+    flows: fc.array(
+      fc.record({
+        account: fc.constantFrom("a", "b"),
+        minute: fc.integer({ min: 0, max: 90 * 1440 }),
+        amount: fc.integer({ min: -2000, max: 50_000 }).filter((x) => x !== 0),
+      }),
+      { maxLength: 4 },
+    ),
+    marks: fc.array(
+      fc.record({ s: fc.integer({ min: 0, max: 3 }), minute: fc.integer({ min: 0, max: 95 * 1440 }), price: fc.integer({ min: 100, max: 50_000 }) }),
+      { maxLength: 8 },
+    ),
+    asOfMinute: fc.option(fc.integer({ min: 80 * 1440, max: 100 * 1440 }), { nil: undefined }),
+  })
+  .map(({ trades, flows, marks, asOfMinute }) => ({
+    ...(asOfMinute === undefined ? {} : { asOf: iso(BASE + asOfMinute * MIN) }),
+    trades: trades.map((t, i) => {
+      const sym = SYMBOLS[t.s];
+      const crypto = sym.assetClass === "crypto";
+      return {
+        id: `t${i}`,
+        account: t.account,
+        time: iso(BASE + t.minute * MIN),
+        symbol: sym.symbol,
+        assetClass: sym.assetClass,
+        side: t.side,
+        quantity: crypto ? t.quantity / 1000 : t.quantity,
+        price: t.price / 100,
+        fee: t.fee / 100,
+      };
+    }),
+    cashFlows: flows.map((f) => ({ account: f.account, time: iso(BASE + f.minute * MIN), amount: f.amount })),
+    prices: marks.map((m) => ({ symbol: SYMBOLS[m.s].symbol, time: iso(BASE + m.minute * MIN), price: m.price / 100 })),
+  }));
+
+function valid(input: LedgerInput): Ledger {
+  const r = parseLedger(input);
+  if (!r.ok) throw new Error(r.problems.join("\n"));
+  return r.ledger;
+}
+
+function shuffle<T>(xs: T[], seed: number): T[] {
+  const a = xs.slice();
+  let s = seed >>> 0 || 1;
+  for (let i = a.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const j = s % (i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+function scale(input: LedgerInput, k: number): LedgerInput {
+  return {
+    ...input,
+    trades: input.trades.map((t) => ({ ...t, price: t.price * k, fee: (t.fee ?? 0) * k })),
+    cashFlows: (input.cashFlows ?? []).map((f) => ({ ...f, amount: f.amount * k })),
+    prices: (input.prices ?? []).map((p) => ({ ...p, price: p.price * k })),
+  };
+}
+
+const RATIOS = [
+  "winRate",
+  "profitFactor",
+  "simpleReturn",
+  "mwr",
+  "twr",
+  "twrAnnualized",
+  "maxDrawdown",
+  "volatility",
+  "sharpe",
+  "sortino",
+  "largestLoss",
+  "concentration",
+  "positiveMonths",
+  "holdingRatio",
+  "tailLossRatio",
+  "feeDrag",
+  "avgHoldingDays",
+  "medianHoldingDays",
+  "roundTrips",
+  "trackRecordDays",
+] as const;
+
+function ratiosOf(e: Evaluation) {
+  const m = e.metrics as unknown as Record<string, number | null>;
+  return Object.fromEntries(RATIOS.map((k) => [k, m[k]]));
+}
+
+function closeRel(a: number | null, b: number | null, tol: number): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+describe("properties", () => {
+  it("shuffling the input arrays changes nothing", () => {
+    fc.assert(
+      fc.property(ledgerArb, fc.integer(), (input, seed) => {
+        const a = canonicalJson(grade(valid(input)));
+        const shuffled: LedgerInput = {
+          ...input,
+          trades: shuffle(input.trades, seed),
+          cashFlows: shuffle(input.cashFlows ?? [], seed + 1),
+          prices: shuffle(input.prices ?? [], seed + 2),
+        };
+        expect(canonicalJson(grade(valid(shuffled)))).toBe(a);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("scaling prices, fees and cash flows by a power of two leaves every ratio and the grade exactly unchanged", () => {
+    fc.assert(
+      fc.property(ledgerArb, fc.constantFrom(0.25, 0.5, 2, 8, 1024), (input, k) => {
+        const a = grade(valid(input));
+        const b = grade(valid(scale(input, k)));
+        expect(ratiosOf(b)).toEqual(ratiosOf(a));
+        expect(b.score).toBe(a.score);
+        expect(b.tier).toBe(a.tier);
+        expect(b.dimensions).toEqual(a.dimensions);
+        if (a.metrics.totalPnl !== 0) expect(b.metrics.totalPnl / a.metrics.totalPnl).toBeCloseTo(k, 9);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("scaling by any k > 0 leaves the ratios unchanged up to rounding", () => {
+    fc.assert(
+      fc.property(ledgerArb, fc.double({ min: 0.01, max: 1000, noNaN: true }), (input, k) => {
+        const a = ratiosOf(grade(valid(input)));
+        const b = ratiosOf(grade(valid(scale(input, k))));
+        for (const key of RATIOS) {
+          if (!closeRel(a[key], b[key], 1e-6)) throw new Error(`${key}: ${a[key]} vs ${b[key]} (k=${k})`);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("realized + unrealized equals the change in equity net of cash flows", () => {
+    fc.assert(
+      fc.property(ledgerArb, (input) => {
+        const e = grade(valid(input));
+        const m = e.metrics;
+        const netFlows = m.deposits - m.withdrawals;
+        const scaleOf = Math.max(1, Math.abs(m.equity), m.deposits, m.fees);
+        expect(Math.abs(m.realizedPnl + m.unrealizedPnl - (m.equity - netFlows))).toBeLessThanOrEqual(1e-9 * scaleOf);
+        // and open positions add up to the unrealized P&L
+        const u = e.positions.reduce((s, p) => s + p.unrealizedPnl, 0);
+        expect(Math.abs(u - m.unrealizedPnl)).toBeLessThanOrEqual(1e-9 * scaleOf);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("is bounded: score in [0, 100], stars in 1..5, fractions where they must be", () => {
+    fc.assert(
+      fc.property(ledgerArb, (input) => {
+        const e = grade(valid(input));
+        if (e.score === null) return;
+        expect(e.score).toBeGreaterThanOrEqual(0);
+        expect(e.score).toBeLessThanOrEqual(100);
+        for (const s of Object.values(e.stars!)) expect(s >= 1 && s <= 5).toBe(true);
+        for (const d of Object.values(e.dimensions!)) expect(d >= 0 && d <= 100).toBe(true);
+        expect(e.confidence >= 0 && e.confidence <= 1).toBe(true);
+        const m = e.metrics;
+        if (m.winRate !== null) expect(m.winRate >= 0 && m.winRate <= 1).toBe(true);
+        if (m.maxDrawdown !== null) expect(m.maxDrawdown).toBeGreaterThanOrEqual(0);
+        expect(e.insights.length >= 3 && e.insights.length <= 5).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

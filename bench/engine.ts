@@ -1,0 +1,164 @@
+// Engine benchmark: a deterministic 1,000,000-trade ledger over 500 symbols and one year,
+// graded once to warm up and then RUNS times. Run alone with `npx tsx bench/engine.ts`.
+import os from "node:os";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { pathToFileURL } from "node:url";
+import { grade, type Ledger } from "../app/grading/index";
+
+const TRADES = 1_000_000;
+const SYMBOLS = 500;
+const ACCOUNTS = 4;
+const RUNS = 7;
+const YEAR_MS = 365 * 86_400_000;
+const START = Date.UTC(2024, 0, 1, 14, 30);
+
+/** mulberry32: small deterministic PRNG. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type AssetClass = Ledger["trades"][number]["assetClass"];
+
+/**
+ * Deterministic ledger: trades spread evenly over one year (one every ~31.5 s), random symbol and
+ * account, a random-walk price per symbol, realistic position management (adds, partial and full
+ * closes, 20 % of new stock/ETF/option positions opened short; crypto never short, fractional),
+ * a 0.05 % fee; four initial deposits, one mid-year deposit and one withdrawal.
+ */
+export function generateLedger(trades = TRADES, symbols = SYMBOLS, seed = 42): Ledger {
+  const rand = rng(seed);
+  const cls = (s: number): AssetClass => (s < 400 ? "stock" : s < 450 ? "etf" : s < 490 ? "crypto" : "option");
+  const names = Array.from({ length: symbols }, (_, s) => `SYM${String(s).padStart(3, "0")}`);
+  const accounts = Array.from({ length: ACCOUNTS }, (_, a) => `acct-${a}`);
+  const price = Array.from({ length: symbols }, () => 20 + rand() * 480);
+  const position = new Float64Array(symbols * ACCOUNTS);
+  const out: Ledger["trades"] = new Array(trades);
+  const step = Math.floor(YEAR_MS / trades);
+  for (let k = 0; k < trades; k++) {
+    const s = Math.floor(rand() * symbols);
+    const a = Math.floor(rand() * ACCOUNTS);
+    const key = s * ACCOUNTS + a;
+    price[s] *= 1 + (rand() - 0.4995) * 0.01;
+    const px = Math.round(price[s] * 100) / 100;
+    const c = cls(s);
+    const pq = position[key];
+    let side: "buy" | "sell";
+    let q: number;
+    const unit = c === "crypto" ? Math.round(rand() * 1e6) / 1e6 + 0.001 : 1 + Math.floor(rand() * 100);
+    const r = rand();
+    if (pq === 0) {
+      side = c !== "crypto" && r < 0.2 ? "sell" : "buy";
+      q = unit;
+    } else if (r < 0.45) {
+      side = pq > 0 ? "buy" : "sell";
+      q = unit;
+    } else {
+      side = pq > 0 ? "sell" : "buy";
+      q = r < 0.8 ? Math.abs(pq) : Math.min(Math.abs(pq), unit);
+    }
+    position[key] = pq + (side === "buy" ? q : -q);
+    if (Math.abs(position[key]) < 1e-9) position[key] = 0;
+    out[k] = {
+      id: `t${String(k).padStart(7, "0")}`,
+      account: accounts[a],
+      time: new Date(START + k * step).toISOString(),
+      symbol: names[s],
+      assetClass: c,
+      side,
+      quantity: q,
+      price: px,
+      fee: Math.round(q * px * 0.0005 * 100) / 100,
+    };
+  }
+  const cashFlows: Ledger["cashFlows"] = accounts.map((account, a) => ({
+    account,
+    time: new Date(START - 86_400_000 + a * 1000).toISOString(),
+    amount: 2_000_000,
+  }));
+  cashFlows.push({ account: accounts[0], time: new Date(START + YEAR_MS / 2).toISOString(), amount: 500_000 });
+  cashFlows.push({ account: accounts[1], time: new Date(START + (YEAR_MS * 3) / 4).toISOString(), amount: -250_000 });
+  return { trades: out, cashFlows, prices: [] };
+}
+
+function gcFn(): (() => void) | null {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    return vm.runInNewContext("gc") as () => void;
+  } catch {
+    return null;
+  }
+}
+
+const mem = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+/**
+ * gradeMs*: wall time of grade() on the in-memory (already validated) ledger.
+ * engineHeapMb: largest growth of JS heap + ArrayBuffers across one grade() call, measured from a
+ * collected heap and without collecting during the call (so garbage counts too), warm runs.
+ * scratchMb: typed-array scratch the engine keeps between calls (see app/grading/scratch.ts);
+ * it is allocated by the warm-up and is not part of engineHeapMb, so the engine's memory beyond
+ * the parsed input is engineHeapMb + scratchMb.
+ */
+export async function benchEngine(): Promise<Record<string, number | string>> {
+  const gc = gcFn();
+  const ledger = generateLedger();
+  const { scratchBytes } = await import("../app/grading/scratch");
+  gc?.();
+  const beforeWarm = mem();
+  grade(ledger); // warm-up (JIT, scratch buffers)
+  const warmGrowth = mem() - beforeWarm;
+  const times: number[] = [];
+  const cpuTimes: number[] = [];
+  let engineBytes = 0;
+  let result = null as ReturnType<typeof grade> | null;
+  for (let i = 0; i < RUNS; i++) {
+    result = null;
+    gc?.();
+    const before = mem();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    result = grade(ledger);
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    cpuTimes.push((c.user + c.system) / 1000);
+    engineBytes = Math.max(engineBytes, mem() - before);
+    times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  cpuTimes.sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const MB = 1024 * 1024;
+  return {
+    trades: ledger.trades.length,
+    symbols: SYMBOLS,
+    runs: RUNS,
+    gradeMsP50: round(times[Math.floor(times.length / 2)]),
+    gradeMsMin: round(times[0]),
+    gradeMsMax: round(times[times.length - 1]),
+    // CPU time of the process during grade() (less sensitive to other load on the machine).
+    gradeCpuMsP50: round(cpuTimes[Math.floor(cpuTimes.length / 2)]),
+    loadAvg1m: round(os.loadavg()[0]),
+    peakRssMb: round(process.resourceUsage().maxRSS / 1024),
+    engineHeapMb: round(engineBytes / MB),
+    scratchMb: round(scratchBytes() / MB),
+    firstGradeGrowthMb: round(warmGrowth / MB),
+    roundTrips: result!.metrics.roundTrips,
+    tier: String(result!.tier),
+    gcExposed: gc ? "yes" : "no",
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  benchEngine().then((r) => console.log(JSON.stringify(r, null, 2)));
+}
