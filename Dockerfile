@@ -26,6 +26,8 @@ COPY --from=build --chown=grader:grader /app/public ./public
 COPY --chown=grader:grader package.json server.ts tsconfig.json ./
 COPY --chown=grader:grader app ./app
 COPY --chown=grader:grader migrations ./migrations
+# The provider simulators: demo mode for every provider without credentials.
+COPY --chown=grader:grader test/mocks ./test/mocks
 USER grader
 EXPOSE 3000
 VOLUME ["/data"]

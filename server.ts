@@ -10,13 +10,16 @@ import helmet from "helmet";
 import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
 import { getEnv } from "./app/server/env.server";
 import { log } from "./app/server/log.server";
+import { startMailWorker } from "./app/server/mail.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
+import { isAppleDemo, isGoogleDemo } from "./app/server/oauth/config.server";
 import {
   getCachedPage,
   isCacheablePath,
   NONCE_PLACEHOLDER,
   storeCachedPage,
 } from "./app/server/page-cache.server";
+import { flushPageViews, isTrackedPath, trackPageView } from "./app/server/page-views.server";
 import { SESSION_COOKIE } from "./app/server/session-cookie";
 import { deviceClassFromUserAgent, isMobileDevice } from "./app/lib/device-class";
 
@@ -30,8 +33,22 @@ try {
   process.exit(1);
 }
 
+// Google/Apple without credentials: demo mode against the msw provider simulators in test/mocks.
+const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL };
+if (Object.values(demoProviders).some(Boolean)) {
+  try {
+    const { startProviderMocks } = await import("./test/mocks/index");
+    const mocks = await startProviderMocks(demoProviders);
+    log("info", "demo mode: provider simulators running", { providers: mocks?.providers ?? [] });
+  } catch (error) {
+    log("error", "demo mode: provider simulators failed to start", { error: String(error) });
+  }
+}
+
 const applied = await migrateToLatest();
 if (applied.length) log("info", "migrations applied", { applied });
+
+const stopMailWorker = startMailWorker();
 
 const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const mode = env.NODE_ENV === "production" ? "production" : "development";
@@ -149,7 +166,7 @@ app.get("*", async (req, res, next) => {
     if (!page) {
       const response = await renderPage(
         new Request(`http://localhost${url.pathname}`, { headers: { "user-agent": req.get("user-agent") ?? "" } }),
-        { cspNonce: NONCE_PLACEHOLDER, requestId: res.locals.requestId },
+        { cspNonce: NONCE_PLACEHOLDER, requestId: res.locals.requestId, prerender: true },
       );
       if (response.status !== 200 || response.headers.has("set-cookie")) return next();
       const headers: [string, string][] = [];
@@ -162,6 +179,7 @@ app.get("*", async (req, res, next) => {
     res.setHeader("Vary", "Cookie, User-Agent");
     res.setHeader("ETag", page.etag);
     if (req.get("if-none-match") === page.etag) {
+      if (isTrackedPath(url.pathname)) trackPageView({ path: url.pathname, source: null, userId: null });
       // The browser keeps its stored body, whose scripts carry the nonce of the stored CSP:
       // leaving CSP out of the 304 keeps the stored header (RFC 9111 §4.3.4) and the pair valid.
       res.removeHeader("Content-Security-Policy");
@@ -169,6 +187,7 @@ app.get("*", async (req, res, next) => {
     }
     for (const [name, value] of page.headers) res.setHeader(name, value);
     res.status(200).send(page.parts.join(res.locals.cspNonce));
+    if (isTrackedPath(url.pathname)) trackPageView({ path: url.pathname, source: null, userId: null });
   } catch (error) {
     next(error);
   }
@@ -183,7 +202,7 @@ app.all(
   createExpressHandler({
     build,
     mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId }),
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false }),
   }),
 );
 
@@ -205,6 +224,8 @@ async function shutdown(signal: string) {
   }, env.SHUTDOWN_TIMEOUT_MS);
   timer.unref();
   server.close(async () => {
+    stopMailWorker();
+    await flushPageViews();
     await closeDb();
     log("info", "stopped");
     process.exit(0);

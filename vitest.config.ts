@@ -1,11 +1,14 @@
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Three projects, one `vitest run`: pure unit tests live beside their modules; integration and
 // browser tests talk HTTP to one built server started by test/global-setup.ts.
 export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: "unit",
           include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
@@ -13,6 +16,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
@@ -23,6 +27,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],

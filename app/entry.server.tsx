@@ -12,6 +12,8 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     cspNonce: string;
     requestId: string;
+    /** True while server.ts renders a page for the anonymous page cache (no per-visitor effects). */
+    prerender: boolean;
   }
 }
 

@@ -15,11 +15,13 @@ import { Header } from "./components/Header";
 import { NavProgress } from "./components/NavProgress";
 import { NotFound } from "./components/NotFound";
 import { AppToaster } from "./components/Toaster";
+import { VerifyBanner } from "./components/VerifyBanner";
 import { ConfirmProvider } from "./components/ConfirmDialog";
 import { DeviceProvider } from "./lib/device";
 import { deviceClassFromUserAgent } from "./lib/device-class";
 import { useNonce } from "./lib/nonce";
 import { getPublicEnv } from "./server/env.server";
+import { currentGradeSummary } from "./server/evaluation.server";
 import { getSessionUser } from "./server/session.server";
 import { toPublicUser } from "./server/users.server";
 import styles from "./styles/app.css";
@@ -38,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sessionUser = await getSessionUser(request);
   return json({
     user: sessionUser ? await toPublicUser(sessionUser) : null,
+    grade: sessionUser?.current_evaluation_id ? await currentGradeSummary(sessionUser.id) : null,
     device: deviceClassFromUserAgent(request.headers.get("user-agent")),
     ENV: getPublicEnv(),
   });
@@ -62,7 +65,8 @@ function Document({ children }: { children: React.ReactNode }) {
         <DeviceProvider initial={data?.device ?? "pc"}>
           <ConfirmProvider>
             <NavProgress />
-            <Header user={data?.user ?? null} />
+            <Header user={data?.user ?? null} grade={data?.grade ?? null} />
+            {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
             <main id="main" tabIndex={-1}>
               {children}
             </main>

@@ -36,6 +36,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("sessions_user_id").on("sessions").column("user_id").execute();
 
+  // Avatars live in the database so they survive restarts and replicas share them.
+  await db.schema
+    .createTable("avatars")
+    .addColumn("user_id", "integer", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
+    .addColumn("mime", "text", (c) => c.notNull().check(sql`mime in ('image/png', 'image/jpeg', 'image/webp')`))
+    .addColumn("bytes", "bytea", (c) => c.notNull())
+    .addColumn("hash", "text", (c) => c.notNull())
+    .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+
   // Single-use tokens for password reset and email verification, stored as hashes.
   await db.schema
     .createTable("auth_tokens")
@@ -56,6 +66,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("text", "text", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("sent_at", "timestamptz")
+    .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("last_error", "text")
     .execute();
 
   await db.schema
@@ -67,6 +79,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "integer", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
+
+  // Page views (blog, share pages): one row per view, counted per path; `source` is e.g. ?from=.
+  await db.schema
+    .createTable("page_views")
+    .addColumn("id", "bigint", (c) => c.primaryKey().generatedAlwaysAsIdentity())
+    .addColumn("path", "text", (c) => c.notNull())
+    .addColumn("source", "text")
+    .addColumn("user_id", "integer", (c) => c.references("users.id").onDelete("set null"))
+    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+  await db.schema.createIndex("page_views_path").on("page_views").columns(["path", "created_at"]).execute();
 
   // Fixed-window counters shared by every server process (rate limits).
   await db.schema
@@ -80,6 +103,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("rate_limits").execute();
+  await db.schema.dropTable("page_views").execute();
+  await db.schema.dropTable("avatars").execute();
   await db.schema.dropTable("contact_messages").execute();
   await db.schema.dropTable("outbox").execute();
   await db.schema.dropTable("auth_tokens").execute();

@@ -2,6 +2,8 @@ import { Form, Link } from "@remix-run/react";
 import type { PublicUser } from "~/server/users.server";
 import { displayName } from "~/lib/display-name";
 import { Avatar } from "./Avatar";
+import { GetGradeButton } from "./GetGradeButton";
+import { MyCurrentGrade } from "./LatestGrade";
 import { Logo } from "./Logo";
 
 const visitorLinks = [
@@ -20,13 +22,16 @@ export const socialLinks = [
 ];
 
 // The logo goes to /community when logged in, else / (SPEC §2). Menus are <details> elements,
-// so they open and close without JavaScript.
-export function Header({ user }: { user: PublicUser | null }) {
+// so they open and close without JavaScript. Landing anchors are router Links: a plain same-page
+// "#hash" link fires popstate, and the router's scroll restoration would then undo the jump.
+export type HeaderGrade = { tier: string | null; stars: number; score: number | null; createdAt: string; verificationCode: string } | null;
+
+export function Header({ user, grade }: { user: PublicUser | null; grade: HeaderGrade }) {
   return (
     <header className="site-header">
       <div className="header-inner">
         <Logo to={user ? "/community" : "/"} />
-        {user ? <MemberNav user={user} /> : <VisitorNav />}
+        {user ? <MemberNav user={user} grade={grade} /> : <VisitorNav />}
       </div>
     </header>
   );
@@ -37,9 +42,9 @@ function VisitorNav() {
     <>
       <nav aria-label="Main" className="nav-desktop">
         {visitorLinks.map((l) => (
-          <a key={l.href} href={l.href}>
+          <Link key={l.href} to={l.href}>
             {l.label}
-          </a>
+          </Link>
         ))}
       </nav>
       <div className="header-actions nav-desktop">
@@ -51,14 +56,15 @@ function VisitorNav() {
         </Link>
       </div>
       <details className="hamburger">
-        <summary aria-label="Menu">
+        <summary>
+          <span className="visually-hidden">Menu</span>
           <span className="hamburger-icon" aria-hidden="true" />
         </summary>
         <nav aria-label="Mobile" className="mobile-menu">
           {visitorLinks.map((l) => (
-            <a key={l.href} href={l.href}>
+            <Link key={l.href} to={l.href}>
               {l.label}
-            </a>
+            </Link>
           ))}
           <div className="mobile-social">
             {socialLinks.map((s) => (
@@ -79,7 +85,7 @@ function VisitorNav() {
   );
 }
 
-function MemberNav({ user }: { user: PublicUser }) {
+function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
   const profileHref = user.is_star ? "/profile" : "/evaluate";
   return (
     <>
@@ -90,23 +96,18 @@ function MemberNav({ user }: { user: PublicUser }) {
         <input id="trader-search" name="keyword" type="search" placeholder="Search traders" minLength={3} autoComplete="off" />
       </form>
       <div className="header-actions">
-        <Link to="/evaluate" className="btn btn-primary">
-          {user.platform_name ? "Refresh Grade" : "Get Grade"}
-        </Link>
+        <GetGradeButton linked={Boolean(user.platform_name)} />
         <Link to={user.is_star ? "/share" : "/evaluate"} className="btn btn-ghost nav-desktop" aria-disabled={!user.is_star}>
           Share
         </Link>
         <details className="user-menu">
-          <summary aria-label="Account menu">
+          <summary>
+            <span className="visually-hidden">Account menu: </span>
             <Avatar user={user} size={32} />
             <span className="nav-desktop">{displayName(user) || user.email}</span>
           </summary>
           <div className="menu-panel" role="menu">
-            {user.is_star ? (
-              <Link role="menuitem" to="/profile/stats">
-                My Current Grade
-              </Link>
-            ) : null}
+            {user.is_star && grade?.tier ? <MyCurrentGrade grade={grade} /> : null}
             <Link role="menuitem" to={profileHref}>
               Profile
             </Link>

@@ -27,7 +27,8 @@ const optionalName = z
   .string()
   .trim()
   .max(60, "At most 60 characters.")
-  .transform((s) => (s === "" ? null : s));
+  .optional()
+  .transform((s) => (s ? s : null));
 
 export const ProfileSchema = z.object({
   username,

@@ -1,13 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { DesktopLanding, MobileLanding } from "~/components/landing/Landing";
 import { useDevice } from "~/lib/device";
 import { useRootData, useStartHref } from "~/lib/use-root-data";
 import { redirectIfSignedIn } from "~/server/auth.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Grader — Grade Your Trade, Share Your Success" },
-  { name: "description", content: "Link your broker or wallet, get your real trading performance graded from Bronze to Legend, and share a card anyone can verify." },
-];
+export const meta: MetaFunction = (args) => seo(args, { title: "Grader — Grade Your Trade, Share Your Success" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request);

@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 
-export const meta: MetaFunction = () => [{ title: "Airdrop · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Airdrop · Grader", description: "Earn off-chain $GRADER points for getting graded, sharing your card and inviting friends." });
 
 export default function Route() {
   return (

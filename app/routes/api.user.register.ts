@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { email, password } from "~/lib/auth-schemas";
 import { username } from "~/lib/profile-schemas";
+import { sendVerificationEmail } from "~/server/account.server";
 import { apiData, apiError, readBody, requireMethod } from "~/server/api.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { createSession } from "~/server/session.server";
@@ -19,6 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readBody(request, Body);
   const user = await createUser(body);
   if (!user) return apiError(409, "This email or username can't be used to create a new account.");
+  await sendVerificationEmail(user.id);
   const { token, setCookie } = await createSession(user.id, request);
   return apiData({ auth_token: token }, { status: 201, headers: { "Set-Cookie": setCookie } });
 }

@@ -1,20 +1,24 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { findArticle } from "~/content/blog";
+import { trackLoaderView } from "~/server/page-views.server";
+import { getSessionUser } from "~/server/session.server";
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // SPEC §4: compared as text; no match shows a dash for title and content (with a 404 status).
   const article = findArticle(String(params.id ?? "")) ?? null;
+  if (article) await trackLoaderView(request, context, (await getSessionUser(request))?.id ?? null);
   return json({ article }, { status: article ? 200 : 404 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  const a = data?.article;
+export const meta: MetaFunction<typeof loader> = (args) => {
+  const a = args.data?.article;
+  if (!a) return seo(args, { title: "Article not found · Grader Blog", noindex: true });
   return [
-    { title: a ? `${a.title} · Grader Blog` : "Article not found · Grader Blog" },
-    { name: "description", content: a?.subTitle ?? "" },
-    { name: "keywords", content: a?.keywords.join(", ") ?? "" },
+    ...seo(args, { title: `${a.title} · Grader Blog`, description: a.subTitle, image: a.mainImageUrl, type: "article" }),
+    { name: "keywords", content: a.keywords.join(", ") },
   ];
 };
 
@@ -35,7 +39,7 @@ export default function BlogArticle() {
         <h1>{article.title}</h1>
         <p className="lead">{article.subTitle}</p>
         <p className="muted small">
-          {article.readMins} {article.readMins === 1 ? "min" : "mins"} read · {article.date}
+          {`${article.readMins} ${article.readMins === 1 ? "min" : "mins"} read · ${article.date}`}
         </p>
         <img className="hero-image" src={article.mainImageUrl || "/images/logo.svg"} alt="" width={1600} height={900} />
         {/* Trusted, bundled content (app/content), never user input. */}

@@ -1,12 +1,19 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { articles } from "~/content/blog";
+import { trackLoaderView } from "~/server/page-views.server";
+import { getSessionUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Blog · Grader" },
-  { name: "description", content: "Lessons on investing in US stocks: crashes, rallies and how much to invest." },
+export const meta: MetaFunction = (args) => [
+  ...seo(args, { title: "Blog · Grader", description: "Lessons on investing in US stocks: crashes, rallies and how much to invest." }),
   { name: "keywords", content: "investing, US stocks, market crash, rally, position sizing" },
 ];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await trackLoaderView(request, context, (await getSessionUser(request))?.id ?? null);
+  return null;
+}
 
 export default function Blogs() {
   return (

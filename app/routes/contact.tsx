@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
@@ -13,10 +14,7 @@ import { getSessionUser } from "~/server/session.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = () => [
-  { title: "Contact · Grader" },
-  { name: "description", content: "Questions, partnerships or data requests: write to the Grader team." },
-];
+export const meta: MetaFunction = (args) => seo(args, { title: "Contact · Grader", description: "Questions, partnerships or data requests: write to the Grader team." });
 
 const Schema = z.object({
   name: z.string().trim().min(1, "Tell us your name.").max(100, "At most 100 characters."),

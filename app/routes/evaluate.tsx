@@ -1,28 +1,76 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { EmptyState, Page } from "~/components/Page";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ConnectOptions } from "~/components/ConnectOptions";
+import { GradeBadge } from "~/components/GradeBadge";
+import { LoadingOverlay } from "~/components/LoadingOverlay";
+import { Page } from "~/components/Page";
+import { TipsBox } from "~/components/Tips";
+import { seo } from "~/lib/seo";
+import { outcomeJson } from "~/server/evaluation-api.server";
+import { currentEvaluation, evaluateUser, triesLeft } from "~/server/evaluation.server";
+import { listLinkedAccounts } from "~/server/imports.server";
+import { reimportLinkedAccounts } from "~/server/reimport.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Get your grade · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ userId: user.id });
+  const [accounts, tries, current] = await Promise.all([listLinkedAccounts(user.id), triesLeft(user.id), currentEvaluation(user.id)]);
+  return json({
+    accounts: accounts.map((a) => ({ id: a.id, kind: a.kind, label: a.label, status: a.status })),
+    triesLeft: tries,
+    current: current ? { tier: current.result.tier, stars: current.result.stars?.overall ?? 0, createdAt: current.createdAt } : null,
+  });
 }
 
-export default function Route() {
+// The form behind "Get Grade" / "Refresh Grade". A fetcher (JavaScript) gets the outcome as
+// JSON; a plain form post is redirected to the stats on success or shown the Tips box here.
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const outcome = await evaluateUser(user.id, "all", reimportLinkedAccounts);
+  const body = outcomeJson(outcome);
+  if (new URL(request.url).searchParams.has("_data")) return json(body);
+  if (outcome.code === 200 || outcome.code === 2002) return redirect("/profile/stats?evaluated=1");
+  return json(body);
+}
+
+export default function Evaluate() {
+  const { accounts, triesLeft, current } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
   return (
-    <Page title="Get your grade" lead="Connect an account, we import your trades and grade them: ROI, holding period and risk." narrow>
-      <section className="card">
-        <h2>Get Your Grade</h2>
-        <p className="muted">Connect Your Accounts With Get Grade: choose where your trades are.</p>
-        <ul className="connect-options">
-          <li><Link to="/profile/account" className="btn btn-ghost">Broker</Link></li>
-          <li><Link to="/profile/account" className="btn btn-ghost">MetaMask Wallet</Link> <span className="tag">Desktop only</span></li>
-          <li><Link to="/profile/account" className="btn btn-ghost">Phantom Wallet</Link> <span className="tag">Desktop only</span></li>
-        </ul>
-      </section>
+    <Page title="Get your grade" lead="We import your latest trades from your linked accounts and grade them: ROI, holding period and risk." narrow>
+      <LoadingOverlay show={busy} label="Evaluating your trades…" />
+      {result && "message" in result && result.message ? <TipsBox code={result.code} message={result.message} /> : null}
+      {accounts.length === 0 ? (
+        <section className="card">
+          <h2>Get Your Grade</h2>
+          <p className="muted">Connect Your Accounts With Get Grade: choose where your trades are.</p>
+          <ConnectOptions />
+        </section>
+      ) : (
+        <section className="card stack">
+          <h2>Confirm To Update Your Grade</h2>
+          {current?.tier ? (
+            <p>
+              Your current grade: <GradeBadge tier={current.tier} stars={current.stars} />
+            </p>
+          ) : null}
+          <p className="muted">
+            We'll import the latest history of {accounts.length === 1 ? "your linked account" : `your ${accounts.length} linked accounts`} ({accounts.map((a) => a.label).join(", ")}) and grade it. A new grade uses one try when something changed; you have {triesLeft} left.
+          </p>
+          <Form method="post">
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {busy ? "Evaluating…" : current ? "Refresh Grade" : "Get Grade"}
+            </button>{" "}
+            <Link to="/profile/account" className="btn btn-ghost">
+              Manage accounts
+            </Link>
+          </Form>
+        </section>
+      )}
     </Page>
   );
 }

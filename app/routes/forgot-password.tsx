@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
@@ -11,7 +12,7 @@ import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Forgot password · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Forgot password · Grader", description: "Reset the password of your Grader account." });
 
 const Schema = z.object({ email, website: honeypot });
 

@@ -1,7 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 
-export const meta: MetaFunction = () => [{ title: "Check your email · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Check your email · Grader", noindex: true });
 
 export default function ForgotRequestSuccess() {
   return (

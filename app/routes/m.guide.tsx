@@ -1,12 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { guideSteps } from "~/content/guide";
 import { BadgeShield } from "~/components/GradeBadge";
 
-export const meta: MetaFunction = () => [
-  { title: "Guide · Grader" },
-  { name: "description", content: "Step by step: link an account and get your trading grade." },
-];
+export const meta: MetaFunction = (args) => seo(args, { title: "Guide · Grader", description: "Step by step: link an account and get your trading grade." });
 
 export default function Guide() {
   return (

@@ -1,7 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { EmptyState } from "~/components/Page";
 
-export const meta: MetaFunction = () => [{ title: "Recent trades · Market · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Recent trades · Market · Grader", noindex: true });
 
 export default function MarketTrades() {
   return (

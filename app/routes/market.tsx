@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { NavLink, Outlet } from "@remix-run/react";
 import { Page } from "~/components/Page";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Market · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Market · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

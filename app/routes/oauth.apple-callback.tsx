@@ -1,19 +1,8 @@
-import { redirect } from "@remix-run/node";
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { APPLE_CALLBACK_PATH, handleAppleCallback } from "~/server/oauth/apple.server";
 
-export const meta: MetaFunction = () => [{ title: "Apple sign-in · Grader" }];
+// Apple's cross-site form_post (exempt from the Origin check; the signed state is checked instead).
+export const action = ({ request }: ActionFunctionArgs) => handleAppleCallback(request, APPLE_CALLBACK_PATH);
 
-// Apple answers with a cross-site form_post; until Apple sign-in exists it goes back to /signin.
-export const action = () => redirect("/signin");
-
-// Provider sign-in lands with the accounts work (remix-auth); until then this target says so.
-export default function OAuthTarget() {
-  return (
-    <div className="page narrow">
-      <h1>Apple sign-in</h1>
-      <p className="lead">Sign-in with Apple is not available yet. Use your email and password for now.</p>
-      <Link to="/signin" className="btn btn-primary">Log in with email</Link>
-    </div>
-  );
-}
+// Nothing to show on a GET: back to the sign-in page.
+export const loader = () => redirect("/signin");

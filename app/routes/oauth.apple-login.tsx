@@ -1,15 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { startAppleLogin } from "~/server/oauth/apple.server";
 
-export const meta: MetaFunction = () => [{ title: "Apple sign-in · Grader" }];
-
-// Provider sign-in lands with the accounts work (remix-auth); until then this target says so.
-export default function OAuthTarget() {
-  return (
-    <div className="page narrow">
-      <h1>Apple sign-in</h1>
-      <p className="lead">Sign-in with Apple is not available yet. Use your email and password for now.</p>
-      <Link to="/signin" className="btn btn-primary">Log in with email</Link>
-    </div>
-  );
-}
+// "Continue with Apple": redirects to Apple's authorize page (form_post), or the demo stand-in.
+export const loader = ({ request }: LoaderFunctionArgs) => startAppleLogin(request);

@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 
-export const meta: MetaFunction = () => [{ title: "Pricing · Grader" }, { name: "description", content: "Free tries and paid passes for Grader evaluations." }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Pricing · Grader", description: "Free tries and paid passes for Grader evaluations." });
 
 export default function Route() {
   return (

@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { privacy as page } from "~/content/legal";
 import { useRootData } from "~/lib/use-root-data";
 
-export const meta: MetaFunction = () => [{ title: `${page.title} · Grader` }, { name: "description", content: page.title }];
+export const meta: MetaFunction = (args) => seo(args, { title: `${page.title} · Grader`, description: page.description });
 
 export default function Legal() {
   const supportEmail = useRootData()?.ENV.SUPPORT_EMAIL ?? "";

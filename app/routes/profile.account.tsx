@@ -1,16 +1,207 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { EmptyState } from "~/components/Page";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import { useDevice } from "~/lib/device";
+import { walletsAllowed } from "~/lib/device-class";
+import { seo } from "~/lib/seo";
+import { timeAgo } from "~/lib/time-ago";
+import { SPEC_406_MESSAGE, unlinkAccount } from "~/server/imports.server";
+import { requireUser } from "~/server/session.server";
+import {
+  ADD_FAILED_MESSAGE,
+  isPlaidDemo,
+  listLinkedAccountsWithCounts,
+  PLAID_HICCUP_MESSAGE,
+  reconnectAndDescribe,
+} from "~/sources/plaid.server";
 
-export const meta: MetaFunction = () => [{ title: "Linked accounts · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
 
-export default function Tab() {
+// Flash messages travel as a query parameter set by the link flow's last redirect.
+function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
+  if (url.searchParams.get("added") === "1") return { tone: "ok", text: "Added the account successfully!" };
+  if (url.searchParams.get("reconnected") === "1") return { tone: "ok", text: "Reconnected. Your history is up to date." };
+  if (url.searchParams.get("unlinked") === "1") return { tone: "ok", text: "The account was unlinked and its imported history removed." };
+  switch (url.searchParams.get("linkError")) {
+    case "406":
+      return { tone: "error", text: SPEC_406_MESSAGE };
+    case "hiccup":
+      return { tone: "error", text: PLAID_HICCUP_MESSAGE };
+    case "relogin":
+      return { tone: "error", text: `${ADD_FAILED_MESSAGE} Your broker needs you to log in again: use Reconnect.` };
+    case "failed":
+      return { tone: "error", text: ADD_FAILED_MESSAGE };
+    default:
+      return null;
+  }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const accounts = await listLinkedAccountsWithCounts(user.id);
+  return json({
+    demo: isPlaidDemo(),
+    flash: flashFrom(new URL(request.url)),
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      label: a.label,
+      institution: a.institution_name,
+      status: a.status,
+      lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null,
+      trades: a.trades,
+      cashFlows: a.cash_flows,
+    })),
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const idRaw = String(form.get("id") ?? "");
+  const id = /^\d{1,9}$/.test(idRaw) ? Number(idRaw) : null;
+  if (id === null) return json({ error: "Choose an account." }, { status: 400 });
+  if (intent === "unlink") {
+    // Step one (no JavaScript needed): ask; step two carries confirm=yes.
+    if (form.get("confirm") !== "yes") return json({ confirmUnlink: id });
+    const removed = await unlinkAccount(user.id, id);
+    return removed ? redirect("/profile/account?unlinked=1") : json({ error: "That account was not found." }, { status: 404 });
+  }
+  if (intent === "reimport") return redirect(await reconnectAndDescribe(user.id, id));
+  return json({ error: "Unknown action." }, { status: 400 });
+}
+
+const STATUS_TEXT = { active: "Active", relogin_required: "Needs re-login", error: "Import failed" } as const;
+const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
+
+export default function LinkedAccounts() {
+  const { accounts, flash, demo } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { device } = useDevice();
+  const wallets = walletsAllowed(device);
+  const busy = useNavigation().state !== "idle";
+  const confirmId = result && "confirmUnlink" in result ? result.confirmUnlink : null;
+  const confirming = accounts.find((a) => a.id === confirmId);
+
+  useEffect(() => {
+    if (!flash) return;
+    if (flash.tone === "ok") toast.success(flash.text, { id: "link-flash" });
+    else toast.error(flash.text, { id: "link-flash" });
+  }, [flash]);
+
   return (
-    <section>
+    <section className="stack">
       <h2>Linked accounts</h2>
-      <EmptyState title="No linked accounts" action={<Link to="/evaluate" className="btn btn-primary">Get Grade</Link>}>
-        Link a broker through Plaid, or prove a MetaMask or Phantom wallet by signing a message. Linked accounts are listed here, where you can also unlink them.
-      </EmptyState>
+      {flash ? (
+        <p className={flash.tone === "ok" ? "form-success" : "form-error"} role={flash.tone === "ok" ? "status" : "alert"} data-testid="link-flash">
+          {flash.text}
+        </p>
+      ) : null}
+      {result && "error" in result ? (
+        <p className="form-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+
+      {confirming ? (
+        <div className="card stack" role="group" aria-labelledby="unlink-title">
+          <h3 id="unlink-title" style={{ margin: 0 }}>Unlink {confirming.label}?</h3>
+          <p className="muted">Its imported history ({confirming.trades} trades) is removed from Grader. You can link it again later.</p>
+          <div style={{ display: "flex", gap: "0.5rem" }}>
+            <Form method="post">
+              <input type="hidden" name="intent" value="unlink" />
+              <input type="hidden" name="id" value={confirming.id} />
+              <input type="hidden" name="confirm" value="yes" />
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                Unlink
+              </button>
+            </Form>
+            <Link to="/profile/account" className="btn btn-ghost">
+              Cancel
+            </Link>
+          </div>
+        </div>
+      ) : null}
+
+      {accounts.length === 0 ? (
+        <p className="muted">No linked accounts yet. Link a broker through Plaid, or prove a MetaMask or Phantom wallet by signing a message.</p>
+      ) : (
+        <ul className="stack" style={{ listStyle: "none", padding: 0 }} aria-label="Your linked accounts">
+          {accounts.map((a) => (
+            <li key={a.id} className="card" data-testid="linked-account">
+              <div style={{ display: "flex", flexWrap: "wrap", gap: "0.75rem", alignItems: "baseline" }}>
+                <strong>{a.label}</strong>
+                {a.institution ? <span className="muted">{a.institution}</span> : null}
+                <span className="muted small">{KIND_TEXT[a.kind]}</span>
+                <span className="small" data-status={a.status}>
+                  {STATUS_TEXT[a.status]}
+                </span>
+              </div>
+              <p className="muted small" style={{ margin: "0.4rem 0" }}>
+                {a.lastImportedAt ? `Last import ${timeAgo(a.lastImportedAt)}` : "Not imported yet"} · {a.trades} trades · {a.cashFlows} deposits and withdrawals
+              </p>
+              <div style={{ display: "flex", flexWrap: "wrap", gap: "0.5rem" }}>
+                {a.kind === "plaid" && a.status === "relogin_required" ? (
+                  <form method="post" action="/link/plaid">
+                    <input type="hidden" name="linked_account_id" value={a.id} />
+                    <button type="submit" className="btn btn-primary">
+                      Reconnect
+                    </button>
+                  </form>
+                ) : null}
+                {a.kind === "plaid" && a.status === "error" ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="reimport" />
+                    <input type="hidden" name="id" value={a.id} />
+                    <button type="submit" className="btn btn-ghost" disabled={busy}>
+                      Try the import again
+                    </button>
+                  </Form>
+                ) : null}
+                <Form method="post">
+                  <input type="hidden" name="intent" value="unlink" />
+                  <input type="hidden" name="id" value={a.id} />
+                  <button type="submit" className="btn btn-ghost" aria-label={`Unlink ${a.label}`} disabled={busy}>
+                    Unlink
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div className="card stack">
+        <h3 style={{ margin: 0 }}>Add an account</h3>
+        {/* A plain form post: the server makes the Link token and redirects, so it works without JavaScript. */}
+        <form method="post" action="/link/plaid">
+          <button type="submit" className="btn btn-primary">
+            Link a broker
+          </button>
+        </form>
+        {demo ? <p className="muted small">Demo data: broker linking runs against a local Plaid simulator.</p> : null}
+        <ul style={{ listStyle: "none", padding: 0, display: "flex", gap: "0.75rem", flexWrap: "wrap" }} aria-label="Wallets">
+          {[
+            ["/link/evm", "Link MetaMask (EVM)"],
+            ["/link/solana", "Link Phantom (Solana)"],
+          ].map(([to, label]) => (
+            <li key={to}>
+              {wallets ? (
+                <Link to={to!} className="btn btn-ghost">
+                  {label} <span className="muted small">Desktop only</span>
+                </Link>
+              ) : (
+                <span className="btn btn-ghost" aria-disabled="true" title="Wallets can be linked on a desktop browser">
+                  {label} <span className="muted small">Desktop only</span>
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
     </section>
   );
 }

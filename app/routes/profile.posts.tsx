@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 
-export const meta: MetaFunction = () => [{ title: "Posts · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Posts · Grader", noindex: true });
 
 export default function Tab() {
   return (

@@ -1,16 +1,37 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
+import { seo } from "~/lib/seo";
+import { gradeReportFor } from "~/server/evaluation.server";
+import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Stats · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 
-export default function Tab() {
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({ report: await gradeReportFor(user.id, user.id) });
+}
+
+export default function ProfileStats() {
+  const { report } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  if (!report) {
+    return (
+      <section>
+        <h2>Stats</h2>
+        <EmptyState title="No grade yet" action={<Link to="/evaluate" className="btn btn-primary">Get Grade</Link>}>
+          Link a broker or wallet and ask for an evaluation to see your dimension stars, returns, drawdown and insights here.
+        </EmptyState>
+      </section>
+    );
+  }
   return (
     <section>
       <h2>Stats</h2>
-      <EmptyState title="No grade yet" action={<Link to="/evaluate" className="btn btn-primary">Get Grade</Link>}>
-        Link a broker or wallet and ask for an evaluation to see your dimension stars, returns, drawdown and insights here.
-      </EmptyState>
+      {params.get("evaluated") ? <p className="form-success" role="status">Evaluated successfully!</p> : null}
+      <GradeReport data={report as never} />
     </section>
   );
 }

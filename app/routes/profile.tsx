@@ -1,15 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/Avatar";
+import { GradeBadge } from "~/components/GradeBadge";
+import type { TierName } from "~/content/landing";
+import { currentGradeSummary } from "~/server/evaluation.server";
 import { displayName } from "~/lib/display-name";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Profile · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
+  return json({ grade: await currentGradeSummary(user.id), user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
 }
 
 const tabs = [
@@ -25,7 +29,7 @@ const tabs = [
 ] as const;
 
 export default function Profile() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, grade } = useLoaderData<typeof loader>();
   const name = displayName(user) || user.email;
   return (
     <div className="page">
@@ -34,7 +38,9 @@ export default function Profile() {
         <div>
           <h1>{name}</h1>
           {user.username ? <p className="muted">@{user.username}</p> : <p className="muted"><Link to="/user-questions">Choose a username</Link></p>}
-          <p className="muted small">No grade yet · 0 followers · 0 following</p>
+          <p className="small">
+            {grade?.tier ? <GradeBadge tier={grade.tier as TierName} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
+          </p>
         </div>
         <Link to="/user/settings" className="btn btn-ghost" style={{ marginLeft: "auto" }}>Edit profile</Link>
       </header>

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -9,7 +10,7 @@ import { resetPassword } from "~/server/account.server";
 import { getDb } from "~/server/db.server";
 import { peekToken } from "~/server/tokens.server";
 
-export const meta: MetaFunction = () => [{ title: "Choose a new password · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Choose a new password · Grader", noindex: true });
 
 const Schema = z
   .object({ token: z.string().min(1).max(100), password, confirm: z.string() })

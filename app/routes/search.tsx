@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Search traders · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Search traders · Grader", noindex: true });
 
 // The header search box's page when JavaScript is off (and its "see all results" view).
 export async function loader({ request }: LoaderFunctionArgs) {

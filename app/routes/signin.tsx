@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -14,7 +15,7 @@ import { verifyLogin } from "~/server/users.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Log in · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Log in · Grader", description: "Log in to Grader to see your grade, share your performance card and talk with verified traders." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request);
@@ -40,6 +41,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const { setCookie } = await createSession(userId, request);
   return redirect(safeRedirect(next), { headers: { "Set-Cookie": setCookie } });
 }
+
+// /signin?error=… from the Google and Apple sign-in callbacks (app/server/oauth).
+const OAUTH_ERRORS: Record<string, string> = {
+  google: "We couldn't sign you in with Google. Please try again.",
+  apple: "We couldn't sign you in with Apple. Please try again.",
+  "google-cancelled": "Google sign-in was cancelled.",
+  "apple-cancelled": "Apple sign-in was cancelled.",
+  "google-unverified":
+    "Google hasn't verified that email address, so we can't connect it to the Grader account that uses it. Log in with your password instead.",
+  "apple-unverified":
+    "Apple hasn't verified that email address, so we can't connect it to the Grader account that uses it. Log in with your password instead.",
+  "oauth-rate": "Too many sign-in attempts. Please wait a minute and try again.",
+};
 
 export default function Signin() {
   const data = useActionData<typeof action>();
@@ -72,6 +86,11 @@ export default function Signin() {
     <div className="page narrow">
       <h1>Log in</h1>
       <p className="lead">Welcome back. Your grade is waiting.</p>
+      {!data && OAUTH_ERRORS[params.get("error") ?? ""] ? (
+        <p className="form-error" role="alert">
+          {OAUTH_ERRORS[params.get("error") ?? ""]}
+        </p>
+      ) : null}
       <Form method="post" className="stack card" noValidate>
         {data?.formError ? (
           <p className="form-error" role="alert">
@@ -90,10 +109,10 @@ export default function Signin() {
         </p>
       </Form>
       <div className="card" style={{ marginTop: "1rem", display: "flex", flexDirection: "column", gap: "0.6rem" }}>
-        <a className="btn btn-ghost" href="/oauth/google-login">
+        <a className="btn btn-ghost" href={next ? `/oauth/google-login?next=${encodeURIComponent(next)}` : "/oauth/google-login"}>
           Continue with Google
         </a>
-        <a className="btn btn-ghost" href="/oauth/apple-login">
+        <a className="btn btn-ghost" href={next ? `/oauth/apple-login?next=${encodeURIComponent(next)}` : "/oauth/apple-login"}>
           Continue with Apple
         </a>
       </div>

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Field, Honeypot } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
+import { sendVerificationEmail } from "~/server/account.server";
 import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { createSession } from "~/server/session.server";
@@ -11,7 +13,7 @@ import { createUser } from "~/server/users.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Join us for free · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Join us for free · Grader", description: "Join Grader for free: link your broker or wallet and get your real trading performance graded." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request);
@@ -32,6 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!emailLimit.ok) return tooManyRequests(emailLimit.retryAfter);
   const user = await createUser({ email, password });
   if (!user) return json({ formError: null, errors: { email: EMAIL_TAKEN } as Record<string, string>, values: { email } }, { status: 400 });
+  await sendVerificationEmail(user.id);
   const { setCookie } = await createSession(user.id, request);
   return redirect("/user-questions", { headers: { "Set-Cookie": setCookie } });
 }

@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 
-export const meta: MetaFunction = () => [{ title: "Star profile · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Star profile · Grader", description: "A Grader Star's public showcase: verified grade, track record and strategy." });
 
 export default function Route() {
   return (

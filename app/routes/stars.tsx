@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 
-export const meta: MetaFunction = () => [{ title: "Stars · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Stars · Grader", description: "Grader Stars: featured traders graded Gold or better, with verified track records." });
 
 export default function Route() {
   return (

@@ -1,13 +1,39 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
+import { seo } from "~/lib/seo";
+import { formatDay } from "~/lib/time-ago";
+import { gradeHistory } from "~/server/evaluation.server";
+import { parseId } from "~/server/guards.server";
+import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "History · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Grade history · Grader", noindex: true });
 
-export default function Tab() {
+// A trader's grade history (the trades themselves are under Transactions).
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return json({ history: await gradeHistory(parseId(params.id)) });
+}
+
+export default function TraderHistory() {
+  const { history } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>History</h2>
-      <EmptyState title="No history to show">Grade history appears here once this trader is graded.</EmptyState>
+      {history.length === 0 ? (
+        <EmptyState title="No grades yet">This trader has not been graded yet.</EmptyState>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">Grade history</caption>
+          <thead><tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Score</th><th scope="col">Verification code</th></tr></thead>
+          <tbody>
+            {history.map((h) => (
+              <tr key={h.id}><td>{formatDay(new Date(h.created_at))}</td><td>{h.tier ?? "—"}</td><td>{h.score?.toFixed(1) ?? "—"}</td><td><code>{h.verification_code}</code></td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

@@ -1,13 +1,33 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
+import { HoldingsTable } from "~/components/PortfolioTables";
+import { seo } from "~/lib/seo";
+import { parseId } from "~/server/guards.server";
+import { holdingsFor } from "~/server/portfolio-routes.server";
+import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Holdings · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
 
-export default function Tab() {
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json(await holdingsFor(request, parseId(params.id), viewer.id));
+}
+
+export default function Holdings() {
+  const { data, meta, sort_by, order } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>Holdings</h2>
-      <EmptyState title="No holdings to show">Holdings appear here once this trader is graded, as far as their privacy choice allows.</EmptyState>
+      {meta.total === 0 ? (
+        <EmptyState title="No holdings to show">This trader has no open positions at their latest grade.</EmptyState>
+      ) : (
+        <>
+          <p className="muted small">Open positions as of the latest grade ({meta.as_of?.slice(0, 10)}).</p>
+          <HoldingsTable rows={data} meta={meta} sortBy={sort_by} order={order} />
+        </>
+      )}
     </section>
   );
 }

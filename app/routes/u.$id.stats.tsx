@@ -1,13 +1,26 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
+import { seo } from "~/lib/seo";
+import { gradeReportFor } from "~/server/evaluation.server";
+import { parseId } from "~/server/guards.server";
+import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Stats · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 
-export default function Tab() {
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json({ report: await gradeReportFor(parseId(params.id), viewer.id) });
+}
+
+export default function TraderStats() {
+  const { report } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>Stats</h2>
-      <EmptyState title="No grade yet">This trader has not been graded yet.</EmptyState>
+      {report ? <GradeReport data={report as never} /> : <EmptyState title="No grade yet">This trader has not been graded yet.</EmptyState>}
     </section>
   );
 }

@@ -1,13 +1,30 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
+import { TradesTable } from "~/components/PortfolioTables";
+import { seo } from "~/lib/seo";
+import { parseId } from "~/server/guards.server";
+import { tradesFor } from "~/server/portfolio-routes.server";
+import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Transactions · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Transactions · Grader", noindex: true });
 
-export default function Tab() {
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json(await tradesFor(request, parseId(params.id), viewer.id));
+}
+
+export default function Trades() {
+  const { data, meta, sort_by, order } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>Transactions</h2>
-      <EmptyState title="No transactions to show">Recent transactions appear here once this trader is graded, as far as their privacy choice allows.</EmptyState>
+      {meta.total === 0 ? (
+        <EmptyState title="No trades yet">This trader has no imported trades to show.</EmptyState>
+      ) : (
+        <TradesTable rows={data} meta={meta} sortBy={sort_by} order={order} />
+      )}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
@@ -7,7 +8,7 @@ import { EXPERIENCE, EXPERIENCE_LABELS, MARKET_LABELS, MARKETS, OnboardingSchema
 import { getProfile, updateProfile } from "~/server/profile.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Tell us about you · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Tell us about you · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

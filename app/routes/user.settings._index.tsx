@@ -1,13 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { seo } from "~/lib/seo";
+import { json, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { parseForm } from "~/lib/forms";
 import { SettingsSchema } from "~/lib/profile-schemas";
+import { Avatar } from "~/components/Avatar";
+import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/avatar.server";
 import { getProfile, updateProfile } from "~/server/profile.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Settings · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -16,13 +19,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = parseForm(SettingsSchema, await request.formData());
-  if (!parsed.ok) return json({ saved: false, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return avatarAction(request, user.id);
+  const form = await request.formData();
+  if (form.get("intent") === "remove-avatar") {
+    await removeAvatar(user.id);
+    return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+  }
+  const parsed = parseForm(SettingsSchema, form);
+  if (!parsed.ok) return json({ saved: false, avatarError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const result = await updateProfile(user.id, parsed.data);
   if (result === "username-taken") {
-    return json({ saved: false, errors: { username: "That username is taken. Try another." } as Record<string, string>, values: {} as Record<string, string> }, { status: 400 });
+    return json({ saved: false, avatarError: null as string | null, errors: { username: "That username is taken. Try another." } as Record<string, string>, values: {} as Record<string, string> }, { status: 400 });
   }
-  return json({ saved: true, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+  return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+}
+
+async function avatarAction(request: Request, userId: number) {
+  const fail = (avatarError: string) => json({ saved: false, avatarError, errors: {} as Record<string, string>, values: {} as Record<string, string> }, { status: 400 });
+  let file: FormDataEntryValue | null;
+  try {
+    const form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: AVATAR_MAX_BYTES }));
+    file = form.get("avatar");
+  } catch {
+    return fail("The image is larger than 2 MB.");
+  }
+  if (!(file instanceof Blob)) return fail("Choose an image to upload.");
+  const result = await saveAvatar(userId, new Uint8Array(await file.arrayBuffer()));
+  if (!result.ok) return fail(result.error);
+  return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
 }
 
 export default function Settings() {
@@ -49,6 +73,23 @@ export default function Settings() {
         </fieldset>
         <button type="submit" className="btn btn-primary">Save settings</button>
       </Form>
+      <Form method="post" encType="multipart/form-data" className="stack card" style={{ marginTop: "1rem" }}>
+        <h2 style={{ margin: 0 }}>Avatar</h2>
+        <div style={{ display: "flex", gap: "1rem", alignItems: "center" }}>
+          <Avatar user={{ ...profile, avatar: profile.avatar_url }} size={64} />
+          <div className="field" style={{ flex: 1 }}>
+            <label htmlFor="f-avatar">PNG, JPEG or WebP, up to 2 MB</label>
+            <input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={data?.avatarError ? "f-avatar-error" : undefined} />
+            {data?.avatarError ? <p id="f-avatar-error" className="field-error">{data.avatarError}</p> : null}
+          </div>
+        </div>
+        <button type="submit" className="btn btn-ghost">Upload avatar</button>
+      </Form>
+      {profile.avatar_url ? (
+        <Form method="post" style={{ marginTop: "0.5rem" }}>
+          <button type="submit" name="intent" value="remove-avatar" className="btn btn-ghost">Remove avatar</button>
+        </Form>
+      ) : null}
       <p><Link to="/user/settings/change-password">Change password</Link></p>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
@@ -12,7 +13,7 @@ import { requireUser, sessionTokenFrom } from "~/server/session.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Change password · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Change password · Grader", noindex: true });
 
 const Schema = z
   .object({ current: z.string().min(1, "Enter your current password.").max(1024), password, confirm: z.string() })

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { verifyEmail } from "~/server/account.server";
 
-export const meta: MetaFunction = () => [{ title: "Verify your email · Grader" }];
+export const meta: MetaFunction = (args) => seo(args, { title: "Verify your email · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { findSection, sections } from "~/content/white-paper";
@@ -11,10 +12,8 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return json({ section, index, prev: link(index - 1), next: link(index + 1) });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.section.title} · White Paper · Grader` : "White Paper · Grader" },
-  { name: "description", content: data?.section.summary ?? "" },
-];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, { title: args.data ? `${args.data.section.title} · White Paper · Grader` : "White Paper · Grader", description: args.data?.section.summary, type: "article" });
 
 export default function WhitePaperSection() {
   const { section, index, prev, next } = useLoaderData<typeof loader>();

@@ -1,11 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { sections } from "~/content/white-paper";
 
-export const meta: MetaFunction = () => [
-  { title: "White Paper · Grader" },
-  { name: "description", content: "How Grader grades trading performance, and where the $GRADER points program is going." },
-];
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "White Paper · Grader", description: "How Grader grades trading performance, and where the $GRADER points program is going." });
 
 export default function WhitePaperIndex() {
   return (

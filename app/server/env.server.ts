@@ -28,8 +28,50 @@ const EnvSchema = z.object({
   // Express "trust proxy" setting when behind a load balancer, e.g. "1" or "loopback".
   TRUST_PROXY: z.string().default(""),
   PAGE_CACHE: bool.default("1"),
+  // Evaluations: lifetime free tries per user, and evaluations per UTC day.
+  FREE_TRIES: z.coerce.number().int().min(0).default(3),
+  DAILY_EVALUATIONS: z.coerce.number().int().min(1).default(5),
+  // smtp(s)://user:pass@host:port delivers the outbox. Unset (demo): mail stays in the outbox,
+  // readable at /dev/mail.
+  SMTP_URL: z.string().url().refine((u) => /^smtps?:/.test(u), "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().optional(),
+  // 32-byte key (hex or base64) for AES-256-GCM encryption of provider tokens. Unset: a demo key
+  // is generated and kept in DATA_DIR/encryption.key.
+  ENCRYPTION_KEY: z.string().optional(),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
+  // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against
+  // the msw simulators in test/mocks (see docs/DECISIONS.md). APPLE_PRIVATE_KEY is the .p8 PEM
+  // ("\n" escapes allowed); OAUTH_STATE_SECRET signs OAuth state (demo: one per process).
+  GOOGLE_CLIENT_ID: z.string().optional().transform((v) => v || undefined),
+  GOOGLE_CLIENT_SECRET: z.string().optional().transform((v) => v || undefined),
+  APPLE_CLIENT_ID: z.string().optional().transform((v) => v || undefined),
+  APPLE_TEAM_ID: z.string().optional().transform((v) => v || undefined),
+  APPLE_KEY_ID: z.string().optional().transform((v) => v || undefined),
+  APPLE_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v?.replace(/\\n/g, "\n") || undefined),
+  OAUTH_STATE_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || v.length >= 32, "use at least 32 characters"),
+  // Plaid (broker linking). Without PLAID_CLIENT_ID and PLAID_SECRET it runs in demo mode against
+  // the msw simulator in test/mocks/plaid.ts (sandbox base URL, stand-in Link page /demo/plaid-link).
+  PLAID_CLIENT_ID: z.string().optional().transform((v) => v || undefined),
+  PLAID_SECRET: z.string().optional().transform((v) => v || undefined),
+  PLAID_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  // Wallets (MetaMask/EVM, Phantom/Solana; see docs/SOURCES.md). History comes from an
+  // Etherscan-compatible explorer API (Etherscan, Blockscout) and a Solana JSON-RPC node. Unset URLs
+  // run in demo mode against the msw simulators in test/mocks (evm.ts, solana.ts).
+  EVM_EXPLORER_URL: z.string().url().optional().or(z.literal("")).transform((v) => v || undefined),
+  EVM_EXPLORER_KEY: z.string().optional().transform((v) => v || undefined),
+  EVM_CHAIN_ID: z.coerce.number().int().positive().default(1),
+  SOLANA_RPC_URL: z.string().url().optional().or(z.literal("")).transform((v) => v || undefined),
+  // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.
+  WALLET_NONCE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
+  WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

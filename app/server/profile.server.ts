@@ -32,7 +32,7 @@ export async function getProfile(userId: number) {
   const db = await getDb();
   return db
     .selectFrom("users")
-    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "email"])
+    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "email", "avatar_url"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
 }

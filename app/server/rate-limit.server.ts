@@ -25,7 +25,7 @@ export async function hitRateLimit(key: string, limit: number, windowSeconds: nu
     await db.deleteFrom("rate_limits").where("window_start", "<", new Date(now - 2 * 86_400_000)).execute();
   }
   if (row.count <= max) return { ok: true };
-  return { ok: false, retryAfter: Math.ceil((windowStart.getTime() + windowMs - now) / 1000) };
+  return { ok: false, retryAfter: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)) };
 }
 
 export function clientIp(request: Request): string {

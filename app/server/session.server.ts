@@ -66,6 +66,7 @@ export type SessionUser = {
   email_verified_at: Date | null;
   onboarded_at: Date | null;
   show_amounts: boolean;
+  current_evaluation_id: number | null;
 };
 
 /** The signed-in user, or null. Expired or idle sessions count as none. */
@@ -91,6 +92,7 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
       "users.email_verified_at",
       "users.onboarded_at",
       "users.show_amounts",
+      "users.current_evaluation_id",
     ])
     .where("sessions.id_hash", "=", hashToken(token))
     .where("sessions.expires_at", ">", new Date())

@@ -18,6 +18,16 @@ export type PublicUser = {
 };
 
 export async function toPublicUser(user: SessionUser): Promise<PublicUser> {
+  // platform_name: "plaid" when a broker is linked, else the first linked wallet's kind, else null.
+  const db = await getDb();
+  const linked = await db
+    .selectFrom("linked_accounts")
+    .select("kind")
+    .where("user_id", "=", user.id)
+    .orderBy((eb) => eb.case().when("kind", "=", "plaid").then(0).else(1).end())
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
   return {
     id: user.id,
     username: user.username,
@@ -26,9 +36,9 @@ export async function toPublicUser(user: SessionUser): Promise<PublicUser> {
     last_name: user.last_name,
     name: user.name,
     avatar: user.avatar_url,
-    // Linked accounts and grades arrive with the linking and evaluation features.
-    platform_name: null,
-    is_star: false,
+    platform_name: linked?.kind ?? null,
+    // A starred user is one with a grade (SPEC §3).
+    is_star: user.current_evaluation_id !== null,
     email_verified: user.email_verified_at !== null,
     onboarded: user.onboarded_at !== null,
   };

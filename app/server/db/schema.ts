@@ -19,6 +19,11 @@ export interface UsersTable {
   markets: Generated<string[]>;
   experience: string | null;
   show_amounts: Generated<boolean>;
+  tries_used: Generated<number>;
+  extra_tries: Generated<number>;
+  points_balance: ColumnType<string, string | number | undefined, string | number>;
+  evaluating_since: NullableTimestamp;
+  current_evaluation_id: number | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -55,6 +60,8 @@ export interface OutboxTable {
   text: string;
   created_at: DefaultTimestamp;
   sent_at: NullableTimestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
 }
 
 export interface ContactMessagesTable {
@@ -66,11 +73,128 @@ export interface ContactMessagesTable {
   created_at: DefaultTimestamp;
 }
 
+export interface PageViewsTable {
+  id: Generated<string>;
+  path: string;
+  source: string | null;
+  user_id: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface UserIdentitiesTable {
+  provider: "google" | "apple";
+  subject: string;
+  user_id: number;
+  email: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export type LinkedAccountKind = "plaid" | "evm" | "solana";
+
+export interface LinkedAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: LinkedAccountKind;
+  fingerprint: string;
+  label: string;
+  institution_name: string | null;
+  status: ColumnType<"active" | "relogin_required" | "error", "active" | "relogin_required" | "error" | undefined, "active" | "relogin_required" | "error">;
+  access_token_enc: string | null;
+  item_id: string | null;
+  last_imported_at: NullableTimestamp;
+  last_error: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface TradesTable {
+  id: Generated<string>;
+  linked_account_id: number;
+  external_id: string;
+  time: Timestamp;
+  symbol: string;
+  asset_class: "stock" | "etf" | "crypto" | "option";
+  side: "buy" | "sell";
+  quantity: number;
+  price: number;
+  fee: ColumnType<number, number | undefined, number>;
+}
+
+export interface CashFlowsTable {
+  id: Generated<string>;
+  linked_account_id: number;
+  external_id: string;
+  time: Timestamp;
+  amount: number;
+}
+
+export interface PriceMarksTable {
+  linked_account_id: number;
+  symbol: string;
+  time: Timestamp;
+  price: number;
+}
+
+export interface ProviderPayloadsTable {
+  id: Generated<string>;
+  linked_account_id: number;
+  kind: string;
+  payload: ColumnType<unknown, string, string>;
+  fetched_at: DefaultTimestamp;
+}
+
+export interface WalletNoncesTable {
+  nonce: string;
+  user_id: number;
+  chain: "evm" | "solana";
+  address: string;
+  message: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface AvatarsTable {
+  user_id: number;
+  mime: "image/png" | "image/jpeg" | "image/webp";
+  bytes: Buffer;
+  hash: string;
+  updated_at: DefaultTimestamp;
+}
+
+export interface EvaluationsTable {
+  id: Generated<number>;
+  user_id: number;
+  engine_version: string;
+  ledger_digest: string;
+  tier: string | null;
+  score: number | null;
+  percentile: number | null;
+  verification_code: string;
+  result: ColumnType<unknown, string, string>;
+  created_at: DefaultTimestamp;
+}
+
+export interface EvaluationDaysTable {
+  user_id: number;
+  day: ColumnType<string, string, string>;
+  count: Generated<number>;
+}
+
 export interface Database {
+  evaluations: EvaluationsTable;
+  evaluation_days: EvaluationDaysTable;
+  avatars: AvatarsTable;
+  linked_accounts: LinkedAccountsTable;
+  trades: TradesTable;
+  cash_flows: CashFlowsTable;
+  price_marks: PriceMarksTable;
+  provider_payloads: ProviderPayloadsTable;
+  wallet_nonces: WalletNoncesTable;
+  page_views: PageViewsTable;
   contact_messages: ContactMessagesTable;
   auth_tokens: AuthTokensTable;
   outbox: OutboxTable;
   users: UsersTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
+  user_identities: UserIdentitiesTable;
 }

@@ -1,0 +1,87 @@
+import { Link, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useConfirm } from "./ConfirmDialog";
+import { ConnectOptions } from "./ConnectOptions";
+import { LoadingOverlay } from "./LoadingOverlay";
+import { tipsActions } from "./Tips";
+import { notify } from "./Toaster";
+
+type Outcome = { code: number; message?: string };
+
+/**
+ * "Get Grade" / "Refresh Grade" (SPEC §4). Without JavaScript it is a link to /evaluate, where each
+ * step is a page. With JavaScript: no linked account → the connect modal; linked → "Confirm To
+ * Update Your Grade" → the evaluation runs behind a loading overlay → success toast, or the Tips
+ * dialog for codes ≥ 300 (except 2002).
+ */
+export function GetGradeButton({ linked }: { linked: boolean }) {
+  const fetcher = useFetcher<Outcome>();
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  const [connectOpen, setConnectOpen] = useState(false);
+  const handled = useRef<Outcome | null>(null);
+
+  async function start(event: React.MouseEvent) {
+    event.preventDefault();
+    if (!linked) return setConnectOpen(true);
+    const ok = await confirm({
+      title: "Confirm To Update Your Grade",
+      message: "We'll import the latest history of your linked accounts and grade it. A new grade uses one try when something changed.",
+      okLabel: "Confirm",
+    });
+    if (ok) fetcher.submit(null, { method: "post", action: "/evaluate" });
+  }
+
+  useEffect(() => {
+    const outcome = fetcher.data;
+    if (!outcome || fetcher.state !== "idle" || handled.current === outcome) return;
+    handled.current = outcome;
+    if (outcome.code === 200 || outcome.code === 2002) {
+      notify.success("Evaluated successfully!");
+      revalidator.revalidate();
+      return;
+    }
+    if (outcome.code === 502 || !outcome.message) {
+      notify.error("Evaluation is failed!");
+      return;
+    }
+    const actions = tipsActions(outcome.code, location.pathname === "/pricing");
+    void confirm({ title: "Tips", message: outcome.message, ...actions }).then((ok) => {
+      if (!ok) return;
+      if (outcome.code === 401 && location.pathname !== "/pricing") navigate("/pricing");
+      else if (outcome.code === 403) navigate("/profile/account");
+      else if (outcome.code === 406) fetcher.submit(null, { method: "post", action: "/evaluate" });
+    });
+  }, [fetcher.data, fetcher.state, confirm, navigate, location.pathname, revalidator, fetcher]);
+
+  return (
+    <>
+      <Link to="/evaluate" className="btn btn-primary" onClick={start}>
+        {linked ? "Refresh Grade" : "Get Grade"}
+      </Link>
+      <LoadingOverlay show={fetcher.state !== "idle"} label="Evaluating your trades…" />
+      {connectOpen ? <ConnectDialog onClose={() => setConnectOpen(false)} /> : null}
+    </>
+  );
+}
+
+function ConnectDialog({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (ref.current && !ref.current.open) ref.current.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="connect-title" onClose={onClose} onCancel={onClose}>
+      <h2 id="connect-title">Get Your Grade</h2>
+      <p className="muted">Connect Your Accounts With Get Grade</p>
+      <ConnectOptions />
+      <div className="dialog-actions">
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

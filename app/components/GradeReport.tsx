@@ -1,0 +1,156 @@
+import type { Evaluation } from "~/grading";
+import { formatCompact, formatPercent, formatUsd } from "~/lib/format-number";
+import { formatDay } from "~/lib/time-ago";
+import { LineChart } from "./Charts";
+import { GradeBadge, Stars } from "./GradeBadge";
+
+export type ReportData = {
+  evaluation: Evaluation;
+  createdAt: string;
+  verificationCode: string;
+  showAmounts: boolean;
+  history: { id: number; created_at: string; tier: string | null; score: number | null; verification_code: string }[];
+};
+
+const DIMENSION_LABELS = {
+  profitability: "Profitability",
+  riskControl: "Risk control",
+  consistency: "Consistency",
+  discipline: "Discipline",
+  experience: "Experience",
+} as const;
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatPercent(v));
+const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
+const days = (v: number | null | undefined) => (v === null || v === undefined ? "—" : `${v.toFixed(1)} days`);
+
+/** Why money-weighted and time-weighted returns differ, in one sentence. */
+export function twrVsMwrSentence(twr: number | null, mwr: number | null): string {
+  if (twr === null || mwr === null) return "Both returns need deposits or equity history to compare.";
+  if (Math.abs(twr - mwr) < 0.01) return "They are close: the timing of your deposits and withdrawals barely changed your result.";
+  return mwr > twr
+    ? "Money-weighted is higher: more of your money was invested during the stronger periods."
+    : "Time-weighted is higher: more of your money was invested during the weaker periods, so the timing of deposits cost you.";
+}
+
+export function GradeReport({ data }: { data: ReportData }) {
+  const e = data.evaluation;
+  const m = e.metrics;
+  const money = (v: number) => (data.showAmounts ? formatUsd(v) : "hidden");
+  if (!e.tier || !e.stars || !e.dimensions) {
+    return (
+      <section className="card">
+        <h2>Not enough to grade yet</h2>
+        <ul>{e.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+      </section>
+    );
+  }
+  return (
+    <div className="report">
+      <section className="card report-head">
+        <GradeBadge tier={e.tier} stars={e.stars.overall} size="lg" />
+        <div>
+          <p className="report-score">
+            Score <strong>{e.score?.toFixed(1)}</strong> / 100
+            {e.percentile !== undefined && e.percentile !== null ? <span className="muted"> · better than {Math.round(e.percentile * 100)}% of graded traders</span> : null}
+          </p>
+          <p className="muted small">
+            Graded {formatDay(new Date(data.createdAt))} · confidence {Math.round(e.confidence * 100)}% · verification code <code>{data.verificationCode}</code>
+          </p>
+          {e.provisional ? (
+            <p className="tag">Provisional: the record is still short, so the tier is capped. More round trips and a longer history lift it.</p>
+          ) : null}
+        </div>
+      </section>
+
+      <section>
+        <h2>Dimensions</h2>
+        <ul className="dimensions">
+          {(Object.keys(DIMENSION_LABELS) as (keyof typeof DIMENSION_LABELS)[]).map((d) => (
+            <li key={d} className="card">
+              <span>{DIMENSION_LABELS[d]}</span>
+              <Stars count={e.stars![d]} label={`${DIMENSION_LABELS[d]}: ${e.stars![d]} out of 5 stars`} />
+              <span className="muted small">{Math.round(e.dimensions![d])} / 100</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section>
+        <h2>Key figures</h2>
+        <dl className="figures">
+          <div><dt>Total return</dt><dd>{pct(m.simpleReturn)}</dd></div>
+          <div><dt>Total P&amp;L</dt><dd>{money(m.totalPnl)}</dd></div>
+          <div><dt>Time-weighted return</dt><dd>{pct(m.twr)}</dd></div>
+          <div><dt>Money-weighted return (annual)</dt><dd>{pct(m.mwr)}</dd></div>
+          <div><dt>Max drawdown</dt><dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd></div>
+          <div><dt>Win rate</dt><dd>{pct(m.winRate)}</dd></div>
+          <div><dt>Profit factor</dt><dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd></div>
+          <div><dt>Average holding</dt><dd>{days(m.avgHoldingDays)}</dd></div>
+          <div><dt>Median holding</dt><dd>{days(m.medianHoldingDays)}</dd></div>
+          <div><dt>Round trips</dt><dd>{formatCompact(m.roundTrips)}</dd></div>
+          <div><dt>Track record</dt><dd>{formatCompact(Math.round(m.trackRecordDays))} days</dd></div>
+          <div><dt>Sharpe / Sortino</dt><dd>{num(m.sharpe)} / {num(m.sortino)}</dd></div>
+        </dl>
+        <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
+      </section>
+
+      <section className="charts">
+        <div className="card">
+          <h2>Growth of your account</h2>
+          <LineChart
+            id="equity-chart"
+            title="Flow-adjusted account index"
+            description={`The account's time-weighted index from ${e.curve[0]?.date ?? "the start"} to ${e.curve.at(-1)?.date ?? "now"}, ending at ${num(e.curve.at(-1)?.index)} (1.00 = where it started).`}
+            points={e.curve.map((c) => ({ x: c.date, y: c.index }))}
+            format={(v) => v.toFixed(2)}
+          />
+        </div>
+        <div className="card">
+          <h2>Drawdown</h2>
+          <LineChart
+            id="drawdown-chart"
+            title="Drawdown from the running peak"
+            description={`How far the index stood below its previous high each day; the deepest fall was ${pct(m.maxDrawdown)}.`}
+            points={e.curve.map((c) => ({ x: c.date, y: -c.drawdown }))}
+            format={(v) => formatPercent(v, 0)}
+            area
+            tone="danger"
+          />
+        </div>
+      </section>
+
+      {e.insights.length ? (
+        <section>
+          <h2>Insights</h2>
+          <ol className="insights">
+            {e.insights.map((i) => (
+              <li key={i.id} className={i.impact >= 0 ? "pos" : "neg"}>
+                {i.text}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+
+      <section>
+        <h2>Grade history</h2>
+        <table className="table">
+          <thead>
+            <tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Score</th><th scope="col">Code</th></tr>
+          </thead>
+          <tbody>
+            {data.history.map((h) => (
+              <tr key={h.id}>
+                <td>{formatDay(new Date(h.created_at))}</td>
+                <td>{h.tier ?? "—"}</td>
+                <td>{h.score === null ? "—" : h.score.toFixed(1)}</td>
+                <td><code>{h.verification_code}</code></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}

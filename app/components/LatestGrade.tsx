@@ -1,0 +1,52 @@
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type { TierName } from "~/content/landing";
+import { formatDay } from "~/lib/time-ago";
+import { GradeBadge } from "./GradeBadge";
+import type { HeaderGrade } from "./Header";
+
+/** "My Current Grade": the latest-grade modal with JavaScript, the stats page without. */
+export function MyCurrentGrade({ grade }: { grade: NonNullable<HeaderGrade> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Link
+        role="menuitem"
+        to="/profile/stats"
+        onClick={(e) => {
+          e.preventDefault();
+          setOpen(true);
+        }}
+      >
+        My Current Grade
+      </Link>
+      {open ? <LatestGradeModal grade={grade} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function LatestGradeModal({ grade, onClose }: { grade: NonNullable<HeaderGrade>; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (ref.current && !ref.current.open) ref.current.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="latest-grade-title" onClose={onClose} onCancel={onClose}>
+      <h2 id="latest-grade-title">My Current Grade</h2>
+      <p>
+        <GradeBadge tier={grade.tier as TierName} stars={grade.stars} size="lg" />
+      </p>
+      <p className="muted">
+        Score {grade.score?.toFixed(1)} / 100 · graded {formatDay(new Date(grade.createdAt))} · code <code>{grade.verificationCode}</code>
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Close
+        </button>
+        <Link to="/profile/stats" className="btn btn-primary" onClick={onClose}>
+          See my stats
+        </Link>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,23 @@
+import { useFetcher, useLocation, useSearchParams } from "@remix-run/react";
+
+/** Shown to signed-in users whose email is not verified yet; verification never blocks sign-in. */
+export function VerifyBanner({ email }: { email: string }) {
+  const fetcher = useFetcher<{ status: "sent" | "limited" }>();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const status = fetcher.data?.status ?? params.get("verification");
+  return (
+    <div className="verify-banner" role="status">
+      <span>
+        Please confirm your email address: we sent a link to <strong>{email}</strong>.
+        {status === "sent" ? " A new link is on its way." : status === "limited" ? " You asked for several links already; please check your inbox." : null}
+      </span>
+      <fetcher.Form method="post" action="/verify-email/resend">
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <button type="submit" className="btn btn-ghost" disabled={fetcher.state !== "idle"}>
+          Resend link
+        </button>
+      </fetcher.Form>
+    </div>
+  );
+}

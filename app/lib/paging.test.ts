@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { parsePaging } from "./paging";
+
+const parse = (q: string) => parsePaging(new URLSearchParams(q), ["time", "symbol"] as const, { sort_by: "time", order: "desc" });
+
+describe("parsePaging", () => {
+  it("applies defaults", () => {
+    expect(parse("")).toEqual({ ok: true, paging: { page: 1, page_size: 20, sort_by: "time", order: "desc" } });
+  });
+  it("reads valid values", () => {
+    expect(parse("page=3&page_size=100&sort_by=symbol&order=asc")).toEqual({ ok: true, paging: { page: 3, page_size: 100, sort_by: "symbol", order: "asc" } });
+  });
+  it("refuses unknown sort fields, big pages and bad orders with a message", () => {
+    expect(parse("sort_by=password")).toEqual({ ok: false, message: "sort_by: must be one of time, symbol" });
+    expect(parse("page_size=101")).toMatchObject({ ok: false, message: "page_size: at most 100" });
+    expect(parse("order=sideways")).toMatchObject({ ok: false });
+    expect(parse("page=0")).toMatchObject({ ok: false });
+  });
+});

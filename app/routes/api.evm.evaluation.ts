@@ -1,0 +1,5 @@
+import { apiError } from "~/server/api.server";
+import { evaluationApiAction } from "~/server/evaluation-api.server";
+
+export const action = evaluationApiAction("evm");
+export const loader = () => apiError(405, "Use POST for this call.");

@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { requireUser } from "~/server/session.server";
+import { isPlaidDemo, linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/sources/plaid.server";
+import { LINK_COOKIE } from "./link.plaid";
+
+// GET /link/plaid-complete: Plaid Hosted Link's completion_redirect_uri (real credentials only).
+// The Link token comes from the HttpOnly cookie set by /link/plaid; /link/token/get gives the
+// session's public token, which is exchanged like the JSON API does.
+const clear = `${LINK_COOKIE}=; Path=/link; HttpOnly; SameSite=Lax; Max-Age=0`;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (isPlaidDemo()) return redirect("/profile/account");
+  const cookie = (request.headers.get("cookie") ?? "").split(";").map((p) => p.trim()).find((p) => p.startsWith(`${LINK_COOKIE}=`));
+  const [linkToken, accountRaw] = decodeURIComponent(cookie?.slice(LINK_COOKIE.length + 1) ?? "").split("|");
+  if (!linkToken) return redirect("/profile/account?linkError=hiccup", { headers: { "Set-Cookie": clear } });
+  let target: string;
+  if (accountRaw && /^\d+$/.test(accountRaw)) {
+    target = await reconnectAndDescribe(user.id, Number(accountRaw));
+  } else {
+    const publicToken = await publicTokenFromLinkSession(linkToken).catch(() => null);
+    target = publicToken ? await linkAndDescribe(user.id, publicToken) : "/profile/account?linkError=hiccup";
+  }
+  return redirect(target, { headers: { "Set-Cookie": clear } });
+}

@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { getEnv } from "~/server/env.server";
+import { log } from "~/server/log.server";
+import { requireUser } from "~/server/session.server";
+import { createLinkToken, describeFailure, isPlaidDemo } from "~/sources/plaid.server";
+
+// POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the
+// server and sends the browser to Link. Demo mode: the local stand-in page. Real credentials: Plaid
+// Hosted Link (through the GET hand-off below), which comes back to /link/plaid-complete. A
+// linked_account_id asks for update mode.
+export const LINK_COOKIE = "grader_plaid_link";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const accountRaw = String(form.get("linked_account_id") ?? "");
+  const accountId = /^\d{1,9}$/.test(accountRaw) ? Number(accountRaw) : undefined;
+  const completion = new URL("/link/plaid-complete", getEnv().PUBLIC_URL).toString();
+  try {
+    const { linkToken, hostedLinkUrl } = await createLinkToken(user.id, { linkedAccountId: accountId, completionRedirectUri: completion });
+    if (isPlaidDemo()) {
+      const params = new URLSearchParams({ link_token: linkToken });
+      if (accountId) params.set("account", String(accountId));
+      return redirect(`/demo/plaid-link?${params}`);
+    }
+    if (!hostedLinkUrl?.startsWith("https://")) return redirect("/profile/account?linkError=hiccup");
+    const secure = getEnv().PUBLIC_URL.startsWith("https:") ? "; Secure" : "";
+    const value = encodeURIComponent(`${linkToken}|${accountId ?? ""}|${hostedLinkUrl}`);
+    // Our CSP's form-action 'self' also covers the redirects that follow a form post, so the
+    // browser goes to Plaid from a GET hand-off page (below) instead of straight from this POST.
+    return redirect("/link/plaid?go=1", { status: 303, headers: { "Set-Cookie": `${LINK_COOKIE}=${value}; Path=/link; HttpOnly; SameSite=Lax; Max-Age=1800${secure}` } });
+  } catch (error) {
+    log("info", "plaid link start failed", { code: describeFailure(error).code });
+    return redirect("/profile/account?linkError=hiccup");
+  }
+}
+
+/** GET /link/plaid?go=1: the hand-off to Plaid Hosted Link (real credentials only). */
+export function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const cookie = (request.headers.get("cookie") ?? "").split(";").map((p) => p.trim()).find((p) => p.startsWith(`${LINK_COOKIE}=`));
+  const hosted = decodeURIComponent(cookie?.slice(LINK_COOKIE.length + 1) ?? "").split("|")[2] ?? "";
+  if (url.searchParams.get("go") !== "1" || isPlaidDemo() || !hosted.startsWith("https://")) return redirect("/profile/account");
+  const href = hosted.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Connecting to Plaid · Grader</title></head><body><main><h1>Connecting to Plaid…</h1><p><a href="${href}">Continue to Plaid</a></p></main></body></html>`;
+  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+}

@@ -1,0 +1,113 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Field } from "~/components/Field";
+import { seo } from "~/lib/seo";
+import { log } from "~/server/log.server";
+import {
+  checkDemoClientId,
+  checkDemoRedirectUri,
+  DEMO_GOOGLE_IDENTITY,
+  demoGoogleCode,
+  DemoIdentitySchema,
+  requireDemo,
+} from "~/server/oauth/demo.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Sign in with Google (demo) · Grader", noindex: true });
+
+// Demo mode only: stands in for Google's account chooser (see app/server/oauth/demo.server.ts).
+export async function loader({ request }: LoaderFunctionArgs) {
+  requireDemo("google");
+  const params = new URL(request.url).searchParams;
+  const state = params.get("state");
+  const redirectUri = checkDemoRedirectUri("google", params.get("redirect_uri"), request);
+  if (!state || !redirectUri || !checkDemoClientId("google", params.get("client_id"))) {
+    return json({ ok: false as const, state: "", redirectUri: "", preset: DEMO_GOOGLE_IDENTITY }, { status: 400 });
+  }
+  return json({ ok: true as const, state, redirectUri, preset: DEMO_GOOGLE_IDENTITY });
+}
+
+function back(redirectUri: string, params: Record<string, string>) {
+  return redirect(`${redirectUri}?${new URLSearchParams(params)}`);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireDemo("google");
+  const form = await request.formData();
+  const state = String(form.get("state") ?? "");
+  const redirectUri = checkDemoRedirectUri("google", String(form.get("redirect_uri") ?? ""), request);
+  if (!state || !redirectUri) return json({ error: "This sign-in request is not valid. Start again from the sign-in page." }, { status: 400 });
+  if (form.get("intent") === "deny") return back(redirectUri, { error: "access_denied", state });
+  const parsed = DemoIdentitySchema.safeParse({ email: form.get("email"), name: form.get("name") ?? "", verified: form.get("verified") === "on" });
+  if (!parsed.success) return json({ error: parsed.error.issues[0]?.message ?? "Enter a valid email address." }, { status: 400 });
+  try {
+    return back(redirectUri, { code: await demoGoogleCode(parsed.data), state });
+  } catch (error) {
+    log("error", "demo google consent failed", { error: String(error) });
+    return back(redirectUri, { error: "server_error", state });
+  }
+}
+
+export default function DemoGoogleConsent() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (!data.ok) {
+    return (
+      <div className="page narrow">
+        <h1>Sign in with Google</h1>
+        <p className="lead">This sign-in request is not valid. Start again from the sign-in page.</p>
+        <a className="btn btn-primary" href="/signin">Back to log in</a>
+      </div>
+    );
+  }
+  const hidden = (
+    <>
+      <input type="hidden" name="state" value={data.state} />
+      <input type="hidden" name="redirect_uri" value={data.redirectUri} />
+    </>
+  );
+  return (
+    <div className="page narrow">
+      <h1>Sign in with Google</h1>
+      <p className="lead">Choose an account to continue to Grader.</p>
+      <p className="muted">
+        Demo data: no Google credentials are configured, so this page stands in for Google. The code it returns still goes
+        through the real token exchange, answered by a local simulator.
+      </p>
+      {result?.error ? (
+        <p className="form-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      <form method="post" className="card stack">
+        {hidden}
+        <input type="hidden" name="email" value={data.preset.email} />
+        <input type="hidden" name="name" value={data.preset.name} />
+        <input type="hidden" name="verified" value="on" />
+        <button type="submit" name="intent" value="allow" className="btn btn-primary">
+          Continue as {data.preset.name} ({data.preset.email})
+        </button>
+      </form>
+      <form method="post" className="card stack" style={{ marginTop: "1rem" }}>
+        <h2 style={{ margin: 0, fontSize: "1.1rem" }}>Use another account</h2>
+        {hidden}
+        <Field label="Email" name="email" type="email" autoComplete="off" required />
+        <Field label="Name" name="name" type="text" autoComplete="off" defaultValue="Demo Google User" />
+        <div className="field">
+          <label>
+            <input type="checkbox" name="verified" defaultChecked /> Google has verified this email
+          </label>
+        </div>
+        <button type="submit" name="intent" value="allow" className="btn btn-ghost">
+          Continue
+        </button>
+      </form>
+      <form method="post" style={{ marginTop: "1rem" }}>
+        {hidden}
+        <button type="submit" name="intent" value="deny" className="btn btn-ghost">
+          Cancel
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiData, requireApiUser, requireMethod } from "./api.server";
+import type { LinkedAccountKind } from "./db/schema";
+import { evaluateUser, type EvaluationOutcome } from "./evaluation.server";
+import { reimportLinkedAccounts } from "./reimport.server";
+
+/** The JSON answer for an evaluation: HTTP 200 with SPEC's result code in the body. */
+export function outcomeJson(outcome: EvaluationOutcome) {
+  if ("message" in outcome) return { code: outcome.code, message: outcome.message };
+  return { code: outcome.code, evaluation_id: outcome.evaluationId, tier: outcome.tier, score: outcome.score, verification_code: outcome.verificationCode };
+}
+
+/**
+ * POST /api/finance/plaid/evaluation, /api/evm/evaluation, /api/solana/evaluation. The result
+ * code travels in the body with HTTP 200: SPEC's client treats an HTTP 401 as "log in again",
+ * which must not happen for "free tries used up" (code 401).
+ */
+export function evaluationApiAction(kind: LinkedAccountKind) {
+  return async function action({ request }: ActionFunctionArgs) {
+    requireMethod(request, "POST");
+    const user = await requireApiUser(request);
+    const outcome = await evaluateUser(user.id, kind, reimportLinkedAccounts);
+    return apiData(outcomeJson(outcome), { headers: { "Cache-Control": "no-store" } });
+  };
+}

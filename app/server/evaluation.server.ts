@@ -1,0 +1,293 @@
+import crypto from "node:crypto";
+import { sql } from "kysely";
+import { canonicalJson, ENGINE_VERSION, grade, type Evaluation } from "~/grading";
+import { getDb } from "./db.server";
+import type { LinkedAccountKind } from "./db/schema";
+import { getEnv } from "./env.server";
+import { log } from "./log.server";
+import { buildUserLedger } from "./ledger.server";
+
+/** SPEC §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
+export const EVALUATION_MESSAGES = {
+  401: "Your free tries are all used up! Buy a pass to keep going.",
+  402: "You've hit today's limit for evaluations—try again tomorrow!",
+  403: "Link your Robinhood or Metamask account first, then give it another go.",
+  406: "This investment account has been associated with a Grader account. Please use a new investment account or switch to the associated Grader account.",
+  409: "Your evaluation is already running. It takes a few seconds; please wait for it to finish.",
+  502: "Evaluation is failed!",
+} as const;
+
+export type EvaluationOutcome =
+  | { code: 200 | 2002; evaluationId: number; tier: string | null; score: number | null; verificationCode: string }
+  | { code: 401 | 402 | 403 | 406 | 409 | 502; message: string };
+
+export type Reimport = (userId: number, kind: LinkedAccountKind | "all") => Promise<void>;
+
+const LOCK_STALE_MS = 5 * 60_000;
+
+/** One evaluation per user at a time: a conditional UPDATE claims the slot or reports it taken. */
+async function claimEvaluationSlot(userId: number): Promise<boolean> {
+  const db = await getDb();
+  const row = await db
+    .updateTable("users")
+    .set({ evaluating_since: sql`now()` })
+    .where("id", "=", userId)
+    .where((eb) => eb.or([eb("evaluating_since", "is", null), eb("evaluating_since", "<", new Date(Date.now() - LOCK_STALE_MS))]))
+    .returning("id")
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+async function releaseEvaluationSlot(userId: number) {
+  const db = await getDb();
+  await db.updateTable("users").set({ evaluating_since: null }).where("id", "=", userId).execute();
+}
+
+function verificationCode(): string {
+  // 8 characters from an unambiguous alphabet (no 0/O, 1/I/L): GR-XXXX-XXXX.
+  const alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+  const bytes = crypto.randomBytes(8);
+  const chars = Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+  return `GR-${chars.slice(0, 4)}-${chars.slice(4)}`;
+}
+
+type Allowance = { ok: true } | { ok: false; code: 401 | 402 };
+
+/**
+ * Uses one try and one of today's evaluations, atomically: each is a single conditional UPDATE
+ * (or upsert) inside the caller's transaction, so concurrent requests can never exceed either
+ * limit, and a later failure in the transaction gives both back.
+ */
+export async function consumeAllowance(trx: Awaited<ReturnType<typeof getDb>>, userId: number, now = new Date()): Promise<Allowance> {
+  const env = getEnv();
+  const tried = await trx
+    .updateTable("users")
+    .set({ tries_used: sql`tries_used + 1` })
+    .where("id", "=", userId)
+    .where(sql<boolean>`tries_used < ${env.FREE_TRIES} + extra_tries`)
+    .returning("tries_used")
+    .executeTakeFirst();
+  if (!tried) return { ok: false, code: 401 };
+  const day = now.toISOString().slice(0, 10);
+  const counted = await trx
+    .insertInto("evaluation_days")
+    .values({ user_id: userId, day, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(["user_id", "day"])
+        .doUpdateSet({ count: sql`evaluation_days.count + 1` })
+        .where("evaluation_days.count", "<", env.DAILY_EVALUATIONS),
+    )
+    .returning("count")
+    .executeTakeFirst();
+  if (!counted) return { ok: false, code: 402 };
+  return { ok: true };
+}
+
+export async function triesLeft(userId: number): Promise<number> {
+  const db = await getDb();
+  const row = await db.selectFrom("users").select(["tries_used", "extra_tries"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  return Math.max(0, getEnv().FREE_TRIES + row.extra_tries - row.tries_used);
+}
+
+/**
+ * The evaluation flow: re-import, build the ledger, grade, store. Codes per SPEC §8 (see
+ * EVALUATION_MESSAGES). A provider failure uses no try; the same ledger and engine again is 2002.
+ */
+export async function evaluateUser(userId: number, kind: LinkedAccountKind | "all", reimport: Reimport): Promise<EvaluationOutcome> {
+  const db = await getDb();
+  const accounts = await db
+    .selectFrom("linked_accounts")
+    .select(["id", "kind"])
+    .where("user_id", "=", userId)
+    .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
+    .execute();
+  if (accounts.length === 0) return { code: 403, message: EVALUATION_MESSAGES[403] };
+  if (!(await claimEvaluationSlot(userId))) return { code: 409, message: EVALUATION_MESSAGES[409] };
+  try {
+    try {
+      await reimport(userId, kind);
+    } catch (error) {
+      log("error", "evaluation import failed", { userId, kind, error: String(error) });
+      return { code: 502, message: EVALUATION_MESSAGES[502] };
+    }
+    const now = new Date();
+    const { ledger, digest } = await buildUserLedger(userId, now);
+    const latest = await db
+      .selectFrom("evaluations")
+      .select(["id", "ledger_digest", "engine_version", "tier", "score", "verification_code"])
+      .where("user_id", "=", userId)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (latest && latest.ledger_digest === digest && latest.engine_version === ENGINE_VERSION) {
+      return { code: 2002, evaluationId: latest.id, tier: latest.tier, score: latest.score, verificationCode: latest.verification_code };
+    }
+    const evaluation = grade(ledger);
+    const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
+    const result: Evaluation = { ...evaluation, percentile };
+    return await db.transaction().execute(async (trx) => {
+      const allowance = await consumeAllowance(trx, userId, now);
+      if (!allowance.ok) {
+        // Nothing written: the transaction rolls back the try taken before the daily check.
+        throw new AllowanceRefused(allowance.code);
+      }
+      const code = verificationCode();
+      const row = await trx
+        .insertInto("evaluations")
+        .values({
+          user_id: userId,
+          engine_version: ENGINE_VERSION,
+          ledger_digest: digest,
+          tier: result.tier,
+          score: result.score,
+          percentile,
+          verification_code: code,
+          result: canonicalJson(result),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
+      return { code: 200 as const, evaluationId: row.id, tier: result.tier, score: result.score, verificationCode: code };
+    });
+  } catch (error) {
+    if (error instanceof AllowanceRefused) return { code: error.code, message: EVALUATION_MESSAGES[error.code] };
+    throw error;
+  } finally {
+    await releaseEvaluationSlot(userId);
+  }
+}
+
+class AllowanceRefused extends Error {
+  constructor(readonly code: 401 | 402) {
+    super(`allowance refused: ${code}`);
+  }
+}
+
+/** Share of other traders' current grades strictly below this score (0–1), from the database. */
+export async function percentileAmongCurrentGrades(userId: number, score: number): Promise<number | null> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .select((eb) => [
+      eb.fn.countAll<string>().as("total"),
+      eb.fn.count<string>("evaluations.id").filterWhere("evaluations.score", "<", score).as("below"),
+    ])
+    .where("users.id", "!=", userId)
+    .where("evaluations.score", "is not", null)
+    .executeTakeFirstOrThrow();
+  const total = Number(row.total);
+  return total === 0 ? null : Number(row.below) / total;
+}
+
+export type StoredEvaluation = {
+  id: number;
+  createdAt: string;
+  verificationCode: string;
+  engineVersion: string;
+  ledgerDigest: string;
+  result: Evaluation;
+};
+
+export async function currentEvaluation(userId: number): Promise<StoredEvaluation | null> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .select(["evaluations.id", "evaluations.created_at", "evaluations.verification_code", "evaluations.engine_version", "evaluations.ledger_digest", "evaluations.result"])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+    verificationCode: row.verification_code,
+    engineVersion: row.engine_version,
+    ledgerDigest: row.ledger_digest,
+    result: (typeof row.result === "string" ? JSON.parse(row.result) : row.result) as Evaluation,
+  };
+}
+
+export async function gradeHistory(userId: number, limit = 50) {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("evaluations")
+    .select(["id", "created_at", "tier", "score", "percentile", "verification_code", "engine_version"])
+    .where("user_id", "=", userId)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+}
+
+const MONEY_METRICS = [
+  "realizedPnl",
+  "unrealizedPnl",
+  "totalPnl",
+  "fees",
+  "expectancy",
+  "avgWin",
+  "avgLoss",
+  "largestLossAmount",
+  "deposits",
+  "withdrawals",
+  "impliedFunding",
+  "cash",
+  "equity",
+] as const;
+
+/**
+ * What another user may see when the trader shows percentages only (the default): every dollar
+ * figure is removed on the server, so it never reaches their browser, not even in loader data.
+ */
+export function redactAmounts(e: Evaluation): Evaluation {
+  const metrics = { ...e.metrics } as Record<string, unknown>;
+  for (const k of MONEY_METRICS) metrics[k] = null;
+  return {
+    ...e,
+    metrics: metrics as unknown as Evaluation["metrics"],
+    curve: e.curve.map((c) => ({ ...c, equity: null as unknown as number })),
+    positions: [],
+  };
+}
+
+/** The grade report of `ownerId` as `viewerId` may see it. */
+export async function gradeReportFor(ownerId: number, viewerId: number) {
+  const db = await getDb();
+  const [current, history, owner] = await Promise.all([
+    currentEvaluation(ownerId),
+    gradeHistory(ownerId),
+    db.selectFrom("users").select("show_amounts").where("id", "=", ownerId).executeTakeFirst(),
+  ]);
+  if (!current) return null;
+  const showAmounts = ownerId === viewerId || Boolean(owner?.show_amounts);
+  return {
+    evaluation: showAmounts ? current.result : redactAmounts(current.result),
+    createdAt: current.createdAt,
+    verificationCode: current.verificationCode,
+    showAmounts,
+    history,
+  };
+}
+
+export type GradeSummary = { tier: string | null; score: number | null; stars: number; createdAt: string; verificationCode: string };
+
+/** The current grade in a few columns (for the header on every page): no full result parsed. */
+export async function currentGradeSummary(userId: number): Promise<GradeSummary | null> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .select([
+      "evaluations.tier",
+      "evaluations.score",
+      "evaluations.created_at",
+      "evaluations.verification_code",
+      sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
+    ])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { tier: row.tier, score: row.score, stars: Number(row.stars ?? 0), createdAt: new Date(row.created_at).toISOString(), verificationCode: row.verification_code };
+}

@@ -1,0 +1,142 @@
+import { sql } from "kysely";
+import type { DB } from "./db.server";
+import { getDb } from "./db.server";
+import type { LinkedAccountKind } from "./db/schema";
+
+// What every source adapter (app/sources/*) returns: plain rows in the engine's ledger terms.
+export type ImportedTrade = {
+  externalId: string;
+  time: Date;
+  symbol: string;
+  assetClass: "stock" | "etf" | "crypto" | "option";
+  side: "buy" | "sell";
+  quantity: number;
+  price: number;
+  fee: number;
+};
+export type ImportedCashFlow = { externalId: string; time: Date; amount: number };
+export type ImportedMark = { symbol: string; time: Date; price: number };
+export type ImportBatch = {
+  trades: ImportedTrade[];
+  cashFlows: ImportedCashFlow[];
+  marks: ImportedMark[];
+  /** Raw provider answers, stored for audit. */
+  payloads: { kind: string; payload: unknown }[];
+};
+
+export type ImportResult = { tradesAdded: number; cashFlowsAdded: number };
+
+const CHUNK = 2000;
+const TRADE_CHUNK = 20_000;
+
+/**
+ * Stores a batch for one linked account in one transaction: nothing half-written on failure,
+ * and re-importing the same history adds nothing (unique external ids, ON CONFLICT DO NOTHING).
+ */
+export async function saveImport(linkedAccountId: number, batch: ImportBatch, trxOrDb?: DB): Promise<ImportResult> {
+  const run = async (trx: DB): Promise<ImportResult> => {
+    let tradesAdded = 0;
+    let cashFlowsAdded = 0;
+    // Trades go in as nine arrays through unnest(): one small statement per chunk instead of
+    // tens of thousands of bound parameters (several times faster on PostgreSQL and PGlite).
+    for (let i = 0; i < batch.trades.length; i += TRADE_CHUNK) {
+      const chunk = batch.trades.slice(i, i + TRADE_CHUNK);
+      const res = await sql`
+        insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee)
+        select ${linkedAccountId}, * from unnest(
+          ${chunk.map((t) => t.externalId)}::text[],
+          ${chunk.map((t) => t.time.toISOString())}::timestamptz[],
+          ${chunk.map((t) => t.symbol)}::text[],
+          ${chunk.map((t) => t.assetClass)}::text[],
+          ${chunk.map((t) => t.side)}::text[],
+          ${chunk.map((t) => t.quantity)}::float8[],
+          ${chunk.map((t) => t.price)}::float8[],
+          ${chunk.map((t) => t.fee)}::float8[]
+        )
+        on conflict (linked_account_id, external_id) do nothing`.execute(trx);
+      tradesAdded += Number(res.numAffectedRows ?? 0);
+    }
+    for (let i = 0; i < batch.cashFlows.length; i += CHUNK) {
+      const rows = batch.cashFlows.slice(i, i + CHUNK).map((c) => ({ linked_account_id: linkedAccountId, external_id: c.externalId, time: c.time, amount: c.amount }));
+      const res = await trx.insertInto("cash_flows").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "external_id"]).doNothing()).executeTakeFirst();
+      cashFlowsAdded += Number(res.numInsertedOrUpdatedRows ?? 0);
+    }
+    for (let i = 0; i < batch.marks.length; i += CHUNK) {
+      const rows = batch.marks.slice(i, i + CHUNK).map((m) => ({ linked_account_id: linkedAccountId, symbol: m.symbol, time: m.time, price: m.price }));
+      await trx.insertInto("price_marks").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "symbol", "time"]).doUpdateSet({ price: sql`excluded.price` })).execute();
+    }
+    for (const p of batch.payloads) {
+      await trx.insertInto("provider_payloads").values({ linked_account_id: linkedAccountId, kind: p.kind, payload: JSON.stringify(p.payload) }).execute();
+    }
+    await trx.updateTable("linked_accounts").set({ last_imported_at: sql`now()`, last_error: null, status: "active" }).where("id", "=", linkedAccountId).execute();
+    return { tradesAdded, cashFlowsAdded };
+  };
+  if (trxOrDb) return run(trxOrDb);
+  return (await getDb()).transaction().execute(run);
+}
+
+/** Records a failed import without touching what was imported before. */
+export async function markImportFailed(linkedAccountId: number, message: string, status: "error" | "relogin_required" = "error") {
+  const db = await getDb();
+  await db.updateTable("linked_accounts").set({ last_error: message.slice(0, 500), status }).where("id", "=", linkedAccountId).execute();
+}
+
+export type LinkResult = { ok: true; id: number; created: boolean } | { ok: false; code: 406 };
+
+/**
+ * Links an account to a user. The fingerprint is unique across users (a database constraint):
+ * one another user holds answers 406 and links nothing; the same user linking it again is fine.
+ */
+export async function linkAccount(input: {
+  userId: number;
+  kind: LinkedAccountKind;
+  fingerprint: string;
+  label: string;
+  institutionName?: string | null;
+  accessTokenEnc?: string | null;
+  itemId?: string | null;
+}): Promise<LinkResult> {
+  const db = await getDb();
+  const inserted = await db
+    .insertInto("linked_accounts")
+    .values({
+      user_id: input.userId,
+      kind: input.kind,
+      fingerprint: input.fingerprint,
+      label: input.label,
+      institution_name: input.institutionName ?? null,
+      access_token_enc: input.accessTokenEnc ?? null,
+      item_id: input.itemId ?? null,
+    })
+    .onConflict((oc) => oc.column("fingerprint").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { ok: true, id: inserted.id, created: true };
+  const existing = await db.selectFrom("linked_accounts").select(["id", "user_id"]).where("fingerprint", "=", input.fingerprint).executeTakeFirst();
+  if (!existing || existing.user_id !== input.userId) return { ok: false, code: 406 };
+  // Re-linking one's own account refreshes its credentials (e.g. after Plaid update mode).
+  if (input.accessTokenEnc) {
+    await db.updateTable("linked_accounts").set({ access_token_enc: input.accessTokenEnc, item_id: input.itemId ?? null, status: "active" }).where("id", "=", existing.id).execute();
+  }
+  return { ok: true, id: existing.id, created: false };
+}
+
+export async function listLinkedAccounts(userId: number) {
+  const db = await getDb();
+  return db
+    .selectFrom("linked_accounts")
+    .select(["id", "kind", "label", "institution_name", "status", "last_imported_at", "last_error", "created_at"])
+    .where("user_id", "=", userId)
+    .orderBy("id")
+    .execute();
+}
+
+/** Unlinks one of the user's own accounts (its token and imported history go with it). */
+export async function unlinkAccount(userId: number, linkedAccountId: number): Promise<boolean> {
+  const db = await getDb();
+  const res = await db.deleteFrom("linked_accounts").where("id", "=", linkedAccountId).where("user_id", "=", userId).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+export const SPEC_406_MESSAGE =
+  "This investment account has been associated with a Grader account. Please use a new investment account or switch to the associated Grader account.";

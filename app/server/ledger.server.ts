@@ -1,0 +1,84 @@
+import crypto from "node:crypto";
+import { sql } from "kysely";
+import type { Ledger } from "~/grading";
+import { getDb } from "./db.server";
+import type { LinkedAccountKind } from "./db/schema";
+
+// Times come out of the database as ISO text directly (no Date round trip for 100k rows).
+const isoTime = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const LEDGER_DIGEST_VERSION = "v1";
+
+/**
+ * The user's whole ledger in the engine's terms, from every linked account (the grade is of the
+ * trader, not of one account; `account` is the linked account's id), and its digest: SHA-256 over
+ * every trade, cash flow and mark in a fixed order. asOf is left out of the digest, so "nothing
+ * new" means no new rows.
+ */
+export async function buildUserLedger(userId: number, asOf: Date): Promise<{ ledger: Ledger; digest: string }> {
+  const db = await getDb();
+  const [trades, cashFlows, marks] = await Promise.all([
+    db
+      .selectFrom("trades")
+      .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+      .select(["trades.external_id", "trades.linked_account_id", isoTime("trades.time").as("time"), "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee"])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("trades.time", "<=", asOf)
+      .orderBy("trades.linked_account_id")
+      .orderBy("trades.external_id")
+      .execute(),
+    db
+      .selectFrom("cash_flows")
+      .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
+      .select(["cash_flows.linked_account_id", "cash_flows.external_id", isoTime("cash_flows.time").as("time"), "cash_flows.amount"])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("cash_flows.time", "<=", asOf)
+      .orderBy("cash_flows.linked_account_id")
+      .orderBy("cash_flows.external_id")
+      .execute(),
+    db
+      .selectFrom("price_marks")
+      .innerJoin("linked_accounts", "linked_accounts.id", "price_marks.linked_account_id")
+      .select(["price_marks.linked_account_id", "price_marks.symbol", isoTime("price_marks.time").as("time"), "price_marks.price"])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("price_marks.time", "<=", asOf)
+      .orderBy("price_marks.linked_account_id")
+      .orderBy("price_marks.symbol")
+      .orderBy("price_marks.time")
+      .execute(),
+  ]);
+  const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n`);
+  const ledger: Ledger = {
+    asOf: asOf.toISOString(),
+    trades: trades.map((t) => {
+      hash.update(`T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`);
+      return {
+        // Unique across accounts: two providers may reuse an id.
+        id: `${t.linked_account_id}:${t.external_id}`,
+        account: String(t.linked_account_id),
+        time: t.time,
+        symbol: t.symbol,
+        assetClass: t.asset_class,
+        side: t.side,
+        quantity: t.quantity,
+        price: t.price,
+        fee: t.fee,
+      };
+    }),
+    cashFlows: cashFlows.map((c) => {
+      hash.update(`C|${c.linked_account_id}|${c.external_id}|${c.time}|${c.amount}\n`);
+      return { account: String(c.linked_account_id), time: c.time, amount: c.amount };
+    }),
+    prices: marks.map((m) => {
+      hash.update(`P|${m.linked_account_id}|${m.symbol}|${m.time}|${m.price}\n`);
+      return { symbol: m.symbol, time: m.time, price: m.price };
+    }),
+  };
+  return { ledger, digest: hash.digest("hex") };
+}
+
+export async function linkedKinds(userId: number): Promise<Set<LinkedAccountKind>> {
+  const db = await getDb();
+  const rows = await db.selectFrom("linked_accounts").select("kind").distinct().where("user_id", "=", userId).execute();
+  return new Set(rows.map((r) => r.kind));
+}

@@ -1,0 +1,778 @@
+import crypto from "node:crypto";
+import { decodeProtectedHeader, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
+import { Configuration, CountryCode, PlaidApi, PlaidEnvironments, Products } from "plaid";
+import { z } from "zod";
+import { encryptSecret, decryptSecret } from "~/server/crypto.server";
+import { getDb } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
+import {
+  linkAccount,
+  markImportFailed,
+  saveImport,
+  type ImportBatch,
+  type ImportedCashFlow,
+  type ImportedMark,
+  type ImportedTrade,
+  type ImportResult,
+} from "~/server/imports.server";
+import { log } from "~/server/log.server";
+
+/**
+ * Broker linking through Plaid (investments product), on the official `plaid` SDK:
+ *   createLinkToken → (browser: Plaid Link, or the demo stand-in page) → public_token →
+ *   exchangeAndImport: /item/public_token/exchange, /accounts/get, then for each investment account
+ *   /investments/transactions/get (paginated, the full 24 months Plaid offers) and
+ *   /investments/holdings/get, mapped to the ledger (mapPlaidInvestments; the table is in
+ *   docs/SOURCES.md) and stored by saveImport in one transaction per account.
+ * The access token is stored AES-256-GCM encrypted and never leaves this module: it is not returned,
+ * not logged (errors are logged by Plaid error code only, never the axios error, whose config holds
+ * the request body and the secret).
+ * Without PLAID_CLIENT_ID/PLAID_SECRET the SDK talks to the msw simulator (test/mocks/plaid.ts).
+ */
+
+// Demo-mode credentials the simulator accepts (duplicated here: app code never imports test/).
+const DEMO_CLIENT_ID = "demo-grader-client-id";
+const DEMO_SECRET = "demo-grader-sandbox-secret";
+const DEMO_LINK_COMPLETE_URL = "https://sandbox.plaid.com/demo/link/complete";
+
+const PAGE_SIZE = 500; // Plaid's maximum count per /investments/transactions/get page
+const HISTORY_DAYS = 730; // Plaid offers up to 24 months of investment transactions
+const REQUEST_TIMEOUT_MS = 20_000;
+
+export function isPlaidDemo(): boolean {
+  const env = getEnv();
+  return !(env.PLAID_CLIENT_ID && env.PLAID_SECRET);
+}
+
+let client: PlaidApi | undefined;
+function plaid(): PlaidApi {
+  if (client) return client;
+  const env = getEnv();
+  const demo = isPlaidDemo();
+  const configuration = new Configuration({
+    basePath: demo ? PlaidEnvironments.sandbox : PlaidEnvironments[env.PLAID_ENV],
+    baseOptions: {
+      timeout: REQUEST_TIMEOUT_MS,
+      headers: {
+        "PLAID-CLIENT-ID": demo ? DEMO_CLIENT_ID : env.PLAID_CLIENT_ID!,
+        "PLAID-SECRET": demo ? DEMO_SECRET : env.PLAID_SECRET!,
+      },
+    },
+  });
+  return (client = new PlaidApi(configuration));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** Plaid error codes after which only the user can fix the item, through Link update mode. */
+const RELOGIN_CODES = new Set([
+  "ITEM_LOGIN_REQUIRED",
+  "PENDING_EXPIRATION",
+  "PENDING_DISCONNECT",
+  "ACCESS_NOT_GRANTED",
+  "INVALID_CREDENTIALS",
+  "INVALID_MFA",
+  "INSUFFICIENT_CREDENTIALS",
+  "ITEM_LOCKED",
+  "USER_SETUP_REQUIRED",
+  "MFA_NOT_SUPPORTED",
+  "ITEM_NOT_SUPPORTED",
+]);
+
+export type PlaidFailureKind = "relogin" | "provider" | "timeout" | "invalid" | "no_accounts";
+
+export class PlaidFailure extends Error {
+  constructor(
+    readonly kind: PlaidFailureKind,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PlaidFailure";
+  }
+}
+
+const PlaidErrorBody = z.object({ error_type: z.string(), error_code: z.string(), error_message: z.string().optional() }).passthrough();
+
+/** Turns whatever the SDK threw into a PlaidFailure carrying no secret. */
+function toFailure(error: unknown, call: string): PlaidFailure {
+  if (error instanceof PlaidFailure) return error;
+  const e = error as { isAxiosError?: boolean; code?: string; response?: { status?: number; data?: unknown } };
+  if (e?.isAxiosError) {
+    if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT") return new PlaidFailure("timeout", "TIMEOUT", `Plaid did not answer ${call} in time.`);
+    const status = e.response?.status;
+    const body = PlaidErrorBody.safeParse(e.response?.data);
+    if (body.success) {
+      const code = body.data.error_code;
+      if (RELOGIN_CODES.has(code)) return new PlaidFailure("relogin", code, "Your broker needs you to log in again. Use Reconnect to continue.");
+      if (status && status >= 500) return new PlaidFailure("provider", code, `Plaid answered ${call} with an error (${code}).`);
+      return new PlaidFailure("invalid", code, `Plaid refused ${call} (${code}).`);
+    }
+    if (status) return new PlaidFailure("provider", `HTTP_${status}`, `Plaid answered ${call} with HTTP ${status}.`);
+    return new PlaidFailure("provider", e.code ?? "NETWORK", `Plaid could not be reached for ${call}.`);
+  }
+  if (error instanceof SyntaxError) return new PlaidFailure("provider", "MALFORMED", `Plaid's answer to ${call} was not valid JSON.`);
+  return new PlaidFailure("provider", "UNKNOWN", `Calling Plaid ${call} failed.`);
+}
+
+/** Calls the SDK, validates the answer's shape (a truncated or malformed body is a provider failure). */
+async function call<S extends z.ZodTypeAny>(name: string, schema: S, run: () => Promise<{ data: unknown }>): Promise<z.infer<S>> {
+  let data: unknown;
+  try {
+    data = (await run()).data;
+  } catch (error) {
+    const failure = toFailure(error, name);
+    log("error", "plaid call failed", { call: name, kind: failure.kind, code: failure.code });
+    throw failure;
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    log("error", "plaid answer malformed", { call: name, issue: parsed.error.issues[0]?.path.join(".") ?? "" });
+    throw new PlaidFailure("provider", "MALFORMED", `Plaid's answer to ${name} was malformed.`);
+  }
+  return parsed.data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas (only what we read; everything else passes through into provider_payloads).
+
+const num = z.number().finite();
+const SecuritySchema = z
+  .object({
+    security_id: z.string(),
+    name: z.string().nullable().optional(),
+    ticker_symbol: z.string().nullable().optional(),
+    cusip: z.string().nullable().optional(),
+    isin: z.string().nullable().optional(),
+    type: z.string().nullable().optional(),
+    is_cash_equivalent: z.boolean().nullable().optional(),
+    close_price: num.nullable().optional(),
+    option_contract: z
+      .object({ contract_type: z.string(), expiration_date: z.string(), strike_price: num, underlying_security_ticker: z.string() })
+      .nullable()
+      .optional(),
+  })
+  .passthrough();
+const TransactionSchema = z
+  .object({
+    investment_transaction_id: z.string(),
+    account_id: z.string(),
+    security_id: z.string().nullable().optional(),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    transaction_datetime: z.string().nullable().optional(),
+    name: z.string().optional(),
+    quantity: num,
+    amount: num,
+    price: num,
+    fees: num.nullable().optional(),
+    type: z.string(),
+    subtype: z.string(),
+    iso_currency_code: z.string().nullable().optional(),
+  })
+  .passthrough();
+const HoldingSchema = z
+  .object({
+    account_id: z.string(),
+    security_id: z.string(),
+    institution_price: num,
+    institution_price_as_of: z.string().nullable().optional(),
+    quantity: num,
+  })
+  .passthrough();
+const AccountSchema = z
+  .object({
+    account_id: z.string(),
+    persistent_account_id: z.string().nullable().optional(),
+    name: z.string(),
+    official_name: z.string().nullable().optional(),
+    mask: z.string().nullable().optional(),
+    type: z.string(),
+    subtype: z.string().nullable().optional(),
+  })
+  .passthrough();
+const ItemSchema = z.object({ item_id: z.string(), institution_id: z.string().nullable().optional(), institution_name: z.string().nullable().optional() }).passthrough();
+
+const LinkTokenResponse = z.object({ link_token: z.string(), hosted_link_url: z.string().url().optional() });
+const ExchangeResponse = z.object({ access_token: z.string(), item_id: z.string() });
+const AccountsResponse = z.object({ accounts: z.array(AccountSchema), item: ItemSchema });
+const InstitutionResponse = z.object({ institution: z.object({ name: z.string() }) });
+const TransactionsResponse = z
+  .object({ investment_transactions: z.array(TransactionSchema), securities: z.array(SecuritySchema), total_investment_transactions: z.number().int().nonnegative() })
+  .passthrough();
+const HoldingsResponse = z.object({ holdings: z.array(HoldingSchema), securities: z.array(SecuritySchema) }).passthrough();
+const VerificationKeyResponse = z.object({
+  key: z.object({ alg: z.string(), kid: z.string(), kty: z.string(), crv: z.string(), x: z.string(), y: z.string(), expired_at: z.number().nullable().optional() }).passthrough(),
+});
+
+export type PlaidSecurity = z.infer<typeof SecuritySchema>;
+export type PlaidInvestmentTransaction = z.infer<typeof TransactionSchema>;
+export type PlaidHolding = z.infer<typeof HoldingSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Mapping to the ledger (docs/SOURCES.md has this as a table).
+
+const EXTERNAL_CASH_IN = new Set(["deposit", "contribution"]);
+const EXTERNAL_CASH_OUT = new Set(["withdrawal", "distribution"]);
+const OPTION_MULTIPLIER = 100;
+
+function isCashLike(sec: PlaidSecurity | undefined): boolean {
+  return !!sec && (sec.is_cash_equivalent === true || sec.type === "cash");
+}
+
+export function symbolOf(sec: PlaidSecurity): string {
+  if (sec.ticker_symbol) return sec.ticker_symbol.trim().toUpperCase();
+  const o = sec.option_contract;
+  if (o) return `${o.underlying_security_ticker.toUpperCase()} ${o.expiration_date} ${o.contract_type.toLowerCase().startsWith("p") ? "P" : "C"}${o.strike_price}`;
+  if (sec.cusip) return `CUSIP:${sec.cusip}`;
+  if (sec.isin) return `ISIN:${sec.isin}`;
+  return `PLAID:${sec.security_id}`;
+}
+
+export function assetClassOf(sec: PlaidSecurity): ImportedTrade["assetClass"] {
+  if (sec.type === "derivative" || sec.option_contract) return "option";
+  if (sec.type === "cryptocurrency") return "crypto";
+  if (sec.type === "etf" || sec.type === "mutual fund") return "etf";
+  return "stock";
+}
+
+function timeOf(t: PlaidInvestmentTransaction): Date {
+  if (t.transaction_datetime) {
+    const d = new Date(t.transaction_datetime);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  // Plaid gives a date only: 20:00 UTC is the US close (16:00 New York in summer).
+  return new Date(`${t.date}T20:00:00.000Z`);
+}
+
+export type MappingStats = { skipped: Record<string, number> };
+
+/**
+ * Maps Plaid investment transactions and holdings to the ledger. Deliberate choices:
+ * buy/sell → trades (quantity |q|; options in shares: contracts × 100, price per share; fee = fees);
+ * cash deposit/contribution (+) and withdrawal/distribution (−) → cash flows; a share transfer →
+ * a trade at its price plus a cash flow of its value (value came in or left from outside);
+ * cash equivalents (money market sweeps, cash) → not positions, skipped; dividends, interest,
+ * standalone fees and cancels → kept only in provider_payloads (see docs/SOURCES.md for why).
+ */
+export function mapPlaidInvestments(input: {
+  transactions: PlaidInvestmentTransaction[];
+  securities: PlaidSecurity[];
+  holdings: PlaidHolding[];
+  asOf: Date;
+}): { trades: ImportedTrade[]; cashFlows: ImportedCashFlow[]; marks: ImportedMark[]; stats: MappingStats } {
+  const securities = new Map(input.securities.map((s) => [s.security_id, s]));
+  const trades: ImportedTrade[] = [];
+  const cashFlows: ImportedCashFlow[] = [];
+  const skipped: Record<string, number> = {};
+  const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
+
+  for (const t of input.transactions) {
+    if (t.iso_currency_code && t.iso_currency_code !== "USD") {
+      skip("non-USD");
+      continue;
+    }
+    const sec = t.security_id ? securities.get(t.security_id) : undefined;
+    const time = timeOf(t);
+    const type = t.type.toLowerCase();
+    const subtype = t.subtype.toLowerCase();
+
+    if (type === "cash" || (type === "transfer" && !sec)) {
+      if (EXTERNAL_CASH_IN.has(subtype) || EXTERNAL_CASH_OUT.has(subtype) || type === "transfer") {
+        // Plaid: negative amount = cash into the account.
+        if (t.amount !== 0) cashFlows.push({ externalId: t.investment_transaction_id, time, amount: -t.amount });
+        else skip("zero cash flow");
+      } else skip(`cash ${subtype}`);
+      continue;
+    }
+    if (type === "fee") {
+      skip("standalone fee");
+      continue;
+    }
+    if (type === "cancel") {
+      skip("cancel");
+      continue;
+    }
+    if (type !== "buy" && type !== "sell" && type !== "transfer") {
+      skip(`type ${type}`);
+      continue;
+    }
+    if (!sec) {
+      skip("unknown security");
+      continue;
+    }
+    if (isCashLike(sec)) {
+      skip("cash equivalent");
+      continue;
+    }
+    const qty = Math.abs(t.quantity);
+    if (!(qty > 0)) {
+      skip("zero quantity");
+      continue;
+    }
+    const assetClass = assetClassOf(sec);
+    const multiplier = assetClass === "option" ? OPTION_MULTIPLIER : 1;
+    const fee = Math.max(0, t.fees ?? 0);
+    const side: "buy" | "sell" = type === "transfer" ? (t.quantity > 0 ? "buy" : "sell") : type === "buy" ? "buy" : "sell";
+    let price = t.price;
+    if (!(price > 0) && type !== "transfer") price = Math.max(0, (Math.abs(t.amount) + (side === "buy" ? -fee : fee)) / (qty * multiplier));
+    if (!(price > 0) && type === "transfer") price = sec.close_price ?? 0;
+    if (!(price > 0)) {
+      skip("no price");
+      continue;
+    }
+    trades.push({ externalId: t.investment_transaction_id, time, symbol: symbolOf(sec), assetClass, side, quantity: qty * multiplier, price, fee });
+    if (type === "transfer") {
+      const value = Math.round(qty * multiplier * price * 100) / 100;
+      cashFlows.push({ externalId: `${t.investment_transaction_id}:transfer`, time, amount: side === "buy" ? value : -value });
+    }
+  }
+
+  const marks: ImportedMark[] = [];
+  const seen = new Set<string>();
+  for (const h of input.holdings) {
+    const sec = securities.get(h.security_id);
+    if (!sec || isCashLike(sec) || !(h.institution_price >= 0)) continue;
+    const symbol = symbolOf(sec);
+    const time = h.institution_price_as_of ? new Date(`${h.institution_price_as_of.slice(0, 10)}T20:00:00.000Z`) : input.asOf;
+    const key = `${symbol}|${time.toISOString()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    marks.push({ symbol, time, price: h.institution_price });
+  }
+  return { trades, cashFlows, marks, stats: { skipped } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Link tokens
+
+function webhookUrl(): string {
+  return new URL("/api/finance/plaid/webhook", getEnv().PUBLIC_URL).toString();
+}
+
+async function ownedAccount(userId: number, linkedAccountId: number) {
+  const db = await getDb();
+  return db
+    .selectFrom("linked_accounts")
+    .select(["id", "user_id", "kind", "fingerprint", "access_token_enc", "item_id", "status"])
+    .where("id", "=", linkedAccountId)
+    .where("user_id", "=", userId)
+    .where("kind", "=", "plaid")
+    .executeTakeFirst();
+}
+
+/**
+ * A Link token for a new item (products: investments) or, with linkedAccountId, for Link update
+ * mode on that account's item (re-login). completionRedirectUri asks for Plaid Hosted Link (the
+ * no-JavaScript path with real credentials) and returns its URL.
+ */
+export async function createLinkToken(
+  userId: number,
+  opts: { linkedAccountId?: number; completionRedirectUri?: string } = {},
+): Promise<{ linkToken: string; hostedLinkUrl: string | null }> {
+  let accessToken: string | undefined;
+  if (opts.linkedAccountId !== undefined) {
+    const account = await ownedAccount(userId, opts.linkedAccountId);
+    if (!account?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
+    accessToken = decryptSecret(account.access_token_enc);
+  }
+  const res = await call("/link/token/create", LinkTokenResponse, () =>
+    plaid().linkTokenCreate({
+      user: { client_user_id: String(userId) },
+      client_name: "Grader",
+      language: "en",
+      country_codes: [CountryCode.Us],
+      webhook: webhookUrl(),
+      ...(accessToken ? { access_token: accessToken } : { products: [Products.Investments] }),
+      ...(opts.completionRedirectUri && !isPlaidDemo() ? { hosted_link: { completion_redirect_uri: opts.completionRedirectUri } } : {}),
+    }),
+  );
+  return { linkToken: res.link_token, hostedLinkUrl: res.hosted_link_url ?? null };
+}
+
+/** Hosted Link finished: the public token of the session (null when the user left without linking). */
+export async function publicTokenFromLinkSession(linkToken: string): Promise<string | null> {
+  const res = await call(
+    "/link/token/get",
+    z.object({ link_sessions: z.array(z.object({ results: z.object({ item_add_results: z.array(z.object({ public_token: z.string() })) }).nullable().optional() }).passthrough()).optional() }).passthrough(),
+    () => plaid().linkTokenGet({ link_token: linkToken }),
+  );
+  for (const session of res.link_sessions ?? []) {
+    const token = session.results?.item_add_results[0]?.public_token;
+    if (token) return token;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import
+
+function isoDate(d: Date) {
+  return d.toISOString().slice(0, 10);
+}
+
+async function fetchHistory(accessToken: string, plaidAccountId: string) {
+  const end = new Date();
+  const start = new Date(end.getTime() - HISTORY_DAYS * 86_400_000);
+  const transactions: PlaidInvestmentTransaction[] = [];
+  const securities = new Map<string, PlaidSecurity>();
+  const pages: unknown[] = [];
+  let total = Infinity;
+  for (let page = 0; transactions.length < total && page < 10_000; page++) {
+    const res = await call("/investments/transactions/get", TransactionsResponse, () =>
+      plaid().investmentsTransactionsGet({
+        access_token: accessToken,
+        start_date: isoDate(start),
+        end_date: isoDate(end),
+        options: { account_ids: [plaidAccountId], count: PAGE_SIZE, offset: transactions.length },
+      }),
+    );
+    total = res.total_investment_transactions;
+    for (const s of res.securities) securities.set(s.security_id, s);
+    transactions.push(...res.investment_transactions);
+    const { item: _item, accounts: _accounts, ...kept } = res as Record<string, unknown>;
+    pages.push(kept);
+    if (res.investment_transactions.length === 0) break;
+  }
+  const holdings = await call("/investments/holdings/get", HoldingsResponse, () =>
+    plaid().investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }),
+  );
+  for (const s of holdings.securities) if (!securities.has(s.security_id)) securities.set(s.security_id, s);
+  const { item: _item, ...holdingsKept } = holdings as Record<string, unknown>;
+  return { transactions, securities: [...securities.values()], holdings: holdings.holdings, pages, holdingsPayload: holdingsKept };
+}
+
+/** Fetches the whole history first, then writes it in one transaction: a failure writes nothing. */
+async function importAccount(linkedAccountId: number, accessToken: string, plaidAccountId: string): Promise<ImportResult & { skipped: Record<string, number> }> {
+  try {
+    const history = await fetchHistory(accessToken, plaidAccountId);
+    const mapped = mapPlaidInvestments({ transactions: history.transactions, securities: history.securities, holdings: history.holdings, asOf: new Date() });
+    const batch: ImportBatch = {
+      trades: mapped.trades,
+      cashFlows: mapped.cashFlows,
+      marks: mapped.marks,
+      payloads: [
+        ...history.pages.map((p) => ({ kind: "plaid:/investments/transactions/get", payload: p })),
+        { kind: "plaid:/investments/holdings/get", payload: history.holdingsPayload },
+      ],
+    };
+    const result = await saveImport(linkedAccountId, batch);
+    log("info", "plaid import done", { linkedAccountId, ...result, fetched: history.transactions.length, skipped: mapped.stats.skipped });
+    return { ...result, skipped: mapped.stats.skipped };
+  } catch (error) {
+    const failure = error instanceof PlaidFailure ? error : toFailure(error, "import");
+    if (!(error instanceof PlaidFailure)) log("error", "plaid import failed", { linkedAccountId, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
+    await markImportFailed(linkedAccountId, `${failure.code}: ${failure.message}`, failure.kind === "relogin" ? "relogin_required" : "error");
+    throw failure;
+  }
+}
+
+function fingerprintOf(institutionId: string, account: z.infer<typeof AccountSchema>) {
+  return `plaid:${institutionId}:${account.persistent_account_id ?? account.account_id}`;
+}
+
+async function institutionName(institutionId: string, fromItem: string | null | undefined): Promise<string | null> {
+  if (fromItem) return fromItem;
+  try {
+    const res = await call("/institutions/get_by_id", InstitutionResponse, () =>
+      plaid().institutionsGetById({ institution_id: institutionId, country_codes: [CountryCode.Us] }),
+    );
+    return res.institution.name;
+  } catch {
+    return null;
+  }
+}
+
+export type LinkedPlaidAccount = { id: number; label: string; institution_name: string | null; created: boolean; trades_added: number; cash_flows_added: number };
+export type ExchangeResult = { ok: true; accounts: LinkedPlaidAccount[] } | { ok: false; code: 406 };
+
+/**
+ * Exchanges a public token, links the item's investment accounts to the user and imports them.
+ * 406 (an account already belongs to another user) links nothing. When an import fails, accounts
+ * first linked by this call are removed again (nothing half-written); accounts the user had linked
+ * before keep their ledger and get status relogin_required or error.
+ */
+export async function exchangeAndImport(userId: number, publicToken: string): Promise<ExchangeResult> {
+  const exchange = await call("/item/public_token/exchange", ExchangeResponse, () => plaid().itemPublicTokenExchange({ public_token: publicToken }));
+  const accessToken = exchange.access_token;
+  const { accounts, item } = await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }));
+  const investment = accounts.filter((a) => a.type === "investment");
+  if (!investment.length) throw new PlaidFailure("no_accounts", "NO_INVESTMENT_ACCOUNTS", "This login has no investment account to grade.");
+  const institutionId = item.institution_id ?? "unknown";
+  const instName = await institutionName(institutionId, item.institution_name);
+
+  const db = await getDb();
+  const fingerprints = investment.map((a) => fingerprintOf(institutionId, a));
+  const taken = await db.selectFrom("linked_accounts").select(["user_id"]).where("fingerprint", "in", fingerprints).execute();
+  if (taken.some((row) => row.user_id !== userId)) return { ok: false, code: 406 };
+
+  const accessTokenEnc = encryptSecret(accessToken);
+  const linked: { id: number; created: boolean; account: z.infer<typeof AccountSchema> }[] = [];
+  const removeCreated = async () => {
+    const ids = linked.filter((l) => l.created).map((l) => l.id);
+    if (ids.length) await db.deleteFrom("linked_accounts").where("id", "in", ids).where("user_id", "=", userId).execute();
+  };
+  for (const account of investment) {
+    const result = await linkAccount({
+      userId,
+      kind: "plaid",
+      fingerprint: fingerprintOf(institutionId, account),
+      label: account.mask ? `${account.name} ••${account.mask}` : account.name,
+      institutionName: instName,
+      accessTokenEnc,
+      itemId: exchange.item_id,
+    });
+    if (!result.ok) {
+      await removeCreated();
+      return { ok: false, code: 406 };
+    }
+    linked.push({ id: result.id, created: result.created, account });
+  }
+
+  const out: LinkedPlaidAccount[] = [];
+  try {
+    for (const l of linked) {
+      const res = await importAccount(l.id, accessToken, l.account.account_id);
+      out.push({ id: l.id, label: l.account.mask ? `${l.account.name} ••${l.account.mask}` : l.account.name, institution_name: instName, created: l.created, trades_added: res.tradesAdded, cash_flows_added: res.cashFlowsAdded });
+    }
+  } catch (error) {
+    await removeCreated();
+    throw error;
+  }
+  return { ok: true, accounts: out };
+}
+
+/** Re-imports one linked Plaid account (webhooks, "Import again", after Link update mode). */
+export async function importPlaidAccount(linkedAccountId: number): Promise<ImportResult> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("linked_accounts")
+    .select(["id", "fingerprint", "access_token_enc"])
+    .where("id", "=", linkedAccountId)
+    .where("kind", "=", "plaid")
+    .executeTakeFirst();
+  if (!row?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
+  const accessToken = decryptSecret(row.access_token_enc);
+  let accounts: z.infer<typeof AccountSchema>[];
+  try {
+    accounts = (await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }))).accounts;
+  } catch (error) {
+    const failure = error as PlaidFailure;
+    await markImportFailed(linkedAccountId, `${failure.code}: ${failure.message}`, failure.kind === "relogin" ? "relogin_required" : "error");
+    throw failure;
+  }
+  const id = row.fingerprint.split(":").slice(2).join(":");
+  const account = accounts.find((a) => (a.persistent_account_id ?? a.account_id) === id);
+  if (!account) {
+    await markImportFailed(linkedAccountId, "ACCOUNT_GONE: the institution no longer reports this account", "relogin_required");
+    throw new PlaidFailure("relogin", "ACCOUNT_GONE", "The institution no longer reports this account. Use Reconnect.");
+  }
+  return importAccount(linkedAccountId, accessToken, account.account_id);
+}
+
+/** The user's own Plaid account, or undefined (for routes checking ownership). */
+export async function findOwnPlaidAccount(userId: number, linkedAccountId: number) {
+  const account = await ownedAccount(userId, linkedAccountId);
+  return account ? { id: account.id, status: account.status } : undefined;
+}
+
+/** Linked accounts with their ledger sizes (one aggregate query; no token columns). */
+export async function listLinkedAccountsWithCounts(userId: number) {
+  const db = await getDb();
+  return db
+    .selectFrom("linked_accounts as la")
+    .select((eb) => [
+      "la.id",
+      "la.kind",
+      "la.label",
+      "la.institution_name",
+      "la.status",
+      "la.last_imported_at",
+      "la.last_error",
+      "la.created_at",
+      eb.selectFrom("trades").select((e) => e.fn.countAll<string>().as("n")).whereRef("trades.linked_account_id", "=", "la.id").as("trades"),
+      eb.selectFrom("cash_flows").select((e) => e.fn.countAll<string>().as("n")).whereRef("cash_flows.linked_account_id", "=", "la.id").as("cash_flows"),
+      eb
+        .selectFrom("cash_flows")
+        .select((e) => e.fn.countAll<string>().as("n"))
+        .whereRef("cash_flows.linked_account_id", "=", "la.id")
+        .where("cash_flows.amount", "<", 0)
+        .as("withdrawals"),
+    ])
+    .where("la.user_id", "=", userId)
+    .orderBy("la.id")
+    .execute()
+    .then((rows) => rows.map((r) => ({ ...r, trades: Number(r.trades ?? 0), cash_flows: Number(r.cash_flows ?? 0), withdrawals: Number(r.withdrawals ?? 0) })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Demo mode: the stand-in Link page's credential step (answered by the simulator).
+
+export type DemoLinkOutcome =
+  | { ok: true; publicToken: string | null; update: boolean; clientUserId: string }
+  | { ok: false; reason: "credentials" | "link_token" | "unavailable" };
+
+export async function completeDemoLink(linkToken: string, username: string, password: string): Promise<DemoLinkOutcome> {
+  if (!isPlaidDemo()) return { ok: false, reason: "unavailable" };
+  try {
+    const res = await fetch(DEMO_LINK_COMPLETE_URL, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ link_token: linkToken, username, password }),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await res.json()) as { public_token?: string | null; update?: boolean; client_user_id?: string; error_code?: string };
+    if (res.ok && typeof body.client_user_id === "string") return { ok: true, publicToken: body.public_token ?? null, update: body.update === true, clientUserId: body.client_user_id };
+    if (body.error_code === "INVALID_CREDENTIALS") return { ok: false, reason: "credentials" };
+    if (body.error_code === "INVALID_LINK_TOKEN") return { ok: false, reason: "link_token" };
+    return { ok: false, reason: "unavailable" };
+  } catch {
+    return { ok: false, reason: "unavailable" };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+export class WebhookRejected extends Error {}
+
+const keyCache = new Map<string, { key: KeyLike | Uint8Array; expired: boolean }>();
+
+async function verificationKey(kid: string) {
+  const cached = keyCache.get(kid);
+  if (cached) return cached;
+  let res: z.infer<typeof VerificationKeyResponse>;
+  try {
+    res = await call("/webhook_verification_key/get", VerificationKeyResponse, () => plaid().webhookVerificationKeyGet({ key_id: kid }));
+  } catch {
+    throw new WebhookRejected("unknown key id");
+  }
+  if (res.key.alg !== "ES256" || res.key.kty !== "EC" || res.key.crv !== "P-256") throw new WebhookRejected("unexpected key type");
+  const entry = { key: await importJWK({ kty: res.key.kty, crv: res.key.crv, x: res.key.x, y: res.key.y } as JWK, "ES256"), expired: res.key.expired_at != null };
+  keyCache.set(kid, entry);
+  return entry;
+}
+
+const WebhookBody = z
+  .object({
+    webhook_type: z.string(),
+    webhook_code: z.string(),
+    item_id: z.string().optional(),
+    error: z.object({ error_code: z.string().optional(), error_type: z.string().optional() }).passthrough().nullable().optional(),
+  })
+  .passthrough();
+export type PlaidWebhook = z.infer<typeof WebhookBody>;
+
+/**
+ * Plaid's webhook verification: the Plaid-Verification header is a JWT signed with ES256 (nothing
+ * else accepted, "none" included) by the key named by its kid (/webhook_verification_key/get), at
+ * most 5 minutes old (iat), whose request_body_sha256 equals the SHA-256 of the raw body.
+ */
+export async function verifyPlaidWebhook(rawBody: string, headers: Headers): Promise<PlaidWebhook> {
+  const token = headers.get("plaid-verification");
+  if (!token) throw new WebhookRejected("missing Plaid-Verification");
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(token);
+  } catch {
+    throw new WebhookRejected("malformed JWT");
+  }
+  if (header.alg !== "ES256") throw new WebhookRejected("alg must be ES256");
+  if (typeof header.kid !== "string" || !header.kid || header.kid.length > 200) throw new WebhookRejected("missing kid");
+  const { key, expired } = await verificationKey(header.kid);
+  if (expired) throw new WebhookRejected("key expired");
+  let claims: Record<string, unknown>;
+  try {
+    ({ payload: claims } = await jwtVerify(token, key, { algorithms: ["ES256"], maxTokenAge: "5 min", clockTolerance: 5 }));
+  } catch {
+    throw new WebhookRejected("signature or age check failed");
+  }
+  const expected = typeof claims.request_body_sha256 === "string" ? claims.request_body_sha256 : "";
+  const actual = crypto.createHash("sha256").update(rawBody, "utf8").digest("hex");
+  if (expected.length !== actual.length || !crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(actual))) throw new WebhookRejected("body hash mismatch");
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    throw new WebhookRejected("body is not JSON");
+  }
+  const parsed = WebhookBody.safeParse(body);
+  if (!parsed.success) throw new WebhookRejected("unexpected body");
+  return parsed.data;
+}
+
+/** Acts on a verified webhook: re-import on new data, relogin_required on item errors. */
+export async function handlePlaidWebhook(hook: PlaidWebhook): Promise<{ action: string; accounts: number }> {
+  if (!hook.item_id) return { action: "ignored", accounts: 0 };
+  const db = await getDb();
+  const accounts = await db.selectFrom("linked_accounts").select(["id"]).where("kind", "=", "plaid").where("item_id", "=", hook.item_id).execute();
+  if (!accounts.length) return { action: "unknown item", accounts: 0 };
+  const type = hook.webhook_type;
+  const code = hook.webhook_code;
+  if ((type === "INVESTMENTS_TRANSACTIONS" || type === "HOLDINGS") && (code === "DEFAULT_UPDATE" || code === "HISTORICAL_UPDATE")) {
+    for (const a of accounts) await importPlaidAccount(a.id).catch(() => undefined); // failures are recorded on the account
+    return { action: "reimported", accounts: accounts.length };
+  }
+  if (type === "ITEM" && (code === "ERROR" || code === "PENDING_EXPIRATION" || code === "PENDING_DISCONNECT")) {
+    const errorCode = hook.error?.error_code ?? code;
+    const status = code !== "ERROR" || RELOGIN_CODES.has(errorCode) ? "relogin_required" : "error";
+    for (const a of accounts) await markImportFailed(a.id, `${errorCode}: reported by Plaid webhook`, status);
+    return { action: status, accounts: accounts.length };
+  }
+  if (type === "ITEM" && code === "LOGIN_REPAIRED") {
+    for (const a of accounts) await importPlaidAccount(a.id).catch(() => undefined);
+    return { action: "reimported", accounts: accounts.length };
+  }
+  if (type === "ITEM" && code === "USER_PERMISSION_REVOKED") {
+    for (const a of accounts) await markImportFailed(a.id, "USER_PERMISSION_REVOKED: reported by Plaid webhook", "relogin_required");
+    return { action: "relogin_required", accounts: accounts.length };
+  }
+  return { action: "ignored", accounts: accounts.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// How routes answer a failure (no provider detail beyond the Plaid error code).
+
+export const ADD_FAILED_MESSAGE = "Failed to add the account!";
+export const PLAID_HICCUP_MESSAGE = "Looks like there was a hiccup connecting through Plaid. No worries — please try again shortly! 🚀";
+
+export function describeFailure(error: unknown): { status: number; code: string; message: string; relogin: boolean } {
+  if (!(error instanceof PlaidFailure)) {
+    log("error", "plaid flow failed", { error: error instanceof Error ? error.name : "unknown" });
+    return { status: 500, code: "INTERNAL", message: ADD_FAILED_MESSAGE, relogin: false };
+  }
+  switch (error.kind) {
+    case "relogin":
+      return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: true };
+    case "timeout":
+      return { status: 504, code: error.code, message: `${ADD_FAILED_MESSAGE} Plaid did not answer in time; please try again shortly.`, relogin: false };
+    case "no_accounts":
+      return { status: 422, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
+    case "invalid":
+      return { status: error.code === "NOT_FOUND" ? 404 : 400, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
+    default:
+      return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} Plaid did not answer properly; please try again shortly.`, relogin: false };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser flow endings (the stand-in Link page and Hosted Link): where to send the user.
+
+export async function linkAndDescribe(userId: number, publicToken: string): Promise<string> {
+  try {
+    const result = await exchangeAndImport(userId, publicToken);
+    return result.ok ? "/profile/account?added=1" : "/profile/account?linkError=406";
+  } catch (error) {
+    return `/profile/account?linkError=${describeFailure(error).relogin ? "relogin" : "failed"}`;
+  }
+}
+
+export async function reconnectAndDescribe(userId: number, linkedAccountId: number): Promise<string> {
+  if (!(await findOwnPlaidAccount(userId, linkedAccountId))) return "/profile/account?linkError=failed";
+  try {
+    await importPlaidAccount(linkedAccountId);
+    return "/profile/account?reconnected=1";
+  } catch (error) {
+    return `/profile/account?linkError=${describeFailure(error).relogin ? "relogin" : "failed"}`;
+  }
+}

@@ -1,0 +1,5 @@
+// Where the wallet adapters go in demo mode (EVM_EXPLORER_URL / SOLANA_RPC_URL unset): addresses
+// the msw simulators in test/mocks/evm.ts and test/mocks/solana.ts answer. No imports, so both the
+// app and the simulators can use it.
+export const DEMO_EVM_EXPLORER_URL = "https://explorer.demo.grader.invalid/api";
+export const DEMO_SOLANA_RPC_URL = "https://solana-rpc.demo.grader.invalid/";

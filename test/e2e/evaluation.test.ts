@@ -1,0 +1,105 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, skipE2E } from "../support/browser";
+import { baseUrl, signUp } from "../support/http";
+import { startServer } from "../support/server";
+
+const TIER = /Bronze|Silver|Gold|Master|Legend/;
+
+async function linkDemoBroker(page: Page) {
+  await page.goto(baseUrl() + "/profile/account");
+  await page.getByRole("button", { name: "Link a broker" }).click();
+  await page.waitForURL(/\/demo\/plaid-link/);
+  // Each test uses its own demo institution account (user_good_<suffix>), so the 406 rule never bites.
+  await page.fill("#plaid-username", `user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`);
+  await page.fill("#plaid-password", "pass_good");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await page.waitForURL(/\/profile\/account/);
+}
+
+describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function signedInPage(js: boolean) {
+    const { cookie } = await signUp();
+    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    return { ctx, page: await ctx.newPage() };
+  }
+
+  it("with JavaScript: the connect modal first, then confirm, loading, toast, badge and stats", async () => {
+    const { ctx, page } = await signedInPage(true);
+    await page.goto(baseUrl() + "/community");
+    await page.getByRole("link", { name: "Get Grade" }).click();
+    await page.getByRole("dialog", { name: "Get Your Grade" }).waitFor();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await linkDemoBroker(page);
+    await page.goto(baseUrl() + "/community");
+    await page.getByRole("link", { name: "Refresh Grade" }).click();
+    await page.getByRole("dialog", { name: "Confirm To Update Your Grade" }).waitFor();
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText("Evaluated successfully!").waitFor({ timeout: 30_000 });
+    await page.locator(".user-menu summary").click();
+    await page.getByRole("menuitem", { name: "My Current Grade" }).click();
+    const modal = page.getByRole("dialog", { name: "My Current Grade" });
+    await modal.waitFor();
+    const tier = (await modal.locator(".grade-tier").textContent())!;
+    expect(tier).toMatch(TIER);
+    await modal.getByRole("link", { name: "See my stats" }).click();
+    await page.waitForURL(/\/profile\/stats$/);
+    expect(await page.locator(".report .grade-tier").first().textContent()).toBe(tier);
+    await page.locator("svg.chart").first().waitFor();
+    await ctx.close();
+  });
+
+  it("without JavaScript: /evaluate's connect options, then the confirm form, then the stats", async () => {
+    const { ctx, page } = await signedInPage(false);
+    await page.goto(baseUrl() + "/community");
+    await page.getByRole("link", { name: "Get Grade" }).click();
+    await page.waitForURL(/\/evaluate$/);
+    expect(await page.getByRole("heading", { name: "Get Your Grade", exact: true }).count()).toBe(1);
+    await linkDemoBroker(page);
+    await page.goto(baseUrl() + "/evaluate");
+    expect(await page.getByRole("heading", { name: "Confirm To Update Your Grade", exact: true }).count()).toBe(1);
+    await page.getByRole("button", { name: "Get Grade" }).click();
+    await page.waitForURL(/\/profile\/stats\?evaluated=1$/, { timeout: 30_000 });
+    expect(await page.locator(".form-success").textContent()).toBe("Evaluated successfully!");
+    expect(await page.locator(".profile-head .grade-tier").textContent()).toMatch(TIER);
+    expect(await page.locator(".report .grade-tier").first().textContent()).toBe(await page.locator(".profile-head .grade-tier").textContent());
+    await ctx.close();
+  });
+
+  it("shows the Tips dialog for a code ≥ 300: no tries left → Go now → /pricing", async () => {
+    const server = await startServer({ FREE_TRIES: "0" });
+    try {
+      const { cookie } = await signUp({ base: server.url });
+      const linked = await fetch(server.url + "/api/finance/plaid/exchange-public-token", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ public_token: `public-sandbox-user_good_tips${Date.now().toString(36)}` }),
+      });
+      expect(linked.status).toBeLessThan(300);
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: server.url }]);
+      const page = await ctx.newPage();
+      await page.goto(server.url + "/community");
+      await page.getByRole("link", { name: "Refresh Grade" }).click();
+      await page.getByRole("button", { name: "Confirm" }).click();
+      const tips = page.getByRole("dialog", { name: "Tips" });
+      await tips.waitFor({ timeout: 30_000 });
+      expect(await tips.textContent()).toContain("Your free tries are all used up! Buy a pass to keep going.");
+      expect(await tips.getByRole("button", { name: "Dismiss" }).count()).toBe(1);
+      await tips.getByRole("button", { name: "Go now" }).click();
+      await page.waitForURL(/\/pricing$/);
+      await ctx.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, skipE2E } from "../support/browser";
+import { baseUrl, signUp } from "../support/http";
+
+// Linking the demo broker in a real browser: /profile/account → "Link a broker" (a plain form post
+// that makes the Link token on the server) → the stand-in Plaid Link page → back on
+// /profile/account with the account listed. With JavaScript on and off.
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+async function seriousViolations(page: Page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    // The header's account menu is another component's (its label-content-name-mismatch is reported there).
+    const r = await window.axe.run({ exclude: [['summary[aria-label="Account menu"]']] }, { resultTypes: ["violations"] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { html: string }[] }) => ({ id: v.id, impact: v.impact, html: v.nodes.map((n) => n.html).join(" | ") }));
+  });
+  return (result as { id: string; impact: string }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+// The JS-on test links user_good once per database; later runs on a reused PostgreSQL database use
+// a run-unique demo login (user_good_<run>) so the 406 case stays theirs to provoke.
+const RUN = Date.now().toString(36);
+
+async function linkThroughStandIn(page: Page, username: string, password = "pass_good") {
+  await page.goto(baseUrl() + "/profile/account");
+  await page.getByRole("button", { name: "Link a broker" }).click();
+  await page.waitForURL(/\/demo\/plaid-link\?link_token=link-sandbox-/);
+  expect(await page.locator("h1").first().textContent()).toBe("Connect your broker");
+  await page.fill("#plaid-username", username);
+  await page.fill("#plaid-password", password);
+  await page.getByRole("button", { name: "Submit" }).click();
+}
+
+describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function signedInPage(js: boolean) {
+    const { cookie } = await signUp();
+    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 800 } });
+    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    return { ctx, page, errors };
+  }
+
+  let first = "user_good";
+
+  it("links user_good with JavaScript on (a wrong password first keeps the username)", async () => {
+    const { ctx, page, errors } = await signedInPage(true);
+    await linkThroughStandIn(page, first, "nope");
+    await page.getByText("The username or password provided were not correct.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.inputValue("#plaid-username")).toBe(first);
+    await page.fill("#plaid-password", "pass_good");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(/\/profile\/account\?(added=1|linkError=406)$/);
+    if (page.url().endsWith("linkError=406")) {
+      // user_good is held by a Grader user from an earlier run on this database.
+      first = `user_good_${RUN}`;
+      await linkThroughStandIn(page, first);
+      await page.waitForURL(/\/profile\/account\?added=1$/);
+    }
+    expect(await page.getByTestId("link-flash").textContent()).toBe("Added the account successfully!");
+    const item = page.getByTestId("linked-account");
+    expect(await item.count()).toBe(1);
+    expect(await item.first().textContent()).toContain("Platypus Brokerage");
+    expect(await item.first().textContent()).toContain("First Platypus Bank");
+    expect(await item.first().textContent()).toMatch(/\d{3} trades/);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it("links with JavaScript off: the 406 message for an account someone else holds, then another account", async () => {
+    const { ctx, page } = await signedInPage(false);
+    await linkThroughStandIn(page, first);
+    await page.waitForURL(/\/profile\/account\?linkError=406$/);
+    expect(await page.getByTestId("link-flash").textContent()).toContain("This investment account has been associated with a Grader account.");
+    expect(await page.getByTestId("linked-account").count()).toBe(0);
+
+    await linkThroughStandIn(page, `user_good_${RUN}e`);
+    await page.waitForURL(/\/profile\/account\?added=1$/);
+    expect(await page.getByTestId("link-flash").textContent()).toBe("Added the account successfully!");
+    expect(await page.getByTestId("linked-account").count()).toBe(1);
+    expect(await page.getByTestId("linked-account").first().textContent()).toContain(`Platypus Brokerage (${RUN}e)`);
+
+    // Unlink with the no-JavaScript confirmation step.
+    await page.getByRole("button", { name: /^Unlink Platypus Brokerage/ }).click();
+    await page.getByRole("group").filter({ hasText: new RegExp(`Unlink Platypus Brokerage \\(${RUN}e\\) ••\\d{4}\\?`) }).waitFor();
+    await page.getByRole("group").getByRole("button", { name: "Unlink" }).click();
+    await page.waitForURL(/\/profile\/account\?unlinked=1$/);
+    expect(await page.getByTestId("linked-account").count()).toBe(0);
+    await ctx.close();
+  });
+
+  it("marks wallets Desktop only and disables them on a phone", async () => {
+    const { ctx, page } = await signedInPage(true);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(baseUrl() + "/profile/account");
+    await page.waitForFunction(() => document.querySelector('[aria-disabled="true"]') !== null);
+    const wallets = page.getByRole("list", { name: "Wallets" });
+    expect(await wallets.locator('a[href="/link/evm"]').count()).toBe(0);
+    expect(await wallets.locator('[aria-disabled="true"]').count()).toBe(2);
+    expect(await wallets.getByText("Desktop only").count()).toBe(2);
+    await ctx.close();
+  });
+});

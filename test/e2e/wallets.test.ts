@@ -1,0 +1,206 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import bs58 from "bs58";
+import { getBytes, Wallet } from "ethers";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import nacl from "tweetnacl";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
+import { launchBrowser, skipE2E } from "../support/browser";
+import { baseUrl, signUp } from "../support/http";
+
+// Linking wallets in a real browser. The wallet extensions are played by injected providers whose
+// signing is bridged to Node (page.exposeFunction) where a real key signs: an ethers wallet behind
+// an EIP-6963 / window.ethereum provider, a tweetnacl key pair behind window.phantom.solana. The
+// server verifies those signatures exactly as it would MetaMask's and Phantom's.
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+// Scoped to the page content (the shared header is tested by routes.test.ts).
+async function seriousViolations(page: Page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const r = await window.axe.run(document.querySelector("main") ?? document, { resultTypes: ["violations"] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  return (result as { id: string; impact: string; targets: string[] }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+async function injectEvmWallet(page: Page, wallet: Pick<Wallet, "address" | "signMessage">, mode: "eip6963" | "window.ethereum") {
+  const signed: string[] = [];
+  await page.exposeFunction("__testPersonalSign", async (hex: string, address: string) => {
+    if (address.toLowerCase() !== wallet.address.toLowerCase()) throw new Error("personal_sign for another account");
+    const bytes = getBytes(hex);
+    signed.push(new TextDecoder().decode(bytes));
+    return wallet.signMessage(bytes);
+  });
+  await page.addInitScript(
+    ({ address, mode }) => {
+      const provider = {
+        isMetaMask: true,
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          if (method === "eth_requestAccounts" || method === "eth_accounts") return [address];
+          if (method === "personal_sign") return (window as unknown as { __testPersonalSign: (h: unknown, a: unknown) => Promise<string> }).__testPersonalSign(params?.[0], params?.[1]);
+          throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
+        },
+      };
+      if (mode === "window.ethereum") {
+        (window as unknown as { ethereum: unknown }).ethereum = provider;
+        return;
+      }
+      const announce = () =>
+        window.dispatchEvent(
+          new CustomEvent("eip6963:announceProvider", {
+            detail: Object.freeze({ info: { uuid: "7a3b2c1d-test", name: "MetaMask (test)", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "io.metamask" }, provider }),
+          }),
+        );
+      window.addEventListener("eip6963:requestProvider", announce);
+      announce();
+    },
+    // MetaMask hands out lower-case addresses.
+    { address: wallet.address.toLowerCase(), mode },
+  );
+  return signed;
+}
+
+async function injectPhantom(page: Page, keys: nacl.SignKeyPair) {
+  const signed: string[] = [];
+  await page.exposeFunction("__testPhantomSign", (bytes: number[]) => {
+    const message = Uint8Array.from(bytes);
+    signed.push(new TextDecoder().decode(message));
+    return Array.from(nacl.sign.detached(message, keys.secretKey));
+  });
+  await page.addInitScript((publicKey) => {
+    const key = { toString: () => publicKey, toBase58: () => publicKey };
+    const solana = {
+      isPhantom: true,
+      publicKey: null as unknown,
+      connect: async () => {
+        solana.publicKey = key;
+        return { publicKey: key };
+      },
+      signMessage: async (message: Uint8Array) => {
+        const sig = await (window as unknown as { __testPhantomSign: (b: number[]) => Promise<number[]> }).__testPhantomSign(Array.from(message));
+        return { signature: Uint8Array.from(sig), publicKey: key };
+      },
+    };
+    (window as unknown as { phantom: unknown }).phantom = { solana };
+  }, bs58.encode(keys.publicKey));
+  return signed;
+}
+
+describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function signedIn(opts: { js?: boolean; width?: number; cookie?: string } = {}): Promise<{ ctx: BrowserContext; page: Page; cookie: string; errors: string[] }> {
+    const cookie = opts.cookie ?? (await signUp()).cookie;
+    const ctx = await browser.newContext({ javaScriptEnabled: opts.js ?? true, viewport: { width: opts.width ?? 1280, height: 800 }, reducedMotion: "reduce" });
+    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    return { ctx, page, cookie, errors };
+  }
+
+  it("links a MetaMask wallet found by EIP-6963 discovery, with a real signature", async () => {
+    const wallet = Wallet.createRandom();
+    const { ctx, page, errors } = await signedIn();
+    const signed = await injectEvmWallet(page, wallet, "eip6963");
+    await page.goto(baseUrl() + "/link/evm");
+    expect(await page.locator("h1").textContent()).toBe("Link a MetaMask wallet");
+    expect(await seriousViolations(page)).toEqual([]);
+    const button = page.getByRole("button", { name: "Connect MetaMask" });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    expect(signed).toHaveLength(1);
+    expect(signed[0]).toMatch(/^localhost:3000 wants you to sign in with your Ethereum account:\n0x[0-9a-fA-F]{40}\n/);
+    expect(signed[0]!.split("\n")[1]).toBe(wallet.address);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it("links a Phantom wallet, and another user then gets SPEC's 406 message", async () => {
+    const keys = nacl.sign.keyPair();
+    const first = await signedIn();
+    const signed = await injectPhantom(first.page, keys);
+    await first.page.goto(baseUrl() + "/link/solana");
+    const button = first.page.getByRole("button", { name: "Connect Phantom" });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await first.page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    expect(signed[0]).toMatch(/^localhost:3000 wants you to sign in with your Solana account:\n/);
+    expect(first.errors).toEqual([]);
+    await first.ctx.close();
+
+    const second = await signedIn();
+    await injectPhantom(second.page, keys);
+    await second.page.goto(baseUrl() + "/link/solana");
+    const again = second.page.getByRole("button", { name: "Connect Phantom" });
+    await expect.poll(() => again.isEnabled()).toBe(true);
+    await again.click();
+    await expect.poll(() => second.page.getByTestId("wallet-status").textContent()).toBe(SPEC_406_MESSAGE);
+    expect(second.page.url()).toMatch(/\/link\/solana$/);
+    await second.ctx.close();
+  });
+
+  it("uses window.ethereum when no wallet announces itself, and shows failures plainly", async () => {
+    // A wallet whose history the explorer simulator fails to serve (HTTP 500).
+    const failing = new Wallet(`0x${"0".repeat(63)}1`);
+    const { ctx, page } = await signedIn();
+    await injectEvmWallet(page, failing, "window.ethereum");
+    await page.goto(baseUrl() + "/link/evm");
+    const button = page.getByRole("button", { name: "Connect MetaMask" });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await expect.poll(() => page.getByText("Failed to add the account!").count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByTestId("wallet-status").textContent()).toMatch(/HTTP 500.*Nothing was linked/);
+    await ctx.close();
+  });
+
+  it("says so when no wallet is installed", async () => {
+    for (const [path, name, text] of [
+      ["/link/evm", "Connect MetaMask", /No Ethereum wallet was detected/],
+      ["/link/solana", "Connect Phantom", /Phantom was not detected/],
+    ] as const) {
+      const { ctx, page } = await signedIn();
+      await page.goto(baseUrl() + path);
+      const button = page.getByRole("button", { name });
+      await expect.poll(() => button.isEnabled()).toBe(true);
+      await button.click();
+      await expect.poll(() => page.getByTestId("wallet-status").textContent()).toMatch(text);
+      await ctx.close();
+    }
+  });
+
+  it("is desktop only on mobile and pad, and explains that JavaScript is needed", async () => {
+    for (const width of [390, 900]) {
+      const { ctx, page } = await signedIn({ width });
+      await page.goto(baseUrl() + "/link/evm");
+      await expect.poll(() => page.getByText("Desktop only", { exact: true }).count()).toBe(1);
+      expect(await page.getByRole("button", { name: "Connect MetaMask" }).isDisabled()).toBe(true);
+      await ctx.close();
+    }
+    const { ctx, page } = await signedIn({ js: false });
+    const res = await page.goto(baseUrl() + "/link/solana");
+    expect(res?.status()).toBe(200);
+    expect(await page.getByText(/Linking a wallet needs JavaScript/).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Connect Phantom" }).isDisabled()).toBe(true);
+    await ctx.close();
+  });
+
+  it("sends a visitor who is not signed in to /signin", async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/link/evm");
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    await ctx.close();
+  });
+});

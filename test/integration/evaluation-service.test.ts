@@ -1,0 +1,163 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+// In-process against PGlite (or DATABASE_URL's PostgreSQL in CI), with hand-made imports: the
+// limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
+if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
+const { getDb, migrateToLatest } = await import("~/server/db.server");
+const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft } = await import("~/server/evaluation.server");
+const { saveImport, linkAccount } = await import("~/server/imports.server");
+
+const noReimport = async () => {};
+let seq = 0;
+
+async function newUser(extraTries = 0) {
+  const db = await getDb();
+  const row = await db.insertInto("users").values({ email: `eval-${Date.now()}-${seq++}-${Math.random()}@example.com` }).returning("id").executeTakeFirstOrThrow();
+  if (extraTries) await db.updateTable("users").set({ extra_tries: extraTries }).where("id", "=", row.id).execute();
+  return row.id;
+}
+
+async function linkWithHistory(userId: number, trades = 4) {
+  const link = await linkAccount({ userId, kind: "plaid", fingerprint: `plaid:test:${userId}:${Math.random()}`, label: "Test brokerage" });
+  if (!link.ok) throw new Error("link failed");
+  const t0 = Date.UTC(2025, 0, 2);
+  await saveImport(link.id, {
+    trades: Array.from({ length: trades }, (_, i) => ({
+      externalId: `t${i}`,
+      time: new Date(t0 + i * 86_400_000 * 10),
+      symbol: "AAPL",
+      assetClass: "stock" as const,
+      side: i % 2 === 0 ? ("buy" as const) : ("sell" as const),
+      quantity: 10,
+      price: 100 + i * 3,
+      fee: 1,
+    })),
+    cashFlows: [{ externalId: "d1", time: new Date(t0 - 86_400_000), amount: 10_000 }],
+    marks: [],
+    payloads: [],
+  });
+  return link.id;
+}
+
+async function addTrade(accountId: number, n: number) {
+  await saveImport(accountId, {
+    trades: [{ externalId: `extra-${n}`, time: new Date(Date.UTC(2025, 5, 1) + n * 3_600_000), symbol: "MSFT", assetClass: "stock", side: n % 2 ? "sell" : "buy", quantity: 1, price: 300, fee: 0 }],
+    cashFlows: [],
+    marks: [],
+    payloads: [],
+  });
+}
+
+beforeAll(async () => {
+  await migrateToLatest();
+});
+
+describe("evaluateUser", () => {
+  it("answers 403 without a linked account", async () => {
+    const userId = await newUser();
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 403, message: "Link your Robinhood or Metamask account first, then give it another go." });
+    expect(await evaluateUser(userId, "evm", noReimport)).toMatchObject({ code: 403 });
+  });
+
+  it("grades, stores the evaluation as the current grade, and uses one try", async () => {
+    const userId = await newUser();
+    await linkWithHistory(userId);
+    const out = await evaluateUser(userId, "plaid", noReimport);
+    expect(out.code).toBe(200);
+    const current = await currentEvaluation(userId);
+    expect(current?.result.metrics.roundTrips).toBe(2);
+    expect(current?.verificationCode).toMatch(/^GR-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+    expect(current?.ledgerDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(await triesLeft(userId)).toBe(2);
+  });
+
+  it("answers 2002 without using a try when nothing is new, and grades again when something is", async () => {
+    const userId = await newUser();
+    const account = await linkWithHistory(userId);
+    const first = await evaluateUser(userId, "all", noReimport);
+    const again = await evaluateUser(userId, "all", noReimport);
+    expect(again.code).toBe(2002);
+    if (first.code === 200 && again.code === 2002) expect(again.evaluationId).toBe(first.evaluationId);
+    expect(await triesLeft(userId)).toBe(2);
+    await addTrade(account, 1);
+    const third = await evaluateUser(userId, "all", noReimport);
+    expect(third.code).toBe(200);
+    expect(await triesLeft(userId)).toBe(1);
+    const db = await getDb();
+    const history = await db.selectFrom("evaluations").select("id").where("user_id", "=", userId).execute();
+    expect(history).toHaveLength(2);
+  });
+
+  it("answers 401 when the free tries are used up", async () => {
+    const userId = await newUser();
+    const account = await linkWithHistory(userId);
+    for (let i = 0; i < 3; i++) {
+      await addTrade(account, i);
+      expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);
+    }
+    await addTrade(account, 99);
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 401, message: "Your free tries are all used up! Buy a pass to keep going." });
+  });
+
+  it("answers 402 at the daily limit, and gives the try back", async () => {
+    const userId = await newUser(10);
+    const account = await linkWithHistory(userId);
+    for (let i = 0; i < 5; i++) {
+      await addTrade(account, i);
+      expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);
+    }
+    await addTrade(account, 50);
+    const before = await triesLeft(userId);
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 402, message: "You've hit today's limit for evaluations—try again tomorrow!" });
+    expect(await triesLeft(userId)).toBe(before);
+  });
+
+  it("uses no try and keeps the grade when the provider fails", async () => {
+    const userId = await newUser();
+    await linkWithHistory(userId);
+    const out = await evaluateUser(userId, "all", async () => {
+      throw new Error("provider down");
+    });
+    expect(out).toMatchObject({ code: 502, message: "Evaluation is failed!" });
+    expect(await triesLeft(userId)).toBe(3);
+    expect(await currentEvaluation(userId)).toBeNull();
+  });
+
+  it("runs one evaluation per user at a time", async () => {
+    const userId = await newUser();
+    await linkWithHistory(userId);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = evaluateUser(userId, "all", () => gate);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 409 });
+    release();
+    expect((await slow).code).toBe(200);
+  });
+
+  it("reports a percentile among current grades from the database", async () => {
+    const userId = await newUser();
+    await linkWithHistory(userId, 6);
+    await evaluateUser(userId, "all", noReimport);
+    const current = await currentEvaluation(userId);
+    expect(current?.result.percentile).toBeGreaterThanOrEqual(0);
+    expect(current?.result.percentile).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("consumeAllowance under concurrency", () => {
+  it("lets exactly 3 of 50 concurrent evaluations through against 3 remaining tries", async () => {
+    const userId = await newUser();
+    const db = await getDb();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        db
+          .transaction()
+          .execute((trx) => consumeAllowance(trx, userId))
+          .catch(() => ({ ok: false as const, code: 0 })),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(await triesLeft(userId)).toBe(0);
+  });
+});

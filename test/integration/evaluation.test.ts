@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, get, postForm, signUp } from "../support/http";
+
+async function api(path: string, cookie: string, body: unknown = {}) {
+  const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } } };
+}
+
+// Each demo username (user_good_<suffix>) is its own institution account, so tests never collide on the 406 rule.
+const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+async function info(cookie: string) {
+  return ((await (await get("/api/user/info", { cookie })).json()) as { data: Record<string, unknown> }).data;
+}
+
+describe("the evaluation flow over HTTP (demo broker)", () => {
+  let trader: { cookie: string; id: number };
+  beforeAll(async () => {
+    const { cookie } = await signUp();
+    const linked = await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
+    expect(linked.status).toBeLessThan(300);
+    trader = { cookie, id: (await info(cookie)).id as number };
+  });
+
+  it("answers code 403 without a linked account, as JSON with HTTP 200", async () => {
+    const { cookie } = await signUp();
+    for (const path of ["/api/finance/plaid/evaluation", "/api/evm/evaluation", "/api/solana/evaluation"]) {
+      const res = await api(path, cookie);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ code: 403, message: "Link your Robinhood or Metamask account first, then give it another go." });
+    }
+  });
+
+  it("grades the linked broker (200), then answers 2002 when nothing is new", async () => {
+    const first = await api("/api/finance/plaid/evaluation", trader.cookie);
+    expect(first.body.data?.code).toBe(200);
+    expect(["Bronze", "Silver", "Gold", "Master", "Legend"]).toContain(first.body.data?.tier);
+    expect(first.body.data?.verification_code).toMatch(/^GR-/);
+    const second = await api("/api/finance/plaid/evaluation", trader.cookie);
+    expect(second.body.data?.code).toBe(2002);
+    expect(second.body.data?.evaluation_id).toBe(first.body.data?.evaluation_id);
+    const user = await info(trader.cookie);
+    expect(user.is_star).toBe(true);
+    expect(user.platform_name).toBe("plaid");
+  });
+
+  it("shows the grade in the header, the stats page and the profile", async () => {
+    const stats = await (await get("/profile/stats", { cookie: trader.cookie })).text();
+    for (const text of ["Dimensions", "Key figures", "Time-weighted return", "Money-weighted return", "Max drawdown", "Win rate", "Profit factor", "Grade history", "Flow-adjusted account index", "Drawdown from the running peak"]) {
+      expect(stats).toContain(text);
+    }
+    expect(stats).toMatch(/<svg class="chart"[^>]*role="img"/);
+    const header = await (await get("/community", { cookie: trader.cookie })).text();
+    expect(header).toContain("Refresh Grade");
+    expect(header).toContain("My Current Grade");
+    const profile = await (await get("/profile", { cookie: trader.cookie })).text();
+    expect(profile).toMatch(/class="grade-badge tier-(Bronze|Silver|Gold|Master|Legend)/);
+  });
+
+  it("lists holdings and trades with paging and refuses unknown sort fields", async () => {
+    const trades = (await (await get("/api/portal/trades?page=2&page_size=10&sort_by=symbol&order=asc", { cookie: trader.cookie })).json()) as { data: { symbol: string; quantity: number }[]; meta: { page: number; page_size: number; total: number } };
+    expect(trades.meta).toMatchObject({ page: 2, page_size: 10 });
+    expect(trades.meta.total).toBeGreaterThanOrEqual(150);
+    expect(trades.data).toHaveLength(10);
+    expect(trades.data.map((t) => t.symbol)).toEqual([...trades.data.map((t) => t.symbol)].sort());
+    expect(typeof trades.data[0]!.quantity).toBe("number");
+    const bad = await get("/api/portal/trades?sort_by=password", { cookie: trader.cookie });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("sort_by");
+    const page = await (await get("/profile/history?page_size=5", { cookie: trader.cookie })).text();
+    expect(page).toContain("Page 1 of");
+    const holdings = (await (await get("/api/portal/holdings", { cookie: trader.cookie })).json()) as { data: { weight: number }[]; meta: { total: number } };
+    expect(holdings.meta.total).toBeGreaterThan(0);
+    const total = holdings.data.reduce((s, h) => s + h.weight, 0);
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it("hides another trader's dollar amounts by default, everywhere", async () => {
+    const viewer = await signUp();
+    const statsData = (await (await get(`/u/${trader.id}/stats?_data=${encodeURIComponent("routes/u.$id.stats")}`, { cookie: viewer.cookie })).json()) as { report: { evaluation: { metrics: Record<string, unknown>; positions: unknown[]; curve: { equity: unknown }[] } } };
+    expect(statsData.report.evaluation.metrics.totalPnl).toBeNull();
+    expect(statsData.report.evaluation.metrics.equity).toBeNull();
+    expect(statsData.report.evaluation.positions).toEqual([]);
+    expect(statsData.report.evaluation.curve.every((c) => c.equity === null)).toBe(true);
+    const trades = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown; fee: unknown }[] };
+    expect(trades.data.every((t) => t.quantity === null && t.fee === null)).toBe(true);
+    const holdings = (await (await get(`/api/portal/holdings?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { value: unknown }[] };
+    expect(holdings.data.every((h) => h.value === null)).toBe(true);
+    // Once the trader chooses to show amounts, they appear.
+    const me = await info(trader.cookie);
+    await postForm("/user/settings", { username: (me.username as string) ?? `t_${Date.now().toString(36)}`, show_amounts: "amounts" }, { cookie: trader.cookie });
+    const shown = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown }[] };
+    expect(typeof shown.data[0]!.quantity).toBe("number");
+  });
+
+  it("works as a plain form without JavaScript: success goes to the stats, a failure shows the Tips", async () => {
+    const { cookie } = await signUp();
+    const none = await postForm("/evaluate", {}, { cookie });
+    expect(none.status).toBe(200);
+    const html = await none.text();
+    expect(html).toContain("Tips");
+    expect(html).toContain("Link Now");
+    await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
+    const ok = await postForm("/evaluate", {}, { cookie });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/profile/stats?evaluated=1");
+    expect(await (await get("/profile/stats?evaluated=1", { cookie })).text()).toContain("Evaluated successfully!");
+  });
+});

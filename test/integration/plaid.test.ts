@@ -1,0 +1,321 @@
+import crypto from "node:crypto";
+import { generateKeyPair, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postForm, sessionCookie, uniqueEmail } from "../support/http";
+import { startServer, type RunningServer } from "../support/server";
+import { DEMO_WEBHOOK_KID, signDemoWebhook } from "../mocks/plaid";
+import { demoBrokerage, demoItemId } from "../mocks/plaid-data";
+
+// Broker linking through Plaid in demo mode: the server's real `plaid` SDK code talks to the msw
+// simulator (test/mocks/plaid.ts). Its own server, so the test can read every log line it writes.
+
+const SPEC_406 =
+  "This investment account has been associated with a Grader account. Please use a new investment account or switch to the associated Grader account.";
+
+let server: RunningServer;
+let base: string;
+const seen: string[] = []; // every response body, checked for leaked tokens at the end
+
+async function call(path: string, opts: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string>; raw?: string } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.body !== undefined || opts.raw !== undefined) headers["content-type"] ??= "application/json";
+  if (opts.cookie) headers.cookie = opts.cookie;
+  const res = await fetch(base + path, {
+    method: opts.method ?? (opts.body !== undefined || opts.raw !== undefined ? "POST" : "GET"),
+    headers,
+    body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+    redirect: "manual",
+  });
+  const text = await res.text();
+  seen.push(text, JSON.stringify([...res.headers]));
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* HTML */
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+async function newUser() {
+  const res = await postForm("/signup", { email: uniqueEmail("plaid"), password: "correct horse battery" }, { base });
+  expect(res.status).toBe(302);
+  return sessionCookie(res);
+}
+
+// Demo usernames unique to this run, so the suite also passes on a reused PostgreSQL database.
+const RUN = Date.now().toString(36);
+const U = `user_good_${RUN}`;
+const token = (tail: string) => `public-sandbox-${tail}-${crypto.randomBytes(4).toString("hex")}`;
+const exchange = (cookie: string, publicToken: string) => call("/api/finance/plaid/exchange-public-token", { body: { public_token: publicToken }, cookie });
+const accounts = async (cookie: string) => (await call("/api/finance/plaid/accounts", { cookie })).json.data as any[];
+
+/** What the mapping should produce from the demo brokerage (docs/SOURCES.md's table). */
+function expected(username: string) {
+  const b = demoBrokerage(username);
+  const cashLike = new Set(b.securities.filter((s) => s.is_cash_equivalent || s.type === "cash").map((s) => s.security_id));
+  const trades = b.transactions.filter((t) => (t.type === "buy" || t.type === "sell" || (t.type === "transfer" && t.security_id)) && !cashLike.has(t.security_id!));
+  const flows = b.transactions.filter((t) => t.type === "cash" && (t.subtype === "deposit" || t.subtype === "withdrawal"));
+  const transfers = b.transactions.filter((t) => t.type === "transfer" && t.security_id);
+  const symbols = new Set(trades.map((t) => t.security_id));
+  return { trades: trades.length, cashFlows: flows.length + transfers.length, withdrawals: flows.filter((t) => t.subtype === "withdrawal").length, symbols: symbols.size };
+}
+
+beforeAll(async () => {
+  server = await startServer({ LOG_LEVEL: "debug" });
+  base = server.url;
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("Plaid linking (demo mode, msw simulator)", () => {
+  let alice: string;
+  let aliceAccountId: number;
+
+  it("has a realistic demo brokerage", () => {
+    const e = expected("user_good");
+    expect(e.trades).toBeGreaterThanOrEqual(150);
+    expect(e.symbols).toBeGreaterThanOrEqual(15);
+    expect(e.withdrawals).toBeGreaterThanOrEqual(1);
+    const b = demoBrokerage("user_good");
+    const months = new Set(b.transactions.map((t) => t.date.slice(0, 7)));
+    expect(months.size).toBeGreaterThanOrEqual(12);
+    expect(b.transactions.some((t) => t.name.includes("partial fill"))).toBe(true);
+    expect(b.transactions.some((t) => t.fees > 0)).toBe(true);
+    // Deterministic: the same every time.
+    expect(JSON.stringify(demoBrokerage("user_good").transactions.slice(0, 5))).toBe(JSON.stringify(b.transactions.slice(0, 5)));
+  });
+
+  it("answers a link token (investments) and 401 without a session", async () => {
+    alice = await newUser();
+    const res = await call("/api/finance/plaid/link-token", { method: "POST", cookie: alice });
+    expect(res.status).toBe(200);
+    expect(res.json.data.link_token).toMatch(/^link-sandbox-/);
+    const anon = await call("/api/finance/plaid/link-token", { method: "POST" });
+    expect(anon.status).toBe(401);
+    const get = await call("/api/finance/plaid/link-token", { cookie: alice });
+    expect(get.status).toBe(405);
+  });
+
+  it("exchanges a public token and imports the full history", async () => {
+    const res = await exchange(alice, token(U));
+    expect(res.status).toBe(201);
+    expect(res.json.data.message).toBe("Added the account successfully!");
+    const e = expected(U);
+    const [linked] = res.json.data.accounts;
+    expect(linked).toMatchObject({ institution_name: "First Platypus Bank", created: true, trades_added: e.trades, cash_flows_added: e.cashFlows });
+    aliceAccountId = linked.id;
+    const list = await accounts(alice);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ kind: "plaid", status: "active", trades: e.trades, cash_flows: e.cashFlows, withdrawals: e.withdrawals });
+    expect(list[0].trades).toBeGreaterThanOrEqual(150);
+    expect(list[0].last_imported_at).toBeTruthy();
+    const info = await call("/api/user/info", { cookie: alice });
+    expect(info.json.data.platform_name).toBe("plaid");
+  });
+
+  it("re-importing adds nothing (webhook-style refresh and a second exchange)", async () => {
+    const again = await call("/api/finance/plaid/import", { body: { linked_account_id: aliceAccountId }, cookie: alice });
+    expect(again.status).toBe(200);
+    expect(again.json.data).toEqual({ trades_added: 0, cash_flows_added: 0 });
+    const relink = await exchange(alice, token(U));
+    expect(relink.status).toBe(201);
+    expect(relink.json.data.accounts[0]).toMatchObject({ id: aliceAccountId, created: false, trades_added: 0, cash_flows_added: 0 });
+    expect((await accounts(alice))[0].trades).toBe(expected(U).trades);
+  });
+
+  it("answers the 406 case for a second user and links nothing", async () => {
+    const bob = await newUser();
+    const res = await exchange(bob, token(U));
+    expect(res.status).toBe(409);
+    expect(res.json).toMatchObject({ code: 406, message: SPEC_406 });
+    expect(await accounts(bob)).toEqual([]);
+    expect((await call("/api/user/info", { cookie: bob })).json.data.platform_name).toBeNull();
+    expect((await accounts(alice))[0].trades).toBe(expected(U).trades);
+  });
+
+  it("lets one user link several accounts", async () => {
+    const res = await exchange(alice, token(`${U}x`));
+    expect(res.status).toBe(201);
+    expect(res.json.data.message).toBe("Added the account successfully!");
+    const list = await accounts(alice);
+    expect(list).toHaveLength(2);
+    expect(list[1].trades).toBe(expected(`${U}x`).trades);
+  });
+
+  it("marks the account relogin_required on ITEM_LOGIN_REQUIRED and keeps its ledger; Link update mode repairs it", async () => {
+    const before = (await accounts(alice))[0];
+    const res = await exchange(alice, token(`item-login-required-${U}`));
+    expect(res.status).toBe(502);
+    expect(res.json.error).toMatchObject({ code: "ITEM_LOGIN_REQUIRED", relogin_required: true });
+    expect(res.json.error.message).toContain("Failed to add the account!");
+    const after = (await accounts(alice))[0];
+    expect(after).toMatchObject({ id: before.id, status: "relogin_required", trades: before.trades, cash_flows: before.cash_flows });
+
+    // Update mode: a link token made with the item's access token, then the stand-in Link page.
+    const lt = await call("/api/finance/plaid/link-token", { body: { linked_account_id: aliceAccountId }, cookie: alice });
+    expect(lt.status).toBe(200);
+    const start = await postForm("/link/plaid", { linked_account_id: String(aliceAccountId) }, { base, cookie: alice });
+    expect(start.status).toBe(302);
+    const location = start.headers.get("location")!;
+    expect(location).toMatch(/^\/demo\/plaid-link\?link_token=link-sandbox-.+&account=\d+$/);
+    const params = new URL(location, base).searchParams;
+    const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: params.get("account")!, username: U, password: "pass_good", intent: "submit" }, { base, cookie: alice });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1");
+    expect((await accounts(alice))[0]).toMatchObject({ status: "active", trades: before.trades });
+  });
+
+  it("a 500 or a malformed answer gives a clear error and writes nothing", async () => {
+    // A new user: the first transactions page succeeds, the second answers 500 → nothing linked.
+    const carol = await newUser();
+    const fail = await exchange(carol, token(`server-error-${U}c`));
+    expect(fail.status).toBe(502);
+    expect(fail.json.error.message).toContain("Failed to add the account!");
+    expect(fail.json.error.relogin_required).toBe(false);
+    expect(await accounts(carol)).toEqual([]);
+
+    const malformed = await exchange(carol, token(`malformed-${U}c`));
+    expect(malformed.status).toBe(502);
+    expect(malformed.json.error.code).toBe("MALFORMED");
+    expect(await accounts(carol)).toEqual([]);
+
+    // An existing account: status error, previous ledger intact.
+    const before = (await accounts(alice))[0];
+    const res = await exchange(alice, token(`server-error-${U}`));
+    expect(res.status).toBe(502);
+    expect((await accounts(alice))[0]).toMatchObject({ status: "error", trades: before.trades, cash_flows: before.cash_flows });
+    const repaired = await exchange(alice, token(U));
+    expect(repaired.status).toBe(201);
+    expect((await accounts(alice))[0]).toMatchObject({ status: "active", trades: before.trades });
+
+    const bad = await exchange(carol, "not-a-public-token");
+    expect(bad.status).toBe(400);
+    const missing = await call("/api/finance/plaid/exchange-public-token", { body: {}, cookie: carol });
+    expect(missing.status).toBe(400);
+  });
+
+  it("links through the stand-in Link page without JavaScript (wrong credentials keep the username)", async () => {
+    const dave = await newUser();
+    const start = await postForm("/link/plaid", {}, { base, cookie: dave });
+    expect(start.status).toBe(302);
+    const location = start.headers.get("location")!;
+    expect(location).toMatch(/^\/demo\/plaid-link\?link_token=link-sandbox-/);
+    const page = await call(location, { cookie: dave });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Connect your broker");
+    expect(page.text).toContain("Demo data");
+    const linkToken = new URL(location, base).searchParams.get("link_token")!;
+
+    const wrong = await postForm(location, { link_token: linkToken, username: `${U}d`, password: "wrong", intent: "submit" }, { base, cookie: dave });
+    expect(wrong.status).toBe(400);
+    const html = await wrong.text();
+    expect(html).toContain("The username or password provided were not correct.");
+    expect(html).toContain(`value="${U}d"`);
+
+    const ok = await postForm(location, { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: dave });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/profile/account?added=1");
+    const profile = await call("/profile/account?added=1", { cookie: dave });
+    expect(profile.text).toContain("Added the account successfully!");
+    expect(profile.text).toContain(`Platypus Brokerage (${RUN}d)`);
+
+    // Someone else's link token is refused; the 406 case lands on the message.
+    const erin = await newUser();
+    const foreign = await postForm("/demo/plaid-link", { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: erin });
+    expect(foreign.headers.get("location")).toBe("/profile/account?linkError=hiccup");
+    const erinStart = await postForm("/link/plaid", {}, { base, cookie: erin });
+    const erinToken = new URL(erinStart.headers.get("location")!, base).searchParams.get("link_token")!;
+    const taken = await postForm("/demo/plaid-link", { link_token: erinToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: erin });
+    expect(taken.headers.get("location")).toBe("/profile/account?linkError=406");
+    expect((await call("/profile/account?linkError=406", { cookie: erin })).text).toContain("This investment account has been associated with a Grader account.");
+    expect(await accounts(erin)).toEqual([]);
+
+    // Unlink with a confirmation step.
+    const id = (await accounts(dave))[0].id;
+    const ask = await postForm("/profile/account", { intent: "unlink", id: String(id) }, { base, cookie: dave });
+    expect(ask.status).toBe(200);
+    expect(await ask.text()).toContain(`Unlink Platypus Brokerage (${RUN}d)`);
+    expect(await accounts(dave)).toHaveLength(1);
+    const confirm = await postForm("/profile/account", { intent: "unlink", id: String(id), confirm: "yes" }, { base, cookie: dave });
+    expect(confirm.status).toBe(302);
+    expect(await accounts(dave)).toEqual([]);
+  });
+});
+
+describe("Plaid webhooks", () => {
+  let cookie: string;
+  let publicToken: string;
+
+  beforeAll(async () => {
+    cookie = await newUser();
+    publicToken = token(`${U}h`);
+    const res = await exchange(cookie, publicToken);
+    expect(res.status).toBe(201);
+  });
+
+  const post = (raw: string, verification?: string) =>
+    call("/api/finance/plaid/webhook", { raw, headers: verification ? { "plaid-verification": verification } : {} });
+
+  it("accepts a valid signature and re-imports on DEFAULT_UPDATE (adding nothing new)", async () => {
+    const before = (await accounts(cookie))[0];
+    const raw = JSON.stringify({ webhook_type: "INVESTMENTS_TRANSACTIONS", webhook_code: "DEFAULT_UPDATE", item_id: demoItemId(publicToken), new_investments_transactions: 0, environment: "sandbox" });
+    const res = await post(raw, await signDemoWebhook(raw));
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ received: true, action: "reimported", accounts: 1 });
+    const after = (await accounts(cookie))[0];
+    expect(after.trades).toBe(before.trades);
+    expect(new Date(after.last_imported_at).getTime()).toBeGreaterThanOrEqual(new Date(before.last_imported_at).getTime());
+  });
+
+  it("marks the item relogin_required on an ITEM ERROR webhook", async () => {
+    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "ERROR", item_id: demoItemId(publicToken), error: { error_type: "ITEM_ERROR", error_code: "ITEM_LOGIN_REQUIRED", error_message: "login required" }, environment: "sandbox" });
+    const res = await post(raw, await signDemoWebhook(raw));
+    expect(res.status).toBe(200);
+    expect((await accounts(cookie))[0].status).toBe("relogin_required");
+  });
+
+  it("answers 400 to a bad signature, an old iat, a wrong body hash, alg none, HS256 or no header", async () => {
+    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "LOGIN_REPAIRED", item_id: demoItemId(publicToken) });
+    const other = await generateKeyPair("ES256");
+    const forged = await new SignJWT({ request_body_sha256: crypto.createHash("sha256").update(raw).digest("hex") })
+      .setProtectedHeader({ alg: "ES256", kid: DEMO_WEBHOOK_KID })
+      .setIssuedAt()
+      .sign(other.privateKey);
+    const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const none = `${b64({ alg: "none", kid: DEMO_WEBHOOK_KID })}.${b64({ iat: Math.floor(Date.now() / 1000), request_body_sha256: crypto.createHash("sha256").update(raw).digest("hex") })}.`;
+    const hs = await new SignJWT({ request_body_sha256: crypto.createHash("sha256").update(raw).digest("hex") })
+      .setProtectedHeader({ alg: "HS256", kid: DEMO_WEBHOOK_KID })
+      .setIssuedAt()
+      .sign(new TextEncoder().encode("a shared secret of some length......"));
+    const cases: [string, string | undefined, string?][] = [
+      ["bad signature", forged],
+      ["old iat", await signDemoWebhook(raw, { iat: Math.floor(Date.now() / 1000) - 6 * 60 })],
+      ["wrong body hash", await signDemoWebhook(raw, { bodySha256: crypto.createHash("sha256").update(raw + " ").digest("hex") })],
+      ["body changed after signing", await signDemoWebhook(raw), raw.replace("LOGIN_REPAIRED", "ERROR")],
+      ["alg none", none],
+      ["HS256", hs],
+      ["unknown kid", await signDemoWebhook(raw, { kid: "no-such-key" })],
+      ["no header", undefined],
+      ["garbage", "not.a.jwt"],
+    ];
+    for (const [name, header, body] of cases) {
+      const res = await post(body ?? raw, header);
+      expect(res.status, name).toBe(400);
+    }
+    expect((await accounts(cookie))[0].status).toBe("relogin_required");
+  });
+});
+
+describe("secrets", () => {
+  it("never sends or logs an access token or the Plaid secret", async () => {
+    await new Promise((r) => setTimeout(r, 200));
+    const everything = [...seen, ...server.logs].join("\n");
+    expect(server.logs.length).toBeGreaterThan(10);
+    expect(everything).not.toContain("access-sandbox-");
+    expect(everything).not.toContain("demo-grader-sandbox-secret");
+    expect(everything).not.toMatch(/access_token/i);
+  });
+});

@@ -1,0 +1,216 @@
+import bs58 from "bs58";
+import { Wallet } from "ethers";
+import nacl from "tweetnacl";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
+import { EVM_FAILURE_KEYS } from "../mocks/evm";
+import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
+import { baseUrl, signUp } from "../support/http";
+import { startServer, type RunningServer } from "../support/server";
+
+// Wallet linking against the msw explorer and Solana RPC simulators (the test server has no
+// EVM_EXPLORER_URL / SOLANA_RPC_URL, so it runs them). Keys are real: ethers wallets and
+// tweetnacl key pairs sign the server's messages exactly as MetaMask and Phantom would.
+
+type Answer = { status: number; body: { data?: Record<string, unknown>; error?: { message: string; fields?: Record<string, string> }; code?: number } };
+
+async function apiPost(path: string, body: unknown, cookie: string, base = baseUrl()): Promise<Answer> {
+  const res = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Answer["body"] };
+}
+
+type Signer = { chain: "evm" | "solana"; address: string; sent: string; sign: (message: string) => Promise<string> | string };
+
+function evmSigner(wallet: { address: string; signMessage(m: string): Promise<string> }): Signer {
+  // SPEC §5: the browser sends the address without its 0x prefix.
+  return { chain: "evm", address: wallet.address, sent: wallet.address.slice(2), sign: (m) => wallet.signMessage(m) };
+}
+
+function solanaSigner(keys = nacl.sign.keyPair()): Signer {
+  const address = bs58.encode(keys.publicKey);
+  return { chain: "solana", address, sent: address, sign: (m) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(m), keys.secretKey)) };
+}
+
+async function nonceFor(signer: Signer, cookie: string, base?: string): Promise<string> {
+  const res = await apiPost(`/api/${signer.chain}/nonce`, { wallet_address: signer.sent }, cookie, base);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data!.message as string;
+}
+
+async function link(signer: Signer, cookie: string, opts: { base?: string; edit?: (m: string) => string } = {}) {
+  const issued = await nonceFor(signer, cookie, opts.base);
+  const message = opts.edit ? opts.edit(issued) : issued;
+  const signature = await signer.sign(message);
+  const res = await apiPost(`/api/${signer.chain}/wallet`, { wallet_address: signer.sent, message, signature }, cookie, opts.base);
+  return { ...res, message, signature };
+}
+
+const chains = [
+  { name: "EVM (MetaMask)", chain: "evm" as const, fresh: () => evmSigner(Wallet.createRandom()), failing: (mode: keyof typeof EVM_FAILURE_KEYS) => evmSigner(new Wallet(EVM_FAILURE_KEYS[mode])) },
+  {
+    name: "Solana (Phantom)",
+    chain: "solana" as const,
+    fresh: () => solanaSigner(),
+    failing: (mode: "explorer500" | "timeout" | "malformed" | "flaky") =>
+      solanaSigner(nacl.sign.keyPair.fromSeed(SOLANA_FAILURE_SEEDS[mode === "explorer500" ? "rpc500" : mode])),
+  },
+];
+
+describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
+  it("issues a sign-in message for our domain with a nonce and a 10-minute expiry", async () => {
+    const { cookie } = await signUp();
+    const signer = fresh();
+    const message = await nonceFor(signer, cookie);
+    const lines = message.split("\n");
+    expect(lines[0]).toBe(`localhost:3000 wants you to sign in with your ${chain === "evm" ? "Ethereum" : "Solana"} account:`);
+    expect(lines[1]).toBe(signer.address); // checksummed, with 0x, although it was sent without
+    expect(message).toContain("\nURI: http://localhost:3000\n");
+    expect(message).toContain(`\nChain ID: ${chain === "evm" ? "1" : "mainnet"}\n`);
+    const issued = Date.parse(/Issued At: (.+)/.exec(message)![1]!);
+    const expires = Date.parse(/Expiration Time: (.+)/.exec(message)![1]!);
+    expect(expires - issued).toBe(600_000);
+    expect(/Nonce: ([A-Za-z0-9]{16,})/.test(message)).toBe(true);
+    // The Host header does not change the domain.
+    const spoofed = await fetch(baseUrl() + `/api/${chain}/nonce`, { method: "POST", headers: { "content-type": "application/json", cookie, "x-forwarded-host": "evil.example" }, body: JSON.stringify({ wallet_address: signer.sent }) });
+    expect(((await spoofed.json()) as { data: { message: string } }).data.message.startsWith("localhost:3000 ")).toBe(true);
+  });
+
+  it("links with a real signature, imports buys and sells, and a re-import adds nothing", async () => {
+    const { cookie } = await signUp();
+    const signer = fresh();
+    const first = await link(signer, cookie);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const data = first.body.data!;
+    expect(data.fingerprint).toBe(`${chain}:${signer.address}`);
+    expect(data.demo).toBe(true);
+    expect(data.trades_added as number).toBeGreaterThan(20);
+    expect(data.buys as number).toBeGreaterThan(0);
+    expect(data.sells as number).toBeGreaterThan(0);
+    const again = await link(signer, cookie);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data!.created).toBe(false);
+    expect(again.body.data!.trades_found).toBe(data.trades_found);
+    expect(again.body.data!.trades_added).toBe(0);
+  });
+
+  it("needs the proof: a bare address is refused with 400", async () => {
+    const { cookie } = await signUp();
+    const res = await apiPost(`/api/${chain}/wallet`, { wallet_address: fresh().sent }, cookie);
+    expect(res.status).toBe(400);
+    expect(res.body.error!.message).toMatch(/An address alone is not accepted/);
+    expect(Object.keys(res.body.error!.fields!)).toEqual(["message", "signature"]);
+    const bad = await apiPost(`/api/${chain}/nonce`, { wallet_address: "not-an-address" }, cookie);
+    expect(bad.status).toBe(400);
+    const anonymous = await fetch(baseUrl() + `/api/${chain}/nonce`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ wallet_address: fresh().sent }) });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("refuses a signature by another key", async () => {
+    const { cookie } = await signUp();
+    const signer = fresh();
+    const other = fresh();
+    const message = await nonceFor(signer, cookie);
+    const res = await apiPost(`/api/${chain}/wallet`, { wallet_address: signer.sent, message, signature: await other.sign(message) }, cookie);
+    expect(res.status).toBe(400);
+    expect(res.body.error!.message).toMatch(/signature does not match/);
+    // The nonce was not spent by the failed attempt: the right signature still works.
+    const ok = await apiPost(`/api/${chain}/wallet`, { wallet_address: signer.sent, message, signature: await signer.sign(message) }, cookie);
+    expect(ok.status).toBe(201);
+  });
+
+  it("refuses a reused nonce", async () => {
+    const { cookie } = await signUp();
+    const signer = fresh();
+    const first = await link(signer, cookie);
+    expect(first.status).toBe(201);
+    const replay = await apiPost(`/api/${chain}/wallet`, { wallet_address: signer.sent, message: first.message, signature: first.signature }, cookie);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error!.message).toMatch(/already used/);
+  });
+
+  it("refuses a message for another domain, and one that differs from the issued text", async () => {
+    const { cookie } = await signUp();
+    const signer = fresh();
+    const foreign = await link(signer, cookie, { edit: (m) => m.replace(/^localhost:3000 /, "evil.example ").replace("URI: http://localhost:3000", "URI: https://evil.example") });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error!.message).toMatch(/another site \(evil\.example\)/);
+    const altered = await link(signer, cookie, { edit: (m) => m.replace(/Expiration Time: .+/, "Expiration Time: 2999-01-01T00:00:00.000Z") });
+    expect(altered.status).toBe(400);
+    expect(altered.body.error!.message).toMatch(/differs from the one this site issued/);
+  });
+
+  it("answers 406 (HTTP 409) for a wallet another user holds, and links nothing", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const signer = fresh();
+    expect((await link(signer, alice.cookie)).status).toBe(201);
+    const res = await link(signer, bob.cookie);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: { message: SPEC_406_MESSAGE }, code: 406 });
+    // Alice still holds it.
+    expect((await link(signer, alice.cookie)).status).toBe(200);
+  });
+
+  it.each([
+    ["explorer500", /answered HTTP 500/],
+    ["malformed", /malformed JSON/],
+  ] as const)("a provider failure (%s) gives a clear error and links nothing", async (mode, pattern) => {
+    const alice = await signUp();
+    const signer = failing(mode);
+    const res = await link(signer, alice.cookie);
+    expect(res.status, JSON.stringify(res.body)).toBe(502);
+    expect(res.body.error!.message).toMatch(pattern);
+    expect(res.body.error!.message).toMatch(/Nothing was linked/);
+    // No row was written: another user meets the same provider error, not the 406.
+    const bob = await signUp();
+    const again = await link(signer, bob.cookie);
+    expect(again.status).toBe(502);
+  });
+
+  it("a failed re-import leaves the earlier ledger as it was", async () => {
+    // The simulator fails every second reading of this wallet's history.
+    const { cookie } = await signUp();
+    const signer = failing("flaky");
+    const first = await link(signer, cookie);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const found = first.body.data!.trades_found as number;
+    expect(first.body.data!.trades_added).toBe(found);
+    const failed = await link(signer, cookie);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error!.message).toMatch(/HTTP 503.*earlier history is unchanged/);
+    // Every trade is still there: the next import finds them all and adds none.
+    const again = await link(signer, cookie);
+    expect(again.status).toBe(200);
+    expect(again.body.data!.trades_found).toBe(found);
+    expect(again.body.data!.trades_added).toBe(0);
+  });
+});
+
+describe("short limits (second server: 2 s nonces, 1.5 s provider time limit)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ WALLET_NONCE_TTL_SECONDS: "2", WALLET_PROVIDER_TIMEOUT_MS: "1500" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each(chains)("$name: an expired message is refused", async ({ fresh }) => {
+    const { cookie } = await signUp({ base: server.url });
+    const signer = fresh();
+    const message = await nonceFor(signer, cookie, server.url);
+    await new Promise((r) => setTimeout(r, 2300));
+    const res = await apiPost(`/api/${signer.chain}/wallet`, { wallet_address: signer.sent, message, signature: await signer.sign(message) }, cookie, server.url);
+    expect(res.status).toBe(400);
+    expect(res.body.error!.message).toMatch(/expired/);
+  });
+
+  it.each(chains)("$name: a provider that never answers times out with a clear error", async ({ failing }) => {
+    const { cookie } = await signUp({ base: server.url });
+    const started = Date.now();
+    const res = await link(failing("timeout"), cookie, { base: server.url });
+    expect(res.status, JSON.stringify(res.body)).toBe(502);
+    expect(res.body.error!.message).toMatch(/did not answer within 2 s/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,47 @@
+import { syncBuiltinESMExports } from "node:module";
+import type { RequestHandler } from "msw";
+import { setupServer, type SetupServer } from "msw/node";
+import { appleHandlers } from "./apple";
+import { googleHandlers } from "./google";
+import { evmHandlers } from "./evm";
+import { solanaHandlers } from "./solana";
+import { plaidHandlers } from "./plaid";
+
+/**
+ * One msw server for every external provider that runs in demo mode (credentials unset). Each
+ * provider has a handler file here; add a flag and a line below for the next one (Plaid, Stripe,
+ * explorers…). Requests msw does not handle go to the network unchanged.
+ */
+export type ProviderMockFlags = { google?: boolean; apple?: boolean; plaid?: boolean; evm?: boolean; solana?: boolean };
+
+export async function startProviderMocks(which: ProviderMockFlags): Promise<{ server: SetupServer; providers: string[] } | null> {
+  const handlers: RequestHandler[] = [];
+  const providers: string[] = [];
+  if (which.google) {
+    handlers.push(...googleHandlers());
+    providers.push("google");
+  }
+  if (which.apple) {
+    handlers.push(...(await appleHandlers()));
+    providers.push("apple");
+  }
+  if (which.plaid) {
+    handlers.push(...plaidHandlers());
+    providers.push("plaid");
+  }
+  if (which.evm) {
+    handlers.push(...evmHandlers());
+    providers.push("evm");
+  }
+  if (which.solana) {
+    handlers.push(...solanaHandlers());
+    providers.push("solana");
+  }
+  if (!handlers.length) return null;
+  const server = setupServer(...handlers);
+  server.listen({ onUnhandledRequest: "bypass" });
+  // msw patches http.get/https.get on the CommonJS modules; ES modules that did
+  // `import * as https from "node:https"` (jose's JWKS fetch) only see the patch after this.
+  syncBuiltinESMExports();
+  return { server, providers };
+}
