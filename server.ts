@@ -34,7 +34,7 @@ try {
 }
 
 // Google/Apple without credentials: demo mode against the msw provider simulators in test/mocks.
-const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL };
+const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL, stripe: !env.STRIPE_SECRET_KEY };
 if (Object.values(demoProviders).some(Boolean)) {
   try {
     const { startProviderMocks } = await import("./test/mocks/index");
@@ -55,6 +55,17 @@ const mode = env.NODE_ENV === "production" ? "production" : "development";
 const renderPage = createRequestHandler(build, mode);
 const trustedOrigins = [env.PUBLIC_URL, ...env.TRUSTED_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean)];
 const secureOrigin = env.PUBLIC_URL.startsWith("https:");
+
+// Stripe's embedded and hosted Checkout, allowed only when real Stripe keys are configured (demo
+// mode stays on our own origin).
+const stripeCsp = env.STRIPE_SECRET_KEY
+  ? {
+      script: ["https://js.stripe.com"],
+      frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://checkout.stripe.com", "https://hooks.stripe.com"],
+      connect: ["https://api.stripe.com", "https://checkout.stripe.com"],
+      formAction: ["https://checkout.stripe.com"],
+    }
+  : { script: [], frame: [], connect: [], formAction: [] };
 
 export const app = express();
 app.disable("x-powered-by");
@@ -108,13 +119,14 @@ app.use(
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...stripeCsp.script],
         // react-hot-toast injects a <style> element; inline style attributes are used for layout.
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'"],
-        "connect-src": ["'self'"],
-        "form-action": ["'self'"],
+        "connect-src": ["'self'", ...stripeCsp.connect],
+        "frame-src": ["'self'", ...stripeCsp.frame],
+        "form-action": ["'self'", ...stripeCsp.formAction],
         "object-src": ["'none'"],
         "base-uri": ["'none'"],
         "frame-ancestors": ["'none'"],

@@ -13,6 +13,8 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // Property tests run hundreds of cases: generous under a loaded CI machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -69,7 +69,52 @@ export async function benchEvaluation(opts: { trades?: number; runs?: number } =
   return result;
 }
 
+/**
+ * The demo broker account end to end: link (import included) then evaluations that re-import
+ * from the Plaid simulator each time (import included) and that skip the re-import (excluded).
+ */
+export async function benchDemoEvaluation(runs = 5) {
+  const { startProviderMocks } = await import("../test/mocks/index");
+  const mocks = await startProviderMocks({ plaid: true });
+  const { exchangeAndImport } = await import("../app/sources/plaid.server");
+  const { reimportLinkedAccounts } = await import("../app/server/reimport.server");
+  try {
+    await migrateToLatest();
+    const db = await getDb();
+    const user = await db.insertInto("users").values({ email: `bench-demo-${Date.now()}@example.com`, extra_tries: 1000 }).returning("id").executeTakeFirstOrThrow();
+    const t0 = performance.now();
+    await exchangeAndImport(user.id, `public-sandbox-user_good_bench${Date.now().toString(36)}`);
+    const linkMs = performance.now() - t0;
+    const included: number[] = [];
+    const excluded: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      // A fresh evaluation each time: forget the previous one's digest.
+      await db.updateTable("users").set({ current_evaluation_id: null }).where("id", "=", user.id).execute();
+      await db.deleteFrom("evaluations").where("user_id", "=", user.id).execute();
+      let t = performance.now();
+      await evaluateUser(user.id, "all", reimportLinkedAccounts);
+      included.push(performance.now() - t);
+      await db.updateTable("users").set({ current_evaluation_id: null }).where("id", "=", user.id).execute();
+      await db.deleteFrom("evaluations").where("user_id", "=", user.id).execute();
+      t = performance.now();
+      await evaluateUser(user.id, "all", async () => {});
+      excluded.push(performance.now() - t);
+    }
+    return {
+      db: await dbKind(),
+      linkAndFirstImportMs: Math.round(linkMs),
+      evaluateWithImportMsP50: percentile(included, 50),
+      evaluateWithImportMsP95: percentile(included, 95),
+      evaluateWithoutImportMsP50: percentile(excluded, 50),
+      evaluateWithoutImportMsP95: percentile(excluded, 95),
+    };
+  } finally {
+    mocks?.server.close();
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchDemoEvaluation(), null, 2));
   console.log(JSON.stringify(await benchEvaluation(), null, 2));
   await closeDb();
 }

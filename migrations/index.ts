@@ -3,6 +3,9 @@ import * as m0001 from "./0001_init";
 import * as m0002 from "./0002_identities";
 import * as m0003 from "./0003_linking";
 import * as m0004 from "./0004_evaluations";
+import * as m0005 from "./0005_cards";
+import * as m0006 from "./0006_community";
+import * as m0007 from "./0007_billing_points";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +13,7 @@ export const migrations: Record<string, Migration> = {
   "0002_identities": m0002,
   "0003_linking": m0003,
   "0004_evaluations": m0004,
+  "0005_cards": m0005,
+  "0006_community": m0006,
+  "0007_billing_points": m0007,
 };

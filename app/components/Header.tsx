@@ -5,6 +5,8 @@ import { Avatar } from "./Avatar";
 import { GetGradeButton } from "./GetGradeButton";
 import { MyCurrentGrade } from "./LatestGrade";
 import { Logo } from "./Logo";
+import { ShareButton } from "./ShareButton";
+import { TraderSearch } from "./TraderSearch";
 
 const visitorLinks = [
   { href: "/#how-it-works", label: "How it works" },
@@ -89,17 +91,10 @@ function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
   const profileHref = user.is_star ? "/profile" : "/evaluate";
   return (
     <>
-      <form method="get" action="/search" role="search" className="header-search">
-        <label htmlFor="trader-search" className="visually-hidden">
-          Search traders
-        </label>
-        <input id="trader-search" name="keyword" type="search" placeholder="Search traders" minLength={3} autoComplete="off" />
-      </form>
+      <TraderSearch />
       <div className="header-actions">
         <GetGradeButton linked={Boolean(user.platform_name)} />
-        <Link to={user.is_star ? "/share" : "/evaluate"} className="btn btn-ghost nav-desktop" aria-disabled={!user.is_star}>
-          Share
-        </Link>
+        <ShareButton user={user} />
         <details className="user-menu">
           <summary>
             <span className="visually-hidden">Account menu: </span>

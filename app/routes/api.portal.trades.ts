@@ -1,16 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, requireApiUser } from "~/server/api.server";
-import { findPublicProfile } from "~/server/guards.server";
+import { portfolioApiLoader } from "~/server/portfolio-api.server";
 import { tradesFor } from "~/server/portfolio-routes.server";
 
-// GET /api/portal/trades?user_id=&page=&page_size=&sort_by=&order= → { data: [...], meta: { page, page_size, total } }
-// Another user's amounts are hidden unless they chose to show them.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireApiUser(request);
-  const raw = new URL(request.url).searchParams.get("user_id");
-  const ownerId = raw === null ? viewer.id : Number(raw);
-  if (!Number.isSafeInteger(ownerId) || ownerId <= 0) return apiError(400, "user_id: must be a user id.");
-  if (ownerId !== viewer.id && !(await findPublicProfile(ownerId))) return apiError(404, "No such trader.");
-  const { data, meta } = await tradesFor(request, ownerId, viewer.id, true);
-  return apiData(data, { meta });
-}
+export const loader = portfolioApiLoader(tradesFor);

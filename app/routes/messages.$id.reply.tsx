@@ -1,18 +1,84 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
-import { parseId } from "~/server/guards.server";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Page } from "~/components/Page";
+import { displayName } from "~/lib/display-name";
+import { timeAgo } from "~/lib/time-ago";
+import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
+import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Conversation · Grader", noindex: true });
 
-// Only the two participants may see a conversation; until messaging exists there are none, so
-// every id is a 404 (never someone else's content).
+// Only the two participants may see or write to a conversation: anyone else gets 404.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  parseId(params.id);
-  throw new Response("Not Found", { status: 404 });
+  const user = await requireUser(request);
+  const conversation = ensureFound(await conversationFor(user.id, parseId(params.id)));
+  // The recipient of a pending request answers it first.
+  if (conversation.status === "request" && !conversation.started_by_me) throw redirect(`/messages/${conversation.id}/request`);
+  if (conversation.status === "declined" && !conversation.started_by_me) throw new Response("Not Found", { status: 404 });
+  return json({ conversation, messages: await conversationMessages(user.id, conversation.id), now: Date.now() });
 }
 
-export default function Route() {
-  return null;
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const conversation = ensureFound(await conversationFor(user.id, parseId(params.id)));
+  if (conversation.status === "request" && !conversation.started_by_me) throw redirect(`/messages/${conversation.id}/request`);
+  if (conversation.status === "declined" && !conversation.started_by_me) throw new Response("Not Found", { status: 404 });
+  const form = await request.formData();
+  const result = await sendMessage(user.id, conversation.other.id, String(form.get("body") ?? ""));
+  if (!result.ok) return json({ error: result.message, body: String(form.get("body") ?? "").slice(0, 2000) }, { status: result.status });
+  return redirect(`/messages/${conversation.id}/reply`, 303);
+}
+
+export default function Conversation() {
+  const { conversation, messages, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const ref = useRef<HTMLFormElement>(null);
+  const sending = navigation.state === "submitting";
+  const was = useRef(false);
+  useEffect(() => {
+    if (was.current && !sending && !actionData) ref.current?.reset();
+    was.current = sending;
+  }, [sending, actionData]);
+  const name = displayName(conversation.other) || "Trader";
+  const closed = conversation.status === "declined" || conversation.blocked_by_me;
+  return (
+    <Page title={`Conversation with ${name}`} narrow>
+      <p>
+        <Link to="/messages">← Messages</Link> · <Link to={`/u/${conversation.other.id}`}>View profile</Link>
+      </p>
+      {conversation.status === "request" ? <p className="muted" role="status">Message request sent. {name} will see your messages once they accept.</p> : null}
+      {conversation.status === "declined" ? <p className="muted" role="status">{name} declined your message request.</p> : null}
+      <ol className="message-list" aria-label="Messages">
+        {messages.map((m) => (
+          <li key={m.id} className={m.mine ? "message mine" : "message"}>
+            <span className="visually-hidden">{m.mine ? "You" : name}: </span>
+            {m.body}
+            <br />
+            <time className="muted small" dateTime={m.created_at}>
+              {timeAgo(m.created_at, now)}
+            </time>
+          </li>
+        ))}
+      </ol>
+      {closed ? null : (
+        <Form method="post" className="stack" ref={ref}>
+          <label htmlFor="reply-body">Reply</label>
+          <textarea id="reply-body" name="body" rows={3} maxLength={2000} required defaultValue={actionData?.body} />
+          {actionData?.error ? (
+            <p className="field-error" role="alert">
+              {actionData.error}
+            </p>
+          ) : null}
+          <button type="submit" className="btn btn-primary" disabled={sending}>
+            Send
+          </button>
+        </Form>
+      )}
+    </Page>
+  );
 }

@@ -1,18 +1,62 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
-import { parseId } from "~/server/guards.server";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Page } from "~/components/Page";
+import { displayName } from "~/lib/display-name";
+import { timeAgo } from "~/lib/time-ago";
+import { answerRequest, conversationFor, conversationMessages } from "~/server/community/messages.server";
+import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Message request · Grader", noindex: true });
 
-// Only the two participants may see a conversation; until messaging exists there are none, so
-// every id is a 404 (never someone else's content).
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  parseId(params.id);
-  throw new Response("Not Found", { status: 404 });
+// A pending request, seen by its recipient only (the sender and everyone else: 404).
+async function pendingRequest(request: Request, rawId: string | undefined) {
+  const user = await requireUser(request);
+  const conversation = ensureFound(await conversationFor(user.id, parseId(rawId)));
+  if (conversation.started_by_me || conversation.status !== "request") throw new Response("Not Found", { status: 404 });
+  return { user, conversation };
 }
 
-export default function Route() {
-  return null;
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, conversation } = await pendingRequest(request, params.id);
+  return json({ conversation, messages: await conversationMessages(user.id, conversation.id), now: Date.now() });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, conversation } = await pendingRequest(request, params.id);
+  const answer = String((await request.formData()).get("answer") ?? "");
+  if (answer !== "accept" && answer !== "decline" && answer !== "block") return json({ error: "Choose accept, decline or block." }, { status: 400 });
+  ensureFound(await answerRequest(user.id, conversation.id, answer));
+  return redirect(answer === "accept" ? `/messages/${conversation.id}/reply` : "/messages", 303);
+}
+
+export default function MessageRequest() {
+  const { conversation, messages, now } = useLoaderData<typeof loader>();
+  const name = displayName(conversation.other) || "Trader";
+  return (
+    <Page title={`Message request from ${name}`} narrow>
+      <p>
+        <Link to="/messages">← Messages</Link> · <Link to={`/u/${conversation.other.id}`}>View profile</Link>
+      </p>
+      <p className="muted">You don't follow {name}. Accept to reply; decline to hide it; block to stop all messages from them.</p>
+      <ol className="message-list" aria-label="Messages">
+        {messages.map((m) => (
+          <li key={m.id} className="message">
+            {m.body}
+            <br />
+            <time className="muted small" dateTime={m.created_at}>
+              {timeAgo(m.created_at, now)}
+            </time>
+          </li>
+        ))}
+      </ol>
+      <Form method="post" className="post-actions">
+        <button type="submit" name="answer" value="accept" className="btn btn-primary">Accept</button>
+        <button type="submit" name="answer" value="decline" className="btn btn-ghost">Decline</button>
+        <button type="submit" name="answer" value="block" className="btn btn-ghost">Block</button>
+      </Form>
+    </Page>
+  );
 }

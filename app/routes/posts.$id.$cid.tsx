@@ -1,17 +1,65 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { EmptyState, Page } from "~/components/Page";
+import { Composer, PostCard, postActionHref, postHref } from "~/components/PostCard";
 import { seo } from "~/lib/seo";
-import { parseId } from "~/server/guards.server";
+import { handlePostAction } from "~/server/community/post-actions.server";
+import { getPost, repliesTo } from "~/server/community/posts.server";
+import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Reply · Grader", noindex: true });
 
-// Posts arrive with the community feature; until then no id exists.
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  parseId(params.id);
-  throw new Response("Not Found", { status: 404 });
+// /posts/:id/:cid: reply :cid in the thread of post :id, with its own replies.
+async function loadReply(request: Request, params: { id?: string; cid?: string }) {
+  const user = await requireUser(request);
+  const rootId = String(parseId(params.id));
+  const cid = String(parseId(params.cid));
+  const reply = ensureFound(await getPost(cid, user.id));
+  if (reply.root_id !== rootId) throw new Response("Not Found", { status: 404 });
+  return { user, reply, rootId, cid };
 }
 
-export default function Route() {
-  return null;
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, reply, cid } = await loadReply(request, params);
+  const parent = reply.parent_id ? await getPost(reply.parent_id, user.id) : null;
+  const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
+  const replies = await repliesTo(cid, user.id, page);
+  return json({ reply, parent, replies, canAttach: user.current_evaluation_id !== null, now: Date.now() });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, rootId, cid } = await loadReply(request, params);
+  return handlePostAction(request, user.id, cid, `/posts/${rootId}/${cid}`);
+}
+
+export default function ReplyPage() {
+  const { reply, parent, replies, canAttach, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const pages = Math.max(1, Math.ceil(replies.meta.total / replies.meta.page_size));
+  return (
+    <Page title="Reply">
+      <p>
+        {parent ? <Link to={postHref(parent)}>← In reply to {parent.author.username ? `@${parent.author.username}` : "a post"}</Link> : <Link to="/community">← Community</Link>}
+      </p>
+      {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
+      <PostCard post={reply} now={now} link={false} />
+      {reply.deleted ? null : (
+        <Composer action={postActionHref(reply)} label="Write a reply" canAttach={canAttach} intent="reply" error={actionData && !actionData.ok ? actionData.error : undefined} value={actionData?.values?.body} />
+      )}
+      <section aria-label="Replies" className="replies">
+        <h2>Replies</h2>
+        {replies.data.length === 0 ? <EmptyState title="No replies yet">Be the first to reply.</EmptyState> : replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)}
+        {pages > 1 ? (
+          <nav className="pager" aria-label="Reply pages">
+            {replies.meta.page > 1 ? <Link to={`?page=${replies.meta.page - 1}`}>← Previous</Link> : <span />}
+            <span className="muted small">{`Page ${replies.meta.page} of ${pages}`}</span>
+            {replies.meta.page < pages ? <Link to={`?page=${replies.meta.page + 1}`}>Next →</Link> : <span />}
+          </nav>
+        ) : null}
+      </section>
+    </Page>
+  );
 }

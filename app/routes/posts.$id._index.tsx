@@ -1,17 +1,63 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { EmptyState, Page } from "~/components/Page";
+import { Composer, PostCard, postActionHref } from "~/components/PostCard";
 import { seo } from "~/lib/seo";
-import { parseId } from "~/server/guards.server";
+import { handlePostAction } from "~/server/community/post-actions.server";
+import { getPost, repliesTo } from "~/server/community/posts.server";
+import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Post · Grader", noindex: true });
 
-// Posts arrive with the community feature; until then no id exists.
+// /posts/:id: a top-level post with its direct replies. A reply's id here is a 404 (it lives at /posts/:root/:id).
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  parseId(params.id);
-  throw new Response("Not Found", { status: 404 });
+  const user = await requireUser(request);
+  const id = String(parseId(params.id));
+  const post = ensureFound(await getPost(id, user.id));
+  if (post.parent_id !== null) throw new Response("Not Found", { status: 404 });
+  const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
+  const replies = await repliesTo(id, user.id, page);
+  return json({ post, replies, canAttach: user.current_evaluation_id !== null, now: Date.now() });
 }
 
-export default function Route() {
-  return null;
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const id = String(parseId(params.id));
+  return handlePostAction(request, user.id, id, `/posts/${id}`);
+}
+
+export default function PostPage() {
+  const { post, replies, canAttach, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const pages = Math.max(1, Math.ceil(replies.meta.total / replies.meta.page_size));
+  return (
+    <Page title="Post">
+      <p>
+        <Link to="/community">← Community</Link>
+      </p>
+      {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
+      <PostCard post={post} now={now} link={false} />
+      {post.deleted ? null : (
+        <Composer action={postActionHref(post)} label="Write a reply" canAttach={canAttach} intent="reply" error={actionData && !actionData.ok ? actionData.error : undefined} value={actionData?.values?.body} />
+      )}
+      <section aria-label="Replies" className="replies">
+        <h2>Replies</h2>
+        {replies.data.length === 0 ? (
+          <EmptyState title="No replies yet">Be the first to reply.</EmptyState>
+        ) : (
+          replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)
+        )}
+        {pages > 1 ? (
+          <nav className="pager" aria-label="Reply pages">
+            {replies.meta.page > 1 ? <Link to={`?page=${replies.meta.page - 1}`}>← Previous</Link> : <span />}
+            <span className="muted small">{`Page ${replies.meta.page} of ${pages}`}</span>
+            {replies.meta.page < pages ? <Link to={`?page=${replies.meta.page + 1}`}>Next →</Link> : <span />}
+          </nav>
+        ) : null}
+      </section>
+    </Page>
+  );
 }

@@ -8,12 +8,14 @@ import type { TierName } from "~/content/landing";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { displayName } from "~/lib/display-name";
 import { requireUser } from "~/server/session.server";
+import { followCounts } from "~/server/community/follows.server";
+import { formatCompact } from "~/lib/format-number";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ grade: await currentGradeSummary(user.id), user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
+  return json({ counts: await followCounts(user.id), grade: await currentGradeSummary(user.id), user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
 }
 
 const tabs = [
@@ -29,7 +31,7 @@ const tabs = [
 ] as const;
 
 export default function Profile() {
-  const { user, grade } = useLoaderData<typeof loader>();
+  const { user, grade, counts } = useLoaderData<typeof loader>();
   const name = displayName(user) || user.email;
   return (
     <div className="page">
@@ -40,6 +42,10 @@ export default function Profile() {
           {user.username ? <p className="muted">@{user.username}</p> : <p className="muted"><Link to="/user-questions">Choose a username</Link></p>}
           <p className="small">
             {grade?.tier ? <GradeBadge tier={grade.tier as TierName} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
+          </p>
+          <p className="follow-row">
+            <Link to="/profile/followers"><strong>{formatCompact(counts.followers)}</strong> {counts.followers === 1 ? "follower" : "followers"}</Link>
+            <Link to="/profile/following"><strong>{formatCompact(counts.following)}</strong> following</Link>
           </p>
         </div>
         <Link to="/user/settings" className="btn btn-ghost" style={{ marginLeft: "auto" }}>Edit profile</Link>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Field, Honeypot } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
@@ -10,6 +10,7 @@ import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { createSession } from "~/server/session.server";
 import { createUser } from "~/server/users.server";
+import { recordReferral } from "~/server/points.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -17,7 +18,8 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Join us for free
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request);
-  return null;
+  // ?ref=<username>: the referral link from /airdrop, kept in a hidden field.
+  return { ref: (new URL(request.url).searchParams.get("ref") ?? "").slice(0, 40) };
 }
 
 // Said when the email is taken: the person who owns it needs to know where to go, so this much
@@ -27,13 +29,15 @@ export const EMAIL_TAKEN = "This email can't be used to create a new account. If
 export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`signup:ip:${clientIp(request)}`, 20, 3600);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
-  const parsed = parseForm(SignupSchema, await request.formData());
+  const form = await request.formData();
+  const parsed = parseForm(SignupSchema, form);
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const { email, password } = parsed.data;
   const emailLimit = await hitRateLimit(`signup:email:${email}`, 5, 3600);
   if (!emailLimit.ok) return tooManyRequests(emailLimit.retryAfter);
   const user = await createUser({ email, password });
   if (!user) return json({ formError: null, errors: { email: EMAIL_TAKEN } as Record<string, string>, values: { email } }, { status: 400 });
+  await recordReferral(user.id, String(form.get("ref") ?? ""));
   await sendVerificationEmail(user.id);
   const { setCookie } = await createSession(user.id, request);
   return redirect("/user-questions", { headers: { "Set-Cookie": setCookie } });
@@ -41,6 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Signup() {
   const data = useActionData<typeof action>();
+  const { ref } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   return (
@@ -65,6 +70,7 @@ export default function Signup() {
           hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Any characters, spaces and emoji included.`}
           error={data?.errors.password}
         />
+        {ref ? <input type="hidden" name="ref" value={ref} /> : null}
         <Honeypot />
         <button type="submit" className="btn btn-primary" disabled={submitting}>
           {submitting ? "Creating your account…" : "Create account"}

@@ -1,23 +1,147 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { seo } from "~/lib/seo";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { EmptyState, Page } from "~/components/Page";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Page } from "~/components/Page";
+import { seo } from "~/lib/seo";
+import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Staking · Grader", noindex: true });
+export const meta: MetaFunction = (args) => seo(args, { title: "Staking · Grader", description: "Stake $GRADER points for 30, 90 or 180 days for a leaderboard multiplier." });
+
+// Built in the loader: *.server modules are stubs in the browser bundle.
+const lockOptions = () => Object.entries(STAKE_LOCKS).map(([days, multiplier]) => ({ days: Number(days), multiplier }));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ userId: user.id });
+  const [balance, stakes] = await Promise.all([pointsBalance(user.id), stakesOf(user.id)]);
+  // One key per rendered form: submitting it twice stakes once.
+  return json({ me: { balance, stakes, requestKey: crypto.randomUUID(), now: new Date().toISOString() }, locks: lockOptions(), minStake: MIN_STAKE });
 }
 
-export default function Route() {
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (intent === "stake") {
+    const amount = Number(String(form.get("amount") ?? "").replace(/[,\s]/g, ""));
+    const lockDays = Number(form.get("lock_days"));
+    const result = await stakePoints(user.id, amount, lockDays, String(form.get("request_key") ?? ""));
+    if (!result.ok) {
+      const error = result.reason === "insufficient" ? "You don't have that many points." : `Stake a whole number of at least ${MIN_STAKE} points for 30, 90 or 180 days.`;
+      return json({ error, notice: null }, { status: 400 });
+    }
+    return json({ error: null, notice: result.created ? `Staked ${amount.toLocaleString("en-US")} points for ${lockDays} days.` : "That stake was already made." });
+  }
+  if (intent === "unstake") {
+    const result = await unstakePoints(user.id, Number(form.get("stake_id")));
+    if (!result.ok) {
+      const error = { locked: "This stake is still locked. You can unstake it after its unlock date.", not_found: "No such stake.", already_unstaked: "This stake was already returned." }[
+        result.reason
+      ];
+      return json({ error, notice: null }, { status: result.reason === "not_found" ? 404 : 409 });
+    }
+    return json({ error: null, notice: `${result.returned.toLocaleString("en-US")} points returned to your balance.` });
+  }
+  return json({ error: "Unknown action.", notice: null }, { status: 400 });
+}
+
+const day = (iso: string) => new Date(iso).toUTCString().slice(5, 16);
+
+export default function Staking() {
+  const { me, locks, minStake } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
   return (
-    <Page title="Staking" lead="Stake points for 30, 90 or 180 days for a leaderboard multiplier.">
-      <EmptyState title="No staked points" action={<Link to="/airdrop" className="btn btn-ghost">Earn points</Link>}>
-        Your positions, their unlock dates and multipliers will be listed here.
-      </EmptyState>
+    <Page title="Staking" lead="Lock $GRADER points for 30, 90 or 180 days to multiply their weight on the points leaderboard. Points are off-chain and have no monetary value.">
+      <div className="grid">
+        {locks.map((l) => (
+          <article className="card" key={l.days}>
+            <h2>{l.days} days</h2>
+            <p className="price">×{l.multiplier}</p>
+            <p className="muted">Leaderboard weight while locked.</p>
+          </article>
+        ))}
+      </div>
+      {result?.error ? (
+        <p className="form-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result?.notice ? (
+        <p className="card" role="status">
+          {result.notice}
+        </p>
+      ) : null}
+      <>
+        <p>
+          Available: <strong data-testid="points-balance">{me.balance.toLocaleString("en-US")}</strong> points. <Link to="/airdrop">Earn more</Link>
+        </p>
+        <Form method="post" className="card stack">
+          <input type="hidden" name="intent" value="stake" />
+          <input type="hidden" name="request_key" value={me.requestKey} />
+          <div className="field">
+            <label htmlFor="stake-amount">Points to stake (at least {minStake})</label>
+            <input id="stake-amount" name="amount" inputMode="numeric" required />
+          </div>
+          <fieldset className="field">
+            <legend>Lock period</legend>
+            {locks.map((l, i) => (
+              <label key={l.days}>
+                <input type="radio" name="lock_days" value={l.days} defaultChecked={i === 0} /> {l.days} days (×{l.multiplier})
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="btn btn-primary" disabled={busy || me.balance < minStake}>
+            Stake
+          </button>
+        </Form>
+        <h2>Your positions</h2>
+        {me.stakes.length ? (
+          <table className="table" data-testid="stakes">
+            <thead>
+              <tr>
+                <th className="num">Points</th>
+                <th>Lock</th>
+                <th>Started</th>
+                <th>Unlocks</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {me.stakes.map((s) => {
+                const unlocked = new Date(s.unlocksAt) <= new Date(me.now);
+                return (
+                  <tr key={s.id}>
+                    <td className="num">{s.amount.toLocaleString("en-US")}</td>
+                    <td>
+                      {s.lockDays} days ×{s.multiplier}
+                    </td>
+                    <td>{day(s.startedAt)}</td>
+                    <td>{day(s.unlocksAt)}</td>
+                    <td>
+                      {s.unstakedAt ? (
+                        `Returned ${day(s.unstakedAt)}`
+                      ) : unlocked ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="unstake" />
+                          <input type="hidden" name="stake_id" value={s.id} />
+                          <button type="submit" className="btn btn-ghost" disabled={busy}>
+                            Unstake
+                          </button>
+                        </Form>
+                      ) : (
+                        "Locked"
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">No stakes yet.</p>
+        )}
+      </>
     </Page>
   );
 }

@@ -1,14 +1,26 @@
-import type { MetaFunction } from "@remix-run/node";
-import { seo } from "~/lib/seo";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
+import { PostList } from "~/components/PostList";
+import { seo } from "~/lib/seo";
+import { postsTab } from "~/server/community/profile-tabs.server";
+import { parseId } from "~/server/guards.server";
+import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Replies · Grader", noindex: true });
 
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json(await postsTab(request, parseId(params.id), viewer.id, "replies"));
+}
+
 export default function Tab() {
+  const { data, meta, now } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>Replies</h2>
-      <EmptyState title="No replies yet">This trader has not replied to anyone yet.</EmptyState>
+      <PostList posts={data} meta={meta} now={now} label="Replies" empty={<EmptyState title="No replies yet">This trader has not replied to anyone yet.</EmptyState>} />
     </section>
   );
 }

@@ -72,6 +72,16 @@ const EnvSchema = z.object({
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.
   WALLET_NONCE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // Stripe (paid passes). Without STRIPE_SECRET_KEY it runs in demo mode: the real `stripe` SDK talks
+  // to the msw simulator (test/mocks/stripe.ts), a local stand-in checkout page (/demo/checkout/:id)
+  // takes the test cards and delivers a webhook signed with the demo secret. STRIPE_PRICE_<PASS> are
+  // the Stripe price ids of the passes in app/server/billing/passes.ts (demo defaults price_demo_*).
+  STRIPE_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional().transform((v) => v || undefined),
+  STRIPE_WEBHOOK_SECRET: z.string().optional().transform((v) => v || undefined),
+  STRIPE_PRICE_STARTER: z.string().optional().transform((v) => v || undefined),
+  STRIPE_PRICE_PRO: z.string().optional().transform((v) => v || undefined),
+  STRIPE_PRICE_UNLIMITED: z.string().optional().transform((v) => v || undefined),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -65,9 +65,11 @@ export async function consumeAllowance(trx: Awaited<ReturnType<typeof getDb>>, u
     .set({ tries_used: sql`tries_used + 1` })
     .where("id", "=", userId)
     .where(sql<boolean>`tries_used < ${env.FREE_TRIES} + extra_tries`)
-    .returning("tries_used")
+    .returning(["tries_used", "unlimited_until"])
     .executeTakeFirst();
   if (!tried) return { ok: false, code: 401 };
+  // A pass with unlimited days lifts the daily limit until unlimited_until.
+  if (tried.unlimited_until && new Date(tried.unlimited_until) > now) return { ok: true };
   const day = now.toISOString().slice(0, 10);
   const counted = await trx
     .insertInto("evaluation_days")

@@ -46,9 +46,9 @@ export async function countPageViews(path: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Paths whose views are counted (the blog; share pages add themselves later). */
+/** Paths whose views are counted: the blog and the public share pages. */
 export function isTrackedPath(path: string): boolean {
-  return /^\/blogs(\/[A-Za-z0-9_-]{1,40})?$/.test(path);
+  return /^\/blogs(\/[A-Za-z0-9_-]{1,40})?$/.test(path) || /^\/share\/open_graph\/\d{1,9}$/.test(path);
 }
 
 /** For loaders of tracked pages: counts the view unless this render is filling the page cache. */

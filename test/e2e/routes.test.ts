@@ -109,11 +109,12 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     await ctx.close();
   });
 
-  it("signs up, onboards and signs out with JavaScript off", async () => {
-    const ctx = await context(false, false);
+  for (const js of [true, false]) {
+  it(`signs up, onboards, signs out and signs in with next, JavaScript ${js ? "on" : "off"}`, async () => {
+    const ctx = await context(js, false);
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/signup");
-    const email = `e2e-${Date.now()}@example.com`;
+    const email = `e2e-${js ? "js" : "nojs"}-${Date.now()}@example.com`;
     await page.fill("#f-email", email);
     await page.fill("#f-password", "correct horse battery");
     await page.click("form.card button[type=submit]");
@@ -124,7 +125,7 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     await page.selectOption("#f-experience", "1-3");
     await page.click("form.card button[type=submit]");
     await page.waitForURL(/\/community$/);
-    expect(await mainHeading(page)).toBe("Community");
+    await page.getByRole("heading", { level: 1, name: "Community" }).waitFor();
     await page.locator(".user-menu summary").click();
     await page.locator(".menu-button", { hasText: "Logout" }).click();
     await page.waitForURL(/\/signin$/);
@@ -133,9 +134,10 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     await page.fill("#f-password", "correct horse battery");
     await page.click("form.card button[type=submit]");
     await page.waitForURL(/\/profile\/stats$/);
-    expect(await page.locator(".profile-head h1").textContent()).toBe("Edith");
+    await page.locator(".profile-head h1", { hasText: "Edith" }).waitFor();
     await ctx.close();
   });
+  }
 
   it("shows the sign-in toasts with JavaScript on", async () => {
     const ctx = await context(true, false);

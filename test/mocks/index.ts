@@ -6,13 +6,14 @@ import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
 import { solanaHandlers } from "./solana";
 import { plaidHandlers } from "./plaid";
+import { stripeHandlers } from "./stripe";
 
 /**
  * One msw server for every external provider that runs in demo mode (credentials unset). Each
  * provider has a handler file here; add a flag and a line below for the next one (Plaid, Stripe,
  * explorers…). Requests msw does not handle go to the network unchanged.
  */
-export type ProviderMockFlags = { google?: boolean; apple?: boolean; plaid?: boolean; evm?: boolean; solana?: boolean };
+export type ProviderMockFlags = { google?: boolean; apple?: boolean; plaid?: boolean; evm?: boolean; solana?: boolean; stripe?: boolean };
 
 export async function startProviderMocks(which: ProviderMockFlags): Promise<{ server: SetupServer; providers: string[] } | null> {
   const handlers: RequestHandler[] = [];
@@ -36,6 +37,10 @@ export async function startProviderMocks(which: ProviderMockFlags): Promise<{ se
   if (which.solana) {
     handlers.push(...solanaHandlers());
     providers.push("solana");
+  }
+  if (which.stripe) {
+    handlers.push(...stripeHandlers());
+    providers.push("stripe");
   }
   if (!handlers.length) return null;
   const server = setupServer(...handlers);

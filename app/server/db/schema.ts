@@ -21,11 +21,16 @@ export interface UsersTable {
   show_amounts: Generated<boolean>;
   tries_used: Generated<number>;
   extra_tries: Generated<number>;
+  unlimited_until: NullableTimestamp;
   points_balance: ColumnType<string, string | number | undefined, string | number>;
+  referred_by: number | null;
   evaluating_since: NullableTimestamp;
   current_evaluation_id: number | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  followers_count: Generated<number>;
+  following_count: Generated<number>;
+  share_trades: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -179,7 +184,81 @@ export interface EvaluationDaysTable {
   count: Generated<number>;
 }
 
+// Community (migration 0006).
+export interface FollowsTable {
+  follower_id: number;
+  followee_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface PostsTable {
+  id: Generated<string>;
+  author_id: number;
+  parent_id: string | null;
+  root_id: string | null;
+  body: string;
+  evaluation_id: number | null;
+  like_count: Generated<number>;
+  reply_count: Generated<number>;
+  report_count: Generated<number>;
+  hidden_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface PostLikesTable {
+  user_id: number;
+  post_id: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface BlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export type ConversationStatus = "request" | "accepted" | "declined";
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  user_a: number;
+  user_b: number;
+  started_by: number;
+  status: ConversationStatus;
+  a_last_read_id: ColumnType<string, string | number | undefined, string | number>;
+  b_last_read_id: ColumnType<string, string | number | undefined, string | number>;
+  last_message_at: DefaultTimestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface MessagesTable {
+  id: Generated<string>;
+  conversation_id: number;
+  sender_id: number;
+  body: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  post_id: string | null;
+  user_id: number | null;
+  reason: string;
+  created_at: DefaultTimestamp;
+  reviewed_at: NullableTimestamp;
+}
+
 export interface Database {
+  cards: CardsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  stripe_events: StripeEventsTable;
+  pass_grants: PassGrantsTable;
+  points_ledger: PointsLedgerTable;
+  stakes: StakesTable;
+  wallet_registrations: WalletRegistrationsTable;
+  star_applications: StarApplicationsTable;
   evaluations: EvaluationsTable;
   evaluation_days: EvaluationDaysTable;
   avatars: AvatarsTable;
@@ -197,4 +276,91 @@ export interface Database {
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   user_identities: UserIdentitiesTable;
+  follows: FollowsTable;
+  posts: PostsTable;
+  post_likes: PostLikesTable;
+  blocks: BlocksTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  reports: ReportsTable;
+}
+
+// 0007_billing_points
+export type CheckoutStatus = "open" | "paid" | "processing" | "failed" | "expired";
+export interface CheckoutSessionsTable {
+  id: string;
+  user_id: number;
+  pass_id: string;
+  price_id: string;
+  amount_cents: number;
+  currency: string;
+  ui_mode: string;
+  status: ColumnType<CheckoutStatus, CheckoutStatus | undefined, CheckoutStatus>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: DefaultTimestamp;
+}
+
+export interface PassGrantsTable {
+  checkout_session_id: string;
+  user_id: number;
+  pass_id: string;
+  evaluations: number;
+  unlimited_days: number;
+  granted_at: DefaultTimestamp;
+}
+
+export interface PointsLedgerTable {
+  id: Generated<string>;
+  user_id: number;
+  // bigint: pg returns it as a string.
+  amount: ColumnType<string, string | number, never>;
+  reason: string;
+  idempotency_key: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface StakesTable {
+  id: Generated<number>;
+  user_id: number;
+  amount: ColumnType<string, string | number, never>;
+  lock_days: 30 | 90 | 180;
+  multiplier: number;
+  started_at: DefaultTimestamp;
+  unlocks_at: Timestamp;
+  unstaked_at: NullableTimestamp;
+  request_key: string;
+}
+
+export interface WalletRegistrationsTable {
+  user_id: number;
+  linked_account_id: number;
+  chain: "evm" | "solana";
+  address: string;
+  registered_at: DefaultTimestamp;
+}
+
+export type StarApplicationStatus = "pending" | "approved" | "rejected";
+export interface StarApplicationsTable {
+  user_id: number;
+  bio: string;
+  strategy: string;
+  markets: string;
+  status: ColumnType<StarApplicationStatus, StarApplicationStatus | undefined, StarApplicationStatus>;
+  created_at: DefaultTimestamp;
+  reviewed_at: NullableTimestamp;
+}
+
+export interface CardsTable {
+  /** SHA-256 (hex) of everything drawn on the card plus the layout version. */
+  hash: string;
+  format: "link" | "story";
+  user_id: number | null;
+  png: Buffer;
+  created_at: DefaultTimestamp;
 }

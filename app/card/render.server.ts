@@ -1,0 +1,189 @@
+// Satori → SVG → resvg → PNG. Fonts come from npm packages (@fontsource/*, .woff files read from
+// node_modules, no network) and are read once per process; resvg never loads system fonts.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import zlib from "node:zlib";
+import { Resvg } from "@resvg/resvg-js";
+import satori from "satori";
+import { cardElement, CARD_FORMATS, type CardData } from "./layout";
+
+type Font = { name: string; data: Buffer; weight: 400 | 700 | 800; style: "normal" };
+type Face = { file: string; ranges: [number, number][] };
+
+const require = createRequire(import.meta.url);
+
+function packageDir(name: string): string {
+  return path.dirname(require.resolve(`${name}/package.json`));
+}
+
+function parseRanges(list: string): [number, number][] {
+  return list.split(",").map((part) => {
+    const [a, b] = part.trim().replace(/^U\+/i, "").split("-");
+    const lo = parseInt(a!, 16);
+    return [lo, b ? parseInt(b, 16) : lo];
+  });
+}
+
+/** The @font-face blocks of a fontsource CSS file: each .woff file with its unicode-range. */
+function facesOf(pkg: string, cssFile: string): Face[] {
+  const dir = packageDir(pkg);
+  const css = fs.readFileSync(path.join(dir, cssFile), "utf8");
+  const faces: Face[] = [];
+  for (const block of css.split("@font-face").slice(1)) {
+    const woff = /url\(\.\/files\/([^)]+\.woff)\)/.exec(block)?.[1];
+    const range = /unicode-range:\s*([^;]+);/.exec(block)?.[1];
+    if (woff) faces.push({ file: path.join(dir, "files", woff), ranges: range ? parseRanges(range) : [[0, 0x10ffff]] });
+  }
+  return faces;
+}
+
+const covers = (face: Face, cp: number) => face.ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
+
+/**
+ * WOFF 1 → plain sfnt (TTF/OTF) without the GSUB and GPOS tables. Satori's text engine
+ * (opentype.js) runs every string through those tables on every render; Inter's contextual
+ * alternates and kerning cost about a third of the layout time for a barely visible difference.
+ */
+export function woffToSfnt(woff: Buffer, drop: readonly string[] = ["GSUB", "GPOS"]): Buffer {
+  if (woff.toString("latin1", 0, 4) !== "wOFF") return woff;
+  const flavor = woff.readUInt32BE(4);
+  const count = woff.readUInt16BE(12);
+  const tables: { tag: string; checksum: number; data: Buffer }[] = [];
+  for (let i = 0; i < count; i++) {
+    const o = 44 + i * 20;
+    const tag = woff.toString("latin1", o, o + 4);
+    if (drop.includes(tag)) continue;
+    const offset = woff.readUInt32BE(o + 4);
+    const compressed = woff.readUInt32BE(o + 8);
+    const original = woff.readUInt32BE(o + 12);
+    const raw = woff.subarray(offset, offset + compressed);
+    tables.push({ tag, checksum: woff.readUInt32BE(o + 16), data: compressed < original ? zlib.inflateSync(raw) : Buffer.from(raw) });
+  }
+  const n = tables.length;
+  let pow = 1;
+  let log = 0;
+  while (pow * 2 <= n) {
+    pow *= 2;
+    log++;
+  }
+  const head = Buffer.alloc(12 + 16 * n);
+  head.writeUInt32BE(flavor, 0);
+  head.writeUInt16BE(n, 4);
+  head.writeUInt16BE(pow * 16, 6);
+  head.writeUInt16BE(log, 8);
+  head.writeUInt16BE(n * 16 - pow * 16, 10);
+  let offset = head.length;
+  const bodies: Buffer[] = [];
+  tables.forEach((t, i) => {
+    const o = 12 + i * 16;
+    head.write(t.tag, o, "latin1");
+    head.writeUInt32BE(t.checksum, o + 4);
+    head.writeUInt32BE(offset, o + 8);
+    head.writeUInt32BE(t.data.length, o + 12);
+    const padded = Buffer.alloc((t.data.length + 3) & ~3);
+    t.data.copy(padded);
+    bodies.push(padded);
+    offset += padded.length;
+  });
+  return Buffer.concat([head, ...bodies]);
+}
+
+// Base fonts: Inter (Latin) in the three weights the layout uses; every fixed label is Latin.
+// Name fonts (weight 700): every Inter subset (Latin-ext, Cyrillic, Greek, Vietnamese, symbols)
+// and Noto Sans SC (Chinese, Japanese kana) whose ~100 unicode-range files are read on first use.
+const fileCache = new Map<string, Buffer>();
+const readFont = (file: string) => {
+  let data = fileCache.get(file);
+  if (!data) fileCache.set(file, (data = woffToSfnt(fs.readFileSync(file))));
+  return data;
+};
+
+const interLatin = (weight: 400 | 700 | 800): Font => ({
+  name: "Inter",
+  weight,
+  style: "normal",
+  data: readFont(path.join(packageDir("@fontsource/inter"), "files", `inter-latin-${weight}-normal.woff`)),
+});
+
+const BASE_FONTS: Font[] = [interLatin(400), interLatin(700), interLatin(800)];
+const NAME_FACES: Face[] = [...facesOf("@fontsource/inter", "700.css").filter((f) => !f.file.includes("inter-latin-700")), ...facesOf("@fontsource/noto-sans-sc", "700.css")];
+const LATIN_FACE: Face = facesOf("@fontsource/inter", "700.css").find((f) => f.file.includes("inter-latin-700"))!;
+
+// Scripts drawn right to left or with complex shaping (Arabic, Hebrew, Indic, Thai) would come out
+// reordered or unjoined, since Satori does no bidi or shaping: they count as not covered.
+const COMPLEX = /[\u0590-\u08FF\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+const IGNORABLE = /[\s\u200B-\u200D\uFE0F]/u;
+
+/**
+ * The extra font files a text needs beyond Latin, or null when some character has no glyph in any
+ * bundled font (emoji, Korean, right-to-left scripts, …): the caller then draws a fallback instead
+ * of tofu.
+ */
+export function facesForText(text: string): string[] | null {
+  if (COMPLEX.test(text)) return null;
+  const files = new Set<string>();
+  for (const ch of text) {
+    if (IGNORABLE.test(ch)) continue;
+    const cp = ch.codePointAt(0)!;
+    if (covers(LATIN_FACE, cp)) continue;
+    const face = NAME_FACES.find((f) => covers(f, cp));
+    if (!face) return null;
+    files.add(face.file);
+  }
+  return [...files].sort();
+}
+
+/** True when every character of `text` can be drawn with the bundled fonts. */
+export function canDraw(text: string): boolean {
+  return facesForText(text) !== null;
+}
+
+// Satori caches its parsed fonts per fonts-array identity, so each distinct set of extra files
+// gets one array, kept for the life of the process (bounded: oldest sets are dropped).
+const fontSets = new Map<string, Font[]>([["", BASE_FONTS]]);
+function fontSetFor(files: string[]): Font[] {
+  const key = files.join("|");
+  let set = fontSets.get(key);
+  if (!set) {
+    // One family per file: Satori keeps one face per family and weight and falls back across families.
+    set = [...BASE_FONTS, ...files.map((file): Font => ({ name: `Name ${path.basename(file, ".woff")}`, weight: 700, style: "normal", data: readFont(file) }))];
+    if (fontSets.size > 64) {
+      const oldest = [...fontSets.keys()].find((k) => k !== "");
+      if (oldest !== undefined) fontSets.delete(oldest);
+    }
+    fontSets.set(key, set);
+  }
+  return set;
+}
+
+export type RenderStats = { renders: number; lastMs: number };
+/** Renders performed by this process (the cache tests and the benchmark read it). */
+export const renderStats: RenderStats = { renders: 0, lastMs: 0 };
+
+export async function renderCardSvg(data: CardData): Promise<string> {
+  const { width, height } = CARD_FORMATS[data.format];
+  const files = facesForText(`${data.name}${data.initials}`) ?? [];
+  return satori(cardElement(data), { width, height, fonts: fontSetFor(files) });
+}
+
+/** The card as PNG bytes, exactly CARD_FORMATS[format] pixels. */
+export async function renderCardPng(data: CardData): Promise<Buffer> {
+  const started = performance.now();
+  const svg = await renderCardSvg(data);
+  const { width } = CARD_FORMATS[data.format];
+  const png = new Resvg(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false }, background: "#0c1222" }).render().asPng();
+  renderStats.renders++;
+  renderStats.lastMs = performance.now() - started;
+  return png;
+}
+
+/**
+ * Parses the base fonts once, right after start-up and off the request path, so the first card a
+ * user asks for does not pay for it (Satori parses a font set on its first use).
+ */
+export async function warmUpCardFonts(): Promise<void> {
+  const element = { type: "div", key: null, props: { style: { display: "flex", fontFamily: "Inter" }, children: "Grader 0123456789%" } };
+  await satori(element as unknown as Parameters<typeof satori>[0], { width: 200, height: 50, fonts: BASE_FONTS });
+}
+if (process.env.NODE_ENV === "production") setTimeout(() => void warmUpCardFonts().catch(() => {}), 250).unref();

@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiData, apiError, requireApiUser, requireMethod } from "~/server/api.server";
+import { ensureCard, parseCardFormat, sharePageUrl } from "~/server/cards.server";
+import { currentGradeSummary } from "~/server/evaluation.server";
+import { getDb } from "~/server/db.server";
+
+export const NO_GRADE_OWN = "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
+
+/**
+ * SPEC §7: POST /api/share/image/{userId} → { share_url }, the card PNG's absolute, immutable URL.
+ * The signed-in user's own card, or another trader's when that trader has a grade (the card is
+ * public, as on their profile); either way the card honours the owner's privacy choice.
+ * `format=story` (query or body) gives the 1080×1350 card.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireMethod(request, "POST");
+  const me = await requireApiUser(request);
+  const raw = params.userId ?? "";
+  if (!/^\d{1,9}$/.test(raw)) return apiError(404, "No such trader.");
+  const userId = Number(raw);
+  let format = parseCardFormat(new URL(request.url).searchParams.get("format"));
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    if (type.includes("application/json")) {
+      const body = (await request.json()) as { format?: unknown } | null;
+      if (body && body.format !== undefined) format = parseCardFormat(body.format);
+    } else if (type.includes("form")) {
+      const body = await request.formData();
+      if (body.has("format")) format = parseCardFormat(body.get("format"));
+    }
+  } catch {
+    return apiError(400, "The request body is not valid JSON.");
+  }
+  if (userId !== me.id) {
+    const db = await getDb();
+    const exists = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
+    if (!exists) return apiError(404, "No such trader.");
+    if (!(await currentGradeSummary(userId))) return apiError(404, "This trader doesn’t have a grade yet.");
+  }
+  const card = await ensureCard(userId, format);
+  if (!card) return apiError(404, userId === me.id ? NO_GRADE_OWN : "This trader doesn’t have a grade yet.");
+  return apiData(
+    {
+      share_url: card.url,
+      format: card.format,
+      width: card.width,
+      height: card.height,
+      page_url: sharePageUrl(userId),
+      verification_code: card.data.code,
+    },
+    { headers: { "X-Card-Cache": card.cache, "X-Card-Renders": String(card.renders), "Cache-Control": "no-store" } },
+  );
+}
+
+export const loader = () => apiError(405, "Use POST for this call.", undefined, { Allow: "POST" });

@@ -1,0 +1,110 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { seo } from "~/lib/seo";
+import { getDb } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
+import { formatPrice, passById } from "~/server/billing/passes";
+import { isStripeDemo, payDemoCheckout, retrieveDemoSession } from "~/server/billing/stripe.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Checkout (demo) · Grader", noindex: true });
+
+// Demo mode only: stands in for Stripe's hosted Checkout page. A server-rendered form (works without
+// JavaScript); the card goes to the Stripe simulator, which completes the session and answers the
+// signed checkout.session.completed event that Stripe would send; it is delivered over HTTP to our
+// own /api/stripe/webhook, so the real verification and fulfilment run. Then back to /pay-result.
+function requireDemo() {
+  if (!isStripeDemo()) throw new Response("Not Found", { status: 404 });
+}
+
+async function ownedSession(request: Request, sessionId: string) {
+  const user = await requireUser(request);
+  const db = await getDb();
+  const ours = await db.selectFrom("checkout_sessions").select(["user_id", "pass_id"]).where("id", "=", sessionId).executeTakeFirst();
+  if (!ours || ours.user_id !== user.id) throw new Response("Not Found", { status: 404 });
+  return ours;
+}
+
+/** Where the demo "Stripe" delivers its webhook: this server (loopback or its public URL). */
+function webhookUrl(request: Request): string {
+  const own = new URL(request.url);
+  const publicUrl = new URL(getEnv().PUBLIC_URL);
+  const base = ["localhost", "127.0.0.1", "[::1]", publicUrl.hostname].includes(own.hostname) ? own.origin : publicUrl.origin;
+  return `${base}/api/stripe/webhook`;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  requireDemo();
+  const sessionId = params.sessionId ?? "";
+  const ours = await ownedSession(request, sessionId);
+  const session = await retrieveDemoSession(sessionId);
+  if (!session) throw new Response("Not Found", { status: 404 });
+  if (session.status !== "open") throw redirect(`/pay-result?session_id=${sessionId}`);
+  const pass = passById(ours.pass_id);
+  return json({ sessionId, passName: pass?.name ?? "Pass", amount: formatPrice(session.amountTotal ?? 0) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireDemo();
+  const sessionId = params.sessionId ?? "";
+  await ownedSession(request, sessionId);
+  const form = await request.formData();
+  const card = String(form.get("card_number") ?? "").replace(/[\s-]/g, "");
+  const expiry = String(form.get("expiry") ?? "").trim();
+  const cvc = String(form.get("cvc") ?? "").trim();
+  const errors: Record<string, string> = {};
+  if (!/^\d{12,19}$/.test(card)) errors.card_number = "Your card number is incomplete.";
+  if (!/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/.test(expiry)) errors.expiry = "Enter the expiry as MM / YY.";
+  if (!/^\d{3,4}$/.test(cvc)) errors.cvc = "Your card's security code is incomplete.";
+  if (Object.keys(errors).length) return json({ error: null as string | null, errors }, { status: 400 });
+  const paid = await payDemoCheckout(sessionId, card, webhookUrl(request));
+  if (!paid.ok) return json({ error: paid.message, errors: {} as Record<string, string> }, { status: 402 });
+  return redirect(`/pay-result?session_id=${sessionId}`);
+}
+
+export default function DemoCheckout() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <div className="page narrow">
+      <h1>Pay Grader</h1>
+      <p className="lead">
+        {data.passName} · <strong>{data.amount}</strong>
+      </p>
+      <p className="muted">
+        Demo data: no Stripe keys are configured, so this page stands in for Stripe Checkout and nothing is charged. Use the test card{" "}
+        <strong>4242 4242 4242 4242</strong> (succeeds) or <strong>4000 0000 0000 0002</strong> (declined), any future expiry and any CVC.
+      </p>
+      {result?.error ? (
+        <p className="form-error" role="alert">
+          {result.error} Nothing was charged and no pass was granted.
+        </p>
+      ) : null}
+      <Form method="post" className="card stack" noValidate>
+        <div className="field">
+          <label htmlFor="card-number">Card number</label>
+          <input id="card-number" name="card_number" inputMode="numeric" autoComplete="cc-number" placeholder="1234 1234 1234 1234" required aria-invalid={Boolean(result?.errors.card_number)} />
+          {result?.errors.card_number ? <p className="field-error">{result.errors.card_number}</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor="card-expiry">Expiry (MM / YY)</label>
+          <input id="card-expiry" name="expiry" autoComplete="cc-exp" placeholder="MM / YY" required aria-invalid={Boolean(result?.errors.expiry)} />
+          {result?.errors.expiry ? <p className="field-error">{result.errors.expiry}</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor="card-cvc">CVC</label>
+          <input id="card-cvc" name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" required aria-invalid={Boolean(result?.errors.cvc)} />
+          {result?.errors.cvc ? <p className="field-error">{result.errors.cvc}</p> : null}
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? "Processing…" : `Pay ${data.amount}`}
+        </button>
+      </Form>
+      <p>
+        <a href="/pricing?canceled=1">Cancel and go back</a>
+      </p>
+    </div>
+  );
+}

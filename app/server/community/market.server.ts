@@ -1,0 +1,169 @@
+import { sql } from "kysely";
+import { z } from "zod";
+import type { Paging } from "~/lib/paging";
+import { getDb } from "../db.server";
+
+import { ASSET_CLASSES, LEADERBOARD_SORTS, MARKET_TRADE_SORTS, TIERS } from "~/lib/market";
+
+export { ASSET_CLASSES, LEADERBOARD_SORTS, MARKET_TRADE_SORTS, TIERS };
+
+export const LeaderboardFilters = z.object({
+  asset_class: z.enum(ASSET_CLASSES, { errorMap: () => ({ message: `asset_class: must be one of ${ASSET_CLASSES.join(", ")}` }) }).optional(),
+  tier: z.enum(TIERS, { errorMap: () => ({ message: `tier: must be one of ${TIERS.join(", ")}` }) }).optional(),
+});
+export type LeaderboardFilter = z.infer<typeof LeaderboardFilters>;
+
+export function parseLeaderboardFilters(params: URLSearchParams): { ok: true; filters: LeaderboardFilter } | { ok: false; message: string } {
+  const raw = Object.fromEntries(["asset_class", "tier"].filter((k) => params.get(k)).map((k) => [k, params.get(k)]));
+  const r = LeaderboardFilters.safeParse(raw);
+  return r.success ? { ok: true, filters: r.data } : { ok: false, message: r.error.issues.map((i) => i.message).join("; ") };
+}
+
+export type LeaderboardRow = {
+  rank: number;
+  id: number;
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  name: string | null;
+  avatar: string | null;
+  tier: string | null;
+  stars: number;
+  score: number | null;
+  return: number | null;
+  drawdown: number | null;
+  followers: number;
+};
+
+const twr = sql<number | null>`(evaluations.result -> 'metrics' ->> 'twr')::float8`;
+const mdd = sql<number | null>`(evaluations.result -> 'metrics' ->> 'maxDrawdown')::float8`;
+
+/**
+ * Graded traders (users joined to their current evaluation). Sorts: score, return (time-weighted
+ * return of the current evaluation), drawdown (max drawdown, a fraction ≥ 0: "asc" = shallowest
+ * first), followers. Filters: tier, and asset class = the trader has traded that class.
+ * Percentages only: no dollar figure appears here.
+ */
+export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[number]>, filters: LeaderboardFilter) {
+  const db = await getDb();
+  let base = db.selectFrom("users").innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id").where("evaluations.score", "is not", null);
+  if (filters.tier) base = base.where("evaluations.tier", "=", filters.tier);
+  if (filters.asset_class) {
+    const cls = filters.asset_class;
+    base = base.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("trades")
+          .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+          .select(sql`1`.as("one"))
+          .whereRef("linked_accounts.user_id", "=", "users.id")
+          .where("trades.asset_class", "=", cls),
+      ),
+    );
+  }
+  const sortExpr =
+    paging.sort_by === "score" ? sql`evaluations.score` : paging.sort_by === "return" ? twr : paging.sort_by === "drawdown" ? mdd : sql`users.followers_count`;
+  const dir = paging.order === "asc" ? sql`asc nulls last` : sql`desc nulls last`;
+  const [rows, total] = await Promise.all([
+    base
+      .select([
+        "users.id",
+        "users.username",
+        "users.first_name",
+        "users.last_name",
+        "users.name",
+        "users.avatar_url",
+        "users.followers_count",
+        "evaluations.tier",
+        "evaluations.score",
+        twr.as("twr"),
+        mdd.as("mdd"),
+        sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
+      ])
+      .orderBy(sql`${sortExpr} ${dir}`)
+      .orderBy("users.id", "asc")
+      .limit(paging.page_size)
+      .offset((paging.page - 1) * paging.page_size)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const offset = (paging.page - 1) * paging.page_size;
+  const data: LeaderboardRow[] = rows.map((r, i) => ({
+    rank: offset + i + 1,
+    id: r.id,
+    username: r.username,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    name: r.name,
+    avatar: r.avatar_url,
+    tier: r.tier,
+    stars: Number(r.stars ?? 0),
+    score: r.score,
+    return: r.twr === null ? null : Number(r.twr),
+    drawdown: r.mdd === null ? null : Number(r.mdd),
+    followers: r.followers_count,
+  }));
+  return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
+}
+
+export type MarketTradeRow = {
+  id: string;
+  time: string;
+  symbol: string;
+  asset_class: string;
+  side: string;
+  price: number;
+  quantity: number | null;
+  trader: { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null };
+};
+
+/**
+ * Recent trades of graded traders who share them (users.share_trades, or show_amounts which
+ * already makes their trades visible on their profile). Quantities only when the trader shows
+ * amounts (or it is the viewer's own trade).
+ */
+export async function recentTrades(viewerId: number, paging: Paging<(typeof MARKET_TRADE_SORTS)[number]>) {
+  const db = await getDb();
+  const base = db
+    .selectFrom("trades")
+    .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+    .innerJoin("users", "users.id", "linked_accounts.user_id")
+    .where("users.current_evaluation_id", "is not", null)
+    .where((eb) => eb.or([eb("users.share_trades", "=", true), eb("users.show_amounts", "=", true)]));
+  const [rows, total] = await Promise.all([
+    base
+      .select([
+        "trades.id",
+        "trades.time",
+        "trades.symbol",
+        "trades.asset_class",
+        "trades.side",
+        "trades.price",
+        "trades.quantity",
+        "users.id as user_id",
+        "users.username",
+        "users.first_name",
+        "users.last_name",
+        "users.name",
+        "users.avatar_url",
+        "users.show_amounts",
+      ])
+      .orderBy(paging.sort_by === "symbol" ? "trades.symbol" : "trades.time", paging.order)
+      .orderBy("trades.id", paging.order)
+      .limit(paging.page_size)
+      .offset((paging.page - 1) * paging.page_size)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const data: MarketTradeRow[] = rows.map((r) => ({
+    id: String(r.id),
+    time: new Date(r.time).toISOString(),
+    symbol: r.symbol,
+    asset_class: r.asset_class,
+    side: r.side,
+    price: r.price,
+    quantity: r.show_amounts || r.user_id === viewerId ? r.quantity : null,
+    trader: { id: r.user_id, username: r.username, first_name: r.first_name, last_name: r.last_name, name: r.name, avatar: r.avatar_url },
+  }));
+  return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
+}

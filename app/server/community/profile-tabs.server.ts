@@ -1,0 +1,28 @@
+import { json } from "@remix-run/node";
+import { parsePaging } from "~/lib/paging";
+import { FOLLOW_SORTS, followList } from "./follows.server";
+import { likedBy, postsBy } from "./posts.server";
+
+// Shared by /profile/* and /u/:id/* tabs. Posts and replies are public to signed-in users; likes and
+// follow lists are shown on one's own profile. Paging follows SPEC §3 (400 on bad values).
+function pageOf(request: Request) {
+  const paged = parsePaging(new URL(request.url).searchParams, ["created_at"] as const, { sort_by: "created_at", order: "desc", page_size: 20 });
+  if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
+  return paged.paging;
+}
+
+export async function postsTab(request: Request, authorId: number, viewerId: number, kind: "posts" | "replies") {
+  const p = pageOf(request);
+  return { ...(await postsBy(authorId, viewerId, kind, p.page, p.page_size)), now: Date.now() };
+}
+
+export async function likesTab(request: Request, userId: number) {
+  const p = pageOf(request);
+  return { ...(await likedBy(userId, p.page, p.page_size)), now: Date.now() };
+}
+
+export async function followTab(request: Request, userId: number, direction: "following" | "followers") {
+  const paged = parsePaging(new URL(request.url).searchParams, FOLLOW_SORTS, { sort_by: "followed_at", order: "desc", page_size: 20 });
+  if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
+  return { ...(await followList(userId, direction, paged.paging)), sort_by: paged.paging.sort_by, order: paged.paging.order };
+}

@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiData, apiError, requireApiUser } from "./api.server";
+import { findPublicProfile } from "./guards.server";
+import type { holdingsFor, tradesFor } from "./portfolio-routes.server";
+
+/**
+ * GET /api/portal/{trades,holdings}?user_id=&page=&page_size=&sort_by=&order= →
+ * { data: [...], meta: { page, page_size, total } }. Another user's amounts are hidden unless
+ * they chose to show them.
+ */
+export function portfolioApiLoader(list: typeof tradesFor | typeof holdingsFor) {
+  return async function loader({ request }: LoaderFunctionArgs) {
+    const viewer = await requireApiUser(request);
+    const raw = new URL(request.url).searchParams.get("user_id");
+    const ownerId = raw === null ? viewer.id : Number(raw);
+    if (!Number.isSafeInteger(ownerId) || ownerId <= 0) return apiError(400, "user_id: must be a user id.");
+    if (ownerId !== viewer.id && !(await findPublicProfile(ownerId))) return apiError(404, "No such trader.");
+    const { data, meta } = await list(request, ownerId, viewer.id, true);
+    return apiData(data, { meta });
+  };
+}

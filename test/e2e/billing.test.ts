@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, skipE2E } from "../support/browser";
+import { baseUrl, signUp } from "../support/http";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+async function seriousViolations(page: Page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  return (result as { id: string; impact: string; targets: string[] }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+// Pricing → (demo) Stripe Checkout → /pay-result, in a real browser against the built server in
+// Stripe demo mode: the stand-in checkout page, the signed webhook and the return page all run.
+describe.skipIf(skipE2E)("pricing and checkout", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function signedInPage(js: boolean) {
+    const { cookie } = await signUp();
+    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    return { ctx, page: await ctx.newPage() };
+  }
+
+  async function triesOnPricing(page: Page) {
+    await page.goto(baseUrl() + "/pricing");
+    return Number(await page.getByTestId("tries-count").textContent());
+  }
+
+  async function pay(page: Page, card: string) {
+    await page.fill("#card-number", card);
+    await page.fill("#card-expiry", "12 / 34");
+    await page.fill("#card-cvc", "123");
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+  }
+
+  it("the success card: pricing → demo checkout → /pay-result shows paid → the tries count went up", async () => {
+    const { ctx, page } = await signedInPage(true);
+    const before = await triesOnPricing(page);
+    expect(before).toBe(3);
+    await page.getByRole("button", { name: /^Buy Starter pass/ }).click();
+    await page.waitForURL(/\/demo\/checkout\/cs_test_/);
+    await page.getByRole("heading", { name: "Pay Grader" }).waitFor();
+    expect(await page.getByText("$4.99").first().isVisible()).toBe(true);
+    await pay(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/pay-result\?session_id=cs_test_/);
+    await page.getByRole("heading", { name: "Payment successful" }).waitFor();
+    expect(await page.getByTestId("tries-count").textContent()).toBe(String(before + 10));
+    expect(await triesOnPricing(page)).toBe(before + 10);
+    await ctx.close();
+  });
+
+  it("the declined card shows a failure and grants nothing", async () => {
+    const { ctx, page } = await signedInPage(true);
+    const before = await triesOnPricing(page);
+    await page.getByRole("button", { name: /^Buy Pro pass/ }).click();
+    await page.waitForURL(/\/demo\/checkout\/cs_test_/);
+    await pay(page, "4000 0000 0000 0002");
+    await page.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
+    expect(page.url()).toMatch(/\/demo\/checkout\//);
+    expect(await triesOnPricing(page)).toBe(before);
+    await ctx.close();
+  });
+
+  it("with JavaScript off, the hosted-checkout fallback reaches the demo page and completes", async () => {
+    const { ctx, page } = await signedInPage(false);
+    const before = await triesOnPricing(page);
+    await page.getByRole("button", { name: /^Buy Unlimited month/ }).click();
+    await page.waitForURL(/\/demo\/checkout\/cs_test_/);
+    await page.getByRole("heading", { name: "Pay Grader" }).waitFor();
+    await pay(page, "4242424242424242");
+    await page.waitForURL(/\/pay-result\?session_id=cs_test_/);
+    await page.getByRole("heading", { name: "Payment successful" }).waitFor();
+    expect(await triesOnPricing(page)).toBe(before + 100);
+    expect(await page.getByTestId("tries-left").textContent()).toContain("no daily limit until");
+    await ctx.close();
+  });
+
+  it("has no serious or critical axe violations on pricing, checkout, result, airdrop, staking and Stars pages", async () => {
+    const { ctx, page } = await signedInPage(true);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(baseUrl() + "/pricing");
+    expect(await seriousViolations(page), "/pricing").toEqual([]);
+    await page.getByRole("button", { name: /^Buy Starter pass/ }).click();
+    await page.waitForURL(/\/demo\/checkout\//);
+    expect(await seriousViolations(page), "/demo/checkout").toEqual([]);
+    await pay(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/pay-result/);
+    expect(await seriousViolations(page), "/pay-result").toEqual([]);
+    for (const path of ["/airdrop", "/staking", "/stars", "/star-apply", "/star-personal"]) {
+      await page.goto(baseUrl() + path);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
