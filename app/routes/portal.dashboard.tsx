@@ -1,24 +1,87 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { EmptyState, Page } from "~/components/Page";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GradeBadge } from "~/components/GradeBadge";
+import { Page } from "~/components/Page";
+import type { TierName } from "~/content/landing";
+import { seo } from "~/lib/seo";
+import { formatDay } from "~/lib/time-ago";
+import { currentGradeSummary, triesLeft } from "~/server/evaluation.server";
+import { listLinkedAccounts } from "~/server/imports.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Dashboard · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ userId: user.id });
+  const [grade, accounts, tries] = await Promise.all([currentGradeSummary(user.id), listLinkedAccounts(user.id), triesLeft(user.id)]);
+  return json({
+    grade,
+    tries,
+    onboarded: user.onboarded_at !== null,
+    accounts: accounts.map((a) => ({ id: a.id, label: a.label, kind: a.kind, status: a.status, lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null })),
+  });
 }
 
-export default function Route() {
+const KIND = { plaid: "Broker", evm: "MetaMask", solana: "Phantom" } as const;
+
+/** The logged-in home of START NOW: grade, linked accounts and the next step that matters. */
+export default function Dashboard() {
+  const { grade, accounts, tries, onboarded } = useLoaderData<typeof loader>();
+  const steps = [
+    { done: onboarded, text: "Tell other traders who you are", to: "/user-questions" },
+    { done: accounts.length > 0, text: "Link a broker or wallet", to: "/profile/account" },
+    { done: Boolean(grade), text: "Get your grade", to: "/evaluate" },
+    { done: false, text: "Share your card", to: grade ? "/share" : "/evaluate" },
+  ];
   return (
     <Page title="Dashboard" lead="Your grade, your linked accounts and what to do next.">
       <div className="grid">
-        <section className="card"><h2>Your grade</h2><p className="muted">No grade yet.</p><Link to="/evaluate" className="btn btn-primary">Get Grade</Link></section>
-        <section className="card"><h2>Linked accounts</h2><p className="muted">None linked yet.</p><Link to="/profile/account" className="btn btn-ghost">Link an account</Link></section>
-        <section className="card"><h2>Next steps</h2><ol className="muted"><li>Link a broker or wallet</li><li>Get your grade</li><li>Share your card</li></ol></section>
+        <section className="card">
+          <h2>Your grade</h2>
+          {grade?.tier ? (
+            <>
+              <p>
+                <GradeBadge tier={grade.tier as TierName} stars={grade.stars} />
+              </p>
+              <p className="muted">{`Score ${grade.score?.toFixed(1)} / 100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
+              <Link to="/profile/stats" className="btn btn-ghost">See my stats</Link>
+            </>
+          ) : (
+            <>
+              <p className="muted">No grade yet.</p>
+              <Link to="/evaluate" className="btn btn-primary">Get Grade</Link>
+            </>
+          )}
+          <p className="muted small">{`${tries} ${tries === 1 ? "try" : "tries"} left · `}<Link to="/pricing">Passes</Link></p>
+        </section>
+        <section className="card">
+          <h2>Linked accounts</h2>
+          {accounts.length === 0 ? (
+            <p className="muted">None linked yet.</p>
+          ) : (
+            <ul className="plain-list">
+              {accounts.map((a) => (
+                <li key={a.id}>
+                  <strong>{a.label}</strong> <span className="muted small">{KIND[a.kind]}</span>
+                  {a.status !== "active" ? <span className="tag">{a.status === "relogin_required" ? "Reconnect needed" : "Import failed"}</span> : null}
+                  <div className="muted small">{a.lastImportedAt ? `Imported ${formatDay(new Date(a.lastImportedAt))}` : "Not imported yet"}</div>
+                </li>
+              ))}
+            </ul>
+          )}
+          <Link to="/profile/account" className="btn btn-ghost">{accounts.length ? "Manage accounts" : "Link an account"}</Link>
+        </section>
+        <section className="card">
+          <h2>Next steps</h2>
+          <ol className="steps-list">
+            {steps.map((s) => (
+              <li key={s.text} className={s.done ? "done" : undefined}>
+                {s.done ? <span>{`✓ ${s.text}`}</span> : <Link to={s.to}>{s.text}</Link>}
+              </li>
+            ))}
+          </ol>
+        </section>
       </div>
     </Page>
   );

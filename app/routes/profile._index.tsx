@@ -1,25 +1,2 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { EmptyState } from "~/components/Page";
-import { PostList } from "~/components/PostList";
-import { seo } from "~/lib/seo";
-import { postsTab } from "~/server/community/profile-tabs.server";
-import { requireUser } from "~/server/session.server";
-
-export const meta: MetaFunction = (args) => seo(args, { title: "Posts · Grader", noindex: true });
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return json(await postsTab(request, user.id, user.id, "posts"));
-}
-
-export default function Tab() {
-  const { data, meta, now } = useLoaderData<typeof loader>();
-  return (
-    <section>
-      <h2>Posts</h2>
-      <PostList posts={data} meta={meta} now={now} label="Posts" empty={<EmptyState title="No posts yet" action={<Link to="/community" className="btn btn-ghost">Write a post</Link>}>Your posts will show here. Share a thought or your card in the community.</EmptyState>} />
-    </section>
-  );
-}
+// /profile's index is its posts tab (SPEC §2).
+export { default, loader, meta } from "./profile.posts";

@@ -1,12 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Avatar } from "~/components/Avatar";
 import { EmptyState } from "~/components/Page";
-import { PagedTable } from "~/components/PagedTable";
-import { displayName } from "~/lib/display-name";
+import { FollowTable } from "~/components/FollowTable";
 import { seo } from "~/lib/seo";
-import { timeAgo } from "~/lib/time-ago";
 import { followTab } from "~/server/community/profile-tabs.server";
 import { requireUser } from "~/server/session.server";
 
@@ -25,31 +22,7 @@ export default function Tab() {
       {meta.total === 0 ? (
         <EmptyState title="You are not following anyone yet" action={<Link to="/market/traders" className="btn btn-ghost">Browse traders</Link>}>Follow traders from their profiles or the market to see their posts in your feed.</EmptyState>
       ) : (
-        <PagedTable
-          caption="Following"
-          rows={data}
-          meta={meta}
-          sortBy={sort_by}
-          order={order}
-          rowKey={(r) => String(r.id)}
-          columns={[
-            {
-              key: "username",
-              label: "Trader",
-              sortable: true,
-              render: (r) => (
-                <Link to={`/u/${r.id}`} className="trader-row">
-                  <Avatar user={r} size={28} />
-                  <span>
-                    {displayName(r) || "Trader"}
-                    {r.username ? <span className="muted small"> @{r.username}</span> : null}
-                  </span>
-                </Link>
-              ),
-            },
-            { key: "followed_at", label: "Since", sortable: true, render: (r) => timeAgo(r.followed_at, now) },
-          ]}
-        />
+        <FollowTable caption="Following" rows={data} meta={meta} sortBy={sort_by} order={order} now={now} />
       )}
     </section>
   );

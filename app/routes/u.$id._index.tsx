@@ -1,26 +1,2 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { EmptyState } from "~/components/Page";
-import { PostList } from "~/components/PostList";
-import { seo } from "~/lib/seo";
-import { postsTab } from "~/server/community/profile-tabs.server";
-import { parseId } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
-
-export const meta: MetaFunction = (args) => seo(args, { title: "Posts · Grader", noindex: true });
-
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  return json(await postsTab(request, parseId(params.id), viewer.id, "posts"));
-}
-
-export default function Tab() {
-  const { data, meta, now } = useLoaderData<typeof loader>();
-  return (
-    <section>
-      <h2>Posts</h2>
-      <PostList posts={data} meta={meta} now={now} label="Posts" empty={<EmptyState title="No posts yet">This trader has not posted yet.</EmptyState>} />
-    </section>
-  );
-}
+// /u/:id's index is its posts tab.
+export { default, loader, meta } from "./u.$id.posts";

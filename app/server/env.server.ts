@@ -11,11 +11,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z
-    .string()
-    .url()
-    .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL")
-    .optional(),
+  // Empty counts as unset (as in many .env files): embedded PGlite.
+  DATABASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().url().refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL").optional(),
+  ),
   PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, signedInPage as signedInPageFor, skipE2E } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -28,12 +28,7 @@ describe.skipIf(skipE2E)("pricing and checkout", () => {
     await browser?.close();
   });
 
-  async function signedInPage(js: boolean) {
-    const { cookie } = await signUp();
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
-    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
-    return { ctx, page: await ctx.newPage() };
-  }
+  const signedInPage = (js: boolean) => signedInPageFor(browser, js);
 
   async function triesOnPricing(page: Page) {
     await page.goto(baseUrl() + "/pricing");

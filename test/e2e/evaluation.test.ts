@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, signedInPage as signedInPageFor, skipE2E } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 import { startServer } from "../support/server";
 
@@ -26,12 +26,7 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
     await browser?.close();
   });
 
-  async function signedInPage(js: boolean) {
-    const { cookie } = await signUp();
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
-    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
-    return { ctx, page: await ctx.newPage() };
-  }
+  const signedInPage = (js: boolean) => signedInPageFor(browser, js);
 
   it("with JavaScript: the connect modal first, then confirm, loading, toast, badge and stats", async () => {
     const { ctx, page } = await signedInPage(true);

@@ -57,6 +57,17 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(profile).toMatch(/class="grade-badge tier-(Bronze|Silver|Gold|Master|Legend)/);
   });
 
+  it("summarises grade, linked accounts and next steps on /portal/dashboard", async () => {
+    const html = await (await get("/portal/dashboard", { cookie: trader.cookie })).text();
+    expect(html).toMatch(/class="grade-badge tier-(Bronze|Silver|Gold|Master|Legend)/);
+    expect(html).toContain("Platypus Brokerage");
+    expect(html).toContain("✓ Get your grade");
+    const fresh = await signUp();
+    const empty = await (await get("/portal/dashboard", { cookie: fresh.cookie })).text();
+    expect(empty).toContain("No grade yet.");
+    expect(empty).toContain("None linked yet.");
+  });
+
   it("lists holdings and trades with paging and refuses unknown sort fields", async () => {
     const trades = (await (await get("/api/portal/trades?page=2&page_size=10&sort_by=symbol&order=asc", { cookie: trader.cookie })).json()) as { data: { symbol: string; quantity: number }[]; meta: { page: number; page_size: number; total: number } };
     expect(trades.meta).toMatchObject({ page: 2, page_size: 10 });

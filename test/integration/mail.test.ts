@@ -26,7 +26,8 @@ describe("mail delivery over SMTP", () => {
     });
     await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
     const port = (smtp.server.address() as { port: number }).port;
-    app = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Grader <no-reply@grader.test>" });
+    // Its own in-memory database: a shared outbox would put other tests' mail ahead of ours.
+    app = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Grader <no-reply@grader.test>", DATABASE_URL: "", DATA_DIR: "memory://" });
   });
   afterAll(async () => {
     await app?.stop();

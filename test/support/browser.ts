@@ -27,3 +27,12 @@ export async function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+/** A fresh signed-up user's browser context and page (JavaScript on or off). */
+export async function signedInPage(browser: Browser, js: boolean, viewport = { width: 1280, height: 900 }) {
+  const { signUp, baseUrl } = await import("./http");
+  const { cookie, email } = await signUp();
+  const ctx = await browser.newContext({ javaScriptEnabled: js, viewport });
+  await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+  return { ctx, page: await ctx.newPage(), cookie, email };
+}
