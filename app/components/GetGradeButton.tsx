@@ -22,6 +22,8 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
   const revalidator = useRevalidator();
   const [connectOpen, setConnectOpen] = useState(false);
   const handled = useRef<Outcome | null>(null);
+  // Choosing a way to connect navigates away: the modal must not follow onto the next page.
+  useEffect(() => setConnectOpen(false), [location.pathname]);
 
   async function start(event: React.MouseEvent) {
     event.preventDefault();

@@ -16,7 +16,8 @@ const EnvSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.string().url().refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL").optional(),
   ),
-  PUBLIC_URL: z.string().url().default("http://localhost:3000"),
+  // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
+  PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
   // One JSON line per request (at info level); benchmarks turn it off.
@@ -84,7 +85,7 @@ const EnvSchema = z.object({
   STRIPE_PRICE_UNLIMITED: z.string().optional().transform((v) => v || undefined),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL"> & { PUBLIC_URL: string };
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = EnvSchema.safeParse(source);
@@ -92,7 +93,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  return result.data;
+  const env = result.data;
+  return { ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}` };
 }
 
 const key = "__grader_env";

@@ -32,8 +32,14 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
     const { ctx, page } = await signedInPage(true);
     await page.goto(baseUrl() + "/community");
     await page.getByRole("link", { name: "Get Grade" }).click();
-    await page.getByRole("dialog", { name: "Get Your Grade" }).waitFor();
-    await page.getByRole("button", { name: "Cancel" }).click();
+    const connect = page.getByRole("dialog", { name: "Get Your Grade" });
+    await connect.waitFor();
+    // Broker from the connect modal: the stand-in Link page, with the modal gone.
+    await connect.getByRole("button", { name: /Broker/ }).click();
+    await page.waitForURL(/\/demo\/plaid-link/);
+    await connect.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Exit" }).click();
+    await page.waitForURL(/\/profile\/account/);
     await linkDemoBroker(page);
     await page.goto(baseUrl() + "/community");
     await page.getByRole("link", { name: "Refresh Grade" }).click();
