@@ -21,7 +21,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       name: d.name,
       username: d.username,
       tier: d.tier,
-      tierColor: d.tierColor,
       score: Math.round(d.score),
       stars: d.stars,
       figures: d.figures,
@@ -69,7 +68,8 @@ export default function SharedCard() {
       <section className="card" style={{ marginTop: "1.5rem" }} aria-labelledby="summary-title">
         <h2 id="summary-title">Grade summary</h2>
         <p>
-          <strong style={{ color: d.tierColor }}>{d.tier}</strong> · {d.score}/100 · <Stars count={d.stars.overall} /> · graded {d.date}
+          {/* The page's tier colours (app.css), lighter than the card's, keep contrast on the dark page. */}
+          <strong className={`tier-${d.tier} tier-text`}>{d.tier}</strong> · {d.score}/100 · <Stars count={d.stars.overall} /> · graded {d.date}
         </p>
         <ul>
           {DIMENSIONS.map(([key, label]) => (

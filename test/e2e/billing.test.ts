@@ -2,20 +2,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, signedInPage as signedInPageFor, skipE2E } from "../support/browser";
+import { launchBrowser, signedInPage as signedInPageFor, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected above
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  });
-  return (result as { id: string; impact: string; targets: string[] }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 // Pricing → (demo) Stripe Checkout → /pay-result, in a real browser against the built server in
 // Stripe demo mode: the stand-in checkout page, the signed webhook and the return page all run.

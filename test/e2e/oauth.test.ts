@@ -2,23 +2,13 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl } from "../support/http";
 
 // Google and Apple sign-in in a real browser, in demo mode (no provider credentials): the browser
 // goes through the local stand-in consent pages; the server's real sign-in code talks to msw.
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected above
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string }) => ({ id: v.id, impact: v.impact }));
-  });
-  return (result as { id: string; impact: string }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 async function heading(page: Page) {
   return (await page.locator("h1").first().textContent())?.trim() ?? "";

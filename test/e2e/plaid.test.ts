@@ -2,25 +2,14 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
 // Linking the demo broker in a real browser: /profile/account → "Link a broker" (a plain form post
 // that makes the Link token on the server) → the stand-in Plaid Link page → back on
 // /profile/account with the account listed. With JavaScript on and off.
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected above
-    // The header's account menu is another component's (its label-content-name-mismatch is reported there).
-    const r = await window.axe.run({ exclude: [['summary[aria-label="Account menu"]']] }, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { html: string }[] }) => ({ id: v.id, impact: v.impact, html: v.nodes.map((n) => n.html).join(" | ") }));
-  });
-  return (result as { id: string; impact: string }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 // The JS-on test links user_good once per database; later runs on a reused PostgreSQL database use
 // a run-unique demo login (user_good_<run>) so the 406 case stays theirs to provoke.

@@ -2,11 +2,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl, get, signUp } from "../support/http";
 import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 async function mainHeading(page: Page) {
   return (await page.locator("h1").first().textContent())?.trim() ?? "";
@@ -17,16 +16,6 @@ function expectHeading(text: string, heading: RegExp | string) {
   else expect(text).toMatch(heading);
 }
 
-async function seriousViolations(page: Page) {
-  // Injected through the DevTools protocol, which our CSP rightly does not allow pages to do.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected above
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  });
-  return (result as { id: string; impact: string; targets: string[] }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 describe.skipIf(skipE2E)("every route in a real browser", () => {
   let browser: Browser;

@@ -2,20 +2,10 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    // @ts-expect-error injected above
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  })) as { id: string; impact: string; targets: string[] }[];
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 

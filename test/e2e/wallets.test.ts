@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
 // Linking wallets in a real browser. The wallet extensions are played by injected providers whose
@@ -14,18 +14,8 @@ import { baseUrl, signUp } from "../support/http";
 // an EIP-6963 / window.ethereum provider, a tweetnacl key pair behind window.phantom.solana. The
 // server verifies those signatures exactly as it would MetaMask's and Phantom's.
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 // Scoped to the page content (the shared header is tested by routes.test.ts).
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected above
-    const r = await window.axe.run(document.querySelector("main") ?? document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  });
-  return (result as { id: string; impact: string; targets: string[] }[]).filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 async function injectEvmWallet(page: Page, wallet: Pick<Wallet, "address" | "signMessage">, mode: "eip6963" | "window.ethereum") {
   const signed: string[] = [];

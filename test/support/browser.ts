@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const skipE2E = process.env.SKIP_E2E === "1";
@@ -35,4 +36,17 @@ export async function signedInPage(browser: Browser, js: boolean, viewport = { w
   const ctx = await browser.newContext({ javaScriptEnabled: js, viewport });
   await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
   return { ctx, page: await ctx.newPage(), cookie, email };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical violations on the whole page (injected through DevTools, past our CSP). */
+export async function seriousViolations(page: Page) {
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  })) as { id: string; impact: string; targets: string[] }[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
