@@ -19,7 +19,7 @@ async function linkThroughStandIn(page: Page, username: string, password = "pass
   await page.goto(baseUrl() + "/profile/account");
   await page.getByRole("button", { name: "Link a broker" }).click();
   await page.waitForURL(/\/demo\/plaid-link\?link_token=link-sandbox-/);
-  expect(await page.locator("h1").first().textContent()).toBe("Connect your broker");
+  await page.getByRole("heading", { level: 1, name: "Connect your broker", exact: true }).waitFor();
   await page.fill("#plaid-username", username);
   await page.fill("#plaid-password", password);
   await page.getByRole("button", { name: "Submit" }).click();
