@@ -1,7 +1,5 @@
-import { Link } from "@remix-run/react";
-import { displayName } from "~/lib/display-name";
 import { timeAgo } from "~/lib/time-ago";
-import { Avatar } from "./Avatar";
+import { TraderLink } from "./TraderLink";
 import { PagedTable } from "./PagedTable";
 
 type Row = { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null; followed_at: string };
@@ -21,15 +19,7 @@ export function FollowTable({ caption, rows, meta, sortBy, order, now }: { capti
           key: "username",
           label: "Trader",
           sortable: true,
-          render: (r) => (
-            <Link to={`/u/${r.id}`} className="trader-row">
-              <Avatar user={r} size={28} />
-              <span>
-                {displayName(r) || "Trader"}
-                {r.username ? <span className="muted small"> @{r.username}</span> : null}
-              </span>
-            </Link>
-          ),
+          render: (r) => <TraderLink trader={r} />,
         },
         { key: "followed_at", label: "Since", sortable: true, render: (r) => timeAgo(r.followed_at, now) },
       ]}

@@ -39,23 +39,40 @@ export function Header({ user, grade }: { user: PublicUser | null; grade: Header
   );
 }
 
+// Rendered twice (desktop bar and the mobile menu), which CSS shows one of.
+function VisitorLinks() {
+  return (
+    <>
+      {visitorLinks.map((l) => (
+        <Link key={l.href} to={l.href}>
+          {l.label}
+        </Link>
+      ))}
+    </>
+  );
+}
+
+function AuthButtons() {
+  return (
+    <>
+      <Link to="/signin" className="btn btn-ghost">
+        Log in
+      </Link>
+      <Link to="/signup" className="btn btn-primary">
+        Join us for free
+      </Link>
+    </>
+  );
+}
+
 function VisitorNav() {
   return (
     <>
       <nav aria-label="Main" className="nav-desktop">
-        {visitorLinks.map((l) => (
-          <Link key={l.href} to={l.href}>
-            {l.label}
-          </Link>
-        ))}
+        <VisitorLinks />
       </nav>
       <div className="header-actions nav-desktop">
-        <Link to="/signin" className="btn btn-ghost">
-          Log in
-        </Link>
-        <Link to="/signup" className="btn btn-primary">
-          Join us for free
-        </Link>
+        <AuthButtons />
       </div>
       <details className="hamburger">
         <summary>
@@ -63,11 +80,7 @@ function VisitorNav() {
           <span className="hamburger-icon" aria-hidden="true" />
         </summary>
         <nav aria-label="Mobile" className="mobile-menu">
-          {visitorLinks.map((l) => (
-            <Link key={l.href} to={l.href}>
-              {l.label}
-            </Link>
-          ))}
+          <VisitorLinks />
           <div className="mobile-social">
             {socialLinks.map((s) => (
               <a key={s.href} href={s.href} rel="noopener noreferrer" target="_blank">
@@ -75,12 +88,7 @@ function VisitorNav() {
               </a>
             ))}
           </div>
-          <Link to="/signin" className="btn btn-ghost">
-            Log in
-          </Link>
-          <Link to="/signup" className="btn btn-primary">
-            Join us for free
-          </Link>
+          <AuthButtons />
         </nav>
       </details>
     </>

@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Avatar } from "~/components/Avatar";
+import { TraderLink } from "~/components/TraderLink";
 import { GradeBadge } from "~/components/GradeBadge";
 import { EmptyState } from "~/components/Page";
 import { PagedTable } from "~/components/PagedTable";
 import type { TierName } from "~/content/landing";
-import { displayName } from "~/lib/display-name";
 import { formatCompact, formatPercent } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { leaderboardFor } from "~/server/community/market-routes.server";
@@ -72,15 +71,7 @@ export default function MarketTraders() {
             {
               key: "trader",
               label: "Trader",
-              render: (r) => (
-                <Link to={`/u/${r.id}`} className="trader-row">
-                  <Avatar user={r} size={28} />
-                  <span>
-                    {displayName(r) || "Trader"}
-                    {r.username ? <span className="muted small"> @{r.username}</span> : null}
-                  </span>
-                </Link>
-              ),
+              render: (r) => <TraderLink trader={r} />,
             },
             { key: "tier", label: "Grade", render: (r) => (r.tier ? <GradeBadge tier={r.tier as TierName} stars={r.stars} /> : "—") },
             { key: "score", label: "Score", sortable: true, numeric: true, render: (r) => (r.score === null ? "—" : r.score.toFixed(1)) },
