@@ -2,7 +2,7 @@
 // Prints the canonical evaluation JSON on stdout. Invalid ledger → exit 2, one `path: reason` per
 // line on stderr. Unreadable file or bad usage → exit 1.
 import { readFileSync } from "node:fs";
-import { canonicalJson, grade, parseLedger } from "../app/grading/index";
+import { canonicalJson, grade, parseLedger, prepareLedger } from "../app/grading/index";
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: grade <ledger.json> [--timings] [--population <scores.json>]\n`);
@@ -50,10 +50,12 @@ if (!parsed.ok) {
   process.stderr.write(parsed.problems.join("\n") + "\n");
   process.exit(2);
 }
-const evaluation = grade(parsed.ledger, population ? { population } : {});
+const prepared = prepareLedger(parsed.ledger);
 const t2 = performance.now();
+const evaluation = grade(prepared, population ? { population } : {});
+const t3 = performance.now();
 process.stdout.write(canonicalJson(evaluation) + "\n");
 if (timings) {
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  process.stderr.write(JSON.stringify({ parseMs: r(t1 - t0), gradeMs: r(t2 - t1) }) + "\n");
+  process.stderr.write(JSON.stringify({ parseMs: r(t1 - t0), prepareMs: r(t2 - t1), gradeMs: r(t3 - t2) }) + "\n");
 }

@@ -1,7 +1,9 @@
-// Columnar layout of a validated ledger: typed arrays sized up front, strings interned into
-// integer ids, trades sorted by (time, id) and cut at asOf. No per-trade objects are created.
+// The prepared ledger: the columnar form of a validated ledger that grade() works on. Typed
+// arrays sized up front, strings interned into integer ids, trades sorted by (time, id) and cut at
+// asOf. Preparing is the only step that reads the trade objects; it belongs to parsing (one pass
+// over the input, like validation), so a ledger graded several times is prepared once.
 import type { Ledger } from "./ledger";
-import { scratch, scratchRaw } from "./scratch";
+import { fresh, scratch, scratchRaw } from "./scratch";
 import { compareStrings, sortIndexByTime } from "./sort";
 import { parseIsoMs, formatIso } from "./time";
 
@@ -9,7 +11,10 @@ export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3 } as const;
 export const CLASS_NAMES = ["stock", "etf", "crypto", "option"] as const;
 export const CRYPTO = 2;
 
-export interface Columns {
+export interface PreparedLedger {
+  readonly kind: "prepared";
+  /** The validated ledger it was prepared from (trade ids, names for warnings). */
+  trades: Ledger["trades"];
   /** Trades at or before asOf, in (time, id) order. */
   n: number;
   time: Float64Array;
@@ -49,21 +54,28 @@ function bad(path: string): never {
   throw new Error(`grade(): ${path} is not a valid time; validate the ledger with parseLedger first`);
 }
 
-export function buildColumns(ledger: Ledger): Columns {
+/**
+ * Prepares a validated ledger (the output of parseLedger) for grade(). O(n) for ledgers in time
+ * order. With `transient`, the arrays are the engine's scratch (see scratch.ts): valid only until
+ * the next grade, but no fresh memory (grade() uses it for a ledger it prepares itself).
+ */
+export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger {
+  // Typed arrays the result keeps: its own, or scratch.
+  const alloc: typeof scratchRaw = transient ? scratchRaw : (_slot, kind, n) => fresh(kind, n);
   const trades = ledger.trades;
   const flows = ledger.cashFlows ?? [];
   const marks = ledger.prices ?? [];
   const n0 = trades.length;
 
-  // One pass over the trade objects, in input order.
-  const t0 = scratchRaw("t0", "f64", n0);
-  const sym0 = scratchRaw("sym0", "i32", n0);
-  const acc0 = scratchRaw("acc0", "i32", n0);
-  const qty0 = scratchRaw("qty0", "f64", n0);
-  const price0 = scratchRaw("price0", "f64", n0);
-  const fee0 = scratchRaw("fee0", "f64", n0);
-  const dir0 = scratchRaw("dir0", "i8", n0);
-  const cls0 = scratchRaw("cls0", "u8", n0);
+  // One pass over the trade objects, in input order. Input already in (time, id) order is kept as it is.
+  const t0 = alloc("t0", "f64", n0);
+  const sym0 = alloc("sym0", "i32", n0);
+  const acc0 = alloc("acc0", "i32", n0);
+  const qty0 = alloc("qty0", "f64", n0);
+  const price0 = alloc("price0", "f64", n0);
+  const fee0 = alloc("fee0", "f64", n0);
+  const dir0 = alloc("dir0", "i8", n0);
+  const cls0 = alloc("cls0", "u8", n0);
   // Null-prototype dictionaries: faster than Map for string keys here, and safe for any name.
   const symIds: Record<string, number> = Object.create(null);
   const accIds: Record<string, number> = Object.create(null);
@@ -109,14 +121,14 @@ export function buildColumns(ledger: Ledger): Columns {
 
   let time = t0, sym = sym0, acc = acc0, qty = qty0, price = price0, fee = fee0, dir = dir0, cls = cls0;
   if (!identity) {
-    time = scratchRaw("time", "f64", n);
-    sym = scratchRaw("sym", "i32", n);
-    acc = scratchRaw("acc", "i32", n);
-    qty = scratchRaw("qty", "f64", n);
-    price = scratchRaw("price", "f64", n);
-    fee = scratchRaw("fee", "f64", n);
-    dir = scratchRaw("dir", "i8", n);
-    cls = scratchRaw("cls", "u8", n);
+    time = alloc("time", "f64", n);
+    sym = alloc("sym", "i32", n);
+    acc = alloc("acc", "i32", n);
+    qty = alloc("qty", "f64", n);
+    price = alloc("price", "f64", n);
+    fee = alloc("fee", "f64", n);
+    dir = alloc("dir", "i8", n);
+    cls = alloc("cls", "u8", n);
     for (let k = 0; k < n; k++) {
       const i = order[k];
       time[k] = t0[i];
@@ -132,7 +144,7 @@ export function buildColumns(ledger: Ledger): Columns {
 
   // Dense (account, symbol) ids.
   const nSym = symbols.length;
-  const pos = scratchRaw("pos", "i32", n);
+  const pos = alloc("pos", "i32", n);
   const posSymL: number[] = [];
   const posAccL: number[] = [];
   if (accounts.length * nSym <= 1 << 22) {
@@ -183,9 +195,9 @@ export function buildColumns(ledger: Ledger): Columns {
     (i) => (!hasAsOf || mt0[i] <= asOfMs) && symIds[marks[i].symbol] !== undefined,
     "sort.marks",
   );
-  const markTime = scratchRaw("markTime", "f64", mOrder.length);
-  const markSym = scratchRaw("markSym", "i32", mOrder.length);
-  const markPrice = scratchRaw("markPrice", "f64", mOrder.length);
+  const markTime = alloc("markTime", "f64", mOrder.length);
+  const markSym = alloc("markSym", "i32", mOrder.length);
+  const markPrice = alloc("markPrice", "f64", mOrder.length);
   for (let k = 0; k < mOrder.length; k++) {
     const m = marks[mOrder[k]];
     markTime[k] = mt0[mOrder[k]];
@@ -198,6 +210,8 @@ export function buildColumns(ledger: Ledger): Columns {
   if (flowTime.length > 0 && !(flowTime[0] >= firstMs)) firstMs = flowTime[0];
 
   return {
+    kind: "prepared",
+    trades,
     n,
     time,
     qty,
@@ -208,7 +222,7 @@ export function buildColumns(ledger: Ledger): Columns {
     sym,
     acc,
     pos,
-    src: order,
+    src: transient ? order : order.slice(), // the sort's result is a scratch view
     symbols,
     accounts,
     posSym: Int32Array.from(posSymL),

@@ -69,6 +69,11 @@ export function scratchRaw<K extends Kind>(slot: string, kind: K, n: number): Ar
   return buf.subarray(0, n) as ArrayOf<K>;
 }
 
+/** A new array of the kind (not pooled). */
+export function fresh<K extends Kind>(kind: K, n: number): ArrayOf<K> {
+  return new CTORS[kind](n) as ArrayOf<K>;
+}
+
 /** Drops every pooled buffer. */
 export function releaseScratch(): void {
   pool.clear();
