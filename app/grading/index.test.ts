@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, ENGINE_VERSION, grade, parseLedger, percentileOf, type LedgerInput } from "./index";
+import { canonicalJson, ENGINE_VERSION, grade, parseLedger, percentileOf, prepareLedger, type LedgerInput } from "./index";
 
 function run(input: LedgerInput, population?: number[]) {
   const r = parseLedger(input);
@@ -53,6 +53,43 @@ describe("grade", () => {
     expect(e.engineVersion).toBe(ENGINE_VERSION);
     expect(e.percentile).toBe(percentileOf(e.score!, [10, 20, 90, 95]));
     expect(run(input).percentile).toBeUndefined();
+  });
+});
+
+/** A shuffled ledger of `n` trades over a few symbols and accounts (crypto sells may exceed holdings). */
+function bigLedger(n: number, seed: number): LedgerInput {
+  let a = seed;
+  const rand = () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const trades = Array.from({ length: n }, (_, i) => ({
+    id: `t${i}`,
+    account: `acct${Math.floor(rand() * 3)}`,
+    time: new Date(Date.UTC(2024, 0, 1) + Math.floor(rand() * 200 * 86_400_000)).toISOString(),
+    symbol: `S${Math.floor(rand() * 12)}`,
+    assetClass: rand() < 0.25 ? ("crypto" as const) : ("stock" as const),
+    side: rand() < 0.5 ? ("buy" as const) : ("sell" as const),
+    quantity: 1 + Math.floor(rand() * 50),
+    price: 10 + rand() * 90,
+    fee: rand() < 0.5 ? 0 : 1,
+  }));
+  return { trades, cashFlows: seed % 2 ? [] : [{ account: "acct0", time: "2023-12-31", amount: 1e6 }] };
+}
+
+describe("prepareLedger", () => {
+  it("grades like the ledger, and stays valid while other ledgers are graded", () => {
+    // Large enough for the engine's pooled scratch (small arrays are never pooled): a prepared
+    // ledger must own its arrays, or grading another ledger would overwrite them.
+    for (const seed of [1, 2]) {
+      const ledger = parseLedger(bigLedger(6000, seed));
+      const other = parseLedger(bigLedger(7000, seed + 10));
+      if (!ledger.ok || !other.ok) throw new Error("invalid test ledger");
+      const expected = canonicalJson(grade(ledger.ledger));
+      expect(JSON.parse(expected).warnings.join()).toMatch(/Data gap: trade t\d+ sells/);
+      const prepared = prepareLedger(ledger.ledger);
+      grade(other.ledger);
+      expect(canonicalJson(grade(prepared))).toBe(expected);
+      grade(prepareLedger(other.ledger));
+      expect(canonicalJson(grade(prepared))).toBe(expected);
+    }
   });
 });
 
