@@ -7,7 +7,7 @@ import { addInitialDeposit, ledgerPass, LOT_FIELDS, LOT_REM } from "./pass";
 import { xirr, type Flow } from "./returns";
 import { riskFigures } from "./risk";
 import { percentileOf, scoreMetrics, starsOf, type Tier } from "./score";
-import { scratchRaw } from "./scratch";
+import { medianOf } from "./median";
 import { formatDay, MS_PER_DAY } from "./time";
 import type { CurvePoint, Evaluation, GradeOptions, Metrics, Position } from "./types";
 
@@ -311,46 +311,6 @@ function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64
     largestLoss: sums[7],
     lossAtZeroEquity,
   };
-}
-
-/** Median by quickselect on a scratch copy (O(n); the input is left untouched). */
-function medianOf(values: Float64Array): number | null {
-  const n = values.length;
-  if (n === 0) return null;
-  const a = scratchRaw("median", "f64", n);
-  a.set(values);
-  const hi = select(a, n >> 1);
-  if (n % 2 === 1) return hi;
-  // The lower middle is the largest element left of position n/2 after selection.
-  let lo = -Infinity;
-  for (let i = 0; i < n >> 1; i++) if (a[i] > lo) lo = a[i];
-  return (lo + hi) / 2;
-}
-
-/** Hoare-style quickselect: the k-th smallest (0-based); partitions `a` in place. */
-function select(a: Float64Array, k: number): number {
-  let left = 0;
-  let right = a.length - 1;
-  while (right > left) {
-    const pivot = a[(left + right) >> 1];
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) right = j;
-    else if (k >= i) left = i;
-    else break;
-  }
-  return a[k];
 }
 
 function cmp(a: string, b: string): number {
