@@ -97,6 +97,15 @@ function gcFn(): (() => void) | null {
   }
 }
 
+/**
+ * A full collection, then a pause: V8 finishes sweeping the collected heap on background threads
+ * after gc() returns, which would otherwise compete with the timed call for this machine's 2 cores.
+ */
+async function collect(gc: (() => void) | null): Promise<void> {
+  gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 const mem = () => {
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
@@ -120,14 +129,14 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
   let prepared = prepareLedger(ledger);
   let preparedBytes = 0;
   for (let i = 0; i < RUNS; i++) {
-    gc?.();
+    await collect(gc);
     const before = mem();
     const t0 = performance.now();
     prepared = prepareLedger(ledger);
     prepareTimes.push(performance.now() - t0);
     preparedBytes = Math.max(preparedBytes, mem() - before);
   }
-  gc?.();
+  await collect(gc);
   const beforeWarm = mem();
   grade(prepared); // warm-up (JIT, scratch buffers)
   const warmGrowth = mem() - beforeWarm;
@@ -137,7 +146,7 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
   let result = null as ReturnType<typeof grade> | null;
   for (let i = 0; i < RUNS; i++) {
     result = null;
-    gc?.();
+    await collect(gc);
     const before = mem();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -150,7 +159,7 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
   }
   const endToEnd: number[] = [];
   for (let i = 0; i < 3; i++) {
-    gc?.();
+    await collect(gc);
     const t0 = performance.now();
     grade(ledger);
     endToEnd.push(performance.now() - t0);
