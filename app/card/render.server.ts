@@ -4,9 +4,10 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import zlib from "node:zlib";
-import { Resvg } from "@resvg/resvg-js";
+import { renderAsync } from "@resvg/resvg-js";
 import satori from "satori";
 import { cardElement, CARD_FORMATS, type CardData } from "./layout";
+import { encodePng } from "./png.server";
 
 type Font = { name: string; data: Buffer; weight: 400 | 700 | 800; style: "normal" };
 type Face = { file: string; ranges: [number, number][] };
@@ -167,12 +168,18 @@ export async function renderCardSvg(data: CardData): Promise<string> {
   return satori(cardElement(data), { width, height, fonts: fontSetFor(files) });
 }
 
-/** The card as PNG bytes, exactly CARD_FORMATS[format] pixels. */
+/**
+ * The card as PNG bytes, exactly CARD_FORMATS[format] pixels. Rasterising (resvg's renderAsync)
+ * and compressing (zlib) run in the libuv thread pool, so the event loop only lays out the card
+ * and concurrent renders use both cores.
+ */
 export async function renderCardPng(data: CardData): Promise<Buffer> {
   const started = performance.now();
   const svg = await renderCardSvg(data);
   const { width } = CARD_FORMATS[data.format];
-  const png = new Resvg(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false }, background: "#0c1222" }).render().asPng();
+  // The opaque background makes every pixel opaque, which encodePng relies on.
+  const image = await renderAsync(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false }, background: "#0c1222" });
+  const png = await encodePng(image.pixels, image.width, image.height);
   renderStats.renders++;
   renderStats.lastMs = performance.now() - started;
   return png;
