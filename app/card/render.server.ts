@@ -1,7 +1,9 @@
-// Satori → SVG → resvg → PNG. Fonts come from npm packages (@fontsource/*, .woff files read from
-// node_modules, no network) and are read once per process; resvg never loads system fonts.
+// Satori (layout) → SVG → resvg (raster) → PNG. Fonts come from npm packages (@fontsource/*, .woff
+// files read from node_modules, no network) and are read once per process; resvg never loads
+// system fonts, only the bundled ones handed to it.
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { renderAsync } from "@resvg/resvg-js";
@@ -42,11 +44,44 @@ function facesOf(pkg: string, cssFile: string): Face[] {
 const covers = (face: Face, cp: number) => face.ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
 
 /**
+ * The `name` table with every family name (name IDs 1 and 16) replaced by `family`. Inter's
+ * ExtraBold files call their family "Inter ExtraBold", so resvg would not find them as Inter 800.
+ */
+export function renameFamily(name: Buffer, family: string): Buffer {
+  const count = name.readUInt16BE(2);
+  const storage = name.readUInt16BE(4);
+  const records: { head: Buffer; text: Buffer }[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = 6 + i * 12;
+    const platform = name.readUInt16BE(r);
+    const id = name.readUInt16BE(r + 6);
+    const length = name.readUInt16BE(r + 8);
+    const offset = name.readUInt16BE(r + 10);
+    let text = name.subarray(storage + offset, storage + offset + length);
+    if (id === 1 || id === 16) text = platform === 1 ? Buffer.from(family, "latin1") : Buffer.from(family, "utf16le").swap16();
+    records.push({ head: Buffer.from(name.subarray(r, r + 12)), text });
+  }
+  const head = Buffer.alloc(6 + count * 12);
+  head.writeUInt16BE(0, 0);
+  head.writeUInt16BE(count, 2);
+  head.writeUInt16BE(head.length, 4);
+  let offset = 0;
+  records.forEach(({ head: record, text }, i) => {
+    record.writeUInt16BE(text.length, 8);
+    record.writeUInt16BE(offset, 10);
+    record.copy(head, 6 + i * 12);
+    offset += text.length;
+  });
+  return Buffer.concat([head, ...records.map((r) => r.text)]);
+}
+
+/**
  * WOFF 1 → plain sfnt (TTF/OTF) without the GSUB and GPOS tables. Satori's text engine
  * (opentype.js) runs every string through those tables on every render; Inter's contextual
  * alternates and kerning cost about a third of the layout time for a barely visible difference.
+ * resvg draws the text from the same files, so it places every glyph where Satori measured it.
  */
-export function woffToSfnt(woff: Buffer, drop: readonly string[] = ["GSUB", "GPOS"]): Buffer {
+export function woffToSfnt(woff: Buffer, drop: readonly string[] = ["GSUB", "GPOS"], family?: string): Buffer {
   if (woff.toString("latin1", 0, 4) !== "wOFF") return woff;
   const flavor = woff.readUInt32BE(4);
   const count = woff.readUInt16BE(12);
@@ -59,7 +94,8 @@ export function woffToSfnt(woff: Buffer, drop: readonly string[] = ["GSUB", "GPO
     const compressed = woff.readUInt32BE(o + 8);
     const original = woff.readUInt32BE(o + 12);
     const raw = woff.subarray(offset, offset + compressed);
-    tables.push({ tag, checksum: woff.readUInt32BE(o + 16), data: compressed < original ? zlib.inflateSync(raw) : Buffer.from(raw) });
+    const data = compressed < original ? zlib.inflateSync(raw) : Buffer.from(raw);
+    tables.push({ tag, checksum: woff.readUInt32BE(o + 16), data: tag === "name" && family ? renameFamily(data, family) : data });
   }
   const n = tables.length;
   let pow = 1;
@@ -93,21 +129,38 @@ export function woffToSfnt(woff: Buffer, drop: readonly string[] = ["GSUB", "GPO
 // Base fonts: Inter (Latin) in the three weights the layout uses; every fixed label is Latin.
 // Name fonts (weight 700): every Inter subset (Latin-ext, Cyrillic, Greek, Vietnamese, symbols)
 // and Noto Sans SC (Chinese, Japanese kana) whose ~100 unicode-range files are read on first use.
+const INTER_DIR = packageDir("@fontsource/inter");
 const fileCache = new Map<string, Buffer>();
 const readFont = (file: string) => {
   let data = fileCache.get(file);
-  if (!data) fileCache.set(file, (data = woffToSfnt(fs.readFileSync(file))));
+  if (!data) fileCache.set(file, (data = woffToSfnt(fs.readFileSync(file), undefined, file.startsWith(INTER_DIR) ? "Inter" : undefined)));
   return data;
 };
 
-const interLatin = (weight: 400 | 700 | 800): Font => ({
-  name: "Inter",
-  weight,
-  style: "normal",
-  data: readFont(path.join(packageDir("@fontsource/inter"), "files", `inter-latin-${weight}-normal.woff`)),
-});
+// resvg draws the text (Satori only lays it out: embedFont false, see renderCardSvg) and reads
+// fonts from files only, so each converted font is written once per process to a private
+// temporary directory, removed on exit.
+let fontDir: string | undefined;
+const sfntFiles = new Map<string, string>();
+function sfntFile(woff: string): string {
+  let file = sfntFiles.get(woff);
+  if (!file) {
+    if (!fontDir) {
+      const dir = (fontDir = fs.mkdtempSync(path.join(os.tmpdir(), "grader-card-fonts-")));
+      process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+    }
+    file = path.join(fontDir, `${path.basename(woff, ".woff")}.ttf`);
+    fs.writeFileSync(file, readFont(woff));
+    sfntFiles.set(woff, file);
+  }
+  return file;
+}
+
+const interLatinFile = (weight: 400 | 700 | 800) => path.join(INTER_DIR, "files", `inter-latin-${weight}-normal.woff`);
+const interLatin = (weight: 400 | 700 | 800): Font => ({ name: "Inter", weight, style: "normal", data: readFont(interLatinFile(weight)) });
 
 const BASE_FONTS: Font[] = [interLatin(400), interLatin(700), interLatin(800)];
+const BASE_FILES = [interLatinFile(400), interLatinFile(700), interLatinFile(800)];
 const NAME_FACES: Face[] = [...facesOf("@fontsource/inter", "700.css").filter((f) => !f.file.includes("inter-latin-700")), ...facesOf("@fontsource/noto-sans-sc", "700.css")];
 const LATIN_FACE: Face = facesOf("@fontsource/inter", "700.css").find((f) => f.file.includes("inter-latin-700"))!;
 
@@ -162,10 +215,17 @@ export type RenderStats = { renders: number; lastMs: number };
 /** Renders performed by this process (the cache tests and the benchmark read it). */
 export const renderStats: RenderStats = { renders: 0, lastMs: 0 };
 
-export async function renderCardSvg(data: CardData): Promise<string> {
+/**
+ * The card as SVG with its text as <text> elements (embedFont false): turning every glyph into
+ * path data took a third of Satori's time, while resvg draws text from the same font files
+ * natively. `fontFiles` are the files resvg needs for it: Inter, then the name's extra faces,
+ * which resvg falls back to per character just as Satori did when it measured.
+ */
+export async function renderCardSvg(data: CardData): Promise<{ svg: string; fontFiles: string[] }> {
   const { width, height } = CARD_FORMATS[data.format];
   const files = facesForText(`${data.name}${data.initials}`) ?? [];
-  return satori(cardElement(data), { width, height, fonts: fontSetFor(files) });
+  const svg = await satori(cardElement(data), { width, height, fonts: fontSetFor(files), embedFont: false });
+  return { svg, fontFiles: [...BASE_FILES, ...files].map(sfntFile) };
 }
 
 /**
@@ -175,10 +235,10 @@ export async function renderCardSvg(data: CardData): Promise<string> {
  */
 export async function renderCardPng(data: CardData): Promise<Buffer> {
   const started = performance.now();
-  const svg = await renderCardSvg(data);
+  const { svg, fontFiles } = await renderCardSvg(data);
   const { width } = CARD_FORMATS[data.format];
   // The opaque background makes every pixel opaque, which encodePng relies on.
-  const image = await renderAsync(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false }, background: "#0c1222" });
+  const image = await renderAsync(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false, fontFiles, defaultFontFamily: "Inter" }, background: "#0c1222" });
   const png = await encodePng(image.pixels, image.width, image.height);
   renderStats.renders++;
   renderStats.lastMs = performance.now() - started;
