@@ -47,6 +47,15 @@ describe("the card renderer", () => {
     expect(withAll.equals(await pixels(text(700), bold))).toBe(false);
   });
 
+  it("restores stack traces after concurrent renders (they are off while Satori runs)", async () => {
+    const limit = Error.stackTraceLimit;
+    await Promise.all([renderCardSvg(data), renderCardSvg({ ...data, name: "Sam Lee" }), renderCardSvg({ ...data, format: "story" })]);
+    expect(Error.stackTraceLimit).toBe(limit);
+    // An avatar Satori cannot decode makes it throw midway.
+    await expect(renderCardSvg({ ...data, avatar: "data:image/png;base64,AAAA" })).rejects.toThrow();
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+
   it("draws a PNG of exactly the card's size", async () => {
     const png = await renderCardPng(data);
     expect(png.readUInt32BE(16)).toBe(1200);

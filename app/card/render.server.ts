@@ -215,6 +215,25 @@ export type RenderStats = { renders: number; lastMs: number };
 /** Renders performed by this process (the cache tests and the benchmark read it). */
 export const renderStats: RenderStats = { renders: 0, lastMs: 0 };
 
+// Satori 0.12 parses CSS values with a unit parser that throws, and catches, for every keyword,
+// colour and missing font size ("block", "flex", "#f4f6fb", …): a few hundred throws a card, and
+// capturing their stack traces was ~15% of Satori's time. Satori runs in microtasks only once its
+// fonts are parsed (no I/O), so stack traces are off just for that stretch; nested or concurrent
+// renders share the switch and the last one out restores the limit.
+let quietRenders = 0;
+let savedStackTraceLimit = Error.stackTraceLimit;
+async function withoutStackTraces<T>(run: () => Promise<T>): Promise<T> {
+  if (quietRenders++ === 0) {
+    savedStackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+  }
+  try {
+    return await run();
+  } finally {
+    if (--quietRenders === 0) Error.stackTraceLimit = savedStackTraceLimit;
+  }
+}
+
 /**
  * The card as SVG with its text as <text> elements (embedFont false): turning every glyph into
  * path data took a third of Satori's time, while resvg draws text from the same font files
@@ -224,7 +243,8 @@ export const renderStats: RenderStats = { renders: 0, lastMs: 0 };
 export async function renderCardSvg(data: CardData): Promise<{ svg: string; fontFiles: string[] }> {
   const { width, height } = CARD_FORMATS[data.format];
   const files = facesForText(`${data.name}${data.initials}`) ?? [];
-  const svg = await satori(cardElement(data), { width, height, fonts: fontSetFor(files), embedFont: false });
+  const fonts = fontSetFor(files);
+  const svg = await withoutStackTraces(() => satori(cardElement(data), { width, height, fonts, embedFont: false }));
   return { svg, fontFiles: [...BASE_FILES, ...files].map(sfntFile) };
 }
 
