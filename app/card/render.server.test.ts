@@ -1,7 +1,7 @@
 import { renderAsync } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
 import type { CardData } from "./layout";
-import { renderCardPng, renderCardSvg } from "./render.server";
+import { inlineSvgImages, renderCardPng, renderCardSvg } from "./render.server";
 
 const data: CardData = {
   format: "link",
@@ -35,6 +35,14 @@ describe("the card renderer", () => {
     expect(svg).not.toMatch(/<text[^>]*font-family="(?!inter")/i);
     expect(fontFiles.some((f) => /inter-latin-800-normal\.ttf$/.test(f))).toBe(true);
     expect(fontFiles.some((f) => /inter-cyrillic-700-normal\.ttf$/.test(f))).toBe(true);
+  });
+
+  it("nests the shield and star rows as <svg> elements instead of Satori's data: URI images", async () => {
+    const { svg } = await renderCardSvg(data);
+    expect(svg).not.toContain("<image");
+    expect(svg.match(/<svg /g)).toHaveLength(1 + 1 + 6); // the card, the shield, six star rows
+    const odd = '<image x="1" y="2" width="3" height="4" href="data:image/svg+xml;utf8,%3Cg%3E" preserveAspectRatio="none"/>';
+    expect(inlineSvgImages(odd)).toBe(odd);
   });
 
   it("lets resvg find Inter ExtraBold as Inter 800 (its file names the family \"Inter ExtraBold\")", async () => {
