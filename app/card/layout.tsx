@@ -153,7 +153,7 @@ function Figure({ figure, scale, width }: { figure: CardFigure; scale: number; w
 function Footer({ data, fontSize }: { data: CardData; fontSize: number }) {
   return (
     <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize, color: MUTED }}>
-      <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
+      {`Graded ${data.date}`}
       <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>
     </div>
   );
