@@ -287,6 +287,8 @@ export async function renderCardPng(data: CardData): Promise<Buffer> {
  */
 export async function warmUpCardFonts(): Promise<void> {
   const element = { type: "div", key: null, props: { style: { display: "flex", fontFamily: "Inter" }, children: "Grader 0123456789%" } };
-  await satori(element as unknown as Parameters<typeof satori>[0], { width: 200, height: 50, fonts: BASE_FONTS });
+  const svg = await satori(element as unknown as Parameters<typeof satori>[0], { width: 200, height: 50, fonts: BASE_FONTS, embedFont: false });
+  // Also writes the font files resvg reads and runs resvg's text path once.
+  await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles: BASE_FILES.map(sfntFile), defaultFontFamily: "Inter" } });
 }
 if (process.env.NODE_ENV === "production") setTimeout(() => void warmUpCardFonts().catch(() => {}), 250).unref();
