@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { renderAsync } from "@resvg/resvg-js";
-import satori from "satori";
+import satori, { init as initSatori } from "satori/wasm";
+import initYoga from "yoga-wasm-web";
 import { cardElement, CARD_FORMATS, type CardData } from "./layout";
 import { encodePng } from "./png.server";
 
@@ -215,6 +216,14 @@ export type RenderStats = { renders: number; lastMs: number };
 /** Renders performed by this process (the cache tests and the benchmark read it). */
 export const renderStats: RenderStats = { renders: 0, lastMs: 0 };
 
+// Satori's default entry runs Yoga (flexbox layout) compiled to asm.js; its /wasm entry takes the
+// WebAssembly build of the same Yoga version, which lays the card out ~10% faster with identical
+// output. Compiled once per process, on first use.
+let yogaReady: Promise<void> | undefined;
+function loadYoga(): Promise<void> {
+  return (yogaReady ??= initYoga(fs.readFileSync(require.resolve("yoga-wasm-web/dist/yoga.wasm"))).then(initSatori));
+}
+
 // Satori 0.12 parses CSS values with a unit parser that throws, and catches, for every keyword,
 // colour and missing font size ("block", "flex", "#f4f6fb", …): a few hundred throws a card, and
 // capturing their stack traces was ~15% of Satori's time. Satori runs in microtasks only once its
@@ -260,6 +269,7 @@ export async function renderCardSvg(data: CardData): Promise<{ svg: string; font
   const { width, height } = CARD_FORMATS[data.format];
   const files = facesForText(`${data.name}${data.initials}`) ?? [];
   const fonts = fontSetFor(files);
+  await loadYoga();
   const svg = await withoutStackTraces(() => satori(cardElement(data), { width, height, fonts, embedFont: false }));
   return { svg: inlineSvgImages(svg), fontFiles: [...BASE_FILES, ...files].map(sfntFile) };
 }
@@ -287,6 +297,7 @@ export async function renderCardPng(data: CardData): Promise<Buffer> {
  */
 export async function warmUpCardFonts(): Promise<void> {
   const element = { type: "div", key: null, props: { style: { display: "flex", fontFamily: "Inter" }, children: "Grader 0123456789%" } };
+  await loadYoga();
   const svg = await satori(element as unknown as Parameters<typeof satori>[0], { width: 200, height: 50, fonts: BASE_FONTS, embedFont: false });
   // Also writes the font files resvg reads and runs resvg's text path once.
   await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles: BASE_FILES.map(sfntFile), defaultFontFamily: "Inter" } });
