@@ -51,13 +51,27 @@ async function coldOnce(): Promise<{ importMs: number; firstRenderMs: number; by
   return { importMs: imported - started, firstRenderMs: performance.now() - imported, bytes: png.length };
 }
 
-/** Rendering and encoding a blank 1200×630 PNG: this machine's floor, to read the other figures against. */
+/** Rendering and encoding a blank 1200×630 PNG with resvg's asPng: this machine's floor, to read the other figures against. */
 async function blankPngMs(): Promise<number> {
   const { Resvg } = await import("@resvg/resvg-js");
   const times: number[] = [];
   for (let i = 0; i < 25; i++) {
     const t = performance.now();
     new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="1200" height="630" fill="#0c1222"/></svg>').render().asPng();
+    if (i >= 5) times.push(performance.now() - t);
+  }
+  return pct(times, 50);
+}
+
+/** The same blank card through this renderer's own path (resvg's renderAsync + encodePng). */
+async function blankPipelineMs(): Promise<number> {
+  const { renderAsync } = await import("@resvg/resvg-js");
+  const { encodePng } = await import("../app/card/png.server");
+  const times: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    const t = performance.now();
+    const image = await renderAsync('<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="1200" height="630" fill="#0c1222"/></svg>');
+    await encodePng(image.pixels, image.width, image.height);
     if (i >= 5) times.push(performance.now() - t);
   }
   return pct(times, 50);
@@ -149,11 +163,13 @@ export async function benchCards() {
   }
   const { warm, story, bytes, rendersPerSecond, rendersPerSecondSerial } = await renderTimes();
   const blank = await blankPngMs();
+  const blankOwn = await blankPipelineMs();
   const http = await cachedServing();
   return {
     format: "1200×630 unless noted",
     loadAvg1m: Math.round(os.loadavg()[0]! * 10) / 10,
     blankPngMs: blank,
+    blankOwnPipelineMs: blankOwn,
     warmP50OverBlank: Math.round((pct(warm, 50) / blank) * 100) / 100,
     coldImportP50Ms: pct(coldImport, 50),
     coldRenderP50Ms: pct(cold, 50),
