@@ -1,7 +1,7 @@
 import { renderAsync } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
 import type { CardData } from "./layout";
-import { inlineSvgImages, renderCardPng, renderCardSvg } from "./render.server";
+import { inlineSvgImages, renderCardPng, renderCardSvg, unclipFittingText } from "./render.server";
 
 const data: CardData = {
   format: "link",
@@ -43,6 +43,15 @@ describe("the card renderer", () => {
     expect(svg.match(/<svg /g)).toHaveLength(1 + 1 + 6); // the card, the shield, six star rows
     const odd = '<image x="1" y="2" width="3" height="4" href="data:image/svg+xml;utf8,%3Cg%3E" preserveAspectRatio="none"/>';
     expect(inlineSvgImages(odd)).toBe(odd);
+  });
+
+  it("drops the clip only from words that lie inside their clip box", async () => {
+    const { svg } = await renderCardSvg(data);
+    expect(svg).not.toMatch(/<text [^>]*clip-path/);
+    const clip = '<clipPath id="satori_cp-id-1"><rect x="10" y="20" width="100" height="30"/></clipPath>';
+    const word = (x: number, width: number, y = 40) => `<text x="${x}" y="${y}" width="${width}" height="30" font-size="20" clip-path="url(#satori_cp-id-1)" fill="#fff">w</text>`;
+    expect(unclipFittingText(clip + word(10, 100))).toBe(clip + word(10, 100).replace(' clip-path="url(#satori_cp-id-1)"', ""));
+    for (const overflowing of [word(10, 120), word(5, 50), word(10, 50, 70)]) expect(unclipFittingText(clip + overflowing)).toBe(clip + overflowing);
   });
 
   it("lets resvg find Inter ExtraBold as Inter 800 (its file names the family \"Inter ExtraBold\")", async () => {
