@@ -91,11 +91,11 @@ function Avatar({ data, size }: { data: CardData; size: number }) {
 
 function Brand({ product, size }: { product: string; size: number }) {
   return (
-    <div style={{ display: "flex", alignItems: "center", gap: size * 0.4 }}>
-      <div style={{ width: size * 1.3, height: size * 1.3, borderRadius: size * 0.3, backgroundColor: "#5b7cfa", display: "flex", alignItems: "center", justifyContent: "center", color: "#fff", fontWeight: 800, fontSize: size * 0.85 }}>
+    <div style={{ display: "flex", alignItems: "center", gap: size * 0.4, fontSize: size, fontWeight: 800, color: INK, letterSpacing: 0.5 }}>
+      <div style={{ width: size * 1.3, height: size * 1.3, borderRadius: size * 0.3, backgroundColor: "#5b7cfa", display: "flex", alignItems: "center", justifyContent: "center", color: "#fff", fontSize: size * 0.85, letterSpacing: 0 }}>
         G
       </div>
-      <div style={{ display: "flex", fontSize: size, fontWeight: 800, color: INK, letterSpacing: 0.5 }}>{product}</div>
+      {product}
     </div>
   );
 }
@@ -118,9 +118,9 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
       <Shield size={92 * scale} color={data.tierColor} />
       <div style={{ display: "flex", flexDirection: "column", gap: 6 * scale }}>
         <div style={{ display: "flex", fontSize: 60 * scale, fontWeight: 800, color: data.tierColor, lineHeight: 1 }}>{data.tier}</div>
-        <div style={{ display: "flex", alignItems: "center", gap: 14 * scale }}>
+        <div style={{ display: "flex", alignItems: "center", gap: 14 * scale, fontSize: 24 * scale, color: MUTED }}>
           <StarRow count={data.stars.overall} size={30 * scale} color={data.tierColor} gap={4 * scale} />
-          <div style={{ display: "flex", fontSize: 24 * scale, color: MUTED }}>{`Score ${Math.round(data.score)}/100`}</div>
+          {`Score ${Math.round(data.score)}/100`}
         </div>
       </div>
     </div>
@@ -131,8 +131,8 @@ function Dimensions({ data, scale, width }: { data: CardData; scale: number; wid
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 10 * scale, width }}>
       {DIMENSIONS.map(([key, label]) => (
-        <div key={key} style={{ display: "flex", alignItems: "center", justifyContent: "space-between" }}>
-          <div style={{ display: "flex", fontSize: 22 * scale, color: INK }}>{label}</div>
+        <div key={key} style={{ display: "flex", alignItems: "center", justifyContent: "space-between", fontSize: 22 * scale, color: INK }}>
+          {label}
           <StarRow count={data.stars[key]} size={22 * scale} color={data.tierColor} gap={3 * scale} />
         </div>
       ))}
@@ -143,8 +143,8 @@ function Dimensions({ data, scale, width }: { data: CardData; scale: number; wid
 function Figure({ figure, scale, width }: { figure: CardFigure; scale: number; width: number }) {
   const color = figure.tone === "up" ? UP : figure.tone === "down" ? DOWN : INK;
   return (
-    <div style={{ display: "flex", flexDirection: "column", width, paddingTop: 12 * scale, paddingBottom: 12 * scale, paddingLeft: 16 * scale, paddingRight: 16 * scale, borderRadius: 14 * scale, backgroundColor: PANEL, boxSizing: "border-box", gap: 4 * scale }}>
-      <div style={{ display: "flex", fontSize: 17 * scale, color: MUTED, whiteSpace: "nowrap" }}>{figure.label}</div>
+    <div style={{ display: "flex", flexDirection: "column", width, paddingTop: 12 * scale, paddingBottom: 12 * scale, paddingLeft: 16 * scale, paddingRight: 16 * scale, borderRadius: 14 * scale, backgroundColor: PANEL, boxSizing: "border-box", gap: 4 * scale, fontSize: 17 * scale, color: MUTED, whiteSpace: "nowrap" }}>
+      {figure.label}
       <div style={{ display: "block", fontSize: 32 * scale, fontWeight: 700, color, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", maxWidth: width - 32 * scale }}>{figure.value}</div>
     </div>
   );
@@ -153,7 +153,7 @@ function Figure({ figure, scale, width }: { figure: CardFigure; scale: number; w
 function Footer({ data, fontSize }: { data: CardData; fontSize: number }) {
   return (
     <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize, color: MUTED }}>
-      <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
+      {`Graded ${data.date}`}
       <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>
     </div>
   );
@@ -185,9 +185,9 @@ function LinkCard({ data }: { data: CardData }) {
   const figureWidth = 261;
   return (
     <Frame data={data}>
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize: 20, color: MUTED }}>
         <Brand product={data.product} size={30} />
-        <div style={{ display: "flex", fontSize: 20, color: MUTED }}>Performance card</div>
+        Performance card
       </div>
       <div style={{ display: "flex", flexGrow: 1, marginTop: 30, gap: 48 }}>
         <div style={{ display: "flex", flexDirection: "column", width: 540, gap: 28 }}>
@@ -215,9 +215,9 @@ function StoryCard({ data }: { data: CardData }) {
   const s = 1.45;
   return (
     <Frame data={data}>
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize: 26, color: MUTED }}>
         <Brand product={data.product} size={40} />
-        <div style={{ display: "flex", fontSize: 26, color: MUTED }}>Performance card</div>
+        Performance card
       </div>
       <div style={{ display: "flex", flexDirection: "column", alignItems: "center", marginTop: 44, gap: 22 }}>
         <Avatar data={data} size={170} />

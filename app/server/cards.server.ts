@@ -5,14 +5,14 @@ import { canDraw, renderCardPng, renderStats } from "~/card/render.server";
 import { gradeTiers } from "~/content/landing";
 import { displayName, initials } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
+import { CARD_PATH, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import type { StoredEvaluation } from "./evaluation.server";
 import { log } from "./log.server";
 
 export const PRODUCT_NAME = "Grader";
-export const CARD_PATH = /^\/cards\/([0-9a-f]{64})\.png$/;
-export const CARD_CACHE_CONTROL = "public, max-age=31536000, immutable";
+export { CARD_CACHE_CONTROL, CARD_PATH, loadCard, type StoredCard } from "./card-store.server";
 
 export { CARD_FORMATS, type CardFormat };
 
@@ -148,25 +148,9 @@ export function cardUrl(hash: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The content-addressed store: PostgreSQL is the record, a bounded in-process LRU keeps hot PNGs.
+// Rendering into the content-addressed store (card-store.server.ts)
 
-const MEMORY_BYTES = 48 * 1024 * 1024;
-const memory = new Map<string, Buffer>();
-let memoryBytes = 0;
-const known = new Set<string>();
 const inflight = new Map<string, Promise<void>>();
-
-function remember(hash: string, png: Buffer) {
-  known.add(hash);
-  if (memory.has(hash) || png.length > MEMORY_BYTES / 8) return;
-  memory.set(hash, png);
-  memoryBytes += png.length;
-  while (memoryBytes > MEMORY_BYTES) {
-    const [oldest, bytes] = memory.entries().next().value as [string, Buffer];
-    memory.delete(oldest);
-    memoryBytes -= bytes.length;
-  }
-}
 
 export type EnsuredCard = { hash: string; url: string; format: CardFormat; width: number; height: number; cache: "hit" | "miss"; renders: number; userId: number; evaluationId: number; data: CardData };
 
@@ -180,21 +164,21 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
   if (!inputs) return null;
   const hash = cardHash(inputs);
   let cache: "hit" | "miss" = "hit";
-  if (!known.has(hash)) {
+  if (!isKnownCard(hash)) {
     let pending = inflight.get(hash);
     if (!pending) {
       pending = (async () => {
         const db = await getDb();
         const stored = await db.selectFrom("cards").select("hash").where("hash", "=", hash).executeTakeFirst();
         if (stored) {
-          known.add(hash);
+          rememberCard(hash);
           return;
         }
         cache = "miss";
         const png = await renderCardPng(inputs.data);
         await db.insertInto("cards").values({ hash, format, user_id: userId, png }).onConflict((oc) => oc.column("hash").doNothing()).execute();
         log("info", "card rendered", { userId, format, hash: hash.slice(0, 12), ms: Math.round(renderStats.lastMs), bytes: png.length });
-        remember(hash, png);
+        rememberCard(hash, png);
       })().finally(() => inflight.delete(hash));
       inflight.set(hash, pending);
     }
@@ -202,25 +186,6 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
   }
   const { width, height } = CARD_FORMATS[format];
   return { hash, url: cardUrl(hash), format, width, height, cache, renders: renderStats.renders, userId, evaluationId: inputs.evaluationId, data: inputs.data };
-}
-
-export type StoredCard = { png: Buffer; format: string; userId: number | null };
-
-/** A stored card by its hash (memory first, then the database), or null. */
-export async function loadCard(hash: string): Promise<StoredCard | null> {
-  const hot = memory.get(hash);
-  if (hot) {
-    // Refresh its place in the LRU.
-    memory.delete(hash);
-    memory.set(hash, hot);
-    return { png: hot, format: "", userId: null };
-  }
-  const db = await getDb();
-  const row = await db.selectFrom("cards").select(["png", "format", "user_id"]).where("hash", "=", hash).executeTakeFirst();
-  if (!row) return null;
-  const png = Buffer.from(row.png);
-  remember(hash, png);
-  return { png, format: row.format, userId: row.user_id };
 }
 
 /** Whose card this is (for the download's file name). */

@@ -61,6 +61,29 @@ describe("performance cards", () => {
     expect(bytes.length).toBeLessThan(150 * 1024);
   });
 
+  it("serves a stored card with safe headers, a 304 for its ETag and 404 for unknown or malformed names", async () => {
+    const path = local(linkUrl);
+    const png = await get(path);
+    expect(png.status).toBe(200);
+    const etag = png.headers.get("etag");
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(png.headers.get("content-length")).toBe(String((await png.arrayBuffer()).byteLength));
+    expect(png.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(png.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(png.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    const again = await get(path, { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const head = await fetch(baseUrl() + path, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(png.headers.get("content-length"));
+    const unknown = await get(`/cards/${"0".repeat(64)}.png`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("cache-control")).toBe("no-store");
+    for (const name of ["abc.png", `${"A".repeat(64)}.png`, `${"0".repeat(64)}.jpg`]) expect((await get(`/cards/${name}`)).status, name).toBe(404);
+  });
+
   it("renders the 1080×1350 story card with format=story", async () => {
     const res = await api(`/api/share/image/${trader.id}?format=story`, trader.cookie);
     expect(res.status).toBe(200);
