@@ -8,6 +8,8 @@ export const CARD_PATH = /^\/cards\/([0-9a-f]{64})\.png$/;
 export const CARD_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 const MEMORY_BYTES = 48 * 1024 * 1024;
+/** Hashes remembered as stored (a bound keeps a long-running process's memory flat; forgetting one costs a look-up). */
+const KNOWN_MAX = 100_000;
 
 // On globalThis: server.ts (which serves the cards) and the Remix bundle (which renders and stores
 // them) load this module separately but share one memory, so a card just rendered is already hot.
@@ -22,6 +24,7 @@ export function isKnownCard(hash: string): boolean {
 /** Notes that `hash` is stored, and keeps its bytes hot when given. */
 export function rememberCard(hash: string, png?: Buffer) {
   memory.known.add(hash);
+  if (memory.known.size > KNOWN_MAX) memory.known.delete(memory.known.values().next().value as string);
   if (!png || memory.cards.has(hash) || png.length > MEMORY_BYTES / 8) return;
   memory.cards.set(hash, png);
   memory.bytes += png.length;
