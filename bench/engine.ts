@@ -5,6 +5,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { pathToFileURL } from "node:url";
 import { grade, prepareLedger, type Ledger } from "../app/grading/index";
+import { mulberry32 } from "../test/mocks/random";
 
 const TRADES = 1_000_000;
 const SYMBOLS = 500;
@@ -12,18 +13,6 @@ const ACCOUNTS = 4;
 const RUNS = 7;
 const YEAR_MS = 365 * 86_400_000;
 const START = Date.UTC(2024, 0, 1, 14, 30);
-
-/** mulberry32: small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type AssetClass = Ledger["trades"][number]["assetClass"];
 
@@ -34,7 +23,7 @@ type AssetClass = Ledger["trades"][number]["assetClass"];
  * a 0.05 % fee; four initial deposits, one mid-year deposit and one withdrawal.
  */
 export function generateLedger(trades = TRADES, symbols = SYMBOLS, seed = 42): Ledger {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const cls = (s: number): AssetClass => (s < 400 ? "stock" : s < 450 ? "etf" : s < 490 ? "crypto" : "option");
   const names = Array.from({ length: symbols }, (_, s) => `SYM${String(s).padStart(3, "0")}`);
   const accounts = Array.from({ length: ACCOUNTS }, (_, a) => `acct-${a}`);

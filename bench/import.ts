@@ -7,25 +7,15 @@ import { closeDb, dbKind, getDb, migrateToLatest } from "../app/server/db.server
 import { parseEnv, type Env } from "../app/server/env.server";
 import { saveImport, type ImportBatch } from "../app/server/imports.server";
 import { mapPlaidInvestments, type PlaidHolding, type PlaidInvestmentTransaction, type PlaidSecurity } from "../app/sources/plaid.server";
+import { mulberry32 } from "../test/mocks/random";
 
 const TRADES = 100_000;
 const SYMBOLS = 300;
 const START = Date.UTC(2024, 10, 1);
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Plaid-shaped input: TRADES buys/sells over two years, a deposit a week, a withdrawal a quarter. */
 function generate() {
-  const rand = rng(42);
+  const rand = mulberry32(42);
   const securities: PlaidSecurity[] = Array.from({ length: SYMBOLS }, (_, i) => ({
     security_id: `sec-${i}`,
     name: `Company ${i}`,

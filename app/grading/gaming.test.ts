@@ -1,6 +1,7 @@
 // Gaming and small-sample tests: the grade must not be easy to inflate.
 import { describe, expect, it } from "vitest";
 import { grade, parseLedger, type Evaluation, type LedgerInput } from "./index";
+import { mulberry32 } from "../../test/mocks/random";
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2023, 0, 2, 14, 30);
@@ -35,20 +36,9 @@ function ledgerOf(deposit: number, trips: Trip[], feeRate = 0): LedgerInput {
   return { cashFlows: [{ account: "main", time: iso(T0 - DAY), amount: deposit }], trades };
 }
 
-/** Deterministic PRNG. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A skilled, disciplined trader: two years, 15 symbols, ~55 % winners at +3 %, losers cut at −1.5 %. */
 function skilled(days = 730, tripsPerWeek = 5): LedgerInput {
-  const rand = rng(7);
+  const rand = mulberry32(7);
   const trips: Trip[] = [];
   let equity = 100_000;
   for (let d = 0; d < days; d++) {

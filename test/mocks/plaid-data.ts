@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { mulberry32 } from "./random";
 
 /**
  * The demo brokerage behind the Plaid simulator (test/mocks/plaid.ts): a deterministic, realistic
@@ -149,17 +150,6 @@ function demoAccounts(username: string, cash: number, value: number) {
 
 // ---------------------------------------------------------------------------------------------
 // The generator.
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round4 = (x: number) => Math.round(x * 10000) / 10000;

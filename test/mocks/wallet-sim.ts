@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { mulberry32 } from "./random";
 
 /**
  * The trading simulation behind the wallet simulators (evm.ts, solana.ts): for any address, a
@@ -10,15 +11,7 @@ export const SIM_START = Date.UTC(2025, 4, 1);
 export const SIM_DAYS = 184;
 
 export function seededRandom(seed: string): () => number {
-  const digest = crypto.createHash("sha256").update(seed).digest();
-  let a = digest.readUInt32LE(0);
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(crypto.createHash("sha256").update(seed).digest().readUInt32LE(0));
 }
 
 export type SimToken = { key: string; basePrice: number };

@@ -234,28 +234,11 @@ export async function likedBy(userId: number, page = 1, pageSize = 20) {
     .where("posts.deleted_at", "is", null)
     .where("posts.hidden_at", "is", null);
   const [rows, total] = await Promise.all([
-    base
-      .innerJoin("users", "users.id", "posts.author_id")
-      .leftJoin("evaluations", "evaluations.id", "posts.evaluation_id")
-      .select([
-        "posts.id",
-        "posts.parent_id",
-        "posts.root_id",
-        "posts.body",
-        "posts.created_at",
-        "posts.like_count",
-        "posts.reply_count",
-        "posts.deleted_at",
-        "posts.hidden_at",
-        "posts.author_id",
-        "users.username",
-        "users.first_name",
-        "users.last_name",
-        "users.name",
-        "users.avatar_url",
-        "evaluations.tier",
-        sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
-      ])
+    selectPosts(db.selectFrom("posts"))
+      .innerJoin("post_likes", "post_likes.post_id", "posts.id")
+      .where("post_likes.user_id", "=", userId)
+      .where("posts.deleted_at", "is", null)
+      .where("posts.hidden_at", "is", null)
       .orderBy("post_likes.created_at", "desc")
       .orderBy("posts.id", "desc")
       .limit(pageSize)
