@@ -180,15 +180,21 @@ function Frame({ data, children }: { data: CardData; children: ReactElement | Re
   );
 }
 
+function Header({ product, brandSize, fontSize }: { product: string; brandSize: number; fontSize: number }) {
+  return (
+    <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize, color: MUTED }}>
+      <Brand product={product} size={brandSize} />
+      Performance card
+    </div>
+  );
+}
+
 function LinkCard({ data }: { data: CardData }) {
   // 1200 − 2 × 48 padding − 3 × 20 gaps, shared by four figures.
   const figureWidth = 261;
   return (
     <Frame data={data}>
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize: 20, color: MUTED }}>
-        <Brand product={data.product} size={30} />
-        Performance card
-      </div>
+      <Header product={data.product} brandSize={30} fontSize={20} />
       <div style={{ display: "flex", flexGrow: 1, marginTop: 30, gap: 48 }}>
         <div style={{ display: "flex", flexDirection: "column", width: 540, gap: 28 }}>
           <div style={{ display: "flex", alignItems: "center", gap: 22 }}>
@@ -215,10 +221,7 @@ function StoryCard({ data }: { data: CardData }) {
   const s = 1.45;
   return (
     <Frame data={data}>
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize: 26, color: MUTED }}>
-        <Brand product={data.product} size={40} />
-        Performance card
-      </div>
+      <Header product={data.product} brandSize={40} fontSize={26} />
       <div style={{ display: "flex", flexDirection: "column", alignItems: "center", marginTop: 44, gap: 22 }}>
         <Avatar data={data} size={170} />
         <div style={{ display: "flex", flexDirection: "column", alignItems: "center", maxWidth: 900 }}>

@@ -33,3 +33,21 @@ export function Honeypot() {
     </div>
   );
 }
+
+/** What an action answered: an error (alert) and/or a notice (status). */
+export function FormResult({ error, notice }: { error?: string | null; notice?: string | null }) {
+  return (
+    <>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="card" role="status">
+          {notice}
+        </p>
+      ) : null}
+    </>
+  );
+}

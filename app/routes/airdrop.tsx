@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { seo } from "~/lib/seo";
@@ -76,16 +77,7 @@ export default function Airdrop() {
   const busy = useNavigation().state !== "idle";
   return (
     <Page title="Airdrop" lead="Earn $GRADER points for getting graded, sharing your card and bringing friends. Points are off-chain and have no monetary value.">
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result?.notice ? (
-        <p className="card" role="status">
-          {result.notice}
-        </p>
-      ) : null}
+      <FormResult error={result?.error} notice={result?.notice} />
       {me ? (
         <>
           <p className="card">

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
@@ -62,16 +63,7 @@ export default function Staking() {
           </article>
         ))}
       </div>
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result?.notice ? (
-        <p className="card" role="status">
-          {result.notice}
-        </p>
-      ) : null}
+      <FormResult error={result?.error} notice={result?.notice} />
       <>
         <p>
           Available: <strong data-testid="points-balance">{me.balance.toLocaleString("en-US")}</strong> points. <Link to="/airdrop">Earn more</Link>
