@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useFetcher, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useFetcher, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import type { TierName } from "~/content/landing";
 import { displayName } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
@@ -8,6 +8,7 @@ import type { PostView } from "~/server/community/posts.server";
 import { Avatar } from "./Avatar";
 import { GradeBadge } from "./GradeBadge";
 import { RichText } from "./RichText";
+import { EmptyState } from "./Page";
 
 type Serialized = Omit<PostView, never>;
 
@@ -155,5 +156,37 @@ export function Composer({
         </button>
       </div>
     </Form>
+  );
+}
+
+/** The body of a post's (or a reply's) own page: the post, the reply composer, its replies paged. */
+export function PostThread({ post, replies, now, canAttach, error, value }: {
+  post: Serialized;
+  replies: { data: Serialized[]; meta: { page: number; page_size: number; total: number } };
+  now: number;
+  canAttach: boolean;
+  /** The failed reply's error and text (the action's answer), kept in the composer. */
+  error?: string;
+  value?: string;
+}) {
+  const [params] = useSearchParams();
+  const pages = Math.max(1, Math.ceil(replies.meta.total / replies.meta.page_size));
+  return (
+    <>
+      {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
+      <PostCard post={post} now={now} link={false} />
+      {post.deleted ? null : <Composer action={postActionHref(post)} label="Write a reply" canAttach={canAttach} intent="reply" error={error} value={value} />}
+      <section aria-label="Replies" className="replies">
+        <h2>Replies</h2>
+        {replies.data.length === 0 ? <EmptyState title="No replies yet">Be the first to reply.</EmptyState> : replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)}
+        {pages > 1 ? (
+          <nav className="pager" aria-label="Reply pages">
+            {replies.meta.page > 1 ? <Link to={`?page=${replies.meta.page - 1}`}>← Previous</Link> : <span />}
+            <span className="muted small">{`Page ${replies.meta.page} of ${pages}`}</span>
+            {replies.meta.page < pages ? <Link to={`?page=${replies.meta.page + 1}`}>Next →</Link> : <span />}
+          </nav>
+        ) : null}
+      </section>
+    </>
   );
 }

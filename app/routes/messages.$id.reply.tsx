@@ -3,9 +3,9 @@ import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
-import { timeAgo } from "~/lib/time-ago";
 import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
 import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
@@ -53,18 +53,7 @@ export default function Conversation() {
       </p>
       {conversation.status === "request" ? <p className="muted" role="status">Message request sent. {name} will see your messages once they accept.</p> : null}
       {conversation.status === "declined" ? <p className="muted" role="status">{name} declined your message request.</p> : null}
-      <ol className="message-list" aria-label="Messages">
-        {messages.map((m) => (
-          <li key={m.id} className={m.mine ? "message mine" : "message"}>
-            <span className="visually-hidden">{m.mine ? "You" : name}: </span>
-            {m.body}
-            <br />
-            <time className="muted small" dateTime={m.created_at}>
-              {timeAgo(m.created_at, now)}
-            </time>
-          </li>
-        ))}
-      </ol>
+      <MessageList messages={messages} name={name} now={now} />
       {closed ? null : (
         <Form method="post" className="stack" ref={ref}>
           <label htmlFor="reply-body">Reply</label>

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
-import { timeAgo } from "~/lib/time-ago";
 import { answerRequest, conversationFor, conversationMessages } from "~/server/community/messages.server";
 import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
@@ -41,17 +41,7 @@ export default function MessageRequest() {
         <Link to="/messages">← Messages</Link> · <Link to={`/u/${conversation.other.id}`}>View profile</Link>
       </p>
       <p className="muted">You don't follow {name}. Accept to reply; decline to hide it; block to stop all messages from them.</p>
-      <ol className="message-list" aria-label="Messages">
-        {messages.map((m) => (
-          <li key={m.id} className="message">
-            {m.body}
-            <br />
-            <time className="muted small" dateTime={m.created_at}>
-              {timeAgo(m.created_at, now)}
-            </time>
-          </li>
-        ))}
-      </ol>
+      <MessageList messages={messages} name={name} now={now} />
       <Form method="post" className="post-actions">
         <button type="submit" name="answer" value="accept" className="btn btn-primary">Accept</button>
         <button type="submit" name="answer" value="decline" className="btn btn-ghost">Decline</button>

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { EmptyState, Page } from "~/components/Page";
-import { Composer, PostCard, postActionHref, postHref } from "~/components/PostCard";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Page } from "~/components/Page";
+import { PostThread, postHref } from "~/components/PostCard";
 import { seo } from "~/lib/seo";
 import { handlePostAction } from "~/server/community/post-actions.server";
 import { getPost, repliesTo } from "~/server/community/posts.server";
@@ -37,29 +37,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function ReplyPage() {
   const { reply, parent, replies, canAttach, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const pages = Math.max(1, Math.ceil(replies.meta.total / replies.meta.page_size));
   return (
     <Page title="Reply">
       <p>
         {parent ? <Link to={postHref(parent)}>← In reply to {parent.author.username ? `@${parent.author.username}` : "a post"}</Link> : <Link to="/community">← Community</Link>}
       </p>
-      {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
-      <PostCard post={reply} now={now} link={false} />
-      {reply.deleted ? null : (
-        <Composer action={postActionHref(reply)} label="Write a reply" canAttach={canAttach} intent="reply" error={actionData && !actionData.ok ? actionData.error : undefined} value={actionData?.values?.body} />
-      )}
-      <section aria-label="Replies" className="replies">
-        <h2>Replies</h2>
-        {replies.data.length === 0 ? <EmptyState title="No replies yet">Be the first to reply.</EmptyState> : replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)}
-        {pages > 1 ? (
-          <nav className="pager" aria-label="Reply pages">
-            {replies.meta.page > 1 ? <Link to={`?page=${replies.meta.page - 1}`}>← Previous</Link> : <span />}
-            <span className="muted small">{`Page ${replies.meta.page} of ${pages}`}</span>
-            {replies.meta.page < pages ? <Link to={`?page=${replies.meta.page + 1}`}>Next →</Link> : <span />}
-          </nav>
-        ) : null}
-      </section>
+      <PostThread post={reply} replies={replies} now={now} canAttach={canAttach} error={actionData && !actionData.ok ? actionData.error : undefined} value={actionData?.values?.body} />
     </Page>
   );
 }
