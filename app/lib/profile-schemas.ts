@@ -43,4 +43,6 @@ export const OnboardingSchema = ProfileSchema.extend({
 
 export const SettingsSchema = ProfileSchema.extend({
   show_amounts: z.enum(["percentages", "amounts"]).transform((v) => v === "amounts"),
+  // A checkbox: present ("on") when ticked, absent otherwise.
+  share_trades: z.literal("on").optional().transform((v) => v === "on"),
 });

@@ -22,6 +22,7 @@ export default function MarketTrades() {
   return (
     <section>
       <h2>Recent trades</h2>
+      <p className="muted small">Graded traders who choose to share their trades. Yours can be listed too: <Link to="/user/settings">Settings</Link>.</p>
       {meta.total === 0 ? (
         <EmptyState title="No shared trades yet">
           Trades appear here from graded traders who choose to share them. Amounts stay hidden unless a trader chooses to show them.

@@ -53,6 +53,10 @@ export default function Settings() {
   const { profile } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const v = (k: string, fallback: string | null) => data?.values[k] ?? fallback ?? "";
+  // After a refused save the choices show what was sent (an unticked box sends nothing).
+  const typed = data && Object.keys(data.values).length > 0 ? data.values : null;
+  const showAmounts = typed ? typed.show_amounts === "amounts" : profile.show_amounts;
+  const shareTrades = typed ? typed.share_trades === "on" : profile.share_trades;
   return (
     <div className="page narrow">
       <h1>Settings</h1>
@@ -65,10 +69,13 @@ export default function Settings() {
         <fieldset className="field">
           <legend>What others see on your profile and card</legend>
           <label className="check">
-            <input type="radio" name="show_amounts" value="percentages" defaultChecked={!profile.show_amounts} /> Percentages and grades only
+            <input type="radio" name="show_amounts" value="percentages" defaultChecked={!showAmounts} /> Percentages and grades only
           </label>
           <label className="check">
-            <input type="radio" name="show_amounts" value="amounts" defaultChecked={profile.show_amounts} /> Also dollar amounts
+            <input type="radio" name="show_amounts" value="amounts" defaultChecked={showAmounts} /> Also dollar amounts
+          </label>
+          <label className="check">
+            <input type="checkbox" name="share_trades" value="on" defaultChecked={shareTrades} /> List my trades in the market’s recent trades (symbol, side and price; quantities only with dollar amounts)
           </label>
         </fieldset>
         <button type="submit" className="btn btn-primary">Save settings</button>

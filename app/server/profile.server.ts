@@ -8,6 +8,7 @@ export type ProfileUpdate = {
   markets?: string[];
   experience?: string;
   show_amounts?: boolean;
+  share_trades?: boolean;
   onboarded?: boolean;
 };
 
@@ -32,7 +33,7 @@ export async function getProfile(userId: number) {
   const db = await getDb();
   return db
     .selectFrom("users")
-    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "email", "avatar_url"])
+    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "share_trades", "email", "avatar_url"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
 }

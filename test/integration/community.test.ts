@@ -434,6 +434,28 @@ describe("market", () => {
     expect(after.body.meta?.total).toBeGreaterThanOrEqual(mine.length);
     expect((await apiGet("/api/portal/market/trades?sort_by=quantity", g.cookie)).status).toBe(400);
   });
+
+  it("lists the trades of a trader who ticks the settings switch, without quantities, until it is unticked", async () => {
+    const viewer = await member();
+    const ownerIds = async () => ((await apiGet("/api/portal/market/trades?page_size=100", viewer.cookie)).body.data as { trader: { id: number }; quantity: number | null }[]).filter((t) => t.trader.id === g.id);
+    const save = (extra: Record<string, string>) => postForm("/user/settings", { username: g.username, first_name: "Graded", last_name: `Trader${run}`, show_amounts: "percentages", ...extra }, { cookie: g.cookie });
+    expect((await save({})).status).toBe(200);
+    expect(await ownerIds()).toEqual([]);
+    const ticked = await save({ share_trades: "on" });
+    expect(ticked.status).toBe(200);
+    expect(await ticked.text()).toMatch(/name="share_trades" checked=""/);
+    const shared = await ownerIds();
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.every((t) => t.quantity === null)).toBe(true);
+    // A refused save shows what was sent, not what is stored.
+    const refused = await save({ username: "no spaces!" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).not.toMatch(/name="share_trades" checked=""/);
+    expect((await ownerIds()).length).toBe(shared.length);
+    expect((await save({})).status).toBe(200);
+    expect(await ownerIds()).toEqual([]);
+    expect((await save({ share_trades: "yes" })).status).toBe(400);
+  });
 });
 
 describe("posting is rate-limited", () => {
