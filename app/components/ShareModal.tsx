@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
+import { PRODUCT_NAME } from "~/lib/product";
 import { useRootData } from "~/lib/use-root-data";
 import { notify } from "./Toaster";
 
-export const PRODUCT_NAME = "Grader";
 // SPEC §7, §5 and §8 texts.
 export const SHARE_TEXT = `Check out my ${PRODUCT_NAME} performance card. Think I'm bluffing? Let's settle it in the markets!`;
 export const INSTAGRAM_MESSAGE = "To share on Instagram, please download your performance card first, then upload it to your feed or story.";

@@ -78,7 +78,7 @@ export default function SharedCard() {
             </li>
           ))}
         </ul>
-        <dl className="small">
+        <dl className="figures">
           {d.figures.map((f) => (
             <div key={f.label}>
               <dt className="muted">{f.label}</dt>

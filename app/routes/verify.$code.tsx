@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { displayName } from "~/lib/display-name";
+import { NAMELESS_TRADER } from "~/lib/product";
 import { seo } from "~/lib/seo";
 import { cardDate } from "~/server/cards.server";
 import { getDb } from "~/server/db.server";
@@ -42,7 +43,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     tier: row.tier,
     score: row.score === null ? null : Math.round(row.score),
     current: row.current_evaluation_id === row.id,
-    trader: { id: row.user_id, name: displayName(row) || "Trader", username: row.username },
+    trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
   });
 }
 
@@ -57,7 +58,7 @@ export default function VerifyCard() {
       <p>
         Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare it with the card you were shown.
       </p>
-      <dl className="card">
+      <dl className="card record">
         <dt className="muted">Trader</dt>
         <dd>
           <Link to={`/u/${d.trader.id}`}>{d.trader.name}</Link>

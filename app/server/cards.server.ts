@@ -5,13 +5,13 @@ import { canDraw, renderCardPng, renderStats } from "~/card/render.server";
 import { gradeTiers } from "~/content/landing";
 import { displayName, initials } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
+import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
 import { CARD_PATH, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import type { StoredEvaluation } from "./evaluation.server";
 import { log } from "./log.server";
 
-export const PRODUCT_NAME = "Grader";
 export { CARD_CACHE_CONTROL, CARD_PATH, loadCard, type StoredCard } from "./card-store.server";
 
 export { CARD_FORMATS, type CardFormat };
@@ -74,7 +74,7 @@ export function drawableName(owner: CardOwner): { name: string; initials: string
   const name = displayName(owner);
   if (name && canDraw(name)) return { name, initials: initials(owner) };
   if (owner.username && canDraw(owner.username)) return { name: `@${owner.username}`, initials: owner.username.slice(0, 1).toUpperCase() };
-  return { name: `${PRODUCT_NAME} trader`, initials: "G" };
+  return { name: NAMELESS_TRADER, initials: "G" };
 }
 
 type Avatar = { mime: string; bytes: Buffer; hash: string } | undefined;

@@ -230,6 +230,7 @@ describe("performance cards", () => {
     expect(html).toContain("Engine version");
     expect(html).toMatch(/Ledger digest[\s\S]*<code[^>]*>[0-9a-f]{16,}/);
     expect(html).toContain("current grade");
+    expect(html).toContain(`href="/u/${trader.id}"`);
     expect((await get("/verify/GR-ZZZZ-ZZZZ")).status).toBe(404);
     expect((await get("/verify/nonsense")).status).toBe(404);
   });
