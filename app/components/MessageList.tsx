@@ -1,21 +1,41 @@
+import { Link, useLocation } from "@remix-run/react";
 import { timeAgo } from "~/lib/time-ago";
 
 type Message = { id: string | number; body: string; created_at: string; mine: boolean };
 
-/** A conversation's messages, oldest first; `name` is the other person's (read out for screen readers). */
-export function MessageList({ messages, name, now }: { messages: Message[]; name: string; now: number }) {
+/**
+ * A page of a conversation's messages, oldest first; `name` is the other person's (read out for
+ * screen readers). `older` is the cursor of the page before this one; `paged` is true when this is
+ * not the newest page.
+ */
+export function MessageList({ messages, name, now, older, paged }: { messages: Message[]; name: string; now: number; older: string | null; paged: boolean }) {
+  const { pathname } = useLocation();
   return (
-    <ol className="message-list" aria-label="Messages">
-      {messages.map((m) => (
-        <li key={m.id} className={m.mine ? "message mine" : "message"}>
-          <span className="visually-hidden">{m.mine ? "You" : name}: </span>
-          {m.body}
-          <br />
-          <time className="muted small" dateTime={m.created_at}>
-            {timeAgo(m.created_at, now)}
-          </time>
-        </li>
-      ))}
-    </ol>
+    <>
+      {older || paged ? (
+        <nav className="pager" aria-label="Message pages">
+          {older ? (
+            <Link to={`${pathname}?before=${older}`} rel="prev">
+              ← Older messages
+            </Link>
+          ) : (
+            <span />
+          )}
+          {paged ? <Link to={pathname}>Newest messages</Link> : <span />}
+        </nav>
+      ) : null}
+      <ol className="message-list" aria-label="Messages">
+        {messages.map((m) => (
+          <li key={m.id} className={m.mine ? "message mine" : "message"}>
+            <span className="visually-hidden">{m.mine ? "You" : name}: </span>
+            {m.body}
+            <br />
+            <time className="muted small" dateTime={m.created_at}>
+              {timeAgo(m.created_at, now)}
+            </time>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePaging } from "./paging";
+import { parseBefore, parsePaging } from "./paging";
 
 const parse = (q: string) => parsePaging(new URLSearchParams(q), ["time", "symbol"] as const, { sort_by: "time", order: "desc" });
 
@@ -15,5 +15,12 @@ describe("parsePaging", () => {
     expect(parse("page_size=101")).toMatchObject({ ok: false, message: "page_size: at most 100" });
     expect(parse("order=sideways")).toMatchObject({ ok: false });
     expect(parse("page=0")).toMatchObject({ ok: false });
+  });
+});
+
+describe("parseBefore", () => {
+  it("reads a row id and treats anything else as the newest page", () => {
+    expect(parseBefore(new URLSearchParams("before=12345"))).toBe("12345");
+    for (const q of ["", "before=", "before=abc", "before=-1", "before=1.5", "before=1234567890123456789"]) expect(parseBefore(new URLSearchParams(q))).toBeNull();
   });
 });

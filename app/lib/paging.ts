@@ -26,3 +26,9 @@ export function parsePaging<S extends string>(
 export function pageCount(total: number, pageSize: number) {
   return Math.max(1, Math.ceil(total / pageSize));
 }
+
+/** A keyset cursor (`?before=<id>`): a row id, or null (the newest page) when absent or malformed. */
+export function parseBefore(params: URLSearchParams): string | null {
+  const raw = params.get("before");
+  return raw && /^\d{1,18}$/.test(raw) ? raw : null;
+}

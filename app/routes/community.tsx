@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/
 import { EmptyState, Page } from "~/components/Page";
 import { Composer, PostCard } from "~/components/PostCard";
 import { parseForm } from "~/lib/forms";
+import { parseBefore } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { createPost, feed, PostBody } from "~/server/community/posts.server";
 import { requireUser } from "~/server/session.server";
@@ -14,8 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const view = url.searchParams.get("view") === "following" ? "following" : "latest";
-  const rawBefore = url.searchParams.get("before");
-  const before = rawBefore && /^\d{1,18}$/.test(rawBefore) ? rawBefore : null;
+  const before = parseBefore(url.searchParams);
   const page = await feed(user.id, view, before);
   return json({ view, before, posts: page.data, next: page.next, canAttach: user.current_evaluation_id !== null, now: Date.now() });
 }

@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react";
 import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
+import { parseBefore } from "~/lib/paging";
 import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
 import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
@@ -19,7 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The recipient of a pending request answers it first.
   if (conversation.status === "request" && !conversation.started_by_me) throw redirect(`/messages/${conversation.id}/request`);
   if (conversation.status === "declined" && !conversation.started_by_me) throw new Response("Not Found", { status: 404 });
-  return json({ conversation, messages: await conversationMessages(user.id, conversation.id), now: Date.now() });
+  const before = parseBefore(new URL(request.url).searchParams);
+  return json({ conversation, ...(await conversationMessages(user.id, conversation.id, { before })), before, now: Date.now() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -34,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function Conversation() {
-  const { conversation, messages, now } = useLoaderData<typeof loader>();
+  const { conversation, messages, older, before, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const ref = useRef<HTMLFormElement>(null);
@@ -53,7 +55,7 @@ export default function Conversation() {
       </p>
       {conversation.status === "request" ? <p className="muted" role="status">Message request sent. {name} will see your messages once they accept.</p> : null}
       {conversation.status === "declined" ? <p className="muted" role="status">{name} declined your message request.</p> : null}
-      <MessageList messages={messages} name={name} now={now} />
+      <MessageList messages={messages} name={name} now={now} older={older} paged={before !== null} />
       {closed ? null : (
         <Form method="post" className="stack" ref={ref}>
           <label htmlFor="reply-body">Reply</label>

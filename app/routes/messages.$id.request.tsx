@@ -5,6 +5,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
+import { parseBefore } from "~/lib/paging";
 import { answerRequest, conversationFor, conversationMessages } from "~/server/community/messages.server";
 import { ensureFound, parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
@@ -21,7 +22,8 @@ async function pendingRequest(request: Request, rawId: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, conversation } = await pendingRequest(request, params.id);
-  return json({ conversation, messages: await conversationMessages(user.id, conversation.id), now: Date.now() });
+  const before = parseBefore(new URL(request.url).searchParams);
+  return json({ conversation, ...(await conversationMessages(user.id, conversation.id, { before })), before, now: Date.now() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -33,7 +35,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function MessageRequest() {
-  const { conversation, messages, now } = useLoaderData<typeof loader>();
+  const { conversation, messages, older, before, now } = useLoaderData<typeof loader>();
   const name = displayName(conversation.other) || "Trader";
   return (
     <Page title={`Message request from ${name}`} narrow>
@@ -41,7 +43,7 @@ export default function MessageRequest() {
         <Link to="/messages">← Messages</Link> · <Link to={`/u/${conversation.other.id}`}>View profile</Link>
       </p>
       <p className="muted">You don't follow {name}. Accept to reply; decline to hide it; block to stop all messages from them.</p>
-      <MessageList messages={messages} name={name} now={now} />
+      <MessageList messages={messages} name={name} now={now} older={older} paged={before !== null} />
       <Form method="post" className="post-actions">
         <button type="submit" name="answer" value="accept" className="btn btn-primary">Accept</button>
         <button type="submit" name="answer" value="decline" className="btn btn-ghost">Decline</button>

@@ -347,6 +347,26 @@ describe("direct messages", () => {
     expect((await postForm(`/messages/${requestId}/reply`, { body: "" }, { cookie: a.cookie })).status).toBe(400);
   });
 
+  it("pages a long conversation: the newest 50, then older ones by cursor", async () => {
+    for (let i = 0; i < 55; i++) expect((await postForm(`/messages/${requestId}/reply`, { body: `note ${i}` }, { cookie: b.cookie })).status).toBe(303);
+    type Thread = { messages: { id: string; body: string }[]; older: string | null };
+    const path = `/messages/${requestId}/reply`;
+    const newest = await data<Thread>(path, "routes/messages.$id.reply", a.cookie);
+    expect(newest.messages).toHaveLength(50);
+    expect(newest.messages.at(-1)!.body).toBe("note 54");
+    expect(newest.messages[0]!.body).toBe("note 5");
+    expect(newest.older).toBe(newest.messages[0]!.id);
+    const html = await (await get(path, { cookie: a.cookie })).text();
+    expect(html).toContain(`href="${path}?before=${newest.older}"`);
+    expect(html).not.toContain("Newest messages");
+    const older = await data<Thread>(`${path}?before=${newest.older}`, "routes/messages.$id.reply", a.cookie);
+    expect(older.messages.map((m) => m.body)).toEqual([expect.stringContaining("hi b"), "hello a", "note 0", "note 1", "note 2", "note 3", "note 4"]);
+    expect(older.older).toBeNull();
+    expect(await (await get(`${path}?before=${newest.older}`, { cookie: a.cookie })).text()).toContain(`href="${path}">Newest messages`);
+    // A malformed cursor is the newest page, not an error.
+    expect((await data<Thread>(`${path}?before=abc`, "routes/messages.$id.reply", a.cookie)).messages.at(-1)!.body).toBe("note 54");
+  });
+
   it("a message to someone who follows the sender is not a request", async () => {
     const d = await member();
     await postForm(`/u/${a.id}`, { intent: "follow" }, { cookie: d.cookie });

@@ -102,19 +102,22 @@ export async function conversationFor(userId: number, conversationId: number): P
   };
 }
 
-/** The last `limit` messages of a conversation the caller is part of (checked by the caller), oldest first; marks them read. */
-export async function conversationMessages(userId: number, conversationId: number, limit = 100) {
+export const MESSAGES_PAGE = 50;
+
+/**
+ * A page of a conversation the caller is part of (checked by the caller), oldest first: the newest
+ * `limit` messages, or those before message `before`; `older` is the id to ask for the page before
+ * this one, null at the start. Reading the newest page marks the conversation read.
+ */
+export async function conversationMessages(userId: number, conversationId: number, { before = null, limit = MESSAGES_PAGE }: { before?: string | null; limit?: number } = {}) {
   const db = await getDb();
-  const rows = await db
-    .selectFrom("messages")
-    .select(["id", "sender_id", "body", "created_at"])
-    .where("conversation_id", "=", conversationId)
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  rows.reverse();
-  const lastId = rows.length ? rows[rows.length - 1]!.id : null;
-  if (lastId !== null) {
+  let query = db.selectFrom("messages").select(["id", "sender_id", "body", "created_at"]).where("conversation_id", "=", conversationId);
+  if (before !== null) query = query.where("id", "<", before);
+  const rows = await query.orderBy("id", "desc").limit(limit + 1).execute();
+  const older = rows.length > limit ? String(rows[limit - 1]!.id) : null;
+  const page = rows.slice(0, limit).reverse();
+  const lastId = page.length ? page[page.length - 1]!.id : null;
+  if (lastId !== null && before === null) {
     await db
       .updateTable("conversations")
       .set({
@@ -124,7 +127,7 @@ export async function conversationMessages(userId: number, conversationId: numbe
       .where("id", "=", conversationId)
       .execute();
   }
-  return rows.map((r) => ({ id: String(r.id), mine: r.sender_id === userId, body: r.body, created_at: new Date(r.created_at).toISOString() }));
+  return { messages: page.map((r) => ({ id: String(r.id), mine: r.sender_id === userId, body: r.body, created_at: new Date(r.created_at).toISOString() })), older };
 }
 
 export type InboxRow = ConversationView & { last_message: { body: string; mine: boolean; created_at: string } | null; unread: number; incoming_request: boolean };
