@@ -14,11 +14,14 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Messages · Grad
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ conversations: await inbox(user.id), now: Date.now() });
+  // ?page=N (from 1); anything else is the first page.
+  const raw = Number(new URL(request.url).searchParams.get("page") ?? 1);
+  const page = Number.isInteger(raw) && raw >= 1 && raw <= 10_000 ? raw : 1;
+  return json({ ...(await inbox(user.id, page)), page, now: Date.now() });
 }
 
 export default function Route() {
-  const { conversations, now } = useLoaderData<typeof loader>();
+  const { conversations, more, page, now } = useLoaderData<typeof loader>();
   const requests = conversations.filter((c) => c.incoming_request);
   const others = conversations.filter((c) => !c.incoming_request);
   const row = (c: (typeof conversations)[number]) => {
@@ -45,7 +48,9 @@ export default function Route() {
   };
   return (
     <Page title="Messages" lead="Direct conversations with other traders.">
-      {conversations.length === 0 ? (
+      {conversations.length === 0 && page > 1 ? (
+        <EmptyState title="No older conversations" action={<Link to="/messages">Back to the newest</Link>} />
+      ) : conversations.length === 0 ? (
         <EmptyState title="No conversations yet" action={<Link to="/market/traders" className="btn btn-ghost">Find traders</Link>}>
           Start a conversation from a trader's profile. Messages from people you don't follow arrive as requests you can accept or decline.
         </EmptyState>
@@ -61,6 +66,18 @@ export default function Route() {
             <h2>Conversations</h2>
             {others.length ? <ul className="trader-list">{others.map(row)}</ul> : <p className="muted">No conversations yet.</p>}
           </section>
+          {page > 1 || more ? (
+            <nav className="pager" aria-label="Conversation pages">
+              {page > 1 ? <Link to={page === 2 ? "/messages" : `/messages?page=${page - 1}`}>← Newer</Link> : <span />}
+              {more ? (
+                <Link to={`/messages?page=${page + 1}`} rel="next">
+                  Older conversations →
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
         </>
       )}
     </Page>

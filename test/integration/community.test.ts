@@ -367,6 +367,26 @@ describe("direct messages", () => {
     expect((await data<Thread>(`${path}?before=abc`, "routes/messages.$id.reply", a.cookie)).messages.at(-1)!.body).toBe("note 54");
   });
 
+  it("pages the inbox, 50 conversations a page", async () => {
+    const z = await member();
+    const ids: number[] = [];
+    for (let batch = 0; batch < 51; batch += 17) {
+      const people = await Promise.all(Array.from({ length: 17 }, () => member()));
+      for (const p of people) expect((await send(z, p, `hello ${p.id}`)).status).toBe(303);
+      ids.push(...people.map((p) => p.id));
+    }
+    type Inbox = { conversations: { other: { id: number } }[]; more: boolean; page: number };
+    const first = await data<Inbox>("/messages", "routes/messages._index", z.cookie);
+    expect(first.conversations).toHaveLength(50);
+    expect(first.more).toBe(true);
+    expect(first.conversations[0]!.other.id).toBe(ids.at(-1));
+    expect(await (await get("/messages", { cookie: z.cookie })).text()).toContain('href="/messages?page=2"');
+    const second = await data<Inbox>("/messages?page=2", "routes/messages._index", z.cookie);
+    expect(second.conversations.map((c) => c.other.id)).toEqual([ids[0]]);
+    expect(second.more).toBe(false);
+    expect((await data<Inbox>("/messages?page=zero", "routes/messages._index", z.cookie)).page).toBe(1);
+  });
+
   it("a message to someone who follows the sender is not a request", async () => {
     const d = await member();
     await postForm(`/u/${a.id}`, { intent: "follow" }, { cookie: d.cookie });

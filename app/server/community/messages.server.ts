@@ -132,8 +132,13 @@ export async function conversationMessages(userId: number, conversationId: numbe
 
 export type InboxRow = ConversationView & { last_message: { body: string; mine: boolean; created_at: string } | null; unread: number; incoming_request: boolean };
 
-/** The user's conversations, most recent first, each with its last message and unread count. */
-export async function inbox(userId: number, limit = 50): Promise<InboxRow[]> {
+export const INBOX_PAGE = 50;
+
+/**
+ * A page (from 1) of the user's conversations, most recent first, each with its last message and
+ * unread count; `more` tells whether a later page has any.
+ */
+export async function inbox(userId: number, page = 1, limit = INBOX_PAGE): Promise<{ conversations: InboxRow[]; more: boolean }> {
   const db = await getDb();
   const rows = await sql<{
     id: number;
@@ -162,8 +167,8 @@ export async function inbox(userId: number, limit = 50): Promise<InboxRow[]> {
     where (c.user_a = ${userId} or c.user_b = ${userId})
       and not (c.status = 'declined' and c.started_by <> ${userId})
     order by c.last_message_at desc, c.id desc
-    limit ${limit}`.execute(db);
-  return rows.rows.map((r) => ({
+    limit ${limit + 1} offset ${(page - 1) * limit}`.execute(db);
+  const conversations = rows.rows.slice(0, limit).map((r) => ({
     id: r.id,
     status: r.status,
     started_by_me: r.started_by === userId,
@@ -173,6 +178,7 @@ export async function inbox(userId: number, limit = 50): Promise<InboxRow[]> {
     unread: Number(r.unread),
     incoming_request: r.status === "request" && r.started_by !== userId,
   }));
+  return { conversations, more: rows.rows.length > limit };
 }
 
 /**
