@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBefore, parsePaging } from "./paging";
+import { parseBefore, parsePage, parsePaging } from "./paging";
 
 const parse = (q: string) => parsePaging(new URLSearchParams(q), ["time", "symbol"] as const, { sort_by: "time", order: "desc" });
 
@@ -22,5 +22,12 @@ describe("parseBefore", () => {
   it("reads a row id and treats anything else as the newest page", () => {
     expect(parseBefore(new URLSearchParams("before=12345"))).toBe("12345");
     for (const q of ["", "before=", "before=abc", "before=-1", "before=1.5", "before=1234567890123456789"]) expect(parseBefore(new URLSearchParams(q))).toBeNull();
+  });
+});
+
+describe("parsePage", () => {
+  it("reads whole page numbers from 1 to 10,000 and falls back to the first page", () => {
+    expect(parsePage(new URLSearchParams("page=3"))).toBe(3);
+    for (const q of ["", "page=", "page=0", "page=-2", "page=1.01", "page=abc", "page=10001"]) expect(parsePage(new URLSearchParams(q))).toBe(1);
   });
 });

@@ -32,3 +32,9 @@ export function parseBefore(params: URLSearchParams): string | null {
   const raw = params.get("before");
   return raw && /^\d{1,18}$/.test(raw) ? raw : null;
 }
+
+/** A plain `?page=N` (from 1, at most 10,000); anything else is the first page. */
+export function parsePage(params: URLSearchParams): number {
+  const page = Number(params.get("page") ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
+}

@@ -6,6 +6,7 @@ import { Avatar } from "~/components/Avatar";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
+import { parsePage } from "~/lib/paging";
 import { timeAgo } from "~/lib/time-ago";
 import { inbox } from "~/server/community/messages.server";
 import { requireUser } from "~/server/session.server";
@@ -14,9 +15,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Messages · Grad
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  // ?page=N (from 1); anything else is the first page.
-  const raw = Number(new URL(request.url).searchParams.get("page") ?? 1);
-  const page = Number.isInteger(raw) && raw >= 1 && raw <= 10_000 ? raw : 1;
+  const page = parsePage(new URL(request.url).searchParams);
   return json({ ...(await inbox(user.id, page)), page, now: Date.now() });
 }
 

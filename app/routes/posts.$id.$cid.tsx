@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Page } from "~/components/Page";
 import { PostThread, postHref } from "~/components/PostCard";
+import { parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { handlePostAction } from "~/server/community/post-actions.server";
 import { getPost, repliesTo } from "~/server/community/posts.server";
@@ -24,7 +25,7 @@ async function loadReply(request: Request, params: { id?: string; cid?: string }
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, reply, cid } = await loadReply(request, params);
   const parent = reply.parent_id ? await getPost(reply.parent_id, user.id) : null;
-  const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
+  const page = parsePage(new URL(request.url).searchParams);
   const replies = await repliesTo(cid, user.id, page);
   return json({ reply, parent, replies, canAttach: user.current_evaluation_id !== null, now: Date.now() });
 }

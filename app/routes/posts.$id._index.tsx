@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Page } from "~/components/Page";
 import { PostThread } from "~/components/PostCard";
+import { parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { handlePostAction } from "~/server/community/post-actions.server";
 import { getPost, repliesTo } from "~/server/community/posts.server";
@@ -17,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = String(parseId(params.id));
   const post = ensureFound(await getPost(id, user.id));
   if (post.parent_id !== null) throw new Response("Not Found", { status: 404 });
-  const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
+  const page = parsePage(new URL(request.url).searchParams);
   const replies = await repliesTo(id, user.id, page);
   return json({ post, replies, canAttach: user.current_evaluation_id !== null, now: Date.now() });
 }
