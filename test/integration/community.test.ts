@@ -159,6 +159,9 @@ describe("posts, replies and likes", () => {
     expect(nested.replies.data[0]!.body).toBe("nested");
     expect(nested.replies.data[0]!.parent_id).toBe(reply.id);
     // A reply's id is not a post page, and a reply under the wrong root is a 404.
+    // A page number that is not a whole number shows the first page.
+    for (const q of ["1.01", "-3", "x"]) expect((await data<{ replies: { data: Post[] } }>(`/posts/${post.id}?page=${q}`, "routes/posts.$id._index", a.cookie)).replies.data.length).toBe(1);
+    expect((await get(`/posts/${post.id}/${reply.id}?page=2.5`, { cookie: a.cookie })).status).toBe(200);
     expect((await get(`/posts/${reply.id}`, { cookie: a.cookie })).status).toBe(404);
     expect((await get(`/posts/${Number(post.id) + 100000}/${reply.id}`, { cookie: a.cookie })).status).toBe(404);
     // Replies show on the author's replies tab, posts on the posts tab.
