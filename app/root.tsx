@@ -103,6 +103,22 @@ export function ErrorBoundary() {
       </Document>
     );
   }
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
+    // A request we refuse (bad input, too many attempts): say why; trying again will not help.
+    const data: unknown = error.data;
+    const reason = typeof data === "string" ? data : typeof (data as { message?: unknown })?.message === "string" ? (data as { message: string }).message : error.statusText;
+    return (
+      <Document>
+        <div className="page narrow">
+          <h1>We couldn’t handle that request</h1>
+          <p role="alert">{reason}</p>
+          <p>
+            <a href="/">Go to the home page</a>
+          </p>
+        </div>
+      </Document>
+    );
+  }
   const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong.";
   if (!isRouteErrorResponse(error)) console.error(error);
   return (

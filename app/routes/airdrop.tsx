@@ -19,6 +19,7 @@ import {
   type TaskId,
 } from "~/server/points.server";
 import { getSessionUser, requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Airdrop · Grader", description: "Earn off-chain $GRADER points for getting graded, sharing your card and inviting friends." });
 
@@ -49,7 +50,7 @@ const CLAIM_MESSAGES = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   if (intent === "claim") {
     const task = String(form.get("task") ?? "") as TaskId;

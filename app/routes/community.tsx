@@ -8,6 +8,7 @@ import { parseBefore } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { createPost, feed, PostBody } from "~/server/community/posts.server";
 import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Community · Grader", noindex: true });
 
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(PostBody, form);
   if (!parsed.ok) return json({ error: parsed.errors.body ?? "Check the form.", values: parsed.values }, { status: 400 });
   const result = await createPost(user.id, { body: parsed.data.body, attachCard: parsed.data.attach_card });

@@ -11,6 +11,7 @@ import { tooManyRequests } from "~/server/auth.server";
 import { saveContactMessage } from "~/server/contact.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -26,7 +27,7 @@ const Schema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   const limit = await hitRateLimit(`contact:ip:${clientIp(request)}`, 5, 3600);
   if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { sent: false });
-  const parsed = parseForm(Schema, await request.formData());
+  const parsed = parseForm(Schema, await readForm(request));
   if (!parsed.ok) return json({ sent: false, formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const user = await getSessionUser(request);
   await saveContactMessage({ ...parsed.data, userId: user?.id ?? null });

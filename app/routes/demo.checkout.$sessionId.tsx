@@ -7,6 +7,7 @@ import { getEnv } from "~/server/env.server";
 import { formatPrice, passById } from "~/server/billing/passes";
 import { isStripeDemo, payDemoCheckout, retrieveDemoSession } from "~/server/billing/stripe.server";
 import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Checkout (demo) · Grader", noindex: true });
 
@@ -49,7 +50,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireDemo();
   const sessionId = params.sessionId ?? "";
   await ownedSession(request, sessionId);
-  const form = await request.formData();
+  const form = await readForm(request);
   const card = String(form.get("card_number") ?? "").replace(/[\s-]/g, "");
   const expiry = String(form.get("expiry") ?? "").trim();
   const cvc = String(form.get("cvc") ?? "").trim();

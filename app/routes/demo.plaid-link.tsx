@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
 import { completeDemoLink, isPlaidDemo, linkAndDescribe, reconnectAndDescribe } from "~/sources/plaid.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Connect your broker (demo) · Grader", noindex: true });
 
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireDemo();
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "exit") return redirect("/profile/account");
   const linkToken = String(form.get("link_token") ?? "");
   const account = String(form.get("account") ?? "");

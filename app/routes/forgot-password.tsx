@@ -9,6 +9,7 @@ import { parseForm } from "~/lib/forms";
 import { requestPasswordReset } from "~/server/account.server";
 import { tooManyRequests } from "~/server/auth.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
+import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -19,7 +20,7 @@ const Schema = z.object({ email, website: honeypot });
 export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`forgot:ip:${clientIp(request)}`, 10, 3600);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
-  const parsed = parseForm(Schema, await request.formData());
+  const parsed = parseForm(Schema, await readForm(request));
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const emailLimit = await hitRateLimit(`forgot:email:${parsed.data.email}`, 3, 3600);
   // Over the per-email limit we still answer the same way, without sending another mail.

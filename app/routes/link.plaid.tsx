@@ -4,6 +4,7 @@ import { getEnv } from "~/server/env.server";
 import { log } from "~/server/log.server";
 import { requireUser } from "~/server/session.server";
 import { createLinkToken, describeFailure, isPlaidDemo } from "~/sources/plaid.server";
+import { readForm } from "~/server/guards.server";
 
 // POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the
 // server and sends the browser to Link. Demo mode: the local stand-in page. Real credentials: Plaid
@@ -13,7 +14,7 @@ export const LINK_COOKIE = "grader_plaid_link";
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const accountRaw = String(form.get("linked_account_id") ?? "");
   const accountId = /^\d{1,9}$/.test(accountRaw) ? Number(accountRaw) : undefined;
   const completion = new URL("/link/plaid-complete", getEnv().PUBLIC_URL).toString();

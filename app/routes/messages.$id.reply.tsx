@@ -8,7 +8,7 @@ import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
 import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
-import { ensureFound, parseId } from "~/server/guards.server";
+import { ensureFound, parseId, readForm } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Conversation · Grader", noindex: true });
@@ -29,7 +29,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const conversation = ensureFound(await conversationFor(user.id, parseId(params.id)));
   if (conversation.status === "request" && !conversation.started_by_me) throw redirect(`/messages/${conversation.id}/request`);
   if (conversation.status === "declined" && !conversation.started_by_me) throw new Response("Not Found", { status: 404 });
-  const form = await request.formData();
+  const form = await readForm(request);
   const result = await sendMessage(user.id, conversation.other.id, String(form.get("body") ?? ""));
   if (!result.ok) return json({ error: result.message, body: String(form.get("body") ?? "").slice(0, 2000) }, { status: result.status });
   return redirect(`/messages/${conversation.id}/reply`, 303);

@@ -7,7 +7,7 @@ import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
 import { answerRequest, conversationFor, conversationMessages } from "~/server/community/messages.server";
-import { ensureFound, parseId } from "~/server/guards.server";
+import { ensureFound, parseId, readForm } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Message request · Grader", noindex: true });
@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, conversation } = await pendingRequest(request, params.id);
-  const answer = String((await request.formData()).get("answer") ?? "");
+  const answer = String((await readForm(request)).get("answer") ?? "");
   if (answer !== "accept" && answer !== "decline" && answer !== "block") return json({ error: "Choose accept, decline or block." }, { status: 400 });
   ensureFound(await answerRequest(user.id, conversation.id, answer));
   return redirect(answer === "accept" ? `/messages/${conversation.id}/reply` : "/messages", 303);

@@ -12,6 +12,7 @@ import {
   DemoIdentitySchema,
   requireDemo,
 } from "~/server/oauth/demo.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Sign in with Google (demo) · Grader", noindex: true });
 
@@ -33,7 +34,7 @@ function back(redirectUri: string, params: Record<string, string>) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireDemo("google");
-  const form = await request.formData();
+  const form = await readForm(request);
   const state = String(form.get("state") ?? "");
   const redirectUri = checkDemoRedirectUri("google", String(form.get("redirect_uri") ?? ""), request);
   if (!state || !redirectUri) return json({ error: "This sign-in request is not valid. Start again from the sign-in page." }, { status: 400 });

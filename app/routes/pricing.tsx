@@ -12,6 +12,7 @@ import { triesLeft } from "~/server/evaluation.server";
 import { log } from "~/server/log.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { getSessionUser, requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Pricing · Grader", description: "Free tries and paid passes for Grader evaluations." });
 
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // redirects to Stripe's page (in demo mode, the local stand-in /demo/checkout/:id).
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const priceId = String(form.get("price_id") ?? "");
   const limit = await hitRateLimit(`checkout:user:${user.id}`, 30, 3600);
   if (!limit.ok) return json({ error: "Too many checkout attempts. Please wait a moment and try again." }, { status: 429, headers: { "Retry-After": String(limit.retryAfter) } });

@@ -16,6 +16,7 @@ import {
   PLAID_HICCUP_MESSAGE,
   reconnectAndDescribe,
 } from "~/sources/plaid.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
 
@@ -59,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const idRaw = String(form.get("id") ?? "");
   const id = /^\d{1,9}$/.test(idRaw) ? Number(idRaw) : null;

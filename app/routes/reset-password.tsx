@@ -9,6 +9,7 @@ import { parseForm } from "~/lib/forms";
 import { resetPassword } from "~/server/account.server";
 import { getDb } from "~/server/db.server";
 import { peekToken } from "~/server/tokens.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Choose a new password · Grader", noindex: true });
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = parseForm(Schema, await request.formData());
+  const parsed = parseForm(Schema, await readForm(request));
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors }, { status: 400 });
   const ok = await resetPassword(parsed.data.token, parsed.data.password);
   if (!ok) return json({ formError: "This reset link has expired or was already used. Ask for a new one.", errors: {} as Record<string, string> }, { status: 400 });

@@ -12,6 +12,7 @@ import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { createSession } from "~/server/session.server";
 import { verifyLogin } from "~/server/users.server";
+import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -28,7 +29,7 @@ const LOGIN_FAILED = "Wrong email or password.";
 export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`login:ip:${clientIp(request)}`, 10, 60);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
-  const parsed = parseForm(SigninSchema, await request.formData());
+  const parsed = parseForm(SigninSchema, await readForm(request));
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const { email, password, next } = parsed.data;
   const values = { email, next: next ?? "" };

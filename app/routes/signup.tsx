@@ -11,6 +11,7 @@ import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { createSession } from "~/server/session.server";
 import { createUser } from "~/server/users.server";
 import { recordReferral } from "~/server/points.server";
+import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -29,7 +30,7 @@ export const EMAIL_TAKEN = "This email can't be used to create a new account. If
 export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`signup:ip:${clientIp(request)}`, 20, 3600);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(SignupSchema, form);
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const { email, password } = parsed.data;

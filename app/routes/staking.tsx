@@ -6,6 +6,7 @@ import { Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
 import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Staking · Grader", description: "Stake $GRADER points for 30, 90 or 180 days for a leaderboard multiplier." });
 
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   if (intent === "stake") {
     const amount = Number(String(form.get("amount") ?? "").replace(/[,\s]/g, ""));

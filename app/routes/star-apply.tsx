@@ -7,6 +7,7 @@ import { seo } from "~/lib/seo";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { requireUser } from "~/server/session.server";
 import { isStarTier, starApplication, StarApplicationSchema, submitStarApplication } from "~/server/stars.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Become a Star · Grader", noindex: true });
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = parseForm(StarApplicationSchema, await request.formData());
+  const parsed = parseForm(StarApplicationSchema, await readForm(request));
   if (!parsed.ok) return json({ ok: false as const, errors: parsed.errors, values: parsed.values, message: null as string | null }, { status: 400 });
   const result = await submitStarApplication(user.id, parsed.data);
   if (!result.ok) {

@@ -13,7 +13,7 @@ import { GradeBadge } from "~/components/GradeBadge";
 import type { TierName } from "~/content/landing";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { displayName } from "~/lib/display-name";
-import { ensureFound, findPublicProfile, parseId } from "~/server/guards.server";
+import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
@@ -44,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const id = parseId(params.id);
   ensureFound(await findPublicProfile(id));
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const back = safeRedirect(form.get("redirect_to"), `/u/${id}`);
   const fromClient = new URL(request.url).searchParams.has("_data");

@@ -7,6 +7,7 @@ import { parseForm } from "~/lib/forms";
 import { EXPERIENCE, EXPERIENCE_LABELS, MARKET_LABELS, MARKETS, OnboardingSchema } from "~/lib/profile-schemas";
 import { getProfile, updateProfile } from "~/server/profile.server";
 import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Tell us about you · Grader", noindex: true });
 
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = parseForm(OnboardingSchema, await request.formData(), { arrays: ["markets"] });
+  const parsed = parseForm(OnboardingSchema, await readForm(request), { arrays: ["markets"] });
   if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, { status: 400 });
   const result = await updateProfile(user.id, { ...parsed.data, onboarded: true });
   if (result === "username-taken") {

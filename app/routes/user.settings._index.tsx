@@ -9,6 +9,7 @@ import { Avatar } from "~/components/Avatar";
 import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/avatar.server";
 import { getProfile, updateProfile } from "~/server/profile.server";
 import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
 
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return avatarAction(request, user.id);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "remove-avatar") {
     await removeAvatar(user.id);
     return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });

@@ -10,6 +10,7 @@ import { changePassword } from "~/server/account.server";
 import { tooManyRequests } from "~/server/auth.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { requireUser, sessionTokenFrom } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const limit = await hitRateLimit(`change-password:${user.id}`, 10, 3600);
   if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { done: false });
-  const parsed = parseForm(Schema, await request.formData());
+  const parsed = parseForm(Schema, await readForm(request));
   if (!parsed.ok) return json({ done: false, formError: null as string | null, errors: parsed.errors }, { status: 400 });
   const ok = await changePassword(user.id, sessionTokenFrom(request), parsed.data.current, parsed.data.password);
   if (!ok) return json({ done: false, formError: null, errors: { current: "That is not your current password." } as Record<string, string> }, { status: 400 });

@@ -14,6 +14,18 @@ export function parseId(raw: string | undefined): number {
   return n;
 }
 
+/**
+ * The posted form. A body that is not a form (JSON, plain text, a broken multipart upload) is a
+ * 400 Response naming the encodings we read, never a 500: browsers always send one of them.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.", { status: 400 });
+  }
+}
+
 export async function findPublicProfile(id: number, db?: DB) {
   const conn = db ?? (await getDb());
   return conn

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseUrl, get, postForm } from "../support/http";
+import { baseUrl, get, postForm, signUp } from "../support/http";
 import { startServer } from "../support/server";
 
 describe("server.ts", () => {
@@ -47,6 +47,25 @@ describe("server.ts", () => {
     expect(crossSite.status).toBe(403);
     const own = await postForm("/signin", { email: "nobody@example.com", password: "wrong-password" });
     expect(own.status).toBe(400);
+  });
+
+  it("answers 400 with the reason when a page's form post is not a form (JSON, text, broken multipart, no body)", async () => {
+    const { cookie } = await signUp();
+    const bodies: [string | null, string][] = [
+      ["application/json", JSON.stringify({ body: "hi" })],
+      ["text/plain", "body=hi"],
+      ["multipart/form-data; boundary=zz", "not a multipart body"],
+      [null, ""],
+    ];
+    for (const path of ["/community", "/contact", "/signin", "/user/settings/change-password"]) {
+      for (const [type, body] of bodies) {
+        const res = await fetch(baseUrl() + path, { method: "POST", body, headers: { cookie, origin: baseUrl(), ...(type ? { "content-type": type } : {}) }, redirect: "manual" });
+        expect(res.status, `${path} ${type}`).toBe(400);
+        const html = await res.text();
+        expect(html).toContain("This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.");
+        expect(html).not.toContain("Something went wrong");
+      }
+    }
   });
 
   it("answers unknown paths with 404 and the home link", async () => {

@@ -2,6 +2,7 @@ import { json, redirect } from "@remix-run/node";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { createPost, deletePost, PostBody, reportPost, ReportInput, setLike } from "./posts.server";
+import { readForm } from "../guards.server";
 
 /** True for submissions made by Remix's client (fetchers and enhanced forms), which read JSON. */
 function fromClient(request: Request) {
@@ -16,7 +17,7 @@ export type PostActionData = { ok: boolean; error?: string; values?: Record<stri
  * the form came from (`redirect_to`, same-site only); errors of the reply form render on the page.
  */
 export async function handlePostAction(request: Request, userId: number, postId: string, fallback: string) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const back = safeRedirect(form.get("redirect_to"), fallback);
   switch (intent) {
