@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { Field, Honeypot } from "~/components/Field";
+import { Field, FormResult, Honeypot } from "~/components/Field";
 import { email, honeypot } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { useRootData } from "~/lib/use-root-data";
@@ -48,7 +48,7 @@ export default function Contact() {
         <p className="form-success" role="status">Thank you! Your message reached us and we'll answer by email, usually within two working days.</p>
       ) : (
         <Form method="post" className="stack card" noValidate>
-          {data?.formError ? <p className="form-error" role="alert">{data.formError}</p> : null}
+          <FormResult error={data?.formError} />
           <Field label="Name" name="name" required autoComplete="name" defaultValue={data?.values.name ?? ""} error={data?.errors.name} />
           <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
           <div className="field">

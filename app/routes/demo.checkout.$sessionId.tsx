@@ -8,6 +8,7 @@ import { formatPrice, passById } from "~/server/billing/passes";
 import { isStripeDemo, payDemoCheckout, retrieveDemoSession } from "~/server/billing/stripe.server";
 import { requireUser } from "~/server/session.server";
 import { readForm } from "~/server/guards.server";
+import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Checkout (demo) · Grader", noindex: true });
 
@@ -78,11 +79,7 @@ export default function DemoCheckout() {
         Demo data: no Stripe keys are configured, so this page stands in for Stripe Checkout and nothing is charged. Use the test card{" "}
         <strong>4242 4242 4242 4242</strong> (succeeds) or <strong>4000 0000 0000 0002</strong> (declined), any future expiry and any CVC.
       </p>
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error} Nothing was charged and no pass was granted.
-        </p>
-      ) : null}
+      <FormResult error={result?.error ? `${result.error} Nothing was charged and no pass was granted.` : null} />
       <Form method="post" className="card stack" noValidate>
         <div className="field">
           <label htmlFor="card-number">Card number</label>

@@ -5,6 +5,7 @@ import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
 import { completeDemoLink, isPlaidDemo, linkAndDescribe, reconnectAndDescribe } from "~/sources/plaid.server";
 import { readForm } from "~/server/guards.server";
+import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Connect your broker (demo) · Grader", noindex: true });
 
@@ -74,11 +75,7 @@ export default function DemoPlaidLink() {
         Demo data: no Plaid credentials are configured, so this page stands in for Plaid Link. Use <strong>user_good</strong> /{" "}
         <strong>pass_good</strong>. The token it returns still goes through the real exchange and import, answered by a local simulator.
       </p>
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <FormResult error={result?.error} />
       <Form method="post" className="card stack">
         <input type="hidden" name="link_token" value={data.linkToken} />
         <input type="hidden" name="account" value={data.account} />

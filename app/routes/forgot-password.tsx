@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
-import { Field, Honeypot } from "~/components/Field";
+import { Field, FormResult, Honeypot } from "~/components/Field";
 import { email, honeypot } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { requestPasswordReset } from "~/server/account.server";
@@ -35,7 +35,7 @@ export default function ForgotPassword() {
       <h1>Forgot your password?</h1>
       <p className="lead">Enter your email and we'll send you a link to choose a new one.</p>
       <Form method="post" className="stack card" noValidate>
-        {data?.formError ? <p className="form-error" role="alert">{data.formError}</p> : null}
+        <FormResult error={data?.formError} />
         <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
         <Honeypot />
         <button type="submit" className="btn btn-primary">Send reset link</button>

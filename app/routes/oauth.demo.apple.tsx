@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Field } from "~/components/Field";
+import { Field, FormResult } from "~/components/Field";
 import { seo } from "~/lib/seo";
 import { log } from "~/server/log.server";
 import {
@@ -104,11 +104,7 @@ export default function DemoAppleConsent() {
         {Object.entries(data.authorize).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        {data.error ? (
-          <p className="form-error" role="alert">
-            {data.error}
-          </p>
-        ) : null}
+        <FormResult error={data.error} />
         <Field label="Email" name="email" type="email" autoComplete="off" required defaultValue={data.custom?.email ?? ""} />
         <Field label="Name" name="name" type="text" autoComplete="off" defaultValue={data.custom?.name ?? "Demo Apple User"} />
         <div className="field">

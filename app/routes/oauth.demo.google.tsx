@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { Field } from "~/components/Field";
+import { Field, FormResult } from "~/components/Field";
 import { seo } from "~/lib/seo";
 import { log } from "~/server/log.server";
 import {
@@ -75,11 +75,7 @@ export default function DemoGoogleConsent() {
         Demo data: no Google credentials are configured, so this page stands in for Google. The code it returns still goes
         through the real token exchange, answered by a local simulator.
       </p>
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <FormResult error={result?.error} />
       <form method="post" className="card stack">
         {hidden}
         <input type="hidden" name="email" value={data.preset.email} />

@@ -13,6 +13,7 @@ import { log } from "~/server/log.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { getSessionUser, requireUser } from "~/server/session.server";
 import { readForm } from "~/server/guards.server";
+import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Pricing · Grader", description: "Free tries and paid passes for Grader evaluations." });
 
@@ -111,11 +112,7 @@ export default function Pricing() {
         </p>
       ) : null}
       {canceled ? <p className="card" role="status">Checkout was canceled. Nothing was charged.</p> : null}
-      {result?.error ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <FormResult error={result?.error} />
       {demo ? (
         <p className="muted">Demo data: no Stripe keys are configured, so checkout goes to a local stand-in page that takes Stripe's test cards. Nothing is charged.</p>
       ) : null}

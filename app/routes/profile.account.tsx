@@ -17,6 +17,7 @@ import {
   reconnectAndDescribe,
 } from "~/sources/plaid.server";
 import { readForm } from "~/server/guards.server";
+import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
 
@@ -101,11 +102,7 @@ export default function LinkedAccounts() {
           {flash.text}
         </p>
       ) : null}
-      {result && "error" in result ? (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <FormResult error={result && "error" in result ? result.error : null} />
 
       {confirming ? (
         <div className="card stack" role="group" aria-labelledby="unlink-title">

@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { Field } from "~/components/Field";
+import { Field, FormResult } from "~/components/Field";
 import { password, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { resetPassword } from "~/server/account.server";
@@ -47,7 +47,7 @@ export default function ResetPassword() {
     <div className="page narrow">
       <h1>Choose a new password</h1>
       <Form method="post" className="stack card" noValidate>
-        {data?.formError ? <p className="form-error" role="alert">{data.formError}</p> : null}
+        <FormResult error={data?.formError} />
         <input type="hidden" name="token" value={token} />
         <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.password} />
         <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={data?.errors.confirm} />

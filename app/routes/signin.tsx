@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { Field, Honeypot } from "~/components/Field";
+import { Field, FormResult, Honeypot } from "~/components/Field";
 import { notify } from "~/components/Toaster";
 import { SigninSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
@@ -87,17 +87,9 @@ export default function Signin() {
     <div className="page narrow">
       <h1>Log in</h1>
       <p className="lead">Welcome back. Your grade is waiting.</p>
-      {!data && OAUTH_ERRORS[params.get("error") ?? ""] ? (
-        <p className="form-error" role="alert">
-          {OAUTH_ERRORS[params.get("error") ?? ""]}
-        </p>
-      ) : null}
+      <FormResult error={data ? null : OAUTH_ERRORS[params.get("error") ?? ""]} />
       <Form method="post" className="stack card" noValidate>
-        {data?.formError ? (
-          <p className="form-error" role="alert">
-            {data.formError}
-          </p>
-        ) : null}
+        <FormResult error={data?.formError} />
         <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={data?.errors.password} />
         <input type="hidden" name="next" value={next} />

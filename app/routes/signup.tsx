@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Field, Honeypot } from "~/components/Field";
+import { Field, FormResult, Honeypot } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { sendVerificationEmail } from "~/server/account.server";
@@ -54,11 +54,7 @@ export default function Signup() {
       <h1>Join us for free</h1>
       <p className="lead">Create your account, link a broker or wallet, and get graded.</p>
       <Form method="post" className="stack card" noValidate>
-        {data?.formError ? (
-          <p className="form-error" role="alert">
-            {data.formError}
-          </p>
-        ) : null}
+        <FormResult error={data?.formError} />
         <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
         <Field
           label="Password"

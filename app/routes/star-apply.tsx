@@ -8,6 +8,7 @@ import { currentGradeSummary } from "~/server/evaluation.server";
 import { requireUser } from "~/server/session.server";
 import { isStarTier, starApplication, StarApplicationSchema, submitStarApplication } from "~/server/stars.server";
 import { readForm } from "~/server/guards.server";
+import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Become a Star · Grader", noindex: true });
 
@@ -78,11 +79,7 @@ export default function StarApply() {
           {status === "rejected" && "Your last application was not approved. You can edit it and apply again."}
         </p>
       ) : null}
-      {result?.message ? (
-        <p className="form-error" role="alert">
-          {result.message}
-        </p>
-      ) : null}
+      <FormResult error={result?.message} />
       {!data.hasUsername ? (
         <p className="muted">
           Tip: set a username in <Link to="/user/settings">settings</Link> so your showcase gets its own link.

@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
-import { Field } from "~/components/Field";
+import { Field, FormResult } from "~/components/Field";
 import { password, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { changePassword } from "~/server/account.server";
@@ -44,7 +44,7 @@ export default function ChangePassword() {
       <p className="lead">Your other devices are signed out when you change it.</p>
       <Form method="post" className="stack card" noValidate>
         {data?.done ? <p className="form-success" role="status">Your password is changed.</p> : null}
-        {data?.formError ? <p className="form-error" role="alert">{data.formError}</p> : null}
+        <FormResult error={data?.formError} />
         <Field label="Current password" name="current" type="password" autoComplete="current-password" required error={data?.errors.current} />
         <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.password} />
         <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={data?.errors.confirm} />
