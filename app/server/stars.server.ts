@@ -85,15 +85,20 @@ const starColumns = [
   "evaluations.verification_code",
 ] as const;
 
-/** Approved stars with their current grade (best score first). */
-export async function listStars(limit = 100) {
+/** Approved stars, each with their user and current evaluation (if any). */
+async function approvedStars() {
   const db = await getDb();
   return db
     .selectFrom("star_applications")
     .innerJoin("users", "users.id", "star_applications.user_id")
     .leftJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
     .select([...starColumns])
-    .where("star_applications.status", "=", "approved")
+    .where("star_applications.status", "=", "approved");
+}
+
+/** Approved stars with their current grade (best score first). */
+export async function listStars(limit = 100) {
+  return (await approvedStars())
     .orderBy(sql`evaluations.score desc nulls last`)
     .orderBy("users.id")
     .limit(limit)
@@ -101,13 +106,7 @@ export async function listStars(limit = 100) {
 }
 
 export async function starByUsername(username: string) {
-  const db = await getDb();
-  return db
-    .selectFrom("star_applications")
-    .innerJoin("users", "users.id", "star_applications.user_id")
-    .leftJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
-    .select([...starColumns])
-    .where("star_applications.status", "=", "approved")
+  return (await approvedStars())
     .where(sql<string>`lower(users.username)`, "=", username.trim().toLowerCase())
     .executeTakeFirst();
 }
