@@ -101,6 +101,13 @@ function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
     <>
       <TraderSearch />
       <div className="header-actions">
+        {/* Phones: the search box would be a sliver beside the buttons; the search page has it whole. */}
+        <Link to="/search" className="btn btn-ghost header-search-link" aria-label="Search traders">
+          <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2.2" />
+            <path d="m15.5 15.5 5 5" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+          </svg>
+        </Link>
         <GetGradeButton linked={Boolean(user.platform_name)} />
         <ShareButton user={user} />
         <details className="user-menu">

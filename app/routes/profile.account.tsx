@@ -188,11 +188,11 @@ export default function LinkedAccounts() {
           ].map(([to, label]) => (
             <li key={to}>
               {wallets ? (
-                <Link to={to!} className="btn btn-ghost">
+                <Link to={to!} className="btn btn-ghost btn-wrap">
                   {label} <span className="muted small">Desktop only</span>
                 </Link>
               ) : (
-                <span className="btn btn-ghost" aria-disabled="true" title="Wallets can be linked on a desktop browser">
+                <span className="btn btn-ghost btn-wrap" aria-disabled="true" title="Wallets can be linked on a desktop browser">
                   {label} <span className="muted small">Desktop only</span>
                 </span>
               )}

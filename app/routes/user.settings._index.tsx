@@ -85,7 +85,7 @@ export default function Settings() {
         <h2 style={{ margin: 0 }}>Avatar</h2>
         <div style={{ display: "flex", gap: "1rem", alignItems: "center" }}>
           <Avatar user={{ ...profile, avatar: profile.avatar_url }} size={64} />
-          <div className="field" style={{ flex: 1 }}>
+          <div className="field" style={{ flex: 1, minWidth: 0 }}>
             <label htmlFor="f-avatar">PNG, JPEG or WebP, up to 2 MB</label>
             <input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={data?.avatarError ? "f-avatar-error" : undefined} />
             {data?.avatarError ? <p id="f-avatar-error" className="field-error">{data.avatarError}</p> : null}

@@ -67,6 +67,22 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     });
   }
 
+  it.each([false, true])("fits a phone's width on every route: no sideways scrolling at 375 px (JavaScript %s)", async (js) => {
+    // A user with no name yet: the profile's heading is the email address, long and without a break.
+    const { cookie } = await signUp({ email: `phone${Date.now()}${process.pid}${js ? 1 : 0}tradingaccountholder@example.com` });
+    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 375, height: 812 } });
+    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const page = await ctx.newPage();
+    const wide: string[] = [];
+    for (const route of [...publicRoutes, ...memberRoutes]) {
+      await page.goto(baseUrl() + withSelf(route.path, selfId));
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      if (scroll > client) wide.push(`${route.path}: ${scroll} px`);
+    }
+    expect(wide).toEqual([]);
+    await ctx.close();
+  });
+
   it("has no serious or critical axe violations on the landing and sign-in pages", async () => {
     // Reduced motion: contrast is judged on the settled page, not mid-animation.
     const ctx = await browser.newContext({ reducedMotion: "reduce" });

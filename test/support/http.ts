@@ -25,8 +25,8 @@ export function sessionCookie(res: Response): string {
 }
 
 /** Signs up a fresh user through the real form and returns its cookie and email. */
-export async function signUp(opts: { base?: string; password?: string } = {}) {
-  const email = uniqueEmail();
+export async function signUp(opts: { base?: string; password?: string; email?: string } = {}) {
+  const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? "correct horse battery";
   const res = await postForm("/signup", { email, password }, { base: opts.base });
   if (res.status !== 302) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
