@@ -148,6 +148,13 @@ app.get("/healthz", async (_req, res) => {
   res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "unavailable", db: ok ? await dbKind() : "unreachable" });
 });
 
+// A NUL byte (%00) in a path or query string is never a real request, and PostgreSQL text cannot
+// hold it (a search or a page-view source would fail with a 500): refused up front.
+app.use((req, res, next) => {
+  if (!/%00/.test(req.originalUrl)) return next();
+  res.status(400).type("text/plain").send("Bad request: the address contains a NUL character.");
+});
+
 // Origin check before anything can change state.
 app.use((req, res, next) => {
   const foreign = isForeignOriginRequest(

@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { getSessionUser, type SessionUser } from "./session.server";
+import { readForm, withoutNul } from "./guards.server";
 
 // The JSON API's envelope: { data, meta? } on success, { error: { message, fields? } } on failure.
 export function apiData<T>(data: T, init?: ResponseInit & { meta?: Record<string, unknown> }) {
@@ -17,9 +18,9 @@ export async function readBody<S extends z.ZodTypeAny>(request: Request, schema:
   let raw: unknown;
   const type = request.headers.get("content-type") ?? "";
   try {
-    if (type.includes("application/json")) raw = await request.json();
-    else if (type.includes("form")) raw = Object.fromEntries((await request.formData()).entries());
-    else raw = JSON.parse((await request.text()) || "{}");
+    // Strings lose U+0000, which PostgreSQL text cannot hold (as readForm does for pages).
+    if (type.includes("form")) raw = Object.fromEntries((await readForm(request)).entries());
+    else raw = JSON.parse((await request.text()) || "{}", (_key, value: unknown) => (typeof value === "string" ? withoutNul(value) : value));
   } catch {
     throw apiError(400, "The request body is not valid JSON.");
   }

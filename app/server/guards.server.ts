@@ -19,12 +19,20 @@ export function parseId(raw: string | undefined): number {
  * 400 Response naming the encodings we read, never a 500: browsers always send one of them.
  */
 export async function readForm(request: Request): Promise<FormData> {
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch {
     throw new Response("This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.", { status: 400 });
   }
+  // PostgreSQL text cannot hold U+0000 (the insert fails), and it never means anything typed into
+  // a form, so it is dropped here, once, for every action.
+  const clean = new FormData();
+  for (const [key, value] of form.entries()) clean.append(key, typeof value === "string" ? withoutNul(value) : value);
+  return clean;
 }
+
+export const withoutNul = (s: string) => s.replaceAll("\0", "");
 
 export async function findPublicProfile(id: number, db?: DB) {
   const conn = db ?? (await getDb());

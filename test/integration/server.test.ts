@@ -68,6 +68,19 @@ describe("server.ts", () => {
     }
   });
 
+  it("never fails on a NUL character: dropped from form fields, refused in addresses", async () => {
+    const { cookie } = await signUp();
+    await postForm("/user-questions", { username: `nul_${Date.now().toString(36)}`, experience: "1-3" }, { cookie });
+    const posted = await postForm("/community", { body: "hi\u0000there" }, { cookie });
+    expect(posted.status).toBe(303);
+    const feed = (await (await get("/community?_data=routes%2Fcommunity", { cookie })).json()) as { posts: { body: string }[] };
+    expect(feed.posts.map((p) => p.body)).toContain("hithere");
+    expect((await postForm("/contact", { name: "A\u0000B", email: "a@example.com", message: "Hello there, a question about grades." }, { cookie })).status).toBeLessThan(500);
+    for (const path of ["/search?keyword=%00%00%00", "/api/portal/search/trader?keyword=ab%00c", "/u/1%00"]) {
+      expect((await get(path, { cookie })).status, path).toBe(400);
+    }
+  });
+
   it("answers unknown paths with 404 and the home link", async () => {
     const res = await get("/definitely/not/here");
     expect(res.status).toBe(404);
