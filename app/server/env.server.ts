@@ -34,7 +34,7 @@ const EnvSchema = z.object({
   DAILY_EVALUATIONS: z.coerce.number().int().min(1).default(5),
   // smtp(s)://user:pass@host:port delivers the outbox. Unset (demo): mail stays in the outbox,
   // readable at /dev/mail.
-  SMTP_URL: z.string().url().refine((u) => /^smtps?:/.test(u), "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().refine((u) => /^smtps?:/.test(u), "must be an smtp:// or smtps:// URL").optional()),
   MAIL_FROM: z.string().optional(),
   // 32-byte key (hex or base64) for AES-256-GCM encryption of provider tokens. Unset: a demo key
   // is generated and kept in DATA_DIR/encryption.key.

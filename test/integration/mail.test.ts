@@ -47,3 +47,22 @@ describe("mail delivery over SMTP", () => {
     expect((await fetch(app.url + "/dev/mail")).status).toBe(404);
   });
 });
+
+describe("the demo mailbox", () => {
+  let app: RunningServer;
+  beforeAll(async () => {
+    // No SMTP, but deployed: the mailbox would hand everyone's reset links to anyone.
+    app = await startServer({ SMTP_URL: "", PUBLIC_URL: "https://grader.example", DATABASE_URL: "", DATA_DIR: "memory://" });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("is closed when the app's public URL is not this machine", async () => {
+    const { email } = await signUp({ base: app.url });
+    await postForm("/forgot-password", { email }, { base: app.url });
+    const res = await fetch(app.url + "/dev/mail");
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain("reset-password?token=");
+  });
+});
