@@ -7,7 +7,7 @@ import { HOLDING_SORTS, pagedHoldings, pagedTrades, showsAmounts, TRADE_SORTS } 
 export async function tradesFor(request: Request, ownerId: number, viewerId: number, asApi = false) {
   const paged = parsePaging(new URL(request.url).searchParams, TRADE_SORTS, { sort_by: "time", order: "desc" });
   if (!paged.ok) throw asApi ? apiError(400, paged.message) : json({ message: paged.message }, { status: 400 });
-  const result = await pagedTrades(ownerId, paged.paging, await showsAmounts(ownerId, viewerId));
+  const result = await pagedTrades(ownerId, paged.paging, { amounts: await showsAmounts(ownerId, viewerId), account: ownerId === viewerId });
   return { ...result, sort_by: paged.paging.sort_by, order: paged.paging.order };
 }
 

@@ -1,5 +1,6 @@
 import type { Paging } from "~/lib/paging";
 import { getDb } from "./db.server";
+import type { LinkedAccountKind } from "./db/schema";
 import { currentEvaluation } from "./evaluation.server";
 
 export const TRADE_SORTS = ["time", "symbol", "side", "quantity", "price"] as const;
@@ -9,7 +10,11 @@ export type TradeRow = { id: string; time: string; symbol: string; asset_class: 
 export type HoldingRow = { symbol: string; asset_class: string; quantity: number | null; avg_cost: number | null; mark: number; value: number | null; weight: number; unrealized: number | null };
 
 /** A user's imported trades, paged; quantities and fees only when amounts may be shown. */
-export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_SORTS)[number]>, showAmounts: boolean) {
+// Other people see which kind of account a trade came from, never its name or number (a broker
+// login name and the last digits, or a wallet address).
+const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = { plaid: "Broker account", evm: "EVM wallet", solana: "Solana wallet" };
+
+export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_SORTS)[number]>, view: { amounts: boolean; account: boolean }) {
   const db = await getDb();
   const base = db
     .selectFrom("trades")
@@ -17,7 +22,7 @@ export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_S
     .where("linked_accounts.user_id", "=", userId);
   const [rows, total] = await Promise.all([
     base
-      .select(["trades.id", "trades.time", "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee", "linked_accounts.label"])
+      .select(["trades.id", "trades.time", "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee", "linked_accounts.label", "linked_accounts.kind"])
       .orderBy(`trades.${paging.sort_by}`, paging.order)
       .orderBy("trades.id", paging.order)
       .limit(paging.page_size)
@@ -31,10 +36,10 @@ export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_S
     symbol: r.symbol,
     asset_class: r.asset_class,
     side: r.side,
-    quantity: showAmounts ? r.quantity : null,
+    quantity: view.amounts ? r.quantity : null,
     price: r.price,
-    fee: showAmounts ? r.fee : null,
-    account: r.label,
+    fee: view.amounts ? r.fee : null,
+    account: view.account ? r.label : PUBLIC_ACCOUNT_LABEL[r.kind],
   }));
   return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
 }

@@ -93,8 +93,13 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(statsData.report.evaluation.metrics.equity).toBeNull();
     expect(statsData.report.evaluation.positions).toEqual([]);
     expect(statsData.report.evaluation.curve.every((c) => c.equity === null)).toBe(true);
-    const trades = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown; fee: unknown }[] };
+    const trades = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown; fee: unknown; account: string }[] };
     expect(trades.data.every((t) => t.quantity === null && t.fee === null)).toBe(true);
+    // The account's name and last digits are the owner's alone.
+    expect(new Set(trades.data.map((t) => t.account))).toEqual(new Set(["Broker account"]));
+    const own = (await (await get("/api/portal/trades", { cookie: trader.cookie })).json()) as { data: { account: string }[] };
+    expect(own.data[0]!.account).toMatch(/••\d{4}/);
+    expect(await (await get(`/u/${trader.id}/transactions`, { cookie: viewer.cookie })).text()).not.toContain("••");
     const holdings = (await (await get(`/api/portal/holdings?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { value: unknown }[] };
     expect(holdings.data.every((h) => h.value === null)).toBe(true);
     // Once the trader chooses to show amounts, they appear.
