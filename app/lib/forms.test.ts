@@ -11,7 +11,7 @@ const form = (o: Record<string, string>) => {
 
 describe("parseForm", () => {
   it("returns the data when valid", () => {
-    expect(parseForm(schema, form({ email: "a@b.co", password: "12345678" }))).toEqual({ ok: true, data: { email: "a@b.co", password: "12345678" } });
+    expect(parseForm(schema, form({ email: "a@b.co", password: "12345678" }))).toEqual({ ok: true, data: { email: "a@b.co", password: "12345678" }, values: { email: "a@b.co" } });
   });
   it("returns one message per field and keeps what was typed, never the password", () => {
     const r = parseForm(schema, form({ email: "nope", password: "short" }));
@@ -28,7 +28,7 @@ describe("parseForm with multi-valued fields", () => {
     const f = new FormData();
     f.append("markets", "a");
     f.append("markets", "b");
-    expect(parseForm(s, f, { arrays: ["markets"] })).toEqual({ ok: true, data: { markets: ["a", "b"] } });
+    expect(parseForm(s, f, { arrays: ["markets"] })).toEqual({ ok: true, data: { markets: ["a", "b"] }, values: { markets: "a,b" } });
     f.append("markets", "zzz");
     const bad = parseForm(s, f, { arrays: ["markets"] });
     expect(bad.ok).toBe(false);

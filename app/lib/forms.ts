@@ -2,13 +2,17 @@ import type { z } from "zod";
 
 export type FieldErrors = Record<string, string>;
 export type FormResult<T> =
-  | { ok: true; data: T }
+  | { ok: true; data: T; values: Record<string, string> }
   | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
 /** Fields never sent back to the page, whatever happens. */
 const SECRET_FIELDS = /password/i;
 
-/** Parses a form with one zod schema (shared by page and action); on failure returns field errors and what the user typed. */
+/**
+ * Parses a form with one zod schema (shared by page and action); on failure returns field errors.
+ * `values` is what the user typed (never passwords), for a form shown again, also when a later
+ * check such as a taken username refuses what parsed.
+ */
 export function parseForm<S extends z.ZodTypeAny>(
   schema: S,
   form: FormData,
@@ -26,7 +30,7 @@ export function parseForm<S extends z.ZodTypeAny>(
     raw[key] = all.join(",");
   }
   const result = schema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
+  if (result.success) return { ok: true, data: result.data, values: keepTyped(raw) };
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const key = String(issue.path[0] ?? "form");

@@ -22,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, { status: 400 });
   const result = await updateProfile(user.id, { ...parsed.data, onboarded: true });
   if (result === "username-taken") {
-    return json({ errors: { username: "That username is taken. Try another." } as Record<string, string>, values: {} as Record<string, string> }, { status: 400 });
+    return json({ errors: { username: "That username is taken. Try another." } as Record<string, string>, values: parsed.values }, { status: 400 });
   }
   return redirect("/community");
 }

@@ -30,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return json({ saved: false, avatarError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const result = await updateProfile(user.id, parsed.data);
   if (result === "username-taken") {
-    return json({ saved: false, avatarError: null as string | null, errors: { username: "That username is taken. Try another." } as Record<string, string>, values: {} as Record<string, string> }, { status: 400 });
+    return json({ saved: false, avatarError: null as string | null, errors: { username: "That username is taken. Try another." } as Record<string, string>, values: parsed.values }, { status: 400 });
   }
   return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
 }

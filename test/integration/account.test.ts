@@ -116,6 +116,16 @@ describe("settings and password change", () => {
     const html = await bad.text();
     expect(html).toContain("Choose from the listed markets.");
     expect(html).toContain("Choose your experience.");
+    // A taken username keeps everything else the user typed (the page is all there is without JavaScript).
+    const other = await signUp();
+    const taken = await postForm("/user-questions", { username, first_name: "Kim", last_name: "Park", markets: ["etfs"], experience: "5-10" }, { cookie: other.cookie });
+    expect(taken.status).toBe(400);
+    const again = await taken.text();
+    expect(again).toContain("That username is taken.");
+    expect(again).toContain('value="Kim"');
+    expect(again).toContain('value="Park"');
+    expect(again).toMatch(/checked="" value="etfs"/);
+    expect(again).toMatch(/<option value="5-10" selected="">/);
   });
 });
 
