@@ -137,7 +137,7 @@ export function Composer({
   return (
     <Form method="post" action={action} className="composer stack" ref={ref}>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name="body" maxLength={1000} rows={3} required defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+      <textarea id={id} name="body" maxLength={1000} rows={3} required defaultValue={value ?? ""} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
       {error ? (
         <p id={`${id}-error`} className="field-error" role="alert">
           {error}

@@ -59,7 +59,7 @@ export default function Conversation() {
       {closed ? null : (
         <Form method="post" className="stack" ref={ref}>
           <label htmlFor="reply-body">Reply</label>
-          <textarea id="reply-body" name="body" rows={3} maxLength={2000} required defaultValue={actionData?.body} />
+          <textarea id="reply-body" name="body" rows={3} maxLength={2000} required defaultValue={actionData?.body ?? ""} />
           {actionData?.error ? (
             <p className="field-error" role="alert">
               {actionData.error}
