@@ -10,7 +10,7 @@ export function ConnectOptions() {
     <ul className="connect-options">
       <li>
         <Form method="post" action="/link/plaid">
-          <button type="submit" className="btn btn-ghost connect-option">
+          <button type="submit" className="btn btn-ghost btn-wrap connect-option">
             Broker <span className="muted small">through Plaid</span>
           </button>
         </Form>
@@ -23,11 +23,11 @@ export function ConnectOptions() {
       ).map(([to, label]) => (
         <li key={to}>
           {wallets ? (
-            <Link to={to} className="btn btn-ghost connect-option">
+            <Link to={to} className="btn btn-ghost btn-wrap connect-option">
               {label}
             </Link>
           ) : (
-            <span className="btn btn-ghost connect-option" aria-disabled="true">
+            <span className="btn btn-ghost btn-wrap connect-option" aria-disabled="true">
               {label} <span className="tag">Desktop only</span>
             </span>
           )}

@@ -127,6 +127,10 @@ function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
             <Link role="menuitem" to="/portal/settings" className="nav-mobile-block">
               Settings
             </Link>
+            {/* Phones: the header has no room for the Share button; the share page does the same job. */}
+            <Link role="menuitem" to="/share" className="nav-mobile-block">
+              Share my card
+            </Link>
             <Link role="menuitem" to="/community">
               Community
             </Link>

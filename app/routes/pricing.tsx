@@ -142,7 +142,7 @@ export default function Pricing() {
             {me ? (
               <Form method="post" onSubmit={embedded.onSubmit}>
                 <input type="hidden" name="price_id" value={pass.priceId} />
-                <button type="submit" className="btn btn-primary" disabled={pending === pass.priceId}>
+                <button type="submit" className="btn btn-primary btn-wrap" disabled={pending === pass.priceId}>
                   {pending === pass.priceId ? "Opening checkout…" : `Buy ${pass.name} · ${pass.price}`}
                 </button>
               </Form>

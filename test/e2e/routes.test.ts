@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
-import { baseUrl, get, signUp } from "../support/http";
+import { baseUrl, get, postForm, signUp } from "../support/http";
 import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
 
 
@@ -81,6 +81,33 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     }
     expect(wide).toEqual([]);
     await ctx.close();
+  });
+
+  it("keeps 60-letter names, previews and posts inside the page, on a phone and a desktop", async () => {
+    const longUser = async (letter: string) => {
+      const { cookie } = await signUp();
+      const username = `${letter.repeat(20)}${Date.now().toString(36)}`.slice(0, 30).toLowerCase();
+      await postForm("/user-questions", { username, first_name: letter.repeat(60), last_name: "W".repeat(60), experience: "1-3" }, { cookie });
+      const id = ((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id;
+      return { cookie, id, username };
+    };
+    const a = await longUser("A");
+    const b = await longUser("B");
+    await postForm("/community", { body: "X".repeat(300) }, { cookie: a.cookie });
+    await postForm(`/u/${b.id}`, { intent: "message", body: "M".repeat(500) }, { cookie: a.cookie });
+    const wide: string[] = [];
+    for (const width of [375, 1280]) {
+      const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+      await ctx.addCookies([{ name: "grader_session", value: a.cookie.split("=")[1]!, url: baseUrl() }]);
+      const page = await ctx.newPage();
+      for (const path of ["/community", `/u/${a.id}`, "/profile/posts", "/messages", `/search?keyword=${b.username.slice(0, 10)}`, "/pricing", "/share"]) {
+        await page.goto(baseUrl() + path);
+        const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        if (scroll > client) wide.push(`${width}px ${path}: ${scroll} px`);
+      }
+      await ctx.close();
+    }
+    expect(wide).toEqual([]);
   });
 
   it("has no serious or critical axe violations on the landing and sign-in pages", async () => {
