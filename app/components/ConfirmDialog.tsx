@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { createContext, useCallback, useContext, useState } from "react";
+import { useModalDialog } from "./Toaster";
 
 export type ConfirmOptions = {
   title: string;
@@ -46,11 +47,7 @@ export function ConfirmDialog({
   hideCancel,
   onClose,
 }: ConfirmOptions & { onClose: (ok: boolean) => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
+  const ref = useModalDialog();
   return (
     <dialog
       ref={ref}

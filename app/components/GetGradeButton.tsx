@@ -4,7 +4,7 @@ import { useConfirm } from "./ConfirmDialog";
 import { ConnectOptions } from "./ConnectOptions";
 import { LoadingOverlay } from "./LoadingOverlay";
 import { tipsActions } from "./Tips";
-import { notify } from "./Toaster";
+import { notify, useModalDialog } from "./Toaster";
 
 type Outcome = { code: number; message?: string };
 
@@ -70,10 +70,7 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
 }
 
 function ConnectDialog({ onClose }: { onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (ref.current && !ref.current.open) ref.current.showModal();
-  }, []);
+  const ref = useModalDialog();
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="connect-title" onClose={onClose} onCancel={onClose}>
       <h2 id="connect-title">Get Your Grade</h2>

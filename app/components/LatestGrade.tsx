@@ -1,9 +1,10 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { TierName } from "~/content/landing";
 import { formatDay } from "~/lib/time-ago";
 import { GradeBadge } from "./GradeBadge";
 import type { HeaderGrade } from "./Header";
+import { useModalDialog } from "./Toaster";
 
 /** "My Current Grade": the latest-grade modal with JavaScript, the stats page without. */
 export function MyCurrentGrade({ grade }: { grade: NonNullable<HeaderGrade> }) {
@@ -26,10 +27,7 @@ export function MyCurrentGrade({ grade }: { grade: NonNullable<HeaderGrade> }) {
 }
 
 function LatestGradeModal({ grade, onClose }: { grade: NonNullable<HeaderGrade>; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (ref.current && !ref.current.open) ref.current.showModal();
-  }, []);
+  const ref = useModalDialog();
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="latest-grade-title" onClose={onClose} onCancel={onClose}>
       <h2 id="latest-grade-title">My Current Grade</h2>

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { PRODUCT_NAME } from "~/lib/product";
 import { useRootData } from "~/lib/use-root-data";
-import { notify } from "./Toaster";
+import { notify, useModalDialog } from "./Toaster";
 
 // SPEC §7, §5 and §8 texts.
 export const SHARE_TEXT = `Check out my ${PRODUCT_NAME} performance card. Think I'm bluffing? Let's settle it in the markets!`;
@@ -62,7 +62,7 @@ export type ShareModalProps = {
  * a Share popover of networks and a Download button; it closes after a download.
  */
 export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, onShared }: ShareModalProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const [shareUrl, setShareUrl] = useState<string | null>(given ?? null);
   const [error, setError] = useState<string | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -70,11 +70,6 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
   const [downloading, setDownloading] = useState(false);
   const root = useRootData() as { ENV?: { PUBLIC_URL?: string } } | undefined;
   const base = root?.ENV?.PUBLIC_URL || (typeof window !== "undefined" ? window.location.origin : "");
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   useEffect(() => {
     if (given) return;

@@ -1,11 +1,47 @@
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { createPortal } from "react-dom";
 import toast, { Toaster } from "react-hot-toast";
 
 // SPEC §9 durations: default 5000 ms; error and warning 5 s; success 2 s; info and tips stay until
 // closed. Bottom centre, no progress bar.
 export const TOAST_DURATION = { default: 5000, success: 2000, error: 5000, warning: 5000, info: Infinity } as const;
 
+// A modal <dialog> sits in the browser's top layer and makes the rest of the page inert, so toasts
+// shown while one is open would sit dimmed under its backdrop, their × unclickable. While a modal
+// is open the toaster is portalled into it (the newest one); react-hot-toast keeps its toasts in a
+// global store, so moving the toaster loses none.
+const hosts: HTMLElement[] = [];
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+const currentHost = () => hosts[hosts.length - 1] ?? null;
+
+function holdToasts(host: HTMLElement): () => void {
+  hosts.push(host);
+  listeners.forEach((l) => l());
+  return () => {
+    hosts.splice(hosts.indexOf(host), 1);
+    listeners.forEach((l) => l());
+  };
+}
+
+/** A native <dialog> opened modally on mount (focus trapped, Escape cancels) that shows toasts above itself while open. */
+export function useModalDialog() {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    return holdToasts(dialog);
+  }, []);
+  return ref;
+}
+
 export function AppToaster() {
-  return (
+  const host = useSyncExternalStore(subscribe, currentHost, () => null);
+  const toaster = (
     <Toaster
       position="bottom-center"
       toastOptions={{
@@ -16,6 +52,7 @@ export function AppToaster() {
       }}
     />
   );
+  return host ? createPortal(toaster, host) : toaster;
 }
 
 function Dismissable({ id, message }: { id: string; message: string }) {

@@ -61,7 +61,12 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
     expect(decodeURIComponent(href)).toContain("Check out my Grader performance card. Think I'm bluffing? Let's settle it in the markets!");
     expect(decodeURIComponent(href)).toMatch(/\/share\/open_graph\/\d+\?from=twitter/);
     await modal.getByRole("menuitem", { name: "Instagram" }).click();
-    await page.getByText("To share on Instagram, please download your performance card first, then upload it to your feed or story.").waitFor();
+    const instagram = page.getByText("To share on Instagram, please download your performance card first, then upload it to your feed or story.");
+    await instagram.waitFor();
+    // The toast shows above the modal's backdrop and can be closed while the modal is open.
+    await page.locator(".toast-close").click({ timeout: 5000 });
+    await instagram.waitFor({ state: "detached" });
+    await modal.waitFor();
     // Download: the toasts, the file, and the modal closes.
     const downloading = page.waitForEvent("download");
     const airdropTask = page.waitForRequest((r) => r.url().endsWith("/api/airdrop/share") && r.method() === "POST");
