@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useState } from "react";
+import { createPortal } from "react-dom";
 import type { TierName } from "~/content/landing";
 import { formatDay } from "~/lib/time-ago";
 import { GradeBadge } from "./GradeBadge";
@@ -16,12 +17,15 @@ export function MyCurrentGrade({ grade }: { grade: NonNullable<HeaderGrade> }) {
         to="/profile/stats"
         onClick={(e) => {
           e.preventDefault();
+          // The account menu closes behind the modal; the modal lives outside it (a closed menu hides its content).
+          const menu = e.currentTarget.closest("details");
+          if (menu) menu.open = false;
           setOpen(true);
         }}
       >
         My Current Grade
       </Link>
-      {open ? <LatestGradeModal grade={grade} onClose={() => setOpen(false)} /> : null}
+      {open ? createPortal(<LatestGradeModal grade={grade} onClose={() => setOpen(false)} />, document.body) : null}
     </>
   );
 }

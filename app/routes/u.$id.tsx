@@ -114,24 +114,26 @@ export default function TraderProfile() {
                 {blocked ? null : (
                   <details className="message-box">
                     <summary className="btn btn-ghost">Message</summary>
-                    <Form method="post" action={`/u/${trader.id}`} className="stack">
+                    <Form method="post" action={`/u/${trader.id}`} className="stack popover-panel">
                       <label htmlFor="dm-body">Message to {displayName(trader) || "this trader"}</label>
                       <textarea id="dm-body" name="body" maxLength={2000} rows={3} required />
                       <button type="submit" name="intent" value="message" className="btn btn-primary">Send</button>
                     </Form>
                   </details>
                 )}
-                <details className="report">
+                <details className="report-box">
                   <summary className="small muted">Report or block</summary>
-                  <Form method="post" action={`/u/${trader.id}`} className="stack">
-                    <label htmlFor="report-user">Why are you reporting this trader?</label>
-                    <input id="report-user" name="reason" maxLength={500} required />
-                    <button type="submit" name="intent" value="report" className="btn btn-ghost btn-small">Send report</button>
-                  </Form>
-                  <Form method="post" action={`/u/${trader.id}`}>
-                    <input type="hidden" name="redirect_to" value={here} />
-                    <button type="submit" name="intent" value="block" className="btn btn-ghost btn-small">Block</button>
-                  </Form>
+                  <div className="stack popover-panel">
+                    <Form method="post" action={`/u/${trader.id}`} className="stack">
+                      <label htmlFor="report-user">Why are you reporting this trader?</label>
+                      <input id="report-user" name="reason" maxLength={500} required />
+                      <button type="submit" name="intent" value="report" className="btn btn-ghost btn-small">Send report</button>
+                    </Form>
+                    <Form method="post" action={`/u/${trader.id}`}>
+                      <input type="hidden" name="redirect_to" value={here} />
+                      <button type="submit" name="intent" value="block" className="btn btn-ghost btn-small">Block</button>
+                    </Form>
+                  </div>
                 </details>
               </>
             )}

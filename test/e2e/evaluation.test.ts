@@ -50,6 +50,8 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
     await page.getByRole("menuitem", { name: "My Current Grade" }).click();
     const modal = page.getByRole("dialog", { name: "My Current Grade" });
     await modal.waitFor();
+    // The account menu closed behind it.
+    expect(await page.locator(".user-menu").evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
     const tier = (await modal.locator(".grade-tier").textContent())!;
     expect(tier).toMatch(TIER);
     await modal.getByRole("link", { name: "See my stats" }).click();
