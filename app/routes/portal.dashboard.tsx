@@ -8,17 +8,19 @@ import { seo } from "~/lib/seo";
 import { formatDay } from "~/lib/time-ago";
 import { currentGradeSummary, triesLeft } from "~/server/evaluation.server";
 import { listLinkedAccounts } from "~/server/imports.server";
+import { hasSharedCard } from "~/server/points.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Dashboard · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [grade, accounts, tries] = await Promise.all([currentGradeSummary(user.id), listLinkedAccounts(user.id), triesLeft(user.id)]);
+  const [grade, accounts, tries, shared] = await Promise.all([currentGradeSummary(user.id), listLinkedAccounts(user.id), triesLeft(user.id), hasSharedCard(user.id)]);
   return json({
     grade,
     tries,
     onboarded: user.onboarded_at !== null,
+    shared,
     accounts: accounts.map((a) => ({ id: a.id, label: a.label, kind: a.kind, status: a.status, lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null })),
   });
 }
@@ -27,12 +29,12 @@ const KIND = { plaid: "Broker", evm: "MetaMask", solana: "Phantom" } as const;
 
 /** The logged-in home of START NOW: grade, linked accounts and the next step that matters. */
 export default function Dashboard() {
-  const { grade, accounts, tries, onboarded } = useLoaderData<typeof loader>();
+  const { grade, accounts, tries, onboarded, shared } = useLoaderData<typeof loader>();
   const steps = [
     { done: onboarded, text: "Tell other traders who you are", to: "/user-questions" },
     { done: accounts.length > 0, text: "Link a broker or wallet", to: "/profile/account" },
     { done: Boolean(grade), text: "Get your grade", to: "/evaluate" },
-    { done: false, text: "Share your card", to: grade ? "/share" : "/evaluate" },
+    { done: shared, text: "Share your card", to: grade ? "/share" : "/evaluate" },
   ];
   return (
     <Page title="Dashboard" lead="Your grade, your linked accounts and what to do next.">

@@ -174,6 +174,13 @@ export async function claimTask(userId: number, task: TaskId): Promise<ClaimResu
   return credited ? { ok: true, credited: points } : { ok: false, reason: "already_claimed" };
 }
 
+/** Whether the user has shared their card from the share modal (the airdrop task records it). */
+export async function hasSharedCard(userId: number): Promise<boolean> {
+  const db = await getDb();
+  const row = await db.selectFrom("points_ledger").select("id").where("user_id", "=", userId).where("idempotency_key", "=", `task:share_card:${userId}`).executeTakeFirst();
+  return Boolean(row);
+}
+
 /**
  * The share modal calls this after a share (SPEC's pending-airdrop-share flag). Only a graded user
  * has a card to share; the points come once per user however often they share.

@@ -62,6 +62,11 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(html).toMatch(/class="grade-badge tier-(Bronze|Silver|Gold|Master|Legend)/);
     expect(html).toContain("Platypus Brokerage");
     expect(html).toContain("✓ Get your grade");
+    expect(html).not.toContain("✓ Share your card");
+    // Sharing from the share modal records it (the airdrop task), and the step is done.
+    const shared = await fetch(baseUrl() + "/api/airdrop/share", { method: "POST", headers: { cookie: trader.cookie, origin: baseUrl() } });
+    expect(shared.status).toBeLessThan(300);
+    expect(await (await get("/portal/dashboard", { cookie: trader.cookie })).text()).toContain("✓ Share your card");
     const fresh = await signUp();
     const empty = await (await get("/portal/dashboard", { cookie: fresh.cookie })).text();
     expect(empty).toContain("No grade yet.");
