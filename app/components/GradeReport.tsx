@@ -51,7 +51,7 @@ export function GradeReport({ data }: { data: ReportData }) {
         <GradeBadge tier={e.tier} stars={e.stars.overall} size="lg" />
         <div>
           <p className="report-score">
-            Score <strong>{e.score?.toFixed(1)}</strong> / 100
+            Score <strong>{e.score === null || e.score === undefined ? "—" : Math.round(e.score)}</strong>/100
             {e.percentile !== undefined && e.percentile !== null ? <span className="muted"> · better than {Math.round(e.percentile * 100)}% of graded traders</span> : null}
           </p>
           <p className="muted small">

@@ -15,6 +15,8 @@ describe("parsePaging", () => {
     expect(parse("page_size=101")).toMatchObject({ ok: false, message: "page_size: at most 100" });
     expect(parse("order=sideways")).toMatchObject({ ok: false });
     expect(parse("page=0")).toMatchObject({ ok: false });
+    expect(parse("page=x")).toEqual({ ok: false, message: "page: must be a whole number" });
+    expect(parse("page_size=ten")).toEqual({ ok: false, message: "page_size: must be a whole number" });
   });
 });
 

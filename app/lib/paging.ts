@@ -12,8 +12,8 @@ export function parsePaging<S extends string>(
   defaults: { sort_by: S; order: "asc" | "desc"; page_size?: number },
 ): { ok: true; paging: Paging<S> } | { ok: false; message: string } {
   const schema = z.object({
-    page: z.coerce.number().int("page: must be a whole number").min(1, "page: must be at least 1").max(100_000).default(1),
-    page_size: z.coerce.number().int("page_size: must be a whole number").min(1, "page_size: must be at least 1").max(100, "page_size: at most 100").default(defaults.page_size ?? 20),
+    page: z.coerce.number({ invalid_type_error: "page: must be a whole number" }).int("page: must be a whole number").min(1, "page: must be at least 1").max(100_000).default(1),
+    page_size: z.coerce.number({ invalid_type_error: "page_size: must be a whole number" }).int("page_size: must be a whole number").min(1, "page_size: must be at least 1").max(100, "page_size: at most 100").default(defaults.page_size ?? 20),
     sort_by: z.enum(sortable, { errorMap: () => ({ message: `sort_by: must be one of ${sortable.join(", ")}` }) }).default(defaults.sort_by as never),
     order: z.enum(["asc", "desc"], { errorMap: () => ({ message: "order: must be asc or desc" }) }).default(defaults.order),
   });

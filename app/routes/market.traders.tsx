@@ -76,7 +76,7 @@ export default function MarketTraders() {
             { key: "tier", label: "Grade", render: (r) => (r.tier ? <GradeBadge tier={r.tier as TierName} stars={r.stars} /> : "—") },
             { key: "score", label: "Score", sortable: true, numeric: true, render: (r) => (r.score === null ? "—" : r.score.toFixed(1)) },
             { key: "return", label: "Return", sortable: true, numeric: true, render: (r) => (r.return === null ? "—" : formatPercent(r.return)) },
-            { key: "drawdown", label: "Max drawdown", sortable: true, numeric: true, render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown)) },
+            { key: "drawdown", label: "Max drawdown", sortable: true, numeric: true, render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown ? -Math.abs(r.drawdown) : 0)) },
             { key: "followers", label: "Followers", sortable: true, numeric: true, render: (r) => formatCompact(r.followers) },
           ]}
         />

@@ -46,7 +46,7 @@ export default function Dashboard() {
               <p>
                 <GradeBadge tier={grade.tier as TierName} stars={grade.stars} />
               </p>
-              <p className="muted">{`Score ${grade.score?.toFixed(1)} / 100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
+              <p className="muted">{`Score ${grade.score === null ? "—" : Math.round(grade.score)}/100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
               <Link to="/profile/stats" className="btn btn-ghost">See my stats</Link>
             </>
           ) : (

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
+import { formatDay } from "~/lib/time-ago";
 import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
 import { requireUser } from "~/server/session.server";
 import { readForm } from "~/server/guards.server";
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ error: "Unknown action.", notice: null }, { status: 400 });
 }
 
-const day = (iso: string) => new Date(iso).toUTCString().slice(5, 16);
+const day = (iso: string) => formatDay(new Date(iso));
 
 export default function Staking() {
   const { me, locks, minStake } = useLoaderData<typeof loader>();
