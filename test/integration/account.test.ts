@@ -87,7 +87,10 @@ describe("settings and password change", () => {
     expect(await taken.text()).toContain("That username is taken.");
     const bad = await postForm("/portal/settings", { username: "no spaces!", first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("lowercase letters, digits and _");
+    expect(await bad.text()).toContain("Use only lowercase letters, digits and _.");
+    const short = await postForm("/user/settings", { username: "ab", first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("At least 3 characters.");
   });
 
   it("changes the password after checking the current one and signs out other sessions only", async () => {
