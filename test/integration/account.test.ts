@@ -8,6 +8,11 @@ async function latestMailTo(email: string) {
   return html.slice(at, html.indexOf("</li>", at));
 }
 
+/** The opening tag of the input named `name` in a page. */
+function inputTag(html: string, name: string) {
+  return html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
+}
+
 function linkIn(mail: string, path: string) {
   const m = mail.match(new RegExp(`http://localhost:3000${path}\\?token=([A-Za-z0-9_-]+)`));
   return m ? `${path}?token=${m[1]}` : null;
@@ -30,7 +35,11 @@ describe("password reset", () => {
     const token = link.split("token=")[1]!;
 
     const form = await get(link);
-    expect(await form.text()).toContain("Choose a new password");
+    const formHtml = await form.text();
+    expect(formHtml).toContain("Choose a new password");
+    // Both fields take the same length, so a long pasted password is never cut in one only.
+    expect(inputTag(formHtml, "password")).toMatch(/maxLength="128"/i);
+    expect(inputTag(formHtml, "confirm")).toMatch(/maxLength="128"/i);
     const reset = await postForm("/reset-password", { token, password: "a brand new password", confirm: "a brand new password" });
     expect(reset.status).toBe(302);
     expect(reset.headers.get("location")).toBe("/signin?reset=1");
@@ -95,6 +104,9 @@ describe("settings and password change", () => {
 
   it("changes the password after checking the current one and signs out other sessions only", async () => {
     const { email, password, cookie: here } = await signUp();
+    const page = await (await get("/user/settings/change-password", { cookie: here })).text();
+    expect(inputTag(page, "password")).toMatch(/maxLength="128"/i);
+    expect(inputTag(page, "confirm")).toMatch(/maxLength="128"/i);
     const elsewhere = sessionCookie(await postForm("/signin", { email, password }));
     const wrong = await postForm("/user/settings/change-password", { current: "not it at all", password: "new password 123", confirm: "new password 123" }, { cookie: here });
     expect(wrong.status).toBe(400);
