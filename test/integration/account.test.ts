@@ -43,6 +43,9 @@ describe("password reset", () => {
     const reset = await postForm("/reset-password", { token, password: "a brand new password", confirm: "a brand new password" });
     expect(reset.status).toBe(302);
     expect(reset.headers.get("location")).toBe("/signin?reset=1");
+    const signinPage = await (await get("/signin?reset=1")).text();
+    expect(signinPage).toMatch(/role="status">Your password was changed. Log in with your new password.</);
+    expect(await (await get("/signin")).text()).not.toContain("Your password was changed.");
     // Every session of the user is revoked; the new password works, the link works once.
     expect((await get("/api/user/info", { cookie: oldCookie })).status).toBe(401);
     expect((await postForm("/signin", { email, password: "a brand new password" })).status).toBe(302);
