@@ -157,6 +157,27 @@ describe("avatar upload", () => {
     expect(Buffer.from(await img.arrayBuffer()).equals(png)).toBe(true);
   });
 
+  /** The Avatar card: the upload form, whose feedback and Remove button belong inside it. */
+  const avatarCard = (html: string) => html.match(/<form[^>]*enctype="multipart\/form-data"[^>]*>[\s\S]*?<\/form>/i)?.[0] ?? "";
+
+  it("answers in the Avatar card, with the Remove button in it, and removes without JavaScript", async () => {
+    const { cookie } = await signUp();
+    const html = await (await upload(cookie, png, "me.png", "image/png")).text();
+    expect(avatarCard(html)).toMatch(/role="status">Your avatar is updated.</);
+    expect(avatarCard(html)).toMatch(/name="intent" value="remove-avatar"/);
+    expect(html).not.toContain("Your settings are saved.");
+    const removed = await postForm("/user/settings", { intent: "remove-avatar", avatar: "me.png" }, { cookie });
+    expect(removed.status).toBe(200);
+    const after = await removed.text();
+    expect(avatarCard(after)).toMatch(/role="status">Your avatar is removed.</);
+    expect(after).not.toContain("Remove avatar");
+    expect(after).not.toContain("Your settings are saved.");
+    const { data } = (await (await get("/api/user/info", { cookie })).json()) as { data: { avatar: string | null } };
+    expect(data.avatar).toBeNull();
+    const failed = await (await upload(cookie, Buffer.from("not an image"), "x.png", "image/png")).text();
+    expect(avatarCard(failed)).toContain("Use a PNG, JPEG or WebP image.");
+  });
+
   it("refuses a file that is not PNG, JPEG or WebP whatever its name, and one over 2 MB", async () => {
     const { cookie } = await signUp();
     const fake = await upload(cookie, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"), "x.png", "image/png");
