@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
-import { useEffect, useId, useRef, useState } from "react";
+import { Link, useNavigate } from "@remix-run/react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { displayName } from "~/lib/display-name";
 import { Avatar } from "./Avatar";
 
@@ -11,13 +11,22 @@ export const SEARCH_DEBOUNCE_MS = 300;
 /**
  * The header's trader search (SPEC §5): from 3 typed characters, debounced 300 ms, a popover of
  * results linking to /u/:id; below 3 characters the results clear. It is a GET form to /search, so
- * without JavaScript (or on Enter) it opens the results page.
+ * without JavaScript (or on Enter with no result highlighted) it opens the results page.
+ * Keyboard (ARIA combobox pattern): ArrowDown/ArrowUp move the active option, Enter opens it, Escape closes.
  */
 export function TraderSearch() {
   const [keyword, setKeyword] = useState("");
   const [results, setResults] = useState<Trader[] | null>(null);
   const [open, setOpen] = useState(false);
+  // Index of the option highlighted with the arrow keys; -1 when none (Enter then submits the form).
+  const [active, setActive] = useState(-1);
+  const navigate = useNavigate();
   const listId = useId();
+  const optionId = (i: number) => `${listId}-option-${i}`;
+  const close = () => {
+    setOpen(false);
+    setActive(-1);
+  };
   const request = useRef<AbortController | null>(null);
   const box = useRef<HTMLFormElement>(null);
 
@@ -46,14 +55,37 @@ export function TraderSearch() {
   }, [keyword]);
 
   useEffect(() => {
-    const close = (e: MouseEvent) => {
-      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    const onDocumentClick = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) close();
     };
-    document.addEventListener("click", close);
-    return () => document.removeEventListener("click", close);
+    document.addEventListener("click", onDocumentClick);
+    return () => document.removeEventListener("click", onDocumentClick);
   }, []);
 
   const show = open && results !== null;
+  // New results: no option is highlighted any more.
+  useEffect(() => setActive(-1), [results]);
+  useEffect(() => {
+    if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView({ block: "nearest" });
+  }, [active]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      if (!open && results !== null) setOpen(true);
+      const n = results?.length ?? 0;
+      if (n === 0) return;
+      e.preventDefault(); // keeps the caret where it is
+      const down = e.key === "ArrowDown";
+      setActive((a) => (!show || a < 0 ? (down ? 0 : n - 1) : (a + (down ? 1 : n - 1)) % n));
+    } else if (e.key === "Enter" && show && active >= 0 && active < results!.length) {
+      e.preventDefault(); // opens the highlighted trader instead of the results page
+      close();
+      navigate(`/u/${results![active]!.id}`);
+    } else if (e.key === "Escape" && show) {
+      e.preventDefault(); // closes the list; the typed text stays
+      close();
+    }
+  };
   return (
     <form
       method="get"
@@ -62,9 +94,6 @@ export function TraderSearch() {
       aria-label="Trader search"
       className="header-search"
       ref={box}
-      onKeyDown={(e) => {
-        if (e.key === "Escape") setOpen(false);
-      }}
     >
       <label htmlFor="trader-search" className="visually-hidden">
         Search traders
@@ -79,7 +108,9 @@ export function TraderSearch() {
         value={keyword}
         onChange={(e) => setKeyword(e.target.value)}
         onFocus={() => setOpen(true)}
+        onKeyDown={onKeyDown}
         aria-controls={show ? listId : undefined}
+        aria-activedescendant={show && active >= 0 ? optionId(active) : undefined}
         aria-expanded={show}
         role="combobox"
         aria-autocomplete="list"
@@ -89,8 +120,16 @@ export function TraderSearch() {
           {results!.length === 0 ? (
             <p className="muted small search-empty">No traders found.</p>
           ) : (
-            results!.map((t) => (
-              <Link key={t.id} to={`/u/${t.id}`} role="option" aria-selected={false} className="search-result" onClick={() => setOpen(false)}>
+            results!.map((t, i) => (
+              <Link
+                key={t.id}
+                id={optionId(i)}
+                to={`/u/${t.id}`}
+                role="option"
+                aria-selected={i === active}
+                className={i === active ? "search-result is-active" : "search-result"}
+                onClick={close}
+              >
                 <Avatar user={t} size={28} />
                 <span>
                   <strong>{displayName(t) || "Trader"}</strong>

@@ -21,7 +21,14 @@ export const username = z
   .string()
   .trim()
   .transform((s) => s.toLowerCase())
-  .pipe(z.string().regex(USERNAME_RE, "3 to 30 characters: lowercase letters, digits and _."));
+  // One check per rule, so the error says what is wrong (the page's hint already states the rules).
+  .pipe(
+    z
+      .string()
+      .min(3, "At least 3 characters.")
+      .max(30, "At most 30 characters.")
+      .regex(/^[a-z0-9_]*$/, "Use only lowercase letters, digits and _."),
+  );
 
 const optionalName = z
   .string()

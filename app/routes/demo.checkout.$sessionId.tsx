@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { cardExpiryError } from "~/lib/card-expiry";
 import { seo } from "~/lib/seo";
 import { getDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
@@ -57,7 +58,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const cvc = String(form.get("cvc") ?? "").trim();
   const errors: Record<string, string> = {};
   if (!/^\d{12,19}$/.test(card)) errors.card_number = "Your card number is incomplete.";
-  if (!/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/.test(expiry)) errors.expiry = "Enter the expiry as MM / YY.";
+  // A real month, not before this one: the page promises "any future expiry", as Stripe checks it.
+  const expiryError = cardExpiryError(expiry);
+  if (expiryError) errors.expiry = expiryError;
   if (!/^\d{3,4}$/.test(cvc)) errors.cvc = "Your card's security code is incomplete.";
   if (Object.keys(errors).length) return json({ error: null as string | null, errors }, { status: 400 });
   const paid = await payDemoCheckout(sessionId, card, webhookUrl(request));

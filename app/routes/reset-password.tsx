@@ -50,7 +50,8 @@ export default function ResetPassword() {
         <FormResult error={data?.formError} />
         <input type="hidden" name="token" value={token} />
         <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.password} />
-        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={data?.errors.confirm} />
+        {/* The same limit as the first field, or a pasted long password is cut in one field only and "doesn't match". */}
+        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.confirm} />
         <button type="submit" className="btn btn-primary">Save new password</button>
       </Form>
     </div>

@@ -87,7 +87,11 @@ export default function Signin() {
     <div className="page narrow">
       <h1>Log in</h1>
       <p className="lead">Welcome back. Your grade is waiting.</p>
-      <FormResult error={data ? null : OAUTH_ERRORS[params.get("error") ?? ""]} />
+      <FormResult
+        error={data ? null : OAUTH_ERRORS[params.get("error") ?? ""]}
+        // /reset-password sends here with ?reset=1 once the new password is saved.
+        notice={!data && params.get("reset") === "1" ? "Your password was changed. Log in with your new password." : null}
+      />
       <Form method="post" className="stack card" noValidate>
         <FormResult error={data?.formError} />
         <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
 import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
@@ -21,16 +22,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ me: { balance, stakes, requestKey: crypto.randomUUID(), now: new Date().toISOString() }, locks: lockOptions(), minStake: MIN_STAKE });
 }
 
+// Plain decimal digits (commas and spaces as thousands separators): Number() alone would take "0x10" as 16 and "1e2" as 100.
+const StakeAmount = z
+  .string()
+  .transform((s) => s.replace(/[,\s]/g, ""))
+  .pipe(z.string().regex(/^\d{1,15}$/))
+  .transform(Number);
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   if (intent === "stake") {
-    const amount = Number(String(form.get("amount") ?? "").replace(/[,\s]/g, ""));
+    const invalid = `Stake a whole number of at least ${MIN_STAKE} points for 30, 90 or 180 days.`;
+    const parsed = StakeAmount.safeParse(String(form.get("amount") ?? ""));
+    if (!parsed.success) return json({ error: invalid, notice: null }, { status: 400 });
+    const amount = parsed.data;
     const lockDays = Number(form.get("lock_days"));
     const result = await stakePoints(user.id, amount, lockDays, String(form.get("request_key") ?? ""));
     if (!result.ok) {
-      const error = result.reason === "insufficient" ? "You don't have that many points." : `Stake a whole number of at least ${MIN_STAKE} points for 30, 90 or 180 days.`;
+      const error = result.reason === "insufficient" ? "You don't have that many points." : invalid;
       return json({ error, notice: null }, { status: 400 });
     }
     return json({ error: null, notice: result.created ? `Staked ${amount.toLocaleString("en-US")} points for ${lockDays} days.` : "That stake was already made." });

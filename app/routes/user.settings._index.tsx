@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { seo } from "~/lib/seo";
 import { json, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Field } from "~/components/Field";
 import { parseForm } from "~/lib/forms";
 import { SettingsSchema } from "~/lib/profile-schemas";
@@ -18,25 +19,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ profile: await getProfile(user.id) });
 }
 
+// One answer shape for the three forms; the avatar's feedback is kept apart so it shows in its own card.
+type SettingsResult = { saved: boolean; avatarNotice: string | null; avatarError: string | null; errors: Record<string, string>; values: Record<string, string> };
+const answer = (result: Partial<SettingsResult>, status = 200) =>
+  json<SettingsResult>({ saved: false, avatarNotice: null, avatarError: null, errors: {}, values: {}, ...result }, { status });
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return avatarAction(request, user.id);
   const form = await readForm(request);
   if (form.get("intent") === "remove-avatar") {
     await removeAvatar(user.id);
-    return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+    return answer({ avatarNotice: "Your avatar is removed." });
   }
   const parsed = parseForm(SettingsSchema, form);
-  if (!parsed.ok) return json({ saved: false, avatarError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok) return answer({ errors: parsed.errors, values: parsed.values }, 400);
   const result = await updateProfile(user.id, parsed.data);
-  if (result === "username-taken") {
-    return json({ saved: false, avatarError: null as string | null, errors: { username: "That username is taken. Try another." } as Record<string, string>, values: parsed.values }, { status: 400 });
-  }
-  return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+  if (result === "username-taken") return answer({ errors: { username: "That username is taken. Try another." }, values: parsed.values }, 400);
+  return answer({ saved: true });
 }
 
 async function avatarAction(request: Request, userId: number) {
-  const fail = (avatarError: string) => json({ saved: false, avatarError, errors: {} as Record<string, string>, values: {} as Record<string, string> }, { status: 400 });
+  const fail = (avatarError: string) => answer({ avatarError }, 400);
   let file: FormDataEntryValue | null;
   try {
     const form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: AVATAR_MAX_BYTES }));
@@ -47,12 +51,17 @@ async function avatarAction(request: Request, userId: number) {
   if (!(file instanceof Blob)) return fail("Choose an image to upload.");
   const result = await saveAvatar(userId, new Uint8Array(await file.arrayBuffer()));
   if (!result.ok) return fail(result.error);
-  return json({ saved: true, avatarError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+  return answer({ avatarNotice: "Your avatar is updated." });
 }
 
 export default function Settings() {
   const { profile } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
+  const avatarForm = useRef<HTMLFormElement>(null);
+  // With JavaScript the page stays, so the file input would still name the uploaded file: clear it.
+  useEffect(() => {
+    if (data?.avatarNotice) avatarForm.current?.reset();
+  }, [data]);
   const v = (k: string, fallback: string | null) => data?.values[k] ?? fallback ?? "";
   // After a refused save the choices show what was sent (an unticked box sends nothing).
   const typed = data && Object.keys(data.values).length > 0 ? data.values : null;
@@ -81,23 +90,27 @@ export default function Settings() {
         </fieldset>
         <button type="submit" className="btn btn-primary">Save settings</button>
       </Form>
-      <Form method="post" encType="multipart/form-data" className="stack card" style={{ marginTop: "1rem" }}>
+      <Form method="post" encType="multipart/form-data" className="stack card" style={{ marginTop: "1rem" }} ref={avatarForm}>
         <h2 style={{ margin: 0 }}>Avatar</h2>
+        {data?.avatarNotice ? <p className="form-success" role="status">{data.avatarNotice}</p> : null}
         <div style={{ display: "flex", gap: "1rem", alignItems: "center" }}>
           <Avatar user={{ ...profile, avatar: profile.avatar_url }} size={64} />
           <div className="field" style={{ flex: 1, minWidth: 0 }}>
             <label htmlFor="f-avatar">PNG, JPEG or WebP, up to 2 MB</label>
-            <input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={data?.avatarError ? "f-avatar-error" : undefined} />
+            <input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/webp" aria-invalid={data?.avatarError ? true : undefined} aria-describedby={data?.avatarError ? "f-avatar-error" : undefined} />
             {data?.avatarError ? <p id="f-avatar-error" className="field-error">{data.avatarError}</p> : null}
           </div>
         </div>
-        <button type="submit" className="btn btn-ghost">Upload avatar</button>
+        <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
+          <button type="submit" className="btn btn-ghost">Upload avatar</button>
+          {profile.avatar_url ? (
+            // In the upload form but sent as a plain form (formEncType), so removing never uploads the chosen file.
+            <button type="submit" name="intent" value="remove-avatar" formEncType="application/x-www-form-urlencoded" className="btn btn-ghost">
+              Remove avatar
+            </button>
+          ) : null}
+        </div>
       </Form>
-      {profile.avatar_url ? (
-        <Form method="post" style={{ marginTop: "0.5rem" }}>
-          <button type="submit" name="intent" value="remove-avatar" className="btn btn-ghost">Remove avatar</button>
-        </Form>
-      ) : null}
       <p><Link to="/user/settings/change-password">Change password</Link></p>
     </div>
   );

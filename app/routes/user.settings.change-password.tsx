@@ -47,7 +47,8 @@ export default function ChangePassword() {
         <FormResult error={data?.formError} />
         <Field label="Current password" name="current" type="password" autoComplete="current-password" required error={data?.errors.current} />
         <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.password} />
-        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={data?.errors.confirm} />
+        {/* The same limit as the first field, or a pasted long password is cut in one field only and "doesn't match". */}
+        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.confirm} />
         <button type="submit" className="btn btn-primary">Change password</button>
       </Form>
       <p><Link to="/user/settings">Back to settings</Link></p>

@@ -40,6 +40,56 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
     return { ctx, page, errors };
   }
 
+  it("moves through search results with the arrow keys, opens one with Enter and closes with Escape", async () => {
+    const viewer = await member("Viewer");
+    await member("Kira");
+    await member("Kiro");
+    const { ctx, page, errors } = await as(viewer, true);
+    await page.goto(baseUrl() + "/community");
+    const box = page.locator("#trader-search");
+    const active = () => box.getAttribute("aria-activedescendant");
+    // Typing before React owns the box would go unseen by the search.
+    const hydrated = () => page.waitForFunction(() => Object.keys(document.querySelector("#trader-search") ?? {}).some((k) => k.startsWith("__reactProps")));
+    await hydrated();
+    // Every member of this run matches the shared prefix of their usernames: at least three results.
+    await box.pressSequentially(`e${run}`);
+    await expect.poll(() => page.locator(".search-result").count()).toBeGreaterThanOrEqual(3);
+    const options = page.locator('.search-popover [role="option"]');
+    expect(await active()).toBeNull();
+    await box.press("ArrowDown");
+    expect(await active()).toBe(await options.nth(0).getAttribute("id"));
+    expect(await options.nth(0).getAttribute("aria-selected")).toBe("true");
+    expect(await options.nth(0).getAttribute("class")).toContain("is-active");
+    await box.press("ArrowDown");
+    expect(await active()).toBe(await options.nth(1).getAttribute("id"));
+    expect(await options.nth(0).getAttribute("aria-selected")).toBe("false");
+    await box.press("ArrowUp");
+    await box.press("ArrowUp");
+    // Up from the first option wraps to the last.
+    expect(await active()).toBe(await options.last().getAttribute("id"));
+    await box.press("Escape");
+    await page.locator(".search-popover").waitFor({ state: "detached" });
+    expect(await box.getAttribute("aria-expanded")).toBe("false");
+    expect(await active()).toBeNull();
+    expect(await box.inputValue()).toBe(`e${run}`);
+    // Down opens the list again; Enter opens the highlighted trader, not the results page.
+    await box.press("ArrowDown");
+    await box.press("ArrowDown");
+    const href = await options.nth(1).getAttribute("href");
+    expect(href).toMatch(/^\/u\/\d+$/);
+    await box.press("Enter");
+    await page.waitForURL((url) => url.pathname.startsWith(href!));
+    // With no option highlighted, Enter still submits the search form.
+    await page.goto(baseUrl() + "/community");
+    await hydrated();
+    await box.pressSequentially(`e${run}`);
+    await page.locator(".search-result").first().waitFor();
+    await box.press("Enter");
+    await page.waitForURL(/\/search\?keyword=/);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   for (const js of [true, false]) {
     const mode = `JavaScript ${js ? "on" : "off"}`;
 

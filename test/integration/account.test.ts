@@ -8,6 +8,11 @@ async function latestMailTo(email: string) {
   return html.slice(at, html.indexOf("</li>", at));
 }
 
+/** The opening tag of the input named `name` in a page. */
+function inputTag(html: string, name: string) {
+  return html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
+}
+
 function linkIn(mail: string, path: string) {
   const m = mail.match(new RegExp(`http://localhost:3000${path}\\?token=([A-Za-z0-9_-]+)`));
   return m ? `${path}?token=${m[1]}` : null;
@@ -30,10 +35,17 @@ describe("password reset", () => {
     const token = link.split("token=")[1]!;
 
     const form = await get(link);
-    expect(await form.text()).toContain("Choose a new password");
+    const formHtml = await form.text();
+    expect(formHtml).toContain("Choose a new password");
+    // Both fields take the same length, so a long pasted password is never cut in one only.
+    expect(inputTag(formHtml, "password")).toMatch(/maxLength="128"/i);
+    expect(inputTag(formHtml, "confirm")).toMatch(/maxLength="128"/i);
     const reset = await postForm("/reset-password", { token, password: "a brand new password", confirm: "a brand new password" });
     expect(reset.status).toBe(302);
     expect(reset.headers.get("location")).toBe("/signin?reset=1");
+    const signinPage = await (await get("/signin?reset=1")).text();
+    expect(signinPage).toMatch(/role="status">Your password was changed. Log in with your new password.</);
+    expect(await (await get("/signin")).text()).not.toContain("Your password was changed.");
     // Every session of the user is revoked; the new password works, the link works once.
     expect((await get("/api/user/info", { cookie: oldCookie })).status).toBe(401);
     expect((await postForm("/signin", { email, password: "a brand new password" })).status).toBe(302);
@@ -87,11 +99,17 @@ describe("settings and password change", () => {
     expect(await taken.text()).toContain("That username is taken.");
     const bad = await postForm("/portal/settings", { username: "no spaces!", first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("lowercase letters, digits and _");
+    expect(await bad.text()).toContain("Use only lowercase letters, digits and _.");
+    const short = await postForm("/user/settings", { username: "ab", first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("At least 3 characters.");
   });
 
   it("changes the password after checking the current one and signs out other sessions only", async () => {
     const { email, password, cookie: here } = await signUp();
+    const page = await (await get("/user/settings/change-password", { cookie: here })).text();
+    expect(inputTag(page, "password")).toMatch(/maxLength="128"/i);
+    expect(inputTag(page, "confirm")).toMatch(/maxLength="128"/i);
     const elsewhere = sessionCookie(await postForm("/signin", { email, password }));
     const wrong = await postForm("/user/settings/change-password", { current: "not it at all", password: "new password 123", confirm: "new password 123" }, { cookie: here });
     expect(wrong.status).toBe(400);
@@ -147,6 +165,27 @@ describe("avatar upload", () => {
     expect(img.headers.get("content-type")).toBe("image/png");
     expect(img.headers.get("cache-control")).toContain("immutable");
     expect(Buffer.from(await img.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  /** The Avatar card: the upload form, whose feedback and Remove button belong inside it. */
+  const avatarCard = (html: string) => html.match(/<form[^>]*enctype="multipart\/form-data"[^>]*>[\s\S]*?<\/form>/i)?.[0] ?? "";
+
+  it("answers in the Avatar card, with the Remove button in it, and removes without JavaScript", async () => {
+    const { cookie } = await signUp();
+    const html = await (await upload(cookie, png, "me.png", "image/png")).text();
+    expect(avatarCard(html)).toMatch(/role="status">Your avatar is updated.</);
+    expect(avatarCard(html)).toMatch(/name="intent" value="remove-avatar"/);
+    expect(html).not.toContain("Your settings are saved.");
+    const removed = await postForm("/user/settings", { intent: "remove-avatar", avatar: "me.png" }, { cookie });
+    expect(removed.status).toBe(200);
+    const after = await removed.text();
+    expect(avatarCard(after)).toMatch(/role="status">Your avatar is removed.</);
+    expect(after).not.toContain("Remove avatar");
+    expect(after).not.toContain("Your settings are saved.");
+    const { data } = (await (await get("/api/user/info", { cookie })).json()) as { data: { avatar: string | null } };
+    expect(data.avatar).toBeNull();
+    const failed = await (await upload(cookie, Buffer.from("not an image"), "x.png", "image/png")).text();
+    expect(avatarCard(failed)).toContain("Use a PNG, JPEG or WebP image.");
   });
 
   it("refuses a file that is not PNG, JPEG or WebP whatever its name, and one over 2 MB", async () => {

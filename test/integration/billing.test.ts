@@ -197,6 +197,20 @@ describe("hosted checkout and the demo checkout page", () => {
     expect(await triesCount(cookie)).toBe(before);
   });
 
+  it("an expired card is refused beside the expiry field and nothing is charged", async () => {
+    const { cookie } = await signUp();
+    const before = await triesCount(cookie);
+    const page = await startHosted(cookie);
+    for (const expiry of ["01/20", "12 / 25"]) {
+      const res = await postForm(page, { card_number: "4242 4242 4242 4242", expiry, cvc: "123" }, { cookie });
+      expect(res.status, expiry).toBe(400);
+      expect(await res.text(), expiry).toContain("Your card&#x27;s expiry date is in the past.");
+    }
+    expect(await triesCount(cookie)).toBe(before);
+    // The session is still open: the form is shown again, not the result.
+    expect((await get(page, { cookie })).status).toBe(200);
+  });
+
   it("a card that leaves the payment processing shows processing and grants nothing yet", async () => {
     const { cookie } = await signUp();
     const before = await triesCount(cookie);

@@ -108,6 +108,14 @@ describe("points and Stars pages over HTTP", () => {
     const res = await postForm("/staking", { intent: "stake", amount: "100", lock_days: "30", request_key: key! }, { cookie });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("You don&#x27;t have that many points.");
+    // Only plain decimal digits are an amount: hex, exponents and fractions are not whole numbers typed.
+    for (const amount of ["0x10", "1e2", "12.0", "+20", ""]) {
+      const odd = await postForm("/staking", { intent: "stake", amount, lock_days: "30", request_key: key! }, { cookie });
+      expect(odd.status, amount).toBe(400);
+      expect(await odd.text(), amount).toContain("Stake a whole number of at least 10 points");
+    }
+    const grouped = await postForm("/staking", { intent: "stake", amount: " 1,000 ", lock_days: "30", request_key: key! }, { cookie });
+    expect(await grouped.text()).toContain("You don&#x27;t have that many points.");
     const unstake = await postForm("/staking", { intent: "unstake", stake_id: "999999" }, { cookie });
     expect(unstake.status).toBe(404);
   });
