@@ -1,5 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { pageCount } from "~/lib/paging";
+import { Pager } from "./Pager";
 
 export type Column<R> = { key: string; label: string; sortable?: boolean; render: (row: R) => React.ReactNode; numeric?: boolean };
 
@@ -63,13 +64,7 @@ export function PagedTable<R>({
           ))}
         </tbody>
       </table>
-      <nav className="pager" aria-label={`${caption} pages`}>
-        {meta.page > 1 ? <Link to={href({ page: meta.page - 1 })} rel="prev">← Previous</Link> : <span />}
-        <span className="muted small">
-          {`Page ${meta.page} of ${pages} · ${meta.total} in all`}
-        </span>
-        {meta.page < pages ? <Link to={href({ page: meta.page + 1 })} rel="next">Next →</Link> : <span />}
-      </nav>
+      <Pager label={`${caption} pages`} page={meta.page} pages={pages} total={meta.total} href={(page) => href({ page })} />
     </div>
   );
 }

@@ -3,12 +3,14 @@ import { Form, Link, useFetcher, useLocation, useNavigation, useSearchParams } f
 import type { TierName } from "~/content/landing";
 import { displayName } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
+import { pageCount } from "~/lib/paging";
 import { timeAgo } from "~/lib/time-ago";
 import type { PostView } from "~/server/community/posts.server";
 import { Avatar } from "./Avatar";
 import { GradeBadge } from "./GradeBadge";
 import { RichText } from "./RichText";
 import { EmptyState } from "./Page";
+import { Pager } from "./Pager";
 
 type Serialized = Omit<PostView, never>;
 
@@ -170,7 +172,7 @@ export function PostThread({ post, replies, now, canAttach, error, value }: {
   value?: string;
 }) {
   const [params] = useSearchParams();
-  const pages = Math.max(1, Math.ceil(replies.meta.total / replies.meta.page_size));
+  const pages = pageCount(replies.meta.total, replies.meta.page_size);
   return (
     <>
       {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
@@ -180,11 +182,7 @@ export function PostThread({ post, replies, now, canAttach, error, value }: {
         <h2>Replies</h2>
         {replies.data.length === 0 ? <EmptyState title="No replies yet">Be the first to reply.</EmptyState> : replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)}
         {pages > 1 ? (
-          <nav className="pager" aria-label="Reply pages">
-            {replies.meta.page > 1 ? <Link to={`?page=${replies.meta.page - 1}`}>← Previous</Link> : <span />}
-            <span className="muted small">{`Page ${replies.meta.page} of ${pages}`}</span>
-            {replies.meta.page < pages ? <Link to={`?page=${replies.meta.page + 1}`}>Next →</Link> : <span />}
-          </nav>
+          <Pager label="Reply pages" page={replies.meta.page} pages={pages} href={(page) => `?page=${page}`} />
         ) : null}
       </section>
     </>

@@ -1,7 +1,8 @@
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import { pageCount } from "~/lib/paging";
 import type { PostView } from "~/server/community/posts.server";
 import { EmptyState } from "./Page";
+import { Pager } from "./Pager";
 import { PostCard } from "./PostCard";
 
 /** A paged list of posts (profile tabs) with previous/next links that work without JavaScript. */
@@ -20,11 +21,7 @@ export function PostList({ posts, meta, now, empty, label }: { posts: PostView[]
         <PostCard key={p.id} post={p} now={now} />
       ))}
       {pages > 1 ? (
-        <nav className="pager" aria-label={`${label} pages`}>
-          {meta.page > 1 ? <Link to={href(meta.page - 1)} rel="prev">← Previous</Link> : <span />}
-          <span className="muted small">{`Page ${meta.page} of ${pages} · ${meta.total} in all`}</span>
-          {meta.page < pages ? <Link to={href(meta.page + 1)} rel="next">Next →</Link> : <span />}
-        </nav>
+        <Pager label={`${label} pages`} page={meta.page} pages={pages} total={meta.total} href={href} />
       ) : null}
     </div>
   );
