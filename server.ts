@@ -12,7 +12,6 @@ import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server
 import { getEnv } from "./app/server/env.server";
 import { log } from "./app/server/log.server";
 import { startMailWorker } from "./app/server/mail.server";
-import { isLoopbackUrl } from "./app/lib/loopback";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
 import { isAppleDemo, isGoogleDemo } from "./app/server/oauth/config.server";
 import {
@@ -45,11 +44,6 @@ if (Object.values(demoProviders).some(Boolean)) {
   } catch (error) {
     log("error", "demo mode: provider simulators failed to start", { error: String(error) });
   }
-}
-
-if (!env.SMTP_URL) {
-  if (isLoopbackUrl(env.PUBLIC_URL)) log("info", "demo mail: nothing is sent; the outbox is readable at /dev/mail from this machine");
-  else log("error", "SMTP_URL is not set: mail (verification, password resets) is not delivered, and the demo mailbox is closed on a public URL");
 }
 
 const applied = await migrateToLatest();

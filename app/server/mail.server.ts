@@ -3,7 +3,9 @@ import { sql } from "kysely";
 import type { DB } from "./db.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
+import { isLoopbackIp, isLoopbackUrl } from "../lib/loopback";
 import { log } from "./log.server";
+import { clientIp } from "./rate-limit.server";
 
 export type Mail = { to: string; subject: string; text: string };
 
@@ -25,6 +27,18 @@ export async function listDemoMail(limit = 50) {
 
 export function isDemoMail() {
   return !getEnv().SMTP_URL;
+}
+
+/**
+ * The demo mailbox holds everyone's reset and verification links, so it opens only for a local
+ * demo: no SMTP, the app's public URL is this machine, and so is the visitor (DECISIONS 55).
+ */
+export function isLocalDemoMailbox(): boolean {
+  return isDemoMail() && isLoopbackUrl(getEnv().PUBLIC_URL);
+}
+
+export function mayReadDemoMail(request: Request): boolean {
+  return isLocalDemoMailbox() && isLoopbackIp(clientIp(request));
 }
 
 // ---- Delivery (SMTP) -------------------------------------------------------------------------
@@ -88,7 +102,9 @@ async function runWorker() {
 
 /** Starts periodic delivery (every 5 s) when SMTP is configured; returns a stop function. */
 export function startMailWorker(): () => void {
-  if (!getEnv().SMTP_URL) return () => {};
+  if (isLocalDemoMailbox()) log("info", "demo mail: nothing is sent; the outbox is readable at /dev/mail from this machine");
+  else if (isDemoMail()) log("error", "SMTP_URL is not set: mail (verification, password resets) is not delivered, and the demo mailbox is closed on a public URL");
+  if (isDemoMail()) return () => {};
   worker.timer = setInterval(() => void runWorker(), 5000);
   worker.timer.unref();
   void runWorker();
