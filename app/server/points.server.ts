@@ -97,6 +97,9 @@ async function qualifiedReferrals(userId: number) {
     .execute();
 }
 
+/** The ledger key that pays a one-off task to a user once (the referral task is keyed by the friend). */
+const taskKey = (task: Exclude<TaskId, "referral">, userId: number) => `task:${task}:${userId}`;
+
 export type TaskState = { id: TaskId; title: string; description: string; points: number; state: "claimed" | "claimable" | "todo" | "coming_soon"; progress?: string };
 
 export async function taskStates(userId: number): Promise<TaskState[]> {
@@ -115,13 +118,13 @@ export async function taskStates(userId: number): Promise<TaskState[]> {
   const one = (id: Exclude<TaskId, "referral">, done: boolean, progress?: string): TaskState => ({
     id,
     ...TASKS[id],
-    state: claimed.has(`task:${id}:${userId}`) ? "claimed" : done ? "claimable" : "todo",
+    state: claimed.has(taskKey(id, userId)) ? "claimed" : done ? "claimable" : "todo",
     ...(progress ? { progress } : {}),
   });
   return [
     one("first_grade", graded),
     // Sharing is claimed by the share itself (POST /api/airdrop/share): it is never "claimable" here.
-    { ...one("share_card", false), state: claimed.has(`task:share_card:${userId}`) ? "claimed" : "todo" },
+    { ...one("share_card", false), state: claimed.has(taskKey("share_card", userId)) ? "claimed" : "todo" },
     following === null
       ? { id: "follow_three", ...TASKS.follow_three, state: "coming_soon" }
       : one("follow_three", following >= 3, `${Math.min(following, 3)} of 3`),
@@ -170,14 +173,14 @@ export async function claimTask(userId: number, task: TaskId): Promise<ClaimResu
     if (!graded) return { ok: false, reason: "not_eligible" };
   }
   const points = TASKS[task].points;
-  const credited = await db.transaction().execute((trx) => applyPoints(trx, userId, points, `task:${task}`, `task:${task}:${userId}`));
+  const credited = await db.transaction().execute((trx) => applyPoints(trx, userId, points, `task:${task}`, taskKey(task, userId)));
   return credited ? { ok: true, credited: points } : { ok: false, reason: "already_claimed" };
 }
 
 /** Whether the user has shared their card from the share modal (the airdrop task records it). */
 export async function hasSharedCard(userId: number): Promise<boolean> {
   const db = await getDb();
-  const row = await db.selectFrom("points_ledger").select("id").where("user_id", "=", userId).where("idempotency_key", "=", `task:share_card:${userId}`).executeTakeFirst();
+  const row = await db.selectFrom("points_ledger").select("id").where("user_id", "=", userId).where("idempotency_key", "=", taskKey("share_card", userId)).executeTakeFirst();
   return Boolean(row);
 }
 
@@ -190,7 +193,7 @@ export async function recordShare(userId: number): Promise<ClaimResult> {
   const user = await db.selectFrom("users").select("current_evaluation_id").where("id", "=", userId).executeTakeFirst();
   if (!user?.current_evaluation_id) return { ok: false, reason: "not_eligible" };
   const points = TASKS.share_card.points;
-  const credited = await db.transaction().execute((trx) => applyPoints(trx, userId, points, "task:share_card", `task:share_card:${userId}`));
+  const credited = await db.transaction().execute((trx) => applyPoints(trx, userId, points, "task:share_card", taskKey("share_card", userId)));
   return credited ? { ok: true, credited: points } : { ok: false, reason: "already_claimed" };
 }
 
