@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E } from "../support/browser";
+import { launchBrowser, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, get, postForm, signUp } from "../support/http";
 
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.slice(-8);
@@ -27,8 +27,7 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
   });
 
   async function as(m: Member, js: boolean): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
-    await ctx.addCookies([{ name: "grader_session", value: m.cookie.split("=")[1]!, url: baseUrl() }]);
+    const ctx = await sessionContext(browser, m.cookie, { javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));

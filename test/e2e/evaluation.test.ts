@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, signedInPage as signedInPageFor, skipE2E } from "../support/browser";
+import { launchBrowser, sessionContext, signedInPage as signedInPageFor, skipE2E } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 import { startServer } from "../support/server";
 
@@ -88,8 +88,7 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
         body: JSON.stringify({ public_token: `public-sandbox-user_good_tips${Date.now().toString(36)}` }),
       });
       expect(linked.status).toBeLessThan(300);
-      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: server.url }]);
+      const ctx = await sessionContext(browser, cookie, { viewport: { width: 1280, height: 900 } }, server.url);
       const page = await ctx.newPage();
       await page.goto(server.url + "/community");
       await page.getByRole("link", { name: "Refresh Grade" }).click();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
+import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
 // Linking the demo broker in a real browser: /profile/account → "Link a broker" (a plain form post
@@ -36,8 +36,7 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
 
   async function signedInPage(js: boolean) {
     const { cookie } = await signUp();
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 800 } });
-    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport: { width: 1280, height: 800 } });
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
+import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, get, postForm, signUp } from "../support/http";
 import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
 
@@ -70,8 +70,7 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
   it.each([false, true])("fits a phone's width on every route: no sideways scrolling at 375 px (JavaScript %s)", async (js) => {
     // A user with no name yet: the profile's heading is the email address, long and without a break.
     const { cookie } = await signUp({ email: `phone${Date.now()}${process.pid}${js ? 1 : 0}tradingaccountholder@example.com` });
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 375, height: 812 } });
-    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport: { width: 375, height: 812 } });
     const page = await ctx.newPage();
     const wide: string[] = [];
     for (const route of [...publicRoutes, ...memberRoutes]) {
@@ -97,8 +96,7 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     await postForm(`/u/${b.id}`, { intent: "message", body: "M".repeat(500) }, { cookie: a.cookie });
     const wide: string[] = [];
     for (const width of [375, 1280]) {
-      const ctx = await browser.newContext({ viewport: { width, height: 900 } });
-      await ctx.addCookies([{ name: "grader_session", value: a.cookie.split("=")[1]!, url: baseUrl() }]);
+      const ctx = await sessionContext(browser, a.cookie, { viewport: { width, height: 900 } });
       const page = await ctx.newPage();
       for (const path of ["/community", `/u/${a.id}`, "/profile/posts", "/messages", `/search?keyword=${b.username.slice(0, 10)}`, "/pricing", "/share"]) {
         await page.goto(baseUrl() + path);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
+import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
 
@@ -33,8 +33,7 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
   });
 
   async function pageFor(cookie: string, js: boolean) {
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     return { ctx, page: await ctx.newPage() };
   }
 

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
-import { launchBrowser, skipE2E, seriousViolations } from "../support/browser";
+import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp } from "../support/http";
 
 // Linking wallets in a real browser. The wallet extensions are played by injected providers whose
@@ -91,8 +91,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
 
   async function signedIn(opts: { js?: boolean; width?: number; cookie?: string } = {}): Promise<{ ctx: BrowserContext; page: Page; cookie: string; errors: string[] }> {
     const cookie = opts.cookie ?? (await signUp()).cookie;
-    const ctx = await browser.newContext({ javaScriptEnabled: opts.js ?? true, viewport: { width: opts.width ?? 1280, height: 800 }, reducedMotion: "reduce" });
-    await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: opts.js ?? true, viewport: { width: opts.width ?? 1280, height: 800 }, reducedMotion: "reduce" });
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));

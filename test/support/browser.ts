@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const skipE2E = process.env.SKIP_E2E === "1";
@@ -29,12 +29,19 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A browser context carrying a session cookie ("grader_session=…") for the test server (or `url`). */
+export async function sessionContext(browser: Browser, cookie: string, options: BrowserContextOptions = {}, url?: string): Promise<BrowserContext> {
+  const { baseUrl } = await import("./http");
+  const ctx = await browser.newContext(options);
+  await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: url ?? baseUrl() }]);
+  return ctx;
+}
+
 /** A fresh signed-up user's browser context and page (JavaScript on or off). */
 export async function signedInPage(browser: Browser, js: boolean, viewport = { width: 1280, height: 900 }) {
-  const { signUp, baseUrl } = await import("./http");
+  const { signUp } = await import("./http");
   const { cookie, email } = await signUp();
-  const ctx = await browser.newContext({ javaScriptEnabled: js, viewport });
-  await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: baseUrl() }]);
+  const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport });
   return { ctx, page: await ctx.newPage(), cookie, email };
 }
 
