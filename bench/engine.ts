@@ -74,7 +74,7 @@ export function generateLedger(trades = TRADES, symbols = SYMBOLS, seed = 42): L
   }));
   cashFlows.push({ account: accounts[0], time: new Date(START + YEAR_MS / 2).toISOString(), amount: 500_000 });
   cashFlows.push({ account: accounts[1], time: new Date(START + (YEAR_MS * 3) / 4).toISOString(), amount: -250_000 });
-  return { trades: out, cashFlows, prices: [] };
+  return { trades: out, cashFlows, prices: [], events: [] };
 }
 
 function gcFn(): (() => void) | null {

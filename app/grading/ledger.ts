@@ -35,6 +35,8 @@ const TradeSchema = z.object({
   quantity: num().gt(0, "must be > 0"),
   price: num().gte(0, "must be ≥ 0"),
   fee: num().gte(0, "must be ≥ 0").default(0),
+  /** Order within one instant when the source knows it (the broker's sequence). */
+  seq: num().optional(),
 });
 
 const CashFlowSchema = z.object({
@@ -52,6 +54,62 @@ const PriceSchema = z.object({
 const arrayOf = <T extends z.ZodTypeAny>(item: T) =>
   z.array(item, { invalid_type_error: "must be an array", required_error: "is required" });
 
+const eventId = z
+  .union([text("non-empty"), num()], { errorMap: () => ({ message: "must be a non-empty string or a number" }) })
+  .transform((v) => String(v));
+const positive = () => num().gt(0, "must be > 0");
+const eventBase = { id: eventId, time: isoTime };
+
+// Ledger v2 events (docs/GRADING.md §1): what happens to a position other than a trade.
+export const EVENT_KINDS = ["income", "fee", "split", "rename", "spinoff", "transfer", "receive", "send"] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+const IncomeSchema = z.object({ ...eventBase, kind: z.literal("income"), account: text("non-empty"), symbol: text("non-empty").optional(), amount: positive() });
+const FeeSchema = z.object({ ...eventBase, kind: z.literal("fee"), account: text("non-empty"), amount: positive() });
+const SplitSchema = z.object({ ...eventBase, kind: z.literal("split"), symbol: text("non-empty"), ratio: positive(), account: text("non-empty").optional() });
+const RenameSchema = z.object({ ...eventBase, kind: z.literal("rename"), from: text("non-empty"), to: text("non-empty"), ratio: positive().default(1) });
+const SpinoffSchema = z.object({
+  ...eventBase,
+  kind: z.literal("spinoff"),
+  symbol: text("non-empty"),
+  newSymbol: text("non-empty"),
+  ratio: positive(),
+  costFraction: num().gte(0, "must be ≥ 0").lte(1, "must be ≤ 1"),
+});
+const TransferSchema = z.object({ ...eventBase, kind: z.literal("transfer"), from: text("non-empty"), to: text("non-empty"), symbol: text("non-empty"), quantity: positive() });
+const inKind = {
+  ...eventBase,
+  account: text("non-empty"),
+  symbol: text("non-empty"),
+  quantity: positive(),
+  price: num().gte(0, "must be ≥ 0"),
+  /** Class of a symbol the ledger never trades (default: its trades' class, else crypto — wallets). */
+  assetClass: z.enum(ASSET_CLASSES, { errorMap: () => ({ message: `must be one of ${ASSET_CLASSES.join(", ")}` }) }).optional(),
+};
+const ReceiveSchema = z.object({ ...inKind, kind: z.literal("receive") });
+const SendSchema = z.object({ ...inKind, kind: z.literal("send") });
+
+const EventSchema = z.discriminatedUnion(
+  "kind",
+  [IncomeSchema, FeeSchema, SplitSchema, RenameSchema, SpinoffSchema, TransferSchema, ReceiveSchema, SendSchema],
+  {
+    errorMap: (issue, ctx) =>
+      issue.code === z.ZodIssueCode.invalid_union_discriminator
+        ? { message: `must be one of ${EVENT_KINDS.join(", ")}` }
+        : issue.code === z.ZodIssueCode.invalid_type && issue.expected === "object"
+          ? { message: "must be an object" }
+          : { message: ctx.defaultError },
+  },
+);
+
+const BenchmarkSchema = z.object(
+  {
+    symbol: text("non-empty"),
+    prices: arrayOf(z.object({ time: isoTime, price: positive() })),
+  },
+  { invalid_type_error: "must be an object" },
+);
+
 export const LedgerSchema = z
   .object(
     {
@@ -59,6 +117,8 @@ export const LedgerSchema = z
       trades: arrayOf(TradeSchema),
       cashFlows: arrayOf(CashFlowSchema).default([]),
       prices: arrayOf(PriceSchema).default([]),
+      events: arrayOf(EventSchema).default([]),
+      benchmark: BenchmarkSchema.optional(),
     },
     { invalid_type_error: "must be an object", required_error: "is required" },
   );
@@ -70,6 +130,8 @@ export type LedgerInput = z.input<typeof LedgerSchema>;
 export type Trade = Ledger["trades"][number];
 export type CashFlow = Ledger["cashFlows"][number];
 export type PriceMark = Ledger["prices"][number];
+export type LedgerEvent = Ledger["events"][number];
+export type Benchmark = NonNullable<Ledger["benchmark"]>;
 
 export type ParseResult = { ok: true; ledger: Ledger } | { ok: false; problems: string[] };
 
@@ -106,32 +168,69 @@ export function parseLedger(input: unknown): ParseResult {
     }
   }
   // Duplicate ids are checked on the raw input so they are reported alongside other problems.
-  const trades = (value as { trades?: unknown } | null)?.trades;
-  if (Array.isArray(trades)) {
-    const seen = new Map<string, number>();
-    for (let i = 0; i < trades.length; i++) {
-      const raw = (trades[i] as { id?: unknown } | null)?.id;
-      if (typeof raw !== "string" && typeof raw !== "number") continue;
-      const id = String(raw);
-      const first = seen.get(id);
-      if (first === undefined) seen.set(id, i);
-      else {
-        const path = ["trades", i, "id"];
-        problems.push({ path, text: `${formatPath(path)}: duplicate of trades[${first}].id (${JSON.stringify(id)})` });
-      }
-    }
+  const raw = value as { trades?: unknown; events?: unknown } | null;
+  duplicateIds(raw?.trades, "trades", problems);
+  duplicateIds(raw?.events, "events", problems);
+  if (result.success && problems.length === 0) {
+    const span = spanProblem(result.data);
+    if (span !== null) problems.push({ path: [], text: `(root): ${span}` });
   }
   if (result.success && problems.length === 0) return { ok: true, ledger: result.data };
   problems.sort((a, b) => comparePaths(a.path, b.path));
   return { ok: false, problems: [...new Set(problems.map((p) => p.text))] };
 }
 
-const TOP_RANK: Record<string, number> = { asOf: 0, trades: 1, cashFlows: 2, prices: 3 };
+function duplicateIds(items: unknown, section: "trades" | "events", problems: { path: (string | number)[]; text: string }[]): void {
+  if (!Array.isArray(items)) return;
+  const seen = new Map<string, number>();
+  for (let i = 0; i < items.length; i++) {
+    const rawId = (items[i] as { id?: unknown } | null)?.id;
+    if (typeof rawId !== "string" && typeof rawId !== "number") continue;
+    const id = String(rawId);
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, i);
+    else {
+      const path = [section, i, "id"];
+      problems.push({ path, text: `${formatPath(path)}: duplicate of ${section}[${first}].id (${JSON.stringify(id)})` });
+    }
+  }
+}
 
-/** Orders problems by section (asOf, trades, cashFlows, prices), then by element index; stable otherwise. */
+/** Longest record the engine grades: its daily curve has one point per day (100 years ≈ 36,525). */
+export const MAX_SPAN_YEARS = 100;
+const MAX_SPAN_MS = MAX_SPAN_YEARS * 365.25 * 86_400_000;
+
+/**
+ * A record spanning more than MAX_SPAN_YEARS (items at or before asOf; the benchmark series does
+ * not count) is refused: it is a data error, and grading it would build a curve of millions of days.
+ */
+export function spanProblem(ledger: Ledger): string | null {
+  const asOf = ledger.asOf === undefined ? Infinity : parseIsoMs(ledger.asOf);
+  let lo = Infinity;
+  let hi = -Infinity;
+  const see = (iso: string) => {
+    const ms = parseIsoMs(iso);
+    if (ms > asOf) return;
+    if (ms < lo) lo = ms;
+    if (ms > hi) hi = ms;
+  };
+  for (const t of ledger.trades) see(t.time);
+  for (const f of ledger.cashFlows) see(f.time);
+  for (const p of ledger.prices) see(p.time);
+  for (const e of ledger.events) see(e.time);
+  if (lo === Infinity) return null;
+  if (asOf !== Infinity) hi = asOf;
+  if (hi - lo <= MAX_SPAN_MS) return null;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return `the ledger spans more than ${MAX_SPAN_YEARS} years (${day(lo)} to ${day(hi)}); check the times or set asOf`;
+}
+
+const TOP_RANK: Record<string, number> = { asOf: 0, trades: 1, cashFlows: 2, prices: 3, events: 4, benchmark: 5 };
+
+/** Orders problems by section (asOf, trades, cashFlows, prices, events, benchmark), then by element index; stable otherwise. */
 function comparePaths(a: (string | number)[], b: (string | number)[]): number {
-  const ra = a.length === 0 ? -1 : (TOP_RANK[String(a[0])] ?? 4);
-  const rb = b.length === 0 ? -1 : (TOP_RANK[String(b[0])] ?? 4);
+  const ra = a.length === 0 ? -1 : (TOP_RANK[String(a[0])] ?? 6);
+  const rb = b.length === 0 ? -1 : (TOP_RANK[String(b[0])] ?? 6);
   if (ra !== rb) return ra - rb;
   const ia = typeof a[1] === "number" ? a[1] : -1;
   const ib = typeof b[1] === "number" ? b[1] : -1;

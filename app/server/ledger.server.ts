@@ -73,6 +73,7 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
       hash.update(`P|${m.linked_account_id}|${m.symbol}|${m.time}|${m.price}\n`);
       return { symbol: m.symbol, time: m.time, price: m.price };
     }),
+    events: [],
   };
   return { ledger, digest: hash.digest("hex") };
 }
