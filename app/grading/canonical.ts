@@ -165,7 +165,8 @@ export function sha256Hex(input: Uint8Array | string): string {
 /**
  * The ledger in canonical form: times normalised to `YYYY-MM-DDTHH:MM:SS.sssZ`, fee made explicit,
  * arrays sorted (trades by time then id; cash flows by time, account, amount; prices by time,
- * symbol, price), asOf made explicit only if the ledger states it.
+ * symbol, price; events by time then id; the benchmark's prices by time), a trade's seq kept,
+ * asOf made explicit only if the ledger states it.
  */
 export function canonicalLedger(ledger: Ledger): unknown {
   const iso = (s: string) => formatIso(parseIsoMs(s));
@@ -178,7 +179,18 @@ export function canonicalLedger(ledger: Ledger): unknown {
   const prices = (ledger.prices ?? [])
     .map((p) => ({ symbol: p.symbol, time: iso(p.time), price: p.price }))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.symbol, b.symbol) || a.price - b.price);
+  const events = (ledger.events ?? [])
+    .map((e) => ({ ...e, id: String(e.id), time: iso(e.time) }))
+    .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
   const out: Record<string, unknown> = { trades, cashFlows, prices };
+  // v1 ledgers keep their v1 digest: the v2 parts enter only when present.
+  if (events.length > 0) out.events = events;
+  if (ledger.benchmark !== undefined) {
+    out.benchmark = {
+      symbol: ledger.benchmark.symbol,
+      prices: ledger.benchmark.prices.map((p) => ({ time: iso(p.time), price: p.price })).sort((a, b) => compareStrings(a.time, b.time) || a.price - b.price),
+    };
+  }
   if (ledger.asOf !== undefined) out.asOf = iso(ledger.asOf);
   return out;
 }

@@ -111,7 +111,7 @@ describe("gaming", () => {
     expect(e.provisional).toBe(true);
     expect(e.score!).toBeLessThanOrEqual(59);
     expect(e.tier).not.toBe("Legend");
-    expect(e.insights[0].text).toMatch(/more days of history/);
+    expect(e.insights[0].text).toMatch(/more active days of history/);
   });
 
   it("provisional caps the tier of an otherwise strong record", () => {

@@ -1,30 +1,36 @@
 // Grader engine: pure, deterministic, no I/O. grade() takes a ledger validated by parseLedger,
 // or that ledger already prepared (columnar) by prepareLedger.
-import { CLASS_NAMES, prepareLedger, type PreparedLedger } from "./columns";
+import { CLASS_NAMES, CRYPTO, prepareLedger, type PreparedLedger } from "./columns";
 import { buildInsights } from "./insights";
 import type { Ledger } from "./ledger";
-import { addInitialDeposit, ledgerPass, LOT_FIELDS, LOT_REM } from "./pass";
+import { addInitialDeposit, ledgerPass, LOT_FEE_PU, LOT_FIELDS, LOT_PRICE, LOT_REM } from "./pass";
 import { xirr, type Flow } from "./returns";
 import { riskFigures } from "./risk";
-import { percentileOf, scoreMetrics, starsOf, type Tier } from "./score";
+import { percentileOf, scoreMetrics, starsOf, tierStars, type Tier } from "./score";
+import { benchmarkFigures, benchmarkSeries, skillFigures } from "./stats";
 import { medianOf } from "./median";
 import { formatDay, MS_PER_DAY } from "./time";
-import type { CurvePoint, Evaluation, GradeOptions, Metrics, Position } from "./types";
+import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, Position } from "./types";
 
-export const ENGINE_VERSION = "1.0.0";
+export const ENGINE_VERSION = "2.0.0";
 
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";
 export { prepareLedger, type PreparedLedger } from "./columns";
-export type { Ledger, LedgerInput, Trade, CashFlow, PriceMark, ParseResult, AssetClass } from "./ledger";
+export type { Ledger, LedgerInput, Trade, CashFlow, PriceMark, ParseResult, AssetClass, LedgerEvent, Benchmark } from "./ledger";
+export { MAX_SPAN_YEARS } from "./ledger";
+export { normalCdf, skillFigures } from "./stats";
 export { canonicalJson, canonicalize, ledgerDigest, canonicalLedger, sha256Hex, roundNumber } from "./canonical";
-export { percentileOf, tierOf, starsOf, ramp, ANCHORS, DIMENSION_WEIGHTS } from "./score";
+export { percentileOf, tierOf, starsOf, tierStars, ramp, ANCHORS, DIMENSION_WEIGHTS } from "./score";
 export { xirr } from "./returns";
 export { releaseScratch } from "./scratch";
 export type { Tier, Dimension } from "./score";
-export type { Evaluation, Metrics, Position, Insight, CurvePoint, Stars, GradeOptions } from "./types";
+export type { Evaluation, Metrics, Position, Insight, CurvePoint, Stars, GradeOptions, BenchmarkMetrics } from "./types";
 
 /** Relative size of the break-even band for round trips (see docs/GRADING.md). */
 const BREAK_EVEN = 1e-9;
+/** Leverage reported when a trade leaves exposure on equity ≤ 0 (unbounded otherwise). */
+export const LEVERAGE_CAP = 1000;
+const YEAR_DAYS = 365;
 
 /**
  * Grades a validated ledger (prepared here when it is not yet). Pure: the same ledger always
@@ -39,21 +45,24 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     warnings.push(`${c.excludedTrades} trade(s) after asOf ${c.asOf} were left out.`);
   if (c.excludedFlows > 0)
     warnings.push(`${c.excludedFlows} cash flow(s) after asOf ${c.asOf} were left out.`);
+  if (c.excludedEvents > 0)
+    warnings.push(`${c.excludedEvents} event(s) after asOf ${c.asOf} were left out.`);
   for (const g of pass.gaps) {
-    const tr = c.trades[c.src[g.k]];
+    const { id, symbol, account, what } = rowName(c, g.k);
     warnings.push(
-      `Data gap: trade ${tr.id} sells ${fmtQty(g.excess)} ${tr.symbol} more than account ${tr.account} held; crypto cannot be short, so the excess is left out of P&L and cash.`,
+      what === "send"
+        ? `Data gap: event ${id} sends ${fmtQty(g.excess)} ${symbol} more than account ${account} held; the excess is left out of P&L and flows.`
+        : `Data gap: trade ${id} sells ${fmtQty(g.excess)} ${symbol} more than account ${account} held; crypto cannot be short, so the excess is left out of P&L and cash.`,
     );
   }
   if (pass.gapCount > pass.gaps.length)
-    warnings.push(`… and ${pass.gapCount - pass.gaps.length} more crypto data gap(s).`);
+    warnings.push(`… and ${pass.gapCount - pass.gaps.length} more data gap(s).`);
+  warnings.push(...pass.eventWarnings);
 
-  // Flows, or the implied funding.
-  const flows: Flow[] = [];
+  // Flows (cash and in kind, in time order), or the implied funding.
+  const flows: Flow[] = mergeFlows(c.flowTime, c.flowAmount, pass.inKindTime, pass.inKindAmount);
   let impliedFunding: number | null = null;
-  if (c.flowTime.length > 0) {
-    for (let i = 0; i < c.flowTime.length; i++) flows.push({ time: c.flowTime[i], amount: c.flowAmount[i] });
-  } else if (c.n > 0) {
+  if (flows.length === 0 && c.n > 0) {
     impliedFunding = Math.max(0, -pass.minCash);
     if (impliedFunding > 0) {
       addInitialDeposit(pass, impliedFunding);
@@ -66,18 +75,19 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     }
   }
 
-  const risk = riskFigures(pass.days, pass.index, !Number.isNaN(pass.twrIndex));
-  if (pass.negativeCash && c.flowTime.length > 0)
+  const hasCapital = !Number.isNaN(pass.twrIndex);
+  const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active);
+  if (pass.negativeCash && impliedFunding === null)
     warnings.push("Cash fell below zero at times (margin, or deposits missing from the ledger).");
   if (pass.skippedPeriods > 0)
     warnings.push(`Equity was ≤ 0 at the start of ${pass.skippedPeriods} sub-period(s); they were left out of the time-weighted return.`);
+  if (pass.boundedLoss)
+    warnings.push("Equity fell below zero: the ledger implies a loss of more than 100 %, and returns and drawdowns are bounded at −100 %.");
 
   // Round trips.
   const rtN = pass.rtCount;
-  const { wins, losses, sumWin, sumLoss, sumPnl, sumHold, winHold, lossHold, largestLossAmount, largestLoss, lossAtZeroEquity } =
-    roundTripStats(pass.rtPnl, pass.rtHoldDays, pass.rtNotional, pass.rtEquity);
-  if (lossAtZeroEquity)
-    warnings.push("A losing round trip closed with equity ≤ 0; it is left out of largestLoss.");
+  const { wins, losses, sumWin, sumLoss, sumPnl, sumHold, winHold, lossHold, largestLossAmount, largestLoss } =
+    roundTripStats(pass.rtPnl, pass.rtHoldDays, pass.rtNotional, pass.rtOpenEquity);
   const median = medianOf(pass.rtHoldDays);
   const avgWinHold = wins > 0 ? winHold / wins : null;
   const avgLossHold = losses > 0 ? lossHold / losses : null;
@@ -87,28 +97,29 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   // Open positions and unrealized P&L at asOf.
   const positions: Position[] = [];
   let unrealized = 0;
-  for (let p = 0; p < c.nPos; p++) {
+  for (let p = 0; p < pass.nPos; p++) {
     let L = pass.head[p];
     if (L < 0) continue;
-    const s = c.posSym[p];
+    const s = pass.posSym[p];
     const mark = pass.markAtAsOf[s];
     const side = pass.posQty[p] > 0 ? 1 : -1;
     let q = 0;
     let cost = 0;
     let u = 0;
-    let firstLot = L;
     while (L >= 0) {
-      const r = pass.lots[L * LOT_FIELDS + LOT_REM];
+      const o = L * LOT_FIELDS;
+      const r = pass.lots[o + LOT_REM];
+      const entry = pass.lots[o + LOT_PRICE];
       q += r;
-      cost += r * c.price[L];
-      u += (mark - c.price[L]) * r * side - (c.fee[L] / c.qty[L]) * r;
+      cost += r * entry;
+      u += (mark - entry) * r * side - pass.lots[o + LOT_FEE_PU] * r;
       L = pass.next[L];
     }
     unrealized += u;
     positions.push({
-      account: c.accounts[c.posAcc[p]],
+      account: c.accounts[pass.posAcc[p]],
       symbol: c.symbols[s],
-      assetClass: CLASS_NAMES[c.cls[firstLot]],
+      assetClass: CLASS_NAMES[c.symCls[s]],
       quantity: side * q,
       avgCost: q > 0 ? cost / q : 0,
       mark,
@@ -125,31 +136,67 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     if (f.amount > 0) deposits += f.amount;
     else withdrawals -= f.amount;
   }
-  const totalPnl = pass.realizedPnl + unrealized;
+  const totalPnl = pass.realizedPnl + unrealized + pass.income - pass.accountFees;
   const trackRecordDays = Number.isFinite(c.firstMs) ? Math.max(0, (c.asOfMs - c.firstMs) / MS_PER_DAY) : 0;
-  const mwrFlows: Flow[] = flows.map((f) => ({ time: f.time, amount: -f.amount }));
-  if (flows.length > 0) mwrFlows.push({ time: c.asOfMs, amount: pass.equityAtAsOf });
-  const twr = Number.isNaN(pass.twrIndex) ? null : pass.twrIndex - 1;
-  const twrAnnualized =
-    twr === null || trackRecordDays <= 0 || 1 + twr < 0 ? null : Math.pow(1 + twr, 365 / trackRecordDays) - 1;
+  const fullYear = trackRecordDays >= YEAR_DAYS;
+  let activeDays = 0;
+  for (let i = 0; i < pass.active.length; i++) activeDays += pass.active[i];
+  const twr = hasCapital ? Math.max(-1, pass.twrIndex - 1) : null;
+  const twrAnnualized = twr === null || !fullYear ? null : Math.pow(1 + twr, YEAR_DAYS / trackRecordDays) - 1;
+  const mwrRate = moneyWeighted(flows, c.asOfMs, pass.equityAtAsOf, deposits);
+  const flowDays = flows.length > 0 ? Math.max(0, (c.asOfMs - flows[0].time) / MS_PER_DAY) : 0;
+  const mwrCumulative = mwrRate === null ? null : mwrRate <= -1 ? -1 : Math.pow(1 + mwrRate, flowDays / YEAR_DAYS) - 1;
+  let simpleReturn = deposits > 0 ? totalPnl / deposits : null;
+  if (simpleReturn !== null && simpleReturn < -1) simpleReturn = -1;
 
+  // Concentration and fee drag over the active days.
   let concentration: number | null = null;
   let meanEquity = 0;
-  if (pass.days.length > 0) {
+  if (activeDays > 0) {
     let sc = 0;
     for (let i = 0; i < pass.days.length; i++) {
+      if (pass.active[i] === 0) continue;
       sc += pass.concentration[i];
       meanEquity += pass.equity[i];
     }
-    concentration = sc / pass.days.length;
-    meanEquity /= pass.days.length;
+    concentration = sc / activeDays;
+    meanEquity /= activeDays;
   }
   const feeDrag =
-    meanEquity > 0 && c.n > 0 ? (pass.fees / meanEquity) * (365 / Math.max(1, trackRecordDays)) : null;
+    meanEquity > 0 && c.n > 0 ? (pass.fees / meanEquity) * (YEAR_DAYS / Math.max(1, activeDays)) : null;
+  const maxLeverage = c.n > 0 ? maxLeverageOf(pass.tradeGross, pass.tradeEquity) : null;
+  if (maxLeverage === LEVERAGE_CAP)
+    warnings.push(`A trade left positions open on equity ≤ 0; leverage is reported as ${LEVERAGE_CAP}×.`);
   const symbolsTraded = new Set<number>();
-  for (let p = 0; p < c.nPos; p++) symbolsTraded.add(c.posSym[p]);
   const accountsTraded = new Set<number>();
-  for (let p = 0; p < c.nPos; p++) accountsTraded.add(c.posAcc[p]);
+  for (let p = 0; p < pass.nPos; p++) {
+    symbolsTraded.add(pass.posSym[p]);
+    accountsTraded.add(pass.posAcc[p]);
+  }
+
+  // Skill and the benchmark, over the active days.
+  const skill = hasCapital ? skillFigures(risk.activeReturns) : { psr: null, minTrackRecordDays: null };
+  const bench = hasCapital ? benchmarkSeries(c.benchTime, c.benchPrice, c.firstMs, pass.days, c.asOfMs) : null;
+  let benchmark: BenchmarkMetrics | null = null;
+  let benchActiveReturn: number | null = null;
+  if (bench !== null && c.benchSymbol !== null) {
+    const rB = new Float64Array(risk.activeAt.length);
+    for (let j = 0; j < rB.length; j++) {
+      const i = risk.activeAt[j];
+      rB[j] = bench.index[i] / (i === 0 ? 1 : bench.index[i - 1]) - 1;
+    }
+    const bf = benchmarkFigures(risk.activeReturns, rB, fullYear);
+    benchActiveReturn = bf.activeReturn;
+    benchmark = {
+      symbol: c.benchSymbol,
+      return: bench.periodReturn,
+      excess: twr === null ? null : twr - bench.periodReturn,
+      beta: bf.beta,
+      alpha: bf.alpha,
+    };
+    if (c.benchTime[0] > c.firstMs)
+      warnings.push(`The benchmark series starts after the first activity; its first close stands in before ${new Date(c.benchTime[0]).toISOString().slice(0, 10)}.`);
+  }
 
   const metrics: Metrics = {
     trades: c.n,
@@ -161,6 +208,8 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     unrealizedPnl: unrealized,
     totalPnl,
     fees: pass.fees,
+    accountFees: pass.accountFees,
+    income: pass.income,
     winRate: rtN > 0 ? wins / rtN : null,
     profitFactor: losses > 0 ? sumWin / -sumLoss : null,
     expectancy: rtN > 0 ? sumPnl / rtN : null,
@@ -178,31 +227,39 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     impliedFunding,
     cash: pass.cash,
     equity: pass.equityAtAsOf,
-    simpleReturn: deposits > 0 ? totalPnl / deposits : null,
-    mwr: flows.length > 0 ? xirr(mwrFlows) : null,
+    simpleReturn,
+    mwr: fullYear ? mwrRate : null,
+    mwrCumulative,
     twr,
     twrAnnualized,
     maxDrawdown: risk.maxDrawdown,
     volatility: risk.volatility,
     sharpe: risk.sharpe,
     sortino: risk.sortino,
-    largestLoss: largestLoss === -Infinity ? (rtN > 0 && !lossAtZeroEquity ? 0 : null) : largestLoss,
+    largestLoss: losses > 0 ? largestLoss : rtN > 0 ? 0 : null,
+    maxLeverage,
     concentration,
     positiveMonths: risk.positiveMonths,
     months: risk.months,
     trackRecordDays,
+    activeDays,
     feeDrag,
+    psr: skill.psr,
+    minTrackRecordDays: skill.minTrackRecordDays,
+    benchmark,
   };
 
   const curve: CurvePoint[] = new Array(pass.days.length);
   for (let i = 0; i < pass.days.length; i++) {
-    curve[i] = { date: formatDay(pass.days[i]), equity: pass.equity[i], index: pass.index[i], drawdown: risk.drawdown[i] };
+    const point: CurvePoint = { date: formatDay(pass.days[i]), equity: pass.equity[i], index: pass.index[i], drawdown: risk.drawdown[i] };
+    if (bench !== null) point.benchmark = bench.index[i];
+    curve[i] = point;
   }
 
   let evaluation: Evaluation;
   if (c.n === 0) {
     warnings.unshift(
-      c.trades.length === 0
+      c.trades.length === 0 && c.receives === 0
         ? "Empty ledger: no trades, so there is nothing to grade."
         : "No trades at or before asOf: nothing to grade.",
     );
@@ -222,7 +279,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
       warnings,
     };
   } else {
-    const s = scoreMetrics(metrics);
+    const s = scoreMetrics(metrics, { benchmarkActiveReturn: benchActiveReturn });
     const d = s.dimensions;
     evaluation = {
       engineVersion: ENGINE_VERSION,
@@ -230,7 +287,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
       tier: s.tier as Tier,
       score: s.score,
       stars: {
-        overall: starsOf(s.score),
+        overall: tierStars(s.tier),
         profitability: starsOf(d.profitability),
         riskControl: starsOf(d.riskControl),
         consistency: starsOf(d.consistency),
@@ -252,6 +309,67 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   return evaluation;
 }
 
+/**
+ * Which benchmark fits a ledger: the asset class with the largest average exposure over the curve's
+ * days (stocks, ETFs and options against the S&P 500; crypto against bitcoin). null when nothing
+ * was ever held at a day's end.
+ */
+export function dominantAssetClass(ledger: Ledger | PreparedLedger): "stocks" | "crypto" | null {
+  const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
+  const e = ledgerPass(c).classExposure;
+  const crypto = e[CRYPTO];
+  const stocks = e[0] + e[1] + e[3];
+  if (crypto === 0 && stocks === 0) return null;
+  return crypto > stocks ? "crypto" : "stocks";
+}
+
+/** Cash flows and flows in kind, merged by time (cash flows first at one instant). */
+function mergeFlows(ft: Float64Array, fa: Float64Array, kt: number[], ka: number[]): Flow[] {
+  const out: Flow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < ft.length || j < kt.length) {
+    if (j >= kt.length || (i < ft.length && ft[i] <= kt[j])) out.push({ time: ft[i], amount: fa[i++] });
+    else out.push({ time: kt[j], amount: ka[j++] });
+  }
+  return out;
+}
+
+/**
+ * The XIRR of the investor's flows with the equity at asOf as the final inflow: −1 when nothing
+ * came back (a total loss), null only without a deposit.
+ */
+function moneyWeighted(flows: Flow[], asOfMs: number, equity: number, deposits: number): number | null {
+  if (deposits <= 0) return null;
+  let back = Math.max(0, equity);
+  for (const f of flows) if (f.amount < 0) back -= f.amount;
+  if (back <= 0) return -1;
+  const mwrFlows: Flow[] = flows.map((f) => ({ time: f.time, amount: -f.amount }));
+  mwrFlows.push({ time: asOfMs, amount: Math.max(0, equity) });
+  return xirr(mwrFlows);
+}
+
+/** Largest gross exposure ÷ equity after any trade ({@link LEVERAGE_CAP} when equity ≤ 0 with exposure). */
+function maxLeverageOf(gross: Float64Array, equity: Float64Array): number {
+  let max = 0;
+  for (let k = 0; k < gross.length; k++) {
+    const g = gross[k];
+    if (!(g > 0)) continue;
+    const eq = equity[k];
+    const l = eq > 0 ? g / eq : LEVERAGE_CAP;
+    if (l > max) max = l;
+  }
+  return max > LEVERAGE_CAP ? LEVERAGE_CAP : max;
+}
+
+function rowName(c: PreparedLedger, k: number): { id: string; symbol: string; account: string; what: "trade" | "send" } {
+  const src = c.src[k];
+  const symbol = c.symbols[c.sym[k]];
+  const account = c.accounts[c.acc[k]];
+  if (src < c.trades.length) return { id: c.trades[src].id, symbol, account, what: "trade" };
+  return { id: c.events[src - c.trades.length].id, symbol, account, what: "send" };
+}
+
 interface RoundTripStats {
   wins: number;
   losses: number;
@@ -262,19 +380,16 @@ interface RoundTripStats {
   winHold: number;
   lossHold: number;
   largestLossAmount: number;
-  /** Largest loss as a fraction of equity at its close (-Infinity when none). */
+  /** Largest loss ÷ equity before the trip opened (1 when that equity ≤ 0); 0 when none. */
   largestLoss: number;
-  lossAtZeroEquity: boolean;
 }
 
 /** Sums over the round trips (a function of its own so V8 optimises the loop; grade() runs once per call). */
-function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtClose: Float64Array): RoundTripStats {
+function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtOpen: Float64Array): RoundTripStats {
   // Loop-carried doubles in a typed array (as locals V8 would box them on every update).
   const sums = new Float64Array(8); // sumWin, sumLoss, sumPnl, sumHold, winHold, lossHold, largestLossAmount, largestLoss
-  sums[7] = -Infinity;
   let wins = 0;
   let losses = 0;
-  let lossAtZeroEquity = false;
   for (let i = 0; i < pnl.length; i++) {
     const p = pnl[i];
     const h = hold[i];
@@ -291,11 +406,9 @@ function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64
       sums[1] += p;
       sums[5] += h;
       if (-p > sums[6]) sums[6] = -p;
-      const eq = equityAtClose[i];
-      if (eq > 0) {
-        const f = -p / eq;
-        if (f > sums[7]) sums[7] = f;
-      } else lossAtZeroEquity = true;
+      const eq = equityAtOpen[i];
+      const f = eq > 0 ? -p / eq : 1;
+      if (f > sums[7]) sums[7] = f;
     }
   }
   return {
@@ -309,7 +422,6 @@ function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64
     lossHold: sums[5],
     largestLossAmount: sums[6],
     largestLoss: sums[7],
-    lossAtZeroEquity,
   };
 }
 

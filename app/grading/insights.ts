@@ -21,10 +21,27 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function sentence(c: Component, m: Metrics): string | null {
   switch (c.id) {
     case "return":
-      return m.twrAnnualized === null
-        ? null
-        : `Time-weighted return of ${signedPct(m.twr ?? 0)} over ${plural(Math.round(m.trackRecordDays), "day")}` +
-            (m.trackRecordDays >= 30 ? `, ${signedPct(m.twrAnnualized)} a year.` : " (too short to annualise).");
+      if (m.twr === null) return null;
+      return (
+        `Time-weighted return of ${signedPct(m.twr)} over ${plural(Math.round(m.trackRecordDays), "day")}` +
+        (m.twrAnnualized !== null ? `, ${signedPct(m.twrAnnualized)} a year.` : " (under a year, so not annualised).")
+      );
+    case "excess-return": {
+      const b = m.benchmark;
+      if (b === null || m.twr === null) return null;
+      const market = `${benchmarkName(b.symbol)} ${b.return >= 0 ? "rose" : "fell"} ${pct(Math.abs(b.return))}`;
+      const you = `you ${m.twr >= 0 ? "gained" : "lost"} ${pct(Math.abs(m.twr))}`;
+      return `Over the same time ${market} while ${you}.`;
+    }
+    case "leverage":
+      return m.maxLeverage === null ? null : `Gross exposure reached ${times(m.maxLeverage)} equity at its peak (max leverage).`;
+    case "psr": {
+      if (m.psr === null) return null;
+      const odds = `${Math.round(m.psr * 100)} % likely your edge is real (probabilistic Sharpe ratio)`;
+      if (m.psr >= 0.95 || m.minTrackRecordDays === null) return `${odds}.`;
+      const more = Math.ceil(m.minTrackRecordDays - m.activeDays);
+      return more > 0 ? `${odds}; ${plural(more, "more active day")} like these would make it 95 %.` : `${odds}.`;
+    }
     case "profit-factor":
       if (m.profitFactor !== null) return `Winners earned ${times(m.profitFactor)} what losers lost (profit factor).`;
       if (m.roundTrips > 0 && (m.winRate ?? 0) > 0) return `No losing round trip in ${plural(m.roundTrips, "round trip")}: profit factor is unbounded.`;
@@ -57,7 +74,7 @@ function sentence(c: Component, m: Metrics): string | null {
     case "fee-drag":
       return m.feeDrag === null ? null : `Fees cost ${pct(m.feeDrag, 2)} of equity a year.`;
     case "track-record":
-      return `Track record of ${plural(Math.round(m.trackRecordDays), "day")}.`;
+      return `${plural(m.activeDays, "active day")} of trading or holding.`;
     case "round-trips":
       return `${plural(m.roundTrips, "completed round trip")}.`;
     case "instruments":
@@ -66,19 +83,32 @@ function sentence(c: Component, m: Metrics): string | null {
   return null;
 }
 
+/** How insights name a benchmark. */
+export function benchmarkName(symbol: string): string {
+  return symbol === "SPY" ? "the S&P 500" : symbol === "BTC" ? "Bitcoin" : symbol;
+}
+
 export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
   const out: Insight[] = [];
   if (s.provisional) {
     const needRt = Math.max(0, MIN_ROUND_TRIPS - m.roundTrips);
-    const needDays = Math.max(0, Math.ceil(MIN_DAYS - m.trackRecordDays));
+    const needDays = Math.max(0, MIN_DAYS - m.activeDays);
     const parts: string[] = [];
     if (needRt > 0) parts.push(`${plural(needRt, "more round trip")}`);
-    if (needDays > 0) parts.push(`${plural(needDays, "more day")} of history`);
+    if (needDays > 0) parts.push(`${plural(needDays, "more active day")} of history`);
     out.push({
       id: "provisional",
       text: `Provisional grade (capped at ${tierOf(PROVISIONAL_CAP)}): ${parts.join(" and ")} would lift the cap.`,
-      metric: needRt > 0 ? "roundTrips" : "trackRecordDays",
+      metric: needRt > 0 ? "roundTrips" : "activeDays",
       impact: round1(s.score - s.uncapped),
+    });
+  }
+  if (s.leverageFactor < 1) {
+    out.push({
+      id: "leverage-discount",
+      text: `Leverage of ${times(m.maxLeverage ?? 0)} equity discounts the whole grade by ${Math.round((1 - s.leverageFactor) * 100)} % (over 2× counts against it).`,
+      metric: "maxLeverage",
+      impact: round1(s.uncapped - s.unlevered),
     });
   }
   const ranked = s.components

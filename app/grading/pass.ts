@@ -1,16 +1,19 @@
 // One pass over the prepared ledger in time order: FIFO lot matching per (account, symbol), pieces
-// and round trips, cash, the valuation of open positions, and the daily flow-adjusted curve.
+// and round trips, cash, the valuation of open positions, the daily flow-adjusted curve, and the
+// ledger's events (income, fees, splits, renames, spin-offs, transfers, deposits in kind).
 //
-// Lots live in one typed array of records indexed by the trade that opened them (a trade opens at
-// most one lot), chained per position as a FIFO linked list. Price marks, cash flows and the ends
-// of UTC days are merged in between the trades (at equal times: marks, then flows, then trades;
-// a day ends before anything at or after midnight).
-import type { PreparedLedger } from "./columns";
+// Lots live in one typed array of records, chained per position as a FIFO linked list: a trade
+// opens at most one lot (record k for trade k); events that create lots (spin-offs, partial
+// transfers) take records from n upwards. Price marks, cash flows, events and the ends of UTC days
+// are merged in between the trades (at one instant: marks, flows, income and fees, splits/renames/
+// spin-offs, transfers, then trade rows; a day ends before anything at or after midnight).
+import { EV_FEE, EV_INCOME, EV_RENAME, EV_SPINOFF, EV_SPLIT, EV_TRANSFER, ROW_RECEIVE, ROW_SEND, type PreparedEvent, type PreparedLedger } from "./columns";
 import { scratch, scratchRaw } from "./scratch";
 import { dayOf } from "./time";
 
-/** Relative tolerance under which a remaining quantity counts as zero. */
-const QTY_EPS = 1e-9;
+/** Relative tolerance under which a quantity is dust: an excess this small closes a lot rather than opening one. */
+const DUST_REL = 1e-6;
+const DUST_ABS = 1e-9;
 
 export interface Gap {
   /** Sorted trade index. */
@@ -21,10 +24,14 @@ export interface Gap {
 
 export interface PassResult {
   realizedPnl: number;
-  /** Fees of the counted quantities (every fee, unless a crypto gap left part of a sell out). */
+  /** Fees of the counted quantities, trades' and standalone. */
   fees: number;
+  /** Income (dividends, interest, staking rewards). */
+  income: number;
+  /** Standalone account fees (also in fees). */
+  accountFees: number;
   pieces: number;
-  /** Lowest trade-only cash (Σ sells − Σ buys − fees), including the initial 0. */
+  /** Lowest cash from activity (trades, income, fees; no flows), including the initial 0. */
   minCash: number;
   /** Round trips in closing order. */
   rtCount: number;
@@ -32,29 +39,42 @@ export interface PassResult {
   rtHoldDays: Float64Array;
   /** Σ entry price × quantity of the round trip's pieces (its size, for the break-even band). */
   rtNotional: Float64Array;
-  /** Equity right after each round trip's closing trade: cash + value of the positions. */
-  rtEquity: Float64Array;
-  rtCash: Float64Array;
-  rtValue: Float64Array;
+  /** Total equity of all accounts just before the round trip's opening trade (cash + positions). */
+  rtOpenEquity: Float64Array;
+  rtOpenCash: Float64Array;
+  rtOpenValue: Float64Array;
+  /** Close time of each round trip (ms). */
+  rtClose: Float64Array;
   /** Open lots at the end: per position, head of the FIFO list (-1 when flat). */
   head: Int32Array;
   next: Int32Array;
-  /** Lot records, LOT_FIELDS per opening trade (sorted index). */
+  /** Lot records, LOT_FIELDS each. */
   lots: Float64Array;
   /** Signed quantity per position at the end. */
   posQty: Float64Array;
+  /** Positions: (account, symbol) of each, including those events created. */
+  nPos: number;
+  posSym: Int32Array;
+  posAcc: Int32Array;
   gaps: Gap[];
   gapCount: number;
   /** UTC day numbers of the curve points; the last point is valued at asOf. */
   days: Int32Array;
   equity: Float64Array;
   index: Float64Array;
+  /** 1 when a trade happened that day or a position was open at its start. */
+  active: Uint8Array;
   /** Largest |symbol value| ÷ equity at each curve point. */
   concentration: Float64Array;
   /** Cash, value of the positions and largest |symbol value| at each curve point. */
   dayCash: Float64Array;
   dayValue: Float64Array;
   maxAbs: Float64Array;
+  /** Σ over curve days of |position value| per asset class code (for the dominant class). */
+  classExposure: Float64Array;
+  /** Gross exposure (Σ |symbol value|) and equity without an implied deposit, after each trade. */
+  tradeGross: Float64Array;
+  tradeEquity: Float64Array;
   /** Marks (per symbol) at asOf; NaN for a symbol never marked. */
   markAtAsOf: Float64Array;
   cash: number;
@@ -63,7 +83,14 @@ export interface PassResult {
   twrIndex: number;
   /** Number of sub-periods skipped because the capital at their start was ≤ 0. */
   skippedPeriods: number;
+  /** A sub-period lost more than its capital (the chain is bounded at −100 %). */
+  boundedLoss: boolean;
   negativeCash: boolean;
+  /** Flows in kind (receive +, send −), in time order. */
+  inKindTime: number[];
+  inKindAmount: number[];
+  /** Event warnings (excess transfers, unsupported shapes). */
+  eventWarnings: string[];
 }
 
 const MAX_GAPS_KEPT = 20;
@@ -74,16 +101,17 @@ const CRYPTO_CODE = 2;
 // A lot is one record of four doubles, read together when matched: cheaper than four columns.
 export const LOT_FIELDS = 4;
 export const LOT_REM = 0; // remaining quantity
-const LOT_PRICE = 1; // entry price
-const LOT_FEE_PU = 2; // entry fee per unit
-const LOT_TIME = 3; // open time (ms)
-// Per position, the round trip in progress: P&L, quantity, quantity × holding days, notional.
-const RT_FIELDS = 4;
+export const LOT_PRICE = 1; // entry price
+export const LOT_FEE_PU = 2; // entry fee per unit
+export const LOT_TIME = 3; // open time (ms)
+// Per position, the round trip in progress: P&L, quantity, quantity × holding days, notional,
+// and the cash and position value just before its opening trade.
+const RT_FIELDS = 6;
 
 // Running state, in a typed array: loop-carried doubles in locals of a long loop are boxed by V8.
 const REALIZED = 0;
 const FEES = 1;
-const TC = 2; // trade cash
+const TC = 2; // cash from activity: trades, income, standalone fees
 const MIN_CASH = 3;
 const FC = 4; // flow cash
 const PV = 5; // Σ symbol quantity × mark, kept incrementally, re-based exactly at every sample
@@ -94,8 +122,14 @@ const SKIPPED = 9;
 const NEG_CASH = 10;
 const NEXT_BOUNDARY = 11; // the next UTC midnight (events at or after it belong to a later day)
 const MAX_ABS = 12; // out: largest |symbol value| of the last valuation
-const ST_SIZE = 13;
-// Integer state: cursors into marks, flows and days; the active symbol count; counters.
+const GROSS = 13; // Σ |symbol quantity × mark|, kept like PV
+const INCOME = 14;
+const TRADED = 15; // a trade happened since the last day end
+const OPEN_AT_START = 16; // a position was open when the current day started
+const BOUNDED = 17;
+const ACCOUNT_FEES = 18;
+const ST_SIZE = 19;
+// Integer state: cursors into marks, flows, events and days; the active symbol count; counters.
 const MI = 0;
 const FI = 1;
 const DAY = 2;
@@ -103,18 +137,21 @@ const N_ACTIVE = 3;
 const RT_COUNT = 4;
 const PIECES = 5;
 const GAP_COUNT = 6;
-const IST_SIZE = 7;
+const EI = 7;
+const IST_SIZE = 8;
 
 /** Per-symbol valuation state. */
 interface Symbols {
   qty: Float64Array;
   mark: Float64Array;
-  hasPriceMark: Uint8Array;
   /** Positions of the symbol with a non-zero quantity. */
   open: Int32Array;
   /** Symbols with an open position, and each one's place in that list (-1: none). */
   active: Int32Array;
   activeAt: Int32Array;
+  cls: Uint8Array;
+  /** Time of the last corporate action that re-priced the mark (one per instant). */
+  actionAt: Float64Array;
 }
 
 /** Curve output, one entry per day. */
@@ -124,30 +161,69 @@ interface Curve {
   cash: Float64Array;
   value: Float64Array;
   maxAbs: Float64Array;
+  active: Uint8Array;
+  classExposure: Float64Array;
+}
+
+/** Position and lot storage; events may add positions and lots, so arrays can grow. */
+interface Book {
+  head: Int32Array;
+  tail: Int32Array;
+  posQty: Float64Array;
+  rtAcc: Float64Array;
+  next: Int32Array;
+  lots: Float64Array;
+  /** Next free lot record for events (trade k uses record k). */
+  lotTop: number;
+  nPos: number;
+  posSym: Int32Array;
+  posAcc: Int32Array;
+  /** (account × symbols + symbol) → position, built on the first event that needs it. */
+  posIndex: Map<number, number> | null;
+  nSym: number;
 }
 
 export function ledgerPass(c: PreparedLedger): PassResult {
-  const { n, nPos } = c;
+  const { n } = c;
   const nSym = c.symbols.length;
-  const head = scratch("head", "i32", nPos, -1);
-  const tail = scratch("tail", "i32", nPos, -1);
-  const posQty = scratch("posQty", "f64", nPos);
-  const rtAcc = scratch("rtAcc", "f64", nPos * RT_FIELDS);
-  const next = scratch("next", "i32", n, -1);
-  const lots = scratchRaw("lots", "f64", n * LOT_FIELDS);
-  // A trade closes at most one round trip, so n bounds the count.
-  const rtPnl = scratchRaw("rtPnl", "f64", n);
-  const rtHold = scratchRaw("rtHold", "f64", n);
-  const rtNotional = scratchRaw("rtNotional", "f64", n);
-  const rtCash = scratchRaw("rtCash", "f64", n);
-  const rtValue = scratchRaw("rtValue", "f64", n);
+  // Events may create positions (rename, spin-off, transfer targets): room for them up front.
+  const posCap = c.nPos + (c.ev.length > 0 ? c.ev.length * Math.max(1, c.accounts.length) : 0);
+  const posSym = new Int32Array(posCap);
+  const posAcc = new Int32Array(posCap);
+  posSym.set(c.posSym);
+  posAcc.set(c.posAcc);
+  const book: Book = {
+    head: scratch("head", "i32", posCap, -1),
+    tail: scratch("tail", "i32", posCap, -1),
+    posQty: scratch("posQty", "f64", posCap),
+    rtAcc: scratch("rtAcc", "f64", posCap * RT_FIELDS),
+    next: scratch("next", "i32", n + 16, -1),
+    lots: scratchRaw("lots", "f64", (n + 16) * LOT_FIELDS),
+    lotTop: n,
+    nPos: c.nPos,
+    posSym,
+    posAcc,
+    posIndex: null,
+    nSym,
+  };
+  // A trade closes at most one round trip; a transfer or rename may end one too.
+  const rtCap = n + c.ev.length;
+  const rtPnl = scratchRaw("rtPnl", "f64", rtCap);
+  const rtHold = scratchRaw("rtHold", "f64", rtCap);
+  const rtNotional = scratchRaw("rtNotional", "f64", rtCap);
+  const rtOpenCash = scratchRaw("rtOpenCash", "f64", rtCap);
+  const rtOpenValue = scratchRaw("rtOpenValue", "f64", rtCap);
+  const rtClose = scratchRaw("rtClose", "f64", rtCap);
+  const tradeGross = scratchRaw("tradeGross", "f64", n);
+  const tradeEquity = scratchRaw("tradeEquity", "f64", n);
   const syms: Symbols = {
     qty: new Float64Array(nSym),
     mark: new Float64Array(nSym).fill(NaN),
-    hasPriceMark: new Uint8Array(nSym),
     open: new Int32Array(nSym),
     active: new Int32Array(nSym),
     activeAt: new Int32Array(nSym).fill(-1),
+    cls: c.symCls,
+    actionAt: new Float64Array(nSym).fill(NaN),
   };
 
   const firstDay = dayOf(c.firstMs);
@@ -161,6 +237,8 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     cash: new Float64Array(nDays),
     value: new Float64Array(nDays),
     maxAbs: new Float64Array(nDays),
+    active: new Uint8Array(nDays),
+    classExposure: new Float64Array(4),
   };
 
   const st = new Float64Array(ST_SIZE);
@@ -168,11 +246,13 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   st[NEXT_BOUNDARY] = nDays > 0 ? (firstDay + 1) * DAY_MS : Infinity;
   const ist = new Int32Array(IST_SIZE);
   const gaps: Gap[] = [];
+  const rt: RoundTrips = { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose };
+  const ctx: Context = { c, book, syms, curve, st, ist, rt, inKindTime: [], inKindAmount: [], warnings: [] };
 
-  tradeLoop(c, head, tail, posQty, rtAcc, next, lots, rtPnl, rtHold, rtNotional, rtCash, rtValue, syms, curve, st, ist, gaps);
-  // What is left after the last trade: marks and flows up to asOf, then the remaining days (the
-  // last point is valued at asOf itself).
-  drainEvents(Infinity, c, syms, curve, st, ist);
+  tradeLoop(ctx, tradeGross, tradeEquity, gaps);
+  // What is left after the last trade: marks, flows and events up to asOf, then the remaining days
+  // (the last point is valued at asOf itself).
+  drainEvents(Infinity, ctx);
   while (ist[DAY] < nDays) samplePoint(syms, curve, st, ist);
   const equityAtAsOf =
     nDays > 0 ? curve.cash[nDays - 1] + curve.value[nDays - 1] : st[TC] + st[FC] + valueActive(syms, st, ist[N_ACTIVE]);
@@ -180,41 +260,59 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const anyBase = st[ANY_BASE] === 1;
   let skipped = st[SKIPPED];
   let twrIndex = NaN;
-  if (anyBase) twrIndex = st[BASE] > 0 ? (st[LINK] * equityAtAsOf) / st[BASE] : st[LINK];
+  if (anyBase) {
+    const f = st[BASE] > 0 ? equityAtAsOf / st[BASE] : 1;
+    twrIndex = st[LINK] * (f < 0 ? 0 : f);
+    if (f < 0) st[BOUNDED] = 1;
+  }
   if (st[BASE] <= 0 && anyBase) skipped++;
   const rtCount = ist[RT_COUNT];
 
   const result: PassResult = {
     realizedPnl: st[REALIZED],
     fees: st[FEES],
+    income: st[INCOME],
+    accountFees: st[ACCOUNT_FEES],
     pieces: ist[PIECES],
     minCash: st[MIN_CASH],
     rtCount,
     rtPnl: rtPnl.subarray(0, rtCount),
     rtHoldDays: rtHold.subarray(0, rtCount),
     rtNotional: rtNotional.subarray(0, rtCount),
-    rtEquity: scratchRaw("rtEquity", "f64", rtCount),
-    rtCash: rtCash.subarray(0, rtCount),
-    rtValue: rtValue.subarray(0, rtCount),
-    head,
-    next,
-    lots,
-    posQty,
+    rtOpenEquity: scratchRaw("rtOpenEquity", "f64", rtCount),
+    rtOpenCash: rtOpenCash.subarray(0, rtCount),
+    rtOpenValue: rtOpenValue.subarray(0, rtCount),
+    rtClose: rtClose.subarray(0, rtCount),
+    head: book.head,
+    next: book.next,
+    lots: book.lots,
+    posQty: book.posQty,
+    nPos: book.nPos,
+    posSym: book.posSym,
+    posAcc: book.posAcc,
     gaps,
     gapCount: ist[GAP_COUNT],
     days,
     equity: curve.equity,
     index: curve.index,
+    active: curve.active,
     concentration: new Float64Array(nDays),
     dayCash: curve.cash,
     dayValue: curve.value,
     maxAbs: curve.maxAbs,
+    classExposure: curve.classExposure,
+    tradeGross: tradeGross.subarray(0, n),
+    tradeEquity: tradeEquity.subarray(0, n),
     markAtAsOf: syms.mark,
     cash: st[TC] + st[FC],
     equityAtAsOf,
     twrIndex,
     skippedPeriods: skipped,
+    boundedLoss: st[BOUNDED] === 1,
     negativeCash: st[NEG_CASH] === 1,
+    inKindTime: ctx.inKindTime,
+    inKindAmount: ctx.inKindAmount,
+    eventWarnings: ctx.warnings,
   };
   finish(result);
   return result;
@@ -222,24 +320,26 @@ export function ledgerPass(c: PreparedLedger): PassResult {
 
 /**
  * A ledger without cash flows is graded as if funded by one deposit at its first trade (the
- * implied funding). That amount is only known after the pass (the lowest trade-only cash), so the
- * pass runs without it and this adds it: the deposit comes before any position exists, so it
+ * implied funding). That amount is only known after the pass (the lowest cash from activity), so
+ * the pass runs without it and this adds it: the deposit comes before any position exists, so it
  * starts the only sub-period with capital `amount` and shifts every later equity by `amount`.
  */
 export function addInitialDeposit(r: PassResult, amount: number): void {
   for (let i = 0; i < r.dayCash.length; i++) r.dayCash[i] += amount;
-  for (let i = 0; i < r.rtCash.length; i++) r.rtCash[i] += amount;
+  for (let i = 0; i < r.rtOpenCash.length; i++) r.rtOpenCash[i] += amount;
+  for (let i = 0; i < r.tradeEquity.length; i++) r.tradeEquity[i] += amount;
   r.cash += amount;
   r.negativeCash = r.minCash + amount < 0;
   finish(r);
   r.equityAtAsOf = r.equity[r.equity.length - 1]; // a ledger with trades has at least one day
-  r.twrIndex = r.equityAtAsOf / amount;
-  for (let i = 0; i < r.index.length; i++) r.index[i] = r.equity[i] / amount;
+  r.twrIndex = Math.max(0, r.equityAtAsOf / amount);
+  r.boundedLoss = r.equityAtAsOf < 0;
+  for (let i = 0; i < r.index.length; i++) r.index[i] = Math.max(0, r.equity[i] / amount);
 }
 
 /** Equity (cash + value, summed in the order the figures were defined with) and concentration. */
 function finish(r: PassResult): void {
-  for (let i = 0; i < r.rtEquity.length; i++) r.rtEquity[i] = r.rtCash[i] + r.rtValue[i];
+  for (let i = 0; i < r.rtOpenEquity.length; i++) r.rtOpenEquity[i] = r.rtOpenCash[i] + r.rtOpenValue[i];
   const nDays = r.equity.length;
   for (let i = 0; i < nDays; i++) {
     const eq = (r.equity[i] = r.dayCash[i] + r.dayValue[i]);
@@ -248,38 +348,67 @@ function finish(r: PassResult): void {
   }
 }
 
+interface RoundTrips {
+  pnl: Float64Array;
+  hold: Float64Array;
+  notional: Float64Array;
+  openCash: Float64Array;
+  openValue: Float64Array;
+  close: Float64Array;
+}
+
+/** What the event handlers share with the trade loop. */
+interface Context {
+  c: PreparedLedger;
+  book: Book;
+  syms: Symbols;
+  curve: Curve;
+  st: Float64Array;
+  ist: Int32Array;
+  rt: RoundTrips;
+  inKindTime: number[];
+  inKindAmount: number[];
+  warnings: string[];
+}
+
 /**
  * The trade loop, alone in its function so V8 optimises it whole (a loop in a larger function is
- * OSR-compiled, and ran about twice as slow). Marks, flows and day ends between two trades are
- * handled by drainEvents, called only when one is due.
+ * OSR-compiled, and ran about twice as slow). Marks, flows, events and day ends between two trades
+ * are handled by drainEvents, called only when one is due.
  */
-function tradeLoop(
-  c: PreparedLedger, head: Int32Array, tail: Int32Array, posQty: Float64Array, rtAcc: Float64Array,
-  next: Int32Array, lots: Float64Array, rtPnl: Float64Array, rtHold: Float64Array, rtNotional: Float64Array,
-  rtCash: Float64Array, rtValue: Float64Array, syms: Symbols, curve: Curve, st: Float64Array, ist: Int32Array, gaps: Gap[],
-): void {
-  const { n, time, qty, price, fee, dir, cls, pos, sym } = c;
-  const { qty: symQty, mark, hasPriceMark, open: symOpen, active, activeAt } = syms;
+function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64Array, gaps: Gap[]): void {
+  const { c, book, syms, st, ist, rt } = ctx;
+  const { n, time, qty, price, fee, dir, cls, pos, sym, row } = c;
+  const { head, tail, posQty, rtAcc } = book;
+  let { next, lots } = book;
+  const { qty: symQty, mark, open: symOpen, active, activeAt } = syms;
+  const { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose } = rt;
   let pieces = 0;
-  let rtCount = 0;
   let nextEvent = nextEventTime(c, st, ist);
 
   for (let k = 0; k < n; k++) {
     const t = time[k];
     if (t >= nextEvent) {
-      drainEvents(t, c, syms, curve, st, ist);
+      drainEvents(t, ctx);
       nextEvent = nextEventTime(c, st, ist);
+      next = book.next;
+      lots = book.lots;
     }
     const p = pos[k];
     const q = qty[k];
     const px = price[k];
     const d = dir[k];
+    const kind = row[k];
+    // A receive is a deposit in kind: the units' value arrives, then buys them (no fee).
+    if (kind === ROW_RECEIVE) inKindFlow(ctx, t, q * px);
+    const cash0 = st[TC] + st[FC];
+    const pv0 = st[PV];
     const feePU = fee[k] / q;
-    const tol = q * QTY_EPS;
+    const tol = q * DUST_REL > DUST_ABS ? q * DUST_REL : DUST_ABS;
     let remaining = q;
     const before = posQty[p];
     let pq = before;
-    let closedRoundTrip = false;
+    const ro = p * RT_FIELDS;
 
     if (pq !== 0 && (pq > 0 ? d < 0 : d > 0)) {
       // Closing against the oldest lots.
@@ -311,7 +440,6 @@ function tradeLoop(
       head[p] = L;
       if (L < 0) tail[p] = -1;
       st[REALIZED] += accPnl;
-      const ro = p * RT_FIELDS;
       rtAcc[ro] += accPnl;
       rtAcc[ro + 1] += accQ;
       rtAcc[ro + 2] += accQH;
@@ -319,10 +447,13 @@ function tradeLoop(
       if (L < 0) {
         pq = 0;
         // Round trip complete.
-        rtPnl[rtCount] = rtAcc[ro];
-        rtHold[rtCount] = rtAcc[ro + 1] > 0 ? rtAcc[ro + 2] / rtAcc[ro + 1] : 0;
-        rtNotional[rtCount] = rtAcc[ro + 3];
-        closedRoundTrip = true;
+        const i = ist[RT_COUNT]++;
+        rtPnl[i] = rtAcc[ro];
+        rtHold[i] = rtAcc[ro + 1] > 0 ? rtAcc[ro + 2] / rtAcc[ro + 1] : 0;
+        rtNotional[i] = rtAcc[ro + 3];
+        rtOpenCash[i] = rtAcc[ro + 4];
+        rtOpenValue[i] = rtAcc[ro + 5];
+        rtClose[i] = t;
         rtAcc[ro] = 0;
         rtAcc[ro + 1] = 0;
         rtAcc[ro + 2] = 0;
@@ -334,13 +465,18 @@ function tradeLoop(
 
     let counted = q;
     if (remaining > 0) {
-      if (d < 0 && cls[k] === CRYPTO_CODE) {
-        // Crypto cannot be sold short: the excess is a data gap, left out of P&L and cash.
+      if (d < 0 && (cls[k] === CRYPTO_CODE || kind === ROW_SEND)) {
+        // Crypto cannot be sold short, nor units sent that are not held: the excess is a data
+        // gap, left out of P&L and cash.
         counted = q - remaining;
         ist[GAP_COUNT]++;
         if (gaps.length < MAX_GAPS_KEPT) gaps.push({ k, excess: remaining });
       } else {
-        // Open (or add to) a lot.
+        // Open (or add to) a lot; a position opened from flat starts a round trip.
+        if (pq === 0) {
+          rtAcc[ro + 4] = cash0;
+          rtAcc[ro + 5] = pv0;
+        }
         const o = k * LOT_FIELDS;
         lots[o + LOT_REM] = remaining;
         lots[o + LOT_PRICE] = px;
@@ -360,20 +496,24 @@ function tradeLoop(
     if (cash < st[MIN_CASH]) st[MIN_CASH] = cash;
     if (cash + st[FC] < 0) st[NEG_CASH] = 1;
 
-    // Valuation: the trade's price marks its symbol (unless the ledger gives marks for it).
+    // Valuation: the trade's price marks its symbol (the mark is the latest price or trade).
     const s = sym[k];
     const oldQ = symQty[s];
-    if (hasPriceMark[s] === 0) {
-      if (oldQ !== 0) st[PV] += oldQ * px - oldQ * mark[s];
-      mark[s] = px;
+    let gross = st[GROSS];
+    if (oldQ !== 0) {
+      const oldM = mark[s];
+      st[PV] += oldQ * px - oldQ * oldM;
+      gross -= oldQ * oldM < 0 ? -(oldQ * oldM) : oldQ * oldM;
     }
+    mark[s] = px;
+    let newQ = oldQ;
     if (before !== pq) {
       if (before === 0) symOpen[s]++;
       if (pq === 0) symOpen[s]--;
       // A symbol with no open position is exactly flat (no floating residue across accounts).
-      const newQ = symOpen[s] === 0 ? 0 : oldQ + (pq - before);
+      newQ = symOpen[s] === 0 ? 0 : oldQ + (pq - before);
       symQty[s] = newQ;
-      st[PV] += newQ * mark[s] - oldQ * mark[s];
+      st[PV] += newQ * px - oldQ * px;
       if (symOpen[s] > 0 && activeAt[s] < 0) {
         activeAt[s] = ist[N_ACTIVE];
         active[ist[N_ACTIVE]++] = s;
@@ -385,53 +525,83 @@ function tradeLoop(
         activeAt[s] = -1;
       }
     }
-    if (closedRoundTrip) {
-      rtCash[rtCount] = st[TC] + st[FC];
-      rtValue[rtCount++] = st[PV];
-    }
+    if (newQ !== 0) gross += newQ * px < 0 ? -(newQ * px) : newQ * px;
+    st[GROSS] = gross;
+    st[TRADED] = 1;
+    tradeGross[k] = gross;
+    tradeEquity[k] = st[TC] + st[FC] + st[PV];
+    // A send is a withdrawal in kind of what it could sell.
+    if (kind === ROW_SEND && counted > 0) inKindFlow(ctx, t, -px * counted);
   }
-  ist[RT_COUNT] = rtCount;
   ist[PIECES] = pieces;
 }
 
-/** Time of the next mark, flow or day end (Infinity when none is left). */
+/** Time of the next mark, flow, event or day end (Infinity when none is left). */
 function nextEventTime(c: PreparedLedger, st: Float64Array, ist: Int32Array): number {
   let t = st[NEXT_BOUNDARY];
   if (ist[MI] < c.markTime.length && c.markTime[ist[MI]] < t) t = c.markTime[ist[MI]];
   if (ist[FI] < c.flowTime.length && c.flowTime[ist[FI]] < t) t = c.flowTime[ist[FI]];
+  if (ist[EI] < c.ev.length && c.ev[ist[EI]].time < t) t = c.ev[ist[EI]].time;
   return t;
 }
 
-/** Handles, in time order, every mark and flow at or before `upTo` and every day that ends by then. */
-function drainEvents(upTo: number, c: PreparedLedger, syms: Symbols, curve: Curve, st: Float64Array, ist: Int32Array): void {
-  const { markTime, markSym, markPrice, flowTime, flowAmount } = c;
+/** Handles, in instant order, every mark, flow and event at or before `upTo` and every day that ends by then. */
+function drainEvents(upTo: number, ctx: Context): void {
+  const { c, syms, curve, st, ist } = ctx;
+  const { markTime, markSym, markPrice, flowTime, flowAmount, ev } = c;
   const nDays = curve.equity.length;
   for (;;) {
     const tM = ist[MI] < markTime.length ? markTime[ist[MI]] : Infinity;
     const tF = ist[FI] < flowTime.length ? flowTime[ist[FI]] : Infinity;
+    const tE = ist[EI] < ev.length ? ev[ist[EI]].time : Infinity;
     let tNext = tM < tF ? tM : tF;
+    if (tE < tNext) tNext = tE;
     if (tNext > upTo) tNext = upTo;
-    // Days that end before the next event (or the trade at upTo) are sampled first.
+    // Days that end before the next item (or the trade at upTo) are sampled first.
     while (tNext >= st[NEXT_BOUNDARY] && ist[DAY] < nDays && tNext !== Infinity) samplePoint(syms, curve, st, ist);
     if (tM === tNext && tM !== Infinity) {
       const s = markSym[ist[MI]];
-      syms.hasPriceMark[s] = 1;
-      const q = syms.qty[s];
-      const m = markPrice[ist[MI]];
-      if (q !== 0) st[PV] += q * m - q * syms.mark[s];
-      syms.mark[s] = m;
+      setMark(syms, st, s, markPrice[ist[MI]]);
       ist[MI]++;
     } else if (tF === tNext && tF !== Infinity) {
-      const amount = flowAmount[ist[FI]];
-      const v = st[TC] + st[FC] + valueActive(syms, st, ist[N_ACTIVE]);
-      if (st[BASE] > 0) st[LINK] *= v / st[BASE];
-      else if (st[ANY_BASE] === 1) st[SKIPPED]++;
-      st[FC] += amount;
-      st[BASE] = v + amount;
-      if (st[BASE] > 0) st[ANY_BASE] = 1;
+      applyFlow(ctx, flowAmount[ist[FI]]);
       ist[FI]++;
+    } else if (tE === tNext && tE !== Infinity) {
+      applyEvent(ctx, ev[ist[EI]]);
+      ist[EI]++;
     } else return;
   }
+}
+
+function setMark(syms: Symbols, st: Float64Array, s: number, m: number): void {
+  const q = syms.qty[s];
+  if (q !== 0) {
+    const old = syms.mark[s];
+    st[PV] += q * m - q * old;
+    st[GROSS] += Math.abs(q * m) - Math.abs(q * old);
+  }
+  syms.mark[s] = m;
+}
+
+/** A cash flow (or a flow in kind) closes the current TWR sub-period, valued just before it. */
+function applyFlow(ctx: Context, amount: number): void {
+  const { syms, st, ist } = ctx;
+  const v = st[TC] + st[FC] + valueActive(syms, st, ist[N_ACTIVE]);
+  if (st[BASE] > 0) {
+    const f = v / st[BASE];
+    // A sub-period cannot lose more than its capital: the chain is bounded at −100 %.
+    if (f < 0) st[BOUNDED] = 1;
+    st[LINK] *= f < 0 ? 0 : f;
+  } else if (st[ANY_BASE] === 1) st[SKIPPED]++;
+  st[FC] += amount;
+  st[BASE] = v + amount;
+  if (st[BASE] > 0) st[ANY_BASE] = 1;
+}
+
+function inKindFlow(ctx: Context, t: number, amount: number): void {
+  applyFlow(ctx, amount);
+  ctx.inKindTime.push(t);
+  ctx.inKindAmount.push(amount);
 }
 
 /** The curve point of the day that ends now: values exactly (also re-bases the incremental PV). */
@@ -442,23 +612,352 @@ function samplePoint(syms: Symbols, curve: Curve, st: Float64Array, ist: Int32Ar
   const eq = cash + st[PV];
   curve.cash[i] = cash;
   curve.value[i] = st[PV];
-  curve.index[i] = st[BASE] > 0 ? (st[LINK] * eq) / st[BASE] : st[LINK];
+  const idx = st[BASE] > 0 ? (st[LINK] * eq) / st[BASE] : st[LINK];
+  if (idx < 0) st[BOUNDED] = 1;
+  curve.index[i] = idx < 0 ? 0 : idx;
   curve.maxAbs[i] = st[MAX_ABS];
+  curve.active[i] = st[TRADED] === 1 || st[OPEN_AT_START] === 1 ? 1 : 0;
+  st[TRADED] = 0;
+  st[OPEN_AT_START] = ist[N_ACTIVE] > 0 ? 1 : 0;
+  const { active, qty, mark, cls } = syms;
+  for (let a = 0; a < ist[N_ACTIVE]; a++) {
+    const s = active[a];
+    curve.classExposure[cls[s]] += Math.abs(qty[s] * mark[s]);
+  }
   st[NEXT_BOUNDARY] += DAY_MS;
 }
 
-/** Σ symbol quantity × mark over the active symbols; st[MAX_ABS] receives the largest |value|. */
+/** Σ symbol quantity × mark over the active symbols; st[MAX_ABS] receives the largest |value|, st[GROSS] the sum of |value|. */
 function valueActive(syms: Symbols, st: Float64Array, nActive: number): number {
   const { active, qty, mark } = syms;
   let v = 0;
   let maxAbs = 0;
+  let gross = 0;
   for (let a = 0; a < nActive; a++) {
     const s = active[a];
     const x = qty[s] * mark[s];
     v += x;
     const ax = x < 0 ? -x : x;
+    gross += ax;
     if (ax > maxAbs) maxAbs = ax;
   }
   st[MAX_ABS] = maxAbs;
+  st[GROSS] = gross;
   return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events. Rare next to trades, so written for clarity: each leaves the book consistent and
+// re-values the positions exactly.
+
+function applyEvent(ctx: Context, e: PreparedEvent): void {
+  const { st } = ctx;
+  switch (e.kind) {
+    case EV_INCOME:
+      st[TC] += e.x;
+      st[INCOME] += e.x;
+      break;
+    case EV_FEE: {
+      st[FEES] += e.x;
+      st[ACCOUNT_FEES] += e.x;
+      const cash = (st[TC] -= e.x);
+      if (cash < st[MIN_CASH]) st[MIN_CASH] = cash;
+      if (cash + st[FC] < 0) st[NEG_CASH] = 1;
+      break;
+    }
+    case EV_SPLIT:
+      split(ctx, e);
+      break;
+    case EV_RENAME:
+      rename(ctx, e);
+      break;
+    case EV_SPINOFF:
+      spinoff(ctx, e);
+      break;
+    case EV_TRANSFER:
+      transfer(ctx, e);
+      break;
+  }
+  st[PV] = valueActive(ctx.syms, st, ctx.ist[N_ACTIVE]);
+}
+
+function eventName(ctx: Context, e: PreparedEvent): string {
+  return `event ${ctx.c.events[e.src].id}`;
+}
+
+/** The position of (account, symbol), created when the ledger never had it. */
+function posOf(book: Book, acc: number, sym: number): number {
+  if (book.posIndex === null) {
+    book.posIndex = new Map();
+    for (let p = 0; p < book.nPos; p++) book.posIndex.set(book.posAcc[p] * book.nSym + book.posSym[p], p);
+  }
+  const key = acc * book.nSym + sym;
+  let p = book.posIndex.get(key);
+  if (p === undefined) {
+    p = book.nPos++;
+    book.posIndex.set(key, p);
+    book.posAcc[p] = acc;
+    book.posSym[p] = sym;
+  }
+  return p;
+}
+
+/** Positions of a symbol (optionally in one account) that hold something. */
+function openPositionsOf(book: Book, sym: number, acc = -1): number[] {
+  const out: number[] = [];
+  for (let p = 0; p < book.nPos; p++) {
+    if (book.posSym[p] === sym && (acc < 0 || book.posAcc[p] === acc) && book.head[p] >= 0) out.push(p);
+  }
+  return out;
+}
+
+/** Sets a position's quantity and keeps the symbol's quantity, open count and the active list in step. */
+function setPosQty(ctx: Context, p: number, q: number): void {
+  const { book, syms, ist } = ctx;
+  const s = book.posSym[p];
+  const before = book.posQty[p];
+  if (before === q) return;
+  book.posQty[p] = q;
+  if (before === 0) syms.open[s]++;
+  if (q === 0) syms.open[s]--;
+  syms.qty[s] = syms.open[s] === 0 ? 0 : syms.qty[s] + (q - before);
+  if (syms.open[s] > 0 && syms.activeAt[s] < 0) {
+    syms.activeAt[s] = ist[N_ACTIVE];
+    syms.active[ist[N_ACTIVE]++] = s;
+  } else if (syms.open[s] === 0 && syms.activeAt[s] >= 0) {
+    const at = syms.activeAt[s];
+    const last = syms.active[--ist[N_ACTIVE]];
+    syms.active[at] = last;
+    syms.activeAt[last] = at;
+    syms.activeAt[s] = -1;
+  }
+}
+
+function newLot(book: Book, rem: number, price: number, feePU: number, openTime: number): number {
+  if ((book.lotTop + 1) * LOT_FIELDS > book.lots.length) {
+    const cap = Math.ceil((book.lotTop + 1) * 1.5) + 16;
+    const lots = new Float64Array(cap * LOT_FIELDS);
+    lots.set(book.lots);
+    const next = new Int32Array(cap).fill(-1);
+    next.set(book.next);
+    book.lots = lots;
+    book.next = next;
+  }
+  const L = book.lotTop++;
+  const o = L * LOT_FIELDS;
+  book.lots[o + LOT_REM] = rem;
+  book.lots[o + LOT_PRICE] = price;
+  book.lots[o + LOT_FEE_PU] = feePU;
+  book.lots[o + LOT_TIME] = openTime;
+  book.next[L] = -1;
+  return L;
+}
+
+/** Merges a chain of lots (linked by next, ending at -1) into position p's list by open time (existing lots first on ties). */
+function mergeLots(book: Book, p: number, chain: number): void {
+  const { lots, next } = book;
+  let a = book.head[p];
+  let b = chain;
+  let h = -1;
+  let t = -1;
+  while (a >= 0 || b >= 0) {
+    let take: number;
+    if (b < 0 || (a >= 0 && lots[a * LOT_FIELDS + LOT_TIME] <= lots[b * LOT_FIELDS + LOT_TIME])) {
+      take = a;
+      a = next[a];
+    } else {
+      take = b;
+      b = next[b];
+    }
+    if (t < 0) h = take;
+    else next[t] = take;
+    t = take;
+  }
+  if (t >= 0) next[t] = -1;
+  book.head[p] = h;
+  book.tail[p] = t;
+}
+
+/** Moves the round trip in progress of position `from` into `to` (which is flat, or joins it). */
+function moveRoundTrip(book: Book, from: number, to: number, toWasFlat: boolean): void {
+  const a = from * RT_FIELDS;
+  const b = to * RT_FIELDS;
+  for (let i = 0; i < 4; i++) {
+    book.rtAcc[b + i] += book.rtAcc[a + i];
+    book.rtAcc[a + i] = 0;
+  }
+  if (toWasFlat) {
+    book.rtAcc[b + 4] = book.rtAcc[a + 4];
+    book.rtAcc[b + 5] = book.rtAcc[a + 5];
+  }
+}
+
+function scaleLots(book: Book, p: number, ratio: number): void {
+  for (let L = book.head[p]; L >= 0; L = book.next[L]) {
+    const o = L * LOT_FIELDS;
+    book.lots[o + LOT_REM] *= ratio;
+    book.lots[o + LOT_PRICE] /= ratio;
+    book.lots[o + LOT_FEE_PU] /= ratio;
+  }
+  // Holding-time weights are quantity-weighted: scale both so their ratio stays.
+  book.rtAcc[p * RT_FIELDS + 1] *= ratio;
+  book.rtAcc[p * RT_FIELDS + 2] *= ratio;
+}
+
+/** A split: open lots' quantity × ratio and price ÷ ratio; the symbol's price ÷ ratio (once per instant). */
+function split(ctx: Context, e: PreparedEvent): void {
+  const { book, syms } = ctx;
+  for (const p of openPositionsOf(book, e.sym, e.acc)) {
+    scaleLots(book, p, e.x);
+    setPosQty(ctx, p, book.posQty[p] * e.x);
+  }
+  if (syms.actionAt[e.sym] !== e.time) {
+    syms.actionAt[e.sym] = e.time;
+    syms.mark[e.sym] /= e.x;
+  }
+}
+
+/** A ticker change or merger: every account's lots of `from` become lots of `to` (ratio new per old), with cost and dates. */
+function rename(ctx: Context, e: PreparedEvent): void {
+  const { book, syms } = ctx;
+  if (e.sym === e.sym2 && e.x === 1) return;
+  for (const p of openPositionsOf(book, e.sym)) {
+    const acc = book.posAcc[p];
+    const to = posOf(book, acc, e.sym2);
+    const q = book.posQty[p];
+    const qTo = book.posQty[to];
+    if (qTo !== 0 && Math.sign(qTo) !== Math.sign(q)) {
+      ctx.warnings.push(`${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} holds ${ctx.c.symbols[e.sym2]} on the other side; the rename was not applied there.`);
+      continue;
+    }
+    scaleLots(book, p, e.x);
+    const chain = book.head[p];
+    book.head[p] = -1;
+    book.tail[p] = -1;
+    mergeLots(book, to, chain);
+    moveRoundTrip(book, p, to, qTo === 0);
+    setPosQty(ctx, p, 0);
+    setPosQty(ctx, to, qTo + q * e.x);
+  }
+  if (Number.isNaN(syms.mark[e.sym2]) || syms.qty[e.sym2] === 0 || syms.actionAt[e.sym2] !== e.time) {
+    // The new name's price is the old one's per new unit unless it has a price of its own.
+    if (Number.isNaN(syms.mark[e.sym2])) syms.mark[e.sym2] = syms.mark[e.sym] / e.x;
+    syms.actionAt[e.sym2] = e.time;
+  }
+}
+
+/**
+ * A spin-off: each long lot of `symbol` gives a lot of `newSymbol` (ratio per old unit) carrying
+ * costFraction of its cost and its open date. The old price keeps (1 − costFraction) of its value
+ * and the new symbol, until it has a price of its own, is valued at the rest: equity is unchanged.
+ */
+function spinoff(ctx: Context, e: PreparedEvent): void {
+  const { book, syms } = ctx;
+  const cf = e.y;
+  for (const p of openPositionsOf(book, e.sym)) {
+    const acc = book.posAcc[p];
+    if (book.posQty[p] < 0) {
+      ctx.warnings.push(`${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} is short ${ctx.c.symbols[e.sym]}; the spin-off was not applied there.`);
+      continue;
+    }
+    const to = posOf(book, acc, e.sym2);
+    const qTo = book.posQty[to];
+    if (qTo < 0) {
+      ctx.warnings.push(`${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} is short ${ctx.c.symbols[e.sym2]}; the spin-off was not applied there.`);
+      continue;
+    }
+    let h = -1;
+    let t = -1;
+    let added = 0;
+    for (let L = book.head[p]; L >= 0; L = book.next[L]) {
+      const o = L * LOT_FIELDS;
+      const rem = book.lots[o + LOT_REM];
+      const J = newLot(book, rem * e.x, (book.lots[o + LOT_PRICE] * cf) / e.x, (book.lots[o + LOT_FEE_PU] * cf) / e.x, book.lots[o + LOT_TIME]);
+      book.lots[o + LOT_PRICE] *= 1 - cf;
+      book.lots[o + LOT_FEE_PU] *= 1 - cf;
+      added += rem * e.x;
+      if (t < 0) h = J;
+      else book.next[t] = J;
+      t = J;
+    }
+    mergeLots(book, to, h);
+    if (qTo === 0) {
+      // The new holding's round trip starts with the old one's.
+      book.rtAcc[to * RT_FIELDS + 4] = book.rtAcc[p * RT_FIELDS + 4];
+      book.rtAcc[to * RT_FIELDS + 5] = book.rtAcc[p * RT_FIELDS + 5];
+    }
+    setPosQty(ctx, to, qTo + added);
+  }
+  if (syms.actionAt[e.sym] !== e.time) {
+    syms.actionAt[e.sym] = e.time;
+    const m = syms.mark[e.sym];
+    if (Number.isNaN(syms.mark[e.sym2])) syms.mark[e.sym2] = (m * cf) / e.x;
+    syms.mark[e.sym] = m * (1 - cf);
+  }
+}
+
+/** A transfer between the trader's own accounts: the oldest lots move with their cost and dates; no P&L, no flow. */
+function transfer(ctx: Context, e: PreparedEvent): void {
+  const { book } = ctx;
+  const from = posOf(book, e.acc, e.sym);
+  const to = posOf(book, e.acc2, e.sym);
+  const want = e.x;
+  const tol = want * DUST_REL > DUST_ABS ? want * DUST_REL : DUST_ABS;
+  const held = book.posQty[from];
+  const qTo = book.posQty[to];
+  if (from === to) return;
+  if (held <= 0 || qTo < 0) {
+    ctx.warnings.push(
+      `${eventName(ctx, e)} moves ${fmt(want)} ${ctx.c.symbols[e.sym]} from account ${ctx.c.accounts[e.acc]}, which ${held <= 0 ? "holds none" : `sends them to a short position in ${ctx.c.accounts[e.acc2]}`}; it was ignored.`,
+    );
+    return;
+  }
+  let remaining = want;
+  let h = -1;
+  let t = -1;
+  let L = book.head[from];
+  while (L >= 0 && remaining > 0) {
+    const o = L * LOT_FIELDS;
+    const r = book.lots[o + LOT_REM];
+    const nextL = book.next[L];
+    let moved: number;
+    if (r <= remaining + tol) {
+      moved = L; // the whole lot moves
+      remaining -= r;
+      book.next[L] = -1;
+      L = nextL;
+    } else {
+      moved = newLot(book, remaining, book.lots[o + LOT_PRICE], book.lots[o + LOT_FEE_PU], book.lots[o + LOT_TIME]);
+      book.lots[o + LOT_REM] = r - remaining;
+      remaining = 0;
+    }
+    if (remaining <= tol) remaining = 0;
+    if (t < 0) h = moved;
+    else book.next[t] = moved;
+    t = moved;
+  }
+  book.head[from] = L;
+  if (L < 0) book.tail[from] = -1;
+  let movedQty = 0;
+  for (let x = h; x >= 0; x = book.next[x]) movedQty += book.lots[x * LOT_FIELDS + LOT_REM];
+  if (remaining > 0) {
+    ctx.warnings.push(`${eventName(ctx, e)} moves ${fmt(want)} ${ctx.c.symbols[e.sym]} but account ${ctx.c.accounts[e.acc]} held ${fmt(held)}; the excess was ignored.`);
+  }
+  mergeLots(book, to, h);
+  if (L < 0) {
+    // Everything moved: the round trip in progress continues in the destination account.
+    moveRoundTrip(book, from, to, qTo === 0);
+    setPosQty(ctx, from, 0);
+  } else {
+    if (qTo === 0) {
+      book.rtAcc[to * RT_FIELDS + 4] = book.rtAcc[from * RT_FIELDS + 4];
+      book.rtAcc[to * RT_FIELDS + 5] = book.rtAcc[from * RT_FIELDS + 5];
+    }
+    setPosQty(ctx, from, held - movedQty);
+  }
+  setPosQty(ctx, to, qTo + movedQty);
+}
+
+function fmt(x: number): string {
+  return String(Number(x.toPrecision(12)));
 }

@@ -4,6 +4,9 @@ import { monthOfDay } from "./time";
 export interface RiskFigures {
   /** Daily index returns; the first is measured against the starting index of 1. */
   returns: Float64Array;
+  /** The returns of the active days (a trade that day or a position open at its start), and their day positions. */
+  activeReturns: Float64Array;
+  activeAt: Int32Array;
   drawdown: Float64Array;
   maxDrawdown: number | null;
   volatility: number | null;
@@ -16,7 +19,11 @@ export interface RiskFigures {
 const SQRT365 = Math.sqrt(365);
 const NOISE = 1e-12;
 
-export function riskFigures(days: Int32Array, index: Float64Array, hasCapital: boolean): RiskFigures {
+/**
+ * Drawdowns come from every day; volatility, Sharpe, Sortino and the months from the active days
+ * only, so idle days (nothing held, nothing traded) neither dilute nor pad a record.
+ */
+export function riskFigures(days: Int32Array, index: Float64Array, hasCapital: boolean, active: Uint8Array): RiskFigures {
   const n = index.length;
   const returns = new Float64Array(n);
   const drawdown = new Float64Array(n);
@@ -36,45 +43,62 @@ export function riskFigures(days: Int32Array, index: Float64Array, hasCapital: b
     if (dd > mdd) mdd = dd;
   }
 
+  let nA = 0;
+  for (let i = 0; i < n; i++) nA += active[i];
+  const activeReturns = new Float64Array(nA);
+  const activeAt = new Int32Array(nA);
+  for (let i = 0, j = 0; i < n; i++) {
+    if (active[i] === 0) continue;
+    activeReturns[j] = returns[i];
+    activeAt[j++] = i;
+  }
+
   let volatility: number | null = null;
   let sharpe: number | null = null;
   let sortino: number | null = null;
-  if (hasCapital && n >= 2) {
+  if (hasCapital && nA >= 2) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += returns[i];
-    const mean = sum / n;
+    for (let i = 0; i < nA; i++) sum += activeReturns[i];
+    const mean = sum / nA;
     let ss = 0;
     let down = 0;
-    for (let i = 0; i < n; i++) {
-      const d = returns[i] - mean;
+    for (let i = 0; i < nA; i++) {
+      const d = activeReturns[i] - mean;
       ss += d * d;
-      const m = returns[i] < 0 ? returns[i] : 0;
+      const m = activeReturns[i] < 0 ? activeReturns[i] : 0;
       down += m * m;
     }
-    const sd = Math.sqrt(ss / (n - 1));
-    const dd = Math.sqrt(down / n);
+    const sd = Math.sqrt(ss / (nA - 1));
+    const dd = Math.sqrt(down / nA);
     volatility = sd * SQRT365;
     sharpe = sd > 0 ? (mean / sd) * SQRT365 : null;
     sortino = dd > 0 ? (mean / dd) * SQRT365 : null;
   }
 
-  // Calendar months (UTC): return from the index at the previous month's last day (or the start, 1)
-  // to the index at the month's last curve day.
+  // Calendar months (UTC) with at least one active day: return from the index at the previous
+  // month's last day (or the start, 1) to the index at the month's last curve day.
   let months = 0;
   let positive = 0;
   let startIdx = 1;
+  let monthActive = false;
   for (let i = 0; i < n; i++) {
+    if (active[i] === 1) monthActive = true;
     const last = i === n - 1 || monthOfDay(days[i + 1]) !== monthOfDay(days[i]);
     if (last) {
-      months++;
-      // A month is positive when its return exceeds 1e-12 (below that it is floating noise).
-      if (index[i] > startIdx * (1 + 1e-12) && index[i] - startIdx > 1e-12) positive++;
+      if (monthActive) {
+        months++;
+        // A month is positive when its return exceeds 1e-12 (below that it is floating noise).
+        if (index[i] > startIdx * (1 + 1e-12) && index[i] - startIdx > 1e-12) positive++;
+      }
       startIdx = index[i];
+      monthActive = false;
     }
   }
 
   return {
     returns,
+    activeReturns,
+    activeAt,
     drawdown,
     maxDrawdown: hasCapital && n > 0 ? mdd : null,
     volatility,

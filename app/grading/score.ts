@@ -25,12 +25,15 @@ export const DIMENSION_WEIGHTS: Record<Dimension, number> = {
 export const WEAKEST_LINK = 0.2;
 /** Score a dimension is pulled towards when the sample is small. */
 export const PRIOR = 30;
-/** Below these the grade is provisional. */
+/** Below these the grade is provisional (days: active days). */
 export const MIN_ROUND_TRIPS = 20;
 export const MIN_DAYS = 90;
-/** Full confidence from these on. */
+/** Full confidence from these on (days: active days). */
 export const FULL_ROUND_TRIPS = 30;
 export const FULL_DAYS = 180;
+/** Gross leverage up to this is free; beyond it the whole score is discounted (see leverageFactor). */
+export const FREE_LEVERAGE = 2;
+const LEVERAGE_EXPONENT = 0.8;
 /** Highest score a provisional grade may show (top of Silver). */
 export const PROVISIONAL_CAP = 59;
 
@@ -56,6 +59,8 @@ export interface Component {
   weight: number;
   /** The metric it is computed from. */
   metric: keyof Metrics;
+  /** The value scored (may be derived from the metric, e.g. smoothed or over active days). */
+  value: number | null;
   /** 0–100 */
   score: number;
   /** True when the metric was unavailable and a neutral value was used. */
@@ -64,18 +69,21 @@ export interface Component {
 
 export const ANCHORS = {
   return: [[-0.5, 0], [0, 30], [0.1, 60], [0.25, 85], [0.5, 100]],
+  excessReturn: [[-0.3, 0], [-0.1, 25], [0, 50], [0.1, 75], [0.25, 92], [0.5, 100]],
   profitFactor: [[0.5, 0], [1, 35], [1.5, 65], [2, 85], [3, 100]],
   maxDrawdown: [[0, 100], [0.05, 90], [0.1, 75], [0.2, 50], [0.35, 20], [0.5, 0]],
   largestLoss: [[0, 100], [0.01, 90], [0.03, 70], [0.1, 30], [0.25, 0]],
   volatility: [[0.1, 100], [0.2, 75], [0.4, 40], [0.8, 0]],
   concentration: [[0.1, 100], [0.25, 85], [0.5, 55], [1, 20], [2, 0]],
+  maxLeverage: [[1, 100], [1.5, 80], [2, 60], [3, 35], [5, 10], [10, 0]],
+  psr: [[0, 0], [0.5, 20], [0.75, 45], [0.9, 70], [0.95, 85], [0.99, 100]],
   positiveMonths: [[0.2, 0], [0.5, 45], [0.7, 80], [0.85, 100]],
   sharpe: [[-1, 0], [0, 25], [1, 60], [2, 85], [3, 100]],
   winRate: [[0.2, 0], [0.4, 40], [0.5, 60], [0.6, 80], [0.7, 100]],
   holdingRatio: [[1, 100], [1.5, 75], [2, 55], [3, 25], [5, 0]],
   tailLossRatio: [[2, 100], [4, 50], [8, 10], [12, 0]],
   feeDrag: [[0.005, 100], [0.02, 80], [0.05, 50], [0.15, 0]],
-  trackRecordDays: [[0, 0], [30, 10], [90, 30], [365, 70], [1095, 100]],
+  activeDays: [[0, 0], [30, 10], [90, 30], [365, 70], [1095, 100]],
   roundTrips: [[0, 0], [5, 10], [20, 30], [100, 70], [500, 100]],
   instruments: [[1, 20], [5, 60], [15, 100]],
 } as const satisfies Record<string, Anchors>;
@@ -83,7 +91,21 @@ export const ANCHORS = {
 /** Neutral values used when a metric is undefined (documented per component). */
 const NEUTRAL = 50;
 
-export function components(m: Metrics): Component[] {
+export interface ScoreContext {
+  /** The benchmark compounded over the trader's active days (null without a benchmark). */
+  benchmarkActiveReturn: number | null;
+}
+
+/**
+ * The return that is scored: the period's TWR under a year of active days (GIPS forbids
+ * annualising a shorter record), else annualised over the active days, so idle time before or
+ * between the trading neither dilutes a loss nor shrinks a gain.
+ */
+export function scoredReturn(twr: number, activeDays: number): number {
+  return activeDays >= 365 ? Math.pow(1 + twr, 365 / activeDays) - 1 : twr;
+}
+
+export function components(m: Metrics, ctx: ScoreContext = { benchmarkActiveReturn: null }): Component[] {
   const out: Component[] = [];
   const add = (
     id: string,
@@ -95,31 +117,41 @@ export function components(m: Metrics): Component[] {
     neutral: number = NEUTRAL,
   ) => {
     const ok = value !== null && Number.isFinite(value);
-    out.push({ id, dimension, weight, metric, score: ok ? ramp(value, anchors) : neutral, neutral: !ok });
+    out.push({ id, dimension, weight, metric, value: ok ? value : null, score: ok ? ramp(value, anchors) : neutral, neutral: !ok });
   };
 
-  // Profitability
-  add("return", "profitability", 0.7, "twrAnnualized", m.twrAnnualized, ANCHORS.return, 30);
+  // Profitability: the return, and with a benchmark the return beyond it over the same days.
+  const annual = m.activeDays >= 365;
+  const ret = m.twr === null ? null : scoredReturn(m.twr, m.activeDays);
+  const benchmarked = ctx.benchmarkActiveReturn !== null && m.twr !== null;
+  add("return", "profitability", benchmarked ? 0.35 : 0.7, annual ? "twrAnnualized" : "twr", ret, ANCHORS.return, 30);
+  if (benchmarked) {
+    const b = scoredReturn(ctx.benchmarkActiveReturn!, m.activeDays);
+    add("excess-return", "profitability", 0.35, "benchmark", ret! - b, ANCHORS.excessReturn, 50);
+  }
   const pf = m.profitFactor === null && m.roundTrips > 0 && m.winRate !== null && m.winRate > 0 ? Infinity : m.profitFactor;
   out.push({
     id: "profit-factor",
     dimension: "profitability",
     weight: 0.3,
     metric: "profitFactor",
+    value: pf,
     score: pf === null ? 35 : ramp(pf, ANCHORS.profitFactor),
     neutral: pf === null,
   });
 
   // Risk control
-  add("drawdown", "riskControl", 0.4, "maxDrawdown", m.maxDrawdown, ANCHORS.maxDrawdown);
-  add("largest-loss", "riskControl", 0.25, "largestLoss", m.largestLoss, ANCHORS.largestLoss, m.roundTrips > 0 ? 100 : NEUTRAL);
+  add("drawdown", "riskControl", 0.35, "maxDrawdown", m.maxDrawdown, ANCHORS.maxDrawdown);
+  add("largest-loss", "riskControl", 0.2, "largestLoss", m.largestLoss, ANCHORS.largestLoss, m.roundTrips > 0 ? 100 : NEUTRAL);
   add("volatility", "riskControl", 0.15, "volatility", m.volatility, ANCHORS.volatility);
-  add("concentration", "riskControl", 0.2, "concentration", m.concentration, ANCHORS.concentration);
+  add("concentration", "riskControl", 0.15, "concentration", m.concentration, ANCHORS.concentration);
+  add("leverage", "riskControl", 0.15, "maxLeverage", m.maxLeverage, ANCHORS.maxLeverage);
 
   // Consistency: Laplace-smoothed shares so one good month or a few wins cannot score 100.
   const smoothMonths = m.positiveMonths === null ? null : (m.positiveMonths * m.months + 1) / (m.months + 2);
-  add("positive-months", "consistency", 0.45, "positiveMonths", smoothMonths, ANCHORS.positiveMonths);
-  add("sharpe", "consistency", 0.4, "sharpe", m.sharpe, ANCHORS.sharpe, 25);
+  add("positive-months", "consistency", 0.35, "positiveMonths", smoothMonths, ANCHORS.positiveMonths);
+  add("sharpe", "consistency", 0.3, "sharpe", m.sharpe, ANCHORS.sharpe, 25);
+  add("psr", "consistency", 0.2, "psr", m.psr, ANCHORS.psr, 20);
   const smoothWin = m.winRate === null ? null : (m.winRate * m.roundTrips + 1) / (m.roundTrips + 2);
   add("win-rate", "consistency", 0.15, "winRate", smoothWin, ANCHORS.winRate);
 
@@ -128,17 +160,27 @@ export function components(m: Metrics): Component[] {
   add("tail-loss", "discipline", 0.3, "tailLossRatio", m.tailLossRatio, ANCHORS.tailLossRatio, 60);
   add("fee-drag", "discipline", 0.3, "feeDrag", m.feeDrag, ANCHORS.feeDrag);
 
-  // Experience
-  add("track-record", "experience", 0.5, "trackRecordDays", m.trackRecordDays, ANCHORS.trackRecordDays, 0);
+  // Experience: the days actually trading or holding, not the span since the first trade.
+  add("track-record", "experience", 0.5, "activeDays", m.activeDays, ANCHORS.activeDays, 0);
   add("round-trips", "experience", 0.35, "roundTrips", m.roundTrips, ANCHORS.roundTrips, 0);
   add("instruments", "experience", 0.15, "instruments", m.instruments, ANCHORS.instruments, 0);
   return out;
 }
 
-/** Confidence in [0, 1]: geometric mean of the sample (round trips) and time (days) coverage. */
-export function confidenceOf(roundTrips: number, trackRecordDays: number): number {
+/**
+ * Multiplier of the overall score for the largest gross leverage: 1 up to FREE_LEVERAGE (2×, what
+ * a Reg T margin account holds overnight), then (2 ÷ L)^0.8 — 0.72 at 3×, 0.16 at 20×. Any
+ * figure can be bought with leverage; this keeps a leveraged bet from buying a grade.
+ */
+export function leverageFactor(maxLeverage: number | null): number {
+  if (maxLeverage === null || maxLeverage <= FREE_LEVERAGE) return 1;
+  return Math.pow(FREE_LEVERAGE / maxLeverage, LEVERAGE_EXPONENT);
+}
+
+/** Confidence in [0, 1]: geometric mean of the sample (round trips) and time (active days) coverage. */
+export function confidenceOf(roundTrips: number, activeDays: number): number {
   const a = Math.min(1, Math.max(0, roundTrips) / FULL_ROUND_TRIPS);
-  const b = Math.min(1, Math.max(0, trackRecordDays) / FULL_DAYS);
+  const b = Math.min(1, Math.max(0, activeDays) / FULL_DAYS);
   return Math.sqrt(a * b);
 }
 
@@ -150,8 +192,16 @@ export function tierOf(score: number): Tier {
   return "Bronze";
 }
 
+/** Stars of a dimension score: 1 + ⌊score ÷ 20⌋, at most 5. */
 export function starsOf(score: number): number {
   return Math.min(5, 1 + Math.floor(score / 20));
+}
+
+export const TIERS: readonly Tier[] = ["Bronze", "Silver", "Gold", "Master", "Legend"];
+
+/** Overall stars: the tier's rank (Bronze 1 … Legend 5), so stars and badge never disagree. */
+export function tierStars(tier: Tier): number {
+  return TIERS.indexOf(tier) + 1;
 }
 
 /**
@@ -177,17 +227,20 @@ export interface ScoreResult {
   components: Component[];
   confidence: number;
   provisional: boolean;
-  /** Score before the provisional cap. */
+  /** Score after the leverage factor, before the provisional cap. */
   uncapped: number;
+  /** Score before the leverage factor. */
+  unlevered: number;
+  leverageFactor: number;
   score: number;
   tier: Tier;
 }
 
-export function scoreMetrics(m: Metrics): ScoreResult {
-  const comps = components(m);
+export function scoreMetrics(m: Metrics, ctx: ScoreContext = { benchmarkActiveReturn: null }): ScoreResult {
+  const comps = components(m, ctx);
   const raw = { profitability: 0, riskControl: 0, consistency: 0, discipline: 0, experience: 0 };
   for (const c of comps) raw[c.dimension] += c.weight * c.score;
-  const confidence = confidenceOf(m.roundTrips, m.trackRecordDays ?? 0);
+  const confidence = confidenceOf(m.roundTrips, m.activeDays);
   const dims = { ...raw };
   for (const d of DIMENSIONS) {
     if (d !== "experience") dims[d] = PRIOR + confidence * (raw[d] - PRIOR);
@@ -195,10 +248,12 @@ export function scoreMetrics(m: Metrics): ScoreResult {
   let weighted = 0;
   for (const d of DIMENSIONS) weighted += DIMENSION_WEIGHTS[d] * dims[d];
   const weakest = Math.min(dims.profitability, dims.riskControl, dims.consistency);
-  const uncapped = (1 - WEAKEST_LINK) * weighted + WEAKEST_LINK * weakest;
-  const provisional = m.roundTrips < MIN_ROUND_TRIPS || (m.trackRecordDays ?? 0) < MIN_DAYS;
+  const unlevered = (1 - WEAKEST_LINK) * weighted + WEAKEST_LINK * weakest;
+  const lf = leverageFactor(m.maxLeverage);
+  const uncapped = unlevered * lf;
+  const provisional = m.roundTrips < MIN_ROUND_TRIPS || m.activeDays < MIN_DAYS;
   const score = provisional ? Math.min(uncapped, PROVISIONAL_CAP) : uncapped;
-  return { raw, dimensions: dims, components: comps, confidence, provisional, uncapped, score, tier: tierOf(score) };
+  return { raw, dimensions: dims, components: comps, confidence, provisional, uncapped, unlevered, leverageFactor: lf, score, tier: tierOf(score) };
 }
 
 /** Points of overall score a component adds (+) or removes (−) against a neutral 50. */

@@ -13,8 +13,14 @@ export interface Metrics {
 
   realizedPnl: number;
   unrealizedPnl: number;
+  /** realized + unrealized + income − accountFees. */
   totalPnl: number;
+  /** Every fee: the trades' and the standalone account fees. */
   fees: number;
+  /** Standalone account fees (fee events). */
+  accountFees: number;
+  /** Dividends, interest, staking rewards (income events). */
+  income: number;
 
   winRate: number | null;
   profitFactor: number | null;
@@ -40,8 +46,12 @@ export interface Metrics {
   equity: number;
 
   simpleReturn: number | null;
+  /** XIRR, annualised; null for a record shorter than 365 days (GIPS: no annualising under a year). */
   mwr: number | null;
+  /** (1 + XIRR)^(T ÷ 365) − 1, T = days from the first flow to asOf: the money-weighted return of the period. */
+  mwrCumulative: number | null;
   twr: number | null;
+  /** null for a record shorter than 365 days. */
   twrAnnualized: number | null;
 
   maxDrawdown: number | null;
@@ -49,15 +59,35 @@ export interface Metrics {
   sharpe: number | null;
   sortino: number | null;
 
-  /** Largest round-trip loss ÷ equity right after its closing trade. */
+  /** Largest round-trip loss ÷ total equity just before its opening trade (1 when that equity ≤ 0). */
   largestLoss: number | null;
+  /** Largest gross exposure (Σ |position value|) ÷ equity after any trade. */
+  maxLeverage: number | null;
   /** Largest |position value| ÷ equity at each day's end, averaged over the curve's days. */
   concentration: number | null;
   positiveMonths: number | null;
   months: number;
   trackRecordDays: number;
-  /** Fees ÷ mean daily equity, annualised (× 365 ÷ track-record days, at least one day). */
+  /** UTC days with a trade, or with a position open at the day's start. */
+  activeDays: number;
+  /** Fees ÷ mean equity of the active days, annualised (× 365 ÷ active days, at least one). */
   feeDrag: number | null;
+  /** Probability that the true Sharpe ratio is above 0, from the active days' returns. */
+  psr: number | null;
+  /** Active days of record needed for 95 % confidence in a positive Sharpe ratio (null when SR ≤ 0). */
+  minTrackRecordDays: number | null;
+  benchmark: BenchmarkMetrics | null;
+}
+
+export interface BenchmarkMetrics {
+  symbol: string;
+  /** B(asOf) ÷ B(first activity) − 1, prices carried forward. */
+  return: number;
+  /** twr − return. */
+  excess: number | null;
+  beta: number | null;
+  /** Annualised; null under 365 days. */
+  alpha: number | null;
 }
 
 export interface CurvePoint {
@@ -65,6 +95,8 @@ export interface CurvePoint {
   equity: number;
   index: number;
   drawdown: number;
+  /** The benchmark's level ÷ its level at the first activity (only with a benchmark). */
+  benchmark?: number;
 }
 
 export interface Insight {
