@@ -17,6 +17,7 @@ interface Expected {
   curve?: Record<string, Record<string, number | string>>;
   curveLength?: number;
   warningsInclude?: string[];
+  insightsInclude?: string[];
   insights?: number;
 }
 
@@ -27,6 +28,9 @@ function close(actual: unknown, expected: unknown, what: string) {
     expect(typeof actual, what).toBe("number");
     const tol = 1e-9 * Math.max(1, Math.abs(expected));
     expect(Math.abs((actual as number) - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(tol);
+  } else if (typeof expected === "object" && !Array.isArray(expected)) {
+    expect(actual, what).toBeTypeOf("object");
+    for (const [k, v] of Object.entries(expected as Record<string, unknown>)) close((actual as Record<string, unknown>)[k], v, `${what}.${k}`);
   } else {
     expect(actual, what).toEqual(expected);
   }
@@ -67,6 +71,9 @@ describe("fixtures", () => {
       for (const w of expected.warningsInclude ?? []) {
         expect(ev.warnings.join("\n")).toContain(w);
       }
+      for (const text of expected.insightsInclude ?? []) {
+        expect(ev.insights.map((i) => i.text).join("\n")).toContain(text);
+      }
       if (expected.insights !== undefined) expect(ev.insights).toHaveLength(expected.insights);
       else if (ev.tier !== null) {
         expect(ev.insights.length).toBeGreaterThanOrEqual(3);
@@ -74,7 +81,7 @@ describe("fixtures", () => {
       }
       // Identities that hold for every fixture.
       const m = ev.metrics;
-      close(m.totalPnl, m.realizedPnl + m.unrealizedPnl, "totalPnl = realized + unrealized");
+      close(m.totalPnl, m.realizedPnl + m.unrealizedPnl + m.income - m.accountFees, "totalPnl = realized + unrealized + income − account fees");
       if (m.trades > 0) close(m.equity - (m.deposits - m.withdrawals), m.totalPnl, "equity − net flows = totalPnl");
     });
   }

@@ -136,3 +136,138 @@ describe("gaming", () => {
     expect(run(worse).score!).toBeLessThan(run(base).score!);
   });
 });
+
+describe("gaming, v2: padding, leverage and worse losses", () => {
+  const last = (input: LedgerInput) => Math.max(...input.trades.map((t) => Date.parse(t.time)));
+  /** The record plus one round trip losing `fraction` of the equity it ends with (bought with `size` × equity). */
+  const withLoss = (input: LedgerInput, fraction: number, size = 1): LedgerInput => {
+    const equity = run(input).metrics.equity;
+    const t = last(input) + 2 * DAY;
+    const quantity = (equity * size) / 100;
+    const exit = 100 - (100 * fraction) / size;
+    return {
+      ...input,
+      trades: [
+        ...input.trades,
+        { id: "loss-o", account: "main", time: iso(t), symbol: "LOSER", assetClass: "stock", side: "buy", quantity, price: 100 },
+        { id: "loss-c", account: "main", time: iso(t + DAY / 4), symbol: "LOSER", assetClass: "stock", side: "sell", quantity, price: exit },
+      ],
+    };
+  };
+  /** A $1 round trip two years before the record's first item. */
+  const padded = (input: LedgerInput): LedgerInput => {
+    const first = Math.min(...input.trades.map((t) => Date.parse(t.time)), ...(input.cashFlows ?? []).map((f) => Date.parse(f.time)));
+    const t = first - 730 * DAY;
+    return {
+      ...input,
+      trades: [
+        { id: "pad-o", account: "main", time: iso(t), symbol: "PAD", assetClass: "stock", side: "buy", quantity: 1, price: 1 },
+        { id: "pad-c", account: "main", time: iso(t + DAY / 8), symbol: "PAD", assetClass: "stock", side: "sell", quantity: 1, price: 1.01 },
+        ...input.trades,
+      ],
+    };
+  };
+  /** One intraday round trip of 20× the equity, won or lost by 2 %, a week after the record. */
+  const leveraged = (input: LedgerInput, win: boolean): LedgerInput => {
+    const equity = run(input).metrics.equity;
+    const t = last(input) + 7 * DAY;
+    const quantity = (equity * 20) / 100;
+    return {
+      ...input,
+      trades: [
+        ...input.trades,
+        { id: "lev-o", account: "main", time: iso(t), symbol: "LEV", assetClass: "stock", side: "buy", quantity, price: 100 },
+        { id: "lev-c", account: "main", time: iso(t + DAY / 8), symbol: "LEV", assetClass: "stock", side: "sell", quantity, price: win ? 102 : 98 },
+      ],
+    };
+  };
+  const losing = (): LedgerInput => {
+    // A year of small losers and fewer winners: −3.7 %-ish, a losing record.
+    const rand = mulberry32(11);
+    const trips: Trip[] = [];
+    for (let d = 0; d < 365; d += 3) trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
+    return ledgerOf(100_000, trips);
+  };
+  const week = (): LedgerInput =>
+    ledgerOf(50_000, Array.from({ length: 40 }, (_, i) => ({ day: Math.floor(i / 8), symbol: `W${i % 5}`, quantity: 100, entry: 100, exit: 104 })));
+  const records: [string, () => LedgerInput][] = [
+    ["skilled", () => skilled()],
+    ["short skilled", () => skilled(60)],
+    ["losing", losing],
+    ["one week", week],
+  ];
+
+  it("a worse loss never scores higher: −50 % ≥ −99 % ≥ −100 % ≥ −150 %", () => {
+    for (const [name, make] of records) {
+      const base = make();
+      const scores = [
+        run(withLoss(base, 0.5)).score!,
+        run(withLoss(base, 0.99)).score!,
+        run(withLoss(base, 1)).score!,
+        run(withLoss(base, 1.5, 1.5)).score!,
+      ];
+      show(`losses ${name} ${scores.join(" ")}`, run(withLoss(base, 1.5, 1.5)));
+      for (let i = 1; i < scores.length; i++) expect(scores[i], `${name}: loss ${i}`).toBeLessThanOrEqual(scores[i - 1]);
+      expect(scores[0]).toBeGreaterThan(scores[3]);
+    }
+  });
+
+  it("the largest loss is measured against the equity before the trip: 50 % reads as 50 %, 99 % as 99 %", () => {
+    const base = skilled(120);
+    expect(run(withLoss(base, 0.5)).metrics.largestLoss!).toBeCloseTo(0.5, 9);
+    expect(run(withLoss(base, 0.99)).metrics.largestLoss!).toBeCloseTo(0.99, 9);
+    expect(run(withLoss(base, 1.5, 1.5)).metrics.largestLoss!).toBeCloseTo(1.5, 9);
+  });
+
+  it("a $1 round trip two years before a record raises its score by at most 1 point and never changes its tier", () => {
+    for (const [name, make] of records) {
+      const base = run(make());
+      const pad = run(padded(make()));
+      show(`padded ${name}`, pad);
+      expect(pad.metrics.activeDays, name).toBe(base.metrics.activeDays + 1);
+      expect(pad.score! - base.score!, name).toBeLessThanOrEqual(1);
+      expect(pad.tier, name).toBe(base.tier);
+    }
+  });
+
+  it("a 20× leveraged intraday round trip, won or lost, never raises a score", () => {
+    for (const [name, make] of records) {
+      const base = run(make());
+      for (const win of [true, false]) {
+        const lev = run(leveraged(make(), win));
+        show(`leveraged ${name} ${win}`, lev);
+        expect(lev.metrics.maxLeverage!, name).toBeGreaterThan(15);
+        expect(lev.score!, `${name} ${win ? "won" : "lost"}`).toBeLessThanOrEqual(base.score!);
+      }
+    }
+  });
+
+  it("overall stars are the tier's rank", () => {
+    for (const [, make] of records) {
+      const e = run(make());
+      expect(e.stars!.overall).toBe(["Bronze", "Silver", "Gold", "Master", "Legend"].indexOf(e.tier!) + 1);
+    }
+  });
+});
+
+describe("against the market", () => {
+  it("a losing year in a rising market is visibly below average, and an insight says what the market did", () => {
+    const rand = mulberry32(11);
+    const trips: Trip[] = [];
+    for (let d = 0; d < 365; d += 3) trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
+    const record = ledgerOf(100_000, trips);
+    // The S&P 500 up 21 % over the year, a little every day.
+    const prices = Array.from({ length: 372 }, (_, d) => ({ time: iso(T0 - 2 * DAY + d * DAY), price: 400 * Math.pow(1.21, d / 371) }));
+    const alone = run(record);
+    const measured = run({ ...record, benchmark: { symbol: "SPY", prices } });
+    show("market", measured);
+    expect(alone.metrics.twr!).toBeLessThan(0);
+    expect(measured.metrics.benchmark!.return).toBeGreaterThan(0.2);
+    expect(measured.metrics.benchmark!.excess!).toBeLessThan(-0.2);
+    expect(measured.dimensions!.profitability).toBeLessThan(alone.dimensions!.profitability);
+    expect(measured.score!).toBeLessThan(alone.score!);
+    expect(measured.score!).toBeLessThan(40);
+    const said = measured.insights.find((i) => i.id === "excess-return");
+    expect(said?.text).toMatch(/^Over the same time the S&P 500 rose 2\d\.\d % while you lost \d+\.\d %\.$/);
+  });
+});

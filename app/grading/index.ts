@@ -7,7 +7,7 @@ import { addInitialDeposit, ledgerPass, LOT_FEE_PU, LOT_FIELDS, LOT_PRICE, LOT_R
 import { xirr, type Flow } from "./returns";
 import { riskFigures } from "./risk";
 import { percentileOf, scoreMetrics, starsOf, tierStars, type Tier } from "./score";
-import { benchmarkFigures, benchmarkSeries, skillFigures } from "./stats";
+import { benchmarkFigures, benchmarkReturn, benchmarkSeries, skillFigures } from "./stats";
 import { medianOf } from "./median";
 import { formatDay, MS_PER_DAY } from "./time";
 import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, Position } from "./types";
@@ -178,7 +178,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const skill = hasCapital ? skillFigures(risk.activeReturns) : { psr: null, minTrackRecordDays: null };
   const bench = hasCapital ? benchmarkSeries(c.benchTime, c.benchPrice, c.firstMs, pass.days, c.asOfMs) : null;
   let benchmark: BenchmarkMetrics | null = null;
-  let benchActiveReturn: number | null = null;
+  let scoredBenchmark: number | null = null;
   if (bench !== null && c.benchSymbol !== null) {
     const rB = new Float64Array(risk.activeAt.length);
     for (let j = 0; j < rB.length; j++) {
@@ -186,7 +186,9 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
       rB[j] = bench.index[i] / (i === 0 ? 1 : bench.index[i - 1]) - 1;
     }
     const bf = benchmarkFigures(risk.activeReturns, rB, fullYear);
-    benchActiveReturn = bf.activeReturn;
+    // Scored against the market from the first money in (a trade before any deposit is no record).
+    const funded = flows.find((f) => f.amount > 0)?.time ?? c.firstMs;
+    scoredBenchmark = benchmarkReturn(c.benchTime, c.benchPrice, Math.max(funded, c.firstMs), c.asOfMs);
     benchmark = {
       symbol: c.benchSymbol,
       return: bench.periodReturn,
@@ -279,7 +281,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
       warnings,
     };
   } else {
-    const s = scoreMetrics(metrics, { benchmarkActiveReturn: benchActiveReturn });
+    const s = scoreMetrics(metrics, { benchmarkReturn: scoredBenchmark });
     const d = s.dimensions;
     evaluation = {
       engineVersion: ENGINE_VERSION,

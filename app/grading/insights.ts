@@ -3,6 +3,7 @@
 // would lift it.
 import type { Insight, Metrics } from "./types";
 import {
+  BEHIND_MARKET_CAP,
   componentImpact,
   MIN_DAYS,
   MIN_ROUND_TRIPS,
@@ -103,6 +104,14 @@ export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
       impact: round1(s.score - s.uncapped),
     });
   }
+  if (s.behindMarket && s.score < s.uncapped && m.benchmark !== null) {
+    out.push({
+      id: "behind-market",
+      text: `Money was lost while ${benchmarkName(m.benchmark.symbol)} did better, so the grade is capped at ${tierOf(BEHIND_MARKET_CAP)}.`,
+      metric: "benchmark",
+      impact: round1(Math.min(s.score, PROVISIONAL_CAP) - Math.min(s.uncapped, s.provisional ? PROVISIONAL_CAP : Infinity)),
+    });
+  }
   if (s.leverageFactor < 1) {
     out.push({
       id: "leverage-discount",
@@ -117,6 +126,9 @@ export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
     .map((x) => ({ ...x, text: sentence(x.c, m) }))
     .filter((x): x is typeof x & { text: string } => x.text !== null)
     .sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact) || a.order - b.order);
+  // What the market did is always said when a benchmark was given.
+  const market = ranked.findIndex((x) => x.c.id === "excess-return");
+  if (market > 0) ranked.unshift(...ranked.splice(market, 1));
   for (const x of ranked) {
     if (out.length >= 5) break;
     out.push({ id: x.c.id, text: x.text, metric: x.c.metric, impact: round1(x.impact) });

@@ -385,6 +385,8 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
   const { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose } = rt;
   let pieces = 0;
   let nextEvent = nextEventTime(c, st, ist);
+  // Without any flow the whole ledger is funded by the implied deposit added after the pass.
+  const unfunded = c.flowTime.length === 0 && c.receives === 0;
 
   for (let k = 0; k < n; k++) {
     const t = time[k];
@@ -409,6 +411,9 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     const before = posQty[p];
     let pq = before;
     const ro = p * RT_FIELDS;
+    // Quantity matched against lots: a lot consumed whole (dust either way) counts whole, so cash
+    // and P&L see the same units.
+    let closedQ = 0;
 
     if (pq !== 0 && (pq > 0 ? d < 0 : d > 0)) {
       // Closing against the oldest lots.
@@ -439,6 +444,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
       }
       head[p] = L;
       if (L < 0) tail[p] = -1;
+      closedQ = accQ;
       st[REALIZED] += accPnl;
       rtAcc[ro] += accPnl;
       rtAcc[ro + 1] += accQ;
@@ -463,12 +469,11 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
       }
     }
 
-    let counted = q;
+    let counted = closedQ;
     if (remaining > 0) {
       if (d < 0 && (cls[k] === CRYPTO_CODE || kind === ROW_SEND)) {
         // Crypto cannot be sold short, nor units sent that are not held: the excess is a data
         // gap, left out of P&L and cash.
-        counted = q - remaining;
         ist[GAP_COUNT]++;
         if (gaps.length < MAX_GAPS_KEPT) gaps.push({ k, excess: remaining });
       } else {
@@ -486,6 +491,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
         else head[p] = k;
         tail[p] = k;
         pq += d * remaining;
+        counted += remaining;
       }
     }
     posQty[p] = pq;
@@ -528,7 +534,8 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     if (newQ !== 0) gross += newQ * px < 0 ? -(newQ * px) : newQ * px;
     st[GROSS] = gross;
     st[TRADED] = 1;
-    tradeGross[k] = gross;
+    // Trades before any capital arrived (deposits missing from the ledger) have no leverage to measure.
+    tradeGross[k] = st[ANY_BASE] === 1 || unfunded ? gross : 0;
     tradeEquity[k] = st[TC] + st[FC] + st[PV];
     // A send is a withdrawal in kind of what it could sell.
     if (kind === ROW_SEND && counted > 0) inKindFlow(ctx, t, -px * counted);

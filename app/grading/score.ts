@@ -36,6 +36,8 @@ export const FREE_LEVERAGE = 2;
 const LEVERAGE_EXPONENT = 0.8;
 /** Highest score a provisional grade may show (top of Silver). */
 export const PROVISIONAL_CAP = 59;
+/** Highest score of a record that lost money while its benchmark did better (top of Bronze). */
+export const BEHIND_MARKET_CAP = 39.9;
 
 type Anchors = readonly (readonly [number, number])[];
 
@@ -76,9 +78,11 @@ export const ANCHORS = {
   volatility: [[0.1, 100], [0.2, 75], [0.4, 40], [0.8, 0]],
   concentration: [[0.1, 100], [0.25, 85], [0.5, 55], [1, 20], [2, 0]],
   maxLeverage: [[1, 100], [1.5, 80], [2, 60], [3, 35], [5, 10], [10, 0]],
-  psr: [[0, 0], [0.5, 20], [0.75, 45], [0.9, 70], [0.95, 85], [0.99, 100]],
+  psr: [[0.5, 0], [0.75, 35], [0.9, 65], [0.95, 85], [0.99, 100]],
   positiveMonths: [[0.2, 0], [0.5, 45], [0.7, 80], [0.85, 100]],
-  sharpe: [[-1, 0], [0, 25], [1, 60], [2, 85], [3, 100]],
+  // Flat at and below 0: with a negative mean, a larger loss can raise the ratio (the deviation
+  // grows faster than the mean falls), so only positive Sharpe ratios and PSRs above ½ earn points.
+  sharpe: [[0, 10], [1, 55], [2, 82], [3, 100]],
   winRate: [[0.2, 0], [0.4, 40], [0.5, 60], [0.6, 80], [0.7, 100]],
   holdingRatio: [[1, 100], [1.5, 75], [2, 55], [3, 25], [5, 0]],
   tailLossRatio: [[2, 100], [4, 50], [8, 10], [12, 0]],
@@ -92,8 +96,8 @@ export const ANCHORS = {
 const NEUTRAL = 50;
 
 export interface ScoreContext {
-  /** The benchmark compounded over the trader's active days (null without a benchmark). */
-  benchmarkActiveReturn: number | null;
+  /** The benchmark's return from the first deposit to asOf (null without a benchmark). */
+  benchmarkReturn: number | null;
 }
 
 /**
@@ -102,10 +106,11 @@ export interface ScoreContext {
  * between the trading neither dilutes a loss nor shrinks a gain.
  */
 export function scoredReturn(twr: number, activeDays: number): number {
+  // The benchmark goes through the same transform, so both are compared on one footing.
   return activeDays >= 365 ? Math.pow(1 + twr, 365 / activeDays) - 1 : twr;
 }
 
-export function components(m: Metrics, ctx: ScoreContext = { benchmarkActiveReturn: null }): Component[] {
+export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: null }): Component[] {
   const out: Component[] = [];
   const add = (
     id: string,
@@ -123,10 +128,10 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkActiveRetu
   // Profitability: the return, and with a benchmark the return beyond it over the same days.
   const annual = m.activeDays >= 365;
   const ret = m.twr === null ? null : scoredReturn(m.twr, m.activeDays);
-  const benchmarked = ctx.benchmarkActiveReturn !== null && m.twr !== null;
+  const benchmarked = ctx.benchmarkReturn !== null && m.twr !== null;
   add("return", "profitability", benchmarked ? 0.35 : 0.7, annual ? "twrAnnualized" : "twr", ret, ANCHORS.return, 30);
   if (benchmarked) {
-    const b = scoredReturn(ctx.benchmarkActiveReturn!, m.activeDays);
+    const b = scoredReturn(ctx.benchmarkReturn!, m.activeDays);
     add("excess-return", "profitability", 0.35, "benchmark", ret! - b, ANCHORS.excessReturn, 50);
   }
   const pf = m.profitFactor === null && m.roundTrips > 0 && m.winRate !== null && m.winRate > 0 ? Infinity : m.profitFactor;
@@ -151,7 +156,7 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkActiveRetu
   const smoothMonths = m.positiveMonths === null ? null : (m.positiveMonths * m.months + 1) / (m.months + 2);
   add("positive-months", "consistency", 0.35, "positiveMonths", smoothMonths, ANCHORS.positiveMonths);
   add("sharpe", "consistency", 0.3, "sharpe", m.sharpe, ANCHORS.sharpe, 25);
-  add("psr", "consistency", 0.2, "psr", m.psr, ANCHORS.psr, 20);
+  add("psr", "consistency", 0.2, "psr", m.psr, ANCHORS.psr, 0);
   const smoothWin = m.winRate === null ? null : (m.winRate * m.roundTrips + 1) / (m.roundTrips + 2);
   add("win-rate", "consistency", 0.15, "winRate", smoothWin, ANCHORS.winRate);
 
@@ -227,8 +232,10 @@ export interface ScoreResult {
   components: Component[];
   confidence: number;
   provisional: boolean;
-  /** Score after the leverage factor, before the provisional cap. */
+  /** Score after the leverage factor, before the provisional and market caps. */
   uncapped: number;
+  /** The record lost money while its benchmark did better: capped at BEHIND_MARKET_CAP. */
+  behindMarket: boolean;
   /** Score before the leverage factor. */
   unlevered: number;
   leverageFactor: number;
@@ -236,7 +243,7 @@ export interface ScoreResult {
   tier: Tier;
 }
 
-export function scoreMetrics(m: Metrics, ctx: ScoreContext = { benchmarkActiveReturn: null }): ScoreResult {
+export function scoreMetrics(m: Metrics, ctx: ScoreContext = { benchmarkReturn: null }): ScoreResult {
   const comps = components(m, ctx);
   const raw = { profitability: 0, riskControl: 0, consistency: 0, discipline: 0, experience: 0 };
   for (const c of comps) raw[c.dimension] += c.weight * c.score;
@@ -252,8 +259,11 @@ export function scoreMetrics(m: Metrics, ctx: ScoreContext = { benchmarkActiveRe
   const lf = leverageFactor(m.maxLeverage);
   const uncapped = unlevered * lf;
   const provisional = m.roundTrips < MIN_ROUND_TRIPS || m.activeDays < MIN_DAYS;
-  const score = provisional ? Math.min(uncapped, PROVISIONAL_CAP) : uncapped;
-  return { raw, dimensions: dims, components: comps, confidence, provisional, uncapped, unlevered, leverageFactor: lf, score, tier: tierOf(score) };
+  let score = provisional ? Math.min(uncapped, PROVISIONAL_CAP) : uncapped;
+  const excess = comps.find((c) => c.id === "excess-return");
+  const behindMarket = m.twr !== null && m.twr < 0 && excess !== undefined && excess.value !== null && excess.value < 0;
+  if (behindMarket) score = Math.min(score, BEHIND_MARKET_CAP);
+  return { raw, dimensions: dims, components: comps, confidence, provisional, uncapped, behindMarket, unlevered, leverageFactor: lf, score, tier: tierOf(score) };
 }
 
 /** Points of overall score a component adds (+) or removes (−) against a neutral 50. */

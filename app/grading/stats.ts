@@ -108,6 +108,7 @@ export function benchmarkSeries(
   };
   const start = at(firstMs);
   const index = new Float64Array(days.length);
+  if (!(start > 0)) return null;
   for (let i = 0; i < days.length; i++) {
     const end = i === days.length - 1 ? asOfMs : (days[i] + 1) * 86_400_000 - 1;
     index[i] = at(end) / start;
@@ -115,12 +116,21 @@ export function benchmarkSeries(
   return { index, periodReturn: index[index.length - 1] - 1 };
 }
 
+/** B(to) ÷ B(from) − 1 with closes carried forward (the first close stands in before the series starts). */
+export function benchmarkReturn(benchTime: Float64Array, benchPrice: Float64Array, fromMs: number, toMs: number): number | null {
+  if (benchTime.length === 0) return null;
+  const at = (t: number) => {
+    let j = 0;
+    while (j + 1 < benchTime.length && benchTime[j + 1] <= t) j++;
+    return benchPrice[j];
+  };
+  return at(toMs) / at(fromMs) - 1;
+}
+
 export interface BenchmarkFigures {
   beta: number | null;
   /** Annualised Jensen's alpha on daily returns (risk-free 0). */
   alpha: number | null;
-  /** Benchmark return compounded over the same (active) days as the trader's returns. */
-  activeReturn: number;
 }
 
 /**
@@ -129,10 +139,7 @@ export interface BenchmarkFigures {
  */
 export function benchmarkFigures(r: ArrayLike<number>, rB: ArrayLike<number>, fullYear: boolean): BenchmarkFigures {
   const n = r.length;
-  let activeReturn = 1;
-  for (let i = 0; i < n; i++) activeReturn *= 1 + rB[i];
-  activeReturn -= 1;
-  if (n < 2) return { beta: null, alpha: null, activeReturn };
+  if (n < 2) return { beta: null, alpha: null };
   let sr = 0;
   let sb = 0;
   for (let i = 0; i < n; i++) {
@@ -151,5 +158,5 @@ export function benchmarkFigures(r: ArrayLike<number>, rB: ArrayLike<number>, fu
   varB /= n - 1;
   const beta = varB > 0 ? cov / varB : null;
   const alpha = beta !== null && fullYear ? (mr - beta * mb) * 365 : null;
-  return { beta, alpha, activeReturn };
+  return { beta, alpha };
 }
