@@ -23,6 +23,7 @@ export function LineChart({
   format,
   area,
   tone = "accent",
+  compare,
 }: {
   id: string;
   title: string;
@@ -31,10 +32,13 @@ export function LineChart({
   format: (v: number) => string;
   area?: boolean;
   tone?: "accent" | "danger";
+  /** A second series on the same scale and days (e.g. the benchmark), drawn dashed. */
+  compare?: { label: string; points: Point[] };
 }) {
   const data = downsample(points);
   if (data.length < 2) return <p className="muted">Not enough history to draw {title.toLowerCase()} yet.</p>;
-  const ys = data.map((p) => p.y);
+  const other = compare && compare.points.length === points.length ? downsample(compare.points) : null;
+  const ys = data.map((p) => p.y).concat(other ? other.map((p) => p.y) : []);
   let min = Math.min(...ys);
   let max = Math.max(...ys);
   if (min === max) {
@@ -61,7 +65,21 @@ export function LineChart({
         </g>
       ))}
       {area ? <path d={fill} fill={colour} opacity="0.18" /> : null}
+      {other ? (
+        <path
+          d={other.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.y).toFixed(1)}`).join("")}
+          fill="none"
+          stroke="var(--muted)"
+          strokeWidth="1.5"
+          strokeDasharray="5 4"
+        />
+      ) : null}
       <path d={line} fill="none" stroke={colour} strokeWidth="2" />
+      {other ? (
+        <text x={W - PAD.right} y={PAD.top + 10} fontSize="11" fill="var(--muted)" textAnchor="end">
+          — you · - - {compare!.label}
+        </text>
+      ) : null}
       <text x={PAD.left} y={H - 6} fontSize="11" fill="var(--muted)">
         {data[0]!.x}
       </text>

@@ -9,7 +9,19 @@ export type ReportData = {
   createdAt: string;
   verificationCode: string;
   showAmounts: boolean;
-  history: { id: number; created_at: string; tier: string | null; score: number | null; verification_code: string }[];
+  history: { id: number; created_at: string; tier: string | null; score: number | null; verification_code: string; engine_version?: string }[];
+};
+
+/** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
+export const ENGINE_CHANGES: Record<string, string[]> = {
+  "2.0.0": [
+    "Splits, dividends and interest, account fees, transfers between your accounts and tokens sent or received are now part of your record.",
+    "Profitability is measured against the market (the S&P 500 for stocks, Bitcoin for crypto), and a record that lost money while the market did better is capped at Bronze.",
+    "Records shorter than a year are no longer annualised, and losses are capped at −100 %.",
+    "Experience and confidence count the days you actually traded or held positions, so an old tiny trade no longer lengthens your record.",
+    "Leverage is measured at every trade: over 2× gross exposure discounts the grade.",
+    "A new skill-versus-luck figure says how likely your edge is real.",
+  ],
 };
 
 const DIMENSION_LABELS = {
@@ -23,6 +35,8 @@ const DIMENSION_LABELS = {
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatPercent(v));
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
 const days = (v: number | null | undefined) => (v === null || v === undefined ? "—" : `${v.toFixed(1)} days`);
+const signedPct = (v: number) => `${v >= 0 ? "+" : "−"}${formatPercent(Math.abs(v))}`;
+const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
 
 /** Why money-weighted and time-weighted returns differ, in one sentence. */
 export function twrVsMwrSentence(twr: number | null, mwr: number | null): string {
@@ -47,6 +61,7 @@ export function GradeReport({ data }: { data: ReportData }) {
   }
   return (
     <div className="report">
+      <WhatChanged evaluation={e} history={data.history} />
       <section className="card report-head">
         <GradeBadge tier={e.tier} stars={e.stars.overall} size="lg" />
         <div>
@@ -82,14 +97,37 @@ export function GradeReport({ data }: { data: ReportData }) {
           <div><dt>Total return</dt><dd>{pct(m.simpleReturn)}</dd></div>
           <div><dt>Total P&amp;L</dt><dd>{money(m.totalPnl)}</dd></div>
           <div><dt>Time-weighted return</dt><dd>{pct(m.twr)}</dd></div>
-          <div><dt>Money-weighted return (annual)</dt><dd>{pct(m.mwr)}</dd></div>
+          {m.mwr !== null && m.mwr !== undefined ? (
+            <div><dt>Money-weighted return (annual)</dt><dd>{pct(m.mwr)}</dd></div>
+          ) : (
+            <div><dt>Money-weighted return (period)</dt><dd>{pct(m.mwrCumulative)}</dd></div>
+          )}
+          {m.benchmark ? (
+            <div>
+              <dt>{BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time</dt>
+              <dd>{signedPct(m.benchmark.return)}{m.benchmark.excess !== null ? <span className="muted small"> · you {signedPct(m.benchmark.excess)}</span> : null}</dd>
+            </div>
+          ) : null}
+          {m.psr !== null && m.psr !== undefined ? (
+            <div><dt>Edge is real (skill vs luck)</dt><dd>{Math.round(m.psr * 100)} % likely</dd></div>
+          ) : null}
           <div><dt>Max drawdown</dt><dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd></div>
           <div><dt>Win rate</dt><dd>{pct(m.winRate)}</dd></div>
           <div><dt>Profit factor</dt><dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd></div>
           <div><dt>Average holding</dt><dd>{days(m.avgHoldingDays)}</dd></div>
           <div><dt>Median holding</dt><dd>{days(m.medianHoldingDays)}</dd></div>
           <div><dt>Round trips</dt><dd>{formatCompact(m.roundTrips)}</dd></div>
-          <div><dt>Track record</dt><dd>{formatCompact(Math.round(m.trackRecordDays))} days</dd></div>
+          <div>
+            <dt>Track record</dt>
+            <dd>
+              {formatCompact(Math.round(m.trackRecordDays))} days
+              {m.activeDays !== undefined ? <span className="muted small"> · {formatCompact(m.activeDays)} active</span> : null}
+            </dd>
+          </div>
+          {m.maxLeverage !== null && m.maxLeverage !== undefined ? (
+            <div><dt>Max leverage</dt><dd>{m.maxLeverage.toFixed(2)}×</dd></div>
+          ) : null}
+          {m.income ? <div><dt>Dividends and interest</dt><dd>{money(m.income)}</dd></div> : null}
           <div><dt>Sharpe / Sortino</dt><dd>{num(m.sharpe)} / {num(m.sortino)}</dd></div>
         </dl>
         <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
@@ -104,6 +142,11 @@ export function GradeReport({ data }: { data: ReportData }) {
             description={`The account's time-weighted index from ${e.curve[0]?.date ?? "the start"} to ${e.curve.at(-1)?.date ?? "now"}, ending at ${num(e.curve.at(-1)?.index)} (1.00 = where it started).`}
             points={e.curve.map((c) => ({ x: c.date, y: c.index }))}
             format={(v) => v.toFixed(2)}
+            compare={
+              m.benchmark && e.curve.every((c) => typeof c.benchmark === "number")
+                ? { label: BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol, points: e.curve.map((c) => ({ x: c.date, y: c.benchmark! })) }
+                : undefined
+            }
           />
         </div>
         <div className="card">
@@ -152,5 +195,23 @@ export function GradeReport({ data }: { data: ReportData }) {
         </table>
       </section>
     </div>
+  );
+}
+
+/** When this grade came from a newer engine than the one before, what changed and how the grade moved. */
+function WhatChanged({ evaluation, history }: { evaluation: Evaluation; history: ReportData["history"] }) {
+  const [current, previous] = history;
+  if (!current || !previous || !previous.engine_version || previous.engine_version === evaluation.engineVersion) return null;
+  const changes = ENGINE_CHANGES[evaluation.engineVersion];
+  if (!changes) return null;
+  return (
+    <section className="card what-changed" aria-labelledby="what-changed-title">
+      <h2 id="what-changed-title">What changed since your last grade</h2>
+      <p>
+        This grade uses engine {evaluation.engineVersion}; your previous one ({previous.tier ?? "no tier"}
+        {previous.score !== null ? `, ${previous.score.toFixed(1)}` : ""}) used {previous.engine_version}.
+      </p>
+      <ul>{changes.map((c) => <li key={c}>{c}</li>)}</ul>
+    </section>
   );
 }

@@ -164,7 +164,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   }
   const feeDrag =
     meanEquity > 0 && c.n > 0 ? (pass.fees / meanEquity) * (YEAR_DAYS / Math.max(1, activeDays)) : null;
-  const maxLeverage = c.n > 0 ? maxLeverageOf(pass.tradeGross, pass.tradeEquity) : null;
+  const maxLeverage = c.n === 0 ? null : Math.min(LEVERAGE_CAP, impliedFunding !== null ? maxLeverageOf(pass.tradeGross, pass.tradeEquity) : pass.maxLeverage);
   if (maxLeverage === LEVERAGE_CAP)
     warnings.push(`A trade left positions open on equity ≤ 0; leverage is reported as ${LEVERAGE_CAP}×.`);
   const symbolsTraded = new Set<number>();

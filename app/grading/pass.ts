@@ -72,9 +72,11 @@ export interface PassResult {
   maxAbs: Float64Array;
   /** Σ over curve days of |position value| per asset class code (for the dominant class). */
   classExposure: Float64Array;
-  /** Gross exposure (Σ |symbol value|) and equity without an implied deposit, after each trade. */
+  /** Without any flow: gross exposure (Σ |symbol value|) and equity without the implied deposit, after each trade. */
   tradeGross: Float64Array;
   tradeEquity: Float64Array;
+  /** With flows: the largest gross exposure ÷ equity after a trade (Infinity on equity ≤ 0). */
+  maxLeverage: number;
   /** Marks (per symbol) at asOf; NaN for a symbol never marked. */
   markAtAsOf: Float64Array;
   cash: number;
@@ -128,7 +130,8 @@ const TRADED = 15; // a trade happened since the last day end
 const OPEN_AT_START = 16; // a position was open when the current day started
 const BOUNDED = 17;
 const ACCOUNT_FEES = 18;
-const ST_SIZE = 19;
+const MAX_LEV = 19; // largest gross ÷ equity after a trade (ledgers with flows)
+const ST_SIZE = 20;
 // Integer state: cursors into marks, flows, events and days; the active symbol count; counters.
 const MI = 0;
 const FI = 1;
@@ -214,8 +217,9 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const rtOpenCash = scratchRaw("rtOpenCash", "f64", rtCap);
   const rtOpenValue = scratchRaw("rtOpenValue", "f64", rtCap);
   const rtClose = scratchRaw("rtClose", "f64", rtCap);
-  const tradeGross = scratchRaw("tradeGross", "f64", n);
-  const tradeEquity = scratchRaw("tradeEquity", "f64", n);
+  const unfunded = c.flowTime.length === 0 && c.receives === 0;
+  const tradeGross = unfunded ? scratchRaw("tradeGross", "f64", n) : new Float64Array(0);
+  const tradeEquity = unfunded ? scratchRaw("tradeEquity", "f64", n) : new Float64Array(0);
   const syms: Symbols = {
     qty: new Float64Array(nSym),
     mark: new Float64Array(nSym).fill(NaN),
@@ -301,8 +305,9 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     dayValue: curve.value,
     maxAbs: curve.maxAbs,
     classExposure: curve.classExposure,
-    tradeGross: tradeGross.subarray(0, n),
-    tradeEquity: tradeEquity.subarray(0, n),
+    tradeGross,
+    tradeEquity,
+    maxLeverage: st[MAX_LEV],
     markAtAsOf: syms.mark,
     cash: st[TC] + st[FC],
     equityAtAsOf,
@@ -386,7 +391,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
   let pieces = 0;
   let nextEvent = nextEventTime(c, st, ist);
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
-  const unfunded = c.flowTime.length === 0 && c.receives === 0;
+  const unfunded = tradeGross.length > 0 || (c.flowTime.length === 0 && c.receives === 0);
 
   for (let k = 0; k < n; k++) {
     const t = time[k];
@@ -534,9 +539,15 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     if (newQ !== 0) gross += newQ * px < 0 ? -(newQ * px) : newQ * px;
     st[GROSS] = gross;
     st[TRADED] = 1;
-    // Trades before any capital arrived (deposits missing from the ledger) have no leverage to measure.
-    tradeGross[k] = st[ANY_BASE] === 1 || unfunded ? gross : 0;
-    tradeEquity[k] = st[TC] + st[FC] + st[PV];
+    if (unfunded) {
+      // The implied deposit is known only after the pass: keep both sides.
+      tradeGross[k] = gross;
+      tradeEquity[k] = st[TC] + st[FC] + st[PV];
+    } else if (st[ANY_BASE] === 1 && gross > st[MAX_LEV] * (st[TC] + st[FC] + st[PV])) {
+      // (Trades before any capital arrived — deposits missing from the ledger — have no leverage to measure.)
+      const eq = st[TC] + st[FC] + st[PV];
+      st[MAX_LEV] = eq > 0 ? gross / eq : Infinity;
+    }
     // A send is a withdrawal in kind of what it could sell.
     if (kind === ROW_SEND && counted > 0) inKindFlow(ctx, t, -px * counted);
   }

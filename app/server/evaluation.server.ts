@@ -228,6 +228,8 @@ const MONEY_METRICS = [
   "unrealizedPnl",
   "totalPnl",
   "fees",
+  "accountFees",
+  "income",
   "expectancy",
   "avgWin",
   "avgLoss",
