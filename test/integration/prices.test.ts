@@ -1,0 +1,186 @@
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_YAHOO_URL, fetchYahooDaily, totalReturnLevels } from "~/sources/prices.server";
+import { priceHandlers, rateLimitNext, simulatedAsTraded } from "../mocks/prices";
+
+// The price service in-process against PGlite (or DATABASE_URL's PostgreSQL), its providers
+// answered by the demo simulator at the network edge: what it stores, what it asks twice (nothing).
+if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
+process.env.PRICES_LIVE = "0";
+const { getDb, migrateToLatest } = await import("~/server/db.server");
+const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges } = await import("~/server/prices.server");
+
+const server = setupServer(...priceHandlers());
+// URLs the providers answered (a 429 retried is counted once, by its answer), and every status.
+const requests: string[] = [];
+const statuses: number[] = [];
+
+beforeAll(async () => {
+  await migrateToLatest();
+  // A PostgreSQL test database keeps its cache between runs: start from nothing.
+  const db = await getDb();
+  await db.deleteFrom("price_history").execute();
+  await db.deleteFrom("price_ranges").execute();
+  server.listen({ onUnhandledRequest: "error" });
+  server.events.on("response:mocked", ({ request, response }) => {
+    statuses.push(response.status);
+    if (response.status !== 429) requests.push(request.url);
+  });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  requests.length = 0;
+});
+
+const asked = () => requests.map((u) => new URL(u)).map((u) => `${u.pathname}?${u.searchParams.get("period1") ?? u.searchParams.get("start")}`);
+
+describe("dailyPrices", () => {
+  it("answers NVDA as traded across its split, and a second request asks the provider nothing", async () => {
+    const first = await dailyPrices("stock:NVDA", "2024-05-01", "2024-06-30");
+    expect(requests).toHaveLength(1);
+    expect(first.map((p) => p.day)).toContain("2024-06-07");
+    expect(first.find((p) => p.day === "2024-06-07")!.price).toBeCloseTo(simulatedAsTraded("NVDA", "2024-06-07"), 2);
+    expect(first.find((p) => p.day === "2024-06-07")!.price).toBeGreaterThan(900);
+    expect(first.find((p) => p.day === "2024-06-10")!.price).toBeLessThan(160);
+    expect(first.some((p) => p.day === "2024-06-08")).toBe(false); // a Saturday
+
+    requests.length = 0;
+    expect(await dailyPrices("stock:NVDA", "2024-05-01", "2024-06-30")).toEqual(first);
+    expect(await dailyPrices("stock:NVDA", "2024-06-01", "2024-06-15")).toEqual(first.filter((p) => p.day >= "2024-06-01" && p.day <= "2024-06-15"));
+    // The first answer ran to today (to learn every later split), so later days are stored too.
+    expect((await dailyPrices("stock:NVDA", "2025-03-01", "2025-03-31")).length).toBeGreaterThan(18);
+    expect(requests).toEqual([]);
+  });
+
+  it("fetches only the missing earlier days, linked to the stored ones, across the 2021 split", async () => {
+    const older = await dailyPrices("stock:NVDA", "2021-06-01", "2024-05-10");
+    expect(asked()).toEqual([`/v8/finance/chart/NVDA?${Date.parse("2021-06-01T00:00:00Z") / 1000}`]);
+    const period2 = new URL(requests.at(-1)!).searchParams.get("period2");
+    expect(Number(period2)).toBe(Date.parse("2024-05-02T00:00:00Z") / 1000); // up to the first stored day, 2024-05-01
+    for (const day of ["2021-07-16", "2021-07-20", "2023-03-01", "2024-04-30"]) {
+      expect(older.find((p) => p.day === day)!.price, day).toBeCloseTo(simulatedAsTraded("NVDA", day), 2);
+    }
+    expect(older.find((p) => p.day === "2021-07-16")!.price).toBeGreaterThan(500);
+    expect(older.find((p) => p.day === "2021-07-20")!.price).toBeLessThan(260);
+    requests.length = 0;
+    await dailyPrices("stock:NVDA", "2021-06-01", "2024-06-30");
+    expect(requests).toEqual([]);
+  });
+
+  it("remembers ranges without prices (an unknown coin or ticker) and never asks for unfinished days", async () => {
+    expect(await dailyPrices("coin:coingecko:no-such-coin", "2024-01-01", "2024-01-31")).toEqual([]);
+    expect(await dailyPrices("stock:NOTREAL", "2024-01-01", "2024-01-31")).toEqual([]);
+    expect(requests).toHaveLength(2);
+    requests.length = 0;
+    expect(await dailyPrices("coin:coingecko:no-such-coin", "2024-01-01", "2024-01-31")).toEqual([]);
+    expect(await dailyPrices("stock:NOTREAL", "2024-01-10", "2024-01-20")).toEqual([]);
+    expect(await dailyPrices("stock:AAPL", addDay(lastFinalDay(), 1), "2999-01-01")).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+
+  it("asks DefiLlama for missing days only, in chunks, then nothing", async () => {
+    const btc = await dailyPrices("coin:coingecko:bitcoin", "2021-01-01", "2021-12-31");
+    expect(btc).toHaveLength(365);
+    expect(requests).toHaveLength(1); // 365 days fit one request
+    requests.length = 0;
+    const more = await dailyPrices("coin:coingecko:bitcoin", "2020-12-01", "2022-01-31");
+    expect(more).toHaveLength(31 + 365 + 31);
+    const starts = requests.map((u) => new URL(u).searchParams.get("start")).sort();
+    expect(starts).toEqual([String(Date.parse("2020-12-02T00:00:00Z") / 1000), String(Date.parse("2022-01-02T00:00:00Z") / 1000)]);
+    expect(more.filter((p) => p.day >= "2021-01-01" && p.day <= "2021-12-31")).toEqual(btc);
+  });
+
+  it("refuses bad days and instruments", async () => {
+    await expect(dailyPrices("stock:NVDA", "2024-13-01", "2024-12-31")).rejects.toThrow(/YYYY-MM-DD/);
+    await expect(dailyPrices("NVDA" as "stock:NVDA", "2024-01-01", "2024-12-31")).rejects.toThrow(/not an instrument/);
+  });
+});
+
+describe("benchmarkSeries", () => {
+  it("SPY total return at each New York close, from the last close before `from` to `to`; then from the cache", async () => {
+    const from = new Date("2024-01-06T15:00:00Z"); // a Saturday
+    const to = new Date("2024-12-31T23:00:00Z");
+    const s = await benchmarkSeries("stocks", from, to);
+    expect(s.symbol).toBe("SPY");
+    expect(s.prices[0]!.time).toBe("2024-01-05T21:00:00.000Z"); // Friday's close, EST
+    expect(s.prices.find((p) => p.time.startsWith("2024-07-01"))!.time).toBe("2024-07-01T20:00:00.000Z"); // EDT
+    expect(s.prices.at(-1)!.time).toBe("2024-12-31T21:00:00.000Z");
+    expect(s.prices.length).toBeGreaterThan(245);
+    const times = s.prices.map((p) => p.time);
+    expect([...times].sort()).toEqual(times);
+    requests.length = 0;
+    expect(await benchmarkSeries("stocks", from, to)).toEqual(s);
+    expect(requests).toEqual([]);
+  });
+
+  it("a total-return series fetched in pieces is one series: the return over a span does not depend on the order of requests", async () => {
+    const late = await benchmarkSeries("stocks", new Date("2025-02-01T00:00:00Z"), new Date("2025-06-30T00:00:00Z"));
+    const early = await benchmarkSeries("stocks", new Date("2022-01-01T00:00:00Z"), new Date("2023-12-31T00:00:00Z"));
+    const all = await benchmarkSeries("stocks", new Date("2022-01-01T00:00:00Z"), new Date("2025-06-30T00:00:00Z"));
+    const at = (series: typeof all, day: string) => series.prices.find((p) => p.time.startsWith(day))!.price;
+    // Levels agree wherever the pieces overlap the whole: one scale.
+    expect(at(all, "2025-03-03")).toBeCloseTo(at(late, "2025-03-03"), 8);
+    expect(at(all, "2023-03-01")).toBeCloseTo(at(early, "2023-03-01"), 8);
+    // Across the day where the older piece was linked to the stored one (2023-12-27), returns are
+    // those of one uninterrupted Yahoo answer.
+    const fresh = totalReturnLevels(await fetchYahooDaily(DEMO_YAHOO_URL, "SPY", "2022-01-01", null, { baseDelayMs: 1 }));
+    const f = (day: string) => fresh.find((p) => p.day === day)!.price;
+    expect(at(all, "2024-06-03") / at(all, "2023-06-01")).toBeCloseTo(f("2024-06-03") / f("2023-06-01"), 5);
+    // Total return beats the price return by the dividends (SPY ≈ 1.3 % a year over 3.5 years).
+    const prices = await dailyPrices("stock:SPY", "2022-01-03", "2025-06-27");
+    const priceReturn = prices.at(-1)!.price / prices[0]!.price;
+    const totalReturn = at(all, prices.at(-1)!.day) / at(all, prices[0]!.day);
+    expect(totalReturn / priceReturn).toBeGreaterThan(1.035);
+    expect(totalReturn / priceReturn).toBeLessThan(1.055);
+  });
+
+  it("links an older piece onto stored total-return levels whatever their scale (adjclose moves with each new dividend)", async () => {
+    await dailyPrices("stock-tr:QQQ", "2024-01-02", "2024-12-31");
+    // As if the stored levels came from an answer scaled to an older dividend.
+    const db = await getDb();
+    await db.updateTable("price_history").set((eb) => ({ price: eb("price", "*", 2) })).where("instrument", "=", "stock-tr:QQQ").execute();
+    const joined = await dailyPrices("stock-tr:QQQ", "2023-01-03", "2024-12-31");
+    const fresh = totalReturnLevels(await fetchYahooDaily(DEMO_YAHOO_URL, "QQQ", "2023-01-01", null, { baseDelayMs: 1 }));
+    const j = (day: string) => joined.find((p) => p.day === day)!.price;
+    const f = (day: string) => fresh.find((p) => p.day === day)!.price;
+    expect(j("2024-06-03") / j("2023-06-01")).toBeCloseTo(f("2024-06-03") / f("2023-06-01"), 6);
+    expect(j("2023-06-01") / f("2023-06-01")).toBeCloseTo(2, 6);
+  });
+
+  it("BTC in USD at each UTC day's end, within a sane band in 2021", async () => {
+    const s = await benchmarkSeries("crypto", new Date("2021-03-01T12:00:00Z"), new Date("2021-09-30T12:00:00Z"));
+    expect(s.symbol).toBe("BTC");
+    expect(s.prices[0]!.time).toBe("2021-02-28T23:59:59.999Z");
+    expect(s.prices.at(-1)!.time).toBe("2021-09-29T23:59:59.999Z");
+    for (const p of s.prices) expect(p.price).toBeGreaterThan(20_000);
+    for (const p of s.prices) expect(p.price).toBeLessThan(75_000);
+  });
+});
+
+it("missingRanges finds the holes", () => {
+  const covered = [
+    { from: "2024-01-10", to: "2024-01-20" },
+    { from: "2024-01-15", to: "2024-01-25" },
+    { from: "2024-02-01", to: "2024-02-05" },
+  ];
+  expect(missingRanges(covered, "2024-01-01", "2024-02-10")).toEqual([
+    { from: "2024-01-01", to: "2024-01-09" },
+    { from: "2024-01-26", to: "2024-01-31" },
+    { from: "2024-02-06", to: "2024-02-10" },
+  ]);
+  expect(missingRanges(covered, "2024-01-12", "2024-01-24")).toEqual([]);
+  expect(missingRanges([], "2024-01-01", "2024-01-01")).toEqual([{ from: "2024-01-01", to: "2024-01-01" }]);
+});
+
+it("retries a provider's HTTP 429 (Retry-After) and answers", async () => {
+  statuses.length = 0;
+  rateLimitNext("yahoo", 2);
+  const p = await dailyPrices("stock:MSFT", "2024-03-01", "2024-03-31");
+  expect(statuses.slice(0, 2)).toEqual([429, 429]);
+  expect(statuses.at(-1)).toBe(200); // after one more 429 when the simulator's own turn comes
+  expect(p.length).toBeGreaterThan(18);
+});
+
+function addDay(day: string, n: number) {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
