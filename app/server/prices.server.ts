@@ -102,14 +102,21 @@ async function fill(db: DB, instrument: Instrument, gap: Range, lastFinal: Day):
   // answer is then linked to the stored day before it (adjclose's scale moves with each dividend).
   const next = await neighbour(db, instrument, "after", gap.to);
   const prev = !next && parsed.kind === "stock-tr" ? await neighbour(db, instrument, "before", gap.from) : undefined;
-  const data = await fetchYahooDaily(src.yahoo, parsed.symbol, prev?.day ?? gap.from, next?.day ?? null, src.options);
+  let data = await fetchYahooDaily(src.yahoo, parsed.symbol, prev?.day ?? gap.from, next?.day ?? null, src.options);
   const covered: Range = { from: gap.from, to: next ? gap.to : lastFinal };
   if (data.notFound) {
     log("info", "prices: symbol not found", { instrument });
     await store(db, instrument, [], covered);
     return;
   }
-  const all = parsed.kind === "stock" ? unadjustSplits(data, next) : totalReturnLevels(data, next ?? prev);
+  let all: DailyPrice[];
+  if (parsed.kind === "stock" && next && !data.bars.some((b) => b.day === next.day)) {
+    // Yahoo no longer has the stored day to link to: ask up to today, where splits need no link.
+    data = await fetchYahooDaily(src.yahoo, parsed.symbol, gap.from, null, src.options);
+    all = unadjustSplits(data);
+  } else {
+    all = parsed.kind === "stock" ? unadjustSplits(data, next) : totalReturnLevels(data, next ?? prev);
+  }
   await store(
     db,
     instrument,

@@ -1,7 +1,8 @@
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_YAHOO_URL, fetchYahooDaily, totalReturnLevels } from "~/sources/prices.server";
-import { priceHandlers, rateLimitNext, simulatedAsTraded } from "../mocks/prices";
+import { priceHandlers, rateLimitNext, simulatedAsTraded, yahooChart } from "../mocks/prices";
 
 // The price service in-process against PGlite (or DATABASE_URL's PostgreSQL), its providers
 // answered by the demo simulator at the network edge: what it stores, what it asks twice (nothing).
@@ -65,6 +66,32 @@ describe("dailyPrices", () => {
     requests.length = 0;
     await dailyPrices("stock:NVDA", "2021-06-01", "2024-06-30");
     expect(requests).toEqual([]);
+  });
+
+  it("asks up to today instead when Yahoo's answer lacks the stored day it should link to", async () => {
+    await dailyPrices("stock:AVGO", "2024-07-01", "2024-07-31");
+    requests.length = 0;
+    // The next answer leaves out its last bar (the stored 2024-07-01).
+    server.use(
+      http.get(
+        `${DEMO_YAHOO_URL}/v8/finance/chart/:symbol`,
+        ({ request }) => {
+          const q = new URL(request.url).searchParams;
+          const body = yahooChart("AVGO", Number(q.get("period1")), Number(q.get("period2")), q.get("events") ?? "");
+          const r = body.chart.result[0]!;
+          r.timestamp.pop();
+          r.indicators.quote[0]!.close.pop();
+          r.indicators.adjclose[0]!.adjclose.pop();
+          return HttpResponse.json(body);
+        },
+        { once: true },
+      ),
+    );
+    const p = await dailyPrices("stock:AVGO", "2024-06-03", "2024-07-31");
+    expect(requests.map((u) => new URL(u).searchParams.get("period2"))).toEqual([String(Date.parse("2024-07-02T00:00:00Z") / 1000), expect.any(String)]);
+    expect(Number(new URL(requests[1]!).searchParams.get("period2"))).toBeGreaterThan(Date.now() / 1000 - 60);
+    for (const day of ["2024-06-03", "2024-07-12", "2024-07-15"]) expect(p.find((x) => x.day === day)!.price, day).toBeCloseTo(simulatedAsTraded("AVGO", day), 2);
+    expect(p.find((x) => x.day === "2024-07-12")!.price).toBeGreaterThan(1_000); // before its 10:1 split
   });
 
   it("remembers ranges without prices (an unknown coin or ticker) and never asks for unfinished days", async () => {
