@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import {
   addDays,
   dayOf,
+  dayStart,
   DEFILLAMA_BASE_URL,
   DEMO_DEFILLAMA_URL,
   DEMO_YAHOO_URL,
@@ -13,12 +14,14 @@ import {
   PriceSourceError,
   totalReturnLevels,
   unadjustSplits,
+  walletTokenInstrument,
   YAHOO_BASE_URL,
   type DailyPrice,
   type Day,
   type FetchOptions,
   type Instrument,
 } from "~/sources/prices.server";
+import { pricesNeeded, type PriceLookup, type WalletTransaction } from "~/sources/swaps";
 import { getDb, type DB } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -183,5 +186,66 @@ export async function benchmarkSeries(kind: BenchmarkKind, from: Date, to: Date)
       .slice(start)
       .filter((p) => p.time.getTime() <= to.getTime())
       .map((p) => ({ time: p.time.toISOString(), price: p.price })),
+  };
+}
+
+/**
+ * Prices at instants, from the daily cache: for a token, log-linear between the ends of the day
+ * before and of the day itself (DefiLlama's daily points); for a stock, the last close at or
+ * before the instant. An instrument whose provider fails is left out (logged), so its lookups
+ * answer undefined and the caller falls back.
+ */
+export async function pricesAt(needs: Array<{ instrument: Instrument; time: Date }>): Promise<(instrument: Instrument, time: Date) => number | undefined> {
+  const byInstrument = new Map<Instrument, { from: Day; to: Day }>();
+  for (const n of needs) {
+    const day = dayOf(n.time.getTime());
+    const r = byInstrument.get(n.instrument);
+    byInstrument.set(n.instrument, { from: r && r.from < day ? r.from : day, to: r && r.to > day ? r.to : day });
+  }
+  const series = new Map<Instrument, Array<{ t: number; price: number }>>();
+  for (const [instrument, r] of byInstrument) {
+    try {
+      const coin = instrument.startsWith("coin:");
+      const rows = await dailyPrices(instrument, addDays(r.from, coin ? -1 : -10), r.to);
+      series.set(instrument, rows.map((p) => ({ t: coin ? dayStart(p.day) + 86_400_000 : nyCloseTime(p.day).getTime(), price: p.price })));
+    } catch (error) {
+      if (!(error instanceof PriceSourceError)) throw error;
+      log("info", "prices: no historical prices", { instrument, error: error.message });
+    }
+  }
+  return (instrument, time) => {
+    const points = series.get(instrument);
+    if (!points?.length) return undefined;
+    const t = time.getTime();
+    let i = points.length - 1;
+    while (i >= 0 && points[i]!.t > t) i--;
+    const before = points[i];
+    const after = points[i + 1];
+    if (!instrument.startsWith("coin:")) return before && t - before.t < 10 * 86_400_000 ? before.price : undefined;
+    if (before && after && after.t - before.t <= 86_400_000) {
+      const f = (t - before.t) / (after.t - before.t);
+      return Math.exp((1 - f) * Math.log(before.price) + f * Math.log(after.price));
+    }
+    // At the edge (e.g. today, not final yet): the nearest day's end within a day.
+    const near = [before, after].filter((p) => p && Math.abs(p.t - t) <= 86_400_000).sort((a, b) => Math.abs(a!.t - t) - Math.abs(b!.t - t))[0];
+    return near?.price;
+  };
+}
+
+/**
+ * The `priceAt` lookup for app/sources/swaps.ts `valueSwaps`, for one wallet's transactions:
+ * prefetches (through the cache) the historical USD prices of the tokens its swaps without a
+ * stablecoin leg, and its fees, need. Keys are the adapters' token keys (see walletTokenInstrument).
+ */
+export async function swapPriceLookup(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, transactions: WalletTransaction[], opts: { nativeToken?: string } = {}): Promise<PriceLookup> {
+  const instrumentOf = (token: string) => walletTokenInstrument(chain, token);
+  const needs = pricesNeeded(transactions, opts).flatMap((n) => {
+    const instrument = instrumentOf(n.token);
+    return instrument ? [{ instrument, time: n.time }] : [];
+  });
+  const lookup = await pricesAt(needs);
+  return (token, time) => {
+    const instrument = instrumentOf(token);
+    return instrument ? lookup(instrument, time) : undefined;
   };
 }

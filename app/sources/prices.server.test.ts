@@ -15,6 +15,7 @@ import {
   PriceSourceError,
   totalReturnLevels,
   unadjustSplits,
+  walletTokenInstrument,
 } from "./prices.server";
 
 // A Yahoo v8 chart answer in its real shape (abridged): NVDA around its 10:1 split, first adjusted
@@ -136,6 +137,11 @@ describe("instruments", () => {
     expect(() => parseInstrument("NVDA")).toThrow(PriceSourceError);
     expect(() => parseInstrument("stock:N V")).toThrow(PriceSourceError);
     expect(coinInstrumentForSymbol("weth")).toBe("coin:coingecko:ethereum");
+    expect(walletTokenInstrument({ kind: "evm", chainId: 8453 }, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")).toBe("coin:base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913");
+    expect(walletTokenInstrument({ kind: "evm", chainId: 56 }, "native")).toBe("coin:coingecko:binancecoin");
+    expect(walletTokenInstrument({ kind: "evm", chainId: 7 }, "native")).toBeNull();
+    expect(walletTokenInstrument({ kind: "solana" }, "So11111111111111111111111111111111111111112")).toBe("coin:solana:So11111111111111111111111111111111111111112");
+    expect(walletTokenInstrument({ kind: "solana" }, "0xnot-a-mint")).toBeNull();
     expect(coinInstrumentForSymbol("PEPE")).toBeNull();
   });
 });

@@ -62,6 +62,30 @@ export function coinInstrumentForSymbol(symbol: string): Instrument | null {
   return id ? `coin:${id}` : null;
 }
 
+// EVM chain id → DefiLlama's chain name (token ids are "<chain>:<contract>") and the native coin.
+const EVM_CHAINS: Record<number, { chain: string; native: string }> = {
+  1: { chain: "ethereum", native: "coingecko:ethereum" },
+  10: { chain: "optimism", native: "coingecko:ethereum" },
+  56: { chain: "bsc", native: "coingecko:binancecoin" },
+  137: { chain: "polygon", native: "coingecko:polygon-ecosystem-token" },
+  8453: { chain: "base", native: "coingecko:ethereum" },
+  42161: { chain: "arbitrum", native: "coingecko:ethereum" },
+  43114: { chain: "avax", native: "coingecko:avalanche-2" },
+};
+
+/**
+ * The instrument of a wallet token as the wallet adapters key it: an EVM contract address, or
+ * "native" for the chain's coin (app/sources/evm.server.ts); a Solana mint (app/sources/solana.server.ts,
+ * wrapped SOL for SOL). Null for a chain DefiLlama naming is not known for here.
+ */
+export function walletTokenInstrument(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, token: string): Instrument | null {
+  if (chain.kind === "solana") return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(token) ? `coin:solana:${token}` : null;
+  const c = EVM_CHAINS[chain.chainId];
+  if (!c) return null;
+  if (token === "native") return `coin:${c.native}`;
+  return /^0x[0-9a-fA-F]{40}$/.test(token) ? `coin:${c.chain}:${token.toLowerCase()}` : null;
+}
+
 /** A price provider failed or answered something unusable; the message is safe to show. */
 export class PriceSourceError extends Error {
   constructor(

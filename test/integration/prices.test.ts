@@ -2,14 +2,15 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_YAHOO_URL, fetchYahooDaily, totalReturnLevels } from "~/sources/prices.server";
-import { priceHandlers, rateLimitNext, simulatedAsTraded, yahooChart } from "../mocks/prices";
+import { priceHandlers, rateLimitNext, simulatedAsTraded, simulatedCoinPrice, yahooChart } from "../mocks/prices";
 
 // The price service in-process against PGlite (or DATABASE_URL's PostgreSQL), its providers
 // answered by the demo simulator at the network edge: what it stores, what it asks twice (nothing).
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.PRICES_LIVE = "0";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges } = await import("~/server/prices.server");
+const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, swapPriceLookup } = await import("~/server/prices.server");
+const { valueSwaps } = await import("~/sources/swaps");
 
 const server = setupServer(...priceHandlers());
 // URLs the providers answered (a 429 retried is counted once, by its answer), and every status.
@@ -181,6 +182,42 @@ describe("benchmarkSeries", () => {
     expect(s.prices.at(-1)!.time).toBe("2021-09-29T23:59:59.999Z");
     for (const p of s.prices) expect(p.price).toBeGreaterThan(20_000);
     for (const p of s.prices) expect(p.price).toBeLessThan(75_000);
+  });
+});
+
+describe("swapPriceLookup", () => {
+  const WETH = "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2";
+  const PEPE = "0x6982508145454ce325ddbe47a25d4ec3d2311933";
+  const BONK = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
+  const WSOL = "So11111111111111111111111111111111111111112";
+
+  it("values an ETH → PEPE swap with no stablecoin leg at ETH's price at that hour, from the cache the second time", async () => {
+    const time = new Date("2024-06-01T12:00:00Z");
+    const txs = [{ id: "0xswap", time, legs: [{ id: "0xswap:native", token: WETH, symbol: "ETH", amount: -2, stable: false }, { id: "0xswap:7", token: PEPE, symbol: "PEPE", amount: 1.5e8, stable: false }], fee: 0.001 }];
+    const priceAt = await swapPriceLookup({ kind: "evm", chainId: 1 }, txs, { nativeToken: WETH });
+    const eth = simulatedCoinPrice("coingecko:ethereum", time)!;
+    expect(priceAt(WETH, time)! / eth).toBeCloseTo(1, 2);
+    const r = valueSwaps(txs, { nativeToken: WETH, priceAt });
+    expect(r.swapsSkipped).toBe(0);
+    expect(r.trades).toHaveLength(2);
+    const [sell, buy] = r.trades;
+    expect(sell).toMatchObject({ side: "sell", symbol: "ETH", quantity: 2 });
+    expect(sell!.price / eth).toBeCloseTo(1, 2);
+    expect(buy).toMatchObject({ side: "buy", symbol: "PEPE", quantity: 1.5e8 });
+    expect(buy!.price * 1.5e8).toBeCloseTo(sell!.price * 2, 6);
+    requests.length = 0;
+    await swapPriceLookup({ kind: "evm", chainId: 1 }, txs, { nativeToken: WETH });
+    expect(requests).toEqual([]);
+  });
+
+  it("values a Solana BONK → SOL swap through SOL, and leaves unknown chains to the fallback", async () => {
+    const time = new Date("2025-03-10T06:00:00Z");
+    const txs = [{ id: "sig", time, legs: [{ id: "sig:3", token: BONK, symbol: "BONK", amount: -5e6, stable: false }, { id: "sig:sol", token: WSOL, symbol: "SOL", amount: 0.8, stable: false }] }];
+    const priceAt = await swapPriceLookup({ kind: "solana" }, txs, { nativeToken: WSOL });
+    const r = valueSwaps(txs, { nativeToken: WSOL, priceAt });
+    expect(r.trades.find((t) => t.symbol === "SOL")!.price / simulatedCoinPrice("coingecko:solana", time)!).toBeCloseTo(1, 2);
+    const unknown = await swapPriceLookup({ kind: "evm", chainId: 999_999 }, [{ ...txs[0]!, legs: [{ ...txs[0]!.legs[0]!, token: PEPE }, { ...txs[0]!.legs[1]!, token: "native" }] }]);
+    expect(unknown("native", time)).toBeUndefined();
   });
 });
 
