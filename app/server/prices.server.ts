@@ -81,8 +81,9 @@ async function neighbour(db: DB, instrument: string, side: "before" | "after", d
     .executeTakeFirst();
 }
 
-async function store(db: DB, instrument: string, prices: DailyPrice[], range: Range): Promise<void> {
+async function store(db: DB, instrument: string, prices: DailyPrice[], range: Range, replace = false): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    if (replace) await tx.deleteFrom("price_history").where("instrument", "=", instrument).execute();
     for (let i = 0; i < prices.length; i += 1000) {
       const rows = prices.slice(i, i + 1000).map((p) => ({ instrument, day: p.day, price: p.price }));
       await tx.insertInto("price_history").values(rows).onConflict((oc) => oc.columns(["instrument", "day"]).doNothing()).execute();
@@ -112,14 +113,24 @@ async function fill(db: DB, instrument: Instrument, gap: Range, lastFinal: Day):
     await store(db, instrument, [], covered);
     return;
   }
-  let all: DailyPrice[];
-  if (parsed.kind === "stock" && next && !data.bars.some((b) => b.day === next.day)) {
-    // Yahoo no longer has the stored day to link to: ask up to today, where splits need no link.
-    data = await fetchYahooDaily(src.yahoo, parsed.symbol, gap.from, null, src.options);
-    all = unadjustSplits(data);
-  } else {
-    all = parsed.kind === "stock" ? unadjustSplits(data, next) : totalReturnLevels(data, next ?? prev);
+  const link = next ?? prev;
+  if (link && !data.bars.some((b) => b.day === link.day && (parsed.kind === "stock" || b.adjclose !== null))) {
+    // Yahoo no longer has the stored day to link to (rare: a revised history).
+    if (parsed.kind === "stock") {
+      // As traded needs no link up to today.
+      data = await fetchYahooDaily(src.yahoo, parsed.symbol, gap.from, null, src.options);
+      const all = unadjustSplits(data);
+      await store(db, instrument, all.filter((p) => p.day >= covered.from && p.day <= covered.to), covered);
+      return;
+    }
+    // Total return: one fresh answer for the whole run replaces the stored levels (one scale again).
+    const first = (await neighbour(db, instrument, "after", "0001-01-01"))?.day ?? gap.from;
+    const from = first < gap.from ? first : gap.from;
+    const fresh = totalReturnLevels(await fetchYahooDaily(src.yahoo, parsed.symbol, from, null, src.options)).filter((p) => p.day <= lastFinal);
+    await store(db, instrument, fresh, { from, to: lastFinal }, true);
+    return;
   }
+  const all = parsed.kind === "stock" ? unadjustSplits(data, next) : totalReturnLevels(data, link);
   await store(
     db,
     instrument,

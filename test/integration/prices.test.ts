@@ -175,6 +175,36 @@ describe("benchmarkSeries", () => {
     expect(j("2023-06-01") / f("2023-06-01")).toBeCloseTo(2, 6);
   });
 
+  it("rebuilds a total-return run from one fresh answer when Yahoo lacks the stored day to link to", async () => {
+    await dailyPrices("stock-tr:WMT", "2024-03-01", "2024-03-31");
+    const db = await getDb();
+    await db.updateTable("price_history").set((eb) => ({ price: eb("price", "*", 2) })).where("instrument", "=", "stock-tr:WMT").execute();
+    requests.length = 0;
+    server.use(
+      http.get(
+        `${DEMO_YAHOO_URL}/v8/finance/chart/:symbol`,
+        ({ request }) => {
+          const q = new URL(request.url).searchParams;
+          const body = yahooChart("WMT", Number(q.get("period1")), Number(q.get("period2")), q.get("events") ?? "");
+          const r = body.chart.result[0]!;
+          r.timestamp.pop();
+          r.indicators.quote[0]!.close.pop();
+          r.indicators.adjclose[0]!.adjclose.pop();
+          return HttpResponse.json(body);
+        },
+        { once: true },
+      ),
+    );
+    const joined = await dailyPrices("stock-tr:WMT", "2023-01-03", "2024-12-31");
+    expect(requests).toHaveLength(2);
+    const fresh = totalReturnLevels(await fetchYahooDaily(DEMO_YAHOO_URL, "WMT", "2023-01-01", null, { baseDelayMs: 1 }));
+    const f = (day: string) => fresh.find((p) => p.day === day)!.price;
+    for (const day of ["2023-06-01", "2024-03-01", "2024-12-02"]) expect(joined.find((p) => p.day === day)!.price / f(day), day).toBeCloseTo(1, 8);
+    requests.length = 0;
+    await dailyPrices("stock-tr:WMT", "2023-01-03", "2025-01-31");
+    expect(requests).toEqual([]);
+  });
+
   it("BTC in USD at each UTC day's end, within a sane band in 2021", async () => {
     const s = await benchmarkSeries("crypto", new Date("2021-03-01T12:00:00Z"), new Date("2021-09-30T12:00:00Z"));
     expect(s.symbol).toBe("BTC");
