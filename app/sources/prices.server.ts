@@ -306,7 +306,7 @@ export function totalReturnLevels(data: Pick<YahooDaily, "bars">, link?: DailyPr
 // ---------------------------------------------------------------------------------------------
 // DefiLlama
 
-/** DefiLlama serves at most 500 points per chart request (HTTP 400 beyond; secondary source). */
+/** Days per chart request: DefiLlama serves at most 500 points (HTTP 400 beyond, per a secondary source). */
 export const DEFILLAMA_MAX_SPAN = 365;
 
 type LlamaChart = { coins?: Record<string, { symbol?: string; confidence?: number; prices?: Array<{ timestamp?: number; price?: number }> }> };
