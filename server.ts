@@ -35,7 +35,7 @@ try {
 }
 
 // Google/Apple without credentials: demo mode against the msw provider simulators in test/mocks.
-const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL, stripe: !env.STRIPE_SECRET_KEY };
+const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL, stripe: !env.STRIPE_SECRET_KEY, prices: !env.PRICES_LIVE };
 if (Object.values(demoProviders).some(Boolean)) {
   try {
     const { startProviderMocks } = await import("./test/mocks/index");

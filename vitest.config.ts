@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
+    // Simulated provider delays off (test/mocks/sim-delay.ts); the spawned test server inherits it.
+    env: { SIM_DELAY_FACTOR: "0" },
     projects: [
       {
         extends: true,

@@ -77,6 +77,12 @@ const EnvSchema = z.object({
   // to the msw simulator (test/mocks/stripe.ts), a local stand-in checkout page (/demo/checkout/:id)
   // takes the test cards and delivers a webhook signed with the demo secret. STRIPE_PRICE_<PASS> are
   // the Stripe price ids of the passes in app/server/billing/passes.ts (demo defaults price_demo_*).
+  // Historical prices (Yahoo chart API for stocks, DefiLlama for tokens; both keyless). Unset/0:
+  // demo mode against the msw simulator in test/mocks/prices.ts, no network needed.
+  PRICES_LIVE: bool.default("0"),
+  PRICES_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // Scales every simulated provider delay in demo mode (0: none, as in tests; 1: realistic).
+  SIM_DELAY_FACTOR: z.coerce.number().min(0).default(1),
   STRIPE_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
   STRIPE_PUBLISHABLE_KEY: z.string().optional().transform((v) => v || undefined),
   STRIPE_WEBHOOK_SECRET: z.string().optional().transform((v) => v || undefined),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { valueSwaps, type SwapLeg, type WalletTransaction } from "./swaps";
+import { pricesNeeded, valueSwaps, type PriceLookup, type SwapLeg, type WalletTransaction } from "./swaps";
 
 const usdc = (id: string, amount: number): SwapLeg => ({ id, token: "usdc", symbol: "USDC", amount, stable: true });
 const tok = (sym: string, id: string, amount: number): SwapLeg => ({ id, token: sym.toLowerCase(), symbol: sym, amount, stable: false });
@@ -40,5 +40,64 @@ describe("valueSwaps", () => {
     );
     expect(r.trades.map((t) => t.symbol)).toEqual(["ETH", "PEPE"]);
     expect(r.trades[1]).toMatchObject({ quantity: 1e6, price: 0.0005, fee: 20 });
+  });
+
+  describe("with historical prices (priceAt)", () => {
+    // ETH $3,000 and UNI $10 on 1 June, ETH $3,300 on 2 June; nothing known for AAVE.
+    const prices: Record<string, Record<number, number>> = { eth: { 1: 3000, 2: 3300 }, uni: { 1: 10 } };
+    const priceAt: PriceLookup = (token, time) => prices[token]?.[time.getUTCDate()];
+
+    it("values a swap with no stablecoin leg, and no earlier stablecoin swap, at the historical price of a leg", () => {
+      const r = valueSwaps([tx("x", 1, [tok("UNI", "x:1", -100), tok("AAVE", "x:2", 4)])], { priceAt });
+      expect(r.warnings).toEqual([]);
+      expect(r.trades).toEqual([
+        expect.objectContaining({ externalId: "x:1", side: "sell", symbol: "UNI", quantity: 100, price: 10 }),
+        expect.objectContaining({ externalId: "x:2", side: "buy", symbol: "AAVE", quantity: 4, price: 250 }),
+      ]);
+    });
+
+    it("prefers the native coin's price to the other leg's and to a stale stablecoin price", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 1, [usdc("a:1", -1000), tok("UNI", "a:2", 200)]), // UNI at $5 by this swap
+          tx("b", 2, [tok("UNI", "b:1", -66), tok("ETH", "b:2", 0.2)], 0.001),
+        ],
+        { nativeToken: "eth", priceAt },
+      );
+      // 0.2 ETH × $3,300 = $660 for 66 UNI: $10 each, not the stale $5; the fee at ETH's price.
+      expect(r.trades.slice(1)).toEqual([
+        expect.objectContaining({ externalId: "b:1", side: "sell", symbol: "UNI", quantity: 66, price: 10, fee: 1.65 }),
+        expect.objectContaining({ externalId: "b:2", side: "buy", symbol: "ETH", quantity: 0.2, price: 3300, fee: 1.65 }),
+      ]);
+    });
+
+    it("falls back to the last stablecoin price when the lookup knows neither leg, else skips", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 3, [usdc("a:1", -1000), tok("LINK", "a:2", 50)]),
+          tx("b", 4, [tok("LINK", "b:1", -10), tok("AAVE", "b:2", 2)]),
+          tx("c", 5, [tok("PEPE", "c:1", -1e6), tok("WIF", "c:2", 1)]),
+        ],
+        { priceAt },
+      );
+      expect(r.trades.find((t) => t.externalId === "b:2")).toMatchObject({ price: 100 });
+      expect(r.warnings).toEqual([expect.stringMatching(/^c: PEPE → WIF has no known USD price/)]);
+    });
+
+    it("lists the prices it may ask for", () => {
+      const needs = pricesNeeded(
+        [
+          tx("a", 1, [usdc("a:1", -1000), tok("LINK", "a:2", 50)], 0.002),
+          tx("b", 2, [tok("UNI", "b:1", -66), tok("ETH", "b:2", 0.2)]),
+          tx("d", 3, [usdc("d:1", 5000)], 0.001),
+        ],
+        { nativeToken: "eth" },
+      );
+      expect(needs.map((n) => [n.token, n.time.getUTCDate()])).toEqual([
+        ["eth", 1],
+        ["uni", 2],
+        ["eth", 2],
+      ]);
+    });
   });
 });

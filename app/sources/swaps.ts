@@ -8,9 +8,11 @@ import type { ImportedTrade } from "~/server/imports.server";
  * index), which becomes the trade's external id, so re-imports add nothing.
  *
  * Valuation in USD: stablecoins (USDC, USDT, DAI) are $1. Stablecoin out, token X in = buy X;
- * X out, stablecoin in = sell X. A swap with no stablecoin leg is valued through the last price of
- * one of its tokens seen in an earlier stablecoin swap (a sell of one and a buy of the other);
- * with no such price it is skipped with a warning. Stable-to-stable swaps, plain transfers and
+ * X out, stablecoin in = sell X. A swap with no stablecoin leg (a sell of one token and a buy of
+ * the other) is valued through a historical USD price of one leg at the swap's time when the caller
+ * gives a `priceAt` lookup (the native coin's first: the deepest market), else through the last
+ * price of one of its tokens seen in an earlier stablecoin swap; with neither it is skipped with a
+ * warning. Stable-to-stable swaps, plain transfers and
  * transactions with several tokens on one side are not trades and are skipped.
  */
 export type SwapLeg = {
@@ -34,26 +36,55 @@ export type WalletTransaction = {
 
 export type SwapValuation = { trades: ImportedTrade[]; warnings: string[]; swapsSeen: number; swapsSkipped: number };
 
+/** A token's historical USD price at an instant (prefetched by the caller), or undefined when unknown. */
+export type PriceLookup = (token: string, time: Date) => number | undefined;
+export type SwapOptions = { nativeToken?: string; priceAt?: PriceLookup };
+
 const DUST = 1e-12;
 
-export function valueSwaps(transactions: WalletTransaction[], opts: { nativeToken?: string } = {}): SwapValuation {
+/** The wallet's net amount per token in one transaction (several transfers of one token add up). */
+function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
+  const net = new Map<string, SwapLeg>();
+  for (const leg of tx.legs) {
+    const seen = net.get(leg.token);
+    if (seen) net.set(leg.token, { ...seen, amount: seen.amount + leg.amount, id: Math.abs(leg.amount) > Math.abs(seen.amount) ? leg.id : seen.id });
+    else net.set(leg.token, { ...leg });
+  }
+  const legs = [...net.values()].filter((l) => Math.abs(l.amount) > DUST);
+  return { outs: legs.filter((l) => l.amount < 0), ins: legs.filter((l) => l.amount > 0) };
+}
+
+/**
+ * The prices `valueSwaps` may ask `priceAt` for: both tokens of each one-for-one swap without a
+ * stablecoin leg, and the native coin at each transaction that paid a fee. A caller fetches these
+ * (asynchronously, e.g. app/server/prices.server.ts) and passes a lookup over the answers.
+ */
+export function pricesNeeded(transactions: WalletTransaction[], opts: { nativeToken?: string } = {}): Array<{ token: string; time: Date }> {
+  const out: Array<{ token: string; time: Date }> = [];
+  for (const tx of transactions) {
+    const { outs, ins } = netLegs(tx);
+    if (!outs.length || !ins.length) continue;
+    if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
+    if (outs.length === 1 && ins.length === 1 && !outs[0]!.stable && !ins[0]!.stable) {
+      out.push({ token: outs[0]!.token, time: tx.time }, { token: ins[0]!.token, time: tx.time });
+    }
+  }
+  return out;
+}
+
+export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions = {}): SwapValuation {
   const lastPrice = new Map<string, number>();
   const trades: ImportedTrade[] = [];
   const warnings: string[] = [];
   let swapsSeen = 0;
   let swapsSkipped = 0;
+  const historical = (token: string, time: Date) => {
+    const p = opts.priceAt?.(token, time);
+    return p !== undefined && Number.isFinite(p) && p > 0 ? p : undefined;
+  };
   const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
   for (const tx of sorted) {
-    // Net per token: several transfers of one token in one transaction add up.
-    const net = new Map<string, SwapLeg>();
-    for (const leg of tx.legs) {
-      const seen = net.get(leg.token);
-      if (seen) net.set(leg.token, { ...seen, amount: seen.amount + leg.amount, id: Math.abs(leg.amount) > Math.abs(seen.amount) ? leg.id : seen.id });
-      else net.set(leg.token, { ...leg });
-    }
-    const legs = [...net.values()].filter((l) => Math.abs(l.amount) > DUST);
-    const outs = legs.filter((l) => l.amount < 0);
-    const ins = legs.filter((l) => l.amount > 0);
+    const { outs, ins } = netLegs(tx);
     if (!outs.length || !ins.length) continue; // a transfer, not a swap
     swapsSeen++;
     if (outs.length !== 1 || ins.length !== 1) {
@@ -65,7 +96,8 @@ export function valueSwaps(transactions: WalletTransaction[], opts: { nativeToke
     const inn = ins[0]!;
     const outQty = -out.amount;
     const inQty = inn.amount;
-    const feeUsd = tx.fee && opts.nativeToken && lastPrice.has(opts.nativeToken) ? tx.fee * lastPrice.get(opts.nativeToken)! : 0;
+    const nativePrice = opts.nativeToken ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken)) : undefined;
+    const feeUsd = tx.fee && nativePrice ? tx.fee * nativePrice : 0;
     const base = { time: tx.time, assetClass: "crypto" as const };
     if (out.stable && inn.stable) continue; // moving between dollars is not a trade
     if (out.stable) {
@@ -80,11 +112,18 @@ export function valueSwaps(transactions: WalletTransaction[], opts: { nativeToke
       trades.push({ ...base, externalId: out.id, symbol: out.symbol, side: "sell", quantity: outQty, price, fee: round(feeUsd) });
       continue;
     }
-    // Token for token: value through the last known price of either side.
-    const usd = lastPrice.has(out.token) ? outQty * lastPrice.get(out.token)! : lastPrice.has(inn.token) ? inQty * lastPrice.get(inn.token)! : null;
+    // Token for token: value through a historical price of either side (the native coin's first),
+    // else through the last known price of either side.
+    const [first, second] = inn.token === opts.nativeToken ? [inn, out] : [out, inn];
+    let usd: number | null = null;
+    for (const leg of [first, second]) {
+      const p = historical(leg.token, tx.time);
+      if (usd === null && p !== undefined) usd = Math.abs(leg.amount) * p;
+    }
+    if (usd === null) usd = lastPrice.has(out.token) ? outQty * lastPrice.get(out.token)! : lastPrice.has(inn.token) ? inQty * lastPrice.get(inn.token)! : null;
     if (usd === null) {
       swapsSkipped++;
-      warnings.push(`${tx.id}: ${out.symbol} → ${inn.symbol} has no known USD price yet (no earlier stablecoin swap of either); skipped.`);
+      warnings.push(`${tx.id}: ${out.symbol} → ${inn.symbol} has no known USD price (no historical price, no earlier stablecoin swap of either); skipped.`);
       continue;
     }
     const sellPrice = usd / outQty;

@@ -6,6 +6,7 @@ import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
 import { solanaHandlers } from "./solana";
 import { plaidHandlers } from "./plaid";
+import { priceHandlers } from "./prices";
 import { stripeHandlers } from "./stripe";
 
 /**
@@ -13,7 +14,7 @@ import { stripeHandlers } from "./stripe";
  * provider has a handler file here; add a flag and a line below for the next one (Plaid, Stripe,
  * explorers…). Requests msw does not handle go to the network unchanged.
  */
-export type ProviderMockFlags = { google?: boolean; apple?: boolean; plaid?: boolean; evm?: boolean; solana?: boolean; stripe?: boolean };
+export type ProviderMockFlags = { google?: boolean; apple?: boolean; plaid?: boolean; evm?: boolean; solana?: boolean; stripe?: boolean; prices?: boolean };
 
 export async function startProviderMocks(which: ProviderMockFlags): Promise<{ server: SetupServer; providers: string[] } | null> {
   const handlers: RequestHandler[] = [];
@@ -41,6 +42,10 @@ export async function startProviderMocks(which: ProviderMockFlags): Promise<{ se
   if (which.stripe) {
     handlers.push(...stripeHandlers());
     providers.push("stripe");
+  }
+  if (which.prices) {
+    handlers.push(...priceHandlers());
+    providers.push("prices");
   }
   if (!handlers.length) return null;
   const server = setupServer(...handlers);

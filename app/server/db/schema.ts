@@ -251,6 +251,8 @@ export interface ReportsTable {
 }
 
 export interface Database {
+  price_history: PriceHistoryTable;
+  price_ranges: PriceRangesTable;
   cards: CardsTable;
   checkout_sessions: CheckoutSessionsTable;
   stripe_events: StripeEventsTable;
@@ -363,4 +365,18 @@ export interface CardsTable {
   user_id: number | null;
   png: Buffer;
   created_at: DefaultTimestamp;
+}
+
+// 0008_price_history. `date` columns are read as text (::text) so no time zone shifts a day.
+export interface PriceHistoryTable {
+  instrument: string;
+  day: ColumnType<string, string, string>;
+  price: number;
+}
+export interface PriceRangesTable {
+  id: Generated<number>;
+  instrument: string;
+  from_day: ColumnType<string, string, string>;
+  to_day: ColumnType<string, string, string>;
+  fetched_at: DefaultTimestamp;
 }
