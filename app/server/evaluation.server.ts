@@ -5,7 +5,7 @@ import { getDb } from "./db.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
-import { buildUserLedger } from "./ledger.server";
+import { buildUserLedger, withBenchmark } from "./ledger.server";
 
 /** SPEC §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
 export const EVALUATION_MESSAGES = {
@@ -125,7 +125,7 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
     if (latest && latest.ledger_digest === digest && latest.engine_version === ENGINE_VERSION) {
       return { code: 2002, evaluationId: latest.id, tier: latest.tier, score: latest.score, verificationCode: latest.verification_code };
     }
-    const evaluation = grade(ledger);
+    const evaluation = grade(await withBenchmark(ledger));
     const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {

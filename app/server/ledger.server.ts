@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import type { Ledger } from "~/grading";
+import { dominantAssetClass, type Ledger } from "~/grading";
 import { getDb } from "./db.server";
+import { log } from "./log.server";
+import { benchmarkSeries } from "./prices.server";
 import type { LinkedAccountKind } from "./db/schema";
 
 // Times come out of the database as ISO text directly (no Date round trip for 100k rows).
@@ -82,4 +84,24 @@ export async function linkedKinds(userId: number): Promise<Set<LinkedAccountKind
   const db = await getDb();
   const rows = await db.selectFrom("linked_accounts").select("kind").distinct().where("user_id", "=", userId).execute();
   return new Set(rows.map((r) => r.kind));
+}
+
+/**
+ * The ledger with the market to measure it against: the S&P 500 (SPY, total return) for a record
+ * mostly in stocks, ETFs and options, bitcoin for one mostly in crypto (by average exposure), from
+ * the first activity to asOf. Without prices (the source failing) the grade goes without one.
+ */
+export async function withBenchmark(ledger: Ledger): Promise<Ledger> {
+  const kind = dominantAssetClass(ledger);
+  if (kind === null || ledger.asOf === undefined) return ledger;
+  let first = Infinity;
+  for (const items of [ledger.trades, ledger.cashFlows, ledger.events]) for (const x of items) first = Math.min(first, Date.parse(x.time));
+  if (!Number.isFinite(first)) return ledger;
+  try {
+    const series = await benchmarkSeries(kind, new Date(first), new Date(ledger.asOf));
+    return series.prices.length === 0 ? ledger : { ...ledger, benchmark: series };
+  } catch (error) {
+    log("error", "benchmark unavailable", { kind, error: String((error as Error)?.message ?? error) });
+    return ledger;
+  }
 }

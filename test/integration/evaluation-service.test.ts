@@ -6,6 +6,8 @@ if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
 const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft } = await import("~/server/evaluation.server");
 const { saveImport, linkAccount } = await import("~/server/imports.server");
+// The benchmark series comes from the price source; its simulator answers at the network edge.
+await (await import("../mocks")).startProviderMocks({ prices: true });
 
 const noReimport = async () => {};
 let seq = 0;
@@ -66,6 +68,12 @@ describe("evaluateUser", () => {
     expect(out.code).toBe(200);
     const current = await currentEvaluation(userId);
     expect(current?.result.metrics.roundTrips).toBe(2);
+    // Engine v2, measured against the S&P 500 over the same time (an all-stock record).
+    expect(current?.engineVersion).toBe("2.0.0");
+    const benchmark = current!.result.metrics.benchmark!;
+    expect(benchmark.symbol).toBe("SPY");
+    expect(benchmark.excess).toBeCloseTo(current!.result.metrics.twr! - benchmark.return, 12);
+    expect(current!.result.curve.every((p) => typeof p.benchmark === "number")).toBe(true);
     expect(current?.verificationCode).toMatch(/^GR-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
     expect(current?.ledgerDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(await triesLeft(userId)).toBe(2);
