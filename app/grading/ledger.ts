@@ -1,7 +1,7 @@
 // Ledger schema (zod) and validation. parseLedger is the only gate: grade() trusts its output.
 import { z } from "zod";
 import { parseIsoMs } from "./time";
-import { hasDuplicateId, validateInPlace } from "./validate";
+import { hasDuplicateId, refusedItems, validateInPlace } from "./validate";
 
 export const ASSET_CLASSES = ["stock", "etf", "crypto", "option"] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
@@ -164,14 +164,24 @@ export function parseLedger(input: unknown, options: { zod?: boolean } = {}): Pa
     }
   }
   const fast = options.zod ? null : validateInPlace(value);
-  const result: z.SafeParseReturnType<LedgerInput, Ledger> =
-    fast !== null ? { success: true, data: fast } : LedgerSchema.safeParse(value);
+  let result: z.SafeParseReturnType<LedgerInput, Ledger> | undefined;
+  let renumber: ReturnType<typeof refusedItems> = null;
+  if (fast !== null) result = { success: true, data: fast };
+  else if (!options.zod && (renumber = refusedItems(value)) !== null) {
+    // zod on the refused items only; should it find nothing (an object zod accepts and the fast
+    // pass does not, such as a class instance), zod on the whole ledger.
+    result = LedgerSchema.safeParse(renumber.root);
+    if (result.success) renumber = null;
+  }
+  if (result === undefined || (result.success && fast === null)) result = LedgerSchema.safeParse(value);
   const problems: { path: (string | number)[]; text: string }[] = [];
   if (!result.success) {
     for (const issue of result.error.issues) {
       let reason = issue.message;
       if (issue.code === z.ZodIssueCode.invalid_type && issue.received === "undefined") reason = "is required";
-      problems.push({ path: issue.path, text: `${formatPath(issue.path)}: ${reason}` });
+      const at = renumber?.index[issue.path[0]];
+      const path = at !== undefined && typeof issue.path[1] === "number" ? [issue.path[0], at[issue.path[1]], ...issue.path.slice(2)] : issue.path;
+      problems.push({ path, text: `${formatPath(path)}: ${reason}` });
     }
   }
   // Duplicate ids are checked on the raw input so they are reported alongside other problems.

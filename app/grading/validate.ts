@@ -118,57 +118,67 @@ function stripped(o: Obj, expected: number, keys: readonly string[]): Obj | null
 
 const TRADE_KEYS = ["id", "account", "time", "symbol", "assetClass", "side", "quantity", "price", "fee", "seq"] as const;
 
+/** Checks trades[i] (and writes its defaults, or replaces it by a copy without unknown keys). */
+function checkTrade(items: unknown[], i: number): boolean {
+  const t = items[i] as Obj;
+  if (!isPlain(t)) return false;
+  if (!normaliseId(t)) return false;
+  if (!isText(t.account) || !isTime(t.time) || !isText(t.symbol) || !isAssetClass(t.assetClass)) return false;
+  const side = t.side;
+  if (side !== "buy" && side !== "sell") return false;
+  const q = t.quantity;
+  if (!isNum(q) || !((q as number) > 0)) return false;
+  const p = t.price;
+  if (!isNum(p) || !((p as number) >= 0)) return false;
+  const fee = t.fee;
+  if (fee === undefined) t.fee = 0;
+  else if (!isNum(fee) || !((fee as number) >= 0)) return false;
+  const seq = t.seq;
+  let expected = 9;
+  if (seq !== undefined) {
+    if (!isNum(seq)) return false;
+    expected = 10;
+  } else if ("seq" in t) expected = 10;
+  const s = stripped(t, expected, TRADE_KEYS);
+  if (s === null) return false;
+  if (s !== t) items[i] = s;
+  return true;
+}
+
 function checkTrades(items: unknown[]): boolean {
-  for (let i = 0; i < items.length; i++) {
-    const t = items[i] as Obj;
-    if (!isPlain(t)) return false;
-    if (!normaliseId(t)) return false;
-    if (!isText(t.account) || !isTime(t.time) || !isText(t.symbol) || !isAssetClass(t.assetClass)) return false;
-    const side = t.side;
-    if (side !== "buy" && side !== "sell") return false;
-    const q = t.quantity;
-    if (!isNum(q) || !((q as number) > 0)) return false;
-    const p = t.price;
-    if (!isNum(p) || !((p as number) >= 0)) return false;
-    const fee = t.fee;
-    if (fee === undefined) t.fee = 0;
-    else if (!isNum(fee) || !((fee as number) >= 0)) return false;
-    const seq = t.seq;
-    let expected = 9;
-    if (seq !== undefined) {
-      if (!isNum(seq)) return false;
-      expected = 10;
-    } else if ("seq" in t) expected = 10;
-    const s = stripped(t, expected, TRADE_KEYS);
-    if (s === null) return false;
-    if (s !== t) items[i] = s;
-  }
+  for (let i = 0; i < items.length; i++) if (!checkTrade(items, i)) return false;
   return true;
 }
 
 const FLOW_KEYS = ["account", "time", "amount"] as const;
 
+function checkFlow(items: unknown[], i: number): boolean {
+  const f = items[i] as Obj;
+  if (!isPlain(f) || !isText(f.account) || !isTime(f.time) || !isNum(f.amount)) return false;
+  const s = stripped(f, 3, FLOW_KEYS);
+  if (s === null) return false;
+  if (s !== f) items[i] = s;
+  return true;
+}
+
 function checkCashFlows(items: unknown[]): boolean {
-  for (let i = 0; i < items.length; i++) {
-    const f = items[i] as Obj;
-    if (!isPlain(f) || !isText(f.account) || !isTime(f.time) || !isNum(f.amount)) return false;
-    const s = stripped(f, 3, FLOW_KEYS);
-    if (s === null) return false;
-    if (s !== f) items[i] = s;
-  }
+  for (let i = 0; i < items.length; i++) if (!checkFlow(items, i)) return false;
   return true;
 }
 
 const PRICE_KEYS = ["symbol", "time", "price"] as const;
 
+function checkPrice(items: unknown[], i: number): boolean {
+  const p = items[i] as Obj;
+  if (!isPlain(p) || !isText(p.symbol) || !isTime(p.time) || !isNum(p.price) || !((p.price as number) >= 0)) return false;
+  const s = stripped(p, 3, PRICE_KEYS);
+  if (s === null) return false;
+  if (s !== p) items[i] = s;
+  return true;
+}
+
 function checkPrices(items: unknown[]): boolean {
-  for (let i = 0; i < items.length; i++) {
-    const p = items[i] as Obj;
-    if (!isPlain(p) || !isText(p.symbol) || !isTime(p.time) || !isNum(p.price) || !((p.price as number) >= 0)) return false;
-    const s = stripped(p, 3, PRICE_KEYS);
-    if (s === null) return false;
-    if (s !== p) items[i] = s;
-  }
+  for (let i = 0; i < items.length; i++) if (!checkPrice(items, i)) return false;
   return true;
 }
 
@@ -222,19 +232,22 @@ function checkInKind(e: Obj): number {
     : -1;
 }
 
+function checkEvent(items: unknown[], i: number): boolean {
+  const e = items[i] as Obj;
+  if (!isPlain(e)) return false;
+  const kind = e.kind;
+  const spec = EVENT_SPECS.get(kind as string); // a Map, as zod's discriminated union: "toString" is no kind
+  if (spec === undefined || !normaliseId(e) || !isTime(e.time)) return false;
+  const expected = spec.check(e);
+  if (expected < 0) return false;
+  const s = stripped(e, expected, spec.keys);
+  if (s === null) return false;
+  if (s !== e) items[i] = s;
+  return true;
+}
+
 function checkEvents(items: unknown[]): boolean {
-  for (let i = 0; i < items.length; i++) {
-    const e = items[i] as Obj;
-    if (!isPlain(e)) return false;
-    const kind = e.kind;
-    const spec = EVENT_SPECS.get(kind as string); // a Map, as zod's discriminated union: "toString" is no kind
-    if (spec === undefined || !normaliseId(e) || !isTime(e.time)) return false;
-    const expected = spec.check(e);
-    if (expected < 0) return false;
-    const s = stripped(e, expected, spec.keys);
-    if (s === null) return false;
-    if (s !== e) items[i] = s;
-  }
+  for (let i = 0; i < items.length; i++) if (!checkEvent(items, i)) return false;
   return true;
 }
 
@@ -254,6 +267,36 @@ function checkBenchmark(b: unknown): Obj | null {
     if (s !== p) prices[i] = s;
   }
   return stripped(o, 2, BENCHMARK_KEYS);
+}
+
+const ITEM_CHECKS = { trades: checkTrade, cashFlows: checkFlow, prices: checkPrice, events: checkEvent } as const;
+
+/**
+ * For wording the problems of a ledger validateInPlace refused: a shallow copy of the root whose
+ * item arrays keep only the items this pass refuses, and for each such array the original index of
+ * every kept item. zod's problems on the copy are the problems of the whole ledger with the item
+ * indices renumbered (zod reports nothing for a valid item), at the cost of the refused items
+ * only: a million-trade file with one bad trade is not copied by zod. null when the root is not a
+ * plain object (zod then gets the value itself).
+ */
+export function refusedItems(value: unknown): { root: Obj; index: Partial<Record<string, number[]>> } | null {
+  if (!isPlain(value)) return null;
+  const root: Obj = { ...(value as Obj) };
+  const index: Partial<Record<string, number[]>> = {};
+  for (const [section, check] of Object.entries(ITEM_CHECKS)) {
+    const items = root[section];
+    if (!Array.isArray(items)) continue;
+    const kept: unknown[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      if (check(items, i)) continue;
+      kept.push(items[i]);
+      at.push(i);
+    }
+    root[section] = kept;
+    index[section] = at;
+  }
+  return { root, index };
 }
 
 /**
