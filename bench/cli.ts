@@ -14,16 +14,19 @@ const TIME = "/usr/bin/time";
 const ROOT = path.join(import.meta.dirname, "..");
 const RUNS = 3;
 
-type Run = { seconds: number; peakMb: number; stdout: string; timings?: Record<string, number> };
+type Run = { seconds: number; cpuSeconds: number; peakMb: number; stdout: string; timings?: Record<string, number> };
 
-/** One command under GNU time: `%e %M` (seconds, peak RSS in KB) is the last line of its stderr. */
+/**
+ * One command under GNU time: `%e %M %U %S` (wall seconds, peak RSS in KB, user and system CPU
+ * seconds of it and its children) is the last line of its stderr.
+ */
 function timed(command: string, args: string[]): Run {
-  const r = spawnSync(TIME, ["-f", "%e %M", command, ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(TIME, ["-f", "%e %M %U %S", command, ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   const lines = r.stderr.trim().split("\n");
-  const m = /^([\d.]+) (\d+)$/.exec(lines[lines.length - 1] ?? "");
+  const m = /^([\d.]+) (\d+) ([\d.]+) ([\d.]+)$/.exec(lines[lines.length - 1] ?? "");
   if (r.status !== 0 || m === null) throw new Error(`${command} ${args.join(" ")} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const timingLine = lines.find((l) => l.startsWith('{"readMs"'));
-  return { seconds: Number(m[1]), peakMb: Number(m[2]) / 1024, stdout: r.stdout, timings: timingLine ? JSON.parse(timingLine) : undefined };
+  return { seconds: Number(m[1]), cpuSeconds: round(Number(m[3]) + Number(m[4]), 2), peakMb: Number(m[2]) / 1024, stdout: r.stdout, timings: timingLine ? JSON.parse(timingLine) : undefined };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -51,6 +54,9 @@ export async function benchCli(): Promise<Record<string, unknown>> {
     const floorMb = median(floor.map((r) => r.peakMb));
     const cliS = median(cli.map((r) => r.seconds));
     const cliMb = median(cli.map((r) => r.peakMb));
+    // CPU time (user + system, all processes) is less sensitive to other load on the machine.
+    const floorCpu = median(floor.map((r) => r.cpuSeconds));
+    const cliCpu = median(cli.map((r) => r.cpuSeconds));
     const stages = Object.fromEntries(
       Object.keys(cli[0].timings ?? {}).map((k) => [k, round(median(cli.map((r) => r.timings![k])), 0)]),
     );
@@ -64,11 +70,15 @@ export async function benchCli(): Promise<Record<string, unknown>> {
       cliSeconds: cliS,
       cliPeakMb: round(cliMb, 0),
       timeRatio: round(cliS / floorS, 2),
+      floorCpuSeconds: floorCpu,
+      cliCpuSeconds: cliCpu,
+      cpuRatio: round(cliCpu / floorCpu, 2),
       memoryRatio: round(cliMb / floorMb, 2),
       cliStagesMsP50: stages,
       zodSeconds: zod.seconds,
       zodPeakMb: round(zod.peakMb, 0),
       zodTimeRatio: round(zod.seconds / floorS, 2),
+      zodCpuSeconds: zod.cpuSeconds,
       zodMemoryRatio: round(zod.peakMb / floorMb, 2),
       zodStagesMs: Object.fromEntries(Object.entries(zod.timings ?? {}).map(([k, v]) => [k, round(v, 0)])),
       sameOutput: cli.every((r) => r.stdout === zod.stdout) ? "yes" : "NO",
