@@ -311,6 +311,16 @@ describe("validateInPlace agrees with LedgerSchema", () => {
     ];
     for (const c of cases) agree(c);
   });
+
+  it("leaves an object of a class to zod, which accepts it", () => {
+    const trade = { id: "t", account: "a", time: "2024-01-02T10:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 10 };
+    const input = { trades: [Object.assign(new Instance(), trade), { ...trade, id: "u" }] };
+    expect(validateInPlace(clone(input))).toBeNull();
+    const r = parseLedger(clone(input));
+    expect(r.ok && r.ledger.trades.map((t) => t.id)).toEqual(["t", "u"]);
+    agree(input);
+    agree({ ...input, prices: [{ symbol: "X", time: "2024-01-02", price: -1 }] });
+  });
 });
 
 describe("validateInPlace", () => {
