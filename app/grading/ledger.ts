@@ -164,22 +164,22 @@ export function parseLedger(input: unknown, options: { zod?: boolean } = {}): Pa
     }
   }
   const fast = options.zod ? null : validateInPlace(value);
-  let result: z.SafeParseReturnType<LedgerInput, Ledger> | undefined;
-  let renumber: ReturnType<typeof refusedItems> = null;
-  if (fast !== null) result = { success: true, data: fast };
-  else if (!options.zod && (renumber = refusedItems(value)) !== null) {
-    // zod on the refused items only; should it find nothing (an object zod accepts and the fast
-    // pass does not, such as a class instance), zod on the whole ledger.
-    result = LedgerSchema.safeParse(renumber.root);
-    if (result.success) renumber = null;
+  // Not proven valid: zod words the problems, given only the items the fast pass refused (their
+  // indices mapped back below), or the whole value when the root is not a plain object or when zod
+  // finds nothing wrong in those items (an object of a class: zod accepts it, the fast pass does not).
+  let refused = fast === null && !options.zod ? refusedItems(value) : null;
+  let result: z.SafeParseReturnType<LedgerInput, Ledger> =
+    fast !== null ? { success: true, data: fast } : LedgerSchema.safeParse(refused?.root ?? value);
+  if (refused !== null && result.success) {
+    refused = null;
+    result = LedgerSchema.safeParse(value);
   }
-  if (result === undefined || (result.success && fast === null)) result = LedgerSchema.safeParse(value);
   const problems: { path: (string | number)[]; text: string }[] = [];
   if (!result.success) {
     for (const issue of result.error.issues) {
       let reason = issue.message;
       if (issue.code === z.ZodIssueCode.invalid_type && issue.received === "undefined") reason = "is required";
-      const at = renumber?.index[issue.path[0]];
+      const at = refused?.index[issue.path[0]];
       const path = at !== undefined && typeof issue.path[1] === "number" ? [issue.path[0], at[issue.path[1]], ...issue.path.slice(2)] : issue.path;
       problems.push({ path, text: `${formatPath(path)}: ${reason}` });
     }

@@ -2,8 +2,9 @@
 // every object (a million trades: seconds and gigabytes); this pass only reads them, and writes
 // zod's defaults (fee 0, rename ratio 1, numeric ids as strings, missing arrays as []) into the
 // objects themselves. It answers only "valid, here is the ledger" or "not proven valid": on the
-// second answer parseLedger runs the zod schema, which stays the reference for what is valid and
-// the only source of problem messages. Kept equal to LedgerSchema by validate.test.ts.
+// second answer parseLedger runs the zod schema on the refused items (refusedItems), and zod stays
+// the reference for what is valid and the only source of problem messages. Kept equal to
+// LedgerSchema by validate.test.ts.
 import type { Ledger } from "./ledger";
 import { parseIsoMs } from "./time";
 
@@ -48,8 +49,11 @@ export function validateInPlace(value: unknown): Ledger | null {
 
 // ---- primitives (the same tests as the zod types in ledger.ts) ----
 
-/** What zod parses as an object: not null, an array, a Map/Set/Date or a promise. Stricter here
- * (plain objects only), which is safe: anything else goes to zod. */
+/**
+ * A plain object (prototype Object.prototype or null). zod takes for an object anything of type
+ * "object" but null, arrays, Maps, Sets, Dates and promise-likes; this is stricter, which is safe:
+ * anything else goes to zod.
+ */
 function isPlain(v: unknown): boolean {
   if (typeof v !== "object" || v === null) return false;
   const proto = Object.getPrototypeOf(v);
