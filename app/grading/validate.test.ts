@@ -3,7 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ASSET_CLASSES, EVENT_KINDS, LedgerSchema, parseLedger } from "./ledger";
-import { EVENT_SPECS, hasDuplicateId, validateInPlace } from "./validate";
+import { z } from "zod";
+import { EVENT_SPECS, hasDuplicateId, KNOWN_KEYS, validateInPlace } from "./validate";
 
 const YEAR = 365.25 * 86_400_000;
 const T2024 = Date.UTC(2024, 0, 1);
@@ -347,8 +348,23 @@ describe("validateInPlace", () => {
     expect(input.trades[0]).toEqual({ id: "t", account: "a", time: "2024-01-02", symbol: "X", assetClass: "etf", side: "sell", quantity: 1, price: 0, fee: 0 });
   });
 
-  it("knows every event kind of the schema", () => {
+  it("knows every event kind and every key of the schema (a new field must be checked here too)", () => {
     expect([...EVENT_SPECS.keys()].sort()).toEqual([...EVENT_KINDS].sort());
+    const keys = (schema: z.ZodTypeAny): string[] => {
+      let s = schema;
+      while (s instanceof z.ZodDefault || s instanceof z.ZodOptional || s instanceof z.ZodArray)
+        s = s instanceof z.ZodArray ? s.element : s._def.innerType;
+      return Object.keys((s as z.AnyZodObject).shape).sort();
+    };
+    const shape = LedgerSchema.shape;
+    expect([...KNOWN_KEYS.root].sort()).toEqual(keys(LedgerSchema));
+    expect([...KNOWN_KEYS.trades].sort()).toEqual(keys(shape.trades));
+    expect([...KNOWN_KEYS.cashFlows].sort()).toEqual(keys(shape.cashFlows));
+    expect([...KNOWN_KEYS.prices].sort()).toEqual(keys(shape.prices));
+    expect([...KNOWN_KEYS.benchmark].sort()).toEqual(keys(shape.benchmark));
+    expect([...KNOWN_KEYS.benchmarkPrices].sort()).toEqual(keys(shape.benchmark.unwrap().shape.prices));
+    for (const option of shape.events.removeDefault().element.options)
+      expect([...EVENT_SPECS.get(option.shape.kind.value)!.keys].sort()).toEqual(keys(option));
   });
 });
 

@@ -273,6 +273,16 @@ function checkBenchmark(b: unknown): Obj | null {
   return stripped(o, 2, BENCHMARK_KEYS);
 }
 
+/** The keys this pass knows, per object of the schema (validate.test.ts compares them with LedgerSchema's). */
+export const KNOWN_KEYS = {
+  root: ["asOf", "trades", "cashFlows", "prices", "events", "benchmark"],
+  trades: TRADE_KEYS,
+  cashFlows: FLOW_KEYS,
+  prices: PRICE_KEYS,
+  benchmark: BENCHMARK_KEYS,
+  benchmarkPrices: BENCHMARK_PRICE_KEYS,
+} as const;
+
 const ITEM_CHECKS = { trades: checkTrade, cashFlows: checkFlow, prices: checkPrice, events: checkEvent } as const;
 
 /**
