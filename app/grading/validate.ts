@@ -60,7 +60,7 @@ function isPlain(v: unknown): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** zod takes an object with a `then` and a `catch` function for a promise (only checked where there are unknown keys). */
+/** zod takes an object with a `then` and a `catch` function for a promise (checked at the root and where an object has unknown keys). */
 function isPromiseLike(o: Obj): boolean {
   return typeof o.then === "function" && typeof o.catch === "function";
 }
