@@ -13,6 +13,10 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     run: async () => (await import("./http")).benchHttp(Number(process.env.BENCH_SECONDS ?? 5)),
   },
   engine: { title: "Engine: grading a generated 1,000,000-trade ledger", run: async () => (await import("./engine")).benchEngine() },
+  cli: {
+    title: "CLI: `npm run grade` on the 1,000,000-trade ledger file vs a bare read + JSON.parse of it",
+    run: async () => (await import("./cli")).benchCli(),
+  },
   cards: { title: "Cards: render and serve performance-card PNGs", run: async () => (await import("./cards")).benchCards() },
   community: { title: "Community: search, feed, profile (in process)", run: async () => (await import("./community")).benchCommunity() },
   import: { title: "Import: a 100,000-trade Plaid history into the database", run: async () => (await import("./import")).benchImport() },

@@ -1,6 +1,7 @@
 // Ledger schema (zod) and validation. parseLedger is the only gate: grade() trusts its output.
 import { z } from "zod";
 import { parseIsoMs } from "./time";
+import { hasDuplicateId, refusedItems, validateInPlace } from "./validate";
 
 export const ASSET_CLASSES = ["stock", "etf", "crypto", "option"] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
@@ -148,8 +149,12 @@ export function formatPath(path: (string | number)[]): string {
 /**
  * Validates a ledger. Accepts the JSON text or an already-parsed value. Never throws:
  * every problem is returned as one `path: reason` string, in document order.
+ * A parsed value is checked in place (validate.ts; its objects become the ledger's, with zod's
+ * defaults written into them); only a ledger that pass does not prove valid goes through the zod
+ * schema, which words the problems. `zod: true` skips the fast pass (the reference, for tests and
+ * the bench).
  */
-export function parseLedger(input: unknown): ParseResult {
+export function parseLedger(input: unknown, options: { zod?: boolean } = {}): ParseResult {
   let value = input;
   if (typeof input === "string") {
     try {
@@ -158,19 +163,34 @@ export function parseLedger(input: unknown): ParseResult {
       return { ok: false, problems: [`(root): invalid JSON (${(e as Error).message})`] };
     }
   }
-  const result = LedgerSchema.safeParse(value);
+  const fast = options.zod ? null : validateInPlace(value);
+  // Not proven valid: zod words the problems, given only the items the fast pass refused (their
+  // indices mapped back below), or the whole value when the root is not a plain object or when zod
+  // finds nothing wrong in those items (an object of a class: zod accepts it, the fast pass does not).
+  let refused = fast === null && !options.zod ? refusedItems(value) : null;
+  let result: z.SafeParseReturnType<LedgerInput, Ledger> =
+    fast !== null ? { success: true, data: fast } : LedgerSchema.safeParse(refused?.root ?? value);
+  if (refused !== null && result.success) {
+    refused = null;
+    result = LedgerSchema.safeParse(value);
+  }
   const problems: { path: (string | number)[]; text: string }[] = [];
   if (!result.success) {
     for (const issue of result.error.issues) {
       let reason = issue.message;
       if (issue.code === z.ZodIssueCode.invalid_type && issue.received === "undefined") reason = "is required";
-      problems.push({ path: issue.path, text: `${formatPath(issue.path)}: ${reason}` });
+      const at = refused?.index[issue.path[0]];
+      const path = at !== undefined && typeof issue.path[1] === "number" ? [issue.path[0], at[issue.path[1]], ...issue.path.slice(2)] : issue.path;
+      problems.push({ path, text: `${formatPath(path)}: ${reason}` });
     }
   }
   // Duplicate ids are checked on the raw input so they are reported alongside other problems.
+  // (A valid ledger's ids are first screened by a faster test that only says whether one repeats.)
   const raw = value as { trades?: unknown; events?: unknown } | null;
-  duplicateIds(raw?.trades, "trades", problems);
-  duplicateIds(raw?.events, "events", problems);
+  if (fast === null || hasDuplicateId(fast.trades) || hasDuplicateId(fast.events)) {
+    duplicateIds(raw?.trades, "trades", problems);
+    duplicateIds(raw?.events, "events", problems);
+  }
   if (result.success && problems.length === 0) {
     const span = spanProblem(result.data);
     if (span !== null) problems.push({ path: [], text: `(root): ${span}` });

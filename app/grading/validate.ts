@@ -1,0 +1,369 @@
+// Fast path of parseLedger: checks a parsed ledger in place, without zod. zod's safeParse copies
+// every object (a million trades: seconds and gigabytes); this pass only reads them, and writes
+// zod's defaults (fee 0, rename ratio 1, numeric ids as strings, missing arrays as []) into the
+// objects themselves. It answers only "valid, here is the ledger" or "not proven valid": on the
+// second answer parseLedger runs the zod schema on the refused items (refusedItems), and zod stays
+// the reference for what is valid and the only source of problem messages. Kept equal to
+// LedgerSchema by validate.test.ts.
+import type { Ledger } from "./ledger";
+import { parseIsoMs } from "./time";
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The ledger zod's LedgerSchema would output for `value`, built in place (the arrays and item
+ * objects are the input's own, an item carrying unknown keys is replaced in its array by a copy
+ * without them, the root object is new), or null when `value` is not certainly valid. Mutates
+ * `value` even when it returns null, but only by writing values zod would output in the same
+ * place, so the zod schema gives the same answer on it afterwards.
+ */
+export function validateInPlace(value: unknown): Ledger | null {
+  if (!isPlain(value) || isPromiseLike(value as Obj)) return null;
+  const root = value as Obj;
+  const out: Obj = {};
+  if (root.asOf !== undefined) {
+    if (!isTime(root.asOf)) return null;
+    out.asOf = root.asOf;
+  } else if ("asOf" in root) out.asOf = undefined;
+
+  const trades = root.trades;
+  if (!Array.isArray(trades) || !checkTrades(trades)) return null;
+  out.trades = trades;
+  const cashFlows = root.cashFlows === undefined ? [] : root.cashFlows;
+  if (!Array.isArray(cashFlows) || !checkCashFlows(cashFlows)) return null;
+  out.cashFlows = cashFlows;
+  const prices = root.prices === undefined ? [] : root.prices;
+  if (!Array.isArray(prices) || !checkPrices(prices)) return null;
+  out.prices = prices;
+  const events = root.events === undefined ? [] : root.events;
+  if (!Array.isArray(events) || !checkEvents(events)) return null;
+  out.events = events;
+
+  if (root.benchmark !== undefined) {
+    const b = checkBenchmark(root.benchmark);
+    if (b === null) return null;
+    out.benchmark = b;
+  } else if ("benchmark" in root) out.benchmark = undefined;
+  return out as Ledger;
+}
+
+// ---- primitives (the same tests as the zod types in ledger.ts) ----
+
+/**
+ * A plain object (prototype Object.prototype or null). zod takes for an object anything of type
+ * "object" but null, arrays, Maps, Sets, Dates and promise-likes; this is stricter, which is safe:
+ * anything else goes to zod.
+ */
+function isPlain(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** zod takes an object with a `then` and a `catch` function for a promise (checked at the root and where an object has unknown keys). */
+function isPromiseLike(o: Obj): boolean {
+  return typeof o.then === "function" && typeof o.catch === "function";
+}
+
+/** `text("…")`: a non-empty string. */
+function isText(v: unknown): boolean {
+  return typeof v === "string" && v.length > 0;
+}
+
+/** `num()`: a finite number (NaN and ±Infinity are refused). */
+function isNum(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+function isTime(v: unknown): boolean {
+  return typeof v === "string" && !Number.isNaN(parseIsoMs(v));
+}
+
+/** ASSET_CLASSES spelled out (validate.test.ts checks the two lists agree). */
+function isAssetClass(v: unknown): boolean {
+  return v === "stock" || v === "etf" || v === "crypto" || v === "option";
+}
+
+/** `eventId` / a trade id: a non-empty string or a finite number; numbers become strings. */
+function normaliseId(o: Obj): boolean {
+  const id = o.id;
+  if (typeof id === "string") return id.length > 0;
+  if (!isNum(id)) return false;
+  o.id = String(id);
+  return true;
+}
+
+/** Number of enumerable keys, to detect keys zod would strip without allocating a key list. */
+function keyCount(o: Obj): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+/** 1 when zod's output carries `key` (an optional key that is present, even as undefined). */
+function has(o: Obj, key: string): number {
+  return o[key] !== undefined || key in o ? 1 : 0;
+}
+
+/**
+ * `o` when it has no keys beyond `keys`, else what zod outputs: a copy with only the known keys
+ * that are present (zod sets a key when its value is defined or the key exists). null when `o`
+ * is promise-like (a `then` and a `catch` function), which zod refuses as a non-object.
+ */
+function stripped(o: Obj, expected: number, keys: readonly string[]): Obj | null {
+  if (keyCount(o) === expected) return o;
+  if (isPromiseLike(o)) return null;
+  const copy: Obj = {};
+  for (const k of keys) if (o[k] !== undefined || k in o) copy[k] = o[k];
+  return copy;
+}
+
+// ---- sections (each hot loop in a function of its own) ----
+
+const TRADE_KEYS = ["id", "account", "time", "symbol", "assetClass", "side", "quantity", "price", "fee", "seq"] as const;
+
+/** Checks trades[i] (and writes its defaults, or replaces it by a copy without unknown keys). */
+function checkTrade(items: unknown[], i: number): boolean {
+  const t = items[i] as Obj;
+  if (!isPlain(t)) return false;
+  if (!normaliseId(t)) return false;
+  if (!isText(t.account) || !isTime(t.time) || !isText(t.symbol) || !isAssetClass(t.assetClass)) return false;
+  const side = t.side;
+  if (side !== "buy" && side !== "sell") return false;
+  const q = t.quantity;
+  if (!isNum(q) || !((q as number) > 0)) return false;
+  const p = t.price;
+  if (!isNum(p) || !((p as number) >= 0)) return false;
+  const fee = t.fee;
+  if (fee === undefined) t.fee = 0;
+  else if (!isNum(fee) || !((fee as number) >= 0)) return false;
+  const seq = t.seq;
+  let expected = 9;
+  if (seq !== undefined) {
+    if (!isNum(seq)) return false;
+    expected = 10;
+  } else if ("seq" in t) expected = 10;
+  const s = stripped(t, expected, TRADE_KEYS);
+  if (s === null) return false;
+  if (s !== t) items[i] = s;
+  return true;
+}
+
+function checkTrades(items: unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (!checkTrade(items, i)) return false;
+  return true;
+}
+
+const FLOW_KEYS = ["account", "time", "amount"] as const;
+
+function checkFlow(items: unknown[], i: number): boolean {
+  const f = items[i] as Obj;
+  if (!isPlain(f) || !isText(f.account) || !isTime(f.time) || !isNum(f.amount)) return false;
+  const s = stripped(f, 3, FLOW_KEYS);
+  if (s === null) return false;
+  if (s !== f) items[i] = s;
+  return true;
+}
+
+function checkCashFlows(items: unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (!checkFlow(items, i)) return false;
+  return true;
+}
+
+const PRICE_KEYS = ["symbol", "time", "price"] as const;
+
+function checkPrice(items: unknown[], i: number): boolean {
+  const p = items[i] as Obj;
+  if (!isPlain(p) || !isText(p.symbol) || !isTime(p.time) || !isNum(p.price) || !((p.price as number) >= 0)) return false;
+  const s = stripped(p, 3, PRICE_KEYS);
+  if (s === null) return false;
+  if (s !== p) items[i] = s;
+  return true;
+}
+
+function checkPrices(items: unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (!checkPrice(items, i)) return false;
+  return true;
+}
+
+const positive = (v: unknown) => isNum(v) && (v as number) > 0;
+const nonNegative = (v: unknown) => isNum(v) && (v as number) >= 0;
+const optional = (o: Obj, key: string, test: (v: unknown) => boolean) => o[key] === undefined || test(o[key]);
+
+/**
+ * Per event kind: its keys (as zod outputs them) and a check of the kind's own fields, which
+ * returns the number of keys zod's output has (required ones plus optional ones present), or -1.
+ * id and time are checked before.
+ */
+export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e: Obj) => number }>(Object.entries({
+  income: {
+    keys: ["id", "time", "kind", "account", "symbol", "amount"],
+    check: (e) => (isText(e.account) && optional(e, "symbol", isText) && positive(e.amount) ? 5 + has(e, "symbol") : -1),
+  },
+  fee: {
+    keys: ["id", "time", "kind", "account", "amount"],
+    check: (e) => (isText(e.account) && positive(e.amount) ? 5 : -1),
+  },
+  split: {
+    keys: ["id", "time", "kind", "symbol", "ratio", "account"],
+    check: (e) => (isText(e.symbol) && positive(e.ratio) && optional(e, "account", isText) ? 5 + has(e, "account") : -1),
+  },
+  rename: {
+    keys: ["id", "time", "kind", "from", "to", "ratio"],
+    check: (e) => {
+      if (!isText(e.from) || !isText(e.to)) return -1;
+      if (e.ratio === undefined) e.ratio = 1;
+      else if (!positive(e.ratio)) return -1;
+      return 6;
+    },
+  },
+  spinoff: {
+    keys: ["id", "time", "kind", "symbol", "newSymbol", "ratio", "costFraction"],
+    check: (e) =>
+      isText(e.symbol) && isText(e.newSymbol) && positive(e.ratio) && nonNegative(e.costFraction) && (e.costFraction as number) <= 1 ? 7 : -1,
+  },
+  transfer: {
+    keys: ["id", "time", "kind", "from", "to", "symbol", "quantity"],
+    check: (e) => (isText(e.from) && isText(e.to) && isText(e.symbol) && positive(e.quantity) ? 7 : -1),
+  },
+  receive: { keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"], check: checkInKind },
+  send: { keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"], check: checkInKind },
+} satisfies Record<string, { keys: readonly string[]; check: (e: Obj) => number }>));
+
+function checkInKind(e: Obj): number {
+  return isText(e.account) && isText(e.symbol) && positive(e.quantity) && nonNegative(e.price) && optional(e, "assetClass", isAssetClass)
+    ? 7 + has(e, "assetClass")
+    : -1;
+}
+
+function checkEvent(items: unknown[], i: number): boolean {
+  const e = items[i] as Obj;
+  if (!isPlain(e)) return false;
+  const kind = e.kind;
+  const spec = EVENT_SPECS.get(kind as string); // a Map, as zod's discriminated union: "toString" is no kind
+  if (spec === undefined || !normaliseId(e) || !isTime(e.time)) return false;
+  const expected = spec.check(e);
+  if (expected < 0) return false;
+  const s = stripped(e, expected, spec.keys);
+  if (s === null) return false;
+  if (s !== e) items[i] = s;
+  return true;
+}
+
+function checkEvents(items: unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (!checkEvent(items, i)) return false;
+  return true;
+}
+
+const BENCHMARK_KEYS = ["symbol", "prices"] as const;
+const BENCHMARK_PRICE_KEYS = ["time", "price"] as const;
+
+function checkBenchmark(b: unknown): Obj | null {
+  if (!isPlain(b)) return null;
+  const o = b as Obj;
+  if (!isText(o.symbol) || !Array.isArray(o.prices)) return null;
+  const prices = o.prices as unknown[];
+  for (let i = 0; i < prices.length; i++) {
+    const p = prices[i] as Obj;
+    if (!isPlain(p) || !isTime(p.time) || !positive(p.price)) return null;
+    const s = stripped(p, 2, BENCHMARK_PRICE_KEYS);
+    if (s === null) return null;
+    if (s !== p) prices[i] = s;
+  }
+  return stripped(o, 2, BENCHMARK_KEYS);
+}
+
+/** The keys this pass knows, per object of the schema (validate.test.ts compares them with LedgerSchema's). */
+export const KNOWN_KEYS = {
+  root: ["asOf", "trades", "cashFlows", "prices", "events", "benchmark"],
+  trades: TRADE_KEYS,
+  cashFlows: FLOW_KEYS,
+  prices: PRICE_KEYS,
+  benchmark: BENCHMARK_KEYS,
+  benchmarkPrices: BENCHMARK_PRICE_KEYS,
+} as const;
+
+const ITEM_CHECKS = { trades: checkTrade, cashFlows: checkFlow, prices: checkPrice, events: checkEvent } as const;
+
+/**
+ * For wording the problems of a ledger validateInPlace refused: a shallow copy of the root whose
+ * item arrays keep only the items this pass refuses, and for each such array the original index of
+ * every kept item. zod's problems on the copy are the problems of the whole ledger with the item
+ * indices renumbered (zod reports nothing for a valid item), at the cost of the refused items
+ * only: a million-trade file with one bad trade is not copied by zod. null when the root is not a
+ * plain object (zod then gets the value itself).
+ */
+export function refusedItems(value: unknown): { root: Obj; index: Partial<Record<string, number[]>> } | null {
+  if (!isPlain(value)) return null;
+  const root: Obj = { ...(value as Obj) };
+  const index: Partial<Record<string, number[]>> = {};
+  for (const [section, check] of Object.entries(ITEM_CHECKS)) {
+    const items = root[section];
+    if (!Array.isArray(items)) continue;
+    const kept: unknown[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      if (check(items, i)) continue;
+      kept.push(items[i]);
+      at.push(i);
+    }
+    root[section] = kept;
+    index[section] = at;
+  }
+  return { root, index };
+}
+
+/**
+ * Whether two items share an id (ids already strings). Ids in strictly increasing order (as most
+ * exports and generated ledgers number them) are distinct: one comparison each. Otherwise an
+ * open-addressing table of indices keyed by a hash of the id's code units, the hash kept beside
+ * the index so that a probe rarely touches the other item. For a million ids either way is a
+ * fraction of a Map's time, which has to store every string; parseLedger words a duplicate with
+ * the Map-based check only when this finds one.
+ */
+export function hasDuplicateId(items: readonly { id: string }[]): boolean {
+  const n = items.length;
+  if (n < 2) return false;
+  let prev = items[0].id;
+  let i = 1;
+  for (; i < n; i++) {
+    const id = items[i].id;
+    if (!(id > prev)) break;
+    prev = id;
+  }
+  return i < n && hashedDuplicate(items);
+}
+
+function hashedDuplicate(items: readonly { id: string }[]): boolean {
+  const n = items.length;
+  let size = 1;
+  while (size < n * 2) size <<= 1;
+  const mask = size - 1;
+  const index = new Int32Array(size).fill(-1);
+  const hashes = new Int32Array(size);
+  for (let i = 0; i < n; i++) {
+    const id = items[i].id;
+    const h = hashId(id);
+    let slot = h & mask;
+    for (;;) {
+      const j = index[slot];
+      if (j < 0) {
+        index[slot] = i;
+        hashes[slot] = h;
+        break;
+      }
+      if (hashes[slot] === h && items[j].id === id) return true;
+      slot = (slot + 1) & mask;
+    }
+  }
+  return false;
+}
+
+/** FNV-1a over the code units, then a final mix so that the low bits (the slot) vary. */
+function hashId(id: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < id.length; k++) h = Math.imul(h ^ id.charCodeAt(k), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 12);
+}
