@@ -126,7 +126,6 @@ const NEXT_BOUNDARY = 11; // the next UTC midnight (events at or after it belong
 const MAX_ABS = 12; // out: largest |symbol value| of the last valuation
 const GROSS = 13; // Σ |symbol quantity × mark|, kept like PV
 const INCOME = 14;
-const TRADED = 15; // a trade happened since the last day end
 const OPEN_AT_START = 16; // a position was open when the current day started
 const BOUNDED = 17;
 const ACCOUNT_FEES = 18;
@@ -141,7 +140,9 @@ const RT_COUNT = 4;
 const PIECES = 5;
 const GAP_COUNT = 6;
 const EI = 7;
-const IST_SIZE = 8;
+const TRADE_AT = 8; // index of the next trade when the pass stops for events (trades before it are done)
+const LAST_SAMPLED_TRADE = 9; // TRADE_AT at the previous day end
+const IST_SIZE = 10;
 
 /** Per-symbol valuation state. */
 interface Symbols {
@@ -254,6 +255,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const ctx: Context = { c, book, syms, curve, st, ist, rt, inKindTime: [], inKindAmount: [], warnings: [] };
 
   tradeLoop(ctx, tradeGross, tradeEquity, gaps);
+  ist[TRADE_AT] = c.n;
   // What is left after the last trade: marks, flows and events up to asOf, then the remaining days
   // (the last point is valued at asOf itself).
   drainEvents(Infinity, ctx);
@@ -396,6 +398,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
   for (let k = 0; k < n; k++) {
     const t = time[k];
     if (t >= nextEvent) {
+      ist[TRADE_AT] = k;
       drainEvents(t, ctx);
       nextEvent = nextEventTime(c, st, ist);
       next = book.next;
@@ -408,8 +411,6 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     const kind = row[k];
     // A receive is a deposit in kind: the units' value arrives, then buys them (no fee).
     if (kind === ROW_RECEIVE) inKindFlow(ctx, t, q * px);
-    const cash0 = st[TC] + st[FC];
-    const pv0 = st[PV];
     const feePU = fee[k] / q;
     const tol = q * DUST_REL > DUST_ABS ? q * DUST_REL : DUST_ABS;
     let remaining = q;
@@ -484,8 +485,9 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
       } else {
         // Open (or add to) a lot; a position opened from flat starts a round trip.
         if (pq === 0) {
-          rtAcc[ro + 4] = cash0;
-          rtAcc[ro + 5] = pv0;
+          // Cash and value are still those from before this trade (updated below).
+          rtAcc[ro + 4] = st[TC] + st[FC];
+          rtAcc[ro + 5] = st[PV];
         }
         const o = k * LOT_FIELDS;
         lots[o + LOT_REM] = remaining;
@@ -538,7 +540,6 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     }
     if (newQ !== 0) gross += newQ * px < 0 ? -(newQ * px) : newQ * px;
     st[GROSS] = gross;
-    st[TRADED] = 1;
     if (unfunded) {
       // The implied deposit is known only after the pass: keep both sides.
       tradeGross[k] = gross;
@@ -634,8 +635,9 @@ function samplePoint(syms: Symbols, curve: Curve, st: Float64Array, ist: Int32Ar
   if (idx < 0) st[BOUNDED] = 1;
   curve.index[i] = idx < 0 ? 0 : idx;
   curve.maxAbs[i] = st[MAX_ABS];
-  curve.active[i] = st[TRADED] === 1 || st[OPEN_AT_START] === 1 ? 1 : 0;
-  st[TRADED] = 0;
+  // A trade happened since the last day end when the pass has moved past more trades since then.
+  curve.active[i] = ist[TRADE_AT] > ist[LAST_SAMPLED_TRADE] || st[OPEN_AT_START] === 1 ? 1 : 0;
+  ist[LAST_SAMPLED_TRADE] = ist[TRADE_AT];
   st[OPEN_AT_START] = ist[N_ACTIVE] > 0 ? 1 : 0;
   const { active, qty, mark, cls } = syms;
   for (let a = 0; a < ist[N_ACTIVE]; a++) {
