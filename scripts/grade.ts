@@ -1,12 +1,14 @@
-// CLI: npm run --silent grade -- path/to/ledger.json [--timings] [--population scores.json]
+// CLI: npm run --silent grade -- path/to/ledger.json [--timings] [--digest] [--population scores.json]
 // Prints the canonical evaluation JSON on stdout. Invalid ledger → exit 2, one `path: reason` per
 // line on stderr. Unreadable file or bad usage → exit 1. `--zod` validates with the zod schema
-// alone (the slow reference; bench/cli.ts compares the two).
+// alone (the slow reference; bench/cli.ts compares the two). The file may be a ledger or the
+// JSON API's answer `{ "data": ledger }` (GET /api/portal/ledger); `--digest` adds
+// `{"ledgerDigest": …}` on stderr, to compare with the stored grade's.
 import { readFileSync } from "node:fs";
-import { canonicalJson, grade, parseLedger, prepareLedger } from "../app/grading/index";
+import { canonicalJson, grade, ledgerDigest, parseLedger, prepareLedger } from "../app/grading/index";
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: grade <ledger.json> [--timings] [--population <scores.json>] [--zod]\n`);
+  process.stderr.write(`${message}\nusage: grade <ledger.json> [--timings] [--digest] [--population <scores.json>] [--zod]\n`);
   process.exit(1);
 }
 
@@ -15,10 +17,12 @@ let file: string | undefined;
 let timings = false;
 let populationFile: string | undefined;
 let zod = false;
+let digest = false;
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === "--timings") timings = true;
   else if (a === "--zod") zod = true;
+  else if (a === "--digest") digest = true;
   else if (a === "--population") populationFile = args[++i] ?? usage("--population needs a file");
   else if (a.startsWith("--")) usage(`unknown option ${a}`);
   else if (file === undefined) file = a;
@@ -44,6 +48,8 @@ try {
   value = text; // parseLedger words the JSON error
 }
 text = undefined;
+// The JSON API's envelope, as GET /api/portal/ledger answers.
+if (value !== null && typeof value === "object" && !("trades" in value) && "data" in value) value = (value as { data: unknown }).data;
 const t2 = performance.now();
 
 let population: number[] | undefined;
@@ -70,6 +76,7 @@ const t4 = performance.now();
 const evaluation = grade(prepared, population ? { population } : {});
 const t5 = performance.now();
 process.stdout.write(canonicalJson(evaluation) + "\n");
+if (digest) process.stderr.write(JSON.stringify({ ledgerDigest: ledgerDigest(parsed.ledger) }) + "\n");
 if (timings) {
   const r = (x: number) => Math.round(x * 1000) / 1000;
   process.stderr.write(

@@ -5,7 +5,7 @@ import { getDb } from "./db.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
-import { buildUserLedger, withBenchmark } from "./ledger.server";
+import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
 
 /** SPEC §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
 export const EVALUATION_MESSAGES = {
@@ -117,15 +117,17 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
     const { ledger, digest } = await buildUserLedger(userId, now);
     const latest = await db
       .selectFrom("evaluations")
-      .select(["id", "ledger_digest", "engine_version", "tier", "score", "verification_code"])
+      .select(["id", "history_digest", "engine_version", "tier", "score", "verification_code"])
       .where("user_id", "=", userId)
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst();
-    if (latest && latest.ledger_digest === digest && latest.engine_version === ENGINE_VERSION) {
+    if (latest && latest.history_digest === digest && latest.engine_version === ENGINE_VERSION) {
       return { code: 2002, evaluationId: latest.id, tier: latest.tier, score: latest.score, verificationCode: latest.verification_code };
     }
-    const evaluation = grade(await withBenchmark(ledger));
+    const graded = await withBenchmark(ledger);
+    const evaluation = grade(graded);
+    const stored = await storedLedger(graded);
     const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
@@ -140,7 +142,8 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
         .values({
           user_id: userId,
           engine_version: ENGINE_VERSION,
-          ledger_digest: digest,
+          ledger_digest: stored.digest,
+          history_digest: digest,
           tier: result.tier,
           score: result.score,
           percentile,
@@ -149,6 +152,7 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: stored.gzip }).execute();
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       return { code: 200 as const, evaluationId: row.id, tier: result.tier, score: result.score, verificationCode: code };
     });

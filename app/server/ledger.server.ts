@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { sql } from "kysely";
-import { dominantAssetClass, type Ledger } from "~/grading";
+import { canonicalJson, canonicalLedger, dominantAssetClass, type Ledger } from "~/grading";
 import { getDb } from "./db.server";
 import { log } from "./log.server";
 import { benchmarkSeries } from "./prices.server";
@@ -104,4 +106,36 @@ export async function withBenchmark(ledger: Ledger): Promise<Ledger> {
     log("error", "benchmark unavailable", { kind, error: String((error as Error)?.message ?? error) });
     return ledger;
   }
+}
+
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
+/**
+ * A graded ledger as it is kept with its evaluation: its JSON gzipped, and the engine's
+ * ledgerDigest (SHA-256 of the canonical ledger; node's hash gives the engine's pure-TS result).
+ */
+export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; digest: string }> {
+  const digest = crypto.createHash("sha256").update(canonicalJson(canonicalLedger(ledger))).digest("hex");
+  return { gzip: await gzip(JSON.stringify(ledger)), digest };
+}
+
+/**
+ * The ledger an evaluation of this user graded: the current one, or `evaluationId` (null when
+ * it is not theirs, or was graded before ledgers were kept).
+ */
+export async function evaluationLedger(userId: number, evaluationId?: number): Promise<{ evaluationId: number; ledgerDigest: string; engineVersion: string; ledger: Ledger } | null> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("evaluations")
+    .innerJoin("evaluation_ledgers", "evaluation_ledgers.evaluation_id", "evaluations.id")
+    .innerJoin("users", "users.id", "evaluations.user_id")
+    .select(["evaluations.id", "evaluations.ledger_digest", "evaluations.engine_version", "evaluation_ledgers.ledger"])
+    .where("evaluations.user_id", "=", userId)
+    .$if(evaluationId === undefined, (q) => q.whereRef("evaluations.id", "=", "users.current_evaluation_id"))
+    .$if(evaluationId !== undefined, (q) => q.where("evaluations.id", "=", evaluationId!))
+    .executeTakeFirst();
+  if (!row) return null;
+  const ledger = JSON.parse((await gunzip(row.ledger)).toString("utf8")) as Ledger;
+  return { evaluationId: row.id, ledgerDigest: row.ledger_digest, engineVersion: row.engine_version, ledger };
 }

@@ -169,13 +169,22 @@ export interface EvaluationsTable {
   id: Generated<number>;
   user_id: number;
   engine_version: string;
+  /** The engine's ledgerDigest of the ledger graded (evaluation_ledgers), from engine 2.0.0 on. */
   ledger_digest: string;
+  /** Digest of the imported rows the ledger was built from: "nothing new" when it repeats. */
+  history_digest: string | null;
   tier: string | null;
   score: number | null;
   percentile: number | null;
   verification_code: string;
   result: ColumnType<unknown, string, string>;
   created_at: DefaultTimestamp;
+}
+
+export interface EvaluationLedgersTable {
+  evaluation_id: number;
+  /** gzip of the ledger's JSON. */
+  ledger: Buffer;
 }
 
 export interface EvaluationDaysTable {
@@ -263,6 +272,7 @@ export interface Database {
   star_applications: StarApplicationsTable;
   evaluations: EvaluationsTable;
   evaluation_days: EvaluationDaysTable;
+  evaluation_ledgers: EvaluationLedgersTable;
   avatars: AvatarsTable;
   linked_accounts: LinkedAccountsTable;
   trades: TradesTable;
