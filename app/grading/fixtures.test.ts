@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { grade, parseLedger, type Evaluation } from "./index";
+import { grade, listRoundTrips, parseLedger, type Evaluation } from "./index";
 
 const DIR = join(__dirname, "../../test/fixtures/ledgers");
 const files = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
@@ -83,6 +83,12 @@ describe("fixtures", () => {
       const m = ev.metrics;
       close(m.totalPnl, m.realizedPnl + m.unrealizedPnl + m.income - m.accountFees, "totalPnl = realized + unrealized + income − account fees");
       if (m.trades > 0) close(m.equity - (m.deposits - m.withdrawals), m.totalPnl, "equity − net flows = totalPnl");
+      if (m.trades > 0) close(ev.curve.reduce((s, p) => s + p.pnl, 0), m.totalPnl, "Σ daily P&L = totalPnl");
+      // The journal lists exactly the round trips the metrics count.
+      const trips = listRoundTrips(parsed.ledger);
+      expect(trips).toHaveLength(m.roundTrips);
+      // With every position closed, the trips hold all the realized P&L.
+      if (ev.positions.length === 0) close(trips.reduce((s, t) => s + t.pnl, 0), m.realizedPnl, "Σ trip P&L = realized");
     });
   }
 });

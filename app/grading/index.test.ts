@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, ENGINE_VERSION, grade, parseLedger, percentileOf, prepareLedger, type LedgerInput } from "./index";
+import { canonicalJson, ENGINE_VERSION, grade, listRoundTrips, parseLedger, percentileOf, prepareLedger, type LedgerInput } from "./index";
 
 function run(input: LedgerInput, population?: number[]) {
   const r = parseLedger(input);
@@ -99,5 +99,41 @@ describe("percentileOf", () => {
     expect(percentileOf(0, [0, 0])).toBe(0);
     expect(percentileOf(100, [1, 2, 3, 4])).toBe(1);
     expect(percentileOf(50, [])).toBeNull();
+  });
+});
+
+describe("listRoundTrips", () => {
+  it("lists each completed round trip with its side, times, holding and return", () => {
+    const parsed = parseLedger({
+      cashFlows: [{ account: "a", time: "2024-01-01", amount: 10_000 }],
+      trades: [
+        { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 10, price: 100 },
+        { id: "2", account: "a", time: "2024-01-05T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 25, price: 110 },
+        { id: "3", account: "a", time: "2024-01-08T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 15, price: 100 },
+      ],
+      events: [{ id: "m", time: "2024-01-03T00:00:00Z", kind: "transfer", from: "a", to: "b", symbol: "X", quantity: 10 }],
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+    // The transfer moved the long to account b, so the sell in a opens a short of 25 there.
+    const trips = listRoundTrips(parsed.ledger);
+    expect(trips).toEqual([]);
+    const e = grade(parsed.ledger);
+    expect(e.positions.map((p) => [p.account, p.quantity])).toEqual([["a", -10], ["b", 10]]);
+  });
+
+  it("carries the opening through a flip", () => {
+    const parsed = parseLedger({
+      cashFlows: [{ account: "a", time: "2024-01-01", amount: 10_000 }],
+      trades: [
+        { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 10, price: 100 },
+        { id: "2", account: "a", time: "2024-01-05T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 25, price: 110 },
+        { id: "3", account: "a", time: "2024-01-08T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 15, price: 100 },
+      ],
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+    expect(listRoundTrips(parsed.ledger)).toEqual([
+      { account: "a", symbol: "X", assetClass: "stock", side: "long", openTime: "2024-01-02T15:00:00.000Z", closeTime: "2024-01-05T15:00:00.000Z", holdingDays: 3, entryNotional: 1000, pnl: 100, return: 0.1 },
+      { account: "a", symbol: "X", assetClass: "stock", side: "short", openTime: "2024-01-05T15:00:00.000Z", closeTime: "2024-01-08T15:00:00.000Z", holdingDays: 3, entryNotional: 1650, pnl: 150, return: 150 / 1650 },
+    ]);
   });
 });

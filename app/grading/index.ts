@@ -10,7 +10,7 @@ import { percentileOf, scoreMetrics, starsOf, tierStars, type Tier } from "./sco
 import { benchmarkFigures, benchmarkReturn, benchmarkSeries, skillFigures } from "./stats";
 import { medianOf } from "./median";
 import { formatDay, MS_PER_DAY } from "./time";
-import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, Position } from "./types";
+import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, Position, RoundTrip } from "./types";
 
 export const ENGINE_VERSION = "2.0.0";
 
@@ -24,7 +24,7 @@ export { percentileOf, tierOf, starsOf, tierStars, ramp, ANCHORS, DIMENSION_WEIG
 export { xirr } from "./returns";
 export { releaseScratch } from "./scratch";
 export type { Tier, Dimension } from "./score";
-export type { Evaluation, Metrics, Position, Insight, CurvePoint, Stars, GradeOptions, BenchmarkMetrics } from "./types";
+export type { Evaluation, Metrics, Position, Insight, CurvePoint, Stars, GradeOptions, BenchmarkMetrics, RoundTrip } from "./types";
 
 /** Relative size of the break-even band for round trips (see docs/GRADING.md). */
 const BREAK_EVEN = 1e-9;
@@ -253,7 +253,8 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
 
   const curve: CurvePoint[] = new Array(pass.days.length);
   for (let i = 0; i < pass.days.length; i++) {
-    const point: CurvePoint = { date: formatDay(pass.days[i]), equity: pass.equity[i], index: pass.index[i], drawdown: risk.drawdown[i] };
+    const pnl = pass.equity[i] - (i > 0 ? pass.equity[i - 1] : 0) - pass.dayFlow[i];
+    const point: CurvePoint = { date: formatDay(pass.days[i]), equity: pass.equity[i], index: pass.index[i], drawdown: risk.drawdown[i], pnl };
     if (bench !== null) point.benchmark = bench.index[i];
     curve[i] = point;
   }
@@ -323,6 +324,31 @@ export function dominantAssetClass(ledger: Ledger | PreparedLedger): "stocks" | 
   const stocks = e[0] + e[1] + e[3];
   if (crypto === 0 && stocks === 0) return null;
   return crypto > stocks ? "crypto" : "stocks";
+}
+
+/** The completed round trips in closing order (the grade's journal: what the round-trip metrics count). */
+export function listRoundTrips(ledger: Ledger | PreparedLedger): RoundTrip[] {
+  const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
+  const pass = ledgerPass(c);
+  const out: RoundTrip[] = new Array(pass.rtCount);
+  for (let i = 0; i < pass.rtCount; i++) {
+    const p = pass.rtPos[i];
+    const s = pass.posSym[p];
+    const notional = pass.rtNotional[i];
+    out[i] = {
+      account: c.accounts[pass.posAcc[p]],
+      symbol: c.symbols[s],
+      assetClass: CLASS_NAMES[c.symCls[s]],
+      side: pass.rtSide[i] > 0 ? "long" : "short",
+      openTime: new Date(pass.rtOpenTime[i]).toISOString(),
+      closeTime: new Date(pass.rtClose[i]).toISOString(),
+      holdingDays: pass.rtHoldDays[i],
+      entryNotional: notional,
+      pnl: pass.rtPnl[i],
+      return: notional > 0 ? pass.rtPnl[i] / notional : null,
+    };
+  }
+  return out;
 }
 
 /** Cash flows and flows in kind, merged by time (cash flows first at one instant). */

@@ -43,8 +43,11 @@ export interface PassResult {
   rtOpenEquity: Float64Array;
   rtOpenCash: Float64Array;
   rtOpenValue: Float64Array;
-  /** Close time of each round trip (ms). */
+  /** Open and close time (ms), side (+1 long, −1 short) and position of each round trip. */
   rtClose: Float64Array;
+  rtOpenTime: Float64Array;
+  rtSide: Int8Array;
+  rtPos: Int32Array;
   /** Open lots at the end: per position, head of the FIFO list (-1 when flat). */
   head: Int32Array;
   next: Int32Array;
@@ -64,6 +67,8 @@ export interface PassResult {
   index: Float64Array;
   /** 1 when a trade happened that day or a position was open at its start. */
   active: Uint8Array;
+  /** Net flows of each day (cash and in kind, and the implied deposit). */
+  dayFlow: Float64Array;
   /** Largest |symbol value| ÷ equity at each curve point. */
   concentration: Float64Array;
   /** Cash, value of the positions and largest |symbol value| at each curve point. */
@@ -107,8 +112,10 @@ export const LOT_PRICE = 1; // entry price
 export const LOT_FEE_PU = 2; // entry fee per unit
 export const LOT_TIME = 3; // open time (ms)
 // Per position, the round trip in progress: P&L, quantity, quantity × holding days, notional,
-// and the cash and position value just before its opening trade.
-const RT_FIELDS = 6;
+// the cash and position value just before its opening trade, its open time and side (+1 long, −1 short).
+const RT_FIELDS = 8;
+/** Fields a round trip carries from its opening (copied when it moves to another position). */
+const RT_OPEN_FIRST = 4;
 
 // Running state, in a typed array: loop-carried doubles in locals of a long loop are boxed by V8.
 const REALIZED = 0;
@@ -167,6 +174,8 @@ interface Curve {
   maxAbs: Float64Array;
   active: Uint8Array;
   classExposure: Float64Array;
+  /** Net flows (cash and in kind) during each day. */
+  flow: Float64Array;
 }
 
 /** Position and lot storage; events may add positions and lots, so arrays can grow. */
@@ -218,6 +227,9 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const rtOpenCash = scratchRaw("rtOpenCash", "f64", rtCap);
   const rtOpenValue = scratchRaw("rtOpenValue", "f64", rtCap);
   const rtClose = scratchRaw("rtClose", "f64", rtCap);
+  const rtOpenTime = scratchRaw("rtOpenTime", "f64", rtCap);
+  const rtSide = scratchRaw("rtSide", "i8", rtCap);
+  const rtPos = scratchRaw("rtPos", "i32", rtCap);
   const unfunded = c.flowTime.length === 0 && c.receives === 0;
   const tradeGross = unfunded ? scratchRaw("tradeGross", "f64", n) : new Float64Array(0);
   const tradeEquity = unfunded ? scratchRaw("tradeEquity", "f64", n) : new Float64Array(0);
@@ -244,6 +256,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     maxAbs: new Float64Array(nDays),
     active: new Uint8Array(nDays),
     classExposure: new Float64Array(4),
+    flow: new Float64Array(nDays),
   };
 
   const st = new Float64Array(ST_SIZE);
@@ -251,7 +264,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   st[NEXT_BOUNDARY] = nDays > 0 ? (firstDay + 1) * DAY_MS : Infinity;
   const ist = new Int32Array(IST_SIZE);
   const gaps: Gap[] = [];
-  const rt: RoundTrips = { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose };
+  const rt: RoundTrips = { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose, openTime: rtOpenTime, side: rtSide, pos: rtPos };
   const ctx: Context = { c, book, syms, curve, st, ist, rt, inKindTime: [], inKindAmount: [], warnings: [] };
 
   tradeLoop(ctx, tradeGross, tradeEquity, gaps);
@@ -289,6 +302,9 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     rtOpenCash: rtOpenCash.subarray(0, rtCount),
     rtOpenValue: rtOpenValue.subarray(0, rtCount),
     rtClose: rtClose.subarray(0, rtCount),
+    rtOpenTime: rtOpenTime.subarray(0, rtCount),
+    rtSide: rtSide.subarray(0, rtCount),
+    rtPos: rtPos.subarray(0, rtCount),
     head: book.head,
     next: book.next,
     lots: book.lots,
@@ -302,6 +318,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     equity: curve.equity,
     index: curve.index,
     active: curve.active,
+    dayFlow: curve.flow,
     concentration: new Float64Array(nDays),
     dayCash: curve.cash,
     dayValue: curve.value,
@@ -336,6 +353,7 @@ export function addInitialDeposit(r: PassResult, amount: number): void {
   for (let i = 0; i < r.rtOpenCash.length; i++) r.rtOpenCash[i] += amount;
   for (let i = 0; i < r.tradeEquity.length; i++) r.tradeEquity[i] += amount;
   r.cash += amount;
+  r.dayFlow[0] += amount;
   r.negativeCash = r.minCash + amount < 0;
   finish(r);
   r.equityAtAsOf = r.equity[r.equity.length - 1]; // a ledger with trades has at least one day
@@ -362,6 +380,9 @@ interface RoundTrips {
   openCash: Float64Array;
   openValue: Float64Array;
   close: Float64Array;
+  openTime: Float64Array;
+  side: Int8Array;
+  pos: Int32Array;
 }
 
 /** What the event handlers share with the trade loop. */
@@ -389,7 +410,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
   const { head, tail, posQty, rtAcc } = book;
   let { next, lots } = book;
   const { qty: symQty, mark, open: symOpen, active, activeAt } = syms;
-  const { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose } = rt;
+  const { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose, openTime: rtOpenTime, side: rtSide, pos: rtPos } = rt;
   let pieces = 0;
   let nextEvent = nextEventTime(c, st, ist);
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
@@ -465,6 +486,9 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
         rtNotional[i] = rtAcc[ro + 3];
         rtOpenCash[i] = rtAcc[ro + 4];
         rtOpenValue[i] = rtAcc[ro + 5];
+        rtOpenTime[i] = rtAcc[ro + 6];
+        rtSide[i] = rtAcc[ro + 7];
+        rtPos[i] = p;
         rtClose[i] = t;
         rtAcc[ro] = 0;
         rtAcc[ro + 1] = 0;
@@ -488,6 +512,8 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
           // Cash and value are still those from before this trade (updated below).
           rtAcc[ro + 4] = st[TC] + st[FC];
           rtAcc[ro + 5] = st[PV];
+          rtAcc[ro + 6] = t;
+          rtAcc[ro + 7] = d;
         }
         const o = k * LOT_FIELDS;
         lots[o + LOT_REM] = remaining;
@@ -613,6 +639,7 @@ function applyFlow(ctx: Context, amount: number): void {
     st[LINK] *= f < 0 ? 0 : f;
   } else if (st[ANY_BASE] === 1) st[SKIPPED]++;
   st[FC] += amount;
+  if (ist[DAY] < ctx.curve.flow.length) ctx.curve.flow[ist[DAY]] += amount;
   st[BASE] = v + amount;
   if (st[BASE] > 0) st[ANY_BASE] = 1;
 }
@@ -806,10 +833,12 @@ function moveRoundTrip(book: Book, from: number, to: number, toWasFlat: boolean)
     book.rtAcc[b + i] += book.rtAcc[a + i];
     book.rtAcc[a + i] = 0;
   }
-  if (toWasFlat) {
-    book.rtAcc[b + 4] = book.rtAcc[a + 4];
-    book.rtAcc[b + 5] = book.rtAcc[a + 5];
-  }
+  if (toWasFlat) copyOpening(book, from, to);
+}
+
+/** A round trip's opening figures (equity before it, time, side) carried to another position. */
+function copyOpening(book: Book, from: number, to: number): void {
+  for (let i = RT_OPEN_FIRST; i < RT_FIELDS; i++) book.rtAcc[to * RT_FIELDS + i] = book.rtAcc[from * RT_FIELDS + i];
 }
 
 function scaleLots(book: Book, p: number, ratio: number): void {
@@ -901,11 +930,8 @@ function spinoff(ctx: Context, e: PreparedEvent): void {
       t = J;
     }
     mergeLots(book, to, h);
-    if (qTo === 0) {
-      // The new holding's round trip starts with the old one's.
-      book.rtAcc[to * RT_FIELDS + 4] = book.rtAcc[p * RT_FIELDS + 4];
-      book.rtAcc[to * RT_FIELDS + 5] = book.rtAcc[p * RT_FIELDS + 5];
-    }
+    // The new holding's round trip starts with the old one's.
+    if (qTo === 0) copyOpening(book, p, to);
     setPosQty(ctx, to, qTo + added);
   }
   if (syms.actionAt[e.sym] !== e.time) {
@@ -969,10 +995,7 @@ function transfer(ctx: Context, e: PreparedEvent): void {
     moveRoundTrip(book, from, to, qTo === 0);
     setPosQty(ctx, from, 0);
   } else {
-    if (qTo === 0) {
-      book.rtAcc[to * RT_FIELDS + 4] = book.rtAcc[from * RT_FIELDS + 4];
-      book.rtAcc[to * RT_FIELDS + 5] = book.rtAcc[from * RT_FIELDS + 5];
-    }
+    if (qTo === 0) copyOpening(book, from, to);
     setPosQty(ctx, from, held - movedQty);
   }
   setPosQty(ctx, to, qTo + movedQty);

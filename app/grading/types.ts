@@ -95,6 +95,8 @@ export interface CurvePoint {
   equity: number;
   index: number;
   drawdown: number;
+  /** The day's profit or loss: equity change net of the day's deposits and withdrawals. */
+  pnl: number;
   /** The benchmark's level ÷ its level at the first activity (only with a benchmark). */
   benchmark?: number;
 }
@@ -156,3 +158,21 @@ export interface GradeOptions {
 }
 
 export type { Tier, Dimension };
+
+/** A completed round trip (listRoundTrips), for journals and breakdowns. */
+export interface RoundTrip {
+  account: string;
+  symbol: string;
+  assetClass: "stock" | "etf" | "crypto" | "option";
+  side: "long" | "short";
+  /** ISO times of the opening and the closing trade. */
+  openTime: string;
+  closeTime: string;
+  /** Quantity-weighted mean holding time of its pieces (days). */
+  holdingDays: number;
+  /** Σ entry price × quantity of its pieces (USD). */
+  entryNotional: number;
+  pnl: number;
+  /** pnl ÷ entryNotional. */
+  return: number | null;
+}
