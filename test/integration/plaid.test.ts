@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, sessionCookie, uniqueEmail, waitForImports } from "../support/http";
+import { expectedDemoLedger } from "../support/plaid-expected";
 import { startServer, type RunningServer } from "../support/server";
 import { DEMO_WEBHOOK_KID, signDemoWebhook } from "../mocks/plaid";
 import { demoBrokerage, demoItemId } from "../mocks/plaid-data";
@@ -51,16 +52,7 @@ const exchange = (cookie: string, publicToken: string) => call("/api/finance/pla
 const accounts = async (cookie: string) => (await call("/api/finance/plaid/accounts", { cookie })).json.data as any[];
 const imports = (cookie: string) => waitForImports(cookie, { base });
 
-/** What the mapping should produce from the demo brokerage (docs/SOURCES.md's table). */
-function expected(username: string) {
-  const b = demoBrokerage(username);
-  const cashLike = new Set(b.securities.filter((s) => s.is_cash_equivalent || s.type === "cash").map((s) => s.security_id));
-  const trades = b.transactions.filter((t) => (t.type === "buy" || t.type === "sell" || (t.type === "transfer" && t.security_id)) && !cashLike.has(t.security_id!));
-  const flows = b.transactions.filter((t) => t.type === "cash" && (t.subtype === "deposit" || t.subtype === "withdrawal"));
-  const transfers = b.transactions.filter((t) => t.type === "transfer" && t.security_id);
-  const symbols = new Set(trades.map((t) => t.security_id));
-  return { trades: trades.length, cashFlows: flows.length + transfers.length, withdrawals: flows.filter((t) => t.subtype === "withdrawal").length, symbols: symbols.size };
-}
+const expected = expectedDemoLedger;
 
 beforeAll(async () => {
   server = await startServer({ LOG_LEVEL: "debug" });
