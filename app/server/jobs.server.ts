@@ -43,7 +43,7 @@ function queues(): PgBoss.Queue[] {
   ];
 }
 
-type Running = { boss: PgBoss; workers: boolean };
+type Running = { boss: PgBoss; workers: boolean; workerIds: Map<JobName, string[]> };
 // server.ts and the Remix bundle are separate module graphs: one pg-boss per process, on globalThis.
 const key = "__grader_jobs";
 type G = { [key]?: Promise<Running> };
@@ -65,7 +65,7 @@ async function open(): Promise<Running> {
     if (await boss.getQueue(q.name)) await boss.updateQueue(q.name, q);
     else await boss.createQueue(q.name, q);
   }
-  return { boss, workers: false };
+  return { boss, workers: false, workerIds: new Map() };
 }
 
 function running(): Promise<Running> {
@@ -92,7 +92,7 @@ export async function startJobs(handlers: { [N in JobName]: JobHandler<N> }): Pr
     const handler = handlers[name] as JobHandler<JobName>;
     // Imports get the configured workers; the re-grade and dead-letter queues need one.
     for (let i = 0; i < (name === "import-step" ? env.JOB_WORKERS : 1); i++) {
-      await r.boss.work<JobData[JobName]>(name, { pollingIntervalSeconds: env.JOB_POLL_SECONDS, includeMetadata: true }, async ([job]) => {
+      const id = await r.boss.work<JobData[JobName]>(name, { pollingIntervalSeconds: env.JOB_POLL_SECONDS, includeMetadata: true }, async ([job]) => {
         if (!job) return;
         const started = Date.now();
         try {
@@ -103,8 +103,21 @@ export async function startJobs(handlers: { [N in JobName]: JobHandler<N> }): Pr
           throw error;
         }
       });
+      r.workerIds.set(name, [...(r.workerIds.get(name) ?? []), id]);
     }
   }
+}
+
+/**
+ * Wakes this process's idle workers of a queue after a transaction that enqueued to it committed,
+ * so a chain of short jobs does not wait a polling interval between steps (other processes still
+ * find the job by polling).
+ */
+export function wake(name: JobName): void {
+  const r = (globalThis as unknown as G)[key];
+  void r?.then((running) => {
+    for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
+  });
 }
 
 /** Stops the workers (waiting for running jobs up to timeoutMs) before the database closes. */

@@ -23,7 +23,7 @@ import type { ImportReason, ImportState, LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { evaluateUser, StillImporting } from "./evaluation.server";
 import { linkAccount, markImportFailed, saveImport } from "./imports.server";
-import { enqueue, type JobData, type JobHandler, type JobName } from "./jobs.server";
+import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jobs.server";
 import { log } from "./log.server";
 
 /**
@@ -69,11 +69,13 @@ export async function startImport(
 export async function startImports(userId: number, linkedAccountIds: number[], reason: ImportReason, regrade = true): Promise<number[]> {
   if (!linkedAccountIds.length) return [];
   const db = await getDb();
-  return db.transaction().execute(async (trx) => {
+  const ids = await db.transaction().execute(async (trx) => {
     const ids: number[] = [];
     for (const id of linkedAccountIds) ids.push(await startImport(trx, { userId, linkedAccountId: id, reason, regrade }));
     return ids;
   });
+  wake("import-step");
+  return ids;
 }
 
 /** The user's imports, newest first (GET /api/portal/imports, the account page). */
@@ -132,7 +134,7 @@ export async function linkPlaidItem(userId: number, publicToken: string): Promis
   const accessTokenEnc = encryptSecret(item.accessToken);
   const db = await getDb();
   try {
-    return await db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const out: Extract<PlaidLinkResult, { ok: true }>["accounts"] = [];
       for (const account of item.accounts) {
         const linked = await linkAccount({ userId, kind: "plaid", fingerprint: account.fingerprint, label: account.label, institutionName: item.institutionName, accessTokenEnc, itemId: item.itemId }, trx);
@@ -142,6 +144,8 @@ export async function linkPlaidItem(userId: number, publicToken: string): Promis
       }
       return { ok: true as const, accounts: out };
     });
+    wake("import-step");
+    return result;
   } catch (error) {
     if (error instanceof Linked406) return { ok: false, code: 406 };
     throw error;
@@ -178,12 +182,14 @@ export async function retryImport(userId: number, linkedAccountId: number): Prom
 export async function linkWallet(input: { userId: number; kind: "evm" | "solana"; fingerprint: string; label: string; institutionName: string }) {
   const db = await getDb();
   try {
-    return await db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const linked = await linkAccount({ userId: input.userId, kind: input.kind, fingerprint: input.fingerprint, label: input.label, institutionName: input.institutionName }, trx);
       if (!linked.ok) throw new Linked406();
       const importId = await startImport(trx, { userId: input.userId, linkedAccountId: linked.id, reason: "link" });
       return { ok: true as const, id: linked.id, created: linked.created, importId };
     });
+    wake("import-step");
+    return result;
   } catch (error) {
     if (error instanceof Linked406) return { ok: false as const, code: 406 as const };
     throw error;
@@ -201,6 +207,7 @@ export async function handlePlaidWebhook(hook: PlaidWebhook): Promise<{ action: 
     await db.transaction().execute(async (trx) => {
       for (const a of accounts) await startImport(trx, { userId: a.user_id, linkedAccountId: a.id, reason: "webhook" });
     });
+    wake("import-step");
     return { action: "import queued", accounts: accounts.length };
   }
   if (action.action === "ignored") return { action: "ignored", accounts: accounts.length };
@@ -306,6 +313,7 @@ async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, pro
   const db = await getDb();
   const step = (row.cursor.step ?? 0) + 1;
   const finishing = progress.state === "grading" || progress.state === "done";
+  const began = performance.now();
   await db.transaction().execute(async (trx) => {
     const tradesAdded = await write(trx);
     await trx
@@ -326,6 +334,9 @@ async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, pro
     if (!finishing) await enqueue(trx, "import-step", { importId: row.id, step });
     else if (progress.state === "grading") await enqueue(trx, "regrade", { importId: row.id, userId: row.user_id });
   });
+  wake(finishing ? "regrade" : "import-step");
+  // How long the step held its transaction (on PGlite it holds the only connection).
+  log("debug", "import step stored", { importId: row.id, step, state: progress.state, trxMs: Math.round(performance.now() - began) });
 }
 
 async function plaidStep(row: StepRow): Promise<void> {
