@@ -10,6 +10,8 @@ import helmet from "helmet";
 import { cardAnswer } from "./app/server/card-store.server";
 import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
 import { getEnv } from "./app/server/env.server";
+import { startJobs, stopJobs } from "./app/server/jobs.server";
+import { importJobHandlers } from "./app/server/linking.server";
 import { log } from "./app/server/log.server";
 import { startMailWorker } from "./app/server/mail.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
@@ -50,6 +52,8 @@ const applied = await migrateToLatest();
 if (applied.length) log("info", "migrations applied", { applied });
 
 const stopMailWorker = startMailWorker();
+// Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
+await startJobs(importJobHandlers);
 
 const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const mode = env.NODE_ENV === "production" ? "production" : "development";
@@ -258,6 +262,8 @@ async function shutdown(signal: string) {
   timer.unref();
   server.close(async () => {
     stopMailWorker();
+    // A job still running past the time limit is taken over by another worker once it expires.
+    await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) => log("error", "job queue stop failed", { error: String(error) }));
     await flushPageViews();
     await closeDb();
     log("info", "stopped");

@@ -124,6 +124,12 @@ async function cachedServing() {
     const post = async (p: string, body: unknown = {}) =>
       (await (await fetch(server.url + p, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) })).json()) as { data: Record<string, unknown> };
     await post("/api/finance/plaid/exchange-public-token", { public_token: `public-sandbox-user_good_bench${Date.now().toString(36)}` });
+    // The import runs as jobs and grades automatically: wait for it.
+    for (;;) {
+      const imports = (await (await fetch(`${server.url}/api/portal/imports`, { headers: { cookie } })).json()) as { data: { state: string }[] };
+      if (imports.data.every((i) => i.state === "done" || i.state === "failed")) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await post("/api/finance/plaid/evaluation");
     const me = (await (await fetch(`${server.url}/api/user/info`, { headers: { cookie } })).json()) as { data: { id: number } };
     const first = performance.now();

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handlePlaidWebhook, verifyPlaidWebhook, WebhookRejected } from "~/sources/plaid.server";
+import { verifyPlaidWebhook, WebhookRejected } from "~/sources/plaid.server";
+import { handlePlaidWebhook } from "~/server/linking.server";
 import { apiData, apiError } from "~/server/api.server";
 import { log } from "~/server/log.server";
 

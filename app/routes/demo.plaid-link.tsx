@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { seo } from "~/lib/seo";
+import { linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
 import { requireUser } from "~/server/session.server";
-import { completeDemoLink, isPlaidDemo, linkAndDescribe, reconnectAndDescribe } from "~/sources/plaid.server";
+import { completeDemoLink, isPlaidDemo } from "~/sources/plaid.server";
 import { readForm } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 

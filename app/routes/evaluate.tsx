@@ -10,7 +10,7 @@ import { seo } from "~/lib/seo";
 import { outcomeJson } from "~/server/evaluation-api.server";
 import { currentEvaluation, evaluateUser, triesLeft } from "~/server/evaluation.server";
 import { listLinkedAccounts } from "~/server/imports.server";
-import { reimportLinkedAccounts } from "~/server/reimport.server";
+import { reimportForEvaluation } from "~/server/linking.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade · Grader", noindex: true });
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // JSON; a plain form post is redirected to the stats on success or shown the Tips box here.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const outcome = await evaluateUser(user.id, "all", reimportLinkedAccounts);
+  const outcome = await evaluateUser(user.id, "all", reimportForEvaluation);
   const body = outcomeJson(outcome);
   if (new URL(request.url).searchParams.has("_data")) return json(body);
   if (outcome.code === 200 || outcome.code === 2002) return redirect("/profile/stats?evaluated=1");

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
 import { requireUser } from "~/server/session.server";
-import { isPlaidDemo, linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/sources/plaid.server";
+import { isPlaidDemo, publicTokenFromLinkSession } from "~/sources/plaid.server";
 import { LINK_COOKIE } from "./link.plaid";
 
 // GET /link/plaid-complete: Plaid Hosted Link's completion_redirect_uri (real credentials only).

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
@@ -14,8 +14,9 @@ import {
   isPlaidDemo,
   listLinkedAccountsWithCounts,
   PLAID_HICCUP_MESSAGE,
-  reconnectAndDescribe,
 } from "~/sources/plaid.server";
+import { isImportRunning, type ImportView } from "~/lib/imports";
+import { listImports, retryImport } from "~/server/linking.server";
 import { readForm } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
@@ -23,8 +24,9 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts 
 
 // Flash messages travel as a query parameter set by the link flow's last redirect.
 function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
-  if (url.searchParams.get("added") === "1") return { tone: "ok", text: "Added the account successfully!" };
-  if (url.searchParams.get("reconnected") === "1") return { tone: "ok", text: "Reconnected. Your history is up to date." };
+  if (url.searchParams.get("added") === "1") return { tone: "ok", text: "Added the account successfully! Your trades are importing; the progress is below." };
+  if (url.searchParams.get("reconnected") === "1") return { tone: "ok", text: "Reconnected. Your history is importing again; the progress is below." };
+  if (url.searchParams.get("retrying") === "1") return { tone: "ok", text: "The import started again; the progress is below." };
   if (url.searchParams.get("unlinked") === "1") return { tone: "ok", text: "The account was unlinked and its imported history removed." };
   switch (url.searchParams.get("linkError")) {
     case "406":
@@ -42,8 +44,9 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const accounts = await listLinkedAccountsWithCounts(user.id);
+  const [accounts, imports] = await Promise.all([listLinkedAccountsWithCounts(user.id), listImports(user.id)]);
   return json({
+    imports,
     demo: isPlaidDemo(),
     flash: flashFrom(new URL(request.url)),
     accounts: accounts.map((a) => ({
@@ -72,15 +75,75 @@ export async function action({ request }: ActionFunctionArgs) {
     const removed = await unlinkAccount(user.id, id);
     return removed ? redirect("/profile/account?unlinked=1") : json({ error: "That account was not found." }, { status: 404 });
   }
-  if (intent === "reimport") return redirect(await reconnectAndDescribe(user.id, id));
+  if (intent === "reimport") return (await retryImport(user.id, id)) ? redirect("/profile/account?retrying=1") : json({ error: "That account was not found." }, { status: 404 });
   return json({ error: "Unknown action." }, { status: 400 });
 }
 
-const STATUS_TEXT = { active: "Active", relogin_required: "Needs re-login", error: "Import failed" } as const;
+const STATUS_TEXT = { active: "Active", importing: "Importing", relogin_required: "Needs re-login", error: "Import failed" } as const;
+const STATE_TEXT: Record<ImportView["state"], string> = {
+  queued: "Waiting to start",
+  waiting_for_provider: "Waiting for the provider",
+  fetching: "Fetching history",
+  mapping: "Reading trades",
+  grading: "Grading",
+  done: "Done",
+  failed: "Failed",
+};
+
+/** An import's progress: a bar (fetched of total when known), its state, skipped items, errors. */
+function ImportProgress({ imp }: { imp: ImportView }) {
+  const running = isImportRunning(imp.state);
+  const value = imp.state === "done" ? 1 : imp.total ? Math.min(1, imp.fetched / imp.total) : undefined;
+  return (
+    <div className="stack" style={{ gap: "0.25rem" }} data-testid="import-progress" data-state={imp.state}>
+      <div className="small" role={running ? "status" : undefined}>
+        <strong>{STATE_TEXT[imp.state]}</strong>
+        {imp.total ? ` · ${imp.fetched} of ${imp.total} items` : imp.fetched ? ` · ${imp.fetched} items` : ""}
+        {imp.attempts > 1 && running ? ` · attempt ${imp.attempts}` : ""}
+      </div>
+      {/* Indeterminate (no value) while the total is unknown. */}
+      <progress max={1} value={value} aria-label={`Import of ${imp.account_label}: ${STATE_TEXT[imp.state]}`} style={{ width: "100%" }} />
+      {imp.skipped.length ? <p className="muted small" style={{ margin: 0 }}>Skipped: {imp.skipped.map((s) => `${s.count} ${s.reason}`).join(", ")}</p> : null}
+      {imp.error ? (
+        <p className={imp.state === "failed" ? "form-error small" : "muted small"} style={{ margin: 0 }} role={imp.state === "failed" ? "alert" : undefined}>
+          {imp.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * While an import runs: with JavaScript, a fetcher polls GET /api/portal/imports and the page
+ * reloads its data when one finishes; without it, the page refreshes itself every 2 s.
+ */
+function useLiveImports(initial: ImportView[]): ImportView[] {
+  const fetcher = useFetcher<{ data: ImportView[] }>();
+  const revalidator = useRevalidator();
+  const imports = fetcher.data?.data ?? initial;
+  const running = imports.some((i) => isImportRunning(i.state));
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (fetcher.state === "idle") fetcher.load("/api/portal/imports");
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [running, fetcher]);
+  useEffect(() => {
+    // One finished: reload the page's data (trade counts, account status).
+    if (wasRunning.current && !running && revalidator.state === "idle") revalidator.revalidate();
+    wasRunning.current = running;
+  }, [running, revalidator]);
+  return imports;
+}
 const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
 
 export default function LinkedAccounts() {
-  const { accounts, flash, demo } = useLoaderData<typeof loader>();
+  const { accounts, flash, demo, imports: initialImports } = useLoaderData<typeof loader>();
+  const imports = useLiveImports(initialImports);
+  const importing = imports.some((i) => isImportRunning(i.state));
+  const latestImport = (accountId: number) => imports.find((i) => i.linked_account_id === accountId);
   const result = useActionData<typeof action>();
   const { device } = useDevice();
   const wallets = walletsAllowed(device);
@@ -97,6 +160,16 @@ export default function LinkedAccounts() {
   return (
     <section className="stack">
       <h2>Linked accounts</h2>
+      {importing ? (
+        <>
+          <noscript>
+            <meta httpEquiv="refresh" content="2" />
+          </noscript>
+          <p className="muted small">
+            Your trades are importing. <Link to="/profile/account">Refresh</Link>
+          </p>
+        </>
+      ) : null}
       {flash ? (
         <p className={flash.tone === "ok" ? "form-success" : "form-error"} role={flash.tone === "ok" ? "status" : "alert"} data-testid="link-flash">
           {flash.text}
@@ -141,6 +214,10 @@ export default function LinkedAccounts() {
               <p className="muted small" style={{ margin: "0.4rem 0" }}>
                 {a.lastImportedAt ? `Last import ${timeAgo(a.lastImportedAt)}` : "Not imported yet"} · {a.trades} trades · {a.cashFlows} deposits and withdrawals
               </p>
+              {(() => {
+                const imp = latestImport(a.id);
+                return imp ? <ImportProgress imp={imp} /> : null;
+              })()}
               <div style={{ display: "flex", flexWrap: "wrap", gap: "0.5rem" }}>
                 {a.kind === "plaid" && a.status === "relogin_required" ? (
                   <form method="post" action="/link/plaid">
@@ -150,7 +227,7 @@ export default function LinkedAccounts() {
                     </button>
                   </form>
                 ) : null}
-                {a.kind === "plaid" && a.status === "error" ? (
+                {a.status === "error" && !isImportRunning(latestImport(a.id)?.state ?? "done") ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="reimport" />
                     <input type="hidden" name="id" value={a.id} />

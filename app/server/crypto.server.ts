@@ -17,7 +17,12 @@ function loadKey(): Buffer {
     if (key.length !== 32) throw new Error("ENCRYPTION_KEY must be 32 bytes (64 hex characters or 44 base64 characters)");
     return (cachedKey = key);
   }
-  if (env.DATA_DIR === "memory://") return (cachedKey = crypto.randomBytes(32));
+  if (env.DATA_DIR === "memory://") {
+    // One per process, on globalThis: server.ts (where the job workers run) and the Remix bundle
+    // are separate module graphs that must decrypt each other's tokens.
+    const g = globalThis as unknown as { __grader_memory_key?: Buffer };
+    return (cachedKey = g.__grader_memory_key ??= crypto.randomBytes(32));
+  }
   const file = path.resolve(env.DATA_DIR, "encryption.key");
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -73,6 +73,18 @@ const EnvSchema = z.object({
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.
   WALLET_NONCE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // Jobs (imports, webhooks, re-grades; docs/OPERATIONS.md "Jobs"): workers per queue in this
+  // process (0: this process only enqueues), how long a job may run before another worker may take
+  // it over, how often a failing job is tried again (with exponential backoff from the delay), and
+  // how often an idle worker looks for work.
+  JOB_WORKERS: z.coerce.number().int().min(0).max(16).default(2),
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
+  JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(2),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
+  // How long an evaluation waits for the re-import it starts before answering 425 (code
+  // "still importing"; the import goes on and the trader asks again when it is done).
+  EVALUATION_IMPORT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),
   // Stripe (paid passes). Without STRIPE_SECRET_KEY it runs in demo mode: the real `stripe` SDK talks
   // to the msw simulator (test/mocks/stripe.ts), a local stand-in checkout page (/demo/checkout/:id)
   // takes the test cards and delivers a webhook signed with the demo secret. STRIPE_PRICE_<PASS> are

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiData, requireApiUser, requireMethod } from "./api.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { evaluateUser, type EvaluationOutcome } from "./evaluation.server";
-import { reimportLinkedAccounts } from "./reimport.server";
+import { reimportForEvaluation } from "./linking.server";
 
 /** The JSON answer for an evaluation: HTTP 200 with SPEC's result code in the body. */
 export function outcomeJson(outcome: EvaluationOutcome) {
@@ -19,7 +19,7 @@ export function evaluationApiAction(kind: LinkedAccountKind) {
   return async function action({ request }: ActionFunctionArgs) {
     requireMethod(request, "POST");
     const user = await requireApiUser(request);
-    const outcome = await evaluateUser(user.id, kind, reimportLinkedAccounts);
+    const outcome = await evaluateUser(user.id, kind, reimportForEvaluation);
     return apiData(outcomeJson(outcome), { headers: { "Cache-Control": "no-store" } });
   };
 }

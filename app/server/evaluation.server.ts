@@ -14,14 +14,18 @@ export const EVALUATION_MESSAGES = {
   403: "Link your Robinhood or Metamask account first, then give it another go.",
   406: "This investment account has been associated with a Grader account. Please use a new investment account or switch to the associated Grader account.",
   409: "Your evaluation is already running. It takes a few seconds; please wait for it to finish.",
+  425: "Your trades are still importing. Try again when the import is done.",
   502: "Evaluation is failed!",
 } as const;
 
 export type EvaluationOutcome =
   | { code: 200 | 2002; evaluationId: number; tier: string | null; score: number | null; verificationCode: string }
-  | { code: 401 | 402 | 403 | 406 | 409 | 502; message: string };
+  | { code: 401 | 402 | 403 | 406 | 409 | 425 | 502; message: string };
 
 export type Reimport = (userId: number, kind: LinkedAccountKind | "all") => Promise<void>;
+
+/** Thrown by a Reimport while the trader's trades are still importing: code 425, no try used. */
+export class StillImporting extends Error {}
 
 const LOCK_STALE_MS = 5 * 60_000;
 
@@ -96,7 +100,13 @@ export async function triesLeft(userId: number): Promise<number> {
  * The evaluation flow: re-import, build the ledger, grade, store. Codes per SPEC §8 (see
  * EVALUATION_MESSAGES). A provider failure uses no try; the same ledger and engine again is 2002.
  */
-export async function evaluateUser(userId: number, kind: LinkedAccountKind | "all", reimport: Reimport): Promise<EvaluationOutcome> {
+export async function evaluateUser(
+  userId: number,
+  kind: LinkedAccountKind | "all",
+  reimport: Reimport,
+  // automatic: the re-grade after an import (a job), which uses no try and no daily evaluation.
+  options: { automatic?: boolean } = {},
+): Promise<EvaluationOutcome> {
   const db = await getDb();
   const accounts = await db
     .selectFrom("linked_accounts")
@@ -110,6 +120,7 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
     try {
       await reimport(userId, kind);
     } catch (error) {
+      if (error instanceof StillImporting) return { code: 425, message: EVALUATION_MESSAGES[425] };
       log("error", "evaluation import failed", { userId, kind, error: String(error) });
       return { code: 502, message: EVALUATION_MESSAGES[502] };
     }
@@ -131,7 +142,7 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
     const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
-      const allowance = await consumeAllowance(trx, userId, now);
+      const allowance = options.automatic ? ({ ok: true } as const) : await consumeAllowance(trx, userId, now);
       if (!allowance.ok) {
         // Nothing written: the transaction rolls back the try taken before the daily check.
         throw new AllowanceRefused(allowance.code);

@@ -33,7 +33,7 @@ const TRADE_CHUNK = 20_000;
  * Stores a batch for one linked account in one transaction: nothing half-written on failure,
  * and re-importing the same history adds nothing (unique external ids, ON CONFLICT DO NOTHING).
  */
-export async function saveImport(linkedAccountId: number, batch: ImportBatch, trxOrDb?: DB): Promise<ImportResult> {
+export async function saveImport(linkedAccountId: number, batch: ImportBatch, trxOrDb?: DB, opts: { finished?: boolean } = {}): Promise<ImportResult> {
   const run = async (trx: DB): Promise<ImportResult> => {
     let tradesAdded = 0;
     let cashFlowsAdded = 0;
@@ -68,7 +68,8 @@ export async function saveImport(linkedAccountId: number, batch: ImportBatch, tr
     for (const p of batch.payloads) {
       await trx.insertInto("provider_payloads").values({ linked_account_id: linkedAccountId, kind: p.kind, payload: JSON.stringify(p.payload) }).execute();
     }
-    await trx.updateTable("linked_accounts").set({ last_imported_at: sql`now()`, last_error: null, status: "active" }).where("id", "=", linkedAccountId).execute();
+    // A page of a running import (finished: false) leaves the account "importing".
+    if (opts.finished !== false) await trx.updateTable("linked_accounts").set({ last_imported_at: sql`now()`, last_error: null, status: "active" }).where("id", "=", linkedAccountId).execute();
     return { tradesAdded, cashFlowsAdded };
   };
   if (trxOrDb) return run(trxOrDb);
@@ -76,8 +77,8 @@ export async function saveImport(linkedAccountId: number, batch: ImportBatch, tr
 }
 
 /** Records a failed import without touching what was imported before. */
-export async function markImportFailed(linkedAccountId: number, message: string, status: "error" | "relogin_required" = "error") {
-  const db = await getDb();
+export async function markImportFailed(linkedAccountId: number, message: string, status: "error" | "relogin_required" = "error", trx?: DB) {
+  const db = trx ?? (await getDb());
   await db.updateTable("linked_accounts").set({ last_error: message.slice(0, 500), status }).where("id", "=", linkedAccountId).execute();
 }
 
@@ -95,8 +96,8 @@ export async function linkAccount(input: {
   institutionName?: string | null;
   accessTokenEnc?: string | null;
   itemId?: string | null;
-}): Promise<LinkResult> {
-  const db = await getDb();
+}, trx?: DB): Promise<LinkResult> {
+  const db = trx ?? (await getDb());
   const inserted = await db
     .insertInto("linked_accounts")
     .values({
@@ -107,6 +108,7 @@ export async function linkAccount(input: {
       institution_name: input.institutionName ?? null,
       access_token_enc: input.accessTokenEnc ?? null,
       item_id: input.itemId ?? null,
+      status: "importing",
     })
     .onConflict((oc) => oc.column("fingerprint").doNothing())
     .returning("id")

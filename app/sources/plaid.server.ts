@@ -5,25 +5,16 @@ import { z } from "zod";
 import { encryptSecret, decryptSecret } from "~/server/crypto.server";
 import { getDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
-import {
-  linkAccount,
-  markImportFailed,
-  saveImport,
-  type ImportBatch,
-  type ImportedCashFlow,
-  type ImportedMark,
-  type ImportedTrade,
-  type ImportResult,
-} from "~/server/imports.server";
+import type { ImportedCashFlow, ImportedMark, ImportedTrade } from "~/server/imports.server";
 import { log } from "~/server/log.server";
 
 /**
  * Broker linking through Plaid (investments product), on the official `plaid` SDK:
  *   createLinkToken → (browser: Plaid Link, or the demo stand-in page) → public_token →
- *   exchangeAndImport: /item/public_token/exchange, /accounts/get, then for each investment account
- *   /investments/transactions/get (paginated, the full 24 months Plaid offers) and
- *   /investments/holdings/get, mapped to the ledger (mapPlaidInvestments; the table is in
- *   docs/SOURCES.md) and stored by saveImport in one transaction per account.
+ *   exchangePublicToken: /item/public_token/exchange, /accounts/get; then, one call per import job
+ *   (app/server/linking.server.ts), /investments/transactions/get page by page (the full 24 months
+ *   Plaid offers) and /investments/holdings/get, mapped to the ledger (mapPlaidInvestments; the
+ *   table is in docs/SOURCES.md).
  * The access token is stored AES-256-GCM encrypted and never leaves this module: it is not returned,
  * not logged (errors are logged by Plaid error code only, never the axios error, whose config holds
  * the request body and the secret).
@@ -411,61 +402,63 @@ function isoDate(d: Date) {
   return d.toISOString().slice(0, 10);
 }
 
-async function fetchHistory(accessToken: string, plaidAccountId: string) {
-  const end = new Date();
-  const start = new Date(end.getTime() - HISTORY_DAYS * 86_400_000);
-  const transactions: PlaidInvestmentTransaction[] = [];
-  const securities = new Map<string, PlaidSecurity>();
-  const pages: unknown[] = [];
-  let total = Infinity;
-  for (let page = 0; transactions.length < total && page < 10_000; page++) {
-    const res = await call("/investments/transactions/get", TransactionsResponse, () =>
-      plaid().investmentsTransactionsGet({
-        access_token: accessToken,
-        start_date: isoDate(start),
-        end_date: isoDate(end),
-        options: { account_ids: [plaidAccountId], count: PAGE_SIZE, offset: transactions.length },
-      }),
-    );
-    total = res.total_investment_transactions;
-    for (const s of res.securities) securities.set(s.security_id, s);
-    transactions.push(...res.investment_transactions);
-    const { item: _item, accounts: _accounts, ...kept } = res as Record<string, unknown>;
-    pages.push(kept);
-    if (res.investment_transactions.length === 0) break;
-  }
-  const holdings = await call("/investments/holdings/get", HoldingsResponse, () =>
-    plaid().investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }),
-  );
-  for (const s of holdings.securities) if (!securities.has(s.security_id)) securities.set(s.security_id, s);
-  const { item: _item, ...holdingsKept } = holdings as Record<string, unknown>;
-  return { transactions, securities: [...securities.values()], holdings: holdings.holdings, pages, holdingsPayload: holdingsKept };
+/** The dates an import asks for: Plaid's full 24 months up to today, fixed for all its pages. */
+export function plaidHistoryWindow(now = new Date()): { start: string; end: string } {
+  return { start: isoDate(new Date(now.getTime() - HISTORY_DAYS * 86_400_000)), end: isoDate(now) };
 }
 
-/** Fetches the whole history first, then writes it in one transaction: a failure writes nothing. */
-async function importAccount(linkedAccountId: number, accessToken: string, plaidAccountId: string): Promise<ImportResult & { skipped: Record<string, number> }> {
-  try {
-    const history = await fetchHistory(accessToken, plaidAccountId);
-    const mapped = mapPlaidInvestments({ transactions: history.transactions, securities: history.securities, holdings: history.holdings, asOf: new Date() });
-    const batch: ImportBatch = {
-      trades: mapped.trades,
-      cashFlows: mapped.cashFlows,
-      marks: mapped.marks,
-      payloads: [
-        ...history.pages.map((p) => ({ kind: "plaid:/investments/transactions/get", payload: p })),
-        { kind: "plaid:/investments/holdings/get", payload: history.holdingsPayload },
-      ],
-    };
-    const result = await saveImport(linkedAccountId, batch);
-    log("info", "plaid import done", { linkedAccountId, ...result, fetched: history.transactions.length, skipped: mapped.stats.skipped });
-    return { ...result, skipped: mapped.stats.skipped };
-  } catch (error) {
-    const failure = error instanceof PlaidFailure ? error : toFailure(error, "import");
-    if (!(error instanceof PlaidFailure)) log("error", "plaid import failed", { linkedAccountId, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
-    await markImportFailed(linkedAccountId, `${failure.code}: ${failure.message}`, failure.kind === "relogin" ? "relogin_required" : "error");
-    throw failure;
-  }
+export type PlaidTransactionsPage = { transactions: PlaidInvestmentTransaction[]; securities: PlaidSecurity[]; total: number; payload: unknown };
+
+/** One page (up to 500) of /investments/transactions/get from `offset`. */
+export async function fetchPlaidTransactionsPage(accessToken: string, plaidAccountId: string, window: { start: string; end: string }, offset: number): Promise<PlaidTransactionsPage> {
+  const res = await call("/investments/transactions/get", TransactionsResponse, () =>
+    plaid().investmentsTransactionsGet({
+      access_token: accessToken,
+      start_date: window.start,
+      end_date: window.end,
+      options: { account_ids: [plaidAccountId], count: PAGE_SIZE, offset },
+    }),
+  );
+  const { item: _item, accounts: _accounts, ...kept } = res as Record<string, unknown>;
+  return { transactions: res.investment_transactions, securities: res.securities, total: res.total_investment_transactions, payload: kept };
 }
+
+/** /investments/holdings/get for one account. */
+export async function fetchPlaidHoldings(accessToken: string, plaidAccountId: string): Promise<{ holdings: PlaidHolding[]; securities: PlaidSecurity[]; payload: unknown }> {
+  const res = await call("/investments/holdings/get", HoldingsResponse, () => plaid().investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }));
+  const { item: _item, ...kept } = res as Record<string, unknown>;
+  return { holdings: res.holdings, securities: res.securities, payload: kept };
+}
+
+/**
+ * Which of the item's current accounts a linked account is (Plaid's account_id can change; the
+ * fingerprint keeps the persistent id). Throws relogin ACCOUNT_GONE when the institution no longer
+ * reports it.
+ */
+export async function resolvePlaidAccount(accessToken: string, fingerprint: string): Promise<string> {
+  const { accounts } = await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }));
+  const id = fingerprint.split(":").slice(2).join(":");
+  const account = accounts.find((a) => (a.persistent_account_id ?? a.account_id) === id);
+  if (!account) throw new PlaidFailure("relogin", "ACCOUNT_GONE", "The institution no longer reports this account. Use Reconnect.");
+  return account.account_id;
+}
+
+/** A linked Plaid account's access token (decrypted here, never returned to a route). */
+export async function plaidAccessToken(linkedAccountId: number): Promise<string> {
+  const db = await getDb();
+  const row = await db.selectFrom("linked_accounts").select(["access_token_enc"]).where("id", "=", linkedAccountId).where("kind", "=", "plaid").executeTakeFirst();
+  if (!row?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
+  return decryptSecret(row.access_token_enc);
+}
+
+const RETRYABLE_CODES = new Set(["PRODUCT_NOT_READY", "RATE_LIMIT_EXCEEDED", "INSTITUTION_DOWN", "INSTITUTION_NOT_RESPONDING", "INTERNAL_SERVER_ERROR", "PLANNED_MAINTENANCE"]);
+
+/** Whether a failure may go away by itself (try again later) or needs the user. */
+export function isRetryablePlaidFailure(error: PlaidFailure): boolean {
+  return error.kind === "provider" || error.kind === "timeout" || RETRYABLE_CODES.has(error.code);
+}
+
+export { toFailure as plaidFailureOf };
 
 function fingerprintOf(institutionId: string, account: z.infer<typeof AccountSchema>) {
   return `plaid:${institutionId}:${account.persistent_account_id ?? account.account_id}`;
@@ -483,91 +476,27 @@ async function institutionName(institutionId: string, fromItem: string | null | 
   }
 }
 
-export type LinkedPlaidAccount = { id: number; label: string; institution_name: string | null; created: boolean; trades_added: number; cash_flows_added: number };
-export type ExchangeResult = { ok: true; accounts: LinkedPlaidAccount[] } | { ok: false; code: 406 };
+export type ExchangedItem = {
+  accessToken: string;
+  itemId: string;
+  institutionName: string | null;
+  accounts: { plaidAccountId: string; fingerprint: string; label: string }[];
+};
 
-/**
- * Exchanges a public token, links the item's investment accounts to the user and imports them.
- * 406 (an account already belongs to another user) links nothing. When an import fails, accounts
- * first linked by this call are removed again (nothing half-written); accounts the user had linked
- * before keep their ledger and get status relogin_required or error.
- */
-export async function exchangeAndImport(userId: number, publicToken: string): Promise<ExchangeResult> {
+/** /item/public_token/exchange and the item's investment accounts (no writes). */
+export async function exchangePublicToken(publicToken: string): Promise<ExchangedItem> {
   const exchange = await call("/item/public_token/exchange", ExchangeResponse, () => plaid().itemPublicTokenExchange({ public_token: publicToken }));
   const accessToken = exchange.access_token;
   const { accounts, item } = await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }));
   const investment = accounts.filter((a) => a.type === "investment");
   if (!investment.length) throw new PlaidFailure("no_accounts", "NO_INVESTMENT_ACCOUNTS", "This login has no investment account to grade.");
   const institutionId = item.institution_id ?? "unknown";
-  const instName = await institutionName(institutionId, item.institution_name);
-
-  const db = await getDb();
-  const fingerprints = investment.map((a) => fingerprintOf(institutionId, a));
-  const taken = await db.selectFrom("linked_accounts").select(["user_id"]).where("fingerprint", "in", fingerprints).execute();
-  if (taken.some((row) => row.user_id !== userId)) return { ok: false, code: 406 };
-
-  const accessTokenEnc = encryptSecret(accessToken);
-  const linked: { id: number; created: boolean; account: z.infer<typeof AccountSchema> }[] = [];
-  const removeCreated = async () => {
-    const ids = linked.filter((l) => l.created).map((l) => l.id);
-    if (ids.length) await db.deleteFrom("linked_accounts").where("id", "in", ids).where("user_id", "=", userId).execute();
+  return {
+    accessToken,
+    itemId: exchange.item_id,
+    institutionName: await institutionName(institutionId, item.institution_name),
+    accounts: investment.map((a) => ({ plaidAccountId: a.account_id, fingerprint: fingerprintOf(institutionId, a), label: a.mask ? `${a.name} ••${a.mask}` : a.name })),
   };
-  for (const account of investment) {
-    const result = await linkAccount({
-      userId,
-      kind: "plaid",
-      fingerprint: fingerprintOf(institutionId, account),
-      label: account.mask ? `${account.name} ••${account.mask}` : account.name,
-      institutionName: instName,
-      accessTokenEnc,
-      itemId: exchange.item_id,
-    });
-    if (!result.ok) {
-      await removeCreated();
-      return { ok: false, code: 406 };
-    }
-    linked.push({ id: result.id, created: result.created, account });
-  }
-
-  const out: LinkedPlaidAccount[] = [];
-  try {
-    for (const l of linked) {
-      const res = await importAccount(l.id, accessToken, l.account.account_id);
-      out.push({ id: l.id, label: l.account.mask ? `${l.account.name} ••${l.account.mask}` : l.account.name, institution_name: instName, created: l.created, trades_added: res.tradesAdded, cash_flows_added: res.cashFlowsAdded });
-    }
-  } catch (error) {
-    await removeCreated();
-    throw error;
-  }
-  return { ok: true, accounts: out };
-}
-
-/** Re-imports one linked Plaid account (webhooks, "Import again", after Link update mode). */
-export async function importPlaidAccount(linkedAccountId: number): Promise<ImportResult> {
-  const db = await getDb();
-  const row = await db
-    .selectFrom("linked_accounts")
-    .select(["id", "fingerprint", "access_token_enc"])
-    .where("id", "=", linkedAccountId)
-    .where("kind", "=", "plaid")
-    .executeTakeFirst();
-  if (!row?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
-  const accessToken = decryptSecret(row.access_token_enc);
-  let accounts: z.infer<typeof AccountSchema>[];
-  try {
-    accounts = (await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }))).accounts;
-  } catch (error) {
-    const failure = error as PlaidFailure;
-    await markImportFailed(linkedAccountId, `${failure.code}: ${failure.message}`, failure.kind === "relogin" ? "relogin_required" : "error");
-    throw failure;
-  }
-  const id = row.fingerprint.split(":").slice(2).join(":");
-  const account = accounts.find((a) => (a.persistent_account_id ?? a.account_id) === id);
-  if (!account) {
-    await markImportFailed(linkedAccountId, "ACCOUNT_GONE: the institution no longer reports this account", "relogin_required");
-    throw new PlaidFailure("relogin", "ACCOUNT_GONE", "The institution no longer reports this account. Use Reconnect.");
-  }
-  return importAccount(linkedAccountId, accessToken, account.account_id);
 }
 
 /** The user's own Plaid account, or undefined (for routes checking ownership). */
@@ -701,33 +630,20 @@ export async function verifyPlaidWebhook(rawBody: string, headers: Headers): Pro
   return parsed.data;
 }
 
-/** Acts on a verified webhook: re-import on new data, relogin_required on item errors. */
-export async function handlePlaidWebhook(hook: PlaidWebhook): Promise<{ action: string; accounts: number }> {
-  if (!hook.item_id) return { action: "ignored", accounts: 0 };
-  const db = await getDb();
-  const accounts = await db.selectFrom("linked_accounts").select(["id"]).where("kind", "=", "plaid").where("item_id", "=", hook.item_id).execute();
-  if (!accounts.length) return { action: "unknown item", accounts: 0 };
+export type WebhookAction = { action: "import" } | { action: "relogin_required" | "error"; message: string } | { action: "ignored" };
+
+/** What a verified webhook asks for: an import on new data, a failed state on item errors. */
+export function classifyPlaidWebhook(hook: PlaidWebhook): WebhookAction {
   const type = hook.webhook_type;
   const code = hook.webhook_code;
-  if ((type === "INVESTMENTS_TRANSACTIONS" || type === "HOLDINGS") && (code === "DEFAULT_UPDATE" || code === "HISTORICAL_UPDATE")) {
-    for (const a of accounts) await importPlaidAccount(a.id).catch(() => undefined); // failures are recorded on the account
-    return { action: "reimported", accounts: accounts.length };
-  }
+  if ((type === "INVESTMENTS_TRANSACTIONS" || type === "HOLDINGS") && (code === "DEFAULT_UPDATE" || code === "HISTORICAL_UPDATE")) return { action: "import" };
+  if (type === "ITEM" && code === "LOGIN_REPAIRED") return { action: "import" };
   if (type === "ITEM" && (code === "ERROR" || code === "PENDING_EXPIRATION" || code === "PENDING_DISCONNECT")) {
     const errorCode = hook.error?.error_code ?? code;
-    const status = code !== "ERROR" || RELOGIN_CODES.has(errorCode) ? "relogin_required" : "error";
-    for (const a of accounts) await markImportFailed(a.id, `${errorCode}: reported by Plaid webhook`, status);
-    return { action: status, accounts: accounts.length };
+    return { action: code !== "ERROR" || RELOGIN_CODES.has(errorCode) ? "relogin_required" : "error", message: `${errorCode}: reported by Plaid webhook` };
   }
-  if (type === "ITEM" && code === "LOGIN_REPAIRED") {
-    for (const a of accounts) await importPlaidAccount(a.id).catch(() => undefined);
-    return { action: "reimported", accounts: accounts.length };
-  }
-  if (type === "ITEM" && code === "USER_PERMISSION_REVOKED") {
-    for (const a of accounts) await markImportFailed(a.id, "USER_PERMISSION_REVOKED: reported by Plaid webhook", "relogin_required");
-    return { action: "relogin_required", accounts: accounts.length };
-  }
-  return { action: "ignored", accounts: accounts.length };
+  if (type === "ITEM" && code === "USER_PERMISSION_REVOKED") return { action: "relogin_required", message: "USER_PERMISSION_REVOKED: reported by Plaid webhook" };
+  return { action: "ignored" };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -752,27 +668,5 @@ export function describeFailure(error: unknown): { status: number; code: string;
       return { status: error.code === "NOT_FOUND" ? 404 : 400, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
     default:
       return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} Plaid did not answer properly; please try again shortly.`, relogin: false };
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Browser flow endings (the stand-in Link page and Hosted Link): where to send the user.
-
-export async function linkAndDescribe(userId: number, publicToken: string): Promise<string> {
-  try {
-    const result = await exchangeAndImport(userId, publicToken);
-    return result.ok ? "/profile/account?added=1" : "/profile/account?linkError=406";
-  } catch (error) {
-    return `/profile/account?linkError=${describeFailure(error).relogin ? "relogin" : "failed"}`;
-  }
-}
-
-export async function reconnectAndDescribe(userId: number, linkedAccountId: number): Promise<string> {
-  if (!(await findOwnPlaidAccount(userId, linkedAccountId))) return "/profile/account?linkError=failed";
-  try {
-    await importPlaidAccount(linkedAccountId);
-    return "/profile/account?reconnected=1";
-  } catch (error) {
-    return `/profile/account?linkError=${describeFailure(error).relogin ? "relogin" : "failed"}`;
   }
 }

@@ -2,9 +2,9 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
 import { getDb } from "~/server/db.server";
-import { linkAccount, markImportFailed, saveImport, SPEC_406_MESSAGE, unlinkAccount } from "~/server/imports.server";
-import { log } from "~/server/log.server";
-import { fetchEvmHistory, isEvmDemo, type WalletHistory } from "./evm.server";
+import { SPEC_406_MESSAGE } from "~/server/imports.server";
+import { linkWallet } from "~/server/linking.server";
+import { isEvmDemo } from "./evm.server";
 import {
   checkWalletProof,
   consumeSignInNonce,
@@ -16,16 +16,14 @@ import {
   walletFingerprint,
   type WalletChain,
 } from "./siwe.server";
-import { fetchSolanaHistory, isSolanaDemo } from "./solana.server";
-import { WalletProviderError } from "./wallet-errors";
+import { isSolanaDemo } from "./solana.server";
 
 /**
  * The wallet calls of the JSON API (docs/API.md), shared by EVM and Solana:
  *   POST /api/<chain>/nonce  { wallet_address }                       → { message }
  *   POST /api/<chain>/wallet { wallet_address, message, signature }   → the linked account
  * Proof first (stored message, unused, unexpired, our domain, real signature), then the 406 rule,
- * then the history is read; only a complete history is linked and saved. A provider failure links
- * nothing (or, for a wallet linked before, leaves its ledger as it was and records the error).
+ * then the wallet is linked and its import runs as a job (app/server/linking.server.ts).
  */
 const WALLET_NAME: Record<WalletChain, string> = { evm: "MetaMask", solana: "Phantom" };
 const ADDRESS_HINT: Record<WalletChain, string> = {
@@ -52,10 +50,6 @@ function addressOr400(chain: WalletChain, input: string): string {
 /** The 406 answer: HTTP 409 with SPEC's message and code 406. */
 export function conflict406() {
   return json({ error: { message: SPEC_406_MESSAGE }, code: 406 }, { status: 409 });
-}
-
-function historyReader(chain: WalletChain): (address: string) => Promise<WalletHistory> {
-  return chain === "evm" ? fetchEvmHistory : fetchSolanaHistory;
 }
 
 export function isWalletDemo(chain: WalletChain): boolean {
@@ -99,31 +93,11 @@ export function walletLinkAction(chain: WalletChain) {
     const holder = await db.selectFrom("linked_accounts").select(["id", "user_id"]).where("fingerprint", "=", fingerprint).executeTakeFirst();
     if (holder && holder.user_id !== user.id) return conflict406();
 
-    // 3. The history, complete, before anything is written.
-    let history: WalletHistory;
-    try {
-      history = await historyReader(chain)(address);
-    } catch (error) {
-      const message = error instanceof WalletProviderError ? error.message : "The wallet's history could not be read.";
-      log("error", "wallet history failed", { chain, error: String((error as Error)?.message ?? error) });
-      if (holder) await markImportFailed(holder.id, message);
-      return apiError(502, `${message} ${holder ? "Your wallet's earlier history is unchanged." : "Nothing was linked."} Please try again shortly.`);
-    }
-
-    // 4. Link and save: the account and its history together, or neither.
+    // 3. Link, and start the import as a job in the same transaction: the answer comes at once
+    // (status "importing"); GET /api/portal/imports shows the progress.
     const label = `${WALLET_NAME[chain]} ${address.slice(0, 6)}…${address.slice(-4)}`;
-    const linked = await linkAccount({ userId: user.id, kind: chain, fingerprint, label, institutionName: WALLET_NAME[chain] });
+    const linked = await linkWallet({ userId: user.id, kind: chain, fingerprint, label, institutionName: WALLET_NAME[chain] });
     if (!linked.ok) return conflict406();
-    let result;
-    try {
-      result = await saveImport(linked.id, history.batch);
-    } catch (error) {
-      log("error", "wallet import failed", { chain, error: String(error) });
-      if (linked.created) await unlinkAccount(user.id, linked.id);
-      else await markImportFailed(linked.id, "The import could not be saved.");
-      return apiError(500, "The wallet's history could not be saved. Nothing was changed; please try again.");
-    }
-    const buys = history.batch.trades.filter((t) => t.side === "buy").length;
     return apiData(
       {
         linked_account_id: linked.id,
@@ -133,12 +107,8 @@ export function walletLinkAction(chain: WalletChain) {
         label,
         created: linked.created,
         demo: isWalletDemo(chain),
-        trades_found: history.batch.trades.length,
-        buys,
-        sells: history.batch.trades.length - buys,
-        trades_added: result.tradesAdded,
-        swaps_skipped: history.swapsSkipped,
-        warnings: history.warnings.slice(0, 20),
+        status: "importing",
+        import_id: linked.importId,
       },
       { status: linked.created ? 201 : 200 },
     );

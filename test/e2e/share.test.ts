@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
-import { baseUrl, signUp } from "../support/http";
+import { baseUrl, signUp, waitForImports } from "../support/http";
 
 
 
@@ -18,8 +18,9 @@ async function post(path: string, cookie: string, body: unknown = {}) {
 async function gradedCookie() {
   const { cookie } = await signUp();
   await post("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
+  await waitForImports(cookie); // graded automatically after the import
   const graded = await post("/api/finance/plaid/evaluation", cookie);
-  expect(graded.data?.code).toBe(200);
+  expect(graded.data?.code).toBe(2002);
   return cookie;
 }
 

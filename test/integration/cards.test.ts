@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, get, postForm, signUp } from "../support/http";
+import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 
 // Performance cards and sharing over HTTP: rendering, the content-addressed cache, the download
 // proxy's refusals, the public share page and the verification page.
@@ -21,8 +21,10 @@ async function gradedTrader() {
   const { cookie } = await signUp();
   const linked = await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
   expect(linked.status).toBeLessThan(300);
+  // The import's automatic grade; asking for one afterwards finds it (2002, no try used).
+  await waitForImports(cookie);
   const graded = await api("/api/finance/plaid/evaluation", cookie);
-  expect(graded.body.data?.code).toBe(200);
+  expect(graded.body.data?.code).toBe(2002);
   return { cookie, id: await userId(cookie), code: graded.body.data?.verification_code as string };
 }
 
@@ -115,8 +117,10 @@ describe("performance cards", () => {
     expect(amounts.body.data!.share_url).not.toBe(before.body.data!.share_url);
     // A second linked account is new data: a new evaluation, a new verification code, a new card.
     await api("/api/finance/plaid/exchange-public-token", trader.cookie, { public_token: demoToken() });
+    await waitForImports(trader.cookie); // its import re-grades automatically
     const regraded = await api("/api/finance/plaid/evaluation", trader.cookie);
-    expect(regraded.body.data?.code).toBe(200);
+    expect(regraded.body.data?.code).toBe(2002);
+    expect(regraded.body.data?.verification_code).not.toBe(trader.code);
     const after = await api(`/api/share/image/${trader.id}`, trader.cookie);
     expect(after.body.data!.verification_code).toBe(regraded.body.data?.verification_code);
     expect(after.body.data!.share_url).not.toBe(amounts.body.data!.share_url);

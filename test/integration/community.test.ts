@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, get, postForm, signUp } from "../support/http";
+import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 import { startServer, type RunningServer } from "../support/server";
 
 // Unique per run, so usernames never collide with another file or an earlier run on PostgreSQL.
@@ -47,8 +47,9 @@ async function graded(): Promise<Member> {
   const call = (path: string, body: unknown) =>
     fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie: m.cookie }, body: JSON.stringify(body) });
   expect((await call("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(300);
+  await waitForImports(m.cookie); // graded automatically after the import
   const ev = (await (await call("/api/finance/plaid/evaluation", {})).json()) as { data: { code: number } };
-  expect(ev.data.code).toBe(200);
+  expect(ev.data.code).toBe(2002);
   return m;
 }
 

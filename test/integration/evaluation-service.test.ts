@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft } = await import("~/server/evaluation.server");
+const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft, StillImporting } = await import("~/server/evaluation.server");
 const { saveImport, linkAccount } = await import("~/server/imports.server");
 // The benchmark series comes from the price source; its simulator answers at the network edge.
 await (await import("../mocks")).startProviderMocks({ prices: true });
@@ -129,6 +129,34 @@ describe("evaluateUser", () => {
     expect(out).toMatchObject({ code: 502, message: "Evaluation is failed!" });
     expect(await triesLeft(userId)).toBe(3);
     expect(await currentEvaluation(userId)).toBeNull();
+  });
+
+  it("answers 425 while the trades are importing, using no try", async () => {
+    const userId = await newUser();
+    await linkWithHistory(userId);
+    const out = await evaluateUser(userId, "all", async () => {
+      throw new StillImporting();
+    });
+    expect(out).toEqual({ code: 425, message: "Your trades are still importing. Try again when the import is done." });
+    expect(await triesLeft(userId)).toBe(3);
+    expect(await currentEvaluation(userId)).toBeNull();
+  });
+
+  it("an automatic re-grade uses no try and does not count toward the daily limit", async () => {
+    const userId = await newUser();
+    const account = await linkWithHistory(userId);
+    const db = await getDb();
+    for (let i = 0; i < 7; i++) {
+      await addTrade(account, 200 + i);
+      expect((await evaluateUser(userId, "all", noReimport, { automatic: true })).code).toBe(200);
+    }
+    expect(await triesLeft(userId)).toBe(3);
+    expect(await db.selectFrom("evaluation_days").select("count").where("user_id", "=", userId).executeTakeFirst()).toBeUndefined();
+    expect(await db.selectFrom("evaluations").select("id").where("user_id", "=", userId).execute()).toHaveLength(7);
+    // The trader's own request still uses a try.
+    await addTrade(account, 300);
+    expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);
+    expect(await triesLeft(userId)).toBe(2);
   });
 
   it("runs one evaluation per user at a time", async () => {

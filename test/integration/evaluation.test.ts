@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, get, postForm, signUp } from "../support/http";
+import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 
 async function api(path: string, cookie: string, body: unknown = {}) {
   const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
@@ -19,6 +19,10 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     const { cookie } = await signUp();
     const linked = await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
     expect(linked.status).toBeLessThan(300);
+    // Linking answers before the import ends: an evaluation now answers 425 at once, using no try.
+    const early = await api("/api/finance/plaid/evaluation", cookie);
+    expect(early.body.data).toEqual({ code: 425, message: "Your trades are still importing. Try again when the import is done." });
+    expect((await waitForImports(cookie)).map((i) => i.state)).toEqual(["done"]);
     trader = { cookie, id: (await info(cookie)).id as number };
   });
 
@@ -31,9 +35,11 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     }
   });
 
-  it("grades the linked broker (200), then answers 2002 when nothing is new", async () => {
+  it("the import's automatic grade is there, using no try; an evaluation then answers 2002 when nothing is new", async () => {
+    expect((await info(trader.cookie)).is_star).toBe(true);
+    expect((await (await get("/evaluate", { cookie: trader.cookie })).text()).replace(/<!-- -->/g, "")).toContain("you have 3 left");
     const first = await api("/api/finance/plaid/evaluation", trader.cookie);
-    expect(first.body.data?.code).toBe(200);
+    expect(first.body.data?.code).toBe(2002);
     expect(["Bronze", "Silver", "Gold", "Master", "Legend"]).toContain(first.body.data?.tier);
     expect(first.body.data?.verification_code).toMatch(/^GR-/);
     const second = await api("/api/finance/plaid/evaluation", trader.cookie);
@@ -122,6 +128,11 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(html).toContain("Tips");
     expect(html).toContain("Link Now");
     await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
+    // During the import: the Tips with code 425's message, no try used.
+    const early = await postForm("/evaluate", {}, { cookie });
+    expect(early.status).toBe(200);
+    expect(await early.text()).toContain("Your trades are still importing. Try again when the import is done.");
+    await waitForImports(cookie);
     const ok = await postForm("/evaluate", {}, { cookie });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe("/profile/stats?evaluated=1");

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postForm, sessionCookie, uniqueEmail } from "../support/http";
+import { postForm, sessionCookie, uniqueEmail, waitForImports } from "../support/http";
+import { expectedDemoLedger } from "../support/plaid-expected";
 import { startServer, type RunningServer } from "../support/server";
 import { DEMO_WEBHOOK_KID, signDemoWebhook } from "../mocks/plaid";
 import { demoBrokerage, demoItemId } from "../mocks/plaid-data";
@@ -49,17 +50,9 @@ const U = `user_good_${RUN}`;
 const token = (tail: string) => `public-sandbox-${tail}-${crypto.randomBytes(4).toString("hex")}`;
 const exchange = (cookie: string, publicToken: string) => call("/api/finance/plaid/exchange-public-token", { body: { public_token: publicToken }, cookie });
 const accounts = async (cookie: string) => (await call("/api/finance/plaid/accounts", { cookie })).json.data as any[];
+const imports = (cookie: string) => waitForImports(cookie, { base });
 
-/** What the mapping should produce from the demo brokerage (docs/SOURCES.md's table). */
-function expected(username: string) {
-  const b = demoBrokerage(username);
-  const cashLike = new Set(b.securities.filter((s) => s.is_cash_equivalent || s.type === "cash").map((s) => s.security_id));
-  const trades = b.transactions.filter((t) => (t.type === "buy" || t.type === "sell" || (t.type === "transfer" && t.security_id)) && !cashLike.has(t.security_id!));
-  const flows = b.transactions.filter((t) => t.type === "cash" && (t.subtype === "deposit" || t.subtype === "withdrawal"));
-  const transfers = b.transactions.filter((t) => t.type === "transfer" && t.security_id);
-  const symbols = new Set(trades.map((t) => t.security_id));
-  return { trades: trades.length, cashFlows: flows.length + transfers.length, withdrawals: flows.filter((t) => t.subtype === "withdrawal").length, symbols: symbols.size };
-}
+const expected = expectedDemoLedger;
 
 beforeAll(async () => {
   server = await startServer({ LOG_LEVEL: "debug" });
@@ -99,30 +92,38 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(get.status).toBe(405);
   });
 
-  it("exchanges a public token and imports the full history", async () => {
+  it("exchanges a public token at once, then imports the full history as jobs and grades it without a try", async () => {
     const res = await exchange(alice, token(U));
     expect(res.status).toBe(201);
     expect(res.json.data.message).toBe("Added the account successfully!");
     const e = expected(U);
     const [linked] = res.json.data.accounts;
-    expect(linked).toMatchObject({ institution_name: "First Platypus Bank", created: true, trades_added: e.trades, cash_flows_added: e.cashFlows });
+    expect(linked).toMatchObject({ institution_name: "First Platypus Bank", created: true, status: "importing" });
+    expect(linked.import_id).toBeGreaterThan(0);
     aliceAccountId = linked.id;
+    const [done] = await imports(alice);
+    expect(done).toMatchObject({ id: linked.import_id, linked_account_id: linked.id, state: "done", error: null, trades_added: e.trades });
+    expect(done.total).toBe(demoBrokerage(U).transactions.length);
+    expect(done.fetched).toBe(done.total);
+    // The automatic re-grade after the import: a grade, and every free try left.
+    expect((await call("/api/user/info", { cookie: alice })).json.data.is_star).toBe(true);
+    expect((await call("/evaluate", { cookie: alice })).text.replace(/<!-- -->/g, "")).toContain("you have 3 left");
     const list = await accounts(alice);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ kind: "plaid", status: "active", trades: e.trades, cash_flows: e.cashFlows, withdrawals: e.withdrawals });
     expect(list[0].trades).toBeGreaterThanOrEqual(150);
     expect(list[0].last_imported_at).toBeTruthy();
-    const info = await call("/api/user/info", { cookie: alice });
-    expect(info.json.data.platform_name).toBe("plaid");
+    expect((await call("/api/user/info", { cookie: alice })).json.data.platform_name).toBe("plaid");
   });
 
   it("re-importing adds nothing (webhook-style refresh and a second exchange)", async () => {
     const again = await call("/api/finance/plaid/import", { body: { linked_account_id: aliceAccountId }, cookie: alice });
-    expect(again.status).toBe(200);
-    expect(again.json.data).toEqual({ trades_added: 0, cash_flows_added: 0 });
+    expect(again.status).toBe(202);
+    expect((await imports(alice))[0]).toMatchObject({ id: again.json.data.import_id, state: "done", trades_added: 0 });
     const relink = await exchange(alice, token(U));
     expect(relink.status).toBe(201);
-    expect(relink.json.data.accounts[0]).toMatchObject({ id: aliceAccountId, created: false, trades_added: 0, cash_flows_added: 0 });
+    expect(relink.json.data.accounts[0]).toMatchObject({ id: aliceAccountId, created: false });
+    expect((await imports(alice))[0]).toMatchObject({ id: relink.json.data.accounts[0].import_id, state: "done", trades_added: 0 });
     expect((await accounts(alice))[0].trades).toBe(expected(U).trades);
   });
 
@@ -140,6 +141,7 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     const res = await exchange(alice, token(`${U}x`));
     expect(res.status).toBe(201);
     expect(res.json.data.message).toBe("Added the account successfully!");
+    await imports(alice);
     const list = await accounts(alice);
     expect(list).toHaveLength(2);
     expect(list[1].trades).toBe(expected(`${U}x`).trades);
@@ -148,9 +150,11 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
   it("marks the account relogin_required on ITEM_LOGIN_REQUIRED and keeps its ledger; Link update mode repairs it", async () => {
     const before = (await accounts(alice))[0];
     const res = await exchange(alice, token(`item-login-required-${U}`));
-    expect(res.status).toBe(502);
-    expect(res.json.error).toMatchObject({ code: "ITEM_LOGIN_REQUIRED", relogin_required: true });
-    expect(res.json.error.message).toContain("Failed to add the account!");
+    // The link itself succeeds; its import fails at once (no retry helps) and says why.
+    expect(res.status).toBe(201);
+    const [failed] = await imports(alice);
+    expect(failed).toMatchObject({ linked_account_id: before.id, state: "failed", attempts: 1 });
+    expect(failed.error).toContain("ITEM_LOGIN_REQUIRED");
     const after = (await accounts(alice))[0];
     expect(after).toMatchObject({ id: before.id, status: "relogin_required", trades: before.trades, cash_flows: before.cash_flows });
 
@@ -165,30 +169,38 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: params.get("account")!, username: U, password: "pass_good", intent: "submit" }, { base, cookie: alice });
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/profile/account?reconnected=1");
+    expect((await imports(alice))[0]).toMatchObject({ linked_account_id: before.id, state: "done" });
     expect((await accounts(alice))[0]).toMatchObject({ status: "active", trades: before.trades });
   });
 
-  it("a 500 or a malformed answer gives a clear error and writes nothing", async () => {
-    // A new user: the first transactions page succeeds, the second answers 500 → nothing linked.
+  it("a 500 or a malformed answer is retried, then the import ends failed with a clear message", async () => {
+    // A new user: the first transactions page succeeds, the second answers 500 every time.
     const carol = await newUser();
     const fail = await exchange(carol, token(`server-error-${U}c`));
-    expect(fail.status).toBe(502);
-    expect(fail.json.error.message).toContain("Failed to add the account!");
-    expect(fail.json.error.relogin_required).toBe(false);
-    expect(await accounts(carol)).toEqual([]);
+    expect(fail.status).toBe(201);
+    const [failed] = await imports(carol);
+    // JOB_RETRY_LIMIT=2 in tests: the first try and two retries of the failing page.
+    expect(failed).toMatchObject({ state: "failed", total: expect.any(Number) });
+    expect(failed.attempts).toBe(4);
+    expect(failed.error).toContain("INTERNAL_SERVER_ERROR");
+    expect(failed.error).toContain("Gave up after 4 attempts");
+    expect((await accounts(carol))[0]).toMatchObject({ status: "error" });
 
     const malformed = await exchange(carol, token(`malformed-${U}c`));
-    expect(malformed.status).toBe(502);
-    expect(malformed.json.error.code).toBe("MALFORMED");
-    expect(await accounts(carol)).toEqual([]);
+    expect(malformed.status).toBe(201);
+    const [broken] = await imports(carol);
+    expect(broken).toMatchObject({ state: "failed" });
+    expect(broken.error).toContain("MALFORMED");
 
     // An existing account: status error, previous ledger intact.
     const before = (await accounts(alice))[0];
     const res = await exchange(alice, token(`server-error-${U}`));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(201);
+    await imports(alice);
     expect((await accounts(alice))[0]).toMatchObject({ status: "error", trades: before.trades, cash_flows: before.cash_flows });
     const repaired = await exchange(alice, token(U));
     expect(repaired.status).toBe(201);
+    await imports(alice);
     expect((await accounts(alice))[0]).toMatchObject({ status: "active", trades: before.trades });
 
     const bad = await exchange(carol, "not-a-public-token");
@@ -218,6 +230,7 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     const ok = await postForm(location, { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: dave });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe("/profile/account?added=1");
+    await imports(dave);
     const profile = await call("/profile/account?added=1", { cookie: dave });
     expect(profile.text).toContain("Added the account successfully!");
     expect(profile.text).toContain(`Platypus Brokerage (${RUN}d)`);
@@ -254,6 +267,7 @@ describe("Plaid webhooks", () => {
     publicToken = token(`${U}h`);
     const res = await exchange(cookie, publicToken);
     expect(res.status).toBe(201);
+    await imports(cookie);
   });
 
   const post = (raw: string, verification?: string) =>
@@ -264,7 +278,9 @@ describe("Plaid webhooks", () => {
     const raw = JSON.stringify({ webhook_type: "INVESTMENTS_TRANSACTIONS", webhook_code: "DEFAULT_UPDATE", item_id: demoItemId(publicToken), new_investments_transactions: 0, environment: "sandbox" });
     const res = await post(raw, await signDemoWebhook(raw));
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ received: true, action: "reimported", accounts: 1 });
+    expect(res.json.data).toMatchObject({ received: true, action: "import queued", accounts: 1 });
+    const [imp] = await imports(cookie);
+    expect(imp).toMatchObject({ reason: "webhook", state: "done", trades_added: 0 });
     const after = (await accounts(cookie))[0];
     expect(after.trades).toBe(before.trades);
     expect(new Date(after.last_imported_at).getTime()).toBeGreaterThanOrEqual(new Date(before.last_imported_at).getTime());

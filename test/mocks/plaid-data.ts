@@ -23,7 +23,7 @@ export const DEMO_PASSWORD = "pass_good";
 /** user_good, or user_good_<suffix> for other deterministic demo brokerages. */
 export const DEMO_USERNAME_RE = /^user_good(?:_[a-z0-9]{1,24})?$/;
 
-export type DemoScenario = "ok" | "item-login-required" | "server-error" | "malformed";
+export type DemoScenario = "ok" | "item-login-required" | "server-error" | "malformed" | "product-not-ready";
 
 /**
  * Any public-sandbox-… token is accepted. Its tail may name a failure scenario
@@ -34,7 +34,7 @@ export function parseDemoToken(token: string): { scenario: DemoScenario; usernam
   const m = /^(?:public|access)-sandbox-(.+)$/.exec(token);
   if (!m) return null;
   const rest = m[1]!;
-  const scenario = (["item-login-required", "server-error", "malformed"] as const).find((s) => rest.startsWith(s)) ?? "ok";
+  const scenario = (["item-login-required", "server-error", "malformed", "product-not-ready"] as const).find((s) => rest.startsWith(s)) ?? "ok";
   const username = /user_good(?:_[a-z0-9]{1,24})?/.exec(rest)?.[0] ?? DEMO_USERNAME;
   return { scenario, username };
 }

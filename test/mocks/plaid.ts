@@ -11,6 +11,10 @@ import {
   demoItemId,
   parseDemoToken,
 } from "./plaid-data";
+import { simDelay } from "./delay";
+
+// A Plaid call's usual latency (scaled by SIM_DELAY_FACTOR).
+const PLAID_LATENCY_MS = 60;
 
 /**
  * A simulator of the Plaid API (https://sandbox.plaid.com) for demo mode and tests, answering the
@@ -24,7 +28,12 @@ import {
  *    until the item goes through Link update mode;
  *  - public-sandbox-server-error… → the second page of /investments/transactions/get and
  *    /investments/holdings/get answer 500 (the first page succeeds: nothing may be half-written);
- *  - public-sandbox-malformed… → /investments/holdings/get answers a truncated JSON body.
+ *  - public-sandbox-malformed… → /investments/holdings/get answers a truncated JSON body;
+ *  - public-sandbox-product-not-ready… → right after the link the item's investments are not ready:
+ *    the first two /investments/transactions/get calls answer PRODUCT_NOT_READY (as Plaid does
+ *    for a minute or two after a link).
+ * SIM_PLAID_PAGE_SIZE caps the transactions per page below the `count` asked for (Plaid may answer
+ * fewer), so tests can make a short history span several pages.
  */
 export const PLAID_SANDBOX = "https://sandbox.plaid.com";
 export const DEMO_LINK_COMPLETE_URL = `${PLAID_SANDBOX}/demo/link/complete`;
@@ -68,6 +77,7 @@ export function plaidHandlers() {
   // link_token → whose Link session it is, and the item when it was made for update mode.
   const linkTokens = new Map<string, { clientUserId: string; itemId: string | null; accessToken: string | null; expires: number }>();
   const repairedItems = new Set<string>();
+  const notReadyCalls = new Map<string, number>();
 
   /** Checks the API keys the SDK sends as headers and parses the body. */
   async function authed(request: Request): Promise<{ body: Body } | { error: Response }> {
@@ -116,6 +126,7 @@ export function plaidHandlers() {
     http.post(`${PLAID_SANDBOX}${path}`, async ({ request }) => {
       const auth = await authed(request);
       if ("error" in auth) return auth.error;
+      await simDelay(PLAID_LATENCY_MS);
       return handler(auth.body, request);
     });
 
@@ -212,6 +223,12 @@ export function plaidHandlers() {
           return plaidError(400, "INVALID_REQUEST", "INVALID_FIELD", "options.count must be 1..500 and options.offset ≥ 0");
         }
         if (parsed.scenario === "server-error" && offset > 0) return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
+        if (parsed.scenario === "product-not-ready") {
+          const calls = (notReadyCalls.get(record.item_id) ?? 0) + 1;
+          notReadyCalls.set(record.item_id, calls);
+          if (calls <= 2) return plaidError(400, "ITEM_ERROR", "PRODUCT_NOT_READY", "the requested product is not yet ready. please provide a webhook or try the request again later");
+        }
+        const pageSize = Math.min(count, Number(process.env.SIM_PLAID_PAGE_SIZE) || count);
         const brokerage = demoBrokerage(parsed.username);
         const accountIds = options.account_ids ?? brokerage.accounts.map((a) => a.account_id);
         const all = brokerage.transactions.filter((t) => t.date >= start && t.date <= end && accountIds.includes(t.account_id));
@@ -219,7 +236,7 @@ export function plaidHandlers() {
           item: record,
           accounts: brokerage.accounts.filter((a) => a.type === "investment" && accountIds.includes(a.account_id)),
           securities: brokerage.securities,
-          investment_transactions: all.slice(offset, offset + count),
+          investment_transactions: all.slice(offset, offset + pageSize),
           total_investment_transactions: all.length,
           is_investments_fallback_item: false,
           request_id: requestId(),

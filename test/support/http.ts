@@ -38,3 +38,21 @@ export async function get(path: string, opts: { cookie?: string; base?: string; 
   if (opts.cookie) headers.cookie = opts.cookie;
   return fetch((opts.base ?? baseUrl()) + path, { headers, redirect: "manual" });
 }
+
+export type ImportRow = { id: number; linked_account_id: number; state: string; fetched: number; total: number | null; skipped: { reason: string; count: number }[]; error: string | null; attempts: number; trades_added: number };
+
+/**
+ * Linking answers before the history is in: waits until none of the user's imports runs
+ * (GET /api/portal/imports) and returns them, newest first.
+ */
+export async function waitForImports(cookie: string, opts: { base?: string; timeoutMs?: number } = {}): Promise<ImportRow[]> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 25_000);
+  for (;;) {
+    const res = await get("/api/portal/imports", { cookie, base: opts.base });
+    if (res.status !== 200) throw new Error(`GET /api/portal/imports: ${res.status}`);
+    const rows = ((await res.json()) as { data: ImportRow[] }).data;
+    if (rows.every((r) => r.state === "done" || r.state === "failed")) return rows;
+    if (Date.now() > deadline) throw new Error(`imports still running: ${JSON.stringify(rows)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}

@@ -25,6 +25,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: "127.0.0.1",
       DATA_DIR: "memory://",
       RATE_LIMIT_FACTOR: "100",
+      // Jobs: quick polling and short retries, so a failing import ends within seconds.
+      JOB_POLL_SECONDS: "0.5",
+      JOB_RETRY_LIMIT: "2",
+      JOB_RETRY_DELAY_SECONDS: "1",
       LOG_LEVEL: "info",
       ...env,
     },

@@ -95,6 +95,7 @@ export interface UserIdentitiesTable {
 }
 
 export type LinkedAccountKind = "plaid" | "evm" | "solana";
+export type LinkedAccountStatus = "active" | "importing" | "relogin_required" | "error";
 
 export interface LinkedAccountsTable {
   id: Generated<number>;
@@ -103,7 +104,7 @@ export interface LinkedAccountsTable {
   fingerprint: string;
   label: string;
   institution_name: string | null;
-  status: ColumnType<"active" | "relogin_required" | "error", "active" | "relogin_required" | "error" | undefined, "active" | "relogin_required" | "error">;
+  status: ColumnType<LinkedAccountStatus, LinkedAccountStatus | undefined, LinkedAccountStatus>;
   access_token_enc: string | null;
   item_id: string | null;
   last_imported_at: NullableTimestamp;
@@ -275,6 +276,7 @@ export interface Database {
   evaluation_ledgers: EvaluationLedgersTable;
   avatars: AvatarsTable;
   linked_accounts: LinkedAccountsTable;
+  imports: ImportsTable;
   trades: TradesTable;
   cash_flows: CashFlowsTable;
   price_marks: PriceMarksTable;
@@ -389,4 +391,27 @@ export interface PriceRangesTable {
   from_day: ColumnType<string, string, string>;
   to_day: ColumnType<string, string, string>;
   fetched_at: DefaultTimestamp;
+}
+
+// 0010_imports
+import type { ImportState } from "../../lib/imports";
+export type { ImportState };
+export type ImportReason = "link" | "evaluation" | "webhook" | "retry";
+export interface ImportsTable {
+  id: Generated<number>;
+  user_id: number;
+  linked_account_id: number;
+  reason: ImportReason;
+  state: ColumnType<ImportState, ImportState | undefined, ImportState>;
+  fetched: Generated<number>;
+  total: number | null;
+  skipped: ColumnType<{ reason: string; count: number }[], string | undefined, string>;
+  trades_added: Generated<number>;
+  error: string | null;
+  attempts: Generated<number>;
+  cursor: ColumnType<Record<string, unknown>, string | undefined, string>;
+  regrade: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  finished_at: NullableTimestamp;
 }

@@ -1,0 +1,131 @@
+import { CompiledQuery } from "kysely";
+import PgBoss from "pg-boss";
+import { getDb, type DB } from "./db.server";
+import { getEnv } from "./env.server";
+import { log } from "./log.server";
+
+/**
+ * The job queue: pg-boss on the app's own database (docs/DECISIONS.md 59), through the same Kysely
+ * pool on PostgreSQL and PGlite. Jobs are enqueued inside the transaction that creates their work
+ * (`enqueue(trx, …)`), so a rolled-back request leaves no job behind and a committed one always has
+ * its job. Workers poll (no LISTEN connection), so any number of app processes can share one
+ * database and each job runs once.
+ */
+export type JobName = "import-step" | "import-failed" | "regrade";
+export type JobData = {
+  // step: which step of the import this job is (a retried job whose step was committed is stale).
+  "import-step": { importId: number; step: number };
+  "import-failed": { importId: number };
+  regrade: { importId: number; userId: number };
+};
+export type JobHandler<N extends JobName> = (data: JobData[N], job: { id: string; retryCount: number; retryLimit: number; output?: unknown }) => Promise<void>;
+
+// pg-boss's only link to the database: every statement through Kysely (a transaction's when given).
+function adapter(db: DB): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as unknown[] as never[] };
+    },
+  };
+}
+
+function queues(): PgBoss.Queue[] {
+  const env = getEnv();
+  const shared = { expireInSeconds: env.JOB_EXPIRE_SECONDS, retentionMinutes: 60 * 24 * 7 };
+  return [
+    // Provider errors and rate limits retry with exponential backoff (pg-boss doubles the delay and
+    // adds jitter); when the retries are spent, the job moves to import-failed, whose handler gives
+    // the import its final state and message. A crashed worker's job counts as one failed attempt.
+    { name: "import-failed", ...shared, retryLimit: 5, retryDelay: 5, retryBackoff: true },
+    { name: "import-step", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
+    { name: "regrade", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
+  ];
+}
+
+type Running = { boss: PgBoss; workers: boolean; workerIds: Map<JobName, string[]> };
+// server.ts and the Remix bundle are separate module graphs: one pg-boss per process, on globalThis.
+const key = "__grader_jobs";
+type G = { [key]?: Promise<Running> };
+
+async function open(): Promise<Running> {
+  const env = getEnv();
+  const db = await getDb();
+  const boss = new PgBoss({
+    db: adapter(db),
+    schema: "pgboss",
+    // Maintenance puts expired jobs (a worker that died mid-job) back in line: check as often as a
+    // job may last, so a crashed worker holds its job for at most about two expiry periods.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, env.JOB_EXPIRE_SECONDS)),
+    schedule: false,
+  });
+  boss.on("error", (error) => log("error", "job queue error", { error: String((error as Error)?.message ?? error).slice(0, 300) }));
+  await boss.start();
+  for (const q of queues()) {
+    if (await boss.getQueue(q.name)) await boss.updateQueue(q.name, q);
+    else await boss.createQueue(q.name, q);
+  }
+  return { boss, workers: false, workerIds: new Map() };
+}
+
+function running(): Promise<Running> {
+  const g = globalThis as unknown as G;
+  return (g[key] ??= open());
+}
+
+/** Enqueues a job, on the caller's transaction when given (it exists only if that commits). */
+export async function enqueue<N extends JobName>(trx: DB | null, name: N, data: JobData[N], options: { startAfterSeconds?: number } = {}): Promise<void> {
+  const { boss } = await running();
+  await boss.send(name, data, {
+    ...(trx ? { db: adapter(trx) } : {}),
+    ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+  });
+}
+
+/** Starts the queue and the workers of this process (server.ts, after migrations). */
+export async function startJobs(handlers: { [N in JobName]: JobHandler<N> }): Promise<void> {
+  const env = getEnv();
+  const r = await running();
+  if (r.workers || env.JOB_WORKERS === 0) return;
+  r.workers = true;
+  for (const name of Object.keys(handlers) as JobName[]) {
+    const handler = handlers[name] as JobHandler<JobName>;
+    // Imports get the configured workers; the re-grade and dead-letter queues need one.
+    for (let i = 0; i < (name === "import-step" ? env.JOB_WORKERS : 1); i++) {
+      const id = await r.boss.work<JobData[JobName]>(name, { pollingIntervalSeconds: env.JOB_POLL_SECONDS, includeMetadata: true }, async ([job]) => {
+        if (!job) return;
+        const started = Date.now();
+        try {
+          await handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, output: job.output });
+          log("info", "job done", { job: name, id: job.id, data: job.data, ms: Date.now() - started, pid: process.pid });
+        } catch (error) {
+          log("info", "job failed", { job: name, id: job.id, data: job.data, retry: job.retryCount, error: String((error as Error)?.message ?? error).slice(0, 300) });
+          throw error;
+        }
+      });
+      r.workerIds.set(name, [...(r.workerIds.get(name) ?? []), id]);
+    }
+  }
+}
+
+/**
+ * Wakes this process's idle workers of a queue after a transaction that enqueued to it committed,
+ * so a chain of short jobs does not wait a polling interval between steps (other processes still
+ * find the job by polling).
+ */
+export function wake(name: JobName): void {
+  const r = (globalThis as unknown as G)[key];
+  void r?.then((running) => {
+    for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
+  });
+}
+
+/** Stops the workers (waiting for running jobs up to timeoutMs) before the database closes. */
+export async function stopJobs(timeoutMs: number): Promise<void> {
+  const g = globalThis as unknown as G;
+  const r = g[key];
+  if (!r) return;
+  delete g[key];
+  const { boss } = await r;
+  await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+}

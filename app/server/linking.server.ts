@@ -1,0 +1,431 @@
+import { sql } from "kysely";
+import {
+  classifyPlaidWebhook,
+  describeFailure,
+  exchangePublicToken,
+  fetchPlaidHoldings,
+  fetchPlaidTransactionsPage,
+  findOwnPlaidAccount,
+  isRetryablePlaidFailure,
+  mapPlaidInvestments,
+  PlaidFailure,
+  plaidAccessToken,
+  plaidHistoryWindow,
+  resolvePlaidAccount,
+  type PlaidWebhook,
+} from "~/sources/plaid.server";
+import { fetchEvmHistory } from "~/sources/evm.server";
+import { fetchSolanaHistory } from "~/sources/solana.server";
+import { WalletProviderError } from "~/sources/wallet-errors";
+import type { ImportView } from "~/lib/imports";
+import { getDb, type DB } from "./db.server";
+import type { ImportReason, ImportState, LinkedAccountKind } from "./db/schema";
+import { getEnv } from "./env.server";
+import { evaluateUser, StillImporting } from "./evaluation.server";
+import { linkAccount, markImportFailed, saveImport } from "./imports.server";
+import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jobs.server";
+import { log } from "./log.server";
+
+/**
+ * Imports as jobs. Linking (and a webhook, a re-import before an evaluation) writes an `imports`
+ * row and enqueues its first step in one transaction, and answers at once. Each step is one short
+ * job: a Plaid page (fetched, mapped and stored with the next step's job in one transaction, so a
+ * crash repeats at most that page, which the trades' external ids make harmless), Plaid holdings,
+ * or a wallet's history. The last step hands over to an automatic re-grade that uses no try.
+ * A provider error or rate limit is retried with backoff; when retries run out the import ends
+ * "failed" with the last error as its message (the queue's dead-letter job "import-failed").
+ */
+
+const RUNNING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping", "grading"];
+const IMPORTING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping"];
+
+type Cursor = { step?: number; plaidAccountId?: string; offset?: number; window?: { start: string; end: string }; phase?: "transactions" | "holdings" };
+
+/**
+ * Starts an import of one linked account on the caller's transaction, or joins the one already
+ * running for it (one at a time per account). Returns the import's id.
+ */
+export async function startImport(
+  trx: DB,
+  input: { userId: number; linkedAccountId: number; reason: ImportReason; regrade?: boolean; cursor?: Cursor },
+): Promise<number> {
+  const regrade = input.regrade ?? true;
+  const inserted = await sql<{ id: number }>`
+    insert into imports (user_id, linked_account_id, reason, regrade, cursor)
+    values (${input.userId}, ${input.linkedAccountId}, ${input.reason}, ${regrade}, ${JSON.stringify({ step: 0, ...input.cursor })}::jsonb)
+    on conflict (linked_account_id) where state not in ('done', 'failed') do nothing
+    returning id`.execute(trx);
+  const id = inserted.rows[0]?.id;
+  if (id !== undefined) {
+    await enqueue(trx, "import-step", { importId: id, step: 0 });
+    return id;
+  }
+  const running = await trx.selectFrom("imports").select(["id"]).where("linked_account_id", "=", input.linkedAccountId).where("state", "in", RUNNING).executeTakeFirstOrThrow();
+  if (regrade) await trx.updateTable("imports").set({ regrade: true }).where("id", "=", running.id).execute();
+  return running.id;
+}
+
+/** Starts imports for accounts in their own transaction (webhooks, "Try the import again"). */
+export async function startImports(userId: number, linkedAccountIds: number[], reason: ImportReason, regrade = true): Promise<number[]> {
+  if (!linkedAccountIds.length) return [];
+  const db = await getDb();
+  const ids = await db.transaction().execute(async (trx) => {
+    const ids: number[] = [];
+    for (const id of linkedAccountIds) ids.push(await startImport(trx, { userId, linkedAccountId: id, reason, regrade }));
+    return ids;
+  });
+  wake("import-step");
+  return ids;
+}
+
+/** The user's imports, newest first (GET /api/portal/imports, the account page). */
+export async function listImports(userId: number, limit = 20): Promise<ImportView[]> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("imports")
+    .innerJoin("linked_accounts", "linked_accounts.id", "imports.linked_account_id")
+    .select([
+      "imports.id",
+      "imports.linked_account_id",
+      "linked_accounts.label as account_label",
+      "linked_accounts.kind",
+      "imports.reason",
+      "imports.state",
+      "imports.fetched",
+      "imports.total",
+      "imports.skipped",
+      "imports.trades_added",
+      "imports.error",
+      "imports.attempts",
+      "imports.created_at",
+      "imports.updated_at",
+      "imports.finished_at",
+    ])
+    .where("imports.user_id", "=", userId)
+    .orderBy("imports.id", "desc")
+    .limit(limit)
+    .execute();
+  const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+  return rows.map((r) => ({ ...r, skipped: Array.isArray(r.skipped) ? r.skipped : [], created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!, finished_at: iso(r.finished_at) }));
+}
+
+async function runningImportIds(userId: number, states = RUNNING): Promise<number[]> {
+  const db = await getDb();
+  const rows = await db.selectFrom("imports").select("id").where("user_id", "=", userId).where("state", "in", states).execute();
+  return rows.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linking
+
+export type PlaidLinkResult =
+  | { ok: true; accounts: { id: number; label: string; institution_name: string | null; created: boolean; status: "importing"; import_id: number }[] }
+  | { ok: false; code: 406 };
+
+class Linked406 extends Error {}
+
+/**
+ * Exchanges a public token and links the item's investment accounts, each with its import started
+ * in the same transaction. 406 (an account already belongs to another user) links nothing.
+ */
+export async function linkPlaidItem(userId: number, publicToken: string): Promise<PlaidLinkResult> {
+  const item = await exchangePublicToken(publicToken);
+  const { encryptSecret } = await import("./crypto.server");
+  const accessTokenEnc = encryptSecret(item.accessToken);
+  const db = await getDb();
+  try {
+    const result = await db.transaction().execute(async (trx) => {
+      const out: Extract<PlaidLinkResult, { ok: true }>["accounts"] = [];
+      for (const account of item.accounts) {
+        const linked = await linkAccount({ userId, kind: "plaid", fingerprint: account.fingerprint, label: account.label, institutionName: item.institutionName, accessTokenEnc, itemId: item.itemId }, trx);
+        if (!linked.ok) throw new Linked406();
+        const importId = await startImport(trx, { userId, linkedAccountId: linked.id, reason: "link", cursor: { plaidAccountId: account.plaidAccountId } });
+        out.push({ id: linked.id, label: account.label, institution_name: item.institutionName, created: linked.created, status: "importing", import_id: importId });
+      }
+      return { ok: true as const, accounts: out };
+    });
+    wake("import-step");
+    return result;
+  } catch (error) {
+    if (error instanceof Linked406) return { ok: false, code: 406 };
+    throw error;
+  }
+}
+
+/** The stand-in Link page and Hosted Link: where to send the browser after a link. */
+export async function linkAndDescribe(userId: number, publicToken: string): Promise<string> {
+  try {
+    const result = await linkPlaidItem(userId, publicToken);
+    return result.ok ? "/profile/account?added=1" : "/profile/account?linkError=406";
+  } catch (error) {
+    return `/profile/account?linkError=${describeFailure(error).relogin ? "relogin" : "failed"}`;
+  }
+}
+
+/** After Link update mode (or "Try the import again"): the account imports again in the background. */
+export async function reconnectAndDescribe(userId: number, linkedAccountId: number): Promise<string> {
+  if (!(await findOwnPlaidAccount(userId, linkedAccountId))) return "/profile/account?linkError=failed";
+  await startImports(userId, [linkedAccountId], "retry");
+  return "/profile/account?reconnected=1";
+}
+
+/** "Try the import again" on the account page: any of the user's own accounts. */
+export async function retryImport(userId: number, linkedAccountId: number): Promise<boolean> {
+  const db = await getDb();
+  const own = await db.selectFrom("linked_accounts").select("id").where("id", "=", linkedAccountId).where("user_id", "=", userId).executeTakeFirst();
+  if (!own) return false;
+  await startImports(userId, [linkedAccountId], "retry");
+  return true;
+}
+
+/** A wallet proved and linked: the account and its import's first job in one transaction. */
+export async function linkWallet(input: { userId: number; kind: "evm" | "solana"; fingerprint: string; label: string; institutionName: string }) {
+  const db = await getDb();
+  try {
+    const result = await db.transaction().execute(async (trx) => {
+      const linked = await linkAccount({ userId: input.userId, kind: input.kind, fingerprint: input.fingerprint, label: input.label, institutionName: input.institutionName }, trx);
+      if (!linked.ok) throw new Linked406();
+      const importId = await startImport(trx, { userId: input.userId, linkedAccountId: linked.id, reason: "link" });
+      return { ok: true as const, id: linked.id, created: linked.created, importId };
+    });
+    wake("import-step");
+    return result;
+  } catch (error) {
+    if (error instanceof Linked406) return { ok: false as const, code: 406 as const };
+    throw error;
+  }
+}
+
+/** A verified Plaid webhook: new data starts imports; item errors mark the accounts. */
+export async function handlePlaidWebhook(hook: PlaidWebhook): Promise<{ action: string; accounts: number }> {
+  if (!hook.item_id) return { action: "ignored", accounts: 0 };
+  const db = await getDb();
+  const accounts = await db.selectFrom("linked_accounts").select(["id", "user_id"]).where("kind", "=", "plaid").where("item_id", "=", hook.item_id).execute();
+  if (!accounts.length) return { action: "unknown item", accounts: 0 };
+  const action = classifyPlaidWebhook(hook);
+  if (action.action === "import") {
+    await db.transaction().execute(async (trx) => {
+      for (const a of accounts) await startImport(trx, { userId: a.user_id, linkedAccountId: a.id, reason: "webhook" });
+    });
+    wake("import-step");
+    return { action: "import queued", accounts: accounts.length };
+  }
+  if (action.action === "ignored") return { action: "ignored", accounts: accounts.length };
+  for (const a of accounts) await markImportFailed(a.id, action.message, action.action);
+  return { action: action.action, accounts: accounts.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Before an evaluation
+
+/**
+ * The evaluation's re-import, as jobs: answers StillImporting at once while another import of the
+ * user runs; else starts one per account (no automatic re-grade: the evaluation grades) and waits
+ * for them up to EVALUATION_IMPORT_WAIT_MS, then StillImporting (the import goes on). A failed
+ * import throws its message (the evaluation answers "Evaluation is failed!", using no try).
+ */
+export async function reimportForEvaluation(userId: number, kind: LinkedAccountKind | "all"): Promise<void> {
+  if ((await runningImportIds(userId)).length) throw new StillImporting();
+  const db = await getDb();
+  const accounts = await db
+    .selectFrom("linked_accounts")
+    .select("id")
+    .where("user_id", "=", userId)
+    .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
+    .execute();
+  const ids = await startImports(userId, accounts.map((a) => a.id), "evaluation", false);
+  const deadline = Date.now() + getEnv().EVALUATION_IMPORT_WAIT_MS;
+  for (;;) {
+    const rows = ids.length ? await db.selectFrom("imports").select(["state", "error"]).where("id", "in", ids).execute() : [];
+    const failed = rows.find((r) => r.state === "failed");
+    if (failed) throw new Error(failed.error ?? "The import failed.");
+    if (rows.every((r) => !IMPORTING.includes(r.state))) return;
+    if (Date.now() > deadline) throw new StillImporting();
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The jobs
+
+type StepRow = { id: number; user_id: number; linked_account_id: number; state: ImportState; cursor: Cursor; skipped: { reason: string; count: number }[]; regrade: boolean; kind: LinkedAccountKind; fingerprint: string };
+
+class StepFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly accountStatus: "error" | "relogin_required" = "error",
+    readonly waiting = false,
+  ) {
+    super(message);
+  }
+}
+
+function stepFailureOf(error: unknown): StepFailure {
+  if (error instanceof StepFailure) return error;
+  if (error instanceof PlaidFailure) {
+    const retryable = isRetryablePlaidFailure(error);
+    const message = error.code === "PRODUCT_NOT_READY" ? "Your broker is still preparing your history; we'll keep asking." : `${error.code}: ${error.message}`;
+    return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", error.code === "PRODUCT_NOT_READY");
+  }
+  if (error instanceof WalletProviderError) return new StepFailure(error.message, true);
+  log("error", "import step failed", { error: String((error as Error)?.message ?? error).slice(0, 300) });
+  return new StepFailure("The import failed unexpectedly.", true);
+}
+
+function mergeSkipped(into: { reason: string; count: number }[], add: Record<string, number>) {
+  const map = new Map(into.map((s) => [s.reason, s.count]));
+  for (const [reason, count] of Object.entries(add)) map.set(reason, (map.get(reason) ?? 0) + count);
+  return [...map].map(([reason, count]) => ({ reason, count }));
+}
+
+async function importStep(data: JobData["import-step"]): Promise<void> {
+  const db = await getDb();
+  const row = (await db
+    .selectFrom("imports")
+    .innerJoin("linked_accounts", "linked_accounts.id", "imports.linked_account_id")
+    .select(["imports.id", "imports.user_id", "imports.linked_account_id", "imports.state", "imports.cursor", "imports.skipped", "imports.regrade", "linked_accounts.kind", "linked_accounts.fingerprint"])
+    .where("imports.id", "=", data.importId)
+    .executeTakeFirst()) as StepRow | undefined;
+  // Gone (unlinked), finished, or a step already done (a retry of a job whose work was committed).
+  if (!row || !IMPORTING.includes(row.state) || (row.cursor.step ?? 0) !== data.step) return;
+  await db.updateTable("imports").set({ attempts: sql`attempts + 1`, updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  try {
+    if (row.kind === "plaid") await plaidStep(row);
+    else await walletStep(row);
+  } catch (error) {
+    const failure = stepFailureOf(error);
+    if (!failure.retryable) {
+      await failImport(row.id, failure.message, failure.accountStatus);
+      return;
+    }
+    await db
+      .updateTable("imports")
+      .set({ error: failure.message, updated_at: sql`now()`, ...(failure.waiting ? { state: "waiting_for_provider" as const } : {}) })
+      .where("id", "=", row.id)
+      .execute();
+    throw failure; // pg-boss retries with backoff, then dead-letters to import-failed
+  }
+}
+
+/** Commits a step's rows, the import's progress and the next job together. */
+async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, progress: { state: ImportState; cursor: Cursor; fetched?: number; total?: number | null; skipped?: Record<string, number> }) {
+  const db = await getDb();
+  const step = (row.cursor.step ?? 0) + 1;
+  const finishing = progress.state === "grading" || progress.state === "done";
+  const began = performance.now();
+  await db.transaction().execute(async (trx) => {
+    const tradesAdded = await write(trx);
+    await trx
+      .updateTable("imports")
+      .set({
+        state: progress.state,
+        cursor: JSON.stringify({ ...progress.cursor, step }),
+        error: null,
+        updated_at: sql`now()`,
+        ...(progress.fetched !== undefined ? { fetched: progress.fetched } : {}),
+        ...(progress.total !== undefined ? { total: progress.total } : {}),
+        ...(progress.skipped ? { skipped: JSON.stringify(mergeSkipped(row.skipped, progress.skipped)) } : {}),
+        ...(tradesAdded ? { trades_added: sql<number>`trades_added + ${tradesAdded}` } : {}),
+        ...(progress.state === "done" ? { finished_at: sql`now()` } : {}),
+      })
+      .where("id", "=", row.id)
+      .execute();
+    if (!finishing) await enqueue(trx, "import-step", { importId: row.id, step });
+    else if (progress.state === "grading") await enqueue(trx, "regrade", { importId: row.id, userId: row.user_id });
+  });
+  wake(finishing ? "regrade" : "import-step");
+  // How long the step held its transaction (on PGlite it holds the only connection).
+  log("debug", "import step stored", { importId: row.id, step, state: progress.state, trxMs: Math.round(performance.now() - began) });
+}
+
+async function plaidStep(row: StepRow): Promise<void> {
+  const accessToken = await plaidAccessToken(row.linked_account_id);
+  const cursor: Cursor = { ...row.cursor };
+  cursor.plaidAccountId ??= await resolvePlaidAccount(accessToken, row.fingerprint);
+  cursor.window ??= plaidHistoryWindow();
+  if ((cursor.phase ?? "transactions") === "transactions") {
+    const offset = cursor.offset ?? 0;
+    const page = await fetchPlaidTransactionsPage(accessToken, cursor.plaidAccountId, cursor.window, offset);
+    const mapped = mapPlaidInvestments({ transactions: page.transactions, securities: page.securities, holdings: [], asOf: new Date() });
+    const fetched = offset + page.transactions.length;
+    const more = page.transactions.length > 0 && fetched < page.total;
+    await commitStep(
+      row,
+      async (trx) => (await saveImport(row.linked_account_id, { trades: mapped.trades, cashFlows: mapped.cashFlows, marks: [], payloads: [{ kind: "plaid:/investments/transactions/get", payload: page.payload }] }, trx, { finished: false })).tradesAdded,
+      { state: "fetching", cursor: { ...cursor, offset: fetched, phase: more ? "transactions" : "holdings" }, fetched, total: page.total, skipped: mapped.stats.skipped },
+    );
+    return;
+  }
+  const holdings = await fetchPlaidHoldings(accessToken, cursor.plaidAccountId);
+  const marks = mapPlaidInvestments({ transactions: [], securities: holdings.securities, holdings: holdings.holdings, asOf: new Date() }).marks;
+  await commitStep(
+    row,
+    async (trx) => (await saveImport(row.linked_account_id, { trades: [], cashFlows: [], marks, payloads: [{ kind: "plaid:/investments/holdings/get", payload: holdings.payload }] }, trx)).tradesAdded,
+    { state: row.regrade ? "grading" : "done", cursor },
+  );
+}
+
+async function walletStep(row: StepRow): Promise<void> {
+  const address = row.fingerprint.slice(row.kind.length + 1); // "<chain>:<address>"
+  const db = await getDb();
+  await db.updateTable("imports").set({ state: "fetching", updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  const history = row.kind === "evm" ? await fetchEvmHistory(address) : await fetchSolanaHistory(address);
+  await db.updateTable("imports").set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  await commitStep(
+    row,
+    async (trx) => (await saveImport(row.linked_account_id, history.batch, trx)).tradesAdded,
+    {
+      state: row.regrade ? "grading" : "done",
+      cursor: row.cursor,
+      fetched: history.swapsSeen,
+      total: history.swapsSeen,
+      skipped: history.swapsSkipped ? { "swap without a USD price": history.swapsSkipped } : {},
+    },
+  );
+}
+
+async function failImport(importId: number, message: string, accountStatus: "error" | "relogin_required") {
+  const db = await getDb();
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("imports")
+      .set({ state: "failed", error: message.slice(0, 500), finished_at: sql`now()`, updated_at: sql`now()` })
+      .where("id", "=", importId)
+      .where("state", "in", RUNNING)
+      .returning("linked_account_id")
+      .executeTakeFirst();
+    if (row) await markImportFailed(row.linked_account_id, message, accountStatus, trx);
+  });
+}
+
+/** After an import: a grade from the new history, using no try and not counted for the day. */
+async function regrade(data: JobData["regrade"]): Promise<void> {
+  const db = await getDb();
+  const row = await db.selectFrom("imports").select(["state"]).where("id", "=", data.importId).executeTakeFirst();
+  if (!row || row.state !== "grading") return;
+  // With other imports of this trader still running, the last one to finish grades.
+  if (!(await runningImportIds(data.userId, IMPORTING)).length) {
+    const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
+    if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
+  }
+  await db.updateTable("imports").set({ state: "done", finished_at: sql`now()`, updated_at: sql`now()` }).where("id", "=", data.importId).where("state", "=", "grading").execute();
+}
+
+/** The dead-letter queue: an import step or re-grade out of retries. */
+async function importFailed(data: JobData["import-failed"]): Promise<void> {
+  const db = await getDb();
+  const row = await db.selectFrom("imports").select(["state", "error", "attempts"]).where("id", "=", data.importId).executeTakeFirst();
+  if (!row) return;
+  if (row.state === "grading") {
+    await db.updateTable("imports").set({ state: "done", error: "The import finished, but the automatic grade could not be made. Ask for a grade.", finished_at: sql`now()`, updated_at: sql`now()` }).where("id", "=", data.importId).execute();
+    return;
+  }
+  await failImport(data.importId, `${row.error ?? "The provider kept failing."} Gave up after ${row.attempts} attempts; try the import again later.`, "error");
+}
+
+export const importJobHandlers: { [N in JobName]: JobHandler<N> } = {
+  "import-step": importStep,
+  regrade,
+  "import-failed": importFailed,
+};
