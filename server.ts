@@ -9,11 +9,11 @@ import express from "express";
 import helmet from "helmet";
 import { cardAnswer } from "./app/server/card-store.server";
 import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
+import { simulatedProviders, startupProblems } from "./app/server/demo.server";
 import { getEnv } from "./app/server/env.server";
 import { log } from "./app/server/log.server";
 import { startMailWorker } from "./app/server/mail.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
-import { isAppleDemo, isGoogleDemo } from "./app/server/oauth/config.server";
 import {
   getCachedPage,
   isCacheablePath,
@@ -34,12 +34,19 @@ try {
   process.exit(1);
 }
 
-// Google/Apple without credentials: demo mode against the msw provider simulators in test/mocks.
-const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL, stripe: !env.STRIPE_SECRET_KEY };
-if (Object.values(demoProviders).some(Boolean)) {
+// A production server never falls back to a simulator unless told to (DEMO / DEMO_PROVIDERS).
+const problems = startupProblems(env);
+if (problems.length) {
+  console.error(`Refusing to start: configuration incomplete (see docs/OPERATIONS.md):\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  process.exit(1);
+}
+
+// Providers without credentials: demo mode against the msw provider simulators in test/mocks.
+const simulated = simulatedProviders(env);
+if (simulated.length) {
   try {
     const { startProviderMocks } = await import("./test/mocks/index");
-    const mocks = await startProviderMocks(demoProviders);
+    const mocks = await startProviderMocks(Object.fromEntries(simulated.map((p) => [p, true])));
     log("info", "demo mode: provider simulators running", { providers: mocks?.providers ?? [] });
   } catch (error) {
     log("error", "demo mode: provider simulators failed to start", { error: String(error) });

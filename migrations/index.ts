@@ -6,6 +6,7 @@ import * as m0004 from "./0004_evaluations";
 import * as m0005 from "./0005_cards";
 import * as m0006 from "./0006_community";
 import * as m0007 from "./0007_billing_points";
+import * as m0009 from "./0009_demo_flag";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0005_cards": m0005,
   "0006_community": m0006,
   "0007_billing_points": m0007,
+  "0009_demo_flag": m0009,
 };

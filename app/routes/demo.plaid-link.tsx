@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
-import { completeDemoLink, isPlaidDemo, linkAndDescribe, reconnectAndDescribe } from "~/sources/plaid.server";
+import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/sources/plaid.server";
 import { readForm } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
@@ -13,7 +14,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Connect your bro
 // form (works without JavaScript); the credentials go to the Plaid simulator, which answers like
 // Link would (a public-sandbox-… token), and the real exchange + import code takes it from there.
 function requireDemo() {
-  if (!isPlaidDemo()) throw new Response("Not Found", { status: 404 });
+  if (!isSimulated("plaid")) throw new Response("Not Found", { status: 404 });
 }
 
 const LINK_TOKEN_RE = /^link-sandbox-[0-9a-f-]{36}$/;

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { redirect } from "@remix-run/node";
 import { requireUser } from "~/server/session.server";
-import { isPlaidDemo, linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/sources/plaid.server";
+import { linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/sources/plaid.server";
 import { LINK_COOKIE } from "./link.plaid";
 
 // GET /link/plaid-complete: Plaid Hosted Link's completion_redirect_uri (real credentials only).
@@ -11,7 +12,7 @@ const clear = `${LINK_COOKIE}=; Path=/link; HttpOnly; SameSite=Lax; Max-Age=0`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (isPlaidDemo()) return redirect("/profile/account");
+  if (isSimulated("plaid")) return redirect("/profile/account");
   const cookie = (request.headers.get("cookie") ?? "").split(";").map((p) => p.trim()).find((p) => p.startsWith(`${LINK_COOKIE}=`));
   const [linkToken, accountRaw] = decodeURIComponent(cookie?.slice(LINK_COOKIE.length + 1) ?? "").split("|");
   if (!linkToken) return redirect("/profile/account?linkError=hiccup", { headers: { "Set-Cookie": clear } });

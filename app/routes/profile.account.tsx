@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
@@ -11,7 +12,6 @@ import { SPEC_406_MESSAGE, unlinkAccount } from "~/server/imports.server";
 import { requireUser } from "~/server/session.server";
 import {
   ADD_FAILED_MESSAGE,
-  isPlaidDemo,
   listLinkedAccountsWithCounts,
   PLAID_HICCUP_MESSAGE,
   reconnectAndDescribe,
@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const accounts = await listLinkedAccountsWithCounts(user.id);
   return json({
-    demo: isPlaidDemo(),
+    demo: isSimulated("plaid"),
     flash: flashFrom(new URL(request.url)),
     accounts: accounts.map((a) => ({
       id: a.id,

@@ -98,6 +98,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       "evaluations.id as evaluation_id",
       "evaluations.created_at",
       "evaluations.verification_code",
+      "evaluations.demo",
       sql<string | null>`evaluations.result ->> 'tier'`.as("tier"),
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
@@ -133,6 +134,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     code: evaluation.verificationCode,
     verifyHost: `${publicUrl.host}/verify`,
     showAmounts: owner.show_amounts,
+    demo: row.demo,
   };
   return { data, avatarHash: drawableAvatar?.hash ?? null, userId, evaluationId: evaluation.id };
 }

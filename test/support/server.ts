@@ -25,6 +25,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: "127.0.0.1",
       DATA_DIR: "memory://",
       RATE_LIMIT_FACTOR: "100",
+      // Every provider on its simulator, chosen explicitly (a production server refuses otherwise).
+      DEMO: "1",
+      // Required with DATABASE_URL; a fixed test key (PGlite in memory would make its own).
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "0123456789abcdef".repeat(4),
       LOG_LEVEL: "info",
       ...env,
     },
