@@ -7,6 +7,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
+import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
 import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
 import { simulatedProviders, startupProblems } from "./app/server/demo.server";
@@ -160,6 +161,16 @@ app.get("/healthz", async (_req, res) => {
 app.use((req, res, next) => {
   if (!/%00/.test(req.originalUrl)) return next();
   res.status(400).type("text/plain").send("Bad request: the address contains a NUL character.");
+});
+
+// Body size per route (body-limit.server.ts), from the declared length, before anything reads it.
+app.use((req, res, next) => {
+  const verdict = checkBodySize({ method: req.method, path: req.path, contentLength: req.get("content-length"), transferEncoding: req.get("transfer-encoding") });
+  if (verdict.ok) return next();
+  // The body stays unread: close the connection rather than drain it.
+  res.setHeader("Connection", "close");
+  if (req.path.startsWith("/api/")) res.status(verdict.status).json({ error: { message: verdict.message } });
+  else res.status(verdict.status).type("text/plain").send(verdict.message);
 });
 
 // Origin check before anything can change state.

@@ -1,3 +1,4 @@
+import { idSchema } from "~/server/guards.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { z } from "zod";
@@ -6,7 +7,7 @@ import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/se
 
 // POST /api/finance/plaid/import { linked_account_id } → re-imports one of the caller's Plaid
 // accounts now (idempotent: what was imported before is not added again).
-const Body = z.object({ linked_account_id: z.coerce.number().int().positive() });
+const Body = z.object({ linked_account_id: idSchema });
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
 import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/sources/plaid.server";
-import { readForm } from "~/server/guards.server";
+import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Connect your broker (demo) · Grader", noindex: true });
@@ -47,8 +47,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (outcome.clientUserId !== String(user.id)) return redirect("/profile/account?linkError=hiccup");
   if (outcome.update) {
-    if (!/^\d{1,9}$/.test(account)) return redirect("/profile/account?linkError=hiccup");
-    return redirect(await reconnectAndDescribe(user.id, Number(account)));
+    const accountId = toId(account);
+    if (accountId === null) return redirect("/profile/account?linkError=hiccup");
+    return redirect(await reconnectAndDescribe(user.id, accountId));
   }
   if (!outcome.publicToken) return redirect("/profile/account?linkError=hiccup");
   return redirect(await linkAndDescribe(user.id, outcome.publicToken));

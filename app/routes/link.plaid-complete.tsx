@@ -1,7 +1,8 @@
+import { toId } from "~/server/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isSimulated } from "~/server/demo.server";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "~/server/session.server";
+import { readCookie, requireUser } from "~/server/session.server";
 import { linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/sources/plaid.server";
 import { LINK_COOKIE } from "./link.plaid";
 
@@ -13,12 +14,12 @@ const clear = `${LINK_COOKIE}=; Path=/link; HttpOnly; SameSite=Lax; Max-Age=0`;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (isSimulated("plaid")) return redirect("/profile/account");
-  const cookie = (request.headers.get("cookie") ?? "").split(";").map((p) => p.trim()).find((p) => p.startsWith(`${LINK_COOKIE}=`));
-  const [linkToken, accountRaw] = decodeURIComponent(cookie?.slice(LINK_COOKIE.length + 1) ?? "").split("|");
+  const [linkToken, accountRaw] = (readCookie(request, LINK_COOKIE) ?? "").split("|");
   if (!linkToken) return redirect("/profile/account?linkError=hiccup", { headers: { "Set-Cookie": clear } });
   let target: string;
-  if (accountRaw && /^\d+$/.test(accountRaw)) {
-    target = await reconnectAndDescribe(user.id, Number(accountRaw));
+  const accountId = toId(accountRaw);
+  if (accountId !== null) {
+    target = await reconnectAndDescribe(user.id, accountId);
   } else {
     const publicToken = await publicTokenFromLinkSession(linkToken).catch(() => null);
     target = publicToken ? await linkAndDescribe(user.id, publicToken) : "/profile/account?linkError=hiccup";

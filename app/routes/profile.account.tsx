@@ -16,7 +16,7 @@ import {
   PLAID_HICCUP_MESSAGE,
   reconnectAndDescribe,
 } from "~/sources/plaid.server";
-import { readForm } from "~/server/guards.server";
+import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const idRaw = String(form.get("id") ?? "");
-  const id = /^\d{1,9}$/.test(idRaw) ? Number(idRaw) : null;
+  const id = toId(idRaw);
   if (id === null) return json({ error: "Choose an account." }, { status: 400 });
   if (intent === "unlink") {
     // Step one (no JavaScript needed): ask; step two carries confirm=yes.
