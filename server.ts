@@ -9,7 +9,7 @@ import express from "express";
 import helmet from "helmet";
 import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
-import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
+import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
 import { simulatedProviders, startupProblems } from "./app/server/demo.server";
 import { getEnv } from "./app/server/env.server";
 import { log } from "./app/server/log.server";
@@ -54,8 +54,16 @@ if (simulated.length) {
   }
 }
 
-const applied = await migrateToLatest();
-if (applied.length) log("info", "migrations applied", { applied });
+// The database first: a locked PGlite folder or an unreachable DATABASE_URL is one clear line and
+// exit code 1, never a hang or a stack trace.
+try {
+  await checkDatabaseUrl();
+  const applied = await migrateToLatest();
+  if (applied.length) log("info", "migrations applied", { applied });
+} catch (error) {
+  console.error(`Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`);
+  process.exit(1);
+}
 
 const stopMailWorker = startMailWorker();
 
@@ -256,6 +264,14 @@ app.all(
     getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false }),
   }),
 );
+
+// A Response thrown outside Remix (the page cache, /cards): a busy pool's 503 with Retry-After.
+app.use(async (error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+  if (!(error instanceof Response) || res.headersSent) return next(error);
+  res.status(error.status);
+  error.headers.forEach((value, name) => res.setHeader(name, value));
+  res.send(await error.text());
+});
 
 const server = http.createServer(app);
 server.listen(env.PORT, env.HOST, async () => {
