@@ -188,6 +188,7 @@ app.use((req, res, next) => {
       method: req.method,
       path: req.path,
       origin: req.get("origin"),
+      referer: req.get("referer"),
       secFetchSite: req.get("sec-fetch-site"),
       host: req.get("host"),
       protocol: req.protocol,
@@ -261,7 +262,7 @@ app.all(
   createExpressHandler({
     build,
     mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false }),
+    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false, localPort: req.socket.localPort }),
   }),
 );
 

@@ -120,3 +120,12 @@ describe("body size limits", () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe("a POST without Origin", () => {
+  it("is refused when its Referer is another site", async () => {
+    const foreign = await postForm("/signin", { email: "a@example.com", password: "whatever pw" }, { origin: null, headers: { referer: "https://evil.example/form" } });
+    expect(foreign.status).toBe(403);
+    const own = await postForm("/signin", { email: "a@example.com", password: "whatever pw" }, { origin: null, headers: { referer: `${baseUrl()}/signin` } });
+    expect(own.status).toBe(400);
+  });
+});
