@@ -278,7 +278,7 @@ const server = http.createServer(app);
 server.listen(env.PORT, env.HOST, async () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
-  log("info", "listening", { port, url: `http://localhost:${port}`, db: await dbKind() });
+  log("info", "listening", { port, url: `http://localhost:${port}`, db: await dbKind(), pid: process.pid });
 });
 
 // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close the DB.
