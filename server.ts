@@ -9,10 +9,11 @@ import express from "express";
 import helmet from "helmet";
 import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
-import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
+import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./app/server/db.server";
 import { simulatedProviders, startupProblems } from "./app/server/demo.server";
 import { getEnv } from "./app/server/env.server";
-import { log } from "./app/server/log.server";
+import { log, withRequestId } from "./app/server/log.server";
+import { metricsAccess, registry, requestDuration, routeLabel } from "./app/server/metrics.server";
 import { startMailWorker } from "./app/server/mail.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
 import {
@@ -87,27 +88,26 @@ const stripeCsp = env.STRIPE_SECRET_KEY
 export const app = express();
 app.disable("x-powered-by");
 
-// Request id + structured access log.
+// Request id on every log line written while the request is handled (AsyncLocalStorage), one
+// access-log line per request, and the latency histogram for /metrics.
 app.use((req, res, next) => {
-  if (!env.LOG_REQUESTS) {
-    res.locals.requestId = crypto.randomUUID();
-    return next();
-  }
   const started = process.hrtime.bigint();
   const id = crypto.randomUUID();
   res.locals.requestId = id;
   res.setHeader("X-Request-Id", id);
   res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log(req.path === "/healthz" ? "debug" : "info", "request", {
-      id,
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    requestDuration.observe({ route: routeLabel(req.path, res.statusCode), method: req.method, status: `${Math.floor(res.statusCode / 100)}xx` }, seconds);
+    if (!env.LOG_REQUESTS) return;
+    log(req.path === "/healthz" || req.path === "/readyz" || req.path === "/metrics" ? "debug" : "info", "request", {
+      requestId: id,
       method: req.method,
       path: req.path,
       status: res.statusCode,
-      ms: Math.round(ms * 10) / 10,
+      ms: Math.round(seconds * 1e4) / 10,
     });
   });
-  next();
+  withRequestId(id, next);
 });
 
 if (env.TRUST_PROXY) app.set("trust proxy", /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY);
@@ -159,9 +159,34 @@ app.use(
 
 app.use(compression());
 
+// Liveness: the process answers and reaches its database.
 app.get("/healthz", async (_req, res) => {
   const ok = await pingDb();
   res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "unavailable", db: ok ? await dbKind() : "unreachable" });
+});
+
+// Readiness: the database answers and every migration this build knows is applied (a replica of
+// a newer build waits for its migrations before it takes traffic).
+app.get("/readyz", async (_req, res) => {
+  if (stopping) return res.status(503).json({ status: "stopping" });
+  if (!(await pingDb())) return res.status(503).json({ status: "unavailable", db: "unreachable" });
+  try {
+    const pending = await pendingMigrations();
+    res.status(pending.length ? 503 : 200).json({ status: pending.length ? "migrations pending" : "ready", db: await dbKind(), pending });
+  } catch {
+    res.status(503).json({ status: "unavailable", db: "unreachable" });
+  }
+});
+
+// Prometheus metrics, for the operator's scraper only (METRICS_TOKEN / METRICS_ALLOW).
+app.get("/metrics", async (req, res) => {
+  const access = metricsAccess(req.ip ?? req.socket.remoteAddress ?? "", req.get("authorization"));
+  if (!access.ok) {
+    if (access.status === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+    return res.status(access.status).type("text/plain").send(access.status === 401 ? "Send the metrics token as a bearer token." : "Metrics are not available from this address.");
+  }
+  res.setHeader("Content-Type", registry.contentType);
+  res.send(await registry.metrics());
 });
 
 // A NUL byte (%00) in a path or query string is never a real request, and PostgreSQL text cannot

@@ -6,7 +6,7 @@ import { gradeTiers } from "~/content/landing";
 import { displayName, initials } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
-import { CARD_PATH, isKnownCard, rememberCard } from "./card-store.server";
+import { CARD_PATH, countCardRender, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import type { StoredEvaluation } from "./evaluation.server";
@@ -186,6 +186,7 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
     }
     await pending;
   }
+  countCardRender(cache);
   const { width, height } = CARD_FORMATS[format];
   return { hash, url: cardUrl(hash), format, width, height, cache, renders: renderStats.renders, userId, evaluationId: inputs.evaluationId, data: inputs.data };
 }

@@ -172,6 +172,13 @@ export async function migrateToLatest(): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
+/** Names of the migrations not applied yet (empty when the schema is current). */
+export async function pendingMigrations(): Promise<string[]> {
+  const db = await getDb();
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+}
+
 export async function pingDb(): Promise<boolean> {
   try {
     const db = await getDb();

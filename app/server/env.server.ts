@@ -59,6 +59,16 @@ const EnvSchema = z.object({
   // ENCRYPTION_KEY_PREVIOUS (comma separated); secrets sealed with an old key stay readable.
   ENCRYPTION_KEY: z.string().optional().transform((v) => v || undefined),
   ENCRYPTION_KEY_PREVIOUS: z.string().default(""),
+  // GET /metrics: a scraper sends `Authorization: Bearer <METRICS_TOKEN>` or comes from a
+  // METRICS_ALLOW network (comma-separated addresses or CIDRs, e.g. "10.0.0.0/8,127.0.0.1").
+  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined).refine((v) => v === undefined || v.length >= 16, "use at least 16 characters"),
+  METRICS_ALLOW: z
+    .string()
+    .default("")
+    .refine(
+      (v) => v.split(",").map((s) => s.trim()).filter(Boolean).every((e) => /^[0-9a-f:.]+(\/\d{1,3})?$/i.test(e)),
+      "comma-separated IP addresses or CIDRs",
+    ),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
   // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against
