@@ -87,9 +87,10 @@ describe("the database at start-up", () => {
 describe("one process per PGlite data folder", () => {
   it("refuses a second process naming the lock, keeps the first working, and survives kill -9", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "grader-lock-"));
-    const first = await startServer({ DATA_DIR: dir });
+    // PGlite whatever database the suite runs on.
+    const first = await startServer({ DATA_DIR: dir, DATABASE_URL: "" });
     try {
-      const second = await runServerUntilExit({ DEMO: "1", DATA_DIR: dir });
+      const second = await runServerUntilExit({ DEMO: "1", DATA_DIR: dir, DATABASE_URL: "" });
       expect(second.code).toBe(1);
       expect(second.output).toContain(`lock file ${path.join(dir, "grader.lock")}`);
       expect(second.output).toContain(`in use by process ${first.process.pid}`);
@@ -98,7 +99,7 @@ describe("one process per PGlite data folder", () => {
       first.process.kill("SIGKILL");
       await new Promise((r) => first.process.once("exit", r));
       expect(fs.readFileSync(path.join(dir, "grader.lock"), "utf8").trim()).toBe(String(first.process.pid));
-      const third = await startServer({ DATA_DIR: dir });
+      const third = await startServer({ DATA_DIR: dir, DATABASE_URL: "" });
       expect((await fetch(third.url + "/healthz")).status).toBe(200);
       expect(fs.readFileSync(path.join(dir, "grader.lock"), "utf8").trim()).toBe(String(third.process.pid));
       expect(await third.stop()).toBe(0);
