@@ -7,13 +7,14 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
+import { createAdmission } from "./app/server/admission.server";
 import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
 import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./app/server/db.server";
 import { simulatedProviders, startupProblems } from "./app/server/demo.server";
 import { getEnv } from "./app/server/env.server";
 import { log, withRequestId } from "./app/server/log.server";
-import { metricsAccess, registry, requestDuration, routeLabel } from "./app/server/metrics.server";
+import { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./app/server/metrics.server";
 import { startMailWorker } from "./app/server/mail.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
 import {
@@ -281,6 +282,26 @@ app.get("*", async (req, res, next) => {
 // Fingerprinted build assets never change; public files may.
 app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+
+// Admission control in front of Remix: a bounded number of renders at a time, a bounded wait for
+// the rest, then a plain 503 (admission.server.ts).
+const admission = createAdmission(env.MAX_CONCURRENT_RENDERS, env.RENDER_QUEUE_WAIT_MS);
+reportAdmission(admission.stats);
+app.use((_req, res, next) => {
+  admission.enter(
+    (release) => {
+      // A client that left while waiting gives its turn straight back.
+      if (res.destroyed) return release();
+      res.once("close", release);
+      next();
+    },
+    () => {
+      if (res.headersSent || res.destroyed) return;
+      res.status(503).setHeader("Retry-After", "1");
+      res.type("text/plain").send("The service is busy. Please try again in a moment.");
+    },
+  );
+});
 
 app.all(
   "*",

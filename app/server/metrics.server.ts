@@ -57,6 +57,35 @@ new client.Counter({
   },
 });
 
+let admissionStats: (() => { inFlight: number; queued: number; refused: number }) | undefined;
+/** server.ts hands over its admission control's counters. */
+export function reportAdmission(stats: typeof admissionStats) {
+  admissionStats = stats;
+}
+
+new client.Gauge({
+  name: "grader_renders",
+  help: "Rendered requests in flight and waiting for a turn (MAX_CONCURRENT_RENDERS)",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  collect() {
+    const s = admissionStats?.();
+    if (!s) return;
+    this.set({ state: "in_flight" }, s.inFlight);
+    this.set({ state: "queued" }, s.queued);
+  },
+});
+
+new client.Counter({
+  name: "grader_renders_refused_total",
+  help: "Requests answered 503 because no render slot freed within RENDER_QUEUE_WAIT_MS",
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc(admissionStats?.().refused ?? 0);
+  },
+});
+
 /**
  * A path as a low-cardinality route label: ids, hashes, codes and session ids become
  * placeholders, and anything answered 404 is "unmatched" (scanners must not mint new series).

@@ -76,3 +76,32 @@ describe("/metrics", () => {
     }
   });
 });
+
+describe("admission control", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ MAX_CONCURRENT_RENDERS: "1", RENDER_QUEUE_WAIT_MS: "1" });
+  });
+  afterAll(() => server.stop());
+
+  it("answers renders beyond the limit with a plain 503 and Retry-After, and leaves health checks alone", async () => {
+    // /signin?x=… is rendered by Remix each time (a query string bypasses the page cache).
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const res = await fetch(`${server.url}/signin?n=${i}`);
+        return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.text() };
+      }),
+    );
+    const busy = answers.filter((a) => a.status === 503);
+    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const a of busy) {
+      expect(a.retryAfter).toBe("1");
+      expect(a.body).toBe("The service is busy. Please try again in a moment.");
+    }
+    expect((await fetch(server.url + "/healthz")).status).toBe(200);
+    // Once the burst is over, pages render again.
+    expect((await fetch(`${server.url}/signin?after=1`)).status).toBe(200);
+  });
+});

@@ -25,6 +25,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: "127.0.0.1",
       DATA_DIR: "memory://",
       RATE_LIMIT_FACTOR: "100",
+      // The suite fires bursts of concurrent requests on a shared, loaded machine: admission
+      // control gets room here (operations.test.ts checks it with tight limits).
+      MAX_CONCURRENT_RENDERS: "64",
+      RENDER_QUEUE_WAIT_MS: "10000",
       // Every provider on its simulator, chosen explicitly (a production server refuses otherwise).
       DEMO: "1",
       // Required with DATABASE_URL; a fixed test key (PGlite in memory would make its own).
