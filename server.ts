@@ -7,15 +7,18 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
+import { createAdmission } from "./app/server/admission.server";
+import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
-import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
+import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./app/server/db.server";
+import { simulatedProviders, startupProblems } from "./app/server/demo.server";
 import { getEnv } from "./app/server/env.server";
 import { startJobs, stopJobs } from "./app/server/jobs.server";
 import { importJobHandlers } from "./app/server/linking.server";
-import { log } from "./app/server/log.server";
+import { log, withRequestId } from "./app/server/log.server";
+import { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./app/server/metrics.server";
 import { startMailWorker } from "./app/server/mail.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
-import { isAppleDemo, isGoogleDemo } from "./app/server/oauth/config.server";
 import {
   getCachedPage,
   isCacheablePath,
@@ -36,20 +39,35 @@ try {
   process.exit(1);
 }
 
-// Google/Apple without credentials: demo mode against the msw provider simulators in test/mocks.
-const demoProviders = { google: isGoogleDemo(), apple: isAppleDemo(), plaid: !(env.PLAID_CLIENT_ID && env.PLAID_SECRET), evm: !env.EVM_EXPLORER_URL, solana: !env.SOLANA_RPC_URL, stripe: !env.STRIPE_SECRET_KEY, prices: !env.PRICES_LIVE };
-if (Object.values(demoProviders).some(Boolean)) {
+// A production server never falls back to a simulator unless told to (DEMO / DEMO_PROVIDERS).
+const problems = startupProblems(env);
+if (problems.length) {
+  console.error(`Refusing to start: configuration incomplete (see docs/OPERATIONS.md):\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  process.exit(1);
+}
+
+// Providers without credentials: demo mode against the msw provider simulators in test/mocks.
+const simulated = simulatedProviders(env);
+if (simulated.length) {
   try {
     const { startProviderMocks } = await import("./test/mocks/index");
-    const mocks = await startProviderMocks(demoProviders);
+    const mocks = await startProviderMocks(Object.fromEntries(simulated.map((p) => [p, true])));
     log("info", "demo mode: provider simulators running", { providers: mocks?.providers ?? [] });
   } catch (error) {
     log("error", "demo mode: provider simulators failed to start", { error: String(error) });
   }
 }
 
-const applied = await migrateToLatest();
-if (applied.length) log("info", "migrations applied", { applied });
+// The database first: a locked PGlite folder or an unreachable DATABASE_URL is one clear line and
+// exit code 1, never a hang or a stack trace.
+try {
+  await checkDatabaseUrl();
+  const applied = await migrateToLatest();
+  if (applied.length) log("info", "migrations applied", { applied });
+} catch (error) {
+  console.error(`Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`);
+  process.exit(1);
+}
 
 const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
@@ -75,27 +93,26 @@ const stripeCsp = env.STRIPE_SECRET_KEY
 export const app = express();
 app.disable("x-powered-by");
 
-// Request id + structured access log.
+// Request id on every log line written while the request is handled (AsyncLocalStorage), one
+// access-log line per request, and the latency histogram for /metrics.
 app.use((req, res, next) => {
-  if (!env.LOG_REQUESTS) {
-    res.locals.requestId = crypto.randomUUID();
-    return next();
-  }
   const started = process.hrtime.bigint();
   const id = crypto.randomUUID();
   res.locals.requestId = id;
   res.setHeader("X-Request-Id", id);
   res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log(req.path === "/healthz" ? "debug" : "info", "request", {
-      id,
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    requestDuration.observe({ route: routeLabel(req.path, res.statusCode), method: req.method, status: `${Math.floor(res.statusCode / 100)}xx` }, seconds);
+    if (!env.LOG_REQUESTS) return;
+    log(req.path === "/healthz" || req.path === "/readyz" || req.path === "/metrics" ? "debug" : "info", "request", {
+      requestId: id,
       method: req.method,
       path: req.path,
       status: res.statusCode,
-      ms: Math.round(ms * 10) / 10,
+      ms: Math.round(seconds * 1e4) / 10,
     });
   });
-  next();
+  withRequestId(id, next);
 });
 
 if (env.TRUST_PROXY) app.set("trust proxy", /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY);
@@ -147,9 +164,34 @@ app.use(
 
 app.use(compression());
 
+// Liveness: the process answers and reaches its database.
 app.get("/healthz", async (_req, res) => {
   const ok = await pingDb();
   res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "unavailable", db: ok ? await dbKind() : "unreachable" });
+});
+
+// Readiness: the database answers and every migration this build knows is applied (a replica of
+// a newer build waits for its migrations before it takes traffic).
+app.get("/readyz", async (_req, res) => {
+  if (stopping) return res.status(503).json({ status: "stopping" });
+  if (!(await pingDb())) return res.status(503).json({ status: "unavailable", db: "unreachable" });
+  try {
+    const pending = await pendingMigrations();
+    res.status(pending.length ? 503 : 200).json({ status: pending.length ? "migrations pending" : "ready", db: await dbKind(), pending });
+  } catch {
+    res.status(503).json({ status: "unavailable", db: "unreachable" });
+  }
+});
+
+// Prometheus metrics, for the operator's scraper only (METRICS_TOKEN / METRICS_ALLOW).
+app.get("/metrics", async (req, res) => {
+  const access = metricsAccess(req.ip ?? req.socket.remoteAddress ?? "", req.get("authorization"));
+  if (!access.ok) {
+    if (access.status === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+    return res.status(access.status).type("text/plain").send(access.status === 401 ? "Send the metrics token as a bearer token." : "Metrics are not available from this address.");
+  }
+  res.setHeader("Content-Type", registry.contentType);
+  res.send(await registry.metrics());
 });
 
 // A NUL byte (%00) in a path or query string is never a real request, and PostgreSQL text cannot
@@ -159,6 +201,16 @@ app.use((req, res, next) => {
   res.status(400).type("text/plain").send("Bad request: the address contains a NUL character.");
 });
 
+// Body size per route (body-limit.server.ts), from the declared length, before anything reads it.
+app.use((req, res, next) => {
+  const verdict = checkBodySize({ method: req.method, path: req.path, contentLength: req.get("content-length"), transferEncoding: req.get("transfer-encoding") });
+  if (verdict.ok) return next();
+  // The body stays unread: close the connection rather than drain it.
+  res.setHeader("Connection", "close");
+  if (req.path.startsWith("/api/")) res.status(verdict.status).json({ error: { message: verdict.message } });
+  else res.status(verdict.status).type("text/plain").send(verdict.message);
+});
+
 // Origin check before anything can change state.
 app.use((req, res, next) => {
   const foreign = isForeignOriginRequest(
@@ -166,6 +218,7 @@ app.use((req, res, next) => {
       method: req.method,
       path: req.path,
       origin: req.get("origin"),
+      referer: req.get("referer"),
       secFetchSite: req.get("sec-fetch-site"),
       host: req.get("host"),
       protocol: req.protocol,
@@ -234,20 +287,48 @@ app.get("*", async (req, res, next) => {
 app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
 
+// Admission control in front of Remix: a bounded number of renders at a time, a bounded wait for
+// the rest, then a plain 503 (admission.server.ts).
+const admission = createAdmission(env.MAX_CONCURRENT_RENDERS, env.RENDER_QUEUE_WAIT_MS);
+reportAdmission(admission.stats);
+app.use((_req, res, next) => {
+  admission.enter(
+    (release) => {
+      // A client that left while waiting gives its turn straight back.
+      if (res.destroyed) return release();
+      res.once("close", release);
+      next();
+    },
+    () => {
+      if (res.headersSent || res.destroyed) return;
+      res.status(503).setHeader("Retry-After", "1");
+      res.type("text/plain").send("The service is busy. Please try again in a moment.");
+    },
+  );
+});
+
 app.all(
   "*",
   createExpressHandler({
     build,
     mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false }),
+    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false, localPort: req.socket.localPort }),
   }),
 );
+
+// A Response thrown outside Remix (the page cache, /cards): a busy pool's 503 with Retry-After.
+app.use(async (error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+  if (!(error instanceof Response) || res.headersSent) return next(error);
+  res.status(error.status);
+  error.headers.forEach((value, name) => res.setHeader(name, value));
+  res.send(await error.text());
+});
 
 const server = http.createServer(app);
 server.listen(env.PORT, env.HOST, async () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
-  log("info", "listening", { port, url: `http://localhost:${port}`, db: await dbKind() });
+  log("info", "listening", { port, url: `http://localhost:${port}`, db: await dbKind(), pid: process.pid });
 });
 
 // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close the DB.

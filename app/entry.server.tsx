@@ -14,6 +14,8 @@ declare module "@remix-run/node" {
     requestId: string;
     /** True while server.ts renders a page for the anonymous page cache (no per-visitor effects). */
     prerender: boolean;
+    /** The port this server accepted the request on (the socket's, never the Host header's). */
+    localPort?: number;
   }
 }
 

@@ -11,7 +11,9 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { Footer } from "./components/Footer";
+import { DemoBanner } from "./components/DemoBanner";
 import { Header } from "./components/Header";
+import { demoBannerSubjects } from "./server/demo.server";
 import { NavProgress } from "./components/NavProgress";
 import { NotFound } from "./components/NotFound";
 import { AppToaster } from "./components/Toaster";
@@ -43,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     grade: sessionUser?.current_evaluation_id ? await currentGradeSummary(sessionUser.id) : null,
     device: deviceClassFromUserAgent(request.headers.get("user-agent")),
     ENV: getPublicEnv(),
+    demo: demoBannerSubjects(),
   });
 }
 
@@ -65,6 +68,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <DeviceProvider initial={data?.device ?? "pc"}>
           <ConfirmProvider>
             <NavProgress />
+            {data?.demo ? <DemoBanner subjects={data.demo} /> : null}
             <Header user={data?.user ?? null} grade={data?.grade ?? null} />
             {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
             <main id="main" tabIndex={-1}>

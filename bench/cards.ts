@@ -34,6 +34,7 @@ function sample(i: number, format: CardData["format"] = "link"): CardData {
     code: `GR-${String(1000 + i).slice(-4)}-ABCD`,
     verifyHost: "grader.example/verify",
     showAmounts: false,
+    demo: false,
   };
 }
 

@@ -12,6 +12,10 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "HTTP: landing page vs plain Express serving the same bytes (autocannon, 10 connections)",
     run: async () => (await import("./http")).benchHttp(Number(process.env.BENCH_SECONDS ?? 5)),
   },
+  limits: {
+    title: "Limits: 10 MB bodies beside small requests; 200 connections on a signed-in page and 200 on the landing",
+    run: async () => (await import("./limits")).benchLimits(Number(process.env.BENCH_SECONDS ?? 10)),
+  },
   engine: { title: "Engine: grading a generated 1,000,000-trade ledger", run: async () => (await import("./engine")).benchEngine() },
   cli: {
     title: "CLI: `npm run grade` on the 1,000,000-trade ledger file vs a bare read + JSON.parse of it",

@@ -7,6 +7,7 @@ import * as m0005 from "./0005_cards";
 import * as m0006 from "./0006_community";
 import * as m0007 from "./0007_billing_points";
 import * as m0008 from "./0008_price_history";
+import * as m0009 from "./0009_demo_flag";
 import * as m0010 from "./0010_imports";
 import * as m0011 from "./0011_evaluation_ledgers";
 
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   "0006_community": m0006,
   "0007_billing_points": m0007,
   "0008_price_history": m0008,
+  "0009_demo_flag": m0009,
   "0010_imports": m0010,
   "0011_evaluation_ledgers": m0011,
 };

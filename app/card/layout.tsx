@@ -4,7 +4,7 @@
 import type { ReactElement } from "react";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
-export const LAYOUT_VERSION = 4;
+export const LAYOUT_VERSION = 5;
 
 export const CARD_FORMATS = {
   link: { width: 1200, height: 630 },
@@ -35,7 +35,11 @@ export type CardData = {
   verifyHost: string;
   /** The trader's privacy choice; with false every figure is a percentage or a ratio. */
   showAmounts: boolean;
+  /** Graded from simulated provider histories: the card says "Demo data". */
+  demo: boolean;
 };
+
+const DEMO_MARK = "#fbbf24";
 
 const INK = "#f4f6fb";
 const MUTED = "#9aa3b8";
@@ -153,7 +157,10 @@ function Figure({ figure, scale, width }: { figure: CardFigure; scale: number; w
 function Footer({ data, fontSize }: { data: CardData; fontSize: number }) {
   return (
     <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize, color: MUTED }}>
-      {`Graded ${data.date}`}
+      <div style={{ display: "flex", gap: 12 }}>
+        {data.demo ? <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Demo data</div> : null}
+        <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
+      </div>
       <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>
     </div>
   );
@@ -240,6 +247,7 @@ function StoryCard({ data }: { data: CardData }) {
       </div>
       <div style={{ display: "flex", flexGrow: 1 }} />
       <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8, fontSize: 26, color: MUTED }}>
+        {data.demo ? <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Demo data</div> : null}
         <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
         <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>
       </div>

@@ -24,6 +24,7 @@ const data: CardData = {
   code: "GR-ABCD-EFGH",
   verifyHost: "grader.example/verify",
   showAmounts: false,
+  demo: false,
 };
 
 const pixels = async (svg: string, fontFiles: string[]) => (await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles }, background: "#000" })).pixels;

@@ -5,12 +5,12 @@ import { PagedTable, type Column } from "./PagedTable";
 type Meta = { page: number; page_size: number; total: number };
 const hidden = <span className="muted">hidden</span>;
 
-export function TradesTable({ rows, meta, sortBy, order }: { rows: TradeRow[]; meta: Meta; sortBy: string; order: "asc" | "desc" }) {
+export function TradesTable({ rows, meta, sortBy, order, amounts = true }: { rows: TradeRow[]; meta: Meta; sortBy: string; order: "asc" | "desc"; amounts?: boolean }) {
   const columns: Column<TradeRow>[] = [
     { key: "time", label: "Date", sortable: true, render: (r) => r.time.slice(0, 10) },
     { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
     { key: "side", label: "Side", sortable: true, render: (r) => (r.side === "buy" ? "Buy" : "Sell") },
-    { key: "quantity", label: "Quantity", sortable: true, numeric: true, render: (r) => (r.quantity === null ? hidden : formatNumber(r.quantity, 6)) },
+    { key: "quantity", label: "Quantity", sortable: amounts, numeric: true, render: (r) => (r.quantity === null ? hidden : formatNumber(r.quantity, 6)) },
     { key: "price", label: "Price", sortable: true, numeric: true, render: (r) => formatUsd(r.price) },
     { key: "fee", label: "Fee", numeric: true, render: (r) => (r.fee === null ? hidden : formatUsd(r.fee)) },
     { key: "account", label: "Account", render: (r) => r.account },

@@ -19,7 +19,7 @@ import {
   type TaskId,
 } from "~/server/points.server";
 import { getSessionUser, requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { readForm, toId } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Airdrop · Grader", description: "Earn off-chain $GRADER points for getting graded, sharing your card and inviting friends." });
 
@@ -65,7 +65,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(`/share`);
   }
   if (intent === "register_wallet") {
-    const result = await registerClaimWallet(user.id, Number(form.get("linked_account_id")));
+    const walletId = toId(form.get("linked_account_id"));
+    const result = walletId === null ? ({ ok: false, reason: "Pick one of your linked wallets." } as const) : await registerClaimWallet(user.id, walletId);
     if (!result.ok) return json({ error: result.reason, notice: null }, { status: 400 });
     return json({ error: null, notice: "Wallet registered for the future claim." });
   }

@@ -1,3 +1,4 @@
+import { idSchema } from "~/server/guards.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { findOwnPlaidAccount } from "~/sources/plaid.server";
@@ -7,7 +8,7 @@ import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/se
 // POST /api/finance/plaid/import { linked_account_id } → starts a re-import of one of the caller's
 // Plaid accounts as a job (202; idempotent: what was imported before is not added again). Its
 // progress is at GET /api/portal/imports.
-const Body = z.object({ linked_account_id: z.coerce.number().int().positive() });
+const Body = z.object({ linked_account_id: idSchema });
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");

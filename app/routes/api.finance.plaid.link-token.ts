@@ -1,3 +1,4 @@
+import { idSchema } from "~/server/guards.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { createLinkToken, describeFailure } from "~/sources/plaid.server";
@@ -5,7 +6,7 @@ import { apiData, apiError, requireApiUser, requireMethod } from "~/server/api.s
 
 // POST /api/finance/plaid/link-token → { link_token } for Plaid Link (products: investments).
 // Body (optional): { linked_account_id } → a token for Link update mode on that account (re-login).
-const Body = z.object({ linked_account_id: z.coerce.number().int().positive().optional() });
+const Body = z.object({ linked_account_id: idSchema.optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");

@@ -1,3 +1,4 @@
+import { toId } from "~/server/guards.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiData, apiError, requireApiUser, requireMethod } from "~/server/api.server";
 import { ensureCard, parseCardFormat, sharePageUrl } from "~/server/cards.server";
@@ -15,9 +16,8 @@ export const NO_GRADE_OWN = "You don’t have a grade yet. Connect your investme
 export async function action({ request, params }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const me = await requireApiUser(request);
-  const raw = params.userId ?? "";
-  if (!/^\d{1,9}$/.test(raw)) return apiError(404, "No such trader.");
-  const userId = Number(raw);
+  const userId = toId(params.userId);
+  if (userId === null) return apiError(404, "No such trader.");
   let format = parseCardFormat(new URL(request.url).searchParams.get("format"));
   const type = request.headers.get("content-type") ?? "";
   try {

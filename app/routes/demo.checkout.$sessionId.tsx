@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { cardExpiryError } from "~/lib/card-expiry";
+import { isLoopbackUrl } from "~/lib/loopback";
 import { seo } from "~/lib/seo";
 import { getDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
@@ -29,11 +30,15 @@ async function ownedSession(request: Request, sessionId: string) {
   return ours;
 }
 
-/** Where the demo "Stripe" delivers its webhook: this server (loopback or its public URL). */
-function webhookUrl(request: Request): string {
-  const own = new URL(request.url);
+/**
+ * Where the demo "Stripe" delivers its webhook: PUBLIC_URL. Never an address from the request: a
+ * Host header naming another local port made this a request to any service on the machine. Only
+ * when PUBLIC_URL is this machine (the local demo, where it may name another port than the one we
+ * listen on, e.g. PORT=0) does it go to loopback on the port this request was accepted on.
+ */
+function webhookUrl(localPort: number | undefined): string {
   const publicUrl = new URL(getEnv().PUBLIC_URL);
-  const base = ["localhost", "127.0.0.1", "[::1]", publicUrl.hostname].includes(own.hostname) ? own.origin : publicUrl.origin;
+  const base = isLoopbackUrl(publicUrl.href) && localPort ? `http://127.0.0.1:${localPort}` : publicUrl.origin;
   return `${base}/api/stripe/webhook`;
 }
 
@@ -48,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ sessionId, passName: pass?.name ?? "Pass", amount: formatPrice(session.amountTotal ?? 0) });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   requireDemo();
   const sessionId = params.sessionId ?? "";
   await ownedSession(request, sessionId);
@@ -63,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (expiryError) errors.expiry = expiryError;
   if (!/^\d{3,4}$/.test(cvc)) errors.cvc = "Your card's security code is incomplete.";
   if (Object.keys(errors).length) return json({ error: null as string | null, errors }, { status: 400 });
-  const paid = await payDemoCheckout(sessionId, card, webhookUrl(request));
+  const paid = await payDemoCheckout(sessionId, card, webhookUrl(context.localPort));
   if (!paid.ok) return json({ error: paid.message, errors: {} as Record<string, string> }, { status: 402 });
   return redirect(`/pay-result?session_id=${sessionId}`);
 }

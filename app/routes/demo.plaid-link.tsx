@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { seo } from "~/lib/seo";
 import { linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
 import { requireUser } from "~/server/session.server";
-import { completeDemoLink, isPlaidDemo } from "~/sources/plaid.server";
-import { readForm } from "~/server/guards.server";
+import { completeDemoLink } from "~/sources/plaid.server";
+import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Connect your broker (demo) · Grader", noindex: true });
@@ -14,7 +15,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Connect your bro
 // form (works without JavaScript); the credentials go to the Plaid simulator, which answers like
 // Link would (a public-sandbox-… token), and the real exchange + import code takes it from there.
 function requireDemo() {
-  if (!isPlaidDemo()) throw new Response("Not Found", { status: 404 });
+  if (!isSimulated("plaid")) throw new Response("Not Found", { status: 404 });
 }
 
 const LINK_TOKEN_RE = /^link-sandbox-[0-9a-f-]{36}$/;
@@ -47,8 +48,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (outcome.clientUserId !== String(user.id)) return redirect("/profile/account?linkError=hiccup");
   if (outcome.update) {
-    if (!/^\d{1,9}$/.test(account)) return redirect("/profile/account?linkError=hiccup");
-    return redirect(await reconnectAndDescribe(user.id, Number(account)));
+    const accountId = toId(account);
+    if (accountId === null) return redirect("/profile/account?linkError=hiccup");
+    return redirect(await reconnectAndDescribe(user.id, accountId));
   }
   if (!outcome.publicToken) return redirect("/profile/account?linkError=hiccup");
   return redirect(await linkAndDescribe(user.id, outcome.publicToken));

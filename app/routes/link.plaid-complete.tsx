@@ -1,8 +1,10 @@
+import { toId } from "~/server/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { redirect } from "@remix-run/node";
 import { linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
-import { requireUser } from "~/server/session.server";
-import { isPlaidDemo, publicTokenFromLinkSession } from "~/sources/plaid.server";
+import { readCookie, requireUser } from "~/server/session.server";
+import { publicTokenFromLinkSession } from "~/sources/plaid.server";
 import { LINK_COOKIE } from "./link.plaid";
 
 // GET /link/plaid-complete: Plaid Hosted Link's completion_redirect_uri (real credentials only).
@@ -12,13 +14,13 @@ const clear = `${LINK_COOKIE}=; Path=/link; HttpOnly; SameSite=Lax; Max-Age=0`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (isPlaidDemo()) return redirect("/profile/account");
-  const cookie = (request.headers.get("cookie") ?? "").split(";").map((p) => p.trim()).find((p) => p.startsWith(`${LINK_COOKIE}=`));
-  const [linkToken, accountRaw] = decodeURIComponent(cookie?.slice(LINK_COOKIE.length + 1) ?? "").split("|");
+  if (isSimulated("plaid")) return redirect("/profile/account");
+  const [linkToken, accountRaw] = (readCookie(request, LINK_COOKIE) ?? "").split("|");
   if (!linkToken) return redirect("/profile/account?linkError=hiccup", { headers: { "Set-Cookie": clear } });
   let target: string;
-  if (accountRaw && /^\d+$/.test(accountRaw)) {
-    target = await reconnectAndDescribe(user.id, Number(accountRaw));
+  const accountId = toId(accountRaw);
+  if (accountId !== null) {
+    target = await reconnectAndDescribe(user.id, accountId);
   } else {
     const publicToken = await publicTokenFromLinkSession(linkToken).catch(() => null);
     target = publicToken ? await linkAndDescribe(user.id, publicToken) : "/profile/account?linkError=hiccup";

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { redirect } from "@remix-run/node";
 import { getEnv } from "~/server/env.server";
 import { log } from "~/server/log.server";
-import { requireUser } from "~/server/session.server";
-import { createLinkToken, describeFailure, isPlaidDemo } from "~/sources/plaid.server";
-import { readForm } from "~/server/guards.server";
+import { readCookie, requireUser } from "~/server/session.server";
+import { createLinkToken, describeFailure } from "~/sources/plaid.server";
+import { readForm, toId } from "~/server/guards.server";
 
 // POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the
 // server and sends the browser to Link. Demo mode: the local stand-in page. Real credentials: Plaid
@@ -16,11 +17,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
   const accountRaw = String(form.get("linked_account_id") ?? "");
-  const accountId = /^\d{1,9}$/.test(accountRaw) ? Number(accountRaw) : undefined;
+  const accountId = toId(accountRaw) ?? undefined;
   const completion = new URL("/link/plaid-complete", getEnv().PUBLIC_URL).toString();
   try {
     const { linkToken, hostedLinkUrl } = await createLinkToken(user.id, { linkedAccountId: accountId, completionRedirectUri: completion });
-    if (isPlaidDemo()) {
+    if (isSimulated("plaid")) {
       const params = new URLSearchParams({ link_token: linkToken });
       if (accountId) params.set("account", String(accountId));
       return redirect(`/demo/plaid-link?${params}`);
@@ -40,9 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
 /** GET /link/plaid?go=1: the hand-off to Plaid Hosted Link (real credentials only). */
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const cookie = (request.headers.get("cookie") ?? "").split(";").map((p) => p.trim()).find((p) => p.startsWith(`${LINK_COOKIE}=`));
-  const hosted = decodeURIComponent(cookie?.slice(LINK_COOKIE.length + 1) ?? "").split("|")[2] ?? "";
-  if (url.searchParams.get("go") !== "1" || isPlaidDemo() || !hosted.startsWith("https://")) return redirect("/profile/account");
+  const hosted = (readCookie(request, LINK_COOKIE) ?? "").split("|")[2] ?? "";
+  if (url.searchParams.get("go") !== "1" || isSimulated("plaid") || !hosted.startsWith("https://")) return redirect("/profile/account");
   const href = hosted.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Connecting to Plaid · Grader</title></head><body><main><h1>Connecting to Plaid…</h1><p><a href="${href}">Continue to Plaid</a></p></main></body></html>`;
   return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isSimulated } from "~/server/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -11,13 +12,12 @@ import { SPEC_406_MESSAGE, unlinkAccount } from "~/server/imports.server";
 import { requireUser } from "~/server/session.server";
 import {
   ADD_FAILED_MESSAGE,
-  isPlaidDemo,
   listLinkedAccountsWithCounts,
   PLAID_HICCUP_MESSAGE,
 } from "~/sources/plaid.server";
 import { isImportRunning, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking.server";
-import { readForm } from "~/server/guards.server";
+import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
@@ -47,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [accounts, imports] = await Promise.all([listLinkedAccountsWithCounts(user.id), listImports(user.id)]);
   return json({
     imports,
-    demo: isPlaidDemo(),
+    demo: isSimulated("plaid"),
     flash: flashFrom(new URL(request.url)),
     accounts: accounts.map((a) => ({
       id: a.id,
@@ -67,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const idRaw = String(form.get("id") ?? "");
-  const id = /^\d{1,9}$/.test(idRaw) ? Number(idRaw) : null;
+  const id = toId(idRaw);
   if (id === null) return json({ error: "Choose an account." }, { status: 400 });
   if (intent === "unlink") {
     // Step one (no JavaScript needed): ask; step two carries confirm=yes.

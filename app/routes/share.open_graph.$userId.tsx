@@ -1,3 +1,4 @@
+import { DemoDataNote } from "~/components/DemoBanner";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Stars } from "~/components/GradeBadge";
@@ -26,6 +27,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       figures: d.figures,
       date: d.date,
       code: d.code,
+      demo: d.demo,
       cardPath: `/cards/${card.hash}.png`,
       width: card.width,
       height: card.height,
@@ -39,7 +41,7 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   const d = args.data;
   if (!d) return seo(args, { title: "Nothing to see here! · Grader", noindex: true });
   const title = `${d.name} is graded ${d.tier} on Grader`;
-  const description = `${d.tier}, ${d.score}/100, graded ${d.date}. Verification code ${d.code}. Think you can beat it? Get your own grade.`;
+  const description = `${d.demo ? "Demo data. " : ""}${d.tier}, ${d.score}/100, graded ${d.date}. Verification code ${d.code}. Think you can beat it? Get your own grade.`;
   const alt = `${d.name}'s Grader performance card: ${d.tier}, ${d.score}/100`;
   return [
     ...seo(args, { title, description, image: d.cardPath, type: "website" }),
@@ -64,6 +66,7 @@ export default function SharedCard() {
   return (
     <div className="page">
       <h1>{`${d.name}'s performance card`}</h1>
+      {d.demo ? <DemoDataNote /> : null}
       <img src={d.cardPath} width={d.width} height={d.height} alt={`${d.name}'s Grader performance card: ${d.tier}, ${d.score}/100`} style={{ width: "100%", maxWidth: d.width, height: "auto", borderRadius: 16 }} />
       <section className="card" style={{ marginTop: "1.5rem" }} aria-labelledby="summary-title">
         <h2 id="summary-title">Grade summary</h2>

@@ -1,3 +1,4 @@
+import { attemptLogin } from "~/server/login.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
@@ -11,7 +12,6 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
 import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
 import { createSession } from "~/server/session.server";
-import { verifyLogin } from "~/server/users.server";
 import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
@@ -33,14 +33,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const { email, password, next } = parsed.data;
   const values = { email, next: next ?? "" };
-  const accountLimit = await hitRateLimit(`login:account:${email}`, 100, 3600);
-  if (!accountLimit.ok) {
-    return tooManyRequests(accountLimit.retryAfter, "Too many failed attempts for this account. Try again later or reset your password.");
+  const login = await attemptLogin(request, email, password);
+  if (!login.ok && login.reason === "throttled") {
+    return tooManyRequests(login.retryAfter, "Too many failed attempts for this account. Try again later or reset your password.");
   }
-  const userId = await verifyLogin(email, password);
-  if (!userId) return json({ formError: LOGIN_FAILED, errors: {} as Record<string, string>, values }, { status: 400 });
-  const { setCookie } = await createSession(userId, request);
-  return redirect(safeRedirect(next), { headers: { "Set-Cookie": setCookie } });
+  if (!login.ok) return json({ formError: LOGIN_FAILED, errors: {} as Record<string, string>, values }, { status: 400 });
+  const { setCookie } = await createSession(login.userId, request);
+  const headers = new Headers();
+  headers.append("Set-Cookie", setCookie);
+  headers.append("Set-Cookie", login.deviceCookie);
+  return redirect(safeRedirect(next), { headers });
 }
 
 // /signin?error=… from the Google and Apple sign-in callbacks (app/server/oauth).

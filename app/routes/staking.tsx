@@ -8,7 +8,7 @@ import { seo } from "~/lib/seo";
 import { formatDay } from "~/lib/time-ago";
 import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
 import { requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { readForm, toId } from "~/server/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Staking · Grader", description: "Stake $GRADER points for 30, 90 or 180 days for a leaderboard multiplier." });
 
@@ -47,7 +47,9 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ error: null, notice: result.created ? `Staked ${amount.toLocaleString("en-US")} points for ${lockDays} days.` : "That stake was already made." });
   }
   if (intent === "unstake") {
-    const result = await unstakePoints(user.id, Number(form.get("stake_id")));
+    const stakeId = toId(form.get("stake_id"));
+    if (stakeId === null) return json({ error: "No such stake.", notice: null }, { status: 404 });
+    const result = await unstakePoints(user.id, stakeId);
     if (!result.ok) {
       const error = { locked: "This stake is still locked. You can unstake it after its unlock date.", not_found: "No such stake.", already_unstaked: "This stake was already returned." }[
         result.reason

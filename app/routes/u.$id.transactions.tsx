@@ -16,14 +16,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Trades() {
-  const { data, meta, sort_by, order } = useLoaderData<typeof loader>();
+  const { data, meta, sort_by, order, amounts } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>Transactions</h2>
       {meta.total === 0 ? (
         <EmptyState title="No trades yet">This trader has no imported trades to show.</EmptyState>
       ) : (
-        <TradesTable rows={data} meta={meta} sortBy={sort_by} order={order} />
+        <TradesTable rows={data} meta={meta} sortBy={sort_by} order={order} amounts={amounts} />
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import { DemoDataNote } from "~/components/DemoBanner";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { displayName } from "~/lib/display-name";
@@ -23,6 +24,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
       "evaluations.tier",
       "evaluations.score",
       "evaluations.verification_code",
+      "evaluations.demo",
       "users.id as user_id",
       "users.username",
       "users.first_name",
@@ -43,6 +45,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     tier: row.tier,
     score: row.score === null ? null : Math.round(row.score),
     current: row.current_evaluation_id === row.id,
+    demo: row.demo,
     trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
   });
 }
@@ -55,6 +58,7 @@ export default function VerifyCard() {
   return (
     <div className="page narrow">
       <h1>Verified evaluation</h1>
+      {d.demo ? <DemoDataNote /> : null}
       <p>
         Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare it with the card you were shown.
       </p>
@@ -64,6 +68,8 @@ export default function VerifyCard() {
           <Link to={`/u/${d.trader.id}`}>{d.trader.name}</Link>
           {d.trader.username ? <span className="muted"> @{d.trader.username}</span> : null}
         </dd>
+        <dt className="muted">Data</dt>
+        <dd>{d.demo ? "Demo data (simulated provider histories)" : "Imported from the trader's linked accounts"}</dd>
         <dt className="muted">Tier</dt>
         <dd>{d.tier ?? "Not graded"}</dd>
         <dt className="muted">Score</dt>

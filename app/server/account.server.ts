@@ -4,7 +4,7 @@ import { getEnv } from "./env.server";
 import { enqueueMail } from "./mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { hashToken } from "./session.server";
-import { consumeToken, issueToken } from "./tokens.server";
+import { consumeToken, issueToken, voidTokens } from "./tokens.server";
 import { normalizeEmail } from "./users.server";
 
 function link(path: string, token: string) {
@@ -42,6 +42,8 @@ export async function resetPassword(token: string, newPassword: string): Promise
     if (!userId) return false;
     await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: sql`now()` }).where("id", "=", userId).execute();
     await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+    // Every other reset link sent before is void now.
+    await voidTokens(trx, userId, "reset");
     return true;
   });
 }
@@ -81,6 +83,7 @@ export async function changePassword(userId: number, currentToken: string | unde
   const passwordHash = await hashPassword(next);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: sql`now()` }).where("id", "=", userId).execute();
+    await voidTokens(trx, userId, "reset");
     let revoke = trx.deleteFrom("sessions").where("user_id", "=", userId);
     if (currentToken) revoke = revoke.where("id_hash", "!=", hashToken(currentToken));
     await revoke.execute();

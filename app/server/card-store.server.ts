@@ -13,8 +13,25 @@ const KNOWN_MAX = 100_000;
 
 // On globalThis: server.ts (which serves the cards) and the Remix bundle (which renders and stores
 // them) load this module separately but share one memory, so a card just rendered is already hot.
-type Memory = { cards: Map<string, Buffer>; bytes: number; known: Set<string> };
-const memory = ((globalThis as unknown as { __grader_cards?: Memory }).__grader_cards ??= { cards: new Map(), bytes: 0, known: new Set() });
+type Memory = { cards: Map<string, Buffer>; bytes: number; known: Set<string>; stats: CardCacheStats };
+/** For /metrics: stored cards served from memory or the database, and whether a card had to be drawn. */
+export type CardCacheStats = { memoryHits: number; databaseLoads: number; renderHits: number; renders: number };
+const memory = ((globalThis as unknown as { __grader_cards?: Memory }).__grader_cards ??= {
+  cards: new Map(),
+  bytes: 0,
+  known: new Set(),
+  stats: { memoryHits: 0, databaseLoads: 0, renderHits: 0, renders: 0 },
+});
+
+export function cardCacheStats(): CardCacheStats {
+  return memory.stats;
+}
+
+/** Counts one ensureCard: found already stored (hit) or drawn now (miss). */
+export function countCardRender(cache: "hit" | "miss") {
+  if (cache === "hit") memory.stats.renderHits++;
+  else memory.stats.renders++;
+}
 
 /** True once this process has stored or seen the card `hash` (it is in the database). */
 export function isKnownCard(hash: string): boolean {
@@ -41,11 +58,13 @@ export type StoredCard = { png: Buffer; format: string; userId: number | null };
 export async function loadCard(hash: string): Promise<StoredCard | null> {
   const hot = memory.cards.get(hash);
   if (hot) {
+    memory.stats.memoryHits++;
     // Refresh its place in the LRU.
     memory.cards.delete(hash);
     memory.cards.set(hash, hot);
     return { png: hot, format: "", userId: null };
   }
+  memory.stats.databaseLoads++;
   const db = await getDb();
   const row = await db.selectFrom("cards").select(["png", "format", "user_id"]).where("hash", "=", hash).executeTakeFirst();
   if (!row) return null;

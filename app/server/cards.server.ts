@@ -6,7 +6,7 @@ import { gradeTiers } from "~/content/landing";
 import { displayName, initials } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
-import { CARD_PATH, isKnownCard, rememberCard } from "./card-store.server";
+import { CARD_PATH, countCardRender, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import type { StoredEvaluation } from "./evaluation.server";
@@ -98,6 +98,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       "evaluations.id as evaluation_id",
       "evaluations.created_at",
       "evaluations.verification_code",
+      "evaluations.demo",
       sql<string | null>`evaluations.result ->> 'tier'`.as("tier"),
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
@@ -133,6 +134,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     code: evaluation.verificationCode,
     verifyHost: `${publicUrl.host}/verify`,
     showAmounts: owner.show_amounts,
+    demo: row.demo,
   };
   return { data, avatarHash: drawableAvatar?.hash ?? null, userId, evaluationId: evaluation.id };
 }
@@ -184,6 +186,7 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
     }
     await pending;
   }
+  countCardRender(cache);
   const { width, height } = CARD_FORMATS[format];
   return { hash, url: cardUrl(hash), format, width, height, cache, renders: renderStats.renders, userId, evaluationId: inputs.evaluationId, data: inputs.data };
 }

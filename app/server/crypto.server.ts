@@ -1,27 +1,28 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { getEnv } from "./env.server";
+import { getEnv, type Env } from "./env.server";
 import { log } from "./log.server";
 
 // AES-256-GCM for provider secrets at rest. The key comes from ENCRYPTION_KEY (32 bytes, base64
-// or hex); without it (demo mode) one is generated once and kept in DATA_DIR/encryption.key.
-let cachedKey: Buffer | undefined;
+// or hex; required with DATABASE_URL); without it (PGlite demo) one is generated once and kept in
+// DATA_DIR/encryption.key. Rotation: the new key in ENCRYPTION_KEY, the old ones in
+// ENCRYPTION_KEY_PREVIOUS; new secrets use the new key, and a secret sealed with an old key is
+// still read (GCM's tag tells which key fits), see docs/OPERATIONS.md.
+let cached: { env: Env; keys: Buffer[] } | undefined;
 
-function loadKey(): Buffer {
-  if (cachedKey) return cachedKey;
-  const env = getEnv();
-  if (env.ENCRYPTION_KEY) {
-    const raw = env.ENCRYPTION_KEY;
-    const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
-    if (key.length !== 32) throw new Error("ENCRYPTION_KEY must be 32 bytes (64 hex characters or 44 base64 characters)");
-    return (cachedKey = key);
-  }
+export function parseKey(raw: string, name = "ENCRYPTION_KEY"): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
+  if (key.length !== 32) throw new Error(`${name} must be 32 bytes (64 hex characters or 44 base64 characters); make one with \`openssl rand -hex 32\``);
+  return key;
+}
+
+function demoKey(env: Env): Buffer {
   if (env.DATA_DIR === "memory://") {
     // One per process, on globalThis: server.ts (where the job workers run) and the Remix bundle
     // are separate module graphs that must decrypt each other's tokens.
     const g = globalThis as unknown as { __grader_memory_key?: Buffer };
-    return (cachedKey = g.__grader_memory_key ??= crypto.randomBytes(32));
+    return (g.__grader_memory_key ??= crypto.randomBytes(32));
   }
   const file = path.resolve(env.DATA_DIR, "encryption.key");
   if (!fs.existsSync(file)) {
@@ -29,13 +30,26 @@ function loadKey(): Buffer {
     fs.writeFileSync(file, crypto.randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
     log("info", "generated a demo encryption key", { file });
   }
-  return (cachedKey = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64"));
+  return Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
+}
+
+/** The current key first, then the previous ones. */
+function loadKeys(): Buffer[] {
+  const env = getEnv();
+  if (cached?.env === env) return cached.keys;
+  const current = env.ENCRYPTION_KEY ? parseKey(env.ENCRYPTION_KEY) : demoKey(env);
+  const previous = env.ENCRYPTION_KEY_PREVIOUS.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((raw) => parseKey(raw, "ENCRYPTION_KEY_PREVIOUS"));
+  cached = { env, keys: [current, ...previous] };
+  return cached.keys;
 }
 
 /** "v1.<iv>.<tag>.<ciphertext>" (base64url parts). */
 export function encryptSecret(plain: string): string {
   const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv("aes-256-gcm", loadKey(), iv);
+  const cipher = crypto.createCipheriv("aes-256-gcm", loadKeys()[0], iv);
   const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
 }
@@ -43,7 +57,20 @@ export function encryptSecret(plain: string): string {
 export function decryptSecret(sealed: string): string {
   const [version, iv, tag, data] = sealed.split(".");
   if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("not an encrypted secret");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", loadKey(), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  let failure: unknown;
+  for (const key of loadKeys()) {
+    try {
+      const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+      decipher.setAuthTag(Buffer.from(tag, "base64url"));
+      return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
+/** A key for one purpose (HMAC), derived from the current encryption key: shared by every replica. */
+export function derivedKey(purpose: string): Buffer {
+  return crypto.createHmac("sha256", loadKeys()[0]).update(`grader:${purpose}`).digest();
 }

@@ -6,7 +6,18 @@ const bool = z
   .enum(["0", "1", "true", "false", ""])
   .transform((v) => v === "1" || v === "true");
 
+export const PROVIDER_NAMES = ["google", "apple", "plaid", "evm", "solana", "stripe", "smtp", "prices"] as const;
+
 const EnvSchema = z.object({
+  // Run every provider without credentials on its simulator, also in production (`npm start` sets
+  // it). Without it a production server refuses to start when a provider lacks credentials, unless
+  // DEMO_PROVIDERS names it (comma separated, from: google,apple,plaid,evm,solana,stripe,smtp,prices).
+  DEMO: bool.default(""),
+  DEMO_PROVIDERS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.enum(PROVIDER_NAMES, { errorMap: () => ({ message: `each name must be one of ${PROVIDER_NAMES.join(",")}` }) }))),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -16,6 +27,17 @@ const EnvSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.string().url().refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL").optional(),
   ),
+  // PostgreSQL pool: connections per process, time to open one, longest statement, and the
+  // longest a request waits for a free connection before it is answered 503 (Retry-After).
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  DATABASE_POOL_WAIT_MS: z.coerce.number().int().positive().default(1_000),
+  // Rendered (Remix) requests handled at once per process, and how long the next may wait for a
+  // turn before a 503 with Retry-After (see admission.server.ts). Static files, cards, cached pages
+  // and health checks are not counted.
+  MAX_CONCURRENT_RENDERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(16)),
+  RENDER_QUEUE_WAIT_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().default(500)),
   // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
@@ -38,7 +60,20 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().optional(),
   // 32-byte key (hex or base64) for AES-256-GCM encryption of provider tokens. Unset: a demo key
   // is generated and kept in DATA_DIR/encryption.key.
-  ENCRYPTION_KEY: z.string().optional(),
+  // Required with DATABASE_URL. Rotation: the new key here, the old one(s) in
+  // ENCRYPTION_KEY_PREVIOUS (comma separated); secrets sealed with an old key stay readable.
+  ENCRYPTION_KEY: z.string().optional().transform((v) => v || undefined),
+  ENCRYPTION_KEY_PREVIOUS: z.string().default(""),
+  // GET /metrics: a scraper sends `Authorization: Bearer <METRICS_TOKEN>` or comes from a
+  // METRICS_ALLOW network (comma-separated addresses or CIDRs, e.g. "10.0.0.0/8,127.0.0.1").
+  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined).refine((v) => v === undefined || v.length >= 16, "use at least 16 characters"),
+  METRICS_ALLOW: z
+    .string()
+    .default("")
+    .refine(
+      (v) => v.split(",").map((s) => s.trim()).filter(Boolean).every((e) => /^[0-9a-f:.]+(\/\d{1,3})?$/i.test(e)),
+      "comma-separated IP addresses or CIDRs",
+    ),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
   // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import { canonicalJson, ENGINE_VERSION, grade, type Evaluation } from "~/grading";
 import { getDb } from "./db.server";
+import { isDemoGrade } from "./demo.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -27,24 +28,49 @@ export type Reimport = (userId: number, kind: LinkedAccountKind | "all") => Prom
 /** Thrown by a Reimport while the trader's trades are still importing: code 425, no try used. */
 export class StillImporting extends Error {}
 
-const LOCK_STALE_MS = 5 * 60_000;
+/**
+ * One evaluation per user at a time, as a lease: users.evaluating_since is the holder's last
+ * heartbeat, renewed every LEASE_RENEW_MS while it runs. A process that dies (kill -9) stops
+ * renewing, and the slot is free again LEASE_MS later: seconds, not minutes. Works the same on
+ * PostgreSQL with many replicas and on PGlite. The clock is the database's (now()), one for all.
+ */
+export const EVALUATION_LEASE_MS = 15_000;
+const LEASE_RENEW_MS = 5_000;
 
-/** One evaluation per user at a time: a conditional UPDATE claims the slot or reports it taken. */
-async function claimEvaluationSlot(userId: number): Promise<boolean> {
+/** A conditional UPDATE claims the slot or reports it taken; the claim renews itself until released. */
+async function claimEvaluationSlot(userId: number): Promise<(() => Promise<void>) | null> {
   const db = await getDb();
+  const leaseSeconds = EVALUATION_LEASE_MS / 1000;
+  // Millisecond precision, so the holder can name its own lease back (a JS Date has no microseconds).
+  const heartbeat = sql<Date>`date_trunc('milliseconds', now())`;
   const row = await db
     .updateTable("users")
-    .set({ evaluating_since: sql`now()` })
+    .set({ evaluating_since: heartbeat })
     .where("id", "=", userId)
-    .where((eb) => eb.or([eb("evaluating_since", "is", null), eb("evaluating_since", "<", new Date(Date.now() - LOCK_STALE_MS))]))
-    .returning("id")
+    .where((eb) => eb.or([eb("evaluating_since", "is", null), eb("evaluating_since", "<", sql<Date>`now() - make_interval(secs => ${leaseSeconds})`)]))
+    .returning("evaluating_since")
     .executeTakeFirst();
-  return Boolean(row);
-}
-
-async function releaseEvaluationSlot(userId: number) {
-  const db = await getDb();
-  await db.updateTable("users").set({ evaluating_since: null }).where("id", "=", userId).execute();
+  if (!row) return null;
+  let since = row.evaluating_since;
+  const renew = setInterval(() => {
+    void db
+      .updateTable("users")
+      .set({ evaluating_since: heartbeat })
+      .where("id", "=", userId)
+      // Only our own lease: one taken over after a long stall is left to its new holder.
+      .where("evaluating_since", "=", since)
+      .returning("evaluating_since")
+      .executeTakeFirst()
+      .then((r) => {
+        if (r) since = r.evaluating_since;
+      })
+      .catch((error) => log("error", "evaluation lease renewal failed", { userId, error: String(error) }));
+  }, LEASE_RENEW_MS);
+  renew.unref();
+  return async () => {
+    clearInterval(renew);
+    await db.updateTable("users").set({ evaluating_since: null }).where("id", "=", userId).execute();
+  };
 }
 
 function verificationCode(): string {
@@ -115,7 +141,9 @@ export async function evaluateUser(
     .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
     .execute();
   if (accounts.length === 0) return { code: 403, message: EVALUATION_MESSAGES[403] };
-  if (!(await claimEvaluationSlot(userId))) return { code: 409, message: EVALUATION_MESSAGES[409] };
+  const releaseEvaluationSlot = await claimEvaluationSlot(userId);
+  if (!releaseEvaluationSlot) return { code: 409, message: EVALUATION_MESSAGES[409] };
+  const demo = isDemoGrade(new Set(accounts.map((a) => a.kind)));
   try {
     try {
       await reimport(userId, kind);
@@ -160,6 +188,7 @@ export async function evaluateUser(
           percentile,
           verification_code: code,
           result: canonicalJson(result),
+          demo,
         })
         .returning("id")
         .executeTakeFirstOrThrow();
@@ -171,7 +200,7 @@ export async function evaluateUser(
     if (error instanceof AllowanceRefused) return { code: error.code, message: EVALUATION_MESSAGES[error.code] };
     throw error;
   } finally {
-    await releaseEvaluationSlot(userId);
+    await releaseEvaluationSlot();
   }
 }
 

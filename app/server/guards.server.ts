@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { getDb } from "./db.server";
 import type { DB } from "./db.server";
 
@@ -7,10 +8,35 @@ export function ensureFound<T>(value: T | null | undefined): T {
   return value;
 }
 
+/** The largest id any table hands out in practice (PostgreSQL integer); a bigger number is never an id. */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * A database id from a path, query, form or JSON value, or null: plain digits or a whole number,
+ * 1…MAX_ID. "1e3", "0x10", "-1", "1.5", 1e308 and 2^53 are not ids (PostgreSQL would answer
+ * "out of range" and the request a 500). Every place that reads an id from a request uses this.
+ */
+export function toId(raw: unknown): number | null {
+  if (typeof raw === "number") return Number.isInteger(raw) && raw > 0 && raw <= MAX_ID ? raw : null;
+  if (typeof raw !== "string" || !/^\d{1,10}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n > 0 && n <= MAX_ID ? n : null;
+}
+
+/** toId for zod request schemas (the JSON API): a field error instead of a 500. */
+export const idSchema = z.unknown().transform((value, ctx) => {
+  const id = toId(value);
+  if (id === null) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: "must be a positive whole number (an id)" });
+    return z.NEVER;
+  }
+  return id;
+});
+
 /** Parses a positive integer route id; anything else is a 404, never a 500. */
 export function parseId(raw: string | undefined): number {
-  const n = Number(raw);
-  if (!raw || !/^\d{1,9}$/.test(raw) || !Number.isSafeInteger(n) || n <= 0) throw new Response("Not Found", { status: 404 });
+  const n = toId(raw);
+  if (n === null) throw new Response("Not Found", { status: 404 });
   return n;
 }
 

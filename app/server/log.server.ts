@@ -1,12 +1,51 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino from "pino";
 import { getEnv } from "./env.server";
 
-// Structured logs: one JSON object per line on stdout, so any log shipper can parse them.
+// Structured logs with pino: one JSON object per line ({"level","time","msg",...}), info and debug
+// on stdout, errors on stderr. Every line written while a request is handled carries its
+// `requestId`, from an AsyncLocalStorage that server.ts enters for each request; the store lives on
+// globalThis because server.ts and the Remix bundle load this module separately.
 type Level = "error" | "info" | "debug";
-const order: Record<string, number> = { silent: 0, error: 1, info: 2, debug: 3 };
+type Context = { requestId: string };
+type Shared = { storage: AsyncLocalStorage<Context>; logger?: pino.Logger };
+
+const shared = ((globalThis as unknown as { __grader_log?: Shared }).__grader_log ??= { storage: new AsyncLocalStorage<Context>() });
+
+function logger(): pino.Logger {
+  if (shared.logger) return shared.logger;
+  const streams = pino.multistream(
+    [
+      { level: "debug", stream: process.stdout },
+      { level: "error", stream: process.stderr },
+    ],
+    { dedupe: true },
+  );
+  shared.logger = pino(
+    {
+      level: getEnv().LOG_LEVEL,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const id = shared.storage.getStore()?.requestId;
+        return id ? { requestId: id } : {};
+      },
+    },
+    streams,
+  );
+  return shared.logger;
+}
+
+/** Runs `fn` with `requestId` on every log line it (and everything it awaits) writes. */
+export function withRequestId<T>(requestId: string, fn: () => T): T {
+  return shared.storage.run({ requestId }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return shared.storage.getStore()?.requestId;
+}
 
 export function log(level: Level, msg: string, fields: Record<string, unknown> = {}) {
-  if (order[level] > order[getEnv().LOG_LEVEL]) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
-  if (level === "error") process.stderr.write(line + "\n");
-  else process.stdout.write(line + "\n");
+  logger()[level](fields, msg);
 }

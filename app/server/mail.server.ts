@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { sql } from "kysely";
 import type { DB } from "./db.server";
 import { getDb } from "./db.server";
+import { isSimulated } from "./demo.server";
 import { getEnv } from "./env.server";
 import { isLoopbackIp, isLoopbackUrl } from "../lib/loopback";
 import { log } from "./log.server";
@@ -26,7 +27,7 @@ export async function listDemoMail(limit = 50) {
 }
 
 export function isDemoMail() {
-  return !getEnv().SMTP_URL;
+  return isSimulated("smtp");
 }
 
 /**

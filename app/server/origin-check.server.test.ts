@@ -11,6 +11,14 @@ describe("isForeignOriginRequest", () => {
     expect(isForeignOriginRequest({ ...base, method: "POST", origin: "http://localhost:3000" }, [])).toBe(false);
     expect(isForeignOriginRequest({ ...base, method: "POST", origin: undefined }, [])).toBe(false);
   });
+  it("refuses a POST without Origin whose Referer is foreign, and accepts one whose Referer is ours", () => {
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: undefined, referer: "https://evil.com/page?x=1" }, [])).toBe(true);
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: undefined, referer: "not a url" }, [])).toBe(true);
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: undefined, referer: "http://localhost:3000/signin" }, [])).toBe(false);
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: undefined, referer: "https://app.example/x" }, ["https://app.example"])).toBe(false);
+    // Origin, when present, decides.
+    expect(isForeignOriginRequest({ ...base, method: "POST", origin: "http://localhost:3000", referer: "https://evil.com/" }, [])).toBe(false);
+  });
   it("refuses a foreign, a null and a cross-site POST", () => {
     expect(isForeignOriginRequest({ ...base, method: "POST", origin: "https://evil.com" }, [])).toBe(true);
     expect(isForeignOriginRequest({ ...base, method: "DELETE", origin: "null" }, [])).toBe(true);

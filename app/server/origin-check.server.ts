@@ -16,6 +16,8 @@ export type OriginCheckInput = {
   method: string;
   path: string;
   origin: string | undefined;
+  /** Only consulted without Origin: a foreign Referer is as telling (older browsers, some proxies). */
+  referer?: string | undefined;
   secFetchSite: string | undefined;
   host: string | undefined;
   protocol: string;
@@ -27,11 +29,12 @@ export function isForeignOriginRequest(input: OriginCheckInput, trusted: string[
   // Browsers set Sec-Fetch-Site themselves; pages cannot forge it.
   if (input.secFetchSite === "same-origin") return false;
   if (input.secFetchSite === "cross-site") return true;
-  if (input.origin === undefined) return false;
-  if (input.origin === "null") return true;
+  const claimed = input.origin ?? input.referer;
+  if (claimed === undefined || claimed === "") return false;
+  if (claimed === "null") return true;
   const own = input.host ? `${input.protocol}://${input.host}` : undefined;
-  if (own && sameOrigin(input.origin, own)) return false;
-  return !trusted.some((t) => sameOrigin(input.origin!, t));
+  if (own && sameOrigin(claimed, own)) return false;
+  return !trusted.some((t) => sameOrigin(claimed, t));
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiData, apiError, requireApiUser } from "./api.server";
-import { findPublicProfile } from "./guards.server";
+import { findPublicProfile, toId } from "./guards.server";
 import type { holdingsFor, tradesFor } from "./portfolio-routes.server";
 
 /**
@@ -12,8 +12,8 @@ export function portfolioApiLoader(list: typeof tradesFor | typeof holdingsFor) 
   return async function loader({ request }: LoaderFunctionArgs) {
     const viewer = await requireApiUser(request);
     const raw = new URL(request.url).searchParams.get("user_id");
-    const ownerId = raw === null ? viewer.id : Number(raw);
-    if (!Number.isSafeInteger(ownerId) || ownerId <= 0) return apiError(400, "user_id: must be a user id.");
+    const ownerId = raw === null ? viewer.id : toId(raw);
+    if (ownerId === null) return apiError(400, "user_id: must be a user id.");
     if (ownerId !== viewer.id && !(await findPublicProfile(ownerId))) return apiError(404, "No such trader.");
     const { data, meta } = await list(request, ownerId, viewer.id, true);
     return apiData(data, { meta });

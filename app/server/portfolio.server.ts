@@ -4,6 +4,8 @@ import type { LinkedAccountKind } from "./db/schema";
 import { currentEvaluation } from "./evaluation.server";
 
 export const TRADE_SORTS = ["time", "symbol", "side", "quantity", "price"] as const;
+/** Sort keys that are amounts: only for the owner, or when the trader shows amounts. */
+export const HIDDEN_TRADE_SORTS: ReadonlySet<(typeof TRADE_SORTS)[number]> = new Set(["quantity"]);
 export const HOLDING_SORTS = ["symbol", "value", "weight", "unrealized"] as const;
 
 export type TradeRow = { id: string; time: string; symbol: string; asset_class: string; side: string; quantity: number | null; price: number; fee: number | null; account: string };

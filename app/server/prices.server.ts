@@ -23,6 +23,7 @@ import {
 } from "~/sources/prices.server";
 import { pricesNeeded, type PriceLookup, type WalletTransaction } from "~/sources/swaps";
 import { getDb, type DB } from "./db.server";
+import { isSimulated } from "./demo.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
 
@@ -40,7 +41,7 @@ type Range = { from: Day; to: Day };
 function sources() {
   const env = getEnv();
   const options: FetchOptions = { timeoutMs: env.PRICES_TIMEOUT_MS };
-  return env.PRICES_LIVE ? { yahoo: YAHOO_BASE_URL, llama: DEFILLAMA_BASE_URL, options } : { yahoo: DEMO_YAHOO_URL, llama: DEMO_DEFILLAMA_URL, options };
+  return isSimulated("prices", env) ? { yahoo: DEMO_YAHOO_URL, llama: DEMO_DEFILLAMA_URL, options } : { yahoo: YAHOO_BASE_URL, llama: DEFILLAMA_BASE_URL, options };
 }
 
 /** The last day whose price is final (a US close or a UTC day's end is behind us): yesterday, UTC. */

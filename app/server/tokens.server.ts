@@ -31,6 +31,14 @@ export async function consumeToken(db: DB, token: string, purpose: TokenPurpose)
   return row?.user_id ?? null;
 }
 
+/**
+ * Voids every unused token of a purpose for a user: once one reset link is used or the password
+ * changes, no older link opens the account.
+ */
+export async function voidTokens(db: DB, userId: number, purpose: TokenPurpose): Promise<void> {
+  await db.updateTable("auth_tokens").set({ used_at: sql`now()` }).where("user_id", "=", userId).where("purpose", "=", purpose).where("used_at", "is", null).execute();
+}
+
 /** Checks a token without using it (to show the reset form only for a live link). */
 export async function peekToken(db: DB, token: string, purpose: TokenPurpose): Promise<boolean> {
   if (!token || token.length > 100) return false;

@@ -1,5 +1,5 @@
 import { getDb } from "./db.server";
-import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
+import { burnPasswordCheck, checkPassword, hashPassword } from "./password.server";
 import type { SessionUser } from "./session.server";
 
 /** SPEC §3's user record, as the browser and the JSON API see it. */
@@ -87,5 +87,11 @@ export async function verifyLogin(email: string, password: string): Promise<numb
     await burnPasswordCheck(password);
     return null;
   }
-  return (await verifyPassword(user.password_hash, password)) ? user.id : null;
+  const check = await checkPassword(user.password_hash, password);
+  if (!check.ok) return null;
+  if (check.rehash) {
+    // A hash from before NFC normalisation: replaced by the NFC one, unless it changed meanwhile.
+    await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", user.password_hash).execute();
+  }
+  return user.id;
 }

@@ -149,4 +149,35 @@ describe("login rate limit", () => {
     expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
+
+  it("throttles an account against strangers without locking its owner's own browser out", { timeout: 120_000 }, async () => {
+    const net = `198.51.${Math.floor(Math.random() * 250)}`;
+    const ip = (i: number) => `${net}.${(i % 250) + 1}`;
+    const password = "the owner's password";
+    const email = uniqueEmail("owner");
+    expect((await postForm("/signup", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(240) } })).status).toBe(302);
+    const first = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(0) } });
+    expect(first.status).toBe(302);
+    const device = first.headers.getSetCookie().find((c) => c.startsWith("grader_device="))!;
+    expect(device).toMatch(/HttpOnly/);
+    const deviceCookie = device.split(";")[0]!;
+    // An attacker spends the account's 100 attempts an hour from many addresses (10 each, under the per-IP limit)…
+    let last = 0;
+    for (let i = 0; i < 101; i++) {
+      const res = await postForm("/signin", { email, password: `guess ${i}` }, { base: server.url, headers: { "x-forwarded-for": ip(1 + Math.floor(i / 9)) } });
+      last = res.status;
+      if (i < 99) expect(res.status).toBe(400);
+    }
+    expect(last).toBe(429);
+    // …after which even the right password from a stranger's browser waits,
+    const stranger = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(200) } });
+    expect(stranger.status).toBe(429);
+    // and a forged device cookie changes nothing,
+    const forged = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(201), cookie: deviceCookie.replace(/.$/, (c) => (c === "A" ? "B" : "A")) } });
+    expect(forged.status).toBe(429);
+    // but the owner's browser, which signed in before, still gets in.
+    const owner = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(202), cookie: deviceCookie } });
+    expect(owner.status).toBe(302);
+    expect(owner.headers.getSetCookie().some((c) => c.startsWith("grader_session="))).toBe(true);
+  });
 });

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
@@ -181,6 +183,39 @@ describe("hosted checkout and the demo checkout page", () => {
     expect(await triesCount(cookie)).toBe(before + 10);
     // A paid session's checkout page goes straight to the result.
     expect((await get(page, { cookie })).headers.get("location")).toBe(result);
+  });
+
+  it("delivers the demo webhook to this server, never to the port a Host header names", async () => {
+    const { cookie } = await signUp();
+    const before = await triesCount(cookie);
+    const page = await startHosted(cookie);
+    const hits: string[] = [];
+    const decoy = http.createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.end("ok");
+    });
+    await new Promise<void>((r) => decoy.listen(0, "127.0.0.1", r));
+    const decoyHost = `localhost:${(decoy.address() as AddressInfo).port}`;
+    try {
+      const body = new URLSearchParams({ card_number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" }).toString();
+      const status = await new Promise<number>((resolve, reject) => {
+        const url = new URL(baseUrl() + page);
+        const req = http.request(
+          { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: decoyHost, origin: `http://${decoyHost}`, cookie, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+      expect(status).toBe(302);
+      expect(hits).toEqual([]);
+      expect(await triesCount(cookie)).toBe(before + 10);
+    } finally {
+      decoy.close();
+    }
   });
 
   it("the declined card shows a clear failure and grants nothing", async () => {

@@ -205,6 +205,9 @@ describe("performance cards", () => {
     expect(png.headers.get("content-type")).toBe("image/png");
     expect(pngSize(new Uint8Array(await png.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
     for (const text of ["Grade summary", trader.code, "Get your grade", `/verify/${trader.code}`]) expect(html).toContain(text);
+    // Graded from the Plaid simulator (the test server runs with DEMO=1): said on the page and in the unfurl.
+    expect(html).toContain("Demo data:");
+    expect(meta("property", "og:description")).toMatch(/^Demo data\. /);
   });
 
   it("answers the share page with a 404 page for unknown and ungraded users", async () => {
@@ -232,6 +235,7 @@ describe("performance cards", () => {
     expect(html).toContain(trader.code);
     expect(html).toMatch(/Bronze|Silver|Gold|Master|Legend/);
     expect(html).toContain("Engine version");
+    expect(html).toContain("Demo data (simulated provider histories)");
     expect(html).toMatch(/Ledger digest[\s\S]*<code[^>]*>[0-9a-f]{16,}/);
     expect(html).toContain("current grade");
     expect(html).toContain(`href="/u/${trader.id}"`);
@@ -290,6 +294,7 @@ describe("the card renderer (in process)", () => {
       code: "GR-ABCD-EFGH",
       verifyHost: "grader.example/verify",
       showAmounts: true,
+      demo: true,
     };
     for (const format of ["link", "story"] as const) {
       const png = await renderCardPng({ ...data, format });

@@ -1,10 +1,12 @@
+import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI), with hand-made imports: the
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft, StillImporting } = await import("~/server/evaluation.server");
+const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft, StillImporting, EVALUATION_LEASE_MS } = await import("~/server/evaluation.server");
+const { isSimulated } = await import("~/server/demo.server");
 const { saveImport, linkAccount } = await import("~/server/imports.server");
 // The benchmark series comes from the price source; its simulator answers at the network edge.
 await (await import("../mocks")).startProviderMocks({ prices: true });
@@ -169,6 +171,32 @@ describe("evaluateUser", () => {
     expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 409 });
     release();
     expect((await slow).code).toBe(200);
+  });
+
+  it("frees the slot of a process that died within seconds (a lease, not a 5-minute lock)", async () => {
+    const db = await getDb();
+    const userId = await newUser();
+    await linkWithHistory(userId);
+    // A holder that renewed 5 s ago is alive: the slot is taken.
+    await db.updateTable("users").set({ evaluating_since: sql`now() - interval '5 seconds'` }).where("id", "=", userId).execute();
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 409 });
+    // One silent for longer than the lease (killed with -9 mid-evaluation) no longer holds it.
+    await db.updateTable("users").set({ evaluating_since: sql`now() - make_interval(secs => ${EVALUATION_LEASE_MS / 1000 + 1})` }).where("id", "=", userId).execute();
+    expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);
+    const after = await db.selectFrom("users").select("evaluating_since").where("id", "=", userId).executeTakeFirstOrThrow();
+    expect(after.evaluating_since).toBeNull();
+  });
+
+  it("marks a grade from simulated provider histories as demo data", async () => {
+    const db = await getDb();
+    const userId = await newUser();
+    await linkWithHistory(userId);
+    const out = await evaluateUser(userId, "all", noReimport);
+    expect(out.code).toBe(200);
+    const row = await db.selectFrom("evaluations").select("demo").where("user_id", "=", userId).executeTakeFirstOrThrow();
+    // No PLAID_CLIENT_ID/PLAID_SECRET in the test environment: Plaid is simulated.
+    expect(row.demo).toBe(isSimulated("plaid"));
+    expect(row.demo).toBe(true);
   });
 
   it("reports a percentile among current grades from the database", async () => {

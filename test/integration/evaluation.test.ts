@@ -106,6 +106,14 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(statsData.report.evaluation.curve.every((c) => c.equity === null)).toBe(true);
     const trades = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown; fee: unknown; account: string }[] };
     expect(trades.data.every((t) => t.quantity === null && t.fee === null)).toBe(true);
+    // Nor can the order give the hidden sizes away: sorting by them is refused, naming the field.
+    for (const order of ["asc", "desc"]) {
+      const sorted = await get(`/api/portal/trades?user_id=${trader.id}&sort_by=quantity&order=${order}`, { cookie: viewer.cookie });
+      expect(sorted.status).toBe(400);
+      expect(((await sorted.json()) as { error: { message: string } }).error.message).toMatch(/^sort_by: quantity is hidden/);
+      expect((await get(`/u/${trader.id}/transactions?sort_by=quantity&order=${order}`, { cookie: viewer.cookie })).status).toBe(400);
+    }
+    expect((await get(`/api/portal/trades?sort_by=quantity`, { cookie: trader.cookie })).status).toBe(200);
     // The account's name and last digits are the owner's alone.
     expect(new Set(trades.data.map((t) => t.account))).toEqual(new Set(["Broker account"]));
     const own = (await (await get("/api/portal/trades", { cookie: trader.cookie })).json()) as { data: { account: string }[] };
@@ -118,6 +126,7 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     await postForm("/user/settings", { username: (me.username as string) ?? `t_${Date.now().toString(36)}`, show_amounts: "amounts" }, { cookie: trader.cookie });
     const shown = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown }[] };
     expect(typeof shown.data[0]!.quantity).toBe("number");
+    expect((await get(`/api/portal/trades?user_id=${trader.id}&sort_by=quantity`, { cookie: viewer.cookie })).status).toBe(200);
   });
 
   it("works as a plain form without JavaScript: success goes to the stats, a failure shows the Tips", async () => {

@@ -6,6 +6,8 @@ process.env.DATA_DIR ??= "memory://";
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
 const { consumeToken, issueToken } = await import("~/server/tokens.server");
+const { changePassword, resetPassword } = await import("~/server/account.server");
+const { hashPassword } = await import("~/server/password.server");
 
 describe("single-use tokens", () => {
   let userId: number;
@@ -46,5 +48,21 @@ describe("single-use tokens", () => {
     const token = await issueToken(db, userId, "reset");
     const results = await Promise.all(Array.from({ length: 10 }, () => consumeToken(db, token, "reset")));
     expect(results.filter((r) => r === userId)).toHaveLength(1);
+  });
+
+  it("voids every older reset link once one is used", async () => {
+    const db = await getDb();
+    const older = await issueToken(db, userId, "reset");
+    const newer = await issueToken(db, userId, "reset");
+    expect(await resetPassword(newer, "the newest password")).toBe(true);
+    expect(await resetPassword(older, "an attacker's password")).toBe(false);
+  });
+
+  it("voids every reset link when the password changes", async () => {
+    const db = await getDb();
+    await db.updateTable("users").set({ password_hash: await hashPassword("the current password") }).where("id", "=", userId).execute();
+    const pending = await issueToken(db, userId, "reset");
+    expect(await changePassword(userId, undefined, "the current password", "a changed password")).toBe(true);
+    expect(await resetPassword(pending, "an attacker's password")).toBe(false);
   });
 });

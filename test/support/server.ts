@@ -29,6 +29,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       JOB_POLL_SECONDS: "0.5",
       JOB_RETRY_LIMIT: "2",
       JOB_RETRY_DELAY_SECONDS: "1",
+      // The suite fires bursts of concurrent requests on a shared, loaded machine: admission
+      // control gets room here (operations.test.ts checks it with tight limits).
+      MAX_CONCURRENT_RENDERS: "64",
+      RENDER_QUEUE_WAIT_MS: "10000",
+      // Every provider on its simulator, chosen explicitly (a production server refuses otherwise).
+      DEMO: "1",
+      // Required with DATABASE_URL; a fixed test key (PGlite in memory would make its own).
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "0123456789abcdef".repeat(4),
       LOG_LEVEL: "info",
       ...env,
     },

@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import Stripe from "stripe";
 import type { Database } from "../db/schema";
 import { getDb } from "../db.server";
+import { isSimulated } from "../demo.server";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
 import { fulfilCheckoutSession, markCheckoutStatus, type CheckoutSnapshot, type FulfilmentResult } from "./fulfilment.server";
@@ -19,7 +20,7 @@ export const DEMO_WEBHOOK_SECRET = "whsec_demo_grader_webhook_secret";
 export const DEMO_PAY_URL = "https://api.stripe.com/demo/checkout/sessions";
 
 export function isStripeDemo(): boolean {
-  return !getEnv().STRIPE_SECRET_KEY;
+  return isSimulated("stripe");
 }
 
 let client: Stripe | undefined;

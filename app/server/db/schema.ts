@@ -179,6 +179,8 @@ export interface EvaluationsTable {
   percentile: number | null;
   verification_code: string;
   result: ColumnType<unknown, string, string>;
+  /** Graded from simulated provider histories (demo mode). */
+  demo: Generated<boolean>;
   created_at: DefaultTimestamp;
 }
 

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { isSimulated } from "../demo.server";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
 
@@ -10,13 +11,11 @@ export const DEMO_GOOGLE_CLIENT_ID = "demo-grader.apps.googleusercontent.example
 
 /** A provider is in demo mode when its credentials are not configured (then test/mocks answers for it). */
 export function isGoogleDemo(): boolean {
-  const env = getEnv();
-  return !(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+  return isSimulated("google");
 }
 
 export function isAppleDemo(): boolean {
-  const env = getEnv();
-  return !(env.APPLE_CLIENT_ID && env.APPLE_TEAM_ID && env.APPLE_KEY_ID && env.APPLE_PRIVATE_KEY);
+  return isSimulated("apple");
 }
 
 export function isProviderDemo(provider: OAuthProvider): boolean {

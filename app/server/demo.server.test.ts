@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { demoBannerSubjects, isDemoGrade, simulatedProviders, startupProblems } from "./demo.server";
+import { parseEnv } from "./env.server";
+
+const REAL = {
+  GOOGLE_CLIENT_ID: "g", GOOGLE_CLIENT_SECRET: "g", APPLE_CLIENT_ID: "a", APPLE_TEAM_ID: "a", APPLE_KEY_ID: "a", APPLE_PRIVATE_KEY: "a",
+  PLAID_CLIENT_ID: "p", PLAID_SECRET: "p", EVM_EXPLORER_URL: "https://explorer.example/api", SOLANA_RPC_URL: "https://rpc.example/",
+  STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", SMTP_URL: "smtp://mail.example:587",
+};
+const env = (vars: Record<string, string>) => parseEnv({ NODE_ENV: "production", ...vars });
+
+describe("which providers are simulated", () => {
+  it("is every provider without credentials, and none with all of them", () => {
+    expect(simulatedProviders(env({}))).toEqual(["google", "apple", "plaid", "evm", "solana", "stripe", "smtp"]);
+    expect(simulatedProviders(env(REAL))).toEqual([]);
+    expect(demoBannerSubjects(env(REAL))).toBeNull();
+    expect(demoBannerSubjects(env({ ...REAL, PLAID_SECRET: "" }))).toBe("brokers");
+  });
+
+  it("marks a grade demo when any of its account kinds comes from a simulator", () => {
+    const e = env({ ...REAL, SOLANA_RPC_URL: "" });
+    expect(isDemoGrade(["plaid", "evm"], e)).toBe(false);
+    expect(isDemoGrade(["plaid", "solana"], e)).toBe(true);
+  });
+});
+
+describe("startupProblems", () => {
+  it("is empty in production with every credential, a shared database and its key", () => {
+    expect(startupProblems(env({ ...REAL, DATABASE_URL: "postgres://db/grader", ENCRYPTION_KEY: "ab".repeat(32) }))).toEqual([]);
+  });
+
+  it("names the missing variables of each provider not allowed to be simulated", () => {
+    const problems = startupProblems(env({ ...REAL, STRIPE_WEBHOOK_SECRET: "", PLAID_SECRET: "" }));
+    expect(problems).toHaveLength(2);
+    expect(problems.join("\n")).toMatch(/plaid: set PLAID_SECRET\b/);
+    expect(problems.join("\n")).toMatch(/stripe: set STRIPE_WEBHOOK_SECRET\b/);
+  });
+
+  it("accepts simulators with DEMO=1, with DEMO_PROVIDERS, and outside production", () => {
+    expect(startupProblems(env({ DEMO: "1" }))).toEqual([]);
+    expect(startupProblems(env({ ...REAL, SMTP_URL: "", DEMO_PROVIDERS: "smtp, prices" }))).toEqual([]);
+    expect(startupProblems(parseEnv({ NODE_ENV: "development" }))).toEqual([]);
+  });
+
+  it("requires ENCRYPTION_KEY with DATABASE_URL, even in demo mode", () => {
+    const [problem] = startupProblems(env({ DEMO: "1", DATABASE_URL: "postgres://db/grader" }));
+    expect(problem).toMatch(/ENCRYPTION_KEY.*openssl rand -hex 32/);
+  });
+});
