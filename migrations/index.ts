@@ -7,6 +7,7 @@ import * as m0005 from "./0005_cards";
 import * as m0006 from "./0006_community";
 import * as m0007 from "./0007_billing_points";
 import * as m0008 from "./0008_price_history";
+import * as m0012 from "./0012_grade_log";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0006_community": m0006,
   "0007_billing_points": m0007,
   "0008_price_history": m0008,
+  "0012_grade_log": m0012,
 };

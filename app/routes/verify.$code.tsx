@@ -18,6 +18,8 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, { title: args.data?.found ? `Verification ${args.data.found.code} · Grader` : `${NO_GRADE} · Grader`, noindex: true });
 
+const KIND_NAMES: Record<string, string> = { plaid: "brokerage (Plaid)", evm: "EVM wallet", solana: "Solana wallet" };
+
 export default function VerifyCard() {
   const { found: d, entered } = useLoaderData<typeof loader>();
   if (!d) {
@@ -44,6 +46,9 @@ export default function VerifyCard() {
     ...(d.figures.totalPnl ? ([["Total P&L", d.figures.totalPnl]] as [string, string][]) : []),
     ["Graded on", <time dateTime={d.createdAt}>{d.date}</time>],
     ["Period", d.period.from && d.period.to ? `${d.period.from.slice(0, 10)} to ${d.period.to.slice(0, 10)}` : "—"],
+    ["Data", d.log ? (d.log.data === "demo" ? "Demo (simulated providers)" : "Real (live providers)") : "Not recorded"],
+    ["Accounts linked", d.log ? d.log.accounts.map((a) => `${a.count} ${KIND_NAMES[a.kind] ?? a.kind}`).join(", ") || "None" : "Not recorded"],
+    ...(d.log?.unlinked ? ([["Unlinked accounts", d.log.unlinked]] as [string, string][]) : []),
     ["Engine version", d.engineVersion],
     ["Ledger digest", <code style={{ wordBreak: "break-all" }}>{d.ledgerDigest}</code>],
   ];
@@ -61,6 +66,23 @@ export default function VerifyCard() {
           </div>
         ))}
       </dl>
+      {d.log ? (
+        <section aria-labelledby="signed-record">
+          <h2 id="signed-record">Signed record</h2>
+          <p>
+            Entry {d.log.seq} of the <a href="/api/grades/log">public grade log</a>, signed with key <code>{d.log.kid}</code>:{" "}
+            <strong>{d.log.valid ? "the signature and hash check out" : `this record does not check out (${d.log.problem})`}</strong>.
+          </p>
+          <p>
+            <a href={`/verify/${d.code}/record.json`} download>
+              Download the signed record
+            </a>{" "}
+            and check it yourself with the <a href="/.well-known/grader-keys.json">published keys</a>.
+          </p>
+        </section>
+      ) : (
+        <p className="small muted">This grade is from before the public log and carries no signed record.</p>
+      )}
       <p className="small muted">
         {d.current ? "This is the trader's current grade." : "The trader has been graded again since; this code belongs to an earlier evaluation."}
       </p>

@@ -39,6 +39,13 @@ const EnvSchema = z.object({
   // 32-byte key (hex or base64) for AES-256-GCM encryption of provider tokens. Unset: a demo key
   // is generated and kept in DATA_DIR/encryption.key.
   ENCRYPTION_KEY: z.string().optional(),
+  // Ed25519 private key that signs the public grade log (PKCS8 PEM, "\n" escapes allowed, or its
+  // DER in base64). Unset: one is generated once and kept in the database, sealed with the
+  // encryption key, so every replica signs with the same key (docs/OPERATIONS.md).
+  GRADE_SIGNING_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v?.replace(/\\n/g, "\n").trim() || undefined),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
   // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against

@@ -4,6 +4,7 @@ import { canonicalJson, ENGINE_VERSION, grade, type Evaluation } from "~/grading
 import { getDb } from "./db.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
+import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
 import { buildUserLedger, withBenchmark } from "./ledger.server";
 
@@ -149,6 +150,7 @@ export async function evaluateUser(userId: number, kind: LinkedAccountKind | "al
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       return { code: 200 as const, evaluationId: row.id, tier: result.tier, score: result.score, verificationCode: code };
     });

@@ -74,7 +74,6 @@ export type RecordInputs = {
   gradedAt: string;
   engineVersion: string;
   ledgerDigest: string;
-  resultText: string;
   result: Evaluation;
   accountKinds: LinkedAccountKind[];
   unlinked: UnlinkedSummary[];
@@ -95,7 +94,7 @@ export function buildGradeRecord(i: RecordInputs): GradeRecord {
     graded_at: i.gradedAt,
     engine_version: i.engineVersion,
     ledger_digest: i.ledgerDigest,
-    result_digest: sha256Hex(canonicalJson(JSON.parse(i.resultText))),
+    result_digest: sha256Hex(canonicalJson(i.result)),
     tier: i.result.tier,
     score: i.result.score,
     stars: i.result.stars?.overall ?? null,

@@ -3,6 +3,10 @@ import { displayName } from "~/lib/display-name";
 import { NAMELESS_TRADER } from "~/lib/product";
 import { cardDate, cardPercent, cardUsd, ensureCard } from "./cards.server";
 import { getDb } from "./db.server";
+import { gradeLogEntry, publishedKeys } from "./grade-log.server";
+import type { GradeRecord } from "./grade-record.server";
+import { checkEntry } from "./grade-verify.server";
+import { unlinkedDisclosure } from "~/lib/unlinked";
 
 // What /verify/{code} shows: every figure the card draws, taken from the stored evaluation, plus
 // the card image as the share flow serves it, so an edited screenshot stands out.
@@ -39,6 +43,10 @@ export async function gradeVerification(code: string) {
   // The card is drawn for the current grade only; an earlier grade's card is no longer served.
   const card = current ? await ensureCard(row.user_id, "link") : null;
   const createdAt = new Date(row.created_at).toISOString();
+  // The signed log entry (grades from before the log have none) and whether it checks out now.
+  const entry = await gradeLogEntry(row.verification_code);
+  const record = entry?.record as GradeRecord | undefined;
+  const check = entry ? checkEntry(entry, await publishedKeys()) : null;
   const benchmark = m.benchmark;
   return {
     code: row.verification_code,
@@ -59,6 +67,18 @@ export async function gradeVerification(code: string) {
       benchmark: benchmark ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) } : null,
     },
     current,
+    log: entry && record
+      ? {
+          seq: entry.seq,
+          kid: entry.kid,
+          hash: entry.hash,
+          valid: check?.ok ?? false,
+          problem: check && !check.ok ? check.reason : null,
+          data: record.data,
+          accounts: Object.entries(record.accounts).map(([kind, count]) => ({ kind, count })),
+          unlinked: unlinkedDisclosure(record.unlinked),
+        }
+      : null,
     card: card ? { path: `/cards/${card.hash}.png`, width: card.width, height: card.height } : null,
     trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
   };
