@@ -8,6 +8,7 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { cardAnswer } from "./app/server/card-store.server";
+import { isEmbeddablePath } from "./app/server/embeddable.server";
 import { closeDb, dbKind, migrateToLatest, pingDb } from "./app/server/db.server";
 import { getEnv } from "./app/server/env.server";
 import { log } from "./app/server/log.server";
@@ -140,6 +141,17 @@ app.use(
     strictTransportSecurity: secureOrigin,
   }),
 );
+
+// The badge and the embeddable card are for other sites: helmet's frame and resource policies are
+// lifted for those paths alone, and their routes set their own (frame-ancestors *, CORP cross-origin).
+app.use((req, res, next) => {
+  if (isEmbeddablePath(req.path)) {
+    res.removeHeader("X-Frame-Options");
+    res.removeHeader("Content-Security-Policy");
+    res.removeHeader("Cross-Origin-Resource-Policy");
+  }
+  next();
+});
 
 app.use(compression());
 
