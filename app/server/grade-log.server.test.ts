@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The grade log in process, on an in-memory PGlite: appends chain and sign; editing or deleting a
 // past grade in the database, or changing one byte of a record, is detected.
+// With DATABASE_URL set (an empty database) the same cases run on PostgreSQL, concurrent appends included.
 process.env.DATA_DIR = "memory://";
-delete process.env.DATABASE_URL;
 delete process.env.GRADE_SIGNING_KEY;
 
 const { closeDb, getDb, migrateToLatest } = await import("./db.server");
@@ -141,5 +141,35 @@ describe("the grade log", () => {
     });
     expect(deleted).toEqual([expect.stringContaining("GR-AAAA-AAA2 (entry 3) was deleted")]);
     expect(await auditAfter((trx) => trx.deleteFrom("users").where("id", "=", users[1]!).execute())).toEqual([]);
+  });
+
+  it("queues concurrent appends on the head lock: one chain, no fork", async () => {
+    await Promise.all(Array.from({ length: 8 }, (_, i) => grade(users[i % 2]!, `GR-CCCC-CC${String.fromCharCode(65 + i)}2`, 0.01 * i)));
+    const audit = await auditGradeLog();
+    expect(audit).toMatchObject({ ok: true, checked: 12, problems: [] });
+  });
+
+  it("rotates keys: a configured key takes over, the old one stays published with exp, every record still checks", async () => {
+    const crypto = await import("node:crypto");
+    const pem = crypto.generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    process.env.GRADE_SIGNING_KEY = pem.replace(/\n/g, "\\n");
+    delete (globalThis as Record<string, unknown>).__grader_env;
+    try {
+      await grade(users[0]!, "GR-DDDD-DDD1", 0.2);
+      const keys = await publishedKeys();
+      expect(keys.keys).toHaveLength(2);
+      const [old, current] = keys.keys;
+      expect(old!.exp).toBeGreaterThanOrEqual(old!.nbf);
+      expect(current!.exp).toBeUndefined();
+      const { entries } = await gradeLogPage(0);
+      expect(entries[entries.length - 1]!.kid).toBe(current!.kid);
+      expect(entries[0]!.kid).toBe(old!.kid);
+      expect(checkChain(entries, keys)).toMatchObject({ ok: true, checked: 13 });
+      // Without the old key, its records no longer check: it must stay published.
+      expect(checkChain(entries, { keys: [current!] })).toMatchObject({ ok: false, failure: { seq: 1, reason: expect.stringContaining("unknown key") } });
+    } finally {
+      delete process.env.GRADE_SIGNING_KEY;
+      delete (globalThis as Record<string, unknown>).__grader_env;
+    }
   });
 });

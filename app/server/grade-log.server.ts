@@ -19,17 +19,17 @@ type Executor = DB | Transaction<Database>;
 // ---------------------------------------------------------------------------------------------
 // Keys
 
-let configured: { kid: string; privateKey: KeyObject; jwk: ReturnType<typeof publicJwk> } | undefined;
+let configured: { raw: string; kid: string; privateKey: KeyObject; jwk: ReturnType<typeof publicJwk> } | undefined;
 const registered = new Set<string>();
 const generated = new Map<string, KeyObject>();
 
 function configuredKey() {
   const raw = getEnv().GRADE_SIGNING_KEY;
   if (!raw) return undefined;
-  if (!configured) {
+  if (configured?.raw !== raw) {
     const privateKey = parseSigningKey(raw);
     const jwk = publicJwk(privateKey);
-    configured = { kid: kidOf(jwk.x), privateKey, jwk };
+    configured = { raw, kid: kidOf(jwk.x), privateKey, jwk };
   }
   return configured;
 }
@@ -44,7 +44,9 @@ async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: Key
   if (own) {
     if (!registered.has(own.kid)) {
       await trx.insertInto("grade_signing_keys").values({ kid: own.kid, public_jwk: JSON.stringify(own.jwk) }).onConflict((oc) => oc.column("kid").doNothing()).execute();
-      await trx.updateTable("grade_signing_keys").set({ retired_at: sql`now()` }).where("kid", "!=", own.kid).where("retired_at", "is", null).execute();
+      // It takes over from older keys only, so a replica still on an older key never retires a newer one.
+      const mine = await trx.selectFrom("grade_signing_keys").select("not_before").where("kid", "=", own.kid).executeTakeFirstOrThrow();
+      await trx.updateTable("grade_signing_keys").set({ retired_at: sql`now()` }).where("kid", "!=", own.kid).where("retired_at", "is", null).where("not_before", "<", mine.not_before).execute();
       registered.add(own.kid);
     }
     return own;
@@ -76,10 +78,18 @@ async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: Key
 export async function publishedKeys(db?: Executor): Promise<KeySet> {
   const exec = db ?? (await getDb());
   const rows = await exec.selectFrom("grade_signing_keys").select(["kid", "public_jwk", "not_before", "retired_at"]).orderBy("not_before").execute();
+  // A retired key's exp is its last signature (a replica still on the old key during a rolling
+  // deploy may sign after retired_at), so every record it signed stays inside [nbf, exp].
+  const lastUse = new Map(
+    (await exec.selectFrom("grade_log").select(["kid", (eb) => eb.fn.max("created_at").as("last")]).groupBy("kid").execute()).map((r) => [r.kid, new Date(r.last as unknown as string)]),
+  );
   const keys: PublishedKey[] = rows.map((r) => {
     const jwk = JSON.parse(r.public_jwk) as { x: string };
     const key: PublishedKey = { kty: "OKP", crv: "Ed25519", x: jwk.x, kid: r.kid, alg: "EdDSA", use: "sig", nbf: Math.floor(new Date(r.not_before).getTime() / 1000) };
-    if (r.retired_at) key.exp = Math.ceil(new Date(r.retired_at).getTime() / 1000);
+    if (r.retired_at) {
+      const last = lastUse.get(r.kid);
+      key.exp = Math.ceil(Math.max(new Date(r.retired_at).getTime(), last?.getTime() ?? 0) / 1000);
+    }
     return key;
   });
   // A configured key not yet used is published from now on.
