@@ -143,6 +143,20 @@ describe("the grade log", () => {
     expect(await auditAfter((trx) => trx.deleteFrom("users").where("id", "=", users[1]!).execute())).toEqual([]);
   });
 
+  it("shows on the verify page whether the stored grade is still the one the record signed", async () => {
+    const { gradeVerification } = await import("./verify.server");
+    const before = await gradeVerification("GR-BBBB-BBB2");
+    expect(before?.log).toMatchObject({ seq: 4, valid: true, accounts: [] });
+    await db.updateTable("evaluations").set({ result: JSON.stringify(result(0.5)) }).where("verification_code", "=", "GR-BBBB-BBB2").execute();
+    try {
+      const after = await gradeVerification("GR-BBBB-BBB2");
+      expect(after?.log).toMatchObject({ valid: false, problem: "the stored grade differs from its signed record" });
+    } finally {
+      await db.updateTable("evaluations").set({ result: JSON.stringify(result(0.01)) }).where("verification_code", "=", "GR-BBBB-BBB2").execute();
+    }
+    expect((await gradeVerification("GR-BBBB-BBB2"))?.log?.valid).toBe(true);
+  });
+
   it("queues concurrent appends on the head lock: one chain, no fork", async () => {
     await Promise.all(Array.from({ length: 8 }, (_, i) => grade(users[i % 2]!, `GR-CCCC-CC${String.fromCharCode(65 + i)}2`, 0.01 * i)));
     const audit = await auditGradeLog();

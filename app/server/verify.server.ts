@@ -1,10 +1,10 @@
-import type { Evaluation } from "~/grading";
+import { canonicalJson, type Evaluation } from "~/grading";
 import { displayName } from "~/lib/display-name";
 import { NAMELESS_TRADER } from "~/lib/product";
 import { cardDate, cardPercent, cardUsd, ensureCard } from "./cards.server";
 import { getDb } from "./db.server";
 import { gradeLogEntry, publishedKeys } from "./grade-log.server";
-import type { GradeRecord } from "./grade-record.server";
+import { sha256Hex, type GradeRecord } from "./grade-record.server";
 import { checkEntry } from "./grade-verify.server";
 import { unlinkedDisclosure } from "~/lib/unlinked";
 
@@ -46,7 +46,9 @@ export async function gradeVerification(code: string) {
   // The signed log entry (grades from before the log have none) and whether it checks out now.
   const entry = await gradeLogEntry(row.verification_code);
   const record = entry?.record as GradeRecord | undefined;
-  const check = entry ? checkEntry(entry, await publishedKeys()) : null;
+  const signed = entry ? checkEntry(entry, await publishedKeys()) : null;
+  // The figures shown come from the stored grade: it must still be the one the record signed.
+  const check = signed?.ok && record?.result_digest !== sha256Hex(canonicalJson(result)) ? { ok: false as const, reason: "the stored grade differs from its signed record" } : signed;
   const benchmark = m.benchmark;
   return {
     code: row.verification_code,
