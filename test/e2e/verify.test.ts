@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, seriousViolations, skipE2E } from "../support/browser";
+import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, get, signUp } from "../support/http";
 
 // /verify in a browser with JavaScript off (375 and 1280 px): type a code in any case, reach the
@@ -9,8 +9,11 @@ import { baseUrl, get, signUp } from "../support/http";
 
 const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
+let traderCookie = "";
+
 async function gradedCode(): Promise<string> {
   const { cookie } = await signUp();
+  traderCookie = cookie;
   const post = (path: string, body: unknown) => fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
   expect((await post("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(300);
   const graded = (await (await post("/api/finance/plaid/evaluation", {})).json()) as { data: { code: number; verification_code: string } };
@@ -69,4 +72,19 @@ describe.skipIf(skipE2E)("/verify without JavaScript", () => {
       await ctx.close();
     });
   }
+
+  it("offers the badge and embed snippets on the profile, inside a phone's width", async () => {
+    const ctx = await sessionContext(browser, traderCookie, { viewport: { width: 375, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/profile");
+    await page.getByText("Show your grade on your site").click();
+    const badge = page.getByLabel("Badge (image with a link)");
+    expect(await badge.inputValue()).toMatch(/<img src="[^"]+\/u\/\d+\/badge\.svg"/);
+    expect(await page.getByLabel("Card (frame)").inputValue()).toMatch(/<iframe src="[^"]+\/embed\/u\/\d+"/);
+    expect(await page.getByRole("img", { name: "Your grade badge" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The snippets stay inside the phone's width (the header of a graded trader is checked elsewhere).
+    expect(await page.evaluate(() => [...document.querySelectorAll(".embed-snippets, .embed-snippets *")].every((e) => e.getBoundingClientRect().right <= window.innerWidth))).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await ctx.close();
+  });
 });
