@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { NO_GRADE, VerifyForm } from "~/components/VerifyForm";
 import { seo } from "~/lib/seo";
 import { normaliseCode } from "~/server/grade-record.server";
-import { gradeVerification } from "~/server/verify.server";
+import { gradeVerification, loggedOnlyVerification } from "~/server/verify.server";
 
 // The code printed on every card leads here: everything the card shows, from the stored grade, and
 // the card itself, so a viewer can tell a real card from an edited screenshot. Public; money only
@@ -11,17 +11,20 @@ import { gradeVerification } from "~/server/verify.server";
 export async function loader({ params }: LoaderFunctionArgs) {
   const code = normaliseCode(params.code);
   const found = code ? await gradeVerification(code) : null;
-  if (!found) return json({ found: null, entered: (params.code ?? "").slice(0, 40) }, { status: 404 });
-  return json({ found, entered: found.code });
+  if (found) return json({ found, logged: null, entered: found.code });
+  const logged = code ? await loggedOnlyVerification(code) : null;
+  if (logged) return json({ found: null, logged, entered: logged.code });
+  return json({ found: null, logged: null, entered: (params.code ?? "").slice(0, 40) }, { status: 404 });
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data?.found ? `Verification ${args.data.found.code} · Grader` : `${NO_GRADE} · Grader`, noindex: true });
+  seo(args, { title: args.data?.found || args.data?.logged ? `Verification ${args.data.entered} · Grader` : `${NO_GRADE} · Grader`, noindex: true });
 
 const KIND_NAMES: Record<string, string> = { plaid: "brokerage (Plaid)", evm: "EVM wallet", solana: "Solana wallet" };
 
 export default function VerifyCard() {
-  const { found: d, entered } = useLoaderData<typeof loader>();
+  const { found: d, logged, entered } = useLoaderData<typeof loader>();
+  if (!d && logged) return <LoggedOnly r={logged} />;
   if (!d) {
     return (
       <div className="page narrow">
@@ -99,6 +102,45 @@ export default function VerifyCard() {
           Get your grade
         </Link>
       </p>
+    </div>
+  );
+}
+
+/** A grade whose trader deleted their account: only the signed public record remains. */
+function LoggedOnly({ r }: { r: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["logged"]> }) {
+  const rows: [string, string][] = [
+    ["Tier", r.tier ?? "Not graded"],
+    ["Stars", r.stars === null ? "—" : `${r.stars} of 5`],
+    ["Score", r.score === null ? "—" : `${r.score}/100`],
+    ["Time-weighted return", r.figures.twr],
+    ["Max drawdown", r.figures.maxDrawdown],
+    ["Win rate", r.figures.winRate],
+    ["Graded on", r.date],
+    ["Engine version", r.engineVersion],
+    ["Ledger digest", r.ledgerDigest],
+  ];
+  return (
+    <div className="page narrow">
+      <h1>Verified evaluation</h1>
+      <p>
+        Code <strong>{r.code}</strong> belongs to a grade whose trader has since deleted their account. Its signed record remains in the public log (entry {r.seq}, key{" "}
+        <code>{r.kid}</code>): <strong>{r.valid ? "the signature and hash check out" : "this record does not check out"}</strong>.
+      </p>
+      <dl className="card record">
+        {rows.map(([label, value]) => (
+          <div key={label} style={{ display: "contents" }}>
+            <dt className="muted">{label}</dt>
+            <dd style={{ wordBreak: "break-all" }}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p>
+        <a href={`/verify/${r.code}/record.json`} download>
+          Download the signed record
+        </a>
+      </p>
+      <h2>Check another code</h2>
+      <VerifyForm />
     </div>
   );
 }

@@ -186,4 +186,13 @@ describe("the grade log", () => {
       delete (globalThis as Record<string, unknown>).__grader_env;
     }
   });
+
+  it("keeps a deleted account's records verifiable and the chain whole", async () => {
+    const { gradeVerification, loggedOnlyVerification } = await import("./verify.server");
+    await db.deleteFrom("users").where("id", "=", users[1]!).execute();
+    expect(await gradeVerification("GR-BBBB-BBB1")).toBeNull();
+    expect(await loggedOnlyVerification("GR-BBBB-BBB1")).toMatchObject({ code: "GR-BBBB-BBB1", tier: "Gold", seq: 2, valid: true, figures: { twr: "\u22125.0%" } });
+    expect(await loggedOnlyVerification("GR-ZZZZ-ZZZZ")).toBeNull();
+    expect(await auditGradeLog()).toMatchObject({ ok: true, problems: [] });
+  });
 });

@@ -85,3 +85,32 @@ export async function gradeVerification(code: string) {
     trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
   };
 }
+
+/**
+ * A code whose grade is gone from the database (its trader deleted their account) but whose signed
+ * record remains in the public log: the record's own figures, checked against the published keys.
+ */
+export async function loggedOnlyVerification(code: string) {
+  const entry = await gradeLogEntry(code);
+  if (!entry) return null;
+  const r = entry.record as GradeRecord;
+  const check = checkEntry(entry, await publishedKeys());
+  return {
+    code: r.code,
+    tier: r.tier,
+    score: r.score === null ? null : Math.round(r.score),
+    stars: r.stars,
+    gradedAt: r.graded_at,
+    date: cardDate(r.graded_at),
+    figures: {
+      twr: cardPercent(r.returns.twr),
+      maxDrawdown: cardPercent(r.max_drawdown === null ? null : -Math.abs(r.max_drawdown)),
+      winRate: cardPercent(r.win_rate, false),
+    },
+    engineVersion: r.engine_version,
+    ledgerDigest: r.ledger_digest,
+    seq: entry.seq,
+    kid: entry.kid,
+    valid: check.ok,
+  };
+}
