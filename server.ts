@@ -12,6 +12,7 @@ import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
 import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./app/server/db.server";
 import { simulatedProviders, startupProblems } from "./app/server/demo.server";
+import { isEmbeddablePath } from "./app/server/embeddable.server";
 import { getEnv } from "./app/server/env.server";
 import { startJobs, stopJobs } from "./app/server/jobs.server";
 import { importJobHandlers } from "./app/server/linking.server";
@@ -161,6 +162,17 @@ app.use(
     strictTransportSecurity: secureOrigin,
   }),
 );
+
+// The badge and the embeddable card are for other sites: helmet's frame and resource policies are
+// lifted for those paths alone, and their routes set their own (frame-ancestors *, CORP cross-origin).
+app.use((req, res, next) => {
+  if (isEmbeddablePath(req.path)) {
+    res.removeHeader("X-Frame-Options");
+    res.removeHeader("Content-Security-Policy");
+    res.removeHeader("Cross-Origin-Resource-Policy");
+  }
+  next();
+});
 
 app.use(compression());
 

@@ -10,6 +10,8 @@ export type ReportData = {
   verificationCode: string;
   showAmounts: boolean;
   history: { id: number; created_at: string; tier: string | null; score: number | null; verification_code: string; engine_version?: string }[];
+  /** Accounts unlinked since the previous grade, as the signed record discloses them. */
+  unlinked?: string | null;
 };
 
 /** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
@@ -72,6 +74,11 @@ export function GradeReport({ data }: { data: ReportData }) {
           <p className="muted small">
             Graded {formatDay(new Date(data.createdAt))} · confidence {Math.round(e.confidence * 100)}% · verification code <code>{data.verificationCode}</code>
           </p>
+          {data.unlinked ? (
+            <p className="tag" data-testid="unlinked-disclosure">
+              {data.unlinked}
+            </p>
+          ) : null}
           {e.provisional ? (
             <p className="tag">Provisional: the record is still short, so the tier is capped. More round trips and a longer history lift it.</p>
           ) : null}

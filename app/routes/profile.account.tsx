@@ -8,7 +8,8 @@ import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
-import { SPEC_406_MESSAGE, unlinkAccount } from "~/server/imports.server";
+import { SPEC_406_MESSAGE } from "~/server/imports.server";
+import { unlinkAccountKeepingHistory } from "~/server/unlinked-accounts.server";
 import { requireUser } from "~/server/session.server";
 import {
   ADD_FAILED_MESSAGE,
@@ -72,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "unlink") {
     // Step one (no JavaScript needed): ask; step two carries confirm=yes.
     if (form.get("confirm") !== "yes") return json({ confirmUnlink: id });
-    const removed = await unlinkAccount(user.id, id);
+    const removed = await unlinkAccountKeepingHistory(user.id, id);
     return removed ? redirect("/profile/account?unlinked=1") : json({ error: "That account was not found." }, { status: 404 });
   }
   if (intent === "reimport") return (await retryImport(user.id, id)) ? redirect("/profile/account?retrying=1") : json({ error: "That account was not found." }, { status: 404 });

@@ -6,12 +6,14 @@ import { EmptyState } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { gradeReportFor } from "~/server/evaluation.server";
 import { requireUser } from "~/server/session.server";
+import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ report: await gradeReportFor(user.id, user.id) });
+  const report = await gradeReportFor(user.id, user.id);
+  return json({ report: report && { ...report, unlinked: await unlinkedDisclosureFor(report.verificationCode) } });
 }
 
 export default function ProfileStats() {

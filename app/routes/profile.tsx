@@ -6,6 +6,8 @@ import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { TierName } from "~/content/landing";
 import { currentGradeSummary } from "~/server/evaluation.server";
+import { embedSnippets } from "~/server/badge.server";
+import { EmbedSnippets } from "~/components/EmbedSnippets";
 import { displayName } from "~/lib/display-name";
 import { requireUser } from "~/server/session.server";
 import { followCounts } from "~/server/community/follows.server";
@@ -15,7 +17,8 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Grade
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ counts: await followCounts(user.id), grade: await currentGradeSummary(user.id), user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
+  const grade = await currentGradeSummary(user.id);
+  return json({ counts: await followCounts(user.id), grade, embed: grade ? embedSnippets(user.id) : null, user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
 }
 
 const tabs = [
@@ -31,7 +34,7 @@ const tabs = [
 ] as const;
 
 export default function Profile() {
-  const { user, grade, counts } = useLoaderData<typeof loader>();
+  const { user, grade, counts, embed } = useLoaderData<typeof loader>();
   const name = displayName(user) || user.email;
   return (
     <div className="page">
@@ -43,6 +46,7 @@ export default function Profile() {
           <p className="small">
             {grade?.tier ? <GradeBadge tier={grade.tier as TierName} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
           </p>
+          {embed ? <EmbedSnippets userId={user.id} snippets={embed} /> : null}
           <p className="follow-row">
             <Link to="/profile/followers"><strong>{formatCompact(counts.followers)}</strong> {counts.followers === 1 ? "follower" : "followers"}</Link>
             <Link to="/profile/following"><strong>{formatCompact(counts.following)}</strong> following</Link>

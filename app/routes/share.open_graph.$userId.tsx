@@ -6,6 +6,7 @@ import { seo } from "~/lib/seo";
 import { ensureCard } from "~/server/cards.server";
 import { parseId } from "~/server/guards.server";
 import { trackLoaderView } from "~/server/page-views.server";
+import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
 
 // The public page every shared link points at (SPEC §7): Open Graph and Twitter tags for the
 // unfurl, and for people who click through the card, the grade summary, the verification code
@@ -28,6 +29,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       date: d.date,
       code: d.code,
       demo: d.demo,
+      unlinked: await unlinkedDisclosureFor(d.code),
       cardPath: `/cards/${card.hash}.png`,
       width: card.width,
       height: card.height,
@@ -89,6 +91,7 @@ export default function SharedCard() {
             </div>
           ))}
         </dl>
+        {d.unlinked ? <p className="tag">{d.unlinked}</p> : null}
         <p>
           Verification code <Link to={`/verify/${d.code}`}>{d.code}</Link>: check that this card matches a real evaluation.
         </p>

@@ -7,12 +7,14 @@ import { seo } from "~/lib/seo";
 import { gradeReportFor } from "~/server/evaluation.server";
 import { parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
+import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  return json({ report: await gradeReportFor(parseId(params.id), viewer.id) });
+  const report = await gradeReportFor(parseId(params.id), viewer.id);
+  return json({ report: report && { ...report, unlinked: await unlinkedDisclosureFor(report.verificationCode) } });
 }
 
 export default function TraderStats() {

@@ -1,98 +1,148 @@
 import { DemoDataNote } from "~/components/DemoBanner";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { displayName } from "~/lib/display-name";
-import { NAMELESS_TRADER } from "~/lib/product";
+import { NO_GRADE, VerifyForm } from "~/components/VerifyForm";
 import { seo } from "~/lib/seo";
-import { cardDate } from "~/server/cards.server";
-import { getDb } from "~/server/db.server";
+import { normaliseCode } from "~/server/grade-record.server";
+import { gradeVerification, loggedOnlyVerification } from "~/server/verify.server";
 
-// The code printed on every card leads here: which evaluation it was, so a viewer can tell a real
-// card from an edited screenshot. Public; shows no money figures.
+// The code printed on every card leads here: everything the card shows, from the stored grade, and
+// the card itself, so a viewer can tell a real card from an edited screenshot. Public; money only
+// when the trader shows amounts. An unknown code is a 404 on a page that still has the form.
 export async function loader({ params }: LoaderFunctionArgs) {
-  const code = (params.code ?? "").trim().toUpperCase();
-  if (!/^GR-[0-9A-Z]{4}-[0-9A-Z]{4}$/.test(code)) throw new Response("Not Found", { status: 404 });
-  const db = await getDb();
-  const row = await db
-    .selectFrom("evaluations")
-    .innerJoin("users", "users.id", "evaluations.user_id")
-    .select([
-      "evaluations.id",
-      "evaluations.created_at",
-      "evaluations.engine_version",
-      "evaluations.ledger_digest",
-      "evaluations.tier",
-      "evaluations.score",
-      "evaluations.verification_code",
-      "evaluations.demo",
-      "users.id as user_id",
-      "users.username",
-      "users.first_name",
-      "users.last_name",
-      "users.name",
-      "users.current_evaluation_id",
-    ])
-    .where("evaluations.verification_code", "=", code)
-    .executeTakeFirst();
-  if (!row) throw new Response("Not Found", { status: 404 });
-  const createdAt = new Date(row.created_at).toISOString();
-  return json({
-    code: row.verification_code,
-    createdAt,
-    date: cardDate(createdAt),
-    engineVersion: row.engine_version,
-    ledgerDigest: row.ledger_digest,
-    tier: row.tier,
-    score: row.score === null ? null : Math.round(row.score),
-    current: row.current_evaluation_id === row.id,
-    demo: row.demo,
-    trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
-  });
+  const code = normaliseCode(params.code);
+  const found = code ? await gradeVerification(code) : null;
+  if (found) return json({ found, logged: null, entered: found.code });
+  const logged = code ? await loggedOnlyVerification(code) : null;
+  if (logged) return json({ found: null, logged, entered: logged.code });
+  return json({ found: null, logged: null, entered: (params.code ?? "").slice(0, 40) }, { status: 404 });
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data ? `Verification ${args.data.code} · Grader` : "Nothing to see here! · Grader", noindex: true });
+  seo(args, { title: args.data?.found || args.data?.logged ? `Verification ${args.data.entered} · Grader` : `${NO_GRADE} · Grader`, noindex: true });
+
+const KIND_NAMES: Record<string, string> = { plaid: "brokerage (Plaid)", evm: "EVM wallet", solana: "Solana wallet" };
 
 export default function VerifyCard() {
-  const d = useLoaderData<typeof loader>();
+  const { found: d, logged, entered } = useLoaderData<typeof loader>();
+  if (!d && logged) return <LoggedOnly r={logged} />;
+  if (!d) {
+    return (
+      <div className="page narrow">
+        <h1>Verify a grade</h1>
+        <p role="alert" className="form-error">
+          {NO_GRADE}
+        </p>
+        <VerifyForm defaultValue={entered} />
+      </div>
+    );
+  }
+  const rows: [string, React.ReactNode][] = [
+    ["Trader", <><Link to={`/u/${d.trader.id}`}>{d.trader.name}</Link>{d.trader.username ? <span className="muted"> @{d.trader.username}</span> : null}</>],
+    ["Tier", d.tier ?? "Not graded"],
+    ["Stars", d.stars === null ? "—" : `${d.stars} of 5`],
+    ["Score", d.score === null ? "—" : `${d.score}/100`],
+    ["Time-weighted return", d.figures.twr],
+    ["Money-weighted return", d.figures.mwr],
+    ...(d.figures.benchmark ? ([[`Benchmark (${d.figures.benchmark.symbol})`, d.figures.benchmark.return], ["Excess over the benchmark", d.figures.benchmark.excess]] as [string, string][]) : []),
+    ["Max drawdown", d.figures.maxDrawdown],
+    ["Win rate", d.figures.winRate],
+    ...(d.figures.totalPnl ? ([["Total P&L", d.figures.totalPnl]] as [string, string][]) : []),
+    ["Graded on", <time dateTime={d.createdAt}>{d.date}</time>],
+    ["Period", d.period.from && d.period.to ? `${d.period.from.slice(0, 10)} to ${d.period.to.slice(0, 10)}` : "—"],
+    ["Data", d.log ? (d.log.data === "demo" ? "Demo (simulated providers)" : "Real (live providers)") : "Not recorded"],
+    ["Accounts linked", d.log ? d.log.accounts.map((a) => `${a.count} ${KIND_NAMES[a.kind] ?? a.kind}`).join(", ") || "None" : "Not recorded"],
+    ...(d.log?.unlinked ? ([["Unlinked accounts", d.log.unlinked]] as [string, string][]) : []),
+    ["Engine version", d.engineVersion],
+    ["Ledger digest", <code style={{ wordBreak: "break-all" }}>{d.ledgerDigest}</code>],
+  ];
   return (
     <div className="page narrow">
       <h1>Verified evaluation</h1>
-      {d.demo ? <DemoDataNote /> : null}
+      {d.log?.data === "demo" ? <DemoDataNote /> : null}
       <p>
-        Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare it with the card you were shown.
+        Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare every figure with the card you were shown.
       </p>
       <dl className="card record">
-        <dt className="muted">Trader</dt>
-        <dd>
-          <Link to={`/u/${d.trader.id}`}>{d.trader.name}</Link>
-          {d.trader.username ? <span className="muted"> @{d.trader.username}</span> : null}
-        </dd>
-        <dt className="muted">Data</dt>
-        <dd>{d.demo ? "Demo data (simulated provider histories)" : "Imported from the trader's linked accounts"}</dd>
-        <dt className="muted">Tier</dt>
-        <dd>{d.tier ?? "Not graded"}</dd>
-        <dt className="muted">Score</dt>
-        <dd>{d.score === null ? "—" : `${d.score}/100`}</dd>
-        <dt className="muted">Graded on</dt>
-        <dd>
-          <time dateTime={d.createdAt}>{d.date}</time>
-        </dd>
-        <dt className="muted">Engine version</dt>
-        <dd>{d.engineVersion}</dd>
-        <dt className="muted">Ledger digest</dt>
-        <dd>
-          <code style={{ wordBreak: "break-all" }}>{d.ledgerDigest}</code>
-        </dd>
+        {rows.map(([label, value]) => (
+          <div key={label} style={{ display: "contents" }}>
+            <dt className="muted">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
       </dl>
+      {d.log ? (
+        <section aria-labelledby="signed-record">
+          <h2 id="signed-record">Signed record</h2>
+          <p>
+            Entry {d.log.seq} of the <a href="/api/grades/log">public grade log</a>, signed with key <code>{d.log.kid}</code>:{" "}
+            <strong>{d.log.valid ? "the signature and hash check out" : `this record does not check out (${d.log.problem})`}</strong>.
+          </p>
+          <p>
+            <a href={`/verify/${d.code}/record.json`} download>
+              Download the signed record
+            </a>{" "}
+            and check it yourself with the <a href="/.well-known/grader-keys.json">published keys</a>.
+          </p>
+        </section>
+      ) : (
+        <p className="small muted">This grade is from before the public log and carries no signed record.</p>
+      )}
       <p className="small muted">
-        {d.current ? "This is the trader's current grade." : "The trader has been graded again since; this card shows an earlier evaluation."}
+        {d.current ? "This is the trader's current grade." : "The trader has been graded again since; this code belongs to an earlier evaluation."}
       </p>
+      {d.card ? (
+        <figure>
+          <img src={d.card.path} width={d.card.width} height={d.card.height} alt={`The card of this grade: ${d.tier}, ${d.score}/100, code ${d.code}`} style={{ width: "100%", height: "auto" }} />
+          <figcaption className="small muted">The card as Grader draws it. A card that differs from this one was edited.</figcaption>
+        </figure>
+      ) : null}
+      <h2>Check another code</h2>
+      <VerifyForm />
       <p>
         <Link to="/evaluate" className="btn btn-primary">
           Get your grade
         </Link>
       </p>
+    </div>
+  );
+}
+
+/** A grade whose trader deleted their account: only the signed public record remains. */
+function LoggedOnly({ r }: { r: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["logged"]> }) {
+  const rows: [string, string][] = [
+    ["Tier", r.tier ?? "Not graded"],
+    ["Stars", r.stars === null ? "—" : `${r.stars} of 5`],
+    ["Score", r.score === null ? "—" : `${r.score}/100`],
+    ["Time-weighted return", r.figures.twr],
+    ["Max drawdown", r.figures.maxDrawdown],
+    ["Win rate", r.figures.winRate],
+    ["Graded on", r.date],
+    ["Engine version", r.engineVersion],
+    ["Ledger digest", r.ledgerDigest],
+  ];
+  return (
+    <div className="page narrow">
+      <h1>Verified evaluation</h1>
+      <p>
+        Code <strong>{r.code}</strong> belongs to a grade whose trader has since deleted their account. Its signed record remains in the public log (entry {r.seq}, key{" "}
+        <code>{r.kid}</code>): <strong>{r.valid ? "the signature and hash check out" : "this record does not check out"}</strong>.
+      </p>
+      <dl className="card record">
+        {rows.map(([label, value]) => (
+          <div key={label} style={{ display: "contents" }}>
+            <dt className="muted">{label}</dt>
+            <dd style={{ wordBreak: "break-all" }}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p>
+        <a href={`/verify/${r.code}/record.json`} download>
+          Download the signed record
+        </a>
+      </p>
+      <h2>Check another code</h2>
+      <VerifyForm />
     </div>
   );
 }

@@ -74,6 +74,13 @@ const EnvSchema = z.object({
       (v) => v.split(",").map((s) => s.trim()).filter(Boolean).every((e) => /^[0-9a-f:.]+(\/\d{1,3})?$/i.test(e)),
       "comma-separated IP addresses or CIDRs",
     ),
+  // Ed25519 private key that signs the public grade log (PKCS8 PEM, "\n" escapes allowed, or its
+  // DER in base64). Unset: one is generated once and kept in the database, sealed with the
+  // encryption key, so every replica signs with the same key (docs/OPERATIONS.md).
+  GRADE_SIGNING_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v?.replace(/\\n/g, "\n").trim() || undefined),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
   // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against

@@ -5,6 +5,7 @@ import { getDb } from "./db.server";
 import { isDemoGrade } from "./demo.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
+import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
 import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
 
@@ -193,6 +194,7 @@ export async function evaluateUser(
         .returning("id")
         .executeTakeFirstOrThrow();
       await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: stored.gzip }).execute();
+      await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       return { code: 200 as const, evaluationId: row.id, tier: result.tier, score: result.score, verificationCode: code };
     });

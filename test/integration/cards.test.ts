@@ -239,8 +239,33 @@ describe("performance cards", () => {
     expect(html).toMatch(/Ledger digest[\s\S]*<code[^>]*>[0-9a-f]{16,}/);
     expect(html).toContain("current grade");
     expect(html).toContain(`href="/u/${trader.id}"`);
-    expect((await get("/verify/GR-ZZZZ-ZZZZ")).status).toBe(404);
-    expect((await get("/verify/nonsense")).status).toBe(404);
+    // Everything the card draws is on the record, and the card itself.
+    const card = await api(`/api/share/image/${trader.id}`, trader.cookie);
+    for (const label of ["Time-weighted return", "Max drawdown", "Win rate", "Stars", "Score", "Graded on", "Period"]) expect(html).toContain(label);
+    expect(html).toContain(`src="${local(card.body.data!.share_url)}"`);
+    for (const path of ["/verify/GR-ZZZZ-ZZZZ", "/verify/nonsense"]) {
+      const missing = await get(path);
+      expect(missing.status).toBe(404);
+      const page = await missing.text();
+      expect(page).toContain("No grade has this code");
+      expect(page).toMatch(/<form[^>]*action="\/verify"/);
+      expect(page).toMatch(/<input[^>]*name="code"/);
+    }
+  });
+
+  it("answers /verify?code= with a 303 to the normalised code, and a 404 with the form for a malformed one", async () => {
+    const form = await get("/verify");
+    expect(form.status).toBe(200);
+    expect(await form.text()).not.toContain("No grade has this code");
+    const typed = ` ${trader.code.toLowerCase().replace(/-/g, " ")} `;
+    const res = await get(`/verify?code=${encodeURIComponent(typed)}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/verify/${trader.code}`);
+    const bad = await get("/verify?code=hello");
+    expect(bad.status).toBe(404);
+    const page = await bad.text();
+    expect(page).toContain("No grade has this code");
+    expect(page).toMatch(/<input[^>]*name="code"[^>]*value="hello"|<input[^>]*value="hello"[^>]*name="code"/);
   });
 
   it("has a no-JavaScript share page with the image, network links and a download link", async () => {

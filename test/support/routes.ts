@@ -26,6 +26,8 @@ export const publicRoutes: RouteCase[] = [
   { path: "/stars", auth: false, heading: "Stars" },
   { path: "/star-profile", auth: false, heading: "Star profile" },
   { path: "/m/guide", auth: false, heading: "How to get your grade" },
+  { path: "/verify", auth: false, heading: "Verify a grade" },
+  { path: "/verify/GR-ZZZZ-ZZZZ", auth: false, heading: "Verify a grade", status: 404 },
   { path: "/no/such/page", auth: false, heading: "Nothing to see here!", status: 404 },
 ];
 

@@ -263,6 +263,10 @@ export interface ReportsTable {
 }
 
 export interface Database {
+  grade_log: GradeLogTable;
+  grade_log_head: GradeLogHeadTable;
+  grade_signing_keys: GradeSigningKeysTable;
+  unlinked_accounts: UnlinkedAccountsTable;
   price_history: PriceHistoryTable;
   price_ranges: PriceRangesTable;
   cards: CardsTable;
@@ -416,4 +420,36 @@ export interface ImportsTable {
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   finished_at: NullableTimestamp;
+}
+
+// 0012_grade_log
+export interface GradeLogTable {
+  seq: ColumnType<string, number | string, never>;
+  code: string;
+  prev_hash: string;
+  hash: string;
+  record: string;
+  signature: string;
+  kid: string;
+  created_at: DefaultTimestamp;
+}
+export interface GradeLogHeadTable {
+  id: number;
+  seq: ColumnType<string, number | string, number | string>;
+  hash: string;
+  pseudonym_key: string;
+}
+export interface GradeSigningKeysTable {
+  kid: string;
+  public_jwk: string;
+  private_sealed: string | null;
+  not_before: DefaultTimestamp;
+  retired_at: NullableTimestamp;
+}
+export interface UnlinkedAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: LinkedAccountKind;
+  twr: number | null;
+  unlinked_at: DefaultTimestamp;
 }
