@@ -6,7 +6,7 @@ import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
 import { EVM_FAILURE_KEYS } from "../mocks/evm";
 import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
 import { baseUrl, get, signUp, waitForImports } from "../support/http";
-import { startServer, type RunningServer } from "../support/server";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Wallet linking against the msw explorer and Solana RPC simulators (the test server has no
 // EVM_EXPLORER_URL / SOLANA_RPC_URL, so it runs them). Keys are real: ethers wallets and
@@ -193,7 +193,7 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
 describe("short limits (second server: 2 s nonces, 1.5 s provider time limit)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ WALLET_NONCE_TTL_SECONDS: "2", WALLET_PROVIDER_TIMEOUT_MS: "1500" });
+    server = await startServer({ WALLET_NONCE_TTL_SECONDS: "2", WALLET_PROVIDER_TIMEOUT_MS: "1500", ...(await ownDatabase()) });
   });
   afterAll(async () => {
     await server?.stop();
