@@ -92,8 +92,9 @@ describe("imports survive the server going away", () => {
 });
 
 describe("a provider that is not ready yet", () => {
-  it("PRODUCT_NOT_READY right after a link is retried with backoff until the history comes", async () => {
-    const server = await start({ SIM_DELAY_FACTOR: "0", ...(await storage()) });
+  it("PRODUCT_NOT_READY right after a link is asked again with backoff until the history comes, spending no retry", async () => {
+    // No retries at all: waiting for a provider that is not ready is not an error.
+    const server = await start({ SIM_DELAY_FACTOR: "0", JOB_RETRY_LIMIT: "0", ...(await storage()) });
     const { cookie } = await signUp({ base: server.url });
     const username = `user_good_${RUN}n`;
     await exchange(server.url, cookie, username, "product-not-ready-");
