@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
 import { EVM_FAILURE_KEYS } from "../mocks/evm";
 import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
-import { baseUrl, get, signUp, waitForImports } from "../support/http";
+import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Wallet linking against the msw explorer and Solana RPC simulators (the test server has no
@@ -168,6 +168,13 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect(failed).toMatchObject({ state: "failed", trades_added: 0 });
     expect(failed!.error).toMatch(pattern);
     expect(failed!.error).toMatch(/Gave up after 3 attempts/);
+    // "Try the import again" on the account page (a plain form) starts another import.
+    const retry = await postForm("/profile/account", { intent: "reimport", id: String(failed!.linked_account_id) }, { cookie: alice.cookie });
+    expect(retry.status).toBe(302);
+    expect(retry.headers.get("location")).toBe("/profile/account?retrying=1");
+    const rows = await waitForImports(alice.cookie);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ reason: "retry", state: "failed" });
   });
 
   it("a failed re-import leaves the earlier ledger as it was", async () => {
