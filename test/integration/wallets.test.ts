@@ -45,6 +45,11 @@ async function link(signer: Signer, cookie: string, opts: { base?: string; edit?
   return { ...res, message, signature };
 }
 
+async function unlink(cookie: string, id: number) {
+  const res = await postForm("/profile/account", { intent: "unlink", id: String(id), confirm: "yes" }, { cookie });
+  expect(res.headers.get("location")).toBe("/profile/account?unlinked=1");
+}
+
 const chains = [
   { name: "EVM (MetaMask)", chain: "evm" as const, fresh: () => evmSigner(Wallet.createRandom()), failing: (mode: keyof typeof EVM_FAILURE_KEYS) => evmSigner(new Wallet(EVM_FAILURE_KEYS[mode])) },
   {
@@ -175,6 +180,9 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const rows = await waitForImports(alice.cookie);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ reason: "retry", state: "failed" });
+    // A failed wallet stays linked until its owner unlinks it (these test wallets are fixed keys:
+    // unlinking keeps the suite repeatable on a reused PostgreSQL database).
+    await unlink(alice.cookie, failed!.linked_account_id);
   });
 
   it("a failed re-import leaves the earlier ledger as it was", async () => {
@@ -194,6 +202,7 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: 2, trades_added: 0 });
     const trades = (await (await get("/api/portal/trades?page_size=1", { cookie })).json()) as { meta: { total: number } };
     expect(trades.meta.total).toBe(found);
+    await unlink(cookie, retried!.linked_account_id);
   });
 });
 
