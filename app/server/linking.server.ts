@@ -39,7 +39,13 @@ import { log } from "./log.server";
 const RUNNING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping", "grading"];
 const IMPORTING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping"];
 
-type Cursor = { step?: number; plaidAccountId?: string; offset?: number; window?: { start: string; end: string }; phase?: "transactions" | "holdings" };
+type Cursor = { step?: number; plaidAccountId?: string; offset?: number; window?: { start: string; end: string }; phase?: "transactions" | "holdings"; waits?: number };
+
+// PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two): asked again this
+// many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
+// the job's retries, which are for real errors.
+const MAX_PROVIDER_WAITS = 10;
+const MAX_WAIT_SECONDS = 60;
 
 /**
  * Starts an import of one linked account on the caller's transaction, or joins the one already
@@ -298,6 +304,19 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
     if (!failure.retryable) {
       await failImport(row.id, failure.message, failure.accountStatus);
       return;
+    }
+    const waits = row.cursor.waits ?? 0;
+    if (failure.waiting && waits < MAX_PROVIDER_WAITS) {
+      const delay = Math.min(MAX_WAIT_SECONDS, Math.max(1, getEnv().JOB_RETRY_DELAY_SECONDS) * 2 ** waits);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("imports")
+          .set({ state: "waiting_for_provider", error: failure.message, cursor: JSON.stringify({ ...row.cursor, waits: waits + 1 }), updated_at: sql`now()` })
+          .where("id", "=", row.id)
+          .execute();
+        await enqueue(trx, "import-step", { importId: row.id, step: data.step }, { startAfterSeconds: delay });
+      });
+      return; // this job is done; the same step runs again after the delay
     }
     await db
       .updateTable("imports")

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { get, signUp, waitForImports, type ImportRow } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
-import { startServer, type RunningServer } from "../support/server";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Imports as jobs under stress: a server stopped or killed in the middle of an import, two
 // servers on one database, a provider that is not ready yet. Each test starts its own servers
@@ -63,17 +63,7 @@ async function tradesOf(base: string, cookie: string): Promise<number> {
  */
 async function storage(): Promise<Record<string, string>> {
   if (!process.env.DATABASE_URL) return { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "grader-jobs-")) };
-  const name = `grader_jobs_${RUN}_${crypto.randomBytes(3).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
+  return ownDatabase();
 }
 
 describe("imports survive the server going away", () => {
@@ -102,8 +92,9 @@ describe("imports survive the server going away", () => {
 });
 
 describe("a provider that is not ready yet", () => {
-  it("PRODUCT_NOT_READY right after a link is retried with backoff until the history comes", async () => {
-    const server = await start({ SIM_DELAY_FACTOR: "0", ...(await storage()) });
+  it("PRODUCT_NOT_READY right after a link is asked again with backoff until the history comes, spending no retry", async () => {
+    // No retries at all: waiting for a provider that is not ready is not an error.
+    const server = await start({ SIM_DELAY_FACTOR: "0", JOB_RETRY_LIMIT: "0", ...(await storage()) });
     const { cookie } = await signUp({ base: server.url });
     const username = `user_good_${RUN}n`;
     await exchange(server.url, cookie, username, "product-not-ready-");

@@ -3,7 +3,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, sessionCookie, uniqueEmail, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
-import { startServer, type RunningServer } from "../support/server";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 import { DEMO_WEBHOOK_KID, signDemoWebhook } from "../mocks/plaid";
 import { demoBrokerage, demoItemId } from "../mocks/plaid-data";
 
@@ -55,7 +55,7 @@ const imports = (cookie: string) => waitForImports(cookie, { base });
 const expected = expectedDemoLedger;
 
 beforeAll(async () => {
-  server = await startServer({ LOG_LEVEL: "debug" });
+  server = await startServer({ LOG_LEVEL: "debug", ...(await ownDatabase()) });
   base = server.url;
 });
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
 import { EVM_FAILURE_KEYS } from "../mocks/evm";
 import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
-import { baseUrl, get, signUp, waitForImports } from "../support/http";
-import { startServer, type RunningServer } from "../support/server";
+import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Wallet linking against the msw explorer and Solana RPC simulators (the test server has no
 // EVM_EXPLORER_URL / SOLANA_RPC_URL, so it runs them). Keys are real: ethers wallets and
@@ -43,6 +43,11 @@ async function link(signer: Signer, cookie: string, opts: { base?: string; edit?
   const signature = await signer.sign(message);
   const res = await apiPost(`/api/${signer.chain}/wallet`, { wallet_address: signer.sent, message, signature }, cookie, opts.base);
   return { ...res, message, signature };
+}
+
+async function unlink(cookie: string, id: number) {
+  const res = await postForm("/profile/account", { intent: "unlink", id: String(id), confirm: "yes" }, { cookie });
+  expect(res.headers.get("location")).toBe("/profile/account?unlinked=1");
 }
 
 const chains = [
@@ -168,6 +173,16 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect(failed).toMatchObject({ state: "failed", trades_added: 0 });
     expect(failed!.error).toMatch(pattern);
     expect(failed!.error).toMatch(/Gave up after 3 attempts/);
+    // "Try the import again" on the account page (a plain form) starts another import.
+    const retry = await postForm("/profile/account", { intent: "reimport", id: String(failed!.linked_account_id) }, { cookie: alice.cookie });
+    expect(retry.status).toBe(302);
+    expect(retry.headers.get("location")).toBe("/profile/account?retrying=1");
+    const rows = await waitForImports(alice.cookie);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ reason: "retry", state: "failed" });
+    // A failed wallet stays linked until its owner unlinks it (these test wallets are fixed keys:
+    // unlinking keeps the suite repeatable on a reused PostgreSQL database).
+    await unlink(alice.cookie, failed!.linked_account_id);
   });
 
   it("a failed re-import leaves the earlier ledger as it was", async () => {
@@ -187,13 +202,14 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: 2, trades_added: 0 });
     const trades = (await (await get("/api/portal/trades?page_size=1", { cookie })).json()) as { meta: { total: number } };
     expect(trades.meta.total).toBe(found);
+    await unlink(cookie, retried!.linked_account_id);
   });
 });
 
 describe("short limits (second server: 2 s nonces, 1.5 s provider time limit)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ WALLET_NONCE_TTL_SECONDS: "2", WALLET_PROVIDER_TIMEOUT_MS: "1500" });
+    server = await startServer({ WALLET_NONCE_TTL_SECONDS: "2", WALLET_PROVIDER_TIMEOUT_MS: "1500", ...(await ownDatabase()) });
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import path from "node:path";
+import pg from "pg";
 
 export type RunningServer = {
   url: string;
@@ -35,8 +37,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       RENDER_QUEUE_WAIT_MS: "10000",
       // Every provider on its simulator, chosen explicitly (a production server refuses otherwise).
       DEMO: "1",
-      // Required with DATABASE_URL; a fixed test key (PGlite in memory would make its own).
-      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "0123456789abcdef".repeat(4),
+      // Required with DATABASE_URL, and every process on one database may run any import job, so
+      // they share the key of the tokens (as replicas must; a fixed test-only key).
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "4d1c0f6e2b7a9c3e5f8d0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d",
       LOG_LEVEL: "info",
       ...env,
     },
@@ -81,4 +84,24 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       return exited;
     },
   };
+}
+
+/**
+ * Settings that give a test server a database of its own: PGlite in memory already is; on
+ * PostgreSQL a new database next to DATABASE_URL's, so the shared server's job workers (other
+ * settings, other simulators) never take its jobs.
+ */
+export async function ownDatabase(): Promise<Record<string, string>> {
+  if (!process.env.DATABASE_URL) return {};
+  const name = `grader_t_${Date.now().toString(36)}_${crypto.randomBytes(3).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { DATABASE_URL: url.toString() };
 }
