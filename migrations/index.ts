@@ -8,6 +8,7 @@ import * as m0006 from "./0006_community";
 import * as m0007 from "./0007_billing_points";
 import * as m0008 from "./0008_price_history";
 import * as m0011 from "./0011_evaluation_ledgers";
+import * as m0013 from "./0013_time_zone";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007_billing_points": m0007,
   "0008_price_history": m0008,
   "0011_evaluation_ledgers": m0011,
+  "0013_time_zone": m0013,
 };
