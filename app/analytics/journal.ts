@@ -101,3 +101,23 @@ export function journalPage(trips: RoundTrip[], q: JournalQuery) {
   const start = (q.page - 1) * q.page_size;
   return { rows: all.slice(start, start + q.page_size), total: all.length };
 }
+
+/** A journal row as the API and the CSV give it (snake_case, as the other portal APIs). */
+export function roundTripApiRow(r: TripRow) {
+  return {
+    n: r.n,
+    account: r.account,
+    symbol: r.symbol,
+    asset_class: r.assetClass,
+    side: r.side,
+    open_time: r.openTime,
+    close_time: r.closeTime,
+    holding_days: r.holdingDays,
+    entry_notional: r.entryNotional,
+    pnl: r.pnl,
+    return: r.return,
+    outcome: r.outcome,
+  };
+}
+export type RoundTripApiRow = ReturnType<typeof roundTripApiRow>;
+export const ROUND_TRIP_COLUMNS: (keyof RoundTripApiRow)[] = ["n", "account", "symbol", "asset_class", "side", "open_time", "close_time", "holding_days", "entry_notional", "pnl", "return", "outcome"];

@@ -255,7 +255,8 @@ export function redactAmounts(e: Evaluation): Evaluation {
   return {
     ...e,
     metrics: metrics as unknown as Evaluation["metrics"],
-    curve: e.curve.map((c) => ({ ...c, equity: null as unknown as number })),
+    // The day's P&L is dollars too; the index, drawdown and benchmark are ratios.
+    curve: e.curve.map((c) => ({ ...c, equity: null as unknown as number, pnl: null as unknown as number })),
     positions: [],
   };
 }
