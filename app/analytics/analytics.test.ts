@@ -153,6 +153,8 @@ describe("analytics pieces", () => {
     expect(ny(Date.parse("2024-03-10T07:30:00Z"))).toEqual({ weekday: 6, hour: 3 }); // 03:30 EDT
     expect(zonedClock("Asia/Kolkata")(Date.parse("2024-01-01T20:00:00Z"))).toEqual({ weekday: 1, hour: 1 }); // Tue 01:30
     expect(zonedClock("UTC")(Date.parse("2024-01-01T23:59:00Z"))).toEqual({ weekday: 0, hour: 23 });
+    const london = zonedClock("Europe/London"); // BST from 01:00 UTC on 31 March 2024
+    expect(["2024-03-31T00:30:00Z", "2024-03-31T01:30:00Z", "2024-03-31T23:30:00Z", "2024-10-27T00:30:00Z", "2024-10-27T01:30:00Z"].map((t) => london(Date.parse(t)).hour)).toEqual([0, 2, 0, 1, 1]);
   });
 });
 

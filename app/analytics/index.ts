@@ -202,29 +202,54 @@ export function streaksOf(outcomes: Outcome[]): Streaks {
 }
 
 /**
- * Local weekday (0 = Monday) and hour of an instant in `timeZone`. The zone's offset is looked up
- * once per UTC hour (Intl is slow; zone offsets change on whole UTC hours in practice — a
- * 30-minute-offset zone's hour changes at :30, which the per-instant offset still gets right).
+ * Local weekday (0 = Monday) and hour of an instant in `timeZone`. Intl is slow (~6 µs a call), so
+ * the zone's offset is looked up once per UTC day: when the offsets at the day's start and end
+ * agree (every day but the two DST changes a year) the whole day has it; otherwise per UTC hour.
  */
 export function zonedClock(timeZone: string) {
   const fmt = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
-  const offsets = new Map<number, number>();
+  const DAY_MS = 24 * HOUR_MS;
+  const offsetOf = (at: number) => {
+    const p: Record<string, number> = {};
+    for (const part of fmt.formatToParts(at)) if (part.type !== "literal") p[part.type] = Number(part.value);
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - at;
+  };
+  const days = new Map<number, number | null>(); // UTC day → its offset, or null when it changes that day
+  const hours = new Map<number, number>();
   const offsetAt = (ms: number) => {
-    const h = Math.floor(ms / HOUR_MS);
-    let off = offsets.get(h);
+    const d = Math.floor(ms / DAY_MS);
+    let off = days.get(d);
     if (off === undefined) {
-      const at = h * HOUR_MS;
-      const p: Record<string, number> = {};
-      for (const part of fmt.formatToParts(at)) if (part.type !== "literal") p[part.type] = Number(part.value);
-      off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - at;
-      offsets.set(h, off);
+      const start = offsetOf(d * DAY_MS);
+      off = start === offsetOf((d + 1) * DAY_MS - HOUR_MS) ? start : null;
+      days.set(d, off);
     }
-    return off;
+    if (off !== null) return off;
+    const h = Math.floor(ms / HOUR_MS);
+    let hour = hours.get(h);
+    if (hour === undefined) hours.set(h, (hour = offsetOf(h * HOUR_MS)));
+    return hour;
   };
   return (ms: number) => {
     const local = new Date(ms + offsetAt(ms));
     return { weekday: (local.getUTCDay() + 6) % 7, hour: local.getUTCHours() };
   };
+}
+
+/** Indexes of the `k` largest keys (ties: the earlier trip first), largest first, in one pass. */
+function topK(n: number, key: (i: number) => number, k: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = key(i);
+    if (top.length === k && v <= key(top[k - 1]!)) continue;
+    let j = top.length < k ? top.length : k - 1;
+    while (j > 0 && key(top[j - 1]!) < v) {
+      top[j] = top[j - 1]!;
+      j--;
+    }
+    top[j] = i;
+  }
+  return top;
 }
 
 export function tripRow(t: RoundTrip, n: number): TripRow {
@@ -285,10 +310,9 @@ export function analyse(curve: Pick<CurvePoint, "date" | "index" | "pnl">[], tri
   }
   const rankBy = opts.rankBy ?? "pnl";
   const top = opts.top ?? 5;
-  const key = (t: RoundTrip) => (rankBy === "pnl" ? t.pnl : (t.return ?? 0));
-  const order = trips.map((_, i) => i).sort((a, b) => key(trips[b]!) - key(trips[a]!) || a - b);
-  const best = order.slice(0, top).filter((i) => outcomes[i] === "win");
-  const worst = order.slice(-top).reverse().filter((i) => outcomes[i] === "loss");
+  const key = (i: number) => (rankBy === "pnl" ? trips[i]!.pnl : (trips[i]!.return ?? 0));
+  const best = topK(trips.length, key, top).filter((i) => outcomes[i] === "win");
+  const worst = topK(trips.length, (i) => -key(i), top).filter((i) => outcomes[i] === "loss");
   const symbolRows = rows(bySymbol, (k) => k, total).sort((a, b) => b.trips - a.trips || (b.pnl ?? 0) - (a.pnl ?? 0) || a.key.localeCompare(b.key));
   return {
     timeZone: opts.timeZone,
