@@ -1,7 +1,7 @@
+import { useState, type PointerEvent } from "react";
 import { dateTicks, niceTicks } from "~/lib/chart-scale";
 
 type Point = { x: string; y: number };
-
 
 /** Keeps at most `max` points (the first, the last and evenly spaced ones between). */
 export function downsample<T>(points: T[], max = 200): T[] {
@@ -39,6 +39,8 @@ export function LineChart({
   /** What the vertical axis measures, written along it. */
   yLabel?: string;
 }) {
+  // With JavaScript, pointing at the plot shows that day's figures (the server page has no hover).
+  const [hover, setHover] = useState<number | null>(null);
   const data = downsample(points);
   if (data.length < 2) return <p className="muted">Not enough history to draw {title.toLowerCase()} yet.</p>;
   const other = compare && compare.points.length === points.length ? downsample(compare.points) : null;
@@ -72,10 +74,15 @@ export function LineChart({
   const fill = `${line}L1000,${baseline.toFixed(1)}L0,${baseline.toFixed(1)}Z`;
   const colour = tone === "danger" ? "var(--danger)" : "var(--accent)";
   const xTicks = dateTicks(data.map((p) => p.x));
+  const onMove = (e: PointerEvent<HTMLDivElement>) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const f = Math.min(1, Math.max(0, (e.clientX - box.left) / box.width));
+    setHover(Math.round(f * (data.length - 1)));
+  };
   return (
     <figure className={`chart-figure${yLabel ? " with-y-label" : ""}`}>
       {yLabel ? <span className="chart-y-label" aria-hidden="true">{yLabel}</span> : null}
-      <div className="chart-plot">
+      <div className="chart-plot" onPointerMove={onMove} onPointerLeave={() => setHover(null)}>
         <svg className="chart" viewBox="0 0 1000 1000" preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
           <title id={`${id}-title`}>{title}</title>
           <desc id={`${id}-desc`}>{description}</desc>
@@ -88,7 +95,14 @@ export function LineChart({
           {area ? <path d={fill} fill={colour} opacity="0.18" /> : null}
           {other ? <path d={path(other)} fill="none" stroke="var(--muted)" strokeWidth="1.5" strokeDasharray="5 4" vectorEffect="non-scaling-stroke" /> : null}
           <path d={line} fill="none" stroke={colour} strokeWidth="2" vectorEffect="non-scaling-stroke" />
+          {hover !== null ? <line x1={x(hover)} x2={x(hover)} y1={0} y2={1000} stroke="var(--text)" strokeOpacity="0.6" vectorEffect="non-scaling-stroke" /> : null}
         </svg>
+        {hover !== null ? (
+          <span className={`chart-hover${hover > (data.length - 1) / 2 ? " left" : ""}`} style={{ left: `${x(hover) / 10}%` }} aria-hidden="true">
+            <strong>{data[hover]!.x}</strong> {format(data[hover]!.y)}
+            {other ? <span className="muted"> · {compare!.label} {format(other[hover]!.y)}</span> : null}
+          </span>
+        ) : null}
         <div className="chart-axis" aria-hidden="true">
           {ticks.map((t) => (
             <span key={t} className="y-tick" style={{ top: `${y(t) / 10}%` }}>

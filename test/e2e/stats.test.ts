@@ -88,6 +88,11 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
         // The CSV link carries the same filters.
         expect(await page.getByRole("link", { name: "these round trips (CSV)" }).getAttribute("href")).toMatch(/^\/api\/portal\/round_trips\.csv\?outcome=loss&sort_by=return&order=asc$/);
         if (js && width === 1280) {
+          // JavaScript adds the hovered day's figures to the chart.
+          const plot = page.locator(".chart-plot").first();
+          const box = (await plot.boundingBox())!;
+          await plot.hover({ position: { x: box.width * 0.25, y: box.height / 2 } });
+          expect(await plot.locator(".chart-hover").textContent()).toMatch(/^\d{4}-\d\d-\d\d \d+\.\d\d · S&P 500 \d+\.\d\d$/);
           expect(await seriousViolations(page)).toEqual([]);
           // A figure's explanation shows on keyboard focus.
           const term = page.locator(".figures .term a").first();
