@@ -346,13 +346,14 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
           <table className="table compact journal">
             <thead>
               <tr>
+                {/* Return and P&L first after the symbol: what a phone shows without scrolling. */}
                 {sortHeader("close_time")}
                 {sortHeader("symbol")}
-                {sortHeader("side")}
-                {sortHeader("open_time")}
-                {sortHeader("holding", true)}
                 {sortHeader("return", true)}
                 {amounts ? sortHeader("pnl", true) : null}
+                {sortHeader("side")}
+                {sortHeader("holding", true)}
+                {sortHeader("open_time")}
               </tr>
             </thead>
             <tbody>
@@ -360,11 +361,11 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
                 <tr key={t.n}>
                   <td>{day(t.closeTime)}</td>
                   <td><strong>{t.symbol}</strong></td>
-                  <td>{t.side}</td>
-                  <td>{day(t.openTime)}</td>
-                  <td className="num">{holding(t.holdingDays)}</td>
                   <td className={`num ${tone(t.return) ?? ""}`}>{signed(t.return, 2)}</td>
                   {amounts ? <td className={`num ${tone(t.pnl) ?? ""}`}>{usd(t.pnl)}</td> : null}
+                  <td>{t.side}</td>
+                  <td className="num">{holding(t.holdingDays)}</td>
+                  <td>{day(t.openTime)}</td>
                 </tr>
               ))}
             </tbody>
