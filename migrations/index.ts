@@ -11,6 +11,7 @@ import * as m0009 from "./0009_demo_flag";
 import * as m0010 from "./0010_imports";
 import * as m0011 from "./0011_evaluation_ledgers";
 import * as m0012 from "./0012_grade_log";
+import * as m0013 from "./0013_time_zone";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0010_imports": m0010,
   "0011_evaluation_ledgers": m0011,
   "0012_grade_log": m0012,
+  "0013_time_zone": m0013,
 };

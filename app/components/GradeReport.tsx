@@ -3,6 +3,8 @@ import { formatCompact, formatPercent, formatUsd } from "~/lib/format-number";
 import { formatDay } from "~/lib/time-ago";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
+import { Term } from "./Term";
+import { skillInWords } from "~/content/glossary";
 
 export type ReportData = {
   evaluation: Evaluation;
@@ -101,46 +103,51 @@ export function GradeReport({ data }: { data: ReportData }) {
       <section>
         <h2>Key figures</h2>
         <dl className="figures">
-          <div><dt>Total return</dt><dd>{pct(m.simpleReturn)}</dd></div>
-          <div><dt>Total P&amp;L</dt><dd>{money(m.totalPnl)}</dd></div>
-          <div><dt>Time-weighted return</dt><dd>{pct(m.twr)}</dd></div>
+          <div><dt><Term k="simpleReturn" /></dt><dd>{pct(m.simpleReturn)}</dd></div>
+          <div><dt><Term k="totalPnl" /></dt><dd>{money(m.totalPnl)}</dd></div>
+          <div><dt><Term k="twr" /></dt><dd>{pct(m.twr)}</dd></div>
           {m.mwr !== null && m.mwr !== undefined ? (
-            <div><dt>Money-weighted return (annual)</dt><dd>{pct(m.mwr)}</dd></div>
+            <div><dt><Term k="mwr">Money-weighted return (annual)</Term></dt><dd>{pct(m.mwr)}</dd></div>
           ) : (
-            <div><dt>Money-weighted return (period)</dt><dd>{pct(m.mwrCumulative)}</dd></div>
+            <div><dt><Term k="mwr">Money-weighted return (period)</Term></dt><dd>{pct(m.mwrCumulative)}</dd></div>
           )}
           {m.benchmark ? (
             <div>
-              <dt>{BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time</dt>
+              <dt><Term k="benchmark">{BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time</Term></dt>
               <dd>{signedPct(m.benchmark.return)}{m.benchmark.excess !== null ? <span className="muted small"> · you {signedPct(m.benchmark.excess)}</span> : null}</dd>
             </div>
           ) : null}
           {m.psr !== null && m.psr !== undefined ? (
-            <div><dt>Edge is real (skill vs luck)</dt><dd>{Math.round(m.psr * 100)} % likely</dd></div>
+            <div><dt><Term k="psr" /></dt><dd>{Math.round(m.psr * 100)} % likely</dd></div>
           ) : null}
-          <div><dt>Max drawdown</dt><dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd></div>
-          <div><dt>Win rate</dt><dd>{pct(m.winRate)}</dd></div>
-          <div><dt>Profit factor</dt><dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd></div>
-          <div><dt>Average holding</dt><dd>{days(m.avgHoldingDays)}</dd></div>
-          <div><dt>Median holding</dt><dd>{days(m.medianHoldingDays)}</dd></div>
-          <div><dt>Round trips</dt><dd>{formatCompact(m.roundTrips)}</dd></div>
+          <div><dt><Term k="maxDrawdown" /></dt><dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd></div>
+          <div><dt><Term k="winRate" /></dt><dd>{pct(m.winRate)}</dd></div>
+          <div><dt><Term k="profitFactor" /></dt><dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd></div>
+          <div><dt><Term k="avgHoldingDays" /></dt><dd>{days(m.avgHoldingDays)}</dd></div>
+          <div><dt><Term k="medianHoldingDays" /></dt><dd>{days(m.medianHoldingDays)}</dd></div>
+          <div><dt><Term k="trips" /></dt><dd>{formatCompact(m.roundTrips)}</dd></div>
           <div>
-            <dt>Track record</dt>
+            <dt><Term k="trackRecordDays" /></dt>
             <dd>
               {formatCompact(Math.round(m.trackRecordDays))} days
               {m.activeDays !== undefined ? <span className="muted small"> · {formatCompact(m.activeDays)} active</span> : null}
             </dd>
           </div>
           {m.maxLeverage !== null && m.maxLeverage !== undefined ? (
-            <div><dt>Max leverage</dt><dd>{m.maxLeverage.toFixed(2)}×</dd></div>
+            <div><dt><Term k="maxLeverage" /></dt><dd>{m.maxLeverage.toFixed(2)}×</dd></div>
           ) : null}
-          {m.income ? <div><dt>Dividends and interest</dt><dd>{money(m.income)}</dd></div> : null}
-          <div><dt>Sharpe / Sortino</dt><dd>{num(m.sharpe)} / {num(m.sortino)}</dd></div>
+          {m.income ? <div><dt><Term k="income" /></dt><dd>{money(m.income)}</dd></div> : null}
+          <div><dt><Term k="sharpe">Sharpe</Term> / <Term k="sortino">Sortino</Term></dt><dd>{num(m.sharpe)} / {num(m.sortino)}</dd></div>
         </dl>
         <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
+        {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays) ? (
+          <p className="skill-words">
+            <strong>Skill or luck?</strong> {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays)}
+          </p>
+        ) : null}
       </section>
 
-      <section className="charts">
+      <section className="charts stacked">
         <div className="card">
           <h2>Growth of your account</h2>
           <LineChart
@@ -149,6 +156,7 @@ export function GradeReport({ data }: { data: ReportData }) {
             description={`The account's time-weighted index from ${e.curve[0]?.date ?? "the start"} to ${e.curve.at(-1)?.date ?? "now"}, ending at ${num(e.curve.at(-1)?.index)} (1.00 = where it started).`}
             points={e.curve.map((c) => ({ x: c.date, y: c.index }))}
             format={(v) => v.toFixed(2)}
+            yLabel="Index (1.00 = start)"
             compare={
               m.benchmark && e.curve.every((c) => typeof c.benchmark === "number")
                 ? { label: BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol, points: e.curve.map((c) => ({ x: c.date, y: c.benchmark! })) }
@@ -163,7 +171,8 @@ export function GradeReport({ data }: { data: ReportData }) {
             title="Drawdown from the running peak"
             description={`How far the index stood below its previous high each day; the deepest fall was ${pct(m.maxDrawdown)}.`}
             points={e.curve.map((c) => ({ x: c.date, y: -c.drawdown }))}
-            format={(v) => formatPercent(v, 0)}
+            format={(v) => formatPercent(v, Number.isInteger(Math.round(v * 1000) / 10) ? 0 : 1)}
+            yLabel="Below the peak"
             area
             tone="danger"
           />

@@ -21,3 +21,17 @@ describe("username", () => {
     expect(errorOf("dot.name")).toBe("Use only lowercase letters, digits and _.");
   });
 });
+
+describe("time zone", () => {
+  it("accepts UTC and IANA zones, and refuses anything else with a clear message", async () => {
+    const { timeZone, timeZones } = await import("./profile-schemas");
+    expect(timeZone.parse("UTC")).toBe("UTC");
+    expect(timeZone.parse(" Europe/London ")).toBe("Europe/London");
+    expect(timeZones()).toContain("America/New_York");
+    for (const bad of ["Mars/Olympus", "utc+2", "", "Europe/London; drop table"]) {
+      const r = timeZone.safeParse(bad);
+      expect(r.success).toBe(false);
+      if (!r.success) expect(r.error.issues[0]!.message).toMatch(/Choose a time zone/);
+    }
+  });
+});

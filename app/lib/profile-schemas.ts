@@ -48,7 +48,26 @@ export const OnboardingSchema = ProfileSchema.extend({
   experience: z.enum(EXPERIENCE, { errorMap: () => ({ message: "Choose your experience." }) }),
 });
 
+let zones: readonly string[] | null = null;
+let zoneSet: Set<string> | null = null;
+/**
+ * "UTC" and every IANA zone this runtime knows (Intl.supportedValuesOf leaves UTC out). Lazy, and
+ * read on the server only: a browser's list may differ (and old ones lack the call).
+ */
+export function timeZones(): readonly string[] {
+  zones ??= ["UTC", ...Intl.supportedValuesOf("timeZone")];
+  return zones;
+}
+const isTimeZone = (v: string) => (zoneSet ??= new Set(timeZones())).has(v);
+
+export const timeZone = z
+  .string()
+  .trim()
+  .refine(isTimeZone, "Choose a time zone from the list (for example Europe/London or America/New_York).");
+
 export const SettingsSchema = ProfileSchema.extend({
+  // Absent in older forms: UTC, as the column's default.
+  time_zone: timeZone.optional().transform((v) => v ?? "UTC"),
   show_amounts: z.enum(["percentages", "amounts"]).transform((v) => v === "amounts"),
   // A checkbox: present ("on") when ticked, absent otherwise.
   share_trades: z.literal("on").optional().transform((v) => v === "on"),

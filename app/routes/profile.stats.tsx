@@ -3,21 +3,20 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
+import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
 import { seo } from "~/lib/seo";
-import { gradeReportFor } from "~/server/evaluation.server";
+import { statsPage } from "~/server/analytics.server";
 import { requireUser } from "~/server/session.server";
-import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const report = await gradeReportFor(user.id, user.id);
-  return json({ report: report && { ...report, unlinked: await unlinkedDisclosureFor(report.verificationCode) } });
+  return json(await statsPage(user.id, user.id, new URL(request.url).searchParams));
 }
 
 export default function ProfileStats() {
-  const { report } = useLoaderData<typeof loader>();
+  const { report, analytics, journal, own } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   if (!report) {
     return (
@@ -34,6 +33,7 @@ export default function ProfileStats() {
       <h2>Stats</h2>
       {params.get("evaluated") ? <p className="form-success" role="status">Evaluated successfully!</p> : null}
       <GradeReport data={report as never} />
+      {analytics && journal ? <StatsAnalytics analytics={analytics as never} journal={journal as never} amounts={report.showAmounts} own={own} /> : <OlderGrade />}
     </section>
   );
 }

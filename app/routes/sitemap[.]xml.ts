@@ -3,7 +3,7 @@ import { sections } from "~/content/white-paper";
 import { getEnv } from "~/server/env.server";
 
 // The public pages and every article and white-paper section, with absolute URLs from PUBLIC_URL.
-export const PUBLIC_PAGES = ["/", "/blogs", "/white-paper", "/pricing", "/airdrop", "/stars", "/m/guide", "/contact", "/privacy", "/terms", "/signup", "/signin"];
+export const PUBLIC_PAGES = ["/", "/blogs", "/white-paper", "/glossary", "/pricing", "/airdrop", "/stars", "/m/guide", "/contact", "/privacy", "/terms", "/signup", "/signin"];
 
 export function loader() {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Field } from "~/components/Field";
 import { parseForm } from "~/lib/forms";
-import { SettingsSchema } from "~/lib/profile-schemas";
+import { SettingsSchema, timeZones } from "~/lib/profile-schemas";
 import { Avatar } from "~/components/Avatar";
 import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/avatar.server";
 import { getProfile, updateProfile } from "~/server/profile.server";
@@ -16,7 +16,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grad
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ profile: await getProfile(user.id) });
+  return json({ profile: await getProfile(user.id), timeZones: timeZones() });
 }
 
 // One answer shape for the three forms; the avatar's feedback is kept apart so it shows in its own card.
@@ -55,7 +55,7 @@ async function avatarAction(request: Request, userId: number) {
 }
 
 export default function Settings() {
-  const { profile } = useLoaderData<typeof loader>();
+  const { profile, timeZones } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const avatarForm = useRef<HTMLFormElement>(null);
   // With JavaScript the page stays, so the file input would still name the uploaded file: clear it.
@@ -88,6 +88,14 @@ export default function Settings() {
             <input type="checkbox" name="share_trades" value="on" defaultChecked={shareTrades} /> List my trades in the market’s recent trades (symbol, side and price; quantities only with dollar amounts)
           </label>
         </fieldset>
+        <div className="field">
+          <label htmlFor="f-time_zone">Time zone</label>
+          <select id="f-time_zone" name="time_zone" defaultValue={v("time_zone", profile.time_zone)} aria-describedby={data?.errors.time_zone ? "f-time_zone-error f-time_zone-hint" : "f-time_zone-hint"} aria-invalid={data?.errors.time_zone ? true : undefined}>
+            {timeZones.map((z) => <option key={z} value={z}>{z.replaceAll("_", " ")}</option>)}
+          </select>
+          <p id="f-time_zone-hint" className="muted small">Your Stats tab groups trades by weekday and hour of day in this zone.</p>
+          {data?.errors.time_zone ? <p id="f-time_zone-error" className="field-error">{data.errors.time_zone}</p> : null}
+        </div>
         <button type="submit" className="btn btn-primary">Save settings</button>
       </Form>
       <Form method="post" encType="multipart/form-data" className="stack card" style={{ marginTop: "1rem" }} ref={avatarForm}>

@@ -22,6 +22,9 @@ export default function WhitePaperIndex() {
           ))}
         </ol>
       </nav>
+      <p>
+        Every figure on a Stats tab, in one line each: <Link to="/glossary">the glossary</Link>.
+      </p>
     </div>
   );
 }

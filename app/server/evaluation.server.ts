@@ -7,6 +7,7 @@ import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
+import { unlinkedDisclosureFor } from "./unlinked-accounts.server";
 import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
 
 /** SPEC §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
@@ -297,7 +298,8 @@ export function redactAmounts(e: Evaluation): Evaluation {
   return {
     ...e,
     metrics: metrics as unknown as Evaluation["metrics"],
-    curve: e.curve.map((c) => ({ ...c, equity: null as unknown as number })),
+    // The day's P&L is dollars too; the index, drawdown and benchmark are ratios.
+    curve: e.curve.map((c) => ({ ...c, equity: null as unknown as number, pnl: null as unknown as number })),
     positions: [],
   };
 }
@@ -318,6 +320,8 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
     verificationCode: current.verificationCode,
     showAmounts,
     history,
+    // Accounts unlinked since the previous grade, as the signed record discloses them.
+    unlinked: await unlinkedDisclosureFor(current.verificationCode),
   };
 }
 

@@ -32,7 +32,14 @@ export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_S
       .execute(),
     base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
-  const data: TradeRow[] = rows.map((r) => ({
+  const data = rows.map((r) => tradeRow(r, view));
+  return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
+}
+
+type TradeSelect = { id: number | string; time: Date | string; symbol: string; asset_class: string; side: string; quantity: number; price: number; fee: number; label: string; kind: LinkedAccountKind };
+
+function tradeRow(r: TradeSelect, view: { amounts: boolean; account: boolean }): TradeRow {
+  return {
     id: String(r.id),
     time: new Date(r.time).toISOString(),
     symbol: r.symbol,
@@ -42,8 +49,21 @@ export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_S
     price: r.price,
     fee: view.amounts ? r.fee : null,
     account: view.account ? r.label : PUBLIC_ACCOUNT_LABEL[r.kind],
-  }));
-  return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
+  };
+}
+
+/** Every imported trade of one's own, in the API's row shape and its default order (newest first): the CSV export. */
+export async function allOwnTrades(userId: number): Promise<TradeRow[]> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("trades")
+    .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+    .where("linked_accounts.user_id", "=", userId)
+    .select(["trades.id", "trades.time", "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee", "linked_accounts.label", "linked_accounts.kind"])
+    .orderBy("trades.time", "desc")
+    .orderBy("trades.id", "desc")
+    .execute();
+  return rows.map((r) => tradeRow(r, { amounts: true, account: true }));
 }
 
 /** Open positions at the current grade's valuation time, with their share of the portfolio. */

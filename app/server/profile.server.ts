@@ -9,6 +9,7 @@ export type ProfileUpdate = {
   experience?: string;
   show_amounts?: boolean;
   share_trades?: boolean;
+  time_zone?: string;
   onboarded?: boolean;
 };
 
@@ -33,7 +34,7 @@ export async function getProfile(userId: number) {
   const db = await getDb();
   return db
     .selectFrom("users")
-    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "share_trades", "email", "avatar_url"])
+    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "share_trades", "time_zone", "email", "avatar_url"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
 }

@@ -17,6 +17,7 @@ export const publicRoutes: RouteCase[] = [
   { path: "/white-paper", auth: false, heading: "White Paper" },
   { path: "/white-paper/welcome", auth: false, heading: "Welcome to Grader" },
   { path: "/white-paper/disclaimer", auth: false, heading: /Disclaimer/ },
+  { path: "/glossary", auth: false, heading: "Glossary" },
   { path: "/blogs", auth: false, heading: "Blog" },
   { path: "/blogs/Aq7TrX8B", auth: false, heading: /./ },
   { path: "/blogs/unknown1", auth: false, heading: "-", status: 404 },

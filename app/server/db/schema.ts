@@ -31,6 +31,8 @@ export interface UsersTable {
   followers_count: Generated<number>;
   following_count: Generated<number>;
   share_trades: Generated<boolean>;
+  /** IANA time zone for the Stats tab's weekday and hour breakdowns (migration 0013). */
+  time_zone: Generated<string>;
 }
 
 export interface SessionsTable {
