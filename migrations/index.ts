@@ -10,6 +10,7 @@ import * as m0008 from "./0008_price_history";
 import * as m0009 from "./0009_demo_flag";
 import * as m0010 from "./0010_imports";
 import * as m0011 from "./0011_evaluation_ledgers";
+import * as m0014 from "./0014_ledger_events";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009_demo_flag": m0009,
   "0010_imports": m0010,
   "0011_evaluation_ledgers": m0011,
+  "0014_ledger_events": m0014,
 };
