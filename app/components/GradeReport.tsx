@@ -14,6 +14,8 @@ export type ReportData = {
   history: { id: number; created_at: string; tier: string | null; score: number | null; verification_code: string; engine_version?: string }[];
   /** Accounts unlinked since the previous grade, as the signed record discloses them. */
   unlinked?: string | null;
+  /** Items the grade could not use, by reason (grades from before it was kept: null). */
+  dataQuality?: { skipped: { reason: string; count: number }[] } | null;
 };
 
 /** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
@@ -189,6 +191,20 @@ export function GradeReport({ data }: { data: ReportData }) {
               </li>
             ))}
           </ol>
+        </section>
+      ) : null}
+
+      {data.dataQuality && data.dataQuality.skipped.length > 0 ? (
+        <section className="card data-quality" aria-labelledby="data-quality-title">
+          <h2 id="data-quality-title">What this grade could not use</h2>
+          <p className="muted small">Items from your linked accounts that were left out, and why. Everything else was graded.</p>
+          <ul>
+            {data.dataQuality.skipped.map((s) => (
+              <li key={s.reason}>
+                {s.count} × {s.reason}
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
 

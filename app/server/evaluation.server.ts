@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { canonicalJson, ENGINE_VERSION, grade, type Evaluation } from "~/grading";
 import { getDb } from "./db.server";
 import { isDemoGrade } from "./demo.server";
-import type { LinkedAccountKind } from "./db/schema";
+import type { DataQuality, LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
@@ -155,7 +155,7 @@ export async function evaluateUser(
       return { code: 502, message: EVALUATION_MESSAGES[502] };
     }
     const now = new Date();
-    const { ledger, digest } = await buildUserLedger(userId, now);
+    const { ledger, digest, skipped } = await buildUserLedger(userId, now);
     const latest = await db
       .selectFrom("evaluations")
       .select(["id", "history_digest", "engine_version", "tier", "score", "verification_code"])
@@ -185,6 +185,7 @@ export async function evaluateUser(
           engine_version: ENGINE_VERSION,
           ledger_digest: stored.digest,
           history_digest: digest,
+          data_quality: JSON.stringify(await dataQualityOf(userId, skipped)),
           tier: result.tier,
           score: result.score,
           percentile,
@@ -211,6 +212,31 @@ class AllowanceRefused extends Error {
   constructor(readonly code: 401 | 402) {
     super(`allowance refused: ${code}`);
   }
+}
+
+/**
+ * What a grade could not use: the latest import of each linked account's skipped items (by
+ * reason, e.g. "swap without a USD price", "cash equivalent") and the ledger builder's (a cancel
+ * without the transaction it cancels, a split of a position not held).
+ */
+async function dataQualityOf(userId: number, builderSkipped: Record<string, number>): Promise<DataQuality> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("imports")
+    .select(["linked_account_id", "skipped"])
+    .where("user_id", "=", userId)
+    .where("state", "=", "done")
+    .orderBy("id", "desc")
+    .execute();
+  const counts = new Map<string, number>(Object.entries(builderSkipped));
+  const seen = new Set<number>();
+  for (const r of rows) {
+    if (seen.has(r.linked_account_id)) continue; // the latest import of each account
+    seen.add(r.linked_account_id);
+    const list = (typeof r.skipped === "string" ? JSON.parse(r.skipped) : r.skipped) as { reason: string; count: number }[];
+    for (const { reason, count } of list ?? []) counts.set(reason, (counts.get(reason) ?? 0) + count);
+  }
+  return { skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)) };
 }
 
 /** Share of other traders' current grades strictly below this score (0–1), from the database. */
@@ -307,13 +333,15 @@ export function redactAmounts(e: Evaluation): Evaluation {
 /** The grade report of `ownerId` as `viewerId` may see it. */
 export async function gradeReportFor(ownerId: number, viewerId: number) {
   const db = await getDb();
-  const [current, history, owner] = await Promise.all([
+  const [current, history, owner, quality] = await Promise.all([
     currentEvaluation(ownerId),
     gradeHistory(ownerId),
     db.selectFrom("users").select("show_amounts").where("id", "=", ownerId).executeTakeFirst(),
+    db.selectFrom("users").innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id").select("evaluations.data_quality").where("users.id", "=", ownerId).executeTakeFirst(),
   ]);
   if (!current) return null;
   const showAmounts = ownerId === viewerId || Boolean(owner?.show_amounts);
+  const dataQuality = quality?.data_quality ? ((typeof quality.data_quality === "string" ? JSON.parse(quality.data_quality) : quality.data_quality) as DataQuality) : null;
   return {
     evaluation: showAmounts ? current.result : redactAmounts(current.result),
     createdAt: current.createdAt,
@@ -322,6 +350,7 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
     history,
     // Accounts unlinked since the previous grade, as the signed record discloses them.
     unlinked: await unlinkedDisclosureFor(current.verificationCode),
+    dataQuality,
   };
 }
 

@@ -16,10 +16,24 @@ export type ImportedTrade = {
 };
 export type ImportedCashFlow = { externalId: string; time: Date; amount: number };
 export type ImportedMark = { symbol: string; time: Date; price: number };
+/**
+ * Ledger events an adapter maps besides trades (docs/SOURCES.md). The ledger builder turns them
+ * into the engine's events: `shares` (a split or stock distribution, as the change in units) into
+ * a split by the units held then; `cancel` removes the earliest matching trade.
+ */
+export type ImportedEvent = { externalId: string; time: Date } & (
+  | { kind: "income"; symbol?: string; amount: number }
+  | { kind: "fee"; amount: number }
+  | { kind: "shares"; symbol: string; quantity: number; reason: string }
+  | { kind: "spinoff"; symbol: string; quantity: number; price: number }
+  | { kind: "merger"; symbol: string; to: string; ratio: number }
+  | { kind: "cancel"; symbol: string; quantity: number; amount: number }
+);
 export type ImportBatch = {
   trades: ImportedTrade[];
   cashFlows: ImportedCashFlow[];
   marks: ImportedMark[];
+  events?: ImportedEvent[];
   /** Raw provider answers, stored for audit. */
   payloads: { kind: string; payload: unknown }[];
 };
@@ -64,6 +78,17 @@ export async function saveImport(linkedAccountId: number, batch: ImportBatch, tr
     for (let i = 0; i < batch.marks.length; i += CHUNK) {
       const rows = batch.marks.slice(i, i + CHUNK).map((m) => ({ linked_account_id: linkedAccountId, symbol: m.symbol, time: m.time, price: m.price }));
       await trx.insertInto("price_marks").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "symbol", "time"]).doUpdateSet({ price: sql`excluded.price` })).execute();
+    }
+    for (let i = 0; i < (batch.events?.length ?? 0); i += CHUNK) {
+      const rows = batch.events!.slice(i, i + CHUNK).map(({ externalId, time, kind, ...rest }) => ({
+        linked_account_id: linkedAccountId,
+        external_id: externalId,
+        time,
+        kind,
+        symbol: "symbol" in rest ? (rest.symbol ?? null) : null,
+        data: JSON.stringify(rest),
+      }));
+      await trx.insertInto("ledger_events").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "external_id"]).doNothing()).execute();
     }
     for (const p of batch.payloads) {
       await trx.insertInto("provider_payloads").values({ linked_account_id: linkedAccountId, kind: p.kind, payload: JSON.stringify(p.payload) }).execute();

@@ -4,6 +4,7 @@ import zlib from "node:zlib";
 import { sql } from "kysely";
 import { canonicalJson, canonicalLedger, dominantAssetClass, type Ledger } from "~/grading";
 import { getDb } from "./db.server";
+import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "./log.server";
 import { benchmarkSeries } from "./prices.server";
 import type { LinkedAccountKind } from "./db/schema";
@@ -19,9 +20,9 @@ export const LEDGER_DIGEST_VERSION = "v1";
  * every trade, cash flow and mark in a fixed order. asOf is left out of the digest, so "nothing
  * new" means no new rows.
  */
-export async function buildUserLedger(userId: number, asOf: Date): Promise<{ ledger: Ledger; digest: string }> {
+export async function buildUserLedger(userId: number, asOf: Date): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number> }> {
   const db = await getDb();
-  const [trades, cashFlows, marks] = await Promise.all([
+  const [trades, cashFlows, marks, stored] = await Promise.all([
     db
       .selectFrom("trades")
       .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
@@ -49,6 +50,15 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
       .orderBy("price_marks.linked_account_id")
       .orderBy("price_marks.symbol")
       .orderBy("price_marks.time")
+      .execute(),
+    db
+      .selectFrom("ledger_events")
+      .innerJoin("linked_accounts", "linked_accounts.id", "ledger_events.linked_account_id")
+      .select(["ledger_events.linked_account_id", "ledger_events.external_id", isoTime("ledger_events.time").as("time"), "ledger_events.kind", "ledger_events.symbol", "ledger_events.data"])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("ledger_events.time", "<=", asOf)
+      .orderBy("ledger_events.linked_account_id")
+      .orderBy("ledger_events.external_id")
       .execute(),
   ]);
   const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n`);
@@ -79,7 +89,15 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
     }),
     events: [],
   };
-  return { ledger, digest: hash.digest("hex") };
+  const storedEvents: StoredEvent[] = stored.map((e) => {
+    const data = (typeof e.data === "string" ? JSON.parse(e.data) : e.data) as Record<string, unknown>;
+    hash.update(`E|${e.linked_account_id}|${e.external_id}|${e.time}|${e.kind}|${e.symbol ?? ""}|${JSON.stringify(data)}\n`);
+    return { account: String(e.linked_account_id), externalId: e.external_id, time: e.time, kind: e.kind, symbol: e.symbol, data };
+  });
+  const resolved = resolveEvents(ledger.trades, storedEvents);
+  ledger.trades = resolved.trades;
+  ledger.events = resolved.events;
+  return { ledger, digest: hash.digest("hex"), skipped: resolved.skipped };
 }
 
 export async function linkedKinds(userId: number): Promise<Set<LinkedAccountKind>> {

@@ -371,7 +371,7 @@ async function plaidStep(row: StepRow): Promise<void> {
     const more = page.transactions.length > 0 && fetched < page.total;
     await commitStep(
       row,
-      async (trx) => (await saveImport(row.linked_account_id, { trades: mapped.trades, cashFlows: mapped.cashFlows, marks: [], payloads: [{ kind: "plaid:/investments/transactions/get", payload: page.payload }] }, trx, { finished: false })).tradesAdded,
+      async (trx) => (await saveImport(row.linked_account_id, { trades: mapped.trades, cashFlows: mapped.cashFlows, marks: [], events: mapped.events, payloads: [{ kind: "plaid:/investments/transactions/get", payload: page.payload }] }, trx, { finished: false })).tradesAdded,
       { state: "fetching", cursor: { ...cursor, offset: fetched, phase: more ? "transactions" : "holdings" }, fetched, total: page.total, skipped: mapped.stats.skipped },
     );
     return;

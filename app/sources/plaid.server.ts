@@ -5,7 +5,7 @@ import { z } from "zod";
 import { encryptSecret, decryptSecret } from "~/server/crypto.server";
 import { getDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
-import type { ImportedCashFlow, ImportedMark, ImportedTrade } from "~/server/imports.server";
+import type { ImportedCashFlow, ImportedEvent, ImportedMark, ImportedTrade } from "~/server/imports.server";
 import { log } from "~/server/log.server";
 
 /**
@@ -205,6 +205,12 @@ export type PlaidHolding = z.infer<typeof HoldingSchema>;
 
 const EXTERNAL_CASH_IN = new Set(["deposit", "contribution"]);
 const EXTERNAL_CASH_OUT = new Set(["withdrawal", "distribution"]);
+/** Cash that is the account's return: dividends, interest, capital-gain distributions. */
+const INCOME = new Set(["dividend", "qualified dividend", "non-qualified dividend", "interest", "interest receivable", "long-term capital gain", "short-term capital gain", "unqualified gain"]);
+/** Cash that the account pays out of its return: taxes withheld. */
+const TAXES = new Set(["tax", "tax withheld", "non-resident tax"]);
+/** Share transfers that change the units held, not the value: split, stock dividend. */
+const UNIT_CHANGES = new Set(["split", "stock distribution"]);
 const OPTION_MULTIPLIER = 100;
 
 function isCashLike(sec: PlaidSecurity | undefined): boolean {
@@ -239,22 +245,27 @@ function timeOf(t: PlaidInvestmentTransaction): Date {
 export type MappingStats = { skipped: Record<string, number> };
 
 /**
- * Maps Plaid investment transactions and holdings to the ledger. Deliberate choices:
+ * Maps Plaid investment transactions and holdings to the ledger (docs/SOURCES.md has the table):
  * buy/sell → trades (quantity |q|; options in shares: contracts × 100, price per share; fee = fees);
- * cash deposit/contribution (+) and withdrawal/distribution (−) → cash flows; a share transfer →
- * a trade at its price plus a cash flow of its value (value came in or left from outside);
- * cash equivalents (money market sweeps, cash) → not positions, skipped; dividends, interest,
- * standalone fees and cancels → kept only in provider_payloads (see docs/SOURCES.md for why).
+ * cash deposit/contribution (+) and withdrawal/distribution (−) → cash flows; dividends, interest
+ * and capital-gain distributions → income; standalone fees and taxes withheld → fees; a split or
+ * stock distribution → a change in units held (the ledger builder makes it a split); a spin-off →
+ * the new shares; the two legs of a merger → a rename; a cancel → resolved by the ledger builder
+ * against the transaction it cancels; any other share transfer → a trade at its price plus a flow
+ * of its value (value came in or left from outside); cash equivalents (money market sweeps, cash)
+ * → not positions. Anything else is counted in `stats.skipped` by reason.
  */
 export function mapPlaidInvestments(input: {
   transactions: PlaidInvestmentTransaction[];
   securities: PlaidSecurity[];
   holdings: PlaidHolding[];
   asOf: Date;
-}): { trades: ImportedTrade[]; cashFlows: ImportedCashFlow[]; marks: ImportedMark[]; stats: MappingStats } {
+}): { trades: ImportedTrade[]; cashFlows: ImportedCashFlow[]; marks: ImportedMark[]; events: ImportedEvent[]; stats: MappingStats } {
   const securities = new Map(input.securities.map((s) => [s.security_id, s]));
   const trades: ImportedTrade[] = [];
   const cashFlows: ImportedCashFlow[] = [];
+  const events: ImportedEvent[] = [];
+  const mergerLegs: { t: PlaidInvestmentTransaction; symbol: string }[] = [];
   const skipped: Record<string, number> = {};
   const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
 
@@ -265,44 +276,71 @@ export function mapPlaidInvestments(input: {
     }
     const sec = t.security_id ? securities.get(t.security_id) : undefined;
     const time = timeOf(t);
+    const externalId = t.investment_transaction_id;
     const type = t.type.toLowerCase();
     const subtype = t.subtype.toLowerCase();
+    // Plaid: a positive amount is cash leaving the account, a negative one cash arriving.
+    const cashIn = -t.amount;
 
     if (type === "cash" || (type === "transfer" && !sec)) {
       if (EXTERNAL_CASH_IN.has(subtype) || EXTERNAL_CASH_OUT.has(subtype) || type === "transfer") {
-        // Plaid: negative amount = cash into the account.
-        if (t.amount !== 0) cashFlows.push({ externalId: t.investment_transaction_id, time, amount: -t.amount });
+        if (t.amount !== 0) cashFlows.push({ externalId, time, amount: cashIn });
         else skip("zero cash flow");
+      } else if (INCOME.has(subtype)) {
+        if (cashIn > 0) events.push({ kind: "income", externalId, time, ...(sec && !isCashLike(sec) ? { symbol: symbolOf(sec) } : {}), amount: cashIn });
+        else if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn }); // an income reversal
+        else skip("zero income");
+      } else if (TAXES.has(subtype)) {
+        if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn });
+        else if (cashIn > 0) events.push({ kind: "income", externalId, time, amount: cashIn }); // a tax refund
+        else skip("zero tax");
       } else skip(`cash ${subtype}`);
       continue;
     }
     if (type === "fee") {
-      skip("standalone fee");
+      if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn });
+      else if (cashIn > 0) events.push({ kind: "income", externalId, time, amount: cashIn }); // a fee rebate
+      else skip("zero fee");
       continue;
     }
-    if (type === "cancel") {
-      skip("cancel");
-      continue;
-    }
-    if (type !== "buy" && type !== "sell" && type !== "transfer") {
+    if (type !== "buy" && type !== "sell" && type !== "transfer" && type !== "cancel") {
       skip(`type ${type}`);
       continue;
     }
     if (!sec) {
-      skip("unknown security");
+      skip(type === "cancel" ? "cancel of an unknown security" : "unknown security");
       continue;
     }
     if (isCashLike(sec)) {
       skip("cash equivalent");
       continue;
     }
+    const assetClass = assetClassOf(sec);
+    const multiplier = assetClass === "option" ? OPTION_MULTIPLIER : 1;
     const qty = Math.abs(t.quantity);
+    if (type === "cancel") {
+      if (qty > 0) events.push({ kind: "cancel", externalId, time, symbol: symbolOf(sec), quantity: qty * multiplier, amount: Math.abs(t.amount) });
+      else skip("cancel without a quantity");
+      continue;
+    }
+    if (type === "transfer" && UNIT_CHANGES.has(subtype)) {
+      if (t.quantity !== 0) events.push({ kind: "shares", externalId, time, symbol: symbolOf(sec), quantity: t.quantity * multiplier, reason: subtype });
+      else skip(`${subtype} without a quantity`);
+      continue;
+    }
+    if (type === "transfer" && subtype === "spin off") {
+      if (t.quantity > 0) events.push({ kind: "spinoff", externalId, time, symbol: symbolOf(sec), quantity: t.quantity * multiplier, price: Math.max(0, t.price) });
+      else skip("spin off without new shares");
+      continue;
+    }
+    if (type === "transfer" && subtype === "merger") {
+      mergerLegs.push({ t, symbol: symbolOf(sec) });
+      continue;
+    }
     if (!(qty > 0)) {
       skip("zero quantity");
       continue;
     }
-    const assetClass = assetClassOf(sec);
-    const multiplier = assetClass === "option" ? OPTION_MULTIPLIER : 1;
     const fee = Math.max(0, t.fees ?? 0);
     const side: "buy" | "sell" = type === "transfer" ? (t.quantity > 0 ? "buy" : "sell") : type === "buy" ? "buy" : "sell";
     let price = t.price;
@@ -312,11 +350,29 @@ export function mapPlaidInvestments(input: {
       skip("no price");
       continue;
     }
-    trades.push({ externalId: t.investment_transaction_id, time, symbol: symbolOf(sec), assetClass, side, quantity: qty * multiplier, price, fee });
+    trades.push({ externalId, time, symbol: symbolOf(sec), assetClass, side, quantity: qty * multiplier, price, fee });
     if (type === "transfer") {
       const value = Math.round(qty * multiplier * price * 100) / 100;
-      cashFlows.push({ externalId: `${t.investment_transaction_id}:transfer`, time, amount: side === "buy" ? value : -value });
+      cashFlows.push({ externalId: `${externalId}:transfer`, time, amount: side === "buy" ? value : -value });
     }
+  }
+
+  // A merger: the old shares leave and the new ones arrive on one date → a rename with the ratio.
+  const byDate = new Map<string, { t: PlaidInvestmentTransaction; symbol: string }[]>();
+  for (const leg of mergerLegs) byDate.set(leg.t.date, [...(byDate.get(leg.t.date) ?? []), leg]);
+  for (const legs of byDate.values()) {
+    const out = legs.filter((l) => l.t.quantity < 0);
+    const into = legs.filter((l) => l.t.quantity > 0);
+    if (out.length === 1 && into.length === 1) {
+      events.push({
+        kind: "merger",
+        externalId: out[0]!.t.investment_transaction_id,
+        time: timeOf(out[0]!.t),
+        symbol: out[0]!.symbol,
+        to: into[0]!.symbol,
+        ratio: into[0]!.t.quantity / -out[0]!.t.quantity,
+      });
+    } else for (let i = 0; i < legs.length; i++) skip("merger leg without its pair");
   }
 
   const marks: ImportedMark[] = [];
@@ -331,7 +387,7 @@ export function mapPlaidInvestments(input: {
     seen.add(key);
     marks.push({ symbol, time, price: h.institution_price });
   }
-  return { trades, cashFlows, marks, stats: { skipped } };
+  return { trades, cashFlows, marks, events, stats: { skipped } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,8 +12,11 @@ import { mulberry32 } from "./random";
  * What it contains (for user_good): ~18 months of daily prices for 20 tickers, several hundred
  * fills (buys and sells, some orders split into partial fills), regulatory fees on sells, an
  * opening deposit, monthly deposits, one withdrawal, two account fees, an ACATS transfer-in of
- * shares, a money-market sweep (cash equivalent), a fund without a ticker (CUSIP only) and an
- * option contract — every case the mapping in app/sources/plaid.server.ts has to handle.
+ * shares, a money-market sweep (cash equivalent), a fund without a ticker (CUSIP only), an option
+ * contract, quarterly dividends, Netflix's 10-for-1 split (trading split-adjusted from 2025-11-17;
+ * prices as traded, so ~$1,100 before and ~$110 after), a cancelled order, and Honeywell's
+ * spin-off of Solstice (1 SOLS per 4 HON, 2025-10-30) — every case the mapping in
+ * app/sources/plaid.server.ts has to handle.
  */
 export const DEMO_HISTORY_START = "2025-05-01";
 export const DEMO_HISTORY_END = "2026-10-30";
@@ -154,6 +157,11 @@ function demoAccounts(username: string, cash: number, value: number) {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
+/** Netflix traded split-adjusted (10 for 1) from this day. */
+export const NFLX_SPLIT_DAY = "2025-11-17";
+/** Quarterly dividend per share (approximate 2025 rates). */
+const DIVIDENDS: [string, number][] = [["KO", 0.51], ["AAPL", 0.26], ["MSFT", 0.83], ["JPM", 1.4], ["XOM", 0.99], ["SPY", 1.76], ["QQQ", 0.68]];
+
 // ticker, name, type, starting price, annual drift, annual volatility
 const TICKERS: [string, string, "equity" | "etf", number, number, number][] = [
   ["AAPL", "Apple Inc.", "equity", 190, 0.18, 0.26],
@@ -241,6 +249,9 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     }
     prices.set(ticker, path);
   }
+  // Netflix's 10-for-1 split: as-traded prices from its first split-adjusted day.
+  const nflx = prices.get("NFLX")!;
+  for (let i = 0; i < days.length; i++) if (days[i]! >= NFLX_SPLIT_DAY) nflx[i] = round2(nflx[i]! / 10);
 
   const securities = TICKERS.map(([ticker, name, type]) =>
     security({ ticker_symbol: ticker, name, type, market_identifier_code: "XNAS", close_price: prices.get(ticker)!.at(-1)!, close_price_as_of: DEMO_HISTORY_END }),
@@ -257,7 +268,9 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     close_price_as_of: DEMO_HISTORY_END,
     option_contract: { contract_type: "call", expiration_date: "2026-12-18", strike_price: 250, underlying_security_ticker: "AAPL" },
   });
-  securities.push(moneyMarket, cashSecurity, trust, option);
+  const hon = security({ ticker_symbol: "HON", name: "Honeywell International Inc.", type: "equity", market_identifier_code: "XNAS", close_price: 198.4, close_price_as_of: DEMO_HISTORY_END });
+  const sols = security({ ticker_symbol: "SOLS", name: "Solstice Advanced Materials Inc.", type: "equity", market_identifier_code: "XNAS", close_price: 51.2, close_price_as_of: DEMO_HISTORY_END });
+  securities.push(moneyMarket, cashSecurity, trust, option, hon, sols);
 
   const txs: DemoTransaction[] = [];
   let seq = 0;
@@ -282,6 +295,10 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
 
   let trustUnits = 0;
   let month = "";
+  // Cash of the fixed corporate-action events below (dividends, the HON position), kept apart from
+  // `cash` so the discretionary orders' random stream is the same as without them.
+  let sideCash = 0;
+  const paidQuarters = new Set<string>();
   for (let i = 0; i < days.length; i++) {
     const date = days[i]!;
     const price = (sym: string) => prices.get(sym)![i]!;
@@ -328,6 +345,44 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
         cash -= amount;
         push({ security_id: null, date, name: "ACH WITHDRAWAL", quantity: 0, amount, price: 0, fees: 0, type: "cash", subtype: "withdrawal" });
       }
+    }
+
+    // Quarterly dividends on what is held, paid on the first trading day from the 14th of Feb, May, Aug, Nov.
+    const quarter = date.slice(0, 7);
+    if (["02", "05", "08", "11"].includes(date.slice(5, 7)) && date.slice(8) >= "14" && !paidQuarters.has(quarter)) {
+      paidQuarters.add(quarter);
+      for (const [sym, dps] of DIVIDENDS) {
+        const q = positions.get(sym) ?? 0;
+        if (q <= 0) continue;
+        const amount = round2(q * dps);
+        sideCash += amount;
+        push({ security_id: bySymbol.get(sym)!.security_id, date, name: `QUALIFIED DIVIDEND ${sym}`, quantity: 0, amount: -amount, price: 0, fees: 0, type: "cash", subtype: "qualified dividend" });
+      }
+    }
+    if (date === NFLX_SPLIT_DAY) {
+      const q = positions.get("NFLX") ?? 0;
+      if (q > 0) {
+        positions.set("NFLX", q * 10);
+        push({ security_id: bySymbol.get("NFLX")!.security_id, date, name: "STOCK SPLIT 10 FOR 1 NFLX", quantity: q * 9, amount: 0, price: 0, fees: 0, type: "transfer", subtype: "split" });
+      }
+    }
+    if (date === "2025-05-05") {
+      sideCash += 2000 - 8 * 211.3;
+      push({ security_id: null, date, name: "ACH DEPOSIT", quantity: 0, amount: -2000, price: 0, fees: 0, type: "cash", subtype: "deposit" });
+      push({ security_id: hon.security_id, date, name: "BUY 8 HON @ 211.3", quantity: 8, amount: 1690.4, price: 211.3, fees: 0, type: "buy", subtype: "buy" });
+    }
+    if (date === "2025-10-30") {
+      push({ security_id: sols.security_id, date, name: "SPIN OFF SOLS FROM HON", quantity: 2, amount: 0, price: 0, fees: 0, type: "transfer", subtype: "spin off" });
+    }
+    if (date === "2025-12-15") {
+      sideCash += round2(2 * 48.9 - 0.01);
+      push({ security_id: sols.security_id, date, name: "SELL 2 SOLS @ 48.9", quantity: -2, amount: -round2(2 * 48.9 - 0.01), price: 48.9, fees: 0.01, type: "sell", subtype: "sell" });
+    }
+    if (date === "2025-10-06" || date === "2025-10-07") {
+      // An order booked by mistake and cancelled the next day: the cancel states the same quantity and amount.
+      const order = { security_id: bySymbol.get("KO")!.security_id, quantity: 10, amount: 623.4, price: 62.34, fees: 0 };
+      if (date === "2025-10-06") push({ ...order, date, name: "BUY 10 KO @ 62.34", type: "buy", subtype: "buy" });
+      else push({ ...order, quantity: -10, amount: -623.4, date, name: "CANCEL BUY 10 KO @ 62.34", type: "cancel", subtype: "cancel" });
     }
 
     // Discretionary orders: about 1.2 a day, a quarter of them filled in parts.
@@ -393,7 +448,8 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     });
   for (const [sym, q] of positions) if (q > 0) hold(bySymbol.get(sym)!, q, prices.get(sym)![last]!);
   if (trustUnits > 0) hold(trust, trustUnits, 27.84);
-  hold(cashSecurity, round2(cash), 1);
+  hold(hon, 8, 198.4);
+  hold(cashSecurity, round2(cash + sideCash), 1);
   const value = holdings.reduce((s, h) => s + h.institution_value, 0);
 
   txs.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));

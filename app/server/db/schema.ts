@@ -176,6 +176,8 @@ export interface EvaluationsTable {
   ledger_digest: string;
   /** Digest of the imported rows the ledger was built from: "nothing new" when it repeats. */
   history_digest: string | null;
+  /** Items left out of this grade, by reason ({ skipped: [{reason, count}] }). */
+  data_quality: ColumnType<DataQuality | null, string | undefined, string>;
   tier: string | null;
   score: number | null;
   percentile: number | null;
@@ -184,6 +186,18 @@ export interface EvaluationsTable {
   /** Graded from simulated provider histories (demo mode). */
   demo: Generated<boolean>;
   created_at: DefaultTimestamp;
+}
+
+export type DataQuality = { skipped: { reason: string; count: number }[] };
+export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel";
+export interface LedgerEventsTable {
+  id: Generated<number>;
+  linked_account_id: number;
+  external_id: string;
+  time: ColumnType<Date, Date | string, Date | string>;
+  kind: LedgerEventKind;
+  symbol: string | null;
+  data: ColumnType<Record<string, unknown>, string, string>;
 }
 
 export interface EvaluationLedgersTable {
@@ -282,6 +296,7 @@ export interface Database {
   evaluations: EvaluationsTable;
   evaluation_days: EvaluationDaysTable;
   evaluation_ledgers: EvaluationLedgersTable;
+  ledger_events: LedgerEventsTable;
   avatars: AvatarsTable;
   linked_accounts: LinkedAccountsTable;
   imports: ImportsTable;
