@@ -7,7 +7,9 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     // Simulated provider delays off (test/mocks/sim-delay.ts); the spawned test server inherits it.
-    env: { SIM_DELAY_FACTOR: "0" },
+    // One test-only encryption key for the built server and the in-process tests: on one
+    // PostgreSQL they read each other's sealed secrets (Plaid tokens, the grade signing key).
+    env: { SIM_DELAY_FACTOR: "0", ENCRYPTION_KEY: "4d1c0f6e2b7a9c3e5f8d0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d" },
     projects: [
       {
         extends: true,

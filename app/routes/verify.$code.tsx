@@ -50,7 +50,7 @@ export default function VerifyCard() {
     ...(d.figures.totalPnl ? ([["Total P&L", d.figures.totalPnl]] as [string, string][]) : []),
     ["Graded on", <time dateTime={d.createdAt}>{d.date}</time>],
     ["Period", d.period.from && d.period.to ? `${d.period.from.slice(0, 10)} to ${d.period.to.slice(0, 10)}` : "—"],
-    ["Data", d.log ? (d.log.data === "demo" ? "Demo (simulated providers)" : "Real (live providers)") : "Not recorded"],
+    ["Data", d.log ? (d.log.data === "demo" ? "Demo data (simulated provider histories)" : "Real data (imported from live providers)") : "Not recorded"],
     ["Accounts linked", d.log ? d.log.accounts.map((a) => `${a.count} ${KIND_NAMES[a.kind] ?? a.kind}`).join(", ") || "None" : "Not recorded"],
     ...(d.log?.unlinked ? ([["Unlinked accounts", d.log.unlinked]] as [string, string][]) : []),
     ["Engine version", d.engineVersion],

@@ -169,6 +169,8 @@ export async function evaluateUser(
     const graded = await withBenchmark(ledger);
     const evaluation = grade(graded);
     const stored = await storedLedger(graded);
+    // Read before the transaction: on PGlite it holds the only connection.
+    const quality = await dataQualityOf(userId, skipped);
     const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
@@ -185,7 +187,7 @@ export async function evaluateUser(
           engine_version: ENGINE_VERSION,
           ledger_digest: stored.digest,
           history_digest: digest,
-          data_quality: JSON.stringify(await dataQualityOf(userId, skipped)),
+          data_quality: JSON.stringify(quality),
           tier: result.tier,
           score: result.score,
           percentile,

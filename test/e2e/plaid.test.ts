@@ -94,11 +94,11 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     expect(await page.getByTestId("linked-account").count()).toBe(1);
     // Without JavaScript the page refreshes itself (meta refresh) until the import is done.
     if ((await page.locator('[data-testid="import-progress"][data-state="done"]').count()) === 0) {
-      await page.getByRole("link", { name: "Refresh" }).waitFor();
+      await page.getByRole("link", { name: "Refresh", exact: true }).first().waitFor();
     }
     await page.locator('[data-testid="import-progress"][data-state="done"]').waitFor({ timeout: 30_000 });
     await page.getByText(/\d{3} trades/).waitFor();
-    expect(await page.getByRole("link", { name: "Refresh" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Refresh", exact: true }).count()).toBe(0);
     expect(await page.getByTestId("linked-account").first().textContent()).toContain(`Platypus Brokerage (${RUN}e)`);
 
     // Unlink with the no-JavaScript confirmation step.

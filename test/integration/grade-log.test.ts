@@ -86,7 +86,7 @@ describe("signed grades and the public log", () => {
     const page = await (await get(`/verify/${trader.code}`)).text();
     expect(page).toContain("the signature and hash check out");
     expect(page).toContain("1 brokerage (Plaid)");
-    expect(page).toContain("Demo (simulated providers)");
+    expect(page).toContain("Demo data (simulated provider histories)");
     expect(page).toContain(`href="/verify/${trader.code}/record.json"`);
     const res = await get(`/verify/${trader.code}/record.json`);
     expect(res.status).toBe(200);

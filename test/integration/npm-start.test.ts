@@ -22,6 +22,8 @@ describe("npm start", () => {
     // As on a fresh machine: no credentials, no DEMO, no NODE_ENV (the script sets both).
     const env: Record<string, string | undefined> = { ...process.env, ...NO_PROVIDERS, PORT: "0", HOST: "127.0.0.1", DATA_DIR: "memory://", LOG_LEVEL: "info" };
     delete env.NODE_ENV;
+    // As on a fresh machine: embedded PGlite, whatever database the suite runs on.
+    delete env.DATABASE_URL;
     const npm = spawn("npm", ["start", "--silent"], {
       cwd: root,
       env: env as NodeJS.ProcessEnv,

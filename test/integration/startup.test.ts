@@ -48,7 +48,7 @@ describe("demo mode", () => {
   it("says so in a slim banner on every page", async () => {
     for (const path of ["/", "/pricing", "/signin"]) {
       const html = await (await get(path)).text();
-      expect(html).toMatch(/class="demo-banner"[^>]*>.*Demo mode:.*simulated brokers, wallets, payments and sign-in\./s);
+      expect(html).toMatch(/class="demo-banner"[^>]*>.*Demo mode:.*simulated brokers, wallets, payments, sign-in and prices\./s);
     }
   });
 });
