@@ -103,14 +103,17 @@ describe("percentileOf", () => {
 });
 
 describe("listRoundTrips", () => {
+  // A long closed by a sell that flips into a short, closed three days later.
+  const flip: LedgerInput["trades"] = [
+    { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 10, price: 100 },
+    { id: "2", account: "a", time: "2024-01-05T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 25, price: 110 },
+    { id: "3", account: "a", time: "2024-01-08T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 15, price: 100 },
+  ];
+
   it("lists each completed round trip with its side, times, holding and return", () => {
     const parsed = parseLedger({
       cashFlows: [{ account: "a", time: "2024-01-01", amount: 10_000 }],
-      trades: [
-        { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 10, price: 100 },
-        { id: "2", account: "a", time: "2024-01-05T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 25, price: 110 },
-        { id: "3", account: "a", time: "2024-01-08T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 15, price: 100 },
-      ],
+      trades: flip,
       events: [{ id: "m", time: "2024-01-03T00:00:00Z", kind: "transfer", from: "a", to: "b", symbol: "X", quantity: 10 }],
     });
     if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
@@ -124,11 +127,7 @@ describe("listRoundTrips", () => {
   it("carries the opening through a flip", () => {
     const parsed = parseLedger({
       cashFlows: [{ account: "a", time: "2024-01-01", amount: 10_000 }],
-      trades: [
-        { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 10, price: 100 },
-        { id: "2", account: "a", time: "2024-01-05T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 25, price: 110 },
-        { id: "3", account: "a", time: "2024-01-08T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 15, price: 100 },
-      ],
+      trades: flip,
     });
     if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
     expect(listRoundTrips(parsed.ledger)).toEqual([

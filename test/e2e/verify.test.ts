@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
-import { baseUrl, get, signUp } from "../support/http";
+import { baseUrl, get, signUp, waitForImports } from "../support/http";
 
 // /verify in a browser with JavaScript off (375 and 1280 px): type a code in any case, reach the
 // record with the card and the signed-record download; a wrong code stays on the form with the
@@ -16,8 +16,10 @@ async function gradedCode(): Promise<string> {
   traderCookie = cookie;
   const post = (path: string, body: unknown) => fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
   expect((await post("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(300);
+  // The history imports as jobs and ends with an automatic grade, which this call finds (2002).
+  await waitForImports(cookie);
   const graded = (await (await post("/api/finance/plaid/evaluation", {})).json()) as { data: { code: number; verification_code: string } };
-  expect(graded.data.code).toBe(200);
+  expect([200, 2002]).toContain(graded.data.code);
   // The card is rendered by the share flow; the record page shows the same image.
   await get(`/share/open_graph/${((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id}`);
   return graded.data.verification_code;

@@ -1,3 +1,4 @@
+import { EVM_FAILURE_KEYS } from "../mocks/evm";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import bs58 from "bs58";
@@ -142,7 +143,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
 
   it("uses window.ethereum when no wallet announces itself, and shows a failed import plainly", async () => {
     // A wallet whose history the explorer simulator fails to serve (HTTP 500).
-    const failing = new Wallet(`0x${"0".repeat(63)}1`);
+    const failing = new Wallet(EVM_FAILURE_KEYS.explorer500Browser);
     const { ctx, page } = await signedIn();
     await injectEvmWallet(page, failing, "window.ethereum");
     await page.goto(baseUrl() + "/link/evm");

@@ -13,16 +13,19 @@ import { baseUnits, hexDigest, memo, simulateTrading, type SimEvent } from "./wa
  * Failure simulation, by the wallets of three well-known private keys (so tests can sign for them):
  *   0x…01 → HTTP 500;  0x…02 → never answers;  0x…03 → malformed JSON;
  *   0x…04 → flaky: every second reading of its history fails with HTTP 503 (to show that a failed
- *           re-import leaves the earlier ledger as it was).
+ *           re-import leaves the earlier ledger as it was);
+ *   0x…05 → HTTP 500 as well, for the browser tests (a failed first import keeps its account, so
+ *           the browser and the integration tests, sharing one database in CI, need two wallets).
  */
 export const EVM_FAILURE_KEYS = {
   explorer500: `0x${"0".repeat(63)}1`,
   timeout: `0x${"0".repeat(63)}2`,
   malformed: `0x${"0".repeat(63)}3`,
   flaky: `0x${"0".repeat(63)}4`,
+  explorer500Browser: `0x${"0".repeat(63)}5`,
 } as const;
 const flakyReads = new Map<string, number>();
-const FAILURES = new Map(Object.entries(EVM_FAILURE_KEYS).map(([mode, key]) => [computeAddress(key).toLowerCase(), mode]));
+const FAILURES = new Map(Object.entries(EVM_FAILURE_KEYS).map(([mode, key]) => [computeAddress(key).toLowerCase(), mode === "explorer500Browser" ? "explorer500" : mode]));
 
 type Token = { address: string; symbol: string; name: string; decimals: number; price: number };
 const TOKENS: Token[] = [
