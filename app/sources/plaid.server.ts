@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { decodeProtectedHeader, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
 import { Configuration, CountryCode, PlaidApi, PlaidEnvironments, Products } from "plaid";
 import { z } from "zod";
-import { encryptSecret, decryptSecret } from "~/server/crypto.server";
+import { decryptSecret } from "~/server/crypto.server";
 import { getDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import type { ImportedCashFlow, ImportedEvent, ImportedMark, ImportedTrade } from "~/server/imports.server";
