@@ -2,6 +2,7 @@
 // Satori understands a subset of CSS: every box with more than one child is display:flex, and
 // padded boxes use boxSizing: border-box so their given size is their drawn size.
 import type { ReactElement } from "react";
+import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
 export const LAYOUT_VERSION = 5;
@@ -48,13 +49,6 @@ const PANEL = "#1a2133";
 const UP = "#3ddc97";
 const DOWN = "#ff6b6b";
 
-const DIMENSIONS: [keyof CardData["stars"], string][] = [
-  ["profitability", "Profitability"],
-  ["riskControl", "Risk control"],
-  ["consistency", "Consistency"],
-  ["discipline", "Discipline"],
-  ["experience", "Experience"],
-];
 
 const STAR_PATH = "M12 1.8l3.09 6.26 6.91 1-5 4.87 1.18 6.88L12 17.56l-6.18 3.25L7 13.93 2 9.06l6.91-1z";
 
@@ -134,9 +128,9 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
 function Dimensions({ data, scale, width }: { data: CardData; scale: number; width: number }) {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 10 * scale, width }}>
-      {DIMENSIONS.map(([key, label]) => (
+      {DIMENSIONS.map((key) => (
         <div key={key} style={{ display: "flex", alignItems: "center", justifyContent: "space-between", fontSize: 22 * scale, color: INK }}>
-          {label}
+          {DIMENSION_LABELS[key]}
           <StarRow count={data.stars[key]} size={22 * scale} color={data.tierColor} gap={3 * scale} />
         </div>
       ))}

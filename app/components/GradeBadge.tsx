@@ -1,4 +1,4 @@
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 
 export function Stars({ count, label }: { count: number; label?: string }) {
   const n = Math.max(0, Math.min(5, Math.round(count)));
@@ -11,7 +11,7 @@ export function Stars({ count, label }: { count: number; label?: string }) {
 }
 
 /** The tier in its colour with its 1–5 stars. */
-export function GradeBadge({ tier, stars, size = "md" }: { tier: TierName; stars: number; size?: "md" | "lg" }) {
+export function GradeBadge({ tier, stars, size = "md" }: { tier: Tier; stars: number; size?: "md" | "lg" }) {
   return (
     <span className={`grade-badge tier-${tier} badge-${size}`}>
       <BadgeShield tier={tier} size={size === "lg" ? 40 : 22} />
@@ -21,7 +21,7 @@ export function GradeBadge({ tier, stars, size = "md" }: { tier: TierName; stars
   );
 }
 
-export function BadgeShield({ tier, size = 64 }: { tier: TierName; size?: number }) {
+export function BadgeShield({ tier, size = 64 }: { tier: Tier; size?: number }) {
   return (
     <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" focusable="false" className={`tier-${tier}`}>
       <path d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z" fill="var(--tier)" opacity="0.18" />

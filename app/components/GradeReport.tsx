@@ -5,6 +5,7 @@ import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
 import { Term } from "./Term";
 import { skillInWords } from "~/content/glossary";
+import { DIMENSION_LABELS } from "~/lib/vocabulary";
 
 export type ReportData = {
   evaluation: Evaluation;
@@ -29,14 +30,6 @@ export const ENGINE_CHANGES: Record<string, string[]> = {
     "A new skill-versus-luck figure says how likely your edge is real.",
   ],
 };
-
-const DIMENSION_LABELS = {
-  profitability: "Profitability",
-  riskControl: "Risk control",
-  consistency: "Consistency",
-  discipline: "Discipline",
-  experience: "Experience",
-} as const;
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatPercent(v));
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));

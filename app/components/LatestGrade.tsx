@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { createPortal } from "react-dom";
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 import { formatDay } from "~/lib/time-ago";
 import { GradeBadge } from "./GradeBadge";
 import type { HeaderGrade } from "./Header";
@@ -36,7 +36,7 @@ function LatestGradeModal({ grade, onClose }: { grade: NonNullable<HeaderGrade>;
     <dialog ref={ref} className="dialog" aria-labelledby="latest-grade-title" onClose={onClose} onCancel={onClose}>
       <h2 id="latest-grade-title">My Current Grade</h2>
       <p>
-        <GradeBadge tier={grade.tier as TierName} stars={grade.stars} size="lg" />
+        <GradeBadge tier={grade.tier as Tier} stars={grade.stars} size="lg" />
       </p>
       <p className="muted">
         Score {grade.score?.toFixed(1)} / 100 · graded {formatDay(new Date(grade.createdAt))} · code <code>{grade.verificationCode}</code>

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 import { displayName } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
 import { pageCount } from "~/lib/paging";
@@ -59,7 +59,7 @@ export function PostCard({ post, now, link = true }: { post: Serialized; now: nu
       {post.hidden ? <p className="small muted">Hidden after reports: only you can see this.</p> : null}
       {post.card ? (
         <p className="post-card-attachment">
-          <GradeBadge tier={post.card.tier as TierName} stars={post.card.stars} />{" "}
+          <GradeBadge tier={post.card.tier as Tier} stars={post.card.stars} />{" "}
           <a href={`/share/open_graph/${post.author.id}`}>View performance card</a>
         </p>
       ) : null}

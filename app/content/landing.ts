@@ -1,7 +1,6 @@
-// Landing page copy. Plain data: no React, no imports.
+// Landing page copy. Plain data: no React; tier bounds and colours come from the vocabulary.
+import { TIER_COLORS, TIERS, tierBounds, type Tier } from "~/lib/vocabulary";
 // Several strings are fixed by the product spec (hero, button, step titles, roadmap, features).
-
-export type TierName = "Bronze" | "Silver" | "Gold" | "Master" | "Legend";
 
 export type Hero = { title: string; subtitle: string; cta: string; blurb: string };
 
@@ -26,7 +25,7 @@ export type RoadmapItem = { quarter: RoadmapQuarter; title: string; description:
 export type Feature = { title: string; description: string; comingSoon?: boolean };
 
 export type GradeTier = {
-  name: TierName;
+  name: Tier;
   color: string;
   /** Overall score range [min, max) on 0–100; Legend's max is 100 inclusive. */
   minScore: number;
@@ -165,43 +164,18 @@ export const features: Feature[] = [
   },
 ];
 
-export const gradeTiers: GradeTier[] = [
-  {
-    name: "Bronze",
-    color: "#cd7f32",
-    minScore: 0,
-    maxScore: 40,
-    meaning: "Getting started: results are still uneven, with room to improve risk or discipline.",
-  },
-  {
-    name: "Silver",
-    color: "#c0c7d1",
-    minScore: 40,
-    maxScore: 60,
-    meaning: "Solid foundations: a sound process with some dimensions still developing.",
-  },
-  {
-    name: "Gold",
-    color: "#f5c542",
-    minScore: 60,
-    maxScore: 75,
-    meaning: "Consistently strong: good returns for the risk taken, eligible to apply for Stars.",
-  },
-  {
-    name: "Master",
-    color: "#8b5cf6",
-    minScore: 75,
-    maxScore: 90,
-    meaning: "Exceptional: disciplined, risk-aware performance sustained over time.",
-  },
-  {
-    name: "Legend",
-    color: "#ef4444",
-    minScore: 90,
-    maxScore: 100,
-    meaning: "Elite: top-tier results across every dimension, backed by a long verified record.",
-  },
-];
+const TIER_MEANINGS: Record<Tier, string> = {
+  Bronze: "Getting started: results are still uneven, with room to improve risk or discipline.",
+  Silver: "Solid foundations: a sound process with some dimensions still developing.",
+  Gold: "Consistently strong: good returns for the risk taken, eligible to apply for Stars.",
+  Master: "Exceptional: disciplined, risk-aware performance sustained over time.",
+  Legend: "Elite: top-tier results across every dimension, backed by a long verified record.",
+};
+
+export const gradeTiers: GradeTier[] = TIERS.map((name) => {
+  const { min, max } = tierBounds(name);
+  return { name, color: TIER_COLORS[name], minScore: min, maxScore: max, meaning: TIER_MEANINGS[name] };
+});
 
 export const token: TokenTeaser = {
   name: "$GRADER",

@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { parseIsoMs } from "./time";
 import { hasDuplicateId, refusedItems, validateInPlace } from "./validate";
+import { ASSET_CLASSES, type AssetClass } from "../lib/vocabulary";
 
-export const ASSET_CLASSES = ["stock", "etf", "crypto", "option"] as const;
-export type AssetClass = (typeof ASSET_CLASSES)[number];
+export { ASSET_CLASSES, type AssetClass };
 
 const isoTime = z
   .string({ required_error: "is required", invalid_type_error: "must be an ISO 8601 time string" })

@@ -1,16 +1,9 @@
 // Dimension scores, confidence, the overall score and its tier. Every map is a monotone
 // piecewise-linear ramp between written anchors, clamped at both ends (docs/GRADING.md).
+import { DIMENSIONS, TIERS, tierOf, type Dimension, type Tier } from "../lib/vocabulary";
 import type { Metrics } from "./types";
 
-export type Tier = "Bronze" | "Silver" | "Gold" | "Master" | "Legend";
-export type Dimension = "profitability" | "riskControl" | "consistency" | "discipline" | "experience";
-export const DIMENSIONS: readonly Dimension[] = [
-  "profitability",
-  "riskControl",
-  "consistency",
-  "discipline",
-  "experience",
-];
+export { DIMENSIONS, TIERS, tierOf, type Dimension, type Tier };
 
 /** Weights of the dimensions in the overall score (sum 1). */
 export const DIMENSION_WEIGHTS: Record<Dimension, number> = {
@@ -189,20 +182,10 @@ export function confidenceOf(roundTrips: number, activeDays: number): number {
   return Math.sqrt(a * b);
 }
 
-export function tierOf(score: number): Tier {
-  if (score >= 90) return "Legend";
-  if (score >= 75) return "Master";
-  if (score >= 60) return "Gold";
-  if (score >= 40) return "Silver";
-  return "Bronze";
-}
-
 /** Stars of a dimension score: 1 + ⌊score ÷ 20⌋, at most 5. */
 export function starsOf(score: number): number {
   return Math.min(5, 1 + Math.floor(score / 20));
 }
-
-export const TIERS: readonly Tier[] = ["Bronze", "Silver", "Gold", "Master", "Legend"];
 
 /** Overall stars: the tier's rank (Bronze 1 … Legend 5), so stars and badge never disagree. */
 export function tierStars(tier: Tier): number {

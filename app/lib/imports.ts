@@ -1,3 +1,4 @@
+import type { LinkedAccountKind } from "./vocabulary";
 // An import's states (imports table, GET /api/portal/imports), shared by the server and the page.
 export type ImportState = "queued" | "waiting_for_provider" | "fetching" | "mapping" | "grading" | "done" | "failed";
 
@@ -5,7 +6,7 @@ export type ImportView = {
   id: number;
   linked_account_id: number;
   account_label: string;
-  kind: "plaid" | "evm" | "solana";
+  kind: LinkedAccountKind;
   reason: "link" | "evaluation" | "webhook" | "retry";
   state: ImportState;
   fetched: number;

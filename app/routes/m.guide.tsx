@@ -3,6 +3,7 @@ import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { guideSteps } from "~/content/guide";
 import { BadgeShield } from "~/components/GradeBadge";
+import { TIERS } from "~/lib/vocabulary";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Guide · Grader", description: "Step by step: link an account and get your trading grade." });
 
@@ -14,7 +15,7 @@ export default function Guide() {
         {guideSteps.map((step, i) => (
           <li key={step.title} className="card guide-step">
             <div className="guide-illustration" aria-hidden="true">
-              <BadgeShield tier={(["Bronze", "Silver", "Gold", "Master", "Legend"] as const)[i % 5]!} size={44} />
+              <BadgeShield tier={TIERS[i % TIERS.length]!} size={44} />
             </div>
             <div>
               <h2>{i + 1}. {step.title}</h2>

@@ -5,7 +5,7 @@ import { TraderLink } from "~/components/TraderLink";
 import { GradeBadge } from "~/components/GradeBadge";
 import { EmptyState } from "~/components/Page";
 import { PagedTable } from "~/components/PagedTable";
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 import { formatCompact, formatPercent } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { leaderboardFor } from "~/server/community/market-routes.server";
@@ -73,7 +73,7 @@ export default function MarketTraders() {
               label: "Trader",
               render: (r) => <TraderLink trader={r} />,
             },
-            { key: "tier", label: "Grade", render: (r) => (r.tier ? <GradeBadge tier={r.tier as TierName} stars={r.stars} /> : "—") },
+            { key: "tier", label: "Grade", render: (r) => (r.tier ? <GradeBadge tier={r.tier as Tier} stars={r.stars} /> : "—") },
             { key: "score", label: "Score", sortable: true, numeric: true, render: (r) => (r.score === null ? "—" : r.score.toFixed(1)) },
             { key: "return", label: "Return", sortable: true, numeric: true, render: (r) => (r.return === null ? "—" : formatPercent(r.return)) },
             { key: "drawdown", label: "Max drawdown", sortable: true, numeric: true, render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown ? -Math.abs(r.drawdown) : 0)) },

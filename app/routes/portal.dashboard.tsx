@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GradeBadge } from "~/components/GradeBadge";
 import { Page } from "~/components/Page";
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 import { seo } from "~/lib/seo";
 import { formatDay } from "~/lib/time-ago";
 import { currentGradeSummary, triesLeft } from "~/server/evaluation.server";
@@ -44,7 +44,7 @@ export default function Dashboard() {
           {grade?.tier ? (
             <>
               <p>
-                <GradeBadge tier={grade.tier as TierName} stars={grade.stars} />
+                <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
               </p>
               <p className="muted">{`Score ${grade.score === null ? "—" : Math.round(grade.score)}/100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
               <Link to="/profile/stats" className="btn btn-ghost">See my stats</Link>

@@ -4,7 +4,7 @@ import { json } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { embedSnippets } from "~/server/badge.server";
 import { EmbedSnippets } from "~/components/EmbedSnippets";
@@ -44,7 +44,7 @@ export default function Profile() {
           <h1>{name}</h1>
           {user.username ? <p className="muted">@{user.username}</p> : <p className="muted"><Link to="/user-questions">Choose a username</Link></p>}
           <p className="small">
-            {grade?.tier ? <GradeBadge tier={grade.tier as TierName} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
+            {grade?.tier ? <GradeBadge tier={grade.tier as Tier} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
           </p>
           {embed ? <EmbedSnippets userId={user.id} snippets={embed} /> : null}
           <p className="follow-row">

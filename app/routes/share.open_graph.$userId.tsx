@@ -7,6 +7,7 @@ import { ensureCard } from "~/server/cards.server";
 import { parseId } from "~/server/guards.server";
 import { trackLoaderView } from "~/server/page-views.server";
 import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
+import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 // The public page every shared link points at (SPEC §7): Open Graph and Twitter tags for the
 // unfurl, and for people who click through the card, the grade summary, the verification code
@@ -55,13 +56,6 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   ];
 };
 
-const DIMENSIONS = [
-  ["profitability", "Profitability"],
-  ["riskControl", "Risk control"],
-  ["consistency", "Consistency"],
-  ["discipline", "Discipline"],
-  ["experience", "Experience"],
-] as const;
 
 export default function SharedCard() {
   const d = useLoaderData<typeof loader>();
@@ -77,9 +71,9 @@ export default function SharedCard() {
           <strong className={`tier-${d.tier} tier-text`}>{d.tier}</strong> · {d.score}/100 · <Stars count={d.stars.overall} /> · graded {d.date}
         </p>
         <ul>
-          {DIMENSIONS.map(([key, label]) => (
+          {DIMENSIONS.map((key) => (
             <li key={key}>
-              {label}: <Stars count={d.stars[key]} />
+              {DIMENSION_LABELS[key]}: <Stars count={d.stars[key]} />
             </li>
           ))}
         </ul>

@@ -10,7 +10,7 @@ import { reportUser } from "~/server/community/posts.server";
 import { getDb } from "~/server/db.server";
 import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
-import type { TierName } from "~/content/landing";
+import type { Tier } from "~/lib/vocabulary";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { displayName } from "~/lib/display-name";
 import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/guards.server";
@@ -92,7 +92,7 @@ export default function TraderProfile() {
           <h1>{displayName(trader) || "Trader"}</h1>
           {trader.username ? <p className="muted">@{trader.username}</p> : null}
           <p className="small">
-            {grade?.tier ? <GradeBadge tier={grade.tier as TierName} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
+            {grade?.tier ? <GradeBadge tier={grade.tier as Tier} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
           </p>
           <div className="follow-row">
             <span>

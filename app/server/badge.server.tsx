@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { sql } from "kysely";
-import { gradeTiers } from "~/content/landing";
+import { tierColor } from "~/lib/vocabulary";
 import { displayName } from "~/lib/display-name";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
 import { cardPercent, cardUsd, sharePageUrl } from "./cards.server";
@@ -44,7 +44,7 @@ export async function badgeFor(userId: number): Promise<Badge | null> {
     userId,
     name: displayName(row) || NAMELESS_TRADER,
     tier: row.tier,
-    tierColor: gradeTiers.find((t) => t.name === row.tier)?.color ?? "#c0c7d1",
+    tierColor: tierColor(row.tier),
     stars: Math.max(0, Math.min(5, Math.round(num(row.stars) ?? 0))),
     score: Math.round(row.score),
     twr: cardPercent(num(row.twr)),

@@ -1,8 +1,8 @@
+import { tierColor } from "~/lib/vocabulary";
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import { CARD_FORMATS, LAYOUT_VERSION, type CardData, type CardFigure, type CardFormat } from "~/card/layout";
 import { canDraw, renderCardPng, renderStats } from "~/card/render.server";
-import { gradeTiers } from "~/content/landing";
 import { displayName, initials } from "~/lib/display-name";
 import { formatCompact } from "~/lib/format-number";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
@@ -113,7 +113,6 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
   if (!e.tier || e.score === null || !e.stars) return null;
   const evaluation = { id: row.evaluation_id, createdAt: new Date(row.created_at).toISOString(), verificationCode: row.verification_code };
   const avatar = (await db.selectFrom("avatars").select(["mime", "bytes", "hash"]).where("user_id", "=", userId).executeTakeFirst()) as Avatar;
-  const tier = gradeTiers.find((t) => t.name === e.tier);
   const { name, initials: letters } = drawableName(owner);
   // Satori draws PNG and JPEG; a WebP avatar falls back to the initials disc.
   const drawableAvatar = avatar && (avatar.mime === "image/png" || avatar.mime === "image/jpeg") ? avatar : undefined;
@@ -126,7 +125,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     initials: letters,
     avatar: drawableAvatar ? `data:${drawableAvatar.mime};base64,${Buffer.from(drawableAvatar.bytes).toString("base64")}` : null,
     tier: e.tier,
-    tierColor: tier?.color ?? "#c0c7d1",
+    tierColor: tierColor(e.tier),
     score: e.score,
     stars: e.stars,
     figures: cardFigures(e, owner.show_amounts),

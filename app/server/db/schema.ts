@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { LinkedAccountKind } from "../../lib/vocabulary";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 // A timestamp column with a database default (now()): optional on insert.
@@ -96,7 +97,7 @@ export interface UserIdentitiesTable {
   created_at: DefaultTimestamp;
 }
 
-export type LinkedAccountKind = "plaid" | "evm" | "solana";
+export type { LinkedAccountKind };
 export type LinkedAccountStatus = "active" | "importing" | "relogin_required" | "error";
 
 export interface LinkedAccountsTable {
