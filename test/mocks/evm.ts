@@ -1,4 +1,4 @@
-import { computeAddress } from "ethers";
+import { computeAddress, getAddress, Interface, recoverAddress } from "ethers";
 import { delay, http, HttpResponse } from "msw";
 import { DEMO_EVM_EXPLORER_URL } from "../../app/sources/wallet-demo";
 import { baseUnits, hexDigest, memo, simulateTrading, type SimEvent } from "./wallet-sim";
@@ -109,6 +109,19 @@ function etherscan(result: unknown) {
 
 export function evmHandlers() {
   return [
+    // Etherscan's proxy module, as ethers' EtherscanProvider posts it (a form body): eth_call only.
+    http.post(DEMO_EVM_EXPLORER_URL, async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const id = 1;
+      if (form.get("module") !== "proxy" || form.get("action") !== "eth_call") {
+        return HttpResponse.json({ status: "0", message: "NOTOK", result: "Error! Missing Or invalid Action name" });
+      }
+      try {
+        return HttpResponse.json({ jsonrpc: "2.0", id, result: simulatedEthCall(form.get("to") ?? "", form.get("data") ?? "0x") });
+      } catch {
+        return HttpResponse.json({ jsonrpc: "2.0", id, error: { code: 3, message: "execution reverted", data: "0x" } });
+      }
+    }),
     http.get(DEMO_EVM_EXPLORER_URL, async ({ request }) => {
       const q = new URL(request.url).searchParams;
       const address = (q.get("address") ?? "").toLowerCase();
@@ -135,4 +148,28 @@ export function evmHandlers() {
       return etherscan(sorted.slice((page - 1) * offset, page * offset));
     }),
   ];
+}
+
+/**
+ * A smart-contract wallet (EIP-1271) on the simulated chain: `isValidSignature(hash, signature)`
+ * answers the magic value 0x1626ba7e when `signature` is its owner's ECDSA signature of `hash` (a
+ * one-owner Safe, in effect). The owner's key is a well-known test key, so tests can sign for it.
+ */
+export const DEMO_CONTRACT_WALLET = {
+  address: getAddress("0x5afe5afe5afe5afe5afe5afe5afe5afe5afe0001"),
+  ownerKey: `0x${"0".repeat(62)}0b`,
+} as const;
+const EIP1271 = new Interface(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]);
+
+/** eth_call on the simulated chain: the contract wallet's answer, "0x" for any other address (no code). */
+export function simulatedEthCall(to: string, data: string): string {
+  if (to.toLowerCase() !== DEMO_CONTRACT_WALLET.address.toLowerCase()) return "0x";
+  try {
+    const [hash, signature] = EIP1271.decodeFunctionData("isValidSignature", data) as unknown as [string, string];
+    const ok = recoverAddress(hash, signature) === computeAddress(DEMO_CONTRACT_WALLET.ownerKey);
+    return EIP1271.encodeFunctionResult("isValidSignature", [ok ? "0x1626ba7e" : "0xffffffff"]);
+  } catch {
+    // A malformed call or signature reverts, as the real contract would.
+    throw new Error("execution reverted");
+  }
 }
