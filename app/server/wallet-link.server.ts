@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { isEvmDemo } from "~/sources/evm.server";
 import { checkWalletProof, normalizeWalletAddress, parseSignInMessage, walletFingerprint, type WalletChain } from "~/sources/siwe.server";
 import { isSolanaDemo } from "~/sources/solana.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "./api.server";
 import { getDb } from "./db.server";
+import { getEnv } from "./env.server";
 import { SPEC_406_MESSAGE } from "./imports.server";
 import { linkWallet } from "./linking.server";
 import { consumeSignInNonce, contractWalletProvider, createSignInMessage, findSignInNonce, signInExpectations } from "./wallet-proof.server";
@@ -44,7 +44,7 @@ export function conflict406() {
 }
 
 export function isWalletDemo(chain: WalletChain): boolean {
-  return chain === "evm" ? isEvmDemo() : isSolanaDemo();
+  return chain === "evm" ? !getEnv().EVM_EXPLORER_URL : isSolanaDemo();
 }
 
 export function walletNonceAction(chain: WalletChain) {

@@ -192,14 +192,15 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const first = await link(signer, cookie);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const [imported] = await waitForImports(cookie);
-    expect(imported).toMatchObject({ state: "done", attempts: 1 });
+    // One attempt per step (an EVM wallet takes a job per explorer page, a Solana wallet one).
+    expect(imported).toMatchObject({ state: "done" });
     const found = imported!.trades_added;
     expect(found).toBeGreaterThan(0);
     // The next reading fails (HTTP 503): the job retries it, and the ledger never doubles.
     const again = await link(signer, cookie);
     expect(again.status).toBe(200);
     const [retried] = await waitForImports(cookie);
-    expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: 2, trades_added: 0 });
+    expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: imported!.attempts + 1, trades_added: 0 });
     const trades = (await (await get("/api/portal/trades?page_size=1", { cookie })).json()) as { meta: { total: number } };
     expect(trades.meta.total).toBe(found);
     await unlink(cookie, retried!.linked_account_id);
