@@ -49,10 +49,8 @@ const STABLES: Token[] = [
   { address: "0xdac17f958d2ee523a2206206994597c13d831ec7", symbol: "USDT", name: "Tether USD", decimals: 6, price: 1 },
   { address: "0x6b175474e89094c44da98b954eedeac495271d0f", symbol: "DAI", name: "Dai Stablecoin", decimals: 18, price: 1 },
 ];
-const BY_ADDRESS = new Map([...TOKENS, ...STABLES].map((t) => [t.address, t]));
 const ROUTER = "0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad";
 const EXCHANGE = "0x28c6c06298d514db089934071355e5743bf21d60";
-const WETH = TOKENS[0]!.address;
 
 type Row = Record<string, string>;
 type History = { txlist: Row[]; txlistinternal: Row[]; tokentx: Row[] };
@@ -100,8 +98,6 @@ export function demoEvmHistory(address: string, chainId = 1): History {
     const txlist: Row[] = [];
     const txlistinternal: Row[] = [];
     const tokentx: Row[] = [];
-    const BY_ADDRESS = byAddress;
-    const WETH = weth;
     events.forEach((e: SimEvent, n) => {
       const hash = `0x${hexDigest("evm", chainId === 1 ? me : `${chainId}:${me}`, String(e.index))}`;
       const block = blockAt(chainId, e.time);
@@ -123,15 +119,15 @@ export function demoEvmHistory(address: string, chainId = 1): History {
         input: "deprecated",
       });
       if ("deposit" in e) {
-        tokentx.push(transfer(BY_ADDRESS.get(e.deposit)!, EXCHANGE, me, e.amount, 40 + (n % 50)));
+        tokentx.push(transfer(byAddress.get(e.deposit)!, EXCHANGE, me, e.amount, 40 + (n % 50)));
         return;
       }
-      const out = BY_ADDRESS.get(e.outToken)!;
-      const inn = BY_ADDRESS.get(e.inToken)!;
+      const out = byAddress.get(e.outToken)!;
+      const inn = byAddress.get(e.inToken)!;
       // Every other WETH sale is paid in native ETH (the transaction's value) instead, and every
       // other WETH buy is paid out in native ETH by the router (an internal transaction).
-      const nativeOut = out.address === WETH && e.index % 2 === 0;
-      const nativeIn = inn.address === WETH && e.index % 2 === 1;
+      const nativeOut = out.address === weth && e.index % 2 === 0;
+      const nativeIn = inn.address === weth && e.index % 2 === 1;
       const failedFirst = e.index % 23 === 5; // a reverted attempt before some swaps
       if (failedFirst) {
         txlist.push({ ...common, hash: `0x${hexDigest("evm-reverted", me, String(e.index))}`, from: me, to: ROUTER, value: "0", gas: "300000", gasUsed: "45000", cumulativeGasUsed: "900000", isError: "1", txreceipt_status: "0", input: "0x3593564c", contractAddress: "", methodId: "0x3593564c", functionName: "execute(bytes commands,bytes[] inputs,uint256 deadline)" });
