@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { walletsAllowed } from "~/lib/device-class";
 import { useDevice } from "~/lib/device";
-import { useWalletLinkFlow } from "~/lib/wallet-client";
+import { hasWalletExtension, useWalletLinkFlow } from "~/lib/wallet-client";
 import { Page } from "./Page";
 
 const COPY = {
@@ -22,14 +22,22 @@ const COPY = {
   },
 } as const;
 
-/** /link/evm and /link/solana: the signature proof needs the wallet extension, so JavaScript. */
+/**
+ * /link/evm and /link/solana: the signature proof needs the wallet extension, so JavaScript. In demo
+ * mode, without an extension, a demo wallet (a key made in the browser) signs the same message.
+ */
 export function WalletLinkPage({ chain, demo }: { chain: "evm" | "solana"; demo: boolean }) {
   const c = COPY[chain];
   const { device } = useDevice();
   const allowed = walletsAllowed(device);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const { state, start } = useWalletLinkFlow(chain);
+  const { state, start, startDemo } = useWalletLinkFlow(chain);
+  // null until known; only looked for in demo mode (a real deployment never offers the demo wallet).
+  const [extension, setExtension] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (demo) void hasWalletExtension(chain).then(setExtension);
+  }, [demo, chain]);
   const working = state.status === "working" || state.status === "done";
   return (
     <Page title={`Link a ${c.wallet} wallet`} lead="Grade your on-chain trades: we read your wallet's swaps from the blockchain." narrow>
@@ -45,7 +53,7 @@ export function WalletLinkPage({ chain, demo }: { chain: "evm" | "solana"; demo:
           {demo ? c.demo : ""}
         </p>
         <noscript>
-          <p className="form-error">{`Linking a wallet needs JavaScript: the signature can only be made by the ${c.wallet} extension in your browser. Turn JavaScript on and reload this page.`}</p>
+          <p className="form-error">{`Linking a wallet needs JavaScript: the signature can only be made by the ${c.wallet} extension in your browser${demo ? " (or, on this demo server, by a demo wallet in your browser)" : ""}. Turn JavaScript on and reload this page.`}</p>
         </noscript>
         {allowed ? null : <p className="form-error" role="status">{`Desktop only: wallets can be linked from a desktop browser with the ${c.wallet} extension.`}</p>}
         <p>
@@ -54,6 +62,14 @@ export function WalletLinkPage({ chain, demo }: { chain: "evm" | "solana"; demo:
           </button>{" "}
           {allowed ? null : <span className="tag">Desktop only</span>}
         </p>
+        {demo && extension === false ? (
+          <p data-testid="demo-wallet">
+            <button type="button" className="btn" onClick={startDemo} disabled={!allowed || working}>
+              Use a demo wallet
+            </button>{" "}
+            <span className="muted">{`No ${c.wallet} here? A throwaway key made in this browser signs the same message, and the history comes from the simulator.`}</span>
+          </p>
+        ) : null}
         <div aria-live="polite">
           {state.detail ? <p className={state.status === "no-wallet" ? "muted" : "form-error"} data-testid="wallet-status">{state.detail}</p> : null}
         </div>

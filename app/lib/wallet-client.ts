@@ -8,7 +8,8 @@ import { notify } from "~/components/Toaster";
  * the server's one-time sign-in message, and send the proof (docs/API.md, "Wallets").
  *   EVM: EIP-6963 provider discovery (window.ethereum as fallback), eth_requestAccounts, personal_sign.
  *   Solana: Phantom's window.phantom.solana (or window.solana), connect, signMessage.
- * Nothing here holds a key; signing happens in the extension.
+ * Nothing here holds a key; signing happens in the extension. The one exception is the demo wallet
+ * (demo mode only, `linkDemoWallet`): a throwaway key made in this browser signs the same message.
  */
 export type WalletChain = "evm" | "solana";
 
@@ -125,6 +126,46 @@ export async function linkSolanaWallet(provider: PhantomProvider): Promise<LinkO
   });
 }
 
+/** Whether a wallet extension for the chain is present (the link pages offer a demo wallet when not). */
+export async function hasWalletExtension(chain: WalletChain): Promise<boolean> {
+  return chain === "evm" ? pickEvmProvider(await discoverEvmProviders()) !== null : findPhantom() !== null;
+}
+
+const DEMO_KEY: Record<WalletChain, string> = { evm: "grader:demo-wallet:evm", solana: "grader:demo-wallet:solana" };
+
+/**
+ * Demo mode: links a wallet whose key is made here, in the browser (ethers / tweetnacl), and kept in
+ * localStorage so the same demo wallet comes back. It goes through the same nonce → signature →
+ * link calls as MetaMask and Phantom; the key is worthless (the history is the simulator's). The
+ * signing libraries load only when asked for.
+ */
+export async function linkDemoWallet(chain: WalletChain): Promise<LinkOutcome> {
+  const stored = (() => {
+    try {
+      return window.localStorage.getItem(DEMO_KEY[chain]);
+    } catch {
+      return null;
+    }
+  })();
+  const keep = (value: string) => {
+    try {
+      window.localStorage.setItem(DEMO_KEY[chain], value);
+    } catch {
+      /* private mode: a new demo wallet next time */
+    }
+  };
+  if (chain === "evm") {
+    const { Wallet } = await import("ethers/wallet");
+    const wallet = stored ? new Wallet(stored) : Wallet.createRandom();
+    keep(wallet.privateKey);
+    return proveAndLink("evm", wallet.address, (message) => wallet.signMessage(message));
+  }
+  const nacl = (await import("tweetnacl")).default;
+  const keys = stored ? nacl.sign.keyPair.fromSecretKey(bs58.decode(stored)) : nacl.sign.keyPair();
+  keep(bs58.encode(keys.secretKey));
+  return proveAndLink("solana", bs58.encode(keys.publicKey), async (message) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(message), keys.secretKey)));
+}
+
 // ---- the link pages' flow (app/routes/link.evm.tsx, link.solana.tsx) ------------------------------
 
 export type LinkFlowState = { status: "idle" | "working" | "no-wallet" | "failed" | "conflict" | "done"; detail: string | null };
@@ -140,6 +181,27 @@ const NO_WALLET: Record<WalletChain, string> = {
 export function useWalletLinkFlow(chain: WalletChain) {
   const navigate = useNavigate();
   const [state, setState] = useState<LinkFlowState>({ status: "idle", detail: null });
+  const finish = useCallback(
+    (outcome: LinkOutcome) => {
+      if (outcome.ok) {
+        notify.success(ADD_SUCCESS);
+        setState({ status: "done", detail: null });
+        navigate("/profile/account?added=1");
+        return;
+      }
+      if (outcome.code === 406) {
+        notify.info(outcome.message);
+        return setState({ status: "conflict", detail: outcome.message });
+      }
+      notify.error(ADD_FAILED);
+      setState({ status: "failed", detail: outcome.message });
+    },
+    [navigate],
+  );
+  const startDemo = useCallback(async () => {
+    setState({ status: "working", detail: null });
+    finish(await linkDemoWallet(chain));
+  }, [chain, finish]);
   const start = useCallback(async () => {
     setState({ status: "working", detail: null });
     let outcome: LinkOutcome;
@@ -160,18 +222,7 @@ export function useWalletLinkFlow(chain: WalletChain) {
       }
       outcome = await linkSolanaWallet(phantom);
     }
-    if (outcome.ok) {
-      notify.success(ADD_SUCCESS);
-      setState({ status: "done", detail: null });
-      navigate("/profile/account?added=1");
-      return;
-    }
-    if (outcome.code === 406) {
-      notify.info(outcome.message);
-      return setState({ status: "conflict", detail: outcome.message });
-    }
-    notify.error(ADD_FAILED);
-    setState({ status: "failed", detail: outcome.message });
-  }, [chain, navigate]);
-  return { state, start };
+    finish(outcome);
+  }, [chain, finish]);
+  return { state, start, startDemo };
 }

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { WalletLinkPage } from "~/components/WalletLinkPage";
 import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
-import { isWalletDemo } from "~/sources/wallet-link.server";
+import { isWalletDemo } from "~/server/wallet-link.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Link a Phantom wallet · Grader", noindex: true });
 

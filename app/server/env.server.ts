@@ -110,7 +110,13 @@ const EnvSchema = z.object({
   // run in demo mode against the msw simulators in test/mocks (evm.ts, solana.ts).
   EVM_EXPLORER_URL: z.string().url().optional().or(z.literal("")).transform((v) => v || undefined),
   EVM_EXPLORER_KEY: z.string().optional().transform((v) => v || undefined),
-  EVM_CHAIN_ID: z.coerce.number().int().positive().default(1),
+  // The EVM chains a wallet's history is read on (Etherscan v2 chain ids; Etherscan's free tier
+  // excludes Base 8453, OP 10 and BNB 56). The sign-in message itself is for chain 1.
+  EVM_CHAINS: z
+    .string()
+    .default("1,8453,42161,10,137,56")
+    .transform((v) => v.split(",").map((s) => Number(s.trim())).filter((n) => n > 0))
+    .refine((ids) => ids.length > 0 && ids.every((id) => [1, 8453, 42161, 10, 137, 56].includes(id)), "use chain ids from 1, 8453, 42161, 10, 137, 56"),
   SOLANA_RPC_URL: z.string().url().optional().or(z.literal("")).transform((v) => v || undefined),
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.
   WALLET_NONCE_TTL_SECONDS: z.coerce.number().int().positive().default(600),

@@ -109,6 +109,15 @@ export function resolveEvents(trades: Trade[], stored: StoredEvent[]): { trades:
         else skip("merger without its terms");
         break;
       }
+      case "receive":
+      case "send": {
+        // A wallet's tokens from or to outside, at their USD price then (deposit / withdrawal in kind).
+        const quantity = num(e.data.quantity);
+        const price = num(e.data.price);
+        if (e.symbol && quantity > 0 && price >= 0) events.push({ id, time: e.time, kind: e.kind, account: e.account, symbol: e.symbol, quantity, price, assetClass: "crypto" });
+        else skip(`${e.kind} without its quantity or price`);
+        break;
+      }
       case "cancel":
         break;
       default:

@@ -14,7 +14,8 @@ import {
   resolvePlaidAccount,
   type PlaidWebhook,
 } from "~/sources/plaid.server";
-import { fetchEvmHistory } from "~/sources/evm.server";
+import { EVM_ACTIONS, evmChain, evmTransactions, fetchExplorerPage, mapEvmTransactions, nativeToken, nextEvmPage, type EvmCursor, type ExplorerRow } from "~/sources/evm.server";
+import { DEMO_EVM_EXPLORER_URL } from "~/sources/wallet-demo";
 import { fetchSolanaHistory } from "~/sources/solana.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import type { ImportView } from "~/lib/imports";
@@ -25,6 +26,7 @@ import { evaluateUser, StillImporting } from "./evaluation.server";
 import { linkAccount, markImportFailed, saveImport } from "./imports.server";
 import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jobs.server";
 import { log } from "./log.server";
+import { PriceSourceError, swapPriceLookup } from "./prices.server";
 
 /**
  * Imports as jobs. Linking (and a webhook, a re-import before an evaluation) writes an `imports`
@@ -39,7 +41,16 @@ import { log } from "./log.server";
 const RUNNING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping", "grading"];
 const IMPORTING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping"];
 
-type Cursor = { step?: number; plaidAccountId?: string; offset?: number; window?: { start: string; end: string }; phase?: "transactions" | "holdings"; waits?: number };
+type Cursor = {
+  step?: number;
+  plaidAccountId?: string;
+  offset?: number;
+  window?: { start: string; end: string };
+  phase?: "transactions" | "holdings";
+  waits?: number;
+  // An EVM wallet: the page to read next (chain = index into EVM_CHAINS), or the chain to map.
+  evm?: EvmCursor & { mapping?: boolean };
+};
 
 // PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two): asked again this
 // many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
@@ -254,7 +265,7 @@ export async function reimportForEvaluation(userId: number, kind: LinkedAccountK
 // ---------------------------------------------------------------------------------------------
 // The jobs
 
-type StepRow = { id: number; user_id: number; linked_account_id: number; state: ImportState; cursor: Cursor; skipped: { reason: string; count: number }[]; regrade: boolean; kind: LinkedAccountKind; fingerprint: string };
+type StepRow = { id: number; user_id: number; linked_account_id: number; state: ImportState; cursor: Cursor; fetched: number; skipped: { reason: string; count: number }[]; regrade: boolean; kind: LinkedAccountKind; fingerprint: string };
 
 class StepFailure extends Error {
   constructor(
@@ -274,7 +285,7 @@ function stepFailureOf(error: unknown): StepFailure {
     const message = error.code === "PRODUCT_NOT_READY" ? "Your broker is still preparing your history; we'll keep asking." : `${error.code}: ${error.message}`;
     return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", error.code === "PRODUCT_NOT_READY");
   }
-  if (error instanceof WalletProviderError) return new StepFailure(error.message, true);
+  if (error instanceof WalletProviderError || error instanceof PriceSourceError) return new StepFailure(error.message, true);
   log("error", "import step failed", { error: String((error as Error)?.message ?? error).slice(0, 300) });
   return new StepFailure("The import failed unexpectedly.", true);
 }
@@ -290,7 +301,7 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
   const row = (await db
     .selectFrom("imports")
     .innerJoin("linked_accounts", "linked_accounts.id", "imports.linked_account_id")
-    .select(["imports.id", "imports.user_id", "imports.linked_account_id", "imports.state", "imports.cursor", "imports.skipped", "imports.regrade", "linked_accounts.kind", "linked_accounts.fingerprint"])
+    .select(["imports.id", "imports.user_id", "imports.linked_account_id", "imports.state", "imports.cursor", "imports.fetched", "imports.skipped", "imports.regrade", "linked_accounts.kind", "linked_accounts.fingerprint"])
     .where("imports.id", "=", data.importId)
     .executeTakeFirst()) as StepRow | undefined;
   // Gone (unlinked), finished, or a step already done (a retry of a job whose work was committed).
@@ -298,6 +309,7 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
   await db.updateTable("imports").set({ attempts: sql`attempts + 1`, updated_at: sql`now()` }).where("id", "=", row.id).execute();
   try {
     if (row.kind === "plaid") await plaidStep(row);
+    else if (row.kind === "evm") await evmStep(row);
     else await walletStep(row);
   } catch (error) {
     const failure = stepFailureOf(error);
@@ -385,11 +397,70 @@ async function plaidStep(row: StepRow): Promise<void> {
   );
 }
 
+/**
+ * An EVM wallet, one explorer page per job: on each chain (EVM_CHAINS) its normal, internal and
+ * token transactions, in windows by block past the explorer's 10,000-row cap, each page stored as a
+ * payload of this import; then one job maps the chain's pages (swaps priced in USD through the
+ * price source, transfers as deposits in kind) and stores its ledger rows.
+ */
+async function evmStep(row: StepRow): Promise<void> {
+  const env = getEnv();
+  const address = row.fingerprint.slice("evm:".length);
+  const chains = env.EVM_CHAINS;
+  const c = row.cursor.evm ?? { chain: 0, action: 0, startBlock: 0, page: 1 };
+  const chain = evmChain(chains[c.chain]!)!;
+  const payloadKind = (action: string) => `evm.${chain.id}.${action}#${row.id}`;
+  const db = await getDb();
+  if (!c.mapping) {
+    const action = EVM_ACTIONS[c.action]!;
+    const config = { baseUrl: env.EVM_EXPLORER_URL ?? DEMO_EVM_EXPLORER_URL, apiKey: env.EVM_EXPLORER_KEY, timeoutMs: env.WALLET_PROVIDER_TIMEOUT_MS };
+    const rows = await fetchExplorerPage(config, { chainId: chain.id, action, address, startBlock: c.startBlock, page: c.page });
+    const next = nextEvmPage(c, rows);
+    await commitStep(
+      row,
+      async (trx) => {
+        if (rows.length) await trx.insertInto("provider_payloads").values({ linked_account_id: row.linked_account_id, kind: payloadKind(action), payload: JSON.stringify({ startBlock: c.startBlock, page: c.page, result: rows }) }).execute();
+        return 0;
+      },
+      { state: "fetching", cursor: { ...row.cursor, evm: next ? { ...next, chain: c.chain } : { ...c, mapping: true } }, fetched: row.fetched + rows.length },
+    );
+    return;
+  }
+  await db.updateTable("imports").set({ state: "mapping", updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  const pages = await db
+    .selectFrom("provider_payloads")
+    .select(["kind", "payload"])
+    .where("linked_account_id", "=", row.linked_account_id)
+    .where("kind", "in", EVM_ACTIONS.map(payloadKind))
+    .orderBy("id")
+    .execute();
+  const rows = { txlist: [] as ExplorerRow[], txlistinternal: [] as ExplorerRow[], tokentx: [] as ExplorerRow[] };
+  for (const p of pages) {
+    const action = p.kind.split(".")[2]!.split("#")[0] as keyof typeof rows;
+    const payload = (typeof p.payload === "string" ? JSON.parse(p.payload) : p.payload) as { result: ExplorerRow[] };
+    rows[action].push(...payload.result);
+  }
+  const transactions = evmTransactions(address, chain, rows);
+  const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, { nativeToken: nativeToken(chain), transfers: true });
+  const mapped = mapEvmTransactions(chain, transactions, priceAt);
+  const last = c.chain + 1 >= chains.length;
+  if (mapped.warnings.length) log("debug", "evm import warnings", { importId: row.id, chain: chain.id, warnings: mapped.warnings.slice(0, 5) });
+  await commitStep(
+    row,
+    async (trx) => (await saveImport(row.linked_account_id, { ...mapped.batch, payloads: [] }, trx, { finished: last })).tradesAdded,
+    {
+      state: last ? (row.regrade ? "grading" : "done") : "fetching",
+      cursor: { ...row.cursor, evm: last ? c : { chain: c.chain + 1, action: 0, startBlock: 0, page: 1 } },
+      skipped: { ...(mapped.swapsSkipped ? { "swap without a USD price": mapped.swapsSkipped } : {}), ...(mapped.transfersSkipped ? { "token transfer without a USD price": mapped.transfersSkipped } : {}) },
+    },
+  );
+}
+
 async function walletStep(row: StepRow): Promise<void> {
   const address = row.fingerprint.slice(row.kind.length + 1); // "<chain>:<address>"
   const db = await getDb();
   await db.updateTable("imports").set({ state: "fetching", updated_at: sql`now()` }).where("id", "=", row.id).execute();
-  const history = row.kind === "evm" ? await fetchEvmHistory(address) : await fetchSolanaHistory(address);
+  const history = await fetchSolanaHistory(address);
   await db.updateTable("imports").set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` }).where("id", "=", row.id).execute();
   await commitStep(
     row,

@@ -247,9 +247,9 @@ export async function pricesAt(needs: Array<{ instrument: Instrument; time: Date
 /**
  * The `priceAt` lookup for app/sources/swaps.ts `valueSwaps`, for one wallet's transactions:
  * prefetches (through the cache) the historical USD prices of the tokens its swaps without a
- * stablecoin leg, and its fees, need. Keys are the adapters' token keys (see walletTokenInstrument).
+ * stablecoin leg, its fees and (with `transfers`) the tokens it received or sent need. Keys are the adapters' token keys (see walletTokenInstrument).
  */
-export async function swapPriceLookup(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, transactions: WalletTransaction[], opts: { nativeToken?: string } = {}): Promise<PriceLookup> {
+export async function swapPriceLookup(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, transactions: WalletTransaction[], opts: { nativeToken?: string; transfers?: boolean } = {}): Promise<PriceLookup> {
   const instrumentOf = (token: string) => walletTokenInstrument(chain, token);
   const needs = pricesNeeded(transactions, opts).flatMap((n) => {
     const instrument = instrumentOf(n.token);

@@ -1,85 +1,117 @@
 import { formatUnits } from "ethers";
-import type { ImportBatch } from "~/server/imports.server";
-import { getEnv } from "~/server/env.server";
-import { valueSwaps, type SwapLeg, type WalletTransaction } from "./swaps";
-import { DEMO_EVM_EXPLORER_URL } from "./wallet-demo";
+import type { ImportBatch } from "./imported";
+import { valueSwaps, type PriceLookup, type SwapLeg, type SwapValuation, type WalletTransaction } from "./swaps";
 import { fetchWithTimeout, readJson, WalletProviderError } from "./wallet-errors";
 
 /**
- * EVM wallet history from an Etherscan-compatible explorer API (Etherscan v2, Blockscout):
- * module=account&action=txlist (normal transactions: native ETH legs and gas) and action=tokentx
- * (ERC-20 transfers), paged. Transfers are grouped by transaction hash into swaps and valued in USD
- * by app/sources/swaps.ts.
+ * EVM wallet history from Etherscan's multichain API (v2: one `chainid` per call; Blockscout
+ * answers the same module/action calls): action=txlist (normal transactions: native legs and gas),
+ * txlistinternal (native coin moved by contracts, e.g. a router paying out ETH) and tokentx
+ * (ERC-20 transfers), each paged oldest first. Pure: it fetches one page and maps rows; the
+ * linking module (app/server/linking.server.ts) runs one page per job and stores what comes back.
+ *
+ * The explorer serves at most page × offset ≤ 10,000 rows per query; past that, the documented way
+ * is a new window starting at the last block read (its rows come again and are deduplicated).
  */
 export const EVM_PAGE_SIZE = 1000;
-// Etherscan serves at most page × offset ≤ 10,000 rows per query.
-export const EVM_MAX_PAGES = 10;
+export const EVM_WINDOW_ROWS = 10_000;
+export const EVM_ACTIONS = ["txlist", "txlistinternal", "tokentx"] as const;
+export type EvmAction = (typeof EVM_ACTIONS)[number];
 
-const MAINNET_STABLES = new Set([
-  "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", // USDC
-  "0xdac17f958d2ee523a2206206994597c13d831ec7", // USDT
-  "0x6b175474e89094c44da98b954eedeac495271d0f", // DAI
-]);
-const STABLE_SYMBOLS = new Set(["USDC", "USDT", "DAI"]);
-const MAINNET_WETH = "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2";
-const NATIVE_SYMBOL: Record<number, string> = { 1: "ETH", 10: "ETH", 8453: "ETH", 42161: "ETH", 137: "POL", 56: "BNB", 43114: "AVAX" };
+export type EvmChain = { id: number; name: string; native: string; /** wrapped native coin: its swaps count as the coin */ wrapped: string; stables: string[] };
 
-export function isEvmDemo(): boolean {
-  return !getEnv().EVM_EXPLORER_URL;
+/** The chains every wallet is read on (Etherscan v2 chain ids); EVM_CHAINS can narrow them. */
+export const EVM_CHAINS: EvmChain[] = [
+  {
+    id: 1,
+    name: "Ethereum",
+    native: "ETH",
+    wrapped: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+    stables: ["0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", "0xdac17f958d2ee523a2206206994597c13d831ec7", "0x6b175474e89094c44da98b954eedeac495271d0f"],
+  },
+  { id: 8453, name: "Base", native: "ETH", wrapped: "0x4200000000000000000000000000000000000006", stables: ["0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", "0x50c5725949a6f0c72e6c4a641f24049a917db0cb"] },
+  {
+    id: 42161,
+    name: "Arbitrum",
+    native: "ETH",
+    wrapped: "0x82af49447d8a07e3bd95bd0d56f35241523fbab1",
+    stables: ["0xaf88d065e77c8cc2239327c5edb3a432268e5831", "0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9", "0xda10009cbd5d07dd0cecc66161fc93d7c9000da1"],
+  },
+  {
+    id: 10,
+    name: "Optimism",
+    native: "ETH",
+    wrapped: "0x4200000000000000000000000000000000000006",
+    stables: ["0x0b2c639c533813f4aa9d7837caf62653d097ff85", "0x94b008aa00579c1307b0ef2c499ad98a8ce58e58", "0xda10009cbd5d07dd0cecc66161fc93d7c9000da1"],
+  },
+  {
+    id: 137,
+    name: "Polygon",
+    native: "POL",
+    wrapped: "0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270",
+    stables: ["0x3c499c542cef5e3811e1192ce70d8cc03d5c3359", "0xc2132d05d31c914a87c6611c10748aeb04b58e8f", "0x8f3cf7ad23cd3cadbd9735aff958023239c6a063"],
+  },
+  { id: 56, name: "BNB Chain", native: "BNB", wrapped: "0xbb4cdb9cbd36b01bd1cbaee0c2de46d7f5ff52e8", stables: ["0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d", "0x55d398326f99059ff775485246999027b3197955"] },
+];
+
+export function evmChain(id: number): EvmChain | undefined {
+  return EVM_CHAINS.find((c) => c.id === id);
 }
 
-export type ExplorerTransaction = { hash: string; timeStamp: string; from: string; to: string; value: string; gasUsed?: string; gasPrice?: string; isError?: string };
-export type ExplorerTokenTransfer = {
-  hash: string;
-  timeStamp: string;
-  from: string;
-  to: string;
-  value: string;
-  contractAddress: string;
-  tokenSymbol: string;
-  tokenDecimal: string;
-  logIndex: string;
-};
+export type ExplorerConfig = { baseUrl: string; apiKey?: string; timeoutMs: number };
+
+export type ExplorerRow = Record<string, string>;
 
 const PROVIDER = "The blockchain explorer";
 
-async function explorerPages<T>(action: "txlist" | "tokentx", address: string, payloads: ImportBatch["payloads"], warnings: string[]): Promise<T[]> {
-  const env = getEnv();
-  const base = env.EVM_EXPLORER_URL ?? DEMO_EVM_EXPLORER_URL;
-  const rows: T[] = [];
-  for (let page = 1; page <= EVM_MAX_PAGES; page++) {
-    const url = new URL(base);
-    const params: Record<string, string> = {
-      chainid: String(env.EVM_CHAIN_ID),
-      module: "account",
-      action,
-      address,
-      startblock: "0",
-      endblock: "999999999",
-      page: String(page),
-      offset: String(EVM_PAGE_SIZE),
-      sort: "asc",
-    };
-    if (env.EVM_EXPLORER_KEY) params.apikey = env.EVM_EXPLORER_KEY;
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const res = await fetchWithTimeout(PROVIDER, url, { headers: { accept: "application/json" } }, env.WALLET_PROVIDER_TIMEOUT_MS);
-    if (!res.ok) {
-      await res.text().catch(() => ""); // drain (cancel() can hang under interceptors); same time limit
-      throw new WalletProviderError(`${PROVIDER} answered HTTP ${res.status}.`);
-    }
-    const body = (await readJson(PROVIDER, res)) as { status?: string; message?: string; result?: unknown };
-    if (!body || typeof body !== "object") throw new WalletProviderError(`${PROVIDER} answered with something that is not an explorer response.`);
-    if (!Array.isArray(body.result)) {
-      // Etherscan: {"status":"0","message":"NOTOK","result":"Max rate limit reached"}.
-      const detail = typeof body.result === "string" ? body.result.replace(/[a-z0-9]{20,}/gi, "…").slice(0, 120) : body.message ?? "no result";
-      throw new WalletProviderError(`${PROVIDER} refused the request: ${detail}.`);
-    }
-    payloads.push({ kind: `evm.${action}`, payload: { page, result: body.result } });
-    rows.push(...(body.result as T[]));
-    if (body.result.length < EVM_PAGE_SIZE) return rows;
+/** One page of one action on one chain, from `startBlock` on, oldest first. Throws WalletProviderError. */
+export async function fetchExplorerPage(config: ExplorerConfig, q: { chainId: number; action: EvmAction; address: string; startBlock: number; page: number }): Promise<ExplorerRow[]> {
+  const url = new URL(config.baseUrl);
+  const params: Record<string, string> = {
+    chainid: String(q.chainId),
+    module: "account",
+    action: q.action,
+    address: q.address,
+    startblock: String(q.startBlock),
+    endblock: "999999999",
+    page: String(q.page),
+    offset: String(EVM_PAGE_SIZE),
+    sort: "asc",
+  };
+  if (config.apiKey) params.apikey = config.apiKey;
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  const res = await fetchWithTimeout(PROVIDER, url, { headers: { accept: "application/json" } }, config.timeoutMs);
+  if (!res.ok) {
+    await res.text().catch(() => ""); // drain (cancel() can hang under interceptors); same time limit
+    throw new WalletProviderError(`${PROVIDER} answered HTTP ${res.status}.`);
   }
-  warnings.push(`Only the first ${EVM_PAGE_SIZE * EVM_MAX_PAGES} ${action === "txlist" ? "transactions" : "token transfers"} could be read from the explorer.`);
-  return rows;
+  const body = (await readJson(PROVIDER, res)) as { status?: string; message?: string; result?: unknown };
+  if (!body || typeof body !== "object") throw new WalletProviderError(`${PROVIDER} answered with something that is not an explorer response.`);
+  if (!Array.isArray(body.result)) {
+    // Etherscan: {"status":"0","message":"NOTOK","result":"Max rate limit reached"}.
+    const detail = typeof body.result === "string" ? body.result.replace(/[a-z0-9]{20,}/gi, "…").slice(0, 120) : body.message ?? "no result";
+    throw new WalletProviderError(`${PROVIDER} refused the request: ${detail}.`);
+  }
+  return body.result as ExplorerRow[];
+}
+
+/** Where an EVM import stands: which chain, action, window and page come next. */
+export type EvmCursor = { chain: number; action: number; startBlock: number; page: number };
+
+/**
+ * The next page after one of `rows` rows (pure): the next page of the window, a new window from the
+ * last block read once the window's 10,000 rows are spent, or the next action; null when the
+ * chain's three actions are read.
+ */
+export function nextEvmPage(c: EvmCursor, rows: ExplorerRow[]): Omit<EvmCursor, "chain"> | null {
+  if (rows.length >= EVM_PAGE_SIZE) {
+    if ((c.page + 1) * EVM_PAGE_SIZE <= EVM_WINDOW_ROWS) return { action: c.action, startBlock: c.startBlock, page: c.page + 1 };
+    const last = Number(rows[rows.length - 1]!.blockNumber);
+    // A window that cannot move (10,000 rows in one block) would loop: go on past that block.
+    const next = Number.isFinite(last) ? (last > c.startBlock ? last : last + 1) : c.startBlock + 1;
+    return { action: c.action, startBlock: next, page: 1 };
+  }
+  return c.action + 1 < EVM_ACTIONS.length ? { action: c.action + 1, startBlock: 0, page: 1 } : null;
 }
 
 function toAmount(value: string, decimals: number): number {
@@ -90,54 +122,75 @@ function toAmount(value: string, decimals: number): number {
   }
 }
 
-/** Groups explorer rows into wallet transactions (pure; exported for tests). */
-export function evmTransactions(address: string, chainId: number, txs: ExplorerTransaction[], transfers: ExplorerTokenTransfer[]): WalletTransaction[] {
+/** The token key of a chain's native coin: its wrapped contract, so ETH and WETH are one position. */
+export function nativeToken(chain: EvmChain): string {
+  return chain.wrapped;
+}
+
+/**
+ * Groups one chain's explorer rows into wallet transactions (pure). Rows read twice (overlapping
+ * windows) count once. Symbols are the chain's: the wrapped coin is the native symbol.
+ */
+export function evmTransactions(address: string, chain: EvmChain, rows: { txlist: ExplorerRow[]; txlistinternal: ExplorerRow[]; tokentx: ExplorerRow[] }): WalletTransaction[] {
   const me = address.toLowerCase();
-  const nativeKey = chainId === 1 ? MAINNET_WETH : "native";
-  const nativeSymbol = NATIVE_SYMBOL[chainId] ?? "ETH";
+  const native = nativeToken(chain);
+  const stables = new Set(chain.stables);
   const byHash = new Map<string, WalletTransaction>();
+  const seen = new Set<string>();
   const get = (hash: string, timeStamp: string) => {
     let tx = byHash.get(hash);
-    if (!tx) byHash.set(hash, (tx = { id: hash, time: new Date(Number(timeStamp) * 1000), legs: [] }));
+    if (!tx) byHash.set(hash, (tx = { id: `${chain.id}:${hash}`, time: new Date(Number(timeStamp) * 1000), legs: [] }));
     return tx;
   };
-  for (const t of txs) {
+  const fresh = (key: string) => (seen.has(key) ? false : (seen.add(key), true));
+  for (const t of rows.txlist) {
     if (t.isError === "1" || !t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
+    const hash = t.hash.toLowerCase();
+    if (!fresh(`tx:${hash}`)) continue;
     const from = t.from?.toLowerCase();
     const to = t.to?.toLowerCase();
     if (from !== me && to !== me) continue;
-    const tx = get(t.hash.toLowerCase(), t.timeStamp);
+    const tx = get(hash, t.timeStamp);
     const value = toAmount(t.value ?? "0", 18);
-    if (value > 0 && from !== to) tx.legs.push({ id: `${tx.id}:native`, token: nativeKey, symbol: nativeSymbol, amount: from === me ? -value : value, stable: false });
+    if (value > 0 && from !== to) tx.legs.push({ id: `${tx.id}:native`, token: native, symbol: chain.native, amount: from === me ? -value : value, stable: false });
     if (from === me && t.gasUsed && t.gasPrice) tx.fee = toAmount((BigInt(t.gasUsed) * BigInt(t.gasPrice)).toString(), 18);
   }
-  for (const t of transfers) {
+  for (const t of rows.txlistinternal) {
+    if (t.isError === "1" || !t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
+    const hash = t.hash.toLowerCase();
+    const trace = t.traceId ?? `${t.from}-${t.to}-${t.value}`;
+    if (!fresh(`internal:${hash}:${trace}`)) continue;
+    const from = t.from?.toLowerCase();
+    const to = t.to?.toLowerCase();
+    if ((from !== me && to !== me) || from === to) continue;
+    const value = toAmount(t.value ?? "0", 18);
+    if (!(value > 0)) continue;
+    const tx = get(hash, t.timeStamp);
+    tx.legs.push({ id: `${tx.id}:internal:${trace}`, token: native, symbol: chain.native, amount: from === me ? -value : value, stable: false });
+  }
+  for (const t of rows.tokentx) {
     if (!t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
+    const hash = t.hash.toLowerCase();
+    if (!fresh(`token:${hash}:${t.logIndex}`)) continue;
     const from = t.from?.toLowerCase();
     const to = t.to?.toLowerCase();
     if ((from !== me && to !== me) || from === to) continue;
     const contract = (t.contractAddress ?? "").toLowerCase();
     let symbol = (t.tokenSymbol ?? "").trim().toUpperCase().slice(0, 20) || `${contract.slice(0, 6)}…${contract.slice(-4)}`;
-    if (contract === MAINNET_WETH && chainId === 1) symbol = nativeSymbol;
-    const stable = chainId === 1 ? MAINNET_STABLES.has(contract) : STABLE_SYMBOLS.has(symbol);
+    if (contract === native) symbol = chain.native;
     const amount = toAmount(t.value ?? "0", Number(t.tokenDecimal) || 0);
     if (!(amount > 0)) continue;
-    const tx = get(t.hash.toLowerCase(), t.timeStamp);
-    const leg: SwapLeg = { id: `${tx.id}:${t.logIndex}`, token: contract, symbol, amount: from === me ? -amount : amount, stable };
+    const tx = get(hash, t.timeStamp);
+    const leg: SwapLeg = { id: `${tx.id}:${t.logIndex}`, token: contract, symbol, amount: from === me ? -amount : amount, stable: stables.has(contract) };
     tx.legs.push(leg);
   }
   return [...byHash.values()];
 }
 
-export type WalletHistory = { batch: ImportBatch; warnings: string[]; swapsSeen: number; swapsSkipped: number };
+export type EvmMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
 
-/** Reads an EVM wallet's history and turns it into ledger rows. Throws WalletProviderError. */
-export async function fetchEvmHistory(address: string): Promise<WalletHistory> {
-  const env = getEnv();
-  const payloads: ImportBatch["payloads"] = [];
-  const warnings: string[] = [];
-  const txs = await explorerPages<ExplorerTransaction>("txlist", address, payloads, warnings);
-  const transfers = await explorerPages<ExplorerTokenTransfer>("tokentx", address, payloads, warnings);
-  const valued = valueSwaps(evmTransactions(address, env.EVM_CHAIN_ID, txs, transfers), { nativeToken: env.EVM_CHAIN_ID === 1 ? MAINNET_WETH : "native" });
-  return { batch: { trades: valued.trades, cashFlows: [], marks: [], payloads }, warnings: [...warnings, ...valued.warnings], swapsSeen: valued.swapsSeen, swapsSkipped: valued.swapsSkipped };
+/** One chain's transactions → ledger rows: swaps priced in USD, transfers as deposits in kind (pure). */
+export function mapEvmTransactions(chain: EvmChain, transactions: WalletTransaction[], priceAt?: PriceLookup): EvmMapped {
+  const valued = valueSwaps(transactions, { nativeToken: nativeToken(chain), priceAt, transfers: true });
+  return { ...valued, batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events } };
 }

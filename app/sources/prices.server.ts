@@ -62,27 +62,28 @@ export function coinInstrumentForSymbol(symbol: string): Instrument | null {
   return id ? `coin:${id}` : null;
 }
 
-// EVM chain id → DefiLlama's chain name (token ids are "<chain>:<contract>") and the native coin.
-const EVM_CHAINS: Record<number, { chain: string; native: string }> = {
-  1: { chain: "ethereum", native: "coingecko:ethereum" },
-  10: { chain: "optimism", native: "coingecko:ethereum" },
-  56: { chain: "bsc", native: "coingecko:binancecoin" },
-  137: { chain: "polygon", native: "coingecko:polygon-ecosystem-token" },
-  8453: { chain: "base", native: "coingecko:ethereum" },
-  42161: { chain: "arbitrum", native: "coingecko:ethereum" },
+// EVM chain id → DefiLlama's chain name (token ids are "<chain>:<contract>"), the native coin and
+// its wrapped contract (priced as the coin).
+const EVM_CHAINS: Record<number, { chain: string; native: string; wrapped?: string }> = {
+  1: { chain: "ethereum", native: "coingecko:ethereum", wrapped: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2" },
+  10: { chain: "optimism", native: "coingecko:ethereum", wrapped: "0x4200000000000000000000000000000000000006" },
+  56: { chain: "bsc", native: "coingecko:binancecoin", wrapped: "0xbb4cdb9cbd36b01bd1cbaee0c2de46d7f5ff52e8" },
+  137: { chain: "polygon", native: "coingecko:polygon-ecosystem-token", wrapped: "0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270" },
+  8453: { chain: "base", native: "coingecko:ethereum", wrapped: "0x4200000000000000000000000000000000000006" },
+  42161: { chain: "arbitrum", native: "coingecko:ethereum", wrapped: "0x82af49447d8a07e3bd95bd0d56f35241523fbab1" },
   43114: { chain: "avax", native: "coingecko:avalanche-2" },
 };
 
 /**
- * The instrument of a wallet token as the wallet adapters key it: an EVM contract address, or
- * "native" for the chain's coin (app/sources/evm.server.ts); a Solana mint (app/sources/solana.server.ts,
- * wrapped SOL for SOL). Null for a chain DefiLlama naming is not known for here.
+ * The instrument of a wallet token as the wallet adapters key it: an EVM contract address (the
+ * wrapped native coin, or "native", as the coin) (app/sources/evm.server.ts); a Solana mint
+ * (app/sources/solana.server.ts, wrapped SOL for SOL). Null for a chain DefiLlama naming is not known for here.
  */
 export function walletTokenInstrument(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, token: string): Instrument | null {
   if (chain.kind === "solana") return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(token) ? `coin:solana:${token}` : null;
   const c = EVM_CHAINS[chain.chainId];
   if (!c) return null;
-  if (token === "native") return `coin:${c.native}`;
+  if (token === "native" || (c.wrapped && token.toLowerCase() === c.wrapped)) return `coin:${c.native}`;
   return /^0x[0-9a-fA-F]{40}$/.test(token) ? `coin:${c.chain}:${token.toLowerCase()}` : null;
 }
 

@@ -1,15 +1,15 @@
-import crypto from "node:crypto";
 import bs58 from "bs58";
-import { getAddress, verifyMessage } from "ethers";
+import { getAddress, type Provider } from "ethers";
+import { SiweMessage } from "siwe";
 import nacl from "tweetnacl";
-import { getDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
 
 /**
- * Wallet ownership proofs: a one-time sign-in message, EIP-4361 "Sign-In with Ethereum" for EVM
- * wallets and its Solana counterpart ("Sign In With Solana", the same text with "Solana account"),
- * stored in wallet_nonces and signed in the user's wallet. The server only ever verifies a
- * signature against the message it stored itself; a bare address proves nothing.
+ * Wallet ownership proofs (pure: no storage; app/server/wallet-proof.server.ts issues and stores
+ * the messages): a one-time sign-in message, EIP-4361 "Sign-In with Ethereum" for EVM wallets,
+ * written, parsed and verified by the `siwe` library (which also checks smart-contract wallets,
+ * EIP-1271, through a provider), and its Solana counterpart ("Sign In With Solana": the same text
+ * with "Solana account", which no maintained library parses; ed25519 through tweetnacl). The server
+ * only ever verifies a signature against the message it stored itself; a bare address proves nothing.
  */
 export type WalletChain = "evm" | "solana";
 
@@ -30,6 +30,19 @@ export type SignInFields = {
 const CHAIN_WORD: Record<WalletChain, string> = { evm: "Ethereum", solana: "Solana" };
 
 export function buildSignInMessage(chain: WalletChain, f: Omit<SignInFields, "version"> & { version?: string }): string {
+  if (chain === "evm") {
+    return new SiweMessage({
+      domain: f.domain,
+      address: f.address,
+      statement: f.statement ?? undefined,
+      uri: f.uri,
+      version: f.version ?? "1",
+      chainId: Number(f.chainId),
+      nonce: f.nonce,
+      issuedAt: f.issuedAt,
+      expirationTime: f.expirationTime ?? undefined,
+    }).prepareMessage();
+  }
   const lines = [`${f.domain} wants you to sign in with your ${CHAIN_WORD[chain]} account:`, f.address, ""];
   if (f.statement) lines.push(f.statement, "");
   lines.push(`URI: ${f.uri}`, `Version: ${f.version ?? "1"}`, `Chain ID: ${f.chainId}`, `Nonce: ${f.nonce}`, `Issued At: ${f.issuedAt}`);
@@ -37,9 +50,29 @@ export function buildSignInMessage(chain: WalletChain, f: Omit<SignInFields, "ve
   return lines.join("\n");
 }
 
-/** Parses an EIP-4361 / SIWS message (the fields this site writes); null when it is not one. */
+/** Parses an EIP-4361 (siwe's ABNF parser) / SIWS message; null when it is not one. */
 export function parseSignInMessage(chain: WalletChain, message: string): SignInFields | null {
   if (typeof message !== "string" || message.length > 4000) return null;
+  if (chain === "evm") {
+    let m: SiweMessage;
+    try {
+      m = new SiweMessage(message);
+    } catch {
+      return null;
+    }
+    if (!m.issuedAt) return null;
+    return {
+      domain: m.domain,
+      address: m.address,
+      statement: m.statement ?? null,
+      uri: m.uri,
+      version: m.version,
+      chainId: String(m.chainId),
+      nonce: m.nonce,
+      issuedAt: m.issuedAt,
+      expirationTime: m.expirationTime ?? null,
+    };
+  }
   const lines = message.split("\n");
   const head = new RegExp(`^(\\S+) wants you to sign in with your ${CHAIN_WORD[chain]} account:$`).exec(lines[0] ?? "");
   if (!head || !lines[1]) return null;
@@ -112,11 +145,23 @@ export function walletFingerprint(chain: WalletChain, address: string): string {
 
 // ---- signatures --------------------------------------------------------------------------------
 
-/** personal_sign (EIP-191) signature by `address` of `message`. */
-export function verifyEvmSignature(message: string, signature: string, address: string): boolean {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature.trim())) return false;
+/**
+ * An EVM proof through siwe: an EIP-191 signature by the address, or, when it does not recover to
+ * the address, the address's EIP-1271 `isValidSignature` answer through `provider` (a Safe, a
+ * Coinbase Smart Wallet). siwe also checks domain, nonce and expiry at `now` once more.
+ */
+async function verifyEvmSignature(message: string, signature: string, expected: { domain: string; nonce: string; now: Date }, provider?: Provider): Promise<boolean> {
+  const sig = signature.trim();
+  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(sig) || sig.length > 2 + 2 * 4096) return false;
+  // Only a contract wallet signs with other than 65 bytes; without a provider to ask, it fails.
+  if (sig.length !== 132 && !provider) return false;
   try {
-    return verifyMessage(message, signature.trim()) === getAddress(address);
+    const result = await new SiweMessage(message).verify(
+      { signature: sig, domain: expected.domain, nonce: expected.nonce, time: expected.now.toISOString() },
+      // siwe's types name ethers v5's Provider; at run time it only builds a Contract on it (v6 works).
+      { provider: provider as never, suppressExceptions: true },
+    );
+    return result.success;
   } catch {
     return false;
   }
@@ -134,20 +179,9 @@ export function verifySolanaSignature(message: string, signature: string, addres
   }
 }
 
-export function verifyWalletSignature(chain: WalletChain, message: string, signature: string, address: string): boolean {
-  return chain === "evm" ? verifyEvmSignature(message, signature, address) : verifySolanaSignature(message, signature, address);
-}
-
 // ---- the site's expectations -------------------------------------------------------------------
 
 export type SignInExpectations = { domain: string; uri: string; chainId: string };
-
-/** Domain and URI come from PUBLIC_URL, never from the request's Host header. */
-export function signInExpectations(chain: WalletChain): SignInExpectations {
-  const env = getEnv();
-  const url = new URL(env.PUBLIC_URL);
-  return { domain: url.host, uri: url.origin, chainId: chain === "evm" ? String(env.EVM_CHAIN_ID) : "mainnet" };
-}
 
 export type StoredNonce = {
   nonce: string;
@@ -162,11 +196,11 @@ export type StoredNonce = {
 export type ProofCheck = { ok: true; fields: SignInFields } | { ok: false; message: string };
 
 /**
- * The pure part of a proof check: the message is ours (domain, URI, chain), for this address, the
+ * A proof check: the message is ours (domain, URI, chain), for this address, the
  * exact text we stored for this user's nonce, unused, unexpired, and signed by the address.
  * The caller then consumes the nonce atomically (a concurrent replay loses there).
  */
-export function checkWalletProof(input: {
+export async function checkWalletProof(input: {
   chain: WalletChain;
   userId: number;
   address: string;
@@ -175,7 +209,9 @@ export function checkWalletProof(input: {
   stored: StoredNonce | undefined;
   expected: SignInExpectations;
   now: Date;
-}): ProofCheck {
+  /** Resolves smart-contract wallets (EIP-1271) on the message's chain; without one only EOAs prove. */
+  provider?: Provider;
+}): Promise<ProofCheck> {
   const { chain, expected } = input;
   const fields = parseSignInMessage(chain, input.message);
   if (!fields) return { ok: false, message: "The message is not a sign-in message from this site. Ask for a new one and sign it." };
@@ -194,56 +230,12 @@ export function checkWalletProof(input: {
   if (stored.expires_at.getTime() <= input.now.getTime() || !(expiry > input.now.getTime())) {
     return { ok: false, message: "This sign-in message has expired. Ask for a new one and sign it." };
   }
-  if (!verifyWalletSignature(chain, input.message, input.signature, input.address)) {
+  const signed =
+    chain === "evm"
+      ? await verifyEvmSignature(input.message, input.signature, { domain: expected.domain, nonce: fields.nonce, now: input.now }, input.provider)
+      : verifySolanaSignature(input.message, input.signature, input.address);
+  if (!signed) {
     return { ok: false, message: "The signature does not match this wallet. Sign the message with the wallet you are linking." };
   }
   return { ok: true, fields };
-}
-
-// ---- storage -----------------------------------------------------------------------------------
-
-/** Issues and stores a single-use sign-in message for this user and address. */
-export async function createSignInMessage(userId: number, chain: WalletChain, address: string): Promise<{ message: string; nonce: string; expiresAt: Date }> {
-  const env = getEnv();
-  const expected = signInExpectations(chain);
-  const nonce = crypto.randomBytes(16).toString("hex");
-  const issuedAt = new Date();
-  const expiresAt = new Date(issuedAt.getTime() + env.WALLET_NONCE_TTL_SECONDS * 1000);
-  const message = buildSignInMessage(chain, {
-    domain: expected.domain,
-    address,
-    statement: SIGN_IN_STATEMENT,
-    uri: expected.uri,
-    chainId: expected.chainId,
-    nonce,
-    issuedAt: issuedAt.toISOString(),
-    expirationTime: expiresAt.toISOString(),
-  });
-  const db = await getDb();
-  // Old, long-expired messages of this user go first; the table stays small.
-  await db.deleteFrom("wallet_nonces").where("user_id", "=", userId).where("expires_at", "<", new Date(Date.now() - 86_400_000)).execute();
-  await db.insertInto("wallet_nonces").values({ nonce, user_id: userId, chain, address, message, expires_at: expiresAt }).execute();
-  return { message, nonce, expiresAt };
-}
-
-export async function findSignInNonce(nonce: string): Promise<StoredNonce | undefined> {
-  const db = await getDb();
-  const row = await db.selectFrom("wallet_nonces").selectAll().where("nonce", "=", nonce).executeTakeFirst();
-  if (!row) return undefined;
-  return { ...row, chain: row.chain as WalletChain, expires_at: new Date(row.expires_at), used_at: row.used_at ? new Date(row.used_at) : null };
-}
-
-/** Marks the nonce used; false when it was used (or expired) meanwhile. One conditional UPDATE. */
-export async function consumeSignInNonce(nonce: string, userId: number): Promise<boolean> {
-  const db = await getDb();
-  const row = await db
-    .updateTable("wallet_nonces")
-    .set({ used_at: new Date() })
-    .where("nonce", "=", nonce)
-    .where("user_id", "=", userId)
-    .where("used_at", "is", null)
-    .where("expires_at", ">", new Date())
-    .returning("nonce")
-    .executeTakeFirst();
-  return Boolean(row);
 }

@@ -1,7 +1,7 @@
 import { Connection, PublicKey, type ParsedTransactionWithMeta } from "@solana/web3.js";
 import type { ImportBatch } from "~/server/imports.server";
 import { getEnv } from "~/server/env.server";
-import type { WalletHistory } from "./evm.server";
+import type { WalletHistory } from "./imported";
 import { valueSwaps, type WalletTransaction } from "./swaps";
 import { DEMO_SOLANA_RPC_URL } from "./wallet-demo";
 import { WalletProviderError } from "./wallet-errors";

@@ -1,4 +1,4 @@
-import type { ImportedTrade } from "~/server/imports.server";
+import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported";
 
 /**
  * Wallet swaps → ledger trades, shared by the EVM and Solana adapters (pure, no I/O).
@@ -12,8 +12,13 @@ import type { ImportedTrade } from "~/server/imports.server";
  * the other) is valued through a historical USD price of one leg at the swap's time when the caller
  * gives a `priceAt` lookup (the native coin's first: the deepest market), else through the last
  * price of one of its tokens seen in an earlier stablecoin swap; with neither it is skipped with a
- * warning. Stable-to-stable swaps, plain transfers and
- * transactions with several tokens on one side are not trades and are skipped.
+ * warning. Stable-to-stable swaps and transactions with several tokens on one side are not trades
+ * and are skipped.
+ *
+ * Transfers (only tokens in, or only tokens out) with `transfers: true`: a stablecoin in or out is a
+ * deposit or withdrawal (a cash flow), any other token a `receive` / `send` event at its USD price
+ * then (historical, else the last swap price), so selling a token that came from outside is no
+ * data gap. A transfer of a token without any price is skipped with a warning.
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -34,11 +39,20 @@ export type WalletTransaction = {
   fee?: number;
 };
 
-export type SwapValuation = { trades: ImportedTrade[]; warnings: string[]; swapsSeen: number; swapsSkipped: number };
+export type SwapValuation = {
+  trades: ImportedTrade[];
+  /** With `transfers`: receives and sends in kind, and stablecoin deposits and withdrawals. */
+  events: ImportedEvent[];
+  cashFlows: ImportedCashFlow[];
+  warnings: string[];
+  swapsSeen: number;
+  swapsSkipped: number;
+  transfersSkipped: number;
+};
 
 /** A token's historical USD price at an instant (prefetched by the caller), or undefined when unknown. */
 export type PriceLookup = (token: string, time: Date) => number | undefined;
-export type SwapOptions = { nativeToken?: string; priceAt?: PriceLookup };
+export type SwapOptions = { nativeToken?: string; priceAt?: PriceLookup; transfers?: boolean };
 
 const DUST = 1e-12;
 
@@ -59,11 +73,14 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
  * stablecoin leg, and the native coin at each transaction that paid a fee. A caller fetches these
  * (asynchronously, e.g. app/server/prices.server.ts) and passes a lookup over the answers.
  */
-export function pricesNeeded(transactions: WalletTransaction[], opts: { nativeToken?: string } = {}): Array<{ token: string; time: Date }> {
+export function pricesNeeded(transactions: WalletTransaction[], opts: { nativeToken?: string; transfers?: boolean } = {}): Array<{ token: string; time: Date }> {
   const out: Array<{ token: string; time: Date }> = [];
   for (const tx of transactions) {
     const { outs, ins } = netLegs(tx);
-    if (!outs.length || !ins.length) continue;
+    if (!outs.length || !ins.length) {
+      if (opts.transfers) for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
+      continue;
+    }
     if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
     if (outs.length === 1 && ins.length === 1 && !outs[0]!.stable && !ins[0]!.stable) {
       out.push({ token: outs[0]!.token, time: tx.time }, { token: ins[0]!.token, time: tx.time });
@@ -75,9 +92,12 @@ export function pricesNeeded(transactions: WalletTransaction[], opts: { nativeTo
 export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions = {}): SwapValuation {
   const lastPrice = new Map<string, number>();
   const trades: ImportedTrade[] = [];
+  const events: ImportedEvent[] = [];
+  const cashFlows: ImportedCashFlow[] = [];
   const warnings: string[] = [];
   let swapsSeen = 0;
   let swapsSkipped = 0;
+  let transfersSkipped = 0;
   const historical = (token: string, time: Date) => {
     const p = opts.priceAt?.(token, time);
     return p !== undefined && Number.isFinite(p) && p > 0 ? p : undefined;
@@ -85,7 +105,25 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
   const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
   for (const tx of sorted) {
     const { outs, ins } = netLegs(tx);
-    if (!outs.length || !ins.length) continue; // a transfer, not a swap
+    if (!outs.length || !ins.length) {
+      // A transfer, not a swap.
+      if (!opts.transfers) continue;
+      for (const leg of [...ins, ...outs]) {
+        const quantity = Math.abs(leg.amount);
+        if (leg.stable) {
+          cashFlows.push({ externalId: leg.id, time: tx.time, amount: round(leg.amount) });
+          continue;
+        }
+        const price = historical(leg.token, tx.time) ?? lastPrice.get(leg.token);
+        if (price === undefined) {
+          transfersSkipped++;
+          warnings.push(`${tx.id}: ${quantity} ${leg.symbol} ${leg.amount > 0 ? "received" : "sent"} has no known USD price; skipped.`);
+          continue;
+        }
+        events.push({ externalId: leg.id, time: tx.time, kind: leg.amount > 0 ? "receive" : "send", symbol: leg.symbol, quantity, price });
+      }
+      continue;
+    }
     swapsSeen++;
     if (outs.length !== 1 || ins.length !== 1) {
       swapsSkipped++;
@@ -133,7 +171,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     trades.push({ ...base, externalId: out.id, symbol: out.symbol, side: "sell", quantity: outQty, price: sellPrice, fee: round(feeUsd / 2) });
     trades.push({ ...base, externalId: inn.id, symbol: inn.symbol, side: "buy", quantity: inQty, price: buyPrice, fee: round(feeUsd / 2) });
   }
-  return { trades, warnings, swapsSeen, swapsSkipped };
+  return { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped };
 }
 
 function round(n: number) {

@@ -8,7 +8,8 @@ import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
-import { baseUrl, signUp } from "../support/http";
+import { baseUrl, signUp, waitForImports } from "../support/http";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Linking wallets in a real browser. The wallet extensions are played by injected providers whose
 // signing is bridged to Node (page.exposeFunction) where a real key signs: an ethers wallet behind
@@ -117,6 +118,53 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     await ctx.close();
   });
 
+  it("without an extension, in demo mode, links a demo wallet whose key is made in the browser, and shows its import to the grade", async () => {
+    const { ctx, page, cookie, errors } = await signedIn();
+    await page.goto(baseUrl() + "/link/evm");
+    const demo = page.getByRole("button", { name: "Use a demo wallet" });
+    await demo.waitFor({ timeout: 10_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await demo.click();
+    await page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    // The key stays in this browser; the server linked its address through the real SIWE path.
+    const key = await page.evaluate(() => window.localStorage.getItem("grader:demo-wallet:evm"));
+    const address = new Wallet(key!).address;
+    await page.locator('[data-testid="import-progress"]').first().waitFor({ timeout: 30_000 });
+    // The page follows the import (JavaScript on) until it is done.
+    await page.locator('[data-testid="import-progress"][data-state="done"]').waitFor({ timeout: 90_000 });
+    const [imported] = await waitForImports(cookie);
+    expect(imported).toMatchObject({ state: "done" });
+    expect(imported!.trades_added).toBeGreaterThan(20);
+    expect(await page.getByText(`MetaMask ${address.slice(0, 6)}…${address.slice(-4)}`).count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it("links a demo Solana wallet (tweetnacl in the browser), never offers the demo wallet beside an extension, and says what needs JavaScript", async () => {
+    const sol = await signedIn();
+    await sol.page.goto(baseUrl() + "/link/solana");
+    await sol.page.getByRole("button", { name: "Use a demo wallet" }).click({ timeout: 10_000 });
+    await sol.page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    const secret = await sol.page.evaluate(() => window.localStorage.getItem("grader:demo-wallet:solana"));
+    expect(bs58.decode(secret!)).toHaveLength(64);
+    await sol.ctx.close();
+
+    const withExtension = await signedIn();
+    await injectEvmWallet(withExtension.page, Wallet.createRandom(), "eip6963");
+    await withExtension.page.goto(baseUrl() + "/link/evm");
+    await expect.poll(() => withExtension.page.getByRole("button", { name: "Connect MetaMask" }).isEnabled()).toBe(true);
+    await new Promise((r) => setTimeout(r, 800)); // past the extension discovery
+    expect(await withExtension.page.getByRole("button", { name: "Use a demo wallet" }).count()).toBe(0);
+    await withExtension.ctx.close();
+
+    // Without JavaScript nothing can sign: the page says so, and offers no button that would do nothing.
+    const noJs = await signedIn({ js: false });
+    await noJs.page.goto(baseUrl() + "/link/evm");
+    expect(await noJs.page.getByText(/Linking a wallet needs JavaScript.*or, on this demo server, by a demo wallet in your browser/).isVisible()).toBe(true);
+    expect(await noJs.page.getByRole("button", { name: "Use a demo wallet" }).count()).toBe(0);
+    await noJs.ctx.close();
+  });
+
   it("links a Phantom wallet, and another user then gets SPEC's 406 message", async () => {
     const keys = nacl.sign.keyPair();
     const first = await signedIn();
@@ -195,6 +243,31 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/link/evm");
     expect(new URL(page.url()).pathname).toBe("/signin");
+    await ctx.close();
+  });
+});
+
+describe.skipIf(skipE2E)("the demo wallet on a server with a real explorer", () => {
+  let browser: Browser;
+  let server: RunningServer;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startServer({ EVM_EXPLORER_URL: "https://explorer.invalid/api", ...(await ownDatabase()) });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("is not offered", async () => {
+    const { cookie } = await signUp({ base: server.url });
+    const ctx = await sessionContext(browser, cookie, {}, server.url);
+    const page = await ctx.newPage();
+    await page.goto(server.url + "/link/evm");
+    await expect.poll(() => page.getByRole("button", { name: "Connect MetaMask" }).isEnabled()).toBe(true);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await page.getByRole("button", { name: "Use a demo wallet" }).count()).toBe(0);
+    expect(await page.getByText(/no explorer is configured on this server/).count()).toBe(0);
     await ctx.close();
   });
 });

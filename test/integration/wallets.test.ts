@@ -3,7 +3,7 @@ import { Wallet } from "ethers";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
-import { EVM_FAILURE_KEYS } from "../mocks/evm";
+import { DEMO_CONTRACT_WALLET, EVM_FAILURE_KEYS } from "../mocks/evm";
 import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
@@ -192,17 +192,36 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const first = await link(signer, cookie);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const [imported] = await waitForImports(cookie);
-    expect(imported).toMatchObject({ state: "done", attempts: 1 });
+    // One attempt per step (an EVM wallet takes a job per explorer page, a Solana wallet one).
+    expect(imported).toMatchObject({ state: "done" });
     const found = imported!.trades_added;
     expect(found).toBeGreaterThan(0);
     // The next reading fails (HTTP 503): the job retries it, and the ledger never doubles.
     const again = await link(signer, cookie);
     expect(again.status).toBe(200);
     const [retried] = await waitForImports(cookie);
-    expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: 2, trades_added: 0 });
+    expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: imported!.attempts + 1, trades_added: 0 });
     const trades = (await (await get("/api/portal/trades?page_size=1", { cookie })).json()) as { meta: { total: number } };
     expect(trades.meta.total).toBe(found);
     await unlink(cookie, retried!.linked_account_id);
+  });
+});
+
+describe("smart-contract wallets (EIP-1271)", () => {
+  it("links a contract wallet by its owner's signature, resolved through isValidSignature on the explorer simulator", async () => {
+    const { cookie } = await signUp();
+    const owner = new Wallet(DEMO_CONTRACT_WALLET.ownerKey);
+    const contract: Signer = { chain: "evm", address: DEMO_CONTRACT_WALLET.address, sent: DEMO_CONTRACT_WALLET.address, sign: (m) => owner.signMessage(m) };
+    // Another key's signature is refused by the contract.
+    const message = await nonceFor(contract, cookie);
+    const refused = await apiPost("/api/evm/wallet", { wallet_address: contract.sent, message, signature: await Wallet.createRandom().signMessage(message) }, cookie);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error!.message).toMatch(/signature does not match/);
+    const res = await apiPost("/api/evm/wallet", { wallet_address: contract.sent, message, signature: await owner.signMessage(message) }, cookie);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ fingerprint: `evm:${DEMO_CONTRACT_WALLET.address}`, status: "importing" });
+    await waitForImports(cookie);
+    await unlink(cookie, res.body.data!.linked_account_id as number);
   });
 });
 

@@ -190,7 +190,7 @@ export interface EvaluationsTable {
 }
 
 export type DataQuality = { skipped: { reason: string; count: number }[] };
-export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel";
+export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel" | "receive" | "send";
 export interface LedgerEventsTable {
   id: Generated<number>;
   linked_account_id: number;

@@ -1,22 +1,13 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
-import { getDb } from "~/server/db.server";
-import { SPEC_406_MESSAGE } from "~/server/imports.server";
-import { linkWallet } from "~/server/linking.server";
-import { isEvmDemo } from "./evm.server";
-import {
-  checkWalletProof,
-  consumeSignInNonce,
-  createSignInMessage,
-  findSignInNonce,
-  normalizeWalletAddress,
-  parseSignInMessage,
-  signInExpectations,
-  walletFingerprint,
-  type WalletChain,
-} from "./siwe.server";
-import { isSolanaDemo } from "./solana.server";
+import { checkWalletProof, normalizeWalletAddress, parseSignInMessage, walletFingerprint, type WalletChain } from "~/sources/siwe.server";
+import { isSolanaDemo } from "~/sources/solana.server";
+import { apiData, apiError, readBody, requireApiUser, requireMethod } from "./api.server";
+import { getDb } from "./db.server";
+import { getEnv } from "./env.server";
+import { SPEC_406_MESSAGE } from "./imports.server";
+import { linkWallet } from "./linking.server";
+import { consumeSignInNonce, contractWalletProvider, createSignInMessage, findSignInNonce, signInExpectations } from "./wallet-proof.server";
 
 /**
  * The wallet calls of the JSON API (docs/API.md), shared by EVM and Solana:
@@ -53,7 +44,7 @@ export function conflict406() {
 }
 
 export function isWalletDemo(chain: WalletChain): boolean {
-  return chain === "evm" ? isEvmDemo() : isSolanaDemo();
+  return chain === "evm" ? !getEnv().EVM_EXPLORER_URL : isSolanaDemo();
 }
 
 export function walletNonceAction(chain: WalletChain) {
@@ -83,7 +74,17 @@ export function walletLinkAction(chain: WalletChain) {
     // 1. The proof.
     const fields = parseSignInMessage(chain, body.message);
     const stored = fields ? await findSignInNonce(fields.nonce) : undefined;
-    const check = checkWalletProof({ chain, userId: user.id, address, message: body.message, signature: body.signature, stored, expected: signInExpectations(chain), now: new Date() });
+    const check = await checkWalletProof({
+      chain,
+      userId: user.id,
+      address,
+      message: body.message,
+      signature: body.signature,
+      stored,
+      expected: signInExpectations(chain),
+      now: new Date(),
+      ...(chain === "evm" ? { provider: contractWalletProvider() } : {}),
+    });
     if (!check.ok) return apiError(400, check.message);
     if (!(await consumeSignInNonce(check.fields.nonce, user.id))) return apiError(400, "This sign-in message was already used or has expired. Ask for a new one and sign it.");
 

@@ -1,0 +1,114 @@
+import { Wallet } from "ethers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grade, parseLedger } from "../../app/grading";
+import { BIG_WALLET_SWAPS, EVM_SCENARIO_KEY, EVM_BIG_WALLET_KEY, SCENARIO } from "../mocks/evm";
+import { simulatedCoinPrice } from "../mocks/prices";
+import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
+
+// EVM histories through the real path: SIWE link → import jobs (one explorer page each) → mapping
+// with the price source → ledger v2 → automatic grade, against the explorer and price simulators.
+
+async function apiPost(path: string, body: unknown, cookie: string, base = baseUrl()) {
+  const res = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } } };
+}
+
+async function linkEvm(wallet: Wallet, cookie: string, base?: string) {
+  const nonce = await apiPost("/api/evm/nonce", { wallet_address: wallet.address }, cookie, base);
+  const message = nonce.body.data!.message as string;
+  const res = await apiPost("/api/evm/wallet", { wallet_address: wallet.address, message, signature: await wallet.signMessage(message) }, cookie, base);
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+  return res.body.data!;
+}
+
+type LedgerBody = {
+  data: {
+    trades: { id: string; time: string; symbol: string; side: string; quantity: number; price: number }[];
+    events: { id: string; kind: string; symbol?: string; quantity?: number; price?: number }[];
+    cashFlows: { time: string; amount: number }[];
+  };
+};
+
+async function unlink(cookie: string, id: number) {
+  const res = await postForm("/profile/account", { intent: "unlink", id: String(id), confirm: "yes" }, { cookie });
+  expect(res.headers.get("location")).toBe("/profile/account?unlinked=1");
+}
+
+describe("EVM histories on several chains", () => {
+  it("reads Ethereum and Base, pays ETH out through internal transactions, prices a token-for-token swap and books received tokens as deposits in kind", async () => {
+    const { cookie } = await signUp();
+    const linked = await linkEvm(new Wallet(EVM_SCENARIO_KEY), cookie);
+    const [imported] = await waitForImports(cookie, { timeoutMs: 60_000 });
+    expect(imported, JSON.stringify(imported)).toMatchObject({ state: "done", error: null, skipped: [] });
+    const res = await get("/api/portal/ledger", { cookie });
+    expect(res.status).toBe(200);
+    const ledger = ((await res.json()) as LedgerBody).data;
+    const at = (t: number) => new Date(t * 1000).toISOString();
+    const trade = (side: string, symbol: string, time: number) => ledger.trades.find((t) => t.side === side && t.symbol === symbol && t.time === at(time));
+
+    // The 1,000 LINK from an exchange: a receive at LINK's historical price (a deposit in kind).
+    const receive = ledger.events.find((e) => e.kind === "receive" && e.symbol === "LINK");
+    const linkPrice = simulatedCoinPrice("ethereum:0x514910771af9ca656af840dff83e8264ecf986ca", new Date(SCENARIO.received.time * 1000))!;
+    expect(receive).toMatchObject({ quantity: 1000 });
+    expect(receive!.price).toBeGreaterThan(linkPrice * 0.9);
+    expect(receive!.price).toBeLessThan(linkPrice * 1.1);
+
+    // LINK → UNI with no stablecoin: one USD value for both legs from LINK's historical price.
+    const t4t = SCENARIO.tokenForToken;
+    const sold = trade("sell", "LINK", t4t.time)!;
+    const bought = trade("buy", "UNI", t4t.time)!;
+    expect(sold.quantity).toBe(400);
+    expect(bought.quantity).toBe(700);
+    expect(sold.quantity * sold.price).toBeCloseTo(bought.quantity * bought.price, 6);
+    const linkThen = simulatedCoinPrice("ethereum:0x514910771af9ca656af840dff83e8264ecf986ca", new Date(t4t.time * 1000))!;
+    expect(sold.price / linkThen).toBeGreaterThan(0.9);
+    expect(sold.price / linkThen).toBeLessThan(1.1);
+
+    // Selling the received LINK for USDC: a plain sell at 15.
+    const s = SCENARIO.soldReceived;
+    expect(trade("sell", "LINK", s.time)).toMatchObject({ quantity: 600, price: s.usd / s.quantity });
+
+    // UNI → ETH, the ETH paid out by the router (txlistinternal).
+    expect(trade("buy", "ETH", SCENARIO.internalEth.time)).toMatchObject({ quantity: SCENARIO.internalEth.eth });
+    expect(trade("sell", "UNI", SCENARIO.internalEth.time)).toMatchObject({ quantity: 700 });
+
+    // Base: a USDC deposit (a cash flow) and an ETH buy for 900 USDC.
+    expect(ledger.cashFlows).toEqual([expect.objectContaining({ time: at(SCENARIO.baseDeposit.time), amount: 1000 })]);
+    expect(trade("buy", "ETH", SCENARIO.baseBuy.time)).toMatchObject({ quantity: 0.3, price: 3000 });
+
+    // The engine finds no data gap: every LINK sold was received or bought.
+    const parsed = parseLedger(ledger);
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    const evaluation = grade(parsed.ledger);
+    expect(evaluation.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
+    await unlink(cookie, linked.linked_account_id as number);
+  });
+
+});
+
+describe("a wallet past the explorer's 10,000-row cap (own server: Ethereum only)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ EVM_CHAINS: "1", ...(await ownDatabase()) });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it(`reads it in block windows (${BIG_WALLET_SWAPS} swaps, ${2 * BIG_WALLET_SWAPS + 1} token transfers)`, async () => {
+    const { cookie } = await signUp({ base: server.url });
+    await linkEvm(new Wallet(EVM_BIG_WALLET_KEY), cookie, server.url);
+    let imported;
+    try {
+      [imported] = await waitForImports(cookie, { base: server.url, timeoutMs: 180_000 });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${server.logs.slice(-30).join("\n")}`);
+    }
+    expect(imported, JSON.stringify(imported)).toMatchObject({ state: "done", error: null, trades_added: BIG_WALLET_SWAPS });
+    // Every row was read at least once (windows overlap by a block): txlist + tokentx.
+    expect(imported!.fetched).toBeGreaterThanOrEqual(BIG_WALLET_SWAPS + 2 * BIG_WALLET_SWAPS + 1);
+    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie, base: server.url })).json()) as { meta: { total: number } };
+    expect(trades.meta.total).toBe(BIG_WALLET_SWAPS);
+  }, 240_000);
+});
