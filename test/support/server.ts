@@ -17,7 +17,7 @@ const root = path.resolve(import.meta.dirname, "../..");
  * Starts the built server (server.ts + build/) on an ephemeral port, as `npm start` would run it:
  * in-memory PGlite by default, or the PostgreSQL of DATABASE_URL when set (CI).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     env: {
@@ -49,7 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), opts.timeoutMs ?? 60_000);
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();
