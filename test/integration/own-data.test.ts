@@ -98,6 +98,19 @@ describe("Delete my account", () => {
   });
 });
 
+describe("Delete my account without a password (Google or Apple only)", () => {
+  it("is confirmed with the account's e-mail address", async () => {
+    const db = await getDb();
+    const address = email("oauth");
+    const user = await db.insertInto("users").values({ email: address, password_hash: null }).returning("id").executeTakeFirstOrThrow();
+    expect(await own.deletionConfirmation(user.id)).toBe("email");
+    expect(await own.deleteAccount(user.id, "someone-else@example.com")).toMatchObject({ ok: false, message: "Type the e-mail address of this account." });
+    expect(await db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeDefined();
+    expect(await own.deleteAccount(user.id, ` ${address.toUpperCase()} `)).toEqual({ ok: true });
+    expect(await db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeUndefined();
+  });
+});
+
 describe("over HTTP", () => {
   it("the download is the signed-in user's own JSON file; signed out it asks to sign in", async () => {
     const me = await signUp();
