@@ -1,9 +1,8 @@
-import { sql, type Transaction } from "kysely";
-import { keyedHashes } from "./crypto.server";
-import { getDb, type DB } from "./db.server";
-import type { Database } from "./db/schema";
+import { sql } from "kysely";
+import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { checkPassword } from "./password.server";
+import { retireTries } from "./retired-tries.server";
 import { normalizeEmail } from "./users.server";
 
 /**
@@ -83,15 +82,8 @@ export async function deleteAccount(userId: number, confirmation: string): Promi
     return { ok: false, field: "confirmation", message: user.password_hash ? "That is not your password." : "Type the e-mail address of this account." };
   }
   const usedFree = Math.min(user.tries_used, getEnv().FREE_TRIES);
-  const [hash] = keyedHashes("retired-tries", user.email);
   await db.transaction().execute(async (trx) => {
-    if (usedFree > 0) {
-      await trx
-        .insertInto("retired_tries")
-        .values({ email_hmac: hash!, tries_used: usedFree })
-        .onConflict((oc) => oc.column("email_hmac").doUpdateSet({ tries_used: sql`greatest(retired_tries.tries_used, excluded.tries_used)`, retired_at: sql`now()` }))
-        .execute();
-    }
+    await retireTries(trx, user.email, usedFree);
     await trx.updateTable("users").set({ followers_count: sql`greatest(followers_count - 1, 0)` }).where("id", "in", trx.selectFrom("follows").select("followee_id").where("follower_id", "=", userId)).execute();
     await trx.updateTable("users").set({ following_count: sql`greatest(following_count - 1, 0)` }).where("id", "in", trx.selectFrom("follows").select("follower_id").where("followee_id", "=", userId)).execute();
     await trx
@@ -113,17 +105,4 @@ export async function deleteAccount(userId: number, confirmation: string): Promi
     await trx.deleteFrom("users").where("id", "=", userId).execute();
   });
   return { ok: true };
-}
-
-/**
- * At sign-up: a new account for an e-mail whose earlier account was deleted starts with the free
- * tries that account had used. Runs in the transaction that creates the user.
- */
-export async function applyRetiredTries(exec: DB | Transaction<Database>, userId: number, email: string): Promise<void> {
-  const row = await exec
-    .selectFrom("retired_tries")
-    .select((eb) => eb.fn.max("tries_used").as("used"))
-    .where("email_hmac", "in", keyedHashes("retired-tries", normalizeEmail(email)))
-    .executeTakeFirst();
-  if (row?.used) await exec.updateTable("users").set({ tries_used: sql`greatest(tries_used, ${row.used})` }).where("id", "=", userId).execute();
 }

@@ -1,5 +1,5 @@
 import { getDb } from "./db.server";
-import { applyRetiredTries } from "./own-data.server";
+import { applyRetiredTries } from "./retired-tries.server";
 import { burnPasswordCheck, checkPassword, hashPassword } from "./password.server";
 import type { SessionUser } from "./session.server";
 
@@ -74,8 +74,8 @@ export async function createUser(input: NewUser): Promise<{ id: number } | null>
       .onConflict((oc) => oc.doNothing())
       .returning("id")
       .executeTakeFirst();
-    // A deleted account's used free tries come back with its e-mail (own-data.server.ts).
-    if (row) await applyRetiredTries(trx, row.id, input.email);
+    // A deleted account's used free tries come back with its e-mail (retired-tries.server.ts).
+    if (row) await applyRetiredTries(trx, row.id, normalizeEmail(input.email));
     return row ?? null;
   });
 }

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getDb } from "../db.server";
-import { applyRetiredTries } from "../own-data.server";
+import { applyRetiredTries } from "../retired-tries.server";
 import { createSession } from "../session.server";
 import { normalizeEmail } from "../users.server";
 import type { OAuthProvider } from "./config.server";
