@@ -12,6 +12,7 @@ import { checkBodySize } from "./app/server/body-limit.server";
 import { cardAnswer } from "./app/server/card-store.server";
 import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./app/server/db.server";
 import { simulatedProviders, startupProblems } from "./app/server/demo.server";
+import { seedDemoCommunityIfEmpty } from "./app/server/demo-seed.server";
 import { isEmbeddablePath } from "./app/server/embeddable.server";
 import { getEnv } from "./app/server/env.server";
 import { startJobs, stopJobs } from "./app/server/jobs.server";
@@ -65,6 +66,8 @@ try {
   await checkDatabaseUrl();
   const applied = await migrateToLatest();
   if (applied.length) log("info", "migrations applied", { applied });
+  const seeded = await seedDemoCommunityIfEmpty(env);
+  if (seeded) log("info", "demo community seeded (SEED_DEMO=0 to start empty)", seeded);
 } catch (error) {
   console.error(`Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`);
   process.exit(1);

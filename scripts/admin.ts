@@ -1,9 +1,14 @@
 import { closeDb, migrateToLatest } from "../app/server/db.server";
+import { listAdmins, setAdminByEmail } from "../app/server/admin.server";
 import { listStarApplications, reviewStarApplication } from "../app/server/stars.server";
 
 // Operator commands: `npm run admin -- <command> [args]` (see docs/OPERATIONS.md).
 // With the default PGlite database (no DATABASE_URL), stop the server first: PGlite is one process.
+// Everything here can also be done by an admin on /admin while the server runs.
 const USAGE = `Usage: npm run admin -- <command>
+  grant <email>                            make the account an admin (it may use /admin at once)
+  revoke <email>                           take the admin role away
+  admins                                   list the admins
   stars:list [pending|approved|rejected]   list Star applications
   stars:approve <username>                 approve an application (the trader appears on /stars)
   stars:reject <username>                  reject an application (the trader may apply again)`;
@@ -16,6 +21,26 @@ async function main(argv: string[]): Promise<number> {
   }
   await migrateToLatest();
   switch (command) {
+    case "grant":
+    case "revoke": {
+      if (!arg) {
+        console.error(`${command} needs an e-mail address.\n${USAGE}`);
+        return 1;
+      }
+      const id = await setAdminByEmail(arg, command === "grant");
+      if (id === null) {
+        console.error(`No account with the e-mail "${arg}".`);
+        return 1;
+      }
+      console.log(`${arg} (user ${id}): ${command === "grant" ? "admin; /admin is open to them now" : "no longer an admin"}.`);
+      return 0;
+    }
+    case "admins": {
+      const rows = await listAdmins();
+      if (!rows.length) console.log("No admins. Make one: npm run admin -- grant <email>");
+      for (const r of rows) console.log(`${r.id} ${r.email}${r.username ? ` @${r.username}` : ""}`);
+      return 0;
+    }
     case "stars:list": {
       const status = arg as "pending" | "approved" | "rejected" | undefined;
       if (status && !["pending", "approved", "rejected"].includes(status)) {

@@ -8,7 +8,17 @@ import { sql, type Kysely } from "kysely";
 // likes, with every counter recomputed from the rows at the end. Seed users have no password (they
 // cannot log in) and e-mails under seed-<tag>-N@seed.invalid, so a run never collides with real users.
 
-export type SeedOptions = { users: number; posts?: number; follows?: number; graded?: number; likes?: number; tag?: string; log?: (msg: string) => void };
+export type SeedOptions = {
+  users: number;
+  posts?: number;
+  follows?: number;
+  graded?: number;
+  likes?: number;
+  tag?: string;
+  /** Mark the grades demo (evaluations.demo), as the demo community seeded at start does. */
+  demo?: boolean;
+  log?: (msg: string) => void;
+};
 
 const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Carlos", "Karen", "Wei", "Aisha", "Yuki", "Olga", "Mohammed", "Priya", "Lucas", "Emma", "Noah", "Sofia", "Liam", "Mia"];
 const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Chen", "Tanaka", "Ivanova", "Khan", "Patel", "Silva", "Muller", "Rossi", "Dubois", "Kim", "Nguyen"];
@@ -49,9 +59,9 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
 
   // Graded traders: one evaluation each with tier, score, stars, return and drawdown.
   await step("evaluations", async () => {
-    await sql`insert into evaluations (user_id, engine_version, ledger_digest, tier, score, percentile, verification_code, result)
+    await sql`insert into evaluations (user_id, engine_version, ledger_digest, tier, score, percentile, verification_code, demo, result)
       select ${lo} + g - 1, 'seed', 'seed', ${textArray(TIERS)}[1 + least(4, floor(s / 20)::int)], s, s / 100,
-        'SEED-' || ${tag} || '-' || g,
+        'SEED-' || ${tag} || '-' || g, ${opts.demo ?? false},
         jsonb_build_object('stars', jsonb_build_object('overall', 1 + least(4, floor(s / 20)::int)),
           'metrics', jsonb_build_object('twr', round(((s - 45) / 100.0 + ((g * 37) % 11) / 50.0)::numeric, 4), 'maxDrawdown', round((0.05 + ((g * 53) % 40) / 100.0)::numeric, 4)))
       from (select g, ((g * 7919) % 1000) / 10.0 as s from generate_series(1, ${n}) g where (g * 2654435761::bigint) % 1000 < ${Math.round(graded * 1000)}) x`.execute(db);

@@ -3,6 +3,7 @@ import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
+import { tokenize } from "~/lib/rich-text";
 import { listDemoMail, mayReadDemoMail } from "~/server/mail.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Demo mailbox · Grader", noindex: true });
@@ -26,11 +27,30 @@ export default function DemoMail() {
             <li key={m.id} className="card">
               <p className="muted small">{`${m.at} · to ${m.to}`}</p>
               <h2>{m.subject}</h2>
-              <pre className="mail-text">{m.text}</pre>
+              <pre className="mail-text">
+                <MailText text={m.text} />
+              </pre>
             </li>
           ))}
         </ul>
       )}
     </Page>
+  );
+}
+
+/** A mail body with its http(s) addresses as links, as a mail client shows them (the rest stays text). */
+function MailText({ text }: { text: string }) {
+  return (
+    <>
+      {tokenize(text).map((piece, i) =>
+        piece.kind === "link" ? (
+          <a key={i} href={piece.href}>
+            {piece.text}
+          </a>
+        ) : (
+          piece.text
+        ),
+      )}
+    </>
   );
 }

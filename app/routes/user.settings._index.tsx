@@ -120,6 +120,13 @@ export default function Settings() {
         </div>
       </Form>
       <p><Link to="/user/settings/change-password">Change password</Link></p>
+      <section className="stack card" aria-labelledby="own-data-h" style={{ marginTop: "1rem" }}>
+        <h2 id="own-data-h" style={{ margin: 0 }}>Your data</h2>
+        <p style={{ margin: 0 }}>
+          <a href="/user/settings/data.json" download>Download my data</a> (JSON: profile, linked accounts and their ledger, grades, posts, likes, follows and messages)
+        </p>
+        <p style={{ margin: 0 }}><Link to="/user/settings/delete-account" className="neg">Delete my account</Link></p>
+      </section>
     </div>
   );
 }

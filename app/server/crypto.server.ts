@@ -74,3 +74,12 @@ export function decryptSecret(sealed: string): string {
 export function derivedKey(purpose: string): Buffer {
   return crypto.createHmac("sha256", loadKeys()[0]).update(`grader:${purpose}`).digest();
 }
+
+/**
+ * HMAC-SHA256 of `value` under a key derived from each encryption key (current first): a
+ * pseudonym that only this server can recompute. Every key is tried when matching, so a
+ * rotation does not forget earlier hashes.
+ */
+export function keyedHashes(purpose: string, value: string): string[] {
+  return loadKeys().map((key) => crypto.createHmac("sha256", crypto.createHmac("sha256", key).update(`grader:${purpose}`).digest()).update(value).digest("hex"));
+}

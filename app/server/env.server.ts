@@ -13,6 +13,8 @@ const EnvSchema = z.object({
   // it). Without it a production server refuses to start when a provider lacks credentials, unless
   // DEMO_PROVIDERS names it (comma separated, from: google,apple,plaid,evm,solana,stripe,smtp,prices).
   DEMO: bool.default(""),
+  // In demo mode an empty database gets a small demo community at start (SEED_DEMO=0: stays empty).
+  SEED_DEMO: bool.default("1"),
   DEMO_PROVIDERS: z
     .string()
     .default("")

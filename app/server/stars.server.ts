@@ -1,6 +1,7 @@
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { z } from "zod";
-import { getDb } from "./db.server";
+import { getDb, type DB } from "./db.server";
+import type { Database } from "./db/schema";
 import { currentGradeSummary } from "./evaluation.server";
 import { flushPageViews } from "./page-views.server";
 
@@ -54,7 +55,12 @@ export async function reviewStarApplication(username: string, status: "approved"
   const db = await getDb();
   const user = await db.selectFrom("users").select("id").where(sql<string>`lower(username)`, "=", username.trim().toLowerCase()).executeTakeFirst();
   if (!user) return null;
-  const row = await db.updateTable("star_applications").set({ status, reviewed_at: sql`now()` }).where("user_id", "=", user.id).returning("user_id").executeTakeFirst();
+  return reviewStarApplicationOf(db, user.id, status);
+}
+
+/** Operator review by user id (/admin/stars, inside its transaction); null when there is no application. */
+export async function reviewStarApplicationOf(exec: DB | Transaction<Database>, userId: number, status: "approved" | "rejected"): Promise<number | null> {
+  const row = await exec.updateTable("star_applications").set({ status, reviewed_at: sql`now()` }).where("user_id", "=", userId).returning("user_id").executeTakeFirst();
   return row?.user_id ?? null;
 }
 
@@ -63,7 +69,18 @@ export async function listStarApplications(status?: "pending" | "approved" | "re
   return db
     .selectFrom("star_applications")
     .innerJoin("users", "users.id", "star_applications.user_id")
-    .select(["users.id", "users.username", "users.email", "star_applications.status", "star_applications.created_at"])
+    .leftJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .select([
+      "users.id",
+      "users.username",
+      "users.email",
+      "star_applications.status",
+      "star_applications.created_at",
+      "star_applications.bio",
+      "star_applications.strategy",
+      "star_applications.markets",
+      "evaluations.tier",
+    ])
     .$if(Boolean(status), (q) => q.where("star_applications.status", "=", status!))
     .orderBy("star_applications.created_at")
     .execute();

@@ -1,4 +1,5 @@
 import { getDb } from "./db.server";
+import { applyRetiredTries } from "./retired-tries.server";
 import { burnPasswordCheck, checkPassword, hashPassword } from "./password.server";
 import type { SessionUser } from "./session.server";
 
@@ -60,19 +61,23 @@ export type NewUser = {
 export async function createUser(input: NewUser): Promise<{ id: number } | null> {
   const db = await getDb();
   const passwordHash = await hashPassword(input.password);
-  const row = await db
-    .insertInto("users")
-    .values({
-      email: normalizeEmail(input.email),
-      password_hash: passwordHash,
-      username: input.username ?? null,
-      first_name: input.first_name ?? null,
-      last_name: input.last_name ?? null,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  return row ?? null;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("users")
+      .values({
+        email: normalizeEmail(input.email),
+        password_hash: passwordHash,
+        username: input.username ?? null,
+        first_name: input.first_name ?? null,
+        last_name: input.last_name ?? null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    // A deleted account's used free tries come back with its e-mail (retired-tries.server.ts).
+    if (row) await applyRetiredTries(trx, row.id, normalizeEmail(input.email));
+    return row ?? null;
+  });
 }
 
 /** The user id for a correct email and password, else null; same cost either way. */

@@ -44,6 +44,8 @@ describe("npm start", () => {
       npm.on("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
     });
     expect(output).toContain("demo mode: provider simulators running");
+    // An empty database in demo mode opens on the demo community.
+    expect(output).toContain("demo community seeded");
     expect(listening.pid).not.toBe(npm.pid);
     expect((await fetch(`http://127.0.0.1:${listening.port}/healthz`)).status).toBe(200);
     const exited = new Promise<number | null>((r) => npm.on("exit", (code) => r(code)));

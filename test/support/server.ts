@@ -17,7 +17,7 @@ const root = path.resolve(import.meta.dirname, "../..");
  * Starts the built server (server.ts + build/) on an ephemeral port, as `npm start` would run it:
  * in-memory PGlite by default, or the PostgreSQL of DATABASE_URL when set (CI).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     env: {
@@ -37,6 +37,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       RENDER_QUEUE_WAIT_MS: "10000",
       // Every provider on its simulator, chosen explicitly (a production server refuses otherwise).
       DEMO: "1",
+      // Tests count their own users and posts: no demo community unless a test asks (SEED_DEMO=1).
+      SEED_DEMO: "0",
       // Required with DATABASE_URL, and every process on one database may run any import job, so
       // they share the key of the tokens (as replicas must; a fixed test-only key).
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "4d1c0f6e2b7a9c3e5f8d0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d",
@@ -47,7 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), opts.timeoutMs ?? 60_000);
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();

@@ -1,6 +1,6 @@
-import { sql, type SelectQueryBuilder } from "kysely";
+import { sql, type SelectQueryBuilder, type Transaction } from "kysely";
 import { z } from "zod";
-import { getDb } from "../db.server";
+import { getDb, type DB } from "../db.server";
 import type { Database } from "../db/schema";
 import { hitRateLimit } from "../rate-limit.server";
 import { mentionedUsernames } from "~/lib/rich-text";
@@ -346,8 +346,17 @@ export async function reportUser(reporterId: number, userId: number, reason: str
   return { ok: true };
 }
 
-/** Operator command (scripts or a console): hide or unhide a post regardless of reports. */
-export async function setPostHidden(postId: string, hidden: boolean) {
-  const db = await getDb();
-  await db.updateTable("posts").set({ hidden_at: hidden ? sql`coalesce(hidden_at, now())` : null }).where("id", "=", postId).execute();
+/**
+ * An operator's decision (/admin/reports, inside its transaction): hide or unhide a post regardless
+ * of reports. Unhiding also zeroes the report count, so it takes HIDE_AFTER_REPORTS new reporters
+ * to hide it again. False when there is no such post.
+ */
+export async function setPostHidden(exec: DB | Transaction<Database>, postId: string, hidden: boolean): Promise<boolean> {
+  const row = await exec
+    .updateTable("posts")
+    .set(hidden ? { hidden_at: sql`coalesce(hidden_at, now())` } : { hidden_at: null, report_count: 0 })
+    .where("id", "=", postId)
+    .returning("id")
+    .executeTakeFirst();
+  return Boolean(row);
 }

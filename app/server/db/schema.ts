@@ -34,6 +34,8 @@ export interface UsersTable {
   share_trades: Generated<boolean>;
   /** IANA time zone for the Stats tab's weekday and hour breakdowns (migration 0013). */
   time_zone: Generated<string>;
+  /** May use /admin (migration 0017; `npm run admin -- grant <email>`). */
+  is_admin: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -277,9 +279,18 @@ export interface ReportsTable {
   reason: string;
   created_at: DefaultTimestamp;
   reviewed_at: NullableTimestamp;
+  resolution: "hidden" | "restored" | "dismissed" | null;
+}
+
+/** Free tries used by deleted accounts, by HMAC of the e-mail (migration 0017). */
+export interface RetiredTriesTable {
+  email_hmac: string;
+  tries_used: number;
+  retired_at: DefaultTimestamp;
 }
 
 export interface Database {
+  retired_tries: RetiredTriesTable;
   grade_log: GradeLogTable;
   grade_log_head: GradeLogHeadTable;
   grade_signing_keys: GradeSigningKeysTable;

@@ -1,6 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getDb } from "../db.server";
+import { applyRetiredTries } from "../retired-tries.server";
 import { createSession } from "../session.server";
 import { normalizeEmail } from "../users.server";
 import type { OAuthProvider } from "./config.server";
@@ -97,6 +98,7 @@ export async function signInWithProvider(identity: ProviderIdentity): Promise<Pr
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    await applyRetiredTries(trx, created.id, email);
     await trx
       .insertInto("user_identities")
       .values({ provider: identity.provider, subject: identity.subject, user_id: created.id, email })
