@@ -120,6 +120,7 @@ export default function Settings() {
         </div>
       </Form>
       <p><Link to="/user/settings/change-password">Change password</Link></p>
+      <p><Link to="/user/settings/notifications">Notifications</Link></p>
     </div>
   );
 }
