@@ -20,6 +20,7 @@ import { importJobHandlers } from "./app/server/linking.server";
 import { log, withRequestId } from "./app/server/log.server";
 import { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./app/server/metrics.server";
 import { startMailWorker } from "./app/server/mail.server";
+import { digestJob, startDigestSchedule } from "./app/server/notifications.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
 import {
   getCachedPage,
@@ -75,7 +76,8 @@ try {
 
 const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
-await startJobs(importJobHandlers);
+await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
+const stopDigestSchedule = startDigestSchedule();
 
 const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const mode = env.NODE_ENV === "production" ? "production" : "development";
@@ -358,6 +360,7 @@ async function shutdown(signal: string) {
   timer.unref();
   server.close(async () => {
     stopMailWorker();
+    stopDigestSchedule();
     // A job still running past the time limit is taken over by another worker once it expires.
     await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) => log("error", "job queue stop failed", { error: String(error) }));
     await flushPageViews();

@@ -24,6 +24,7 @@ import { deviceClassFromUserAgent } from "./lib/device-class";
 import { useNonce } from "./lib/nonce";
 import { getPublicEnv } from "./server/env.server";
 import { currentGradeSummary } from "./server/evaluation.server";
+import { unreadCount } from "./server/notifications.server";
 import { getSessionUser } from "./server/session.server";
 import { toPublicUser } from "./server/users.server";
 import styles from "./styles/app.css";
@@ -43,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     user: sessionUser ? await toPublicUser(sessionUser) : null,
     grade: sessionUser?.current_evaluation_id ? await currentGradeSummary(sessionUser.id) : null,
+    unread: sessionUser ? await unreadCount(sessionUser.id) : 0,
     device: deviceClassFromUserAgent(request.headers.get("user-agent")),
     ENV: getPublicEnv(),
     demo: demoBannerSubjects(),
@@ -69,7 +71,7 @@ function Document({ children }: { children: React.ReactNode }) {
           <ConfirmProvider>
             <NavProgress />
             {data?.demo ? <DemoBanner subjects={data.demo} /> : null}
-            <Header user={data?.user ?? null} grade={data?.grade ?? null} />
+            <Header user={data?.user ?? null} grade={data?.grade ?? null} unread={data?.unread ?? 0} />
             {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
             <main id="main" tabIndex={-1}>
               {children}

@@ -5,6 +5,7 @@ import { Avatar } from "./Avatar";
 import { GetGradeButton } from "./GetGradeButton";
 import { MyCurrentGrade } from "./LatestGrade";
 import { Logo } from "./Logo";
+import { NotificationBell } from "./NotificationBell";
 import { ShareButton } from "./ShareButton";
 import { TraderSearch } from "./TraderSearch";
 
@@ -28,12 +29,12 @@ export const socialLinks = [
 // "#hash" link fires popstate, and the router's scroll restoration would then undo the jump.
 export type HeaderGrade = { tier: string | null; stars: number; score: number | null; createdAt: string; verificationCode: string } | null;
 
-export function Header({ user, grade }: { user: PublicUser | null; grade: HeaderGrade }) {
+export function Header({ user, grade, unread = 0 }: { user: PublicUser | null; grade: HeaderGrade; unread?: number }) {
   return (
     <header className="site-header">
       <div className="header-inner">
         <Logo to={user ? "/community" : "/"} />
-        {user ? <MemberNav user={user} grade={grade} /> : <VisitorNav />}
+        {user ? <MemberNav user={user} grade={grade} unread={unread} /> : <VisitorNav />}
       </div>
     </header>
   );
@@ -95,14 +96,14 @@ function VisitorNav() {
   );
 }
 
-function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
+function MemberNav({ user, grade, unread }: { user: PublicUser; grade: HeaderGrade; unread: number }) {
   const profileHref = user.is_star ? "/profile" : "/evaluate";
   return (
     <>
       <TraderSearch />
       <div className="header-actions">
         {/* Phones: the search box would be a sliver beside the buttons; the search page has it whole. */}
-        <Link to="/search" className="btn btn-ghost header-search-link" aria-label="Search traders">
+        <Link to="/search" className="btn btn-ghost header-icon header-search-link" aria-label="Search traders">
           <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
             <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2.2" />
             <path d="m15.5 15.5 5 5" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
@@ -110,6 +111,7 @@ function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
         </Link>
         <GetGradeButton linked={Boolean(user.platform_name)} />
         <ShareButton user={user} />
+        <NotificationBell unread={unread} />
         <details className="user-menu">
           <summary>
             <span className="visually-hidden">Account menu: </span>
@@ -136,6 +138,9 @@ function MemberNav({ user, grade }: { user: PublicUser; grade: HeaderGrade }) {
             </Link>
             <Link role="menuitem" to="/messages">
               Messages
+            </Link>
+            <Link role="menuitem" to="/notifications">
+              Notifications
             </Link>
             <Link role="menuitem" to="/market/traders">
               Market

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
+import { usePolling } from "~/lib/use-polling";
 import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
 import { ensureFound, parseId, readForm } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
@@ -35,12 +36,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`/messages/${conversation.id}/reply`, 303);
 }
 
+// An open conversation asks for new messages this often (docs/DECISIONS.md 98).
+const CONVERSATION_POLL_MS = 4_000;
+
 export default function Conversation() {
   const { conversation, messages, older, before, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const ref = useRef<HTMLFormElement>(null);
   const sending = navigation.state === "submitting";
+  const revalidator = useRevalidator();
+  // The newest page reloads while open (the loader also marks what arrived read); an older page stays still.
+  usePolling(() => {
+    if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
+  }, CONVERSATION_POLL_MS, before === null);
   const was = useRef(false);
   useEffect(() => {
     if (was.current && !sending && !actionData) ref.current?.reset();

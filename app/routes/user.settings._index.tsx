@@ -127,6 +127,7 @@ export default function Settings() {
         </p>
         <p style={{ margin: 0 }}><Link to="/user/settings/delete-account" className="neg">Delete my account</Link></p>
       </section>
+      <p><Link to="/user/settings/notifications">Notifications</Link></p>
     </div>
   );
 }

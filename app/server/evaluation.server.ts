@@ -7,6 +7,7 @@ import type { DataQuality, LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
+import { notify } from "./notifications.server";
 import { unlinkedDisclosureFor } from "./unlinked-accounts.server";
 import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
 
@@ -200,6 +201,12 @@ export async function evaluateUser(
       await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: stored.gzip }).execute();
       await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
+      // Followers hear of a new tier (a first grade included); the owner hears of a grade made for them in the background.
+      if (result.tier && result.tier !== (latest?.tier ?? null)) {
+        const followers = await trx.selectFrom("follows").select("follower_id").where("followee_id", "=", userId).execute();
+        await notify(trx, { to: followers.map((f) => f.follower_id), kind: "grade_change", actorId: userId, subject: `user:${userId}`, url: `/u/${userId}`, data: { from: latest?.tier ?? null, to: result.tier } });
+      }
+      if (options.automatic) await notify(trx, { to: userId, kind: "grade_done", actorId: null, subject: `evaluation:${row.id}`, url: "/profile/stats", data: { tier: result.tier } });
       return { code: 200 as const, evaluationId: row.id, tier: result.tier, score: result.score, verificationCode: code };
     });
   } catch (error) {

@@ -11,12 +11,13 @@ import { log } from "./log.server";
  * its job. Workers poll (no LISTEN connection), so any number of app processes can share one
  * database and each job runs once.
  */
-export type JobName = "import-step" | "import-failed" | "regrade";
+export type JobName = "import-step" | "import-failed" | "regrade" | "notification-digest";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
   "import-failed": { importId: number };
   regrade: { importId: number; userId: number };
+  "notification-digest": Record<string, never>;
 };
 export type JobHandler<N extends JobName> = (data: JobData[N], job: { id: string; retryCount: number; retryLimit: number; output?: unknown }) => Promise<void>;
 
@@ -40,6 +41,8 @@ function queues(): PgBoss.Queue[] {
     { name: "import-failed", ...shared, retryLimit: 5, retryDelay: 5, retryBackoff: true },
     { name: "import-step", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
     { name: "regrade", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
+    // The e-mail digest (notifications.server.ts): idempotent, so a failed run simply waits for the next slot.
+    { name: "notification-digest", ...shared, retryLimit: 2, retryDelay: 60 },
   ];
 }
 
@@ -74,16 +77,22 @@ function running(): Promise<Running> {
 }
 
 /** Enqueues a job, on the caller's transaction when given (it exists only if that commits). */
-export async function enqueue<N extends JobName>(trx: DB | null, name: N, data: JobData[N], options: { startAfterSeconds?: number } = {}): Promise<void> {
+export async function enqueue<N extends JobName>(
+  trx: DB | null,
+  name: N,
+  data: JobData[N],
+  options: { startAfterSeconds?: number; singletonKey?: string; singletonSeconds?: number } = {},
+): Promise<void> {
   const { boss } = await running();
   await boss.send(name, data, {
     ...(trx ? { db: adapter(trx) } : {}),
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    ...(options.singletonKey ? { singletonKey: options.singletonKey, singletonSeconds: options.singletonSeconds } : {}),
   });
 }
 
 /** Starts the queue and the workers of this process (server.ts, after migrations). */
-export async function startJobs(handlers: { [N in JobName]: JobHandler<N> }): Promise<void> {
+export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): Promise<void> {
   const env = getEnv();
   const r = await running();
   if (r.workers || env.JOB_WORKERS === 0) return;

@@ -27,6 +27,7 @@ import { linkAccount, markImportFailed, saveImport } from "./imports.server";
 import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jobs.server";
 import { log } from "./log.server";
 import { PriceSourceError, swapPriceLookup } from "./prices.server";
+import { notify } from "./notifications.server";
 
 /**
  * Imports as jobs. Linking (and a webhook, a re-import before an evaluation) writes an `imports`
@@ -347,7 +348,7 @@ async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, pro
   const began = performance.now();
   await db.transaction().execute(async (trx) => {
     const tradesAdded = await write(trx);
-    await trx
+    const updated = await trx
       .updateTable("imports")
       .set({
         state: progress.state,
@@ -361,7 +362,21 @@ async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, pro
         ...(progress.state === "done" ? { finished_at: sql`now()` } : {}),
       })
       .where("id", "=", row.id)
-      .execute();
+      .returning(["reason", "trades_added"])
+      .executeTakeFirstOrThrow();
+    // The history is in: told now (the automatic grade, if any, is its own notification). An
+    // evaluation's own re-import is not news: the user is watching it.
+    if (finishing && updated.reason !== "evaluation") {
+      const account = await trx.selectFrom("linked_accounts").select(["institution_name", "label"]).where("id", "=", row.linked_account_id).executeTakeFirst();
+      await notify(trx, {
+        to: row.user_id,
+        kind: "import_done",
+        actorId: null,
+        subject: `import:${row.id}`,
+        url: "/profile/account",
+        data: { trades_added: updated.trades_added, source: account?.institution_name ?? account?.label ?? null },
+      });
+    }
     if (!finishing) await enqueue(trx, "import-step", { importId: row.id, step });
     else if (progress.state === "grading") await enqueue(trx, "regrade", { importId: row.id, userId: row.user_id });
   });
@@ -514,7 +529,7 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
   await failImport(data.importId, `${row.error ?? "The provider kept failing."} Gave up after ${row.attempts} attempts; try the import again later.`, "error");
 }
 
-export const importJobHandlers: { [N in JobName]: JobHandler<N> } = {
+export const importJobHandlers: { [N in Exclude<JobName, "notification-digest">]: JobHandler<N> } = {
   "import-step": importStep,
   regrade,
   "import-failed": importFailed,

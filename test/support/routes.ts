@@ -58,6 +58,8 @@ export const memberRoutes: RouteCase[] = [
   { path: "/star-personal", auth: true, heading: "Star dashboard" },
   { path: "/user/settings", auth: true, heading: "Settings" },
   { path: "/user/settings/change-password", auth: true, heading: "Change password" },
+  { path: "/user/settings/notifications", auth: true, heading: "Notifications" },
+  { path: "/notifications", auth: true, heading: "Notifications" },
   { path: "/portal/settings", auth: true, heading: "Settings" },
   { path: "/portal/dashboard", auth: true, heading: "Dashboard" },
 ];

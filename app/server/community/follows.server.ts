@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Paging } from "~/lib/paging";
 import { getDb } from "../db.server";
+import { notify } from "../notifications.server";
 
 export const FOLLOW_SORTS = ["followed_at", "username"] as const;
 
@@ -26,6 +27,7 @@ export async function follow(followerId: number, followeeId: number): Promise<Fo
     if (inserted) {
       await trx.updateTable("users").set({ following_count: sql`following_count + 1` }).where("id", "=", followerId).execute();
       await trx.updateTable("users").set({ followers_count: sql`followers_count + 1` }).where("id", "=", followeeId).execute();
+      await notify(trx, { to: followeeId, kind: "follow", actorId: followerId, subject: `user:${followerId}`, url: `/u/${followerId}` });
     }
     return { ok: true as const, following: true };
   });

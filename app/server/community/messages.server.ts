@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import { getDb } from "../db.server";
+import { markSubjectRead, notify } from "../notifications.server";
 import type { ConversationStatus } from "../db/schema";
 import { hitRateLimit } from "../rate-limit.server";
 
@@ -69,6 +70,15 @@ export async function sendMessage(senderId: number, recipientId: number, body: s
       .set({ status, last_message_at: sql`now()`, [mineRead]: msg.id })
       .where("id", "=", conv.id)
       .execute();
+    // While a request is pending the recipient answers it on its own page.
+    const request = status === "request";
+    await notify(trx, {
+      to: recipientId,
+      kind: request ? "message_request" : "message",
+      actorId: senderId,
+      subject: `conversation:${conv.id}`,
+      url: `/messages/${conv.id}/${request ? "request" : "reply"}`,
+    });
     return { ok: true as const, conversationId: conv.id, status };
   });
 }
@@ -126,6 +136,7 @@ export async function conversationMessages(userId: number, conversationId: numbe
       })
       .where("id", "=", conversationId)
       .execute();
+    await markSubjectRead(db, userId, `conversation:${conversationId}`);
   }
   return { messages: page.map((r) => ({ id: String(r.id), mine: r.sender_id === userId, body: r.body, created_at: new Date(r.created_at).toISOString() })), older };
 }

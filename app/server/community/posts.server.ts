@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder, type Transaction } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../db.server";
+import { notify } from "../notifications.server";
 import type { Database } from "../db/schema";
 import { hitRateLimit } from "../rate-limit.server";
 import { mentionedUsernames } from "~/lib/rich-text";
@@ -118,6 +119,10 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
   });
 }
 
+/** A post's page: a reply opens inside its thread. */
+const postUrl = (id: string, rootId: string | null) => (rootId ? `/posts/${rootId}/${id}` : `/posts/${id}`);
+const excerpt = (body: string) => (body.length > 80 ? `${body.slice(0, 79)}…` : body);
+
 export type CreateResult = { ok: true; id: string; rootId: string } | { ok: false; status: 400 | 404 | 429; message: string; retryAfter?: number };
 
 /** A post (parentId null) or a reply. Rate-limited per author; the parent's reply count moves in the same transaction. */
@@ -130,16 +135,18 @@ export async function createPost(authorId: number, input: { body: string; attach
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     let rootId: string | null = null;
+    let parentAuthor: number | null = null;
     if (parentId !== null) {
       const parent = await trx
         .selectFrom("posts")
-        .select(["id", "root_id"])
+        .select(["id", "root_id", "author_id"])
         .where("id", "=", parentId)
         .where("deleted_at", "is", null)
         .where((eb) => eb.or([eb("hidden_at", "is", null), eb("author_id", "=", authorId)]))
         .executeTakeFirst();
       if (!parent) return { ok: false as const, status: 404 as const, message: "That post is gone." };
       rootId = String(parent.root_id ?? parent.id);
+      parentAuthor = parent.author_id;
     }
     let evaluationId: number | null = null;
     if (input.attachCard) {
@@ -152,7 +159,17 @@ export async function createPost(authorId: number, input: { body: string; attach
       .returning("id")
       .executeTakeFirstOrThrow();
     if (parentId !== null) await trx.updateTable("posts").set({ reply_count: sql`reply_count + 1` }).where("id", "=", parentId).execute();
-    return { ok: true as const, id: String(row.id), rootId: rootId ?? String(row.id) };
+    const id = String(row.id);
+    const url = postUrl(id, rootId);
+    if (parentId !== null && parentAuthor !== null) {
+      await notify(trx, { to: parentAuthor, kind: "reply", actorId: authorId, subject: `post:${parentId}`, url, data: { excerpt: excerpt(body) } });
+    }
+    // The parent's author already hears of the reply; everyone else named with @username is told once.
+    const names = mentionedUsernames(body);
+    const mentioned = names.length ? await trx.selectFrom("users").select("id").where("username", "in", names).execute() : [];
+    const to = mentioned.map((u) => u.id).filter((uid) => uid !== parentAuthor);
+    if (to.length) await notify(trx, { to, kind: "mention", actorId: authorId, subject: `post:${id}`, url, data: { excerpt: excerpt(body) } });
+    return { ok: true as const, id, rootId: rootId ?? id };
   });
 }
 
@@ -255,7 +272,7 @@ export async function setLike(userId: number, postId: string, like: boolean): Pr
   return db.transaction().execute(async (trx) => {
     const post = await trx
       .selectFrom("posts")
-      .select("id")
+      .select(["id", "author_id", "root_id"])
       .where("id", "=", postId)
       .where("deleted_at", "is", null)
       .where((eb) => eb.or([eb("hidden_at", "is", null), eb("author_id", "=", userId)]))
@@ -270,6 +287,7 @@ export async function setLike(userId: number, postId: string, like: boolean): Pr
       changed = Boolean(await trx.deleteFrom("post_likes").where("user_id", "=", userId).where("post_id", "=", postId).returning("post_id").executeTakeFirst());
     }
     const delta = changed ? (like ? 1 : -1) : 0;
+    if (changed && like) await notify(trx, { to: post.author_id, kind: "like", actorId: userId, subject: `post:${postId}`, url: postUrl(postId, post.root_id === null ? null : String(post.root_id)) });
     const row = await trx.updateTable("posts").set({ like_count: sql`like_count + ${delta}` }).where("id", "=", postId).returning("like_count").executeTakeFirstOrThrow();
     return { ok: true as const, liked: like, like_count: row.like_count };
   });

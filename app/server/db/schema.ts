@@ -332,6 +332,8 @@ export interface Database {
   conversations: ConversationsTable;
   messages: MessagesTable;
   reports: ReportsTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
 }
 
 // 0007_billing_points
@@ -481,4 +483,26 @@ export interface UnlinkedAccountsTable {
   kind: LinkedAccountKind;
   twr: number | null;
   unlinked_at: DefaultTimestamp;
+}
+
+// 0016_notifications
+import type { DigestFrequency, NotificationKind } from "../../lib/notifications";
+export interface NotificationsTable {
+  id: ColumnType<string, never, never>;
+  user_id: number;
+  kind: NotificationKind;
+  actor_id: number | null;
+  subject: string;
+  url: string;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  count: Generated<number>;
+  created_at: DefaultTimestamp;
+  read_at: NullableTimestamp;
+  emailed_at: NullableTimestamp;
+}
+export interface NotificationSettingsTable {
+  user_id: number;
+  muted: ColumnType<NotificationKind[], NotificationKind[] | undefined, NotificationKind[]>;
+  digest: ColumnType<DigestFrequency, DigestFrequency | undefined, DigestFrequency>;
+  last_digest_at: NullableTimestamp;
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { badgeCount, digestText, notificationText, NOTIFICATION_KINDS, parseNotificationSettings } from "./notifications";
+
+const form = (entries: [string, string][]) => {
+  const f = new FormData();
+  for (const [k, v] of entries) f.append(k, v);
+  return f;
+};
+
+describe("notificationText", () => {
+  it("says who did what, merging repeated events", () => {
+    expect(notificationText({ kind: "message", count: 1, actor: "Ann Lee", data: {} })).toBe("Ann Lee sent you a message");
+    expect(notificationText({ kind: "message", count: 3, actor: "Ann Lee", data: {} })).toBe("Ann Lee sent you 3 messages");
+    expect(notificationText({ kind: "like", count: 2, actor: "Bo", data: {} })).toBe("Bo and 1 other liked your post");
+    expect(notificationText({ kind: "like", count: 4, actor: "Bo", data: {} })).toBe("Bo and 3 others liked your post");
+    expect(notificationText({ kind: "follow", count: 1, actor: null, data: {} })).toBe("A trader started following you");
+    expect(notificationText({ kind: "mention", count: 1, actor: "Cy", data: {} })).toBe("Cy mentioned you in a post");
+  });
+
+  it("names the tiers of a grade change and the numbers of an import", () => {
+    expect(notificationText({ kind: "grade_change", count: 1, actor: "Di", data: { from: "Silver", to: "Gold" } })).toBe("Di’s grade changed from Silver to Gold");
+    expect(notificationText({ kind: "grade_change", count: 1, actor: "Di", data: { from: null, to: "Bronze" } })).toBe("Di got a first grade: Bronze");
+    expect(notificationText({ kind: "import_done", count: 1, actor: null, data: { trades_added: 1234, source: "Demo Brokerage" } })).toBe("Your Demo Brokerage import finished: 1,234 new trades");
+    expect(notificationText({ kind: "import_done", count: 1, actor: null, data: { trades_added: 1 } })).toBe("Your account import finished: 1 new trade");
+    expect(notificationText({ kind: "grade_done", count: 1, actor: null, data: { tier: "Gold" } })).toBe("Your new grade is ready: Gold");
+  });
+
+  it("has a text for every kind", () => {
+    for (const kind of NOTIFICATION_KINDS) expect(notificationText({ kind, count: 1, actor: "X", data: {} }).length).toBeGreaterThan(10);
+  });
+});
+
+describe("badgeCount", () => {
+  it("caps at 99+", () => {
+    expect([1, 99, 100, 5000].map(badgeCount)).toEqual(["1", "99", "99+", "99+"]);
+  });
+});
+
+describe("parseNotificationSettings", () => {
+  it("mutes every kind not ticked", () => {
+    const parsed = parseNotificationSettings(form([["kinds", "message"], ["kinds", "follow"], ["digest", "weekly"]]));
+    expect(parsed).toEqual({ ok: true, digest: "weekly", muted: NOTIFICATION_KINDS.filter((k) => k !== "message" && k !== "follow") });
+  });
+
+  it("refuses an unknown kind or frequency", () => {
+    expect(parseNotificationSettings(form([["kinds", "spam"], ["digest", "off"]]))).toEqual({ ok: false, error: "Unknown kind of notification." });
+    expect(parseNotificationSettings(form([["digest", "hourly"]]))).toEqual({ ok: false, error: "Choose off, daily or weekly." });
+  });
+});
+
+describe("digestText", () => {
+  it("lists the items with absolute links and the way to stop", () => {
+    const mail = digestText([{ text: "Ann followed you", url: "/u/4" }], "https://grader.example/", "daily");
+    expect(mail.subject).toBe("Grader: 1 unread notification");
+    expect(mail.text).toContain("- Ann followed you\n  https://grader.example/u/4");
+    expect(mail.text).toContain("https://grader.example/user/settings/notifications");
+    expect(mail.text).toContain("daily summary");
+  });
+});

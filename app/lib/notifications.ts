@@ -1,0 +1,106 @@
+import { z } from "zod";
+
+// What a notification says and the settings form, shared by the server, the pages and the digest.
+
+export const NOTIFICATION_KINDS = ["message", "message_request", "follow", "like", "reply", "mention", "grade_change", "import_done", "grade_done"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const DIGEST_FREQUENCIES = ["off", "daily", "weekly"] as const;
+export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
+
+/** The settings page's label of each kind. */
+export const KIND_LABELS: Record<NotificationKind, string> = {
+  message: "New messages",
+  message_request: "Message requests",
+  follow: "New followers",
+  like: "Likes of your posts",
+  reply: "Replies to your posts",
+  mention: "Mentions (@username)",
+  grade_change: "Grade changes of traders you follow",
+  import_done: "Finished imports",
+  grade_done: "Automatic grades after an import",
+};
+
+export type NotificationText = {
+  kind: NotificationKind;
+  count: number;
+  actor: string | null;
+  data: Record<string, unknown>;
+};
+
+const str = (v: unknown) => (typeof v === "string" && v ? v : null);
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** One line of plain text; `count` is how many events an unread row gathered (messages, likes, replies). */
+export function notificationText({ kind, count, actor, data }: NotificationText): string {
+  const who = actor || "A trader";
+  const more = count > 1;
+  switch (kind) {
+    case "message":
+      return more ? `${who} sent you ${count} messages` : `${who} sent you a message`;
+    case "message_request":
+      return `${who} wants to send you a message`;
+    case "follow":
+      return `${who} started following you`;
+    case "like":
+      return more ? `${who} and ${count - 1} other${count === 2 ? "" : "s"} liked your post` : `${who} liked your post`;
+    case "reply":
+      return more ? `${who} and others replied to your post (${count} replies)` : `${who} replied to your post`;
+    case "mention":
+      return `${who} mentioned you in a post`;
+    case "grade_change": {
+      const from = str(data.from);
+      const to = str(data.to) ?? "a new tier";
+      return from ? `${who}’s grade changed from ${from} to ${to}` : `${who} got a first grade: ${to}`;
+    }
+    case "import_done": {
+      const added = num(data.trades_added) ?? 0;
+      const source = str(data.source) ?? "account";
+      return `Your ${source} import finished: ${added.toLocaleString("en-US")} new trade${added === 1 ? "" : "s"}`;
+    }
+    case "grade_done":
+      return `Your new grade is ready${str(data.tier) ? `: ${str(data.tier)}` : ""}`;
+  }
+}
+
+/** The count shown on the bell: 1–99, then "99+". */
+export function badgeCount(unread: number): string {
+  return unread > 99 ? "99+" : String(unread);
+}
+
+/**
+ * The settings form: one checkbox per kind (ticked = on; an unticked box sends nothing, so what is
+ * absent is muted) and the digest frequency.
+ */
+export const NotificationSettingsForm = z.object({
+  kinds: z.array(z.enum(NOTIFICATION_KINDS, { errorMap: () => ({ message: "Unknown kind of notification." }) })),
+  digest: z.enum(DIGEST_FREQUENCIES, { errorMap: () => ({ message: "Choose off, daily or weekly." }) }),
+});
+
+export function parseNotificationSettings(form: FormData): { ok: true; muted: NotificationKind[]; digest: DigestFrequency } | { ok: false; error: string } {
+  const parsed = NotificationSettingsForm.safeParse({ kinds: form.getAll("kinds").map(String), digest: String(form.get("digest") ?? "") });
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+  const on = new Set(parsed.data.kinds);
+  return { ok: true, muted: NOTIFICATION_KINDS.filter((k) => !on.has(k)), digest: parsed.data.digest };
+}
+
+/** How long after the last digest the next one is due. */
+export const DIGEST_PERIOD_MS: Record<Exclude<DigestFrequency, "off">, number> = { daily: 24 * 3600_000, weekly: 7 * 24 * 3600_000 };
+
+/** The digest e-mail's text: the unread notifications (newest first) with absolute links. */
+export function digestText(items: { text: string; url: string }[], publicUrl: string, frequency: Exclude<DigestFrequency, "off">): { subject: string; text: string } {
+  const base = publicUrl.replace(/\/+$/, "");
+  const n = items.length;
+  const lines = items.map((i) => `- ${i.text}\n  ${base}${i.url}`);
+  return {
+    subject: `Grader: ${n} unread notification${n === 1 ? "" : "s"}`,
+    text: [
+      `Here is your ${frequency} summary of what happened on Grader while you were away.`,
+      "",
+      ...lines,
+      "",
+      `All notifications: ${base}/notifications`,
+      `Change or stop these e-mails: ${base}/user/settings/notifications`,
+    ].join("\n"),
+  };
+}
