@@ -278,7 +278,20 @@ export interface ReportsTable {
   reviewed_at: NullableTimestamp;
 }
 
+// The market leaderboard, kept by a trigger on users (migration 0015).
+export interface MarketLeaderboardTable {
+  user_id: number;
+  evaluation_id: number;
+  tier: string | null;
+  score: number;
+  twr: number | null;
+  max_drawdown: number | null;
+  stars: number | null;
+  followers_count: number;
+}
+
 export interface Database {
+  market_leaderboard: MarketLeaderboardTable;
   grade_log: GradeLogTable;
   grade_log_head: GradeLogHeadTable;
   grade_signing_keys: GradeSigningKeysTable;
