@@ -48,7 +48,7 @@ export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Prom
   const n = Math.min(limit, SEARCH_LIMIT);
   const ranked = (candidates: RawBuilder<unknown>) => sql<Row>`
     with candidates as (${candidates}), scored as (
-      select u.id, u.first_name, u.last_name, u.username, u.avatar_url, ${tier(k, prefix, contains)} as tier,
+      select u.id, u.first_name, u.last_name, u.username, u.avatar_url, ${tier(k, prefix, contains)}::float8 as tier,
         ${tier(k, prefix, contains)} + word_similarity(${k}, ${searchText}) as rank
       from candidates c join users u on u.id = c.id
     )
