@@ -179,7 +179,11 @@ app.use((req, res, next) => {
   next();
 });
 
-app.use(compression());
+// Only for requests that accept an encoding compression offers: for the rest (load generators,
+// health checks, many bots) its per-response bookkeeping (wrapped write/end, a header hook, Vary)
+// would be paid and nothing compressed.
+const compress = compression();
+app.use((req, res, next) => (/gzip|deflate|br|\*/.test(req.get("accept-encoding") ?? "") ? compress(req, res, next) : next()));
 
 // Liveness: the process answers and reaches its database.
 app.get("/healthz", async (_req, res) => {

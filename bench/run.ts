@@ -26,6 +26,10 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
   import: { title: "Import: a 100,000-trade Plaid history into the database", run: async () => (await import("./import")).benchImport() },
   evaluationDemo: { title: "Evaluation: the demo broker account, import included and excluded", run: async () => (await import("./evaluation")).benchDemoEvaluation() },
   evaluation100k: { title: "Evaluation: a 100,000-trade account already imported", run: async () => (await import("./evaluation")).benchEvaluation() },
+  scale: {
+    title: "Speed at 100k traders: search, market leaderboard, percentile, each beside the query it replaced and a bare query",
+    run: async () => (await import("./scale")).benchScale(),
+  },
   stats100k: { title: "Stats tab: analytics and a journal page of a 100,000-trade account (50,000 round trips), cold and cached", run: async () => (await import("./stats")).benchStats() },
 };
 

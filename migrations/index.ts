@@ -13,6 +13,7 @@ import * as m0011 from "./0011_evaluation_ledgers";
 import * as m0012 from "./0012_grade_log";
 import * as m0013 from "./0013_time_zone";
 import * as m0014 from "./0014_ledger_events";
+import * as m0015 from "./0015_leaderboard";
 import * as m0016 from "./0016_notifications";
 import * as m0017 from "./0017_admin_and_own_data";
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   "0012_grade_log": m0012,
   "0013_time_zone": m0013,
   "0014_ledger_events": m0014,
+  "0015_leaderboard": m0015,
   "0016_notifications": m0016,
   "0017_admin_and_own_data": m0017,
 };

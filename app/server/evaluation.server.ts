@@ -248,21 +248,18 @@ async function dataQualityOf(userId: number, builderSkipped: Record<string, numb
   return { skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)) };
 }
 
-/** Share of other traders' current grades strictly below this score (0–1), from the database. */
+/**
+ * Share of other traders' current grades strictly below this score (0–1), what `percentileOf`
+ * answers over them: counted on market_leaderboard's score index (one row per current grade with a
+ * score, kept by a trigger), the trader's own row taken out.
+ */
 export async function percentileAmongCurrentGrades(userId: number, score: number): Promise<number | null> {
   const db = await getDb();
-  const row = await db
-    .selectFrom("users")
-    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
-    .select((eb) => [
-      eb.fn.countAll<string>().as("total"),
-      eb.fn.count<string>("evaluations.id").filterWhere("evaluations.score", "<", score).as("below"),
-    ])
-    .where("users.id", "!=", userId)
-    .where("evaluations.score", "is not", null)
-    .executeTakeFirstOrThrow();
-  const total = Number(row.total);
-  return total === 0 ? null : Number(row.below) / total;
+  const { rows } = await sql<{ below: string; total: string }>`
+    select (select count(*) from market_leaderboard where score < ${score}) - (select count(*) from market_leaderboard where user_id = ${userId} and score < ${score}) as below,
+      (select count(*) from market_leaderboard) - (select count(*) from market_leaderboard where user_id = ${userId}) as total`.execute(db);
+  const total = Number(rows[0]!.total);
+  return total === 0 ? null : Number(rows[0]!.below) / total;
 }
 
 export type StoredEvaluation = {

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { baseUrl, get, postForm, signUp } from "../support/http";
 import { startServer } from "../support/server";
@@ -38,6 +39,17 @@ describe("server.ts", () => {
     expect(res.headers.get("cache-control")).toContain("immutable");
     const page = await fetch(baseUrl() + "/signin", { headers: { "accept-encoding": "gzip" } });
     expect(page.headers.get("content-encoding")).toBe("gzip");
+    expect(page.headers.get("vary")).toMatch(/accept-encoding/i);
+    // A client that takes no encoding gets the page as is, without compression's bookkeeping.
+    const plain = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(baseUrl() + "/signin", resolve).on("error", reject));
+    const body = await new Promise<string>((resolve) => {
+      let text = "";
+      plain.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("end", () => resolve(text));
+    });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary ?? "").not.toMatch(/accept-encoding/i);
+    expect(body).toContain("</html>");
   });
 
   it("refuses a foreign-Origin or cross-site POST with 403 and accepts our own", async () => {

@@ -35,19 +35,17 @@ export type LeaderboardRow = {
   followers: number;
 };
 
-const twr = sql<number | null>`(evaluations.result -> 'metrics' ->> 'twr')::float8`;
-const mdd = sql<number | null>`(evaluations.result -> 'metrics' ->> 'maxDrawdown')::float8`;
-
 /**
- * Graded traders (users joined to their current evaluation). Sorts: score, return (time-weighted
- * return of the current evaluation), drawdown (max drawdown, a fraction ≥ 0: "asc" = shallowest
- * first), followers. Filters: tier, and asset class = the trader has traded that class.
- * Percentages only: no dollar figure appears here.
+ * Graded traders (market_leaderboard: each trader's current grade with a score, kept by a trigger
+ * on users, docs/DECISIONS.md 92). Sorts: score, return (time-weighted return of the current
+ * evaluation), drawdown (max drawdown, a fraction ≥ 0: "asc" = shallowest first), followers, each
+ * served by an index in either direction, ties by trader id. Filters: tier, and asset class = the
+ * trader has traded that class. Percentages only: no dollar figure appears here.
  */
 export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[number]>, filters: LeaderboardFilter) {
   const db = await getDb();
-  let base = db.selectFrom("users").innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id").where("evaluations.score", "is not", null);
-  if (filters.tier) base = base.where("evaluations.tier", "=", filters.tier);
+  let base = db.selectFrom("market_leaderboard as board");
+  if (filters.tier) base = base.where("board.tier", "=", filters.tier);
   if (filters.asset_class) {
     const cls = filters.asset_class;
     base = base.where((eb) =>
@@ -56,16 +54,19 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
           .selectFrom("trades")
           .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
           .select(sql`1`.as("one"))
-          .whereRef("linked_accounts.user_id", "=", "users.id")
+          .whereRef("linked_accounts.user_id", "=", "board.user_id")
           .where("trades.asset_class", "=", cls),
       ),
     );
   }
-  const sortExpr =
-    paging.sort_by === "score" ? sql`evaluations.score` : paging.sort_by === "return" ? twr : paging.sort_by === "drawdown" ? mdd : sql`users.followers_count`;
-  const dir = paging.order === "asc" ? sql`asc nulls last` : sql`desc nulls last`;
+  const column = ({ score: "score", return: "twr", drawdown: "max_drawdown", followers: "followers_count" } as const)[paging.sort_by];
+  // Spelled as the indexes are (score and followers are never null).
+  const nulls = column === "twr" || column === "max_drawdown" ? sql` nulls last` : sql``;
+  const dir = paging.order === "asc" ? sql`asc` : sql`desc`;
+  const offset = (paging.page - 1) * paging.page_size;
   const [rows, total] = await Promise.all([
     base
+      .innerJoin("users", "users.id", "board.user_id")
       .select([
         "users.id",
         "users.username",
@@ -73,21 +74,20 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
         "users.last_name",
         "users.name",
         "users.avatar_url",
-        "users.followers_count",
-        "evaluations.tier",
-        "evaluations.score",
-        twr.as("twr"),
-        mdd.as("mdd"),
-        sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
+        "board.followers_count",
+        "board.tier",
+        "board.score",
+        "board.twr",
+        "board.max_drawdown",
+        "board.stars",
       ])
-      .orderBy(sql`${sortExpr} ${dir}`)
-      .orderBy("users.id", "asc")
+      .orderBy(sql`${sql.ref(`board.${column}`)} ${dir}${nulls}`)
+      .orderBy("board.user_id", "asc")
       .limit(paging.page_size)
-      .offset((paging.page - 1) * paging.page_size)
+      .offset(offset)
       .execute(),
     base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
-  const offset = (paging.page - 1) * paging.page_size;
   const data: LeaderboardRow[] = rows.map((r, i) => ({
     rank: offset + i + 1,
     id: r.id,
@@ -97,10 +97,10 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
     name: r.name,
     avatar: r.avatar_url,
     tier: r.tier,
-    stars: Number(r.stars ?? 0),
+    stars: r.stars ?? 0,
     score: r.score,
-    return: r.twr === null ? null : Number(r.twr),
-    drawdown: r.mdd === null ? null : Number(r.mdd),
+    return: r.twr,
+    drawdown: r.max_drawdown,
     followers: r.followers_count,
   }));
   return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };

@@ -289,8 +289,21 @@ export interface RetiredTriesTable {
   retired_at: DefaultTimestamp;
 }
 
+// The market leaderboard, kept by a trigger on users (migration 0015).
+export interface MarketLeaderboardTable {
+  user_id: number;
+  evaluation_id: number;
+  tier: string | null;
+  score: number;
+  twr: number | null;
+  max_drawdown: number | null;
+  stars: number | null;
+  followers_count: number;
+}
+
 export interface Database {
   retired_tries: RetiredTriesTable;
+  market_leaderboard: MarketLeaderboardTable;
   grade_log: GradeLogTable;
   grade_log_head: GradeLogHeadTable;
   grade_signing_keys: GradeSigningKeysTable;
