@@ -241,7 +241,13 @@ async function dataQualityOf(userId: number, builderSkipped: Record<string, numb
   return { skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)) };
 }
 
-/** Share of other traders' current grades strictly below this score (0–1), from the database. */
+/** Below this many graded traders (this one included) a percentile says nothing ("better than 0 %" of one). */
+export const MIN_PERCENTILE_POPULATION = 30;
+
+/**
+ * Share of other traders' current grades strictly below this score (0–1), from the database;
+ * null until at least MIN_PERCENTILE_POPULATION traders are graded.
+ */
 export async function percentileAmongCurrentGrades(userId: number, score: number): Promise<number | null> {
   const db = await getDb();
   const row = await db
@@ -255,7 +261,7 @@ export async function percentileAmongCurrentGrades(userId: number, score: number
     .where("evaluations.score", "is not", null)
     .executeTakeFirstOrThrow();
   const total = Number(row.total);
-  return total === 0 ? null : Number(row.below) / total;
+  return total + 1 < MIN_PERCENTILE_POPULATION ? null : Number(row.below) / total;
 }
 
 export type StoredEvaluation = {
