@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { truncateScore } from "~/lib/format-number";
 import type { Paging } from "~/lib/paging";
 import { getDb } from "../db.server";
 
@@ -98,7 +99,7 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
     avatar: r.avatar_url,
     tier: r.tier,
     stars: Number(r.stars ?? 0),
-    score: r.score,
+    score: r.score === null ? null : truncateScore(r.score),
     return: r.twr === null ? null : Number(r.twr),
     drawdown: r.mdd === null ? null : Number(r.mdd),
     followers: r.followers_count,
