@@ -47,10 +47,14 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [accounts, imports] = await Promise.all([listLinkedAccountsWithCounts(user.id), listImports(user.id)]);
+  const url = new URL(request.url);
   return json({
     imports,
     demo: isSimulated("plaid"),
-    flash: flashFrom(new URL(request.url)),
+    // Where the no-JavaScript refresh goes: this page without its #imports fragment (a refresh to a
+    // URL with a fragment is a same-page jump in Chromium, not a reload).
+    self: `${url.pathname}${url.search}`,
+    flash: flashFrom(url),
     accounts: accounts.map((a) => ({
       id: a.id,
       kind: a.kind,
@@ -142,7 +146,7 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
 const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
 
 export default function LinkedAccounts() {
-  const { accounts, flash, demo, imports: initialImports } = useLoaderData<typeof loader>();
+  const { accounts, flash, demo, self, imports: initialImports } = useLoaderData<typeof loader>();
   const imports = useLiveImports(initialImports);
   const importing = imports.some((i) => isImportRunning(i.state));
   // The next step after a link: once the history is in, the grade is one click away on this page.
@@ -170,7 +174,7 @@ export default function LinkedAccounts() {
       {importing ? (
         <>
           <noscript>
-            <meta httpEquiv="refresh" content="2" />
+            <meta httpEquiv="refresh" content={`2; url=${self}`} />
           </noscript>
           <p className="muted small">
             Your trades are importing. <Link to="/profile/account">Refresh</Link>
