@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sessionContext, signedInPage, skipE2E } from "../support/browser";
+import { launchBrowser, seriousViolations, sessionContext, signedInPage, skipE2E } from "../support/browser";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 
 // Issue 20, "The first hour": the rough edges a newcomer met, each tried in Chromium.
@@ -276,6 +276,21 @@ describe.skipIf(skipE2E)("the first hour", () => {
       await page.goto(baseUrl() + "/community");
       expect(await bodyBg(page)).toBe("rgb(11, 16, 32)");
       await ctx.close();
+    }
+    // Both themes pass axe (contrast included) on the landing and a graded trader's pages.
+    for (const colorScheme of ["light", "dark"] as const) {
+      const ctx = await sessionContext(browser, graded, { colorScheme, viewport: { width: 1280, height: 900 } });
+      const page = await ctx.newPage();
+      for (const p of ["/profile/stats", "/profile/account", "/user/settings"]) {
+        await page.goto(baseUrl() + p);
+        expect(await seriousViolations(page), `${p} (${colorScheme})`).toEqual([]);
+      }
+      await ctx.close();
+      const visitor = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+      const vp = await visitor.newPage();
+      await vp.goto(baseUrl() + "/");
+      expect(await seriousViolations(vp), `/ (${colorScheme})`).toEqual([]);
+      await visitor.close();
     }
     // A theme that is not one of the three is refused, clearly.
     const bad = await postForm("/theme", { theme: "neon" });
