@@ -279,14 +279,15 @@ describe.skipIf(skipE2E)("the first hour", () => {
     }
     // Both themes pass axe (contrast included) on the landing and a graded trader's pages.
     for (const colorScheme of ["light", "dark"] as const) {
-      const ctx = await sessionContext(browser, graded, { colorScheme, viewport: { width: 1280, height: 900 } });
+      const ctx = await sessionContext(browser, graded, { colorScheme, reducedMotion: "reduce", viewport: { width: 1280, height: 900 } });
       const page = await ctx.newPage();
       for (const p of ["/profile/stats", "/profile/account", "/user/settings"]) {
         await page.goto(baseUrl() + p);
         expect(await seriousViolations(page), `${p} (${colorScheme})`).toEqual([]);
       }
       await ctx.close();
-      const visitor = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+      // Settled, as pages.test.ts checks it: entrance animations start from transparent.
+      const visitor = await browser.newContext({ colorScheme, reducedMotion: "reduce", viewport: { width: 1280, height: 900 } });
       const vp = await visitor.newPage();
       await vp.goto(baseUrl() + "/");
       expect(await seriousViolations(vp), `/ (${colorScheme})`).toEqual([]);
