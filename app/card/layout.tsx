@@ -5,7 +5,7 @@ import type { ReactElement } from "react";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
-export const LAYOUT_VERSION = 5;
+export const LAYOUT_VERSION = 6;
 
 export const CARD_FORMATS = {
   link: { width: 1200, height: 630 },
@@ -118,7 +118,7 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
         <div style={{ display: "flex", fontSize: 60 * scale, fontWeight: 800, color: data.tierColor, lineHeight: 1 }}>{data.tier}</div>
         <div style={{ display: "flex", alignItems: "center", gap: 14 * scale, fontSize: 24 * scale, color: MUTED }}>
           <StarRow count={data.stars.overall} size={30 * scale} color={data.tierColor} gap={4 * scale} />
-          {`Score ${Math.round(data.score)}/100`}
+          {`Score ${Math.floor(data.score)}/100`}
         </div>
       </div>
     </div>

@@ -1,8 +1,9 @@
 import { Link } from "@remix-run/react";
-import { socialLinks } from "./Header";
+import { useSocialLinks } from "./Header";
 import { LogoMark } from "./Logo";
 
 export function Footer({ supportEmail }: { supportEmail?: string }) {
+  const socialLinks = useSocialLinks();
   return (
     <footer className="site-footer">
       <div className="footer-inner">
@@ -18,13 +19,15 @@ export function Footer({ supportEmail }: { supportEmail?: string }) {
           <Link to="/white-paper">White Paper</Link>
           <Link to="/pricing">Pricing</Link>
         </nav>
-        <nav aria-label="Social" className="footer-social">
-          {socialLinks.map((s) => (
-            <a key={s.href} href={s.href} rel="noopener noreferrer" target="_blank">
-              {s.label}
-            </a>
-          ))}
-        </nav>
+        {socialLinks.length ? (
+          <nav aria-label="Social" className="footer-social">
+            {socialLinks.map((s) => (
+              <a key={s.href} href={s.href} rel="noopener noreferrer" target="_blank">
+                {s.label}
+              </a>
+            ))}
+          </nav>
+        ) : null}
       </div>
       <p className="footer-note muted">
         {supportEmail ? (

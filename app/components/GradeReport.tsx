@@ -1,6 +1,5 @@
 import type { Evaluation } from "~/grading";
-import { formatCompact, formatPercent, formatUsd } from "~/lib/format-number";
-import { formatDay } from "~/lib/time-ago";
+import { formatCompact, formatDay, formatPercent, formatScore, formatUsd } from "~/lib/format-number";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
 import { Term } from "./Term";
@@ -65,7 +64,7 @@ export function GradeReport({ data }: { data: ReportData }) {
         <GradeBadge tier={e.tier} stars={e.stars.overall} size="lg" />
         <div>
           <p className="report-score">
-            Score <strong>{e.score === null || e.score === undefined ? "—" : Math.round(e.score)}</strong>/100
+            Score <strong>{formatScore(e.score)}</strong>/100
             {e.percentile !== undefined && e.percentile !== null ? <span className="muted"> · better than {Math.round(e.percentile * 100)}% of graded traders</span> : null}
           </p>
           <p className="muted small">
@@ -212,7 +211,7 @@ export function GradeReport({ data }: { data: ReportData }) {
               <tr key={h.id}>
                 <td>{formatDay(new Date(h.created_at))}</td>
                 <td>{h.tier ?? "—"}</td>
-                <td>{h.score === null ? "—" : h.score.toFixed(1)}</td>
+                <td>{formatScore(h.score)}</td>
                 <td><code>{h.verification_code}</code></td>
               </tr>
             ))}
@@ -234,7 +233,7 @@ function WhatChanged({ evaluation, history }: { evaluation: Evaluation; history:
       <h2 id="what-changed-title">What changed since your last grade</h2>
       <p>
         This grade uses engine {evaluation.engineVersion}; your previous one ({previous.tier ?? "no tier"}
-        {previous.score !== null ? `, ${previous.score.toFixed(1)}` : ""}) used {previous.engine_version}.
+        {previous.score !== null ? `, ${formatScore(previous.score)}` : ""}) used {previous.engine_version}.
       </p>
       <ul>{changes.map((c) => <li key={c}>{c}</li>)}</ul>
     </section>

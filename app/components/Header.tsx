@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { PublicUser } from "~/server/users.server";
 import { displayName } from "~/lib/display-name";
+import { useRootData } from "~/lib/use-root-data";
 import { Avatar } from "./Avatar";
 import { GetGradeButton } from "./GetGradeButton";
 import { MyCurrentGrade } from "./LatestGrade";
@@ -18,11 +19,10 @@ const visitorLinks = [
   { href: "/blogs", label: "Blogs" },
 ];
 
-export const socialLinks = [
-  { href: "https://x.com/", label: "X (Twitter)", short: "X" },
-  { href: "https://discord.com/", label: "Discord", short: "Discord" },
-  { href: "https://t.me/", label: "Telegram", short: "Telegram" },
-];
+/** Grader's own social accounts (SOCIAL_*_URL); none configured, none shown. */
+export function useSocialLinks() {
+  return useRootData()?.ENV.SOCIAL ?? [];
+}
 
 // The logo goes to /community when logged in, else / (SPEC §2). Menus are <details> elements,
 // so they open and close without JavaScript. Landing anchors are router Links: a plain same-page
@@ -67,6 +67,7 @@ function AuthButtons() {
 }
 
 function VisitorNav() {
+  const socialLinks = useSocialLinks();
   return (
     <>
       <nav aria-label="Main" className="nav-desktop">

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { createPortal } from "react-dom";
 import type { Tier } from "~/lib/vocabulary";
-import { formatDay } from "~/lib/time-ago";
+import { formatDay, formatScore } from "~/lib/format-number";
 import { GradeBadge } from "./GradeBadge";
 import type { HeaderGrade } from "./Header";
 import { useModalDialog } from "./Toaster";
@@ -39,7 +39,7 @@ function LatestGradeModal({ grade, onClose }: { grade: NonNullable<HeaderGrade>;
         <GradeBadge tier={grade.tier as Tier} stars={grade.stars} size="lg" />
       </p>
       <p className="muted">
-        Score {grade.score?.toFixed(1)} / 100 · graded {formatDay(new Date(grade.createdAt))} · code <code>{grade.verificationCode}</code>
+        Score {formatScore(grade.score)} / 100 · graded {formatDay(new Date(grade.createdAt))} · code <code>{grade.verificationCode}</code>
       </p>
       <div className="dialog-actions">
         <button type="button" className="btn btn-ghost" onClick={onClose}>

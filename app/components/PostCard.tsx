@@ -57,7 +57,12 @@ export function PostCard({ post, now, link = true }: { post: Serialized; now: nu
         </p>
       )}
       {post.hidden ? <p className="small muted">Hidden after reports: only you can see this.</p> : null}
-      {post.card ? (
+      {post.card?.image ? (
+        <a className="post-card-image" href={`/share/open_graph/${post.author.id}`}>
+          <img src={post.card.image} width={1200} height={630} loading="lazy" alt={`Performance card: ${post.card.tier}, ${post.card.stars} out of 5 stars`} />
+        </a>
+      ) : post.card ? (
+        // Posts from before cards were kept with them: the grade's badge.
         <p className="post-card-attachment">
           <GradeBadge tier={post.card.tier as Tier} stars={post.card.stars} />{" "}
           <a href={`/share/open_graph/${post.author.id}`}>View performance card</a>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { PRODUCT_NAME } from "~/lib/product";
+import { BrandIcon } from "./BrandIcon";
 import { useRootData } from "~/lib/use-root-data";
 import { notify, useModalDialog } from "./Toaster";
 
@@ -20,9 +21,9 @@ export function shareIntents(base: string, userId: number) {
   const enc = encodeURIComponent;
   const page = (from: string) => `${base.replace(/\/$/, "")}${sharePagePath(userId, from)}`;
   return [
-    { network: "twitter", label: "X (Twitter)", href: `https://twitter.com/intent/tweet?text=${enc(SHARE_TEXT)}&url=${enc(page("twitter"))}` },
-    { network: "facebook", label: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${enc(page("facebook"))}&quote=${enc(SHARE_TEXT)}` },
-    { network: "reddit", label: "Reddit", href: `https://www.reddit.com/submit?url=${enc(page("reddit"))}&title=${enc(SHARE_TEXT)}` },
+    { network: "twitter" as const, label: "X (Twitter)", href: `https://twitter.com/intent/tweet?text=${enc(SHARE_TEXT)}&url=${enc(page("twitter"))}` },
+    { network: "facebook" as const, label: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${enc(page("facebook"))}&quote=${enc(SHARE_TEXT)}` },
+    { network: "reddit" as const, label: "Reddit", href: `https://www.reddit.com/submit?url=${enc(page("reddit"))}&title=${enc(SHARE_TEXT)}` },
   ];
 }
 
@@ -177,24 +178,28 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
                   href={n.href}
                   target="_blank"
                   rel="noopener noreferrer"
+                  aria-label={n.label}
+                  title={n.label}
                   onClick={() => {
                     setMenuOpen(false);
-                    onShared?.(n.network as "twitter" | "facebook" | "reddit");
+                    onShared?.(n.network);
                   }}
                 >
-                  {n.label}
+                  <BrandIcon network={n.network} />
                 </a>
               ))}
               <button
                 type="button"
                 role="menuitem"
                 className="menu-button"
+                aria-label="Instagram"
+                title="Instagram"
                 onClick={() => {
                   setMenuOpen(false);
                   notify.info(INSTAGRAM_MESSAGE);
                 }}
               >
-                Instagram
+                <BrandIcon network="instagram" />
               </button>
             </div>
           ) : null}

@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import type { Analytics, BreakdownRow, DayCell, TripRow } from "~/analytics";
 import { JOURNAL_SORTS, PUBLIC_JOURNAL_SORTS, type JournalQuery, type JournalSort } from "~/analytics/journal";
 import type { GlossaryKey } from "~/content/glossary";
-import { formatPercent, formatUsd } from "~/lib/format-number";
+import { formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
 import { pageCount } from "~/lib/paging";
 import { Pager } from "./Pager";
 import { Term } from "./Term";
@@ -235,7 +235,7 @@ function TripList({ title, trips, amounts }: { title: string; trips: TripRow[]; 
         <ol className="trip-list">
           {trips.map((t) => (
             <li key={t.n}>
-              <strong>{t.symbol}</strong> {t.side}, closed {day(t.closeTime)}: <span className={tone(t.return)}>{signed(t.return, 1)}</span>
+              <strong>{t.symbol}</strong> {sideLabel(t.side)}, closed {day(t.closeTime)}: <span className={tone(t.return)}>{signed(t.return, 1)}</span>
               {amounts && t.pnl !== null ? <span className={tone(t.pnl)}> ({usd(t.pnl)})</span> : null}
             </li>
           ))}
@@ -363,7 +363,7 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
                   <td><strong>{t.symbol}</strong></td>
                   <td className={`num ${tone(t.return) ?? ""}`}>{signed(t.return, 2)}</td>
                   {amounts ? <td className={`num ${tone(t.pnl) ?? ""}`}>{usd(t.pnl)}</td> : null}
-                  <td>{t.side}</td>
+                  <td>{sideLabel(t.side)}</td>
                   <td className="num">{holding(t.holdingDays)}</td>
                   <td>{day(t.openTime)}</td>
                 </tr>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCompact, formatPercent } from "./format-number";
+import { formatCompact, formatDay, formatNumber, formatPercent, formatScore, formatUsd, sideLabel, truncateScore } from "./format-number";
 
 describe("formatCompact", () => {
   it("keeps numbers below 10,000 in full with English grouping", () => {
@@ -19,5 +19,35 @@ describe("formatCompact", () => {
   it("formats fractions as percentages", () => {
     expect(formatPercent(0.2534)).toBe("25.3%");
     expect(formatPercent(-0.05)).toBe("-5.0%");
+  });
+});
+
+describe("scores", () => {
+  it("are cut, not rounded, to 0.1, so a shown score never crosses a tier bound", () => {
+    expect(truncateScore(45.42242944345974)).toBe(45.4);
+    expect(truncateScore(89.96)).toBe(89.9);
+    expect(truncateScore(59.99)).toBe(59.9);
+    expect(truncateScore(60.1)).toBe(60.1);
+    expect(formatScore(89.96)).toBe("89.9");
+    expect(formatScore(75)).toBe("75.0");
+    expect(formatScore(null)).toBe("—");
+  });
+});
+
+describe("money, numbers, dates and sides", () => {
+  it("shows sub-cent prices with significant digits, not $0.00", () => {
+    expect(formatUsd(0.00001234)).toBe("$0.0000123");
+    expect(formatUsd(0.004)).toBe("$0.004");
+    expect(formatUsd(1234.5)).toBe("$1,234.50");
+    expect(formatUsd(0)).toBe("$0.00");
+  });
+  it("groups numbers, with optional fixed decimals", () => {
+    expect(formatNumber(12345.678, 0)).toBe("12,346");
+    expect(formatNumber(3, 1, 1)).toBe("3.0");
+  });
+  it("writes days as MMM D, YYYY in UTC and sides capitalised", () => {
+    expect(formatDay(new Date("2025-07-01T23:30:00Z"))).toBe("Jul 1, 2025");
+    expect(formatDay("2024-12-31T00:00:00Z")).toBe("Dec 31, 2024");
+    expect(["buy", "sell", "long", "SHORT"].map(sideLabel)).toEqual(["Buy", "Sell", "Long", "Short"]);
   });
 });

@@ -1,4 +1,12 @@
+// The one place numbers and dates become text (English grouping, UTC dates). Intl formatters are
+// costly to build, so each is made once here and reused on every render.
+
 const plain = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const byDigits = new Map<string, Intl.NumberFormat>();
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 2 });
+// Sub-cent prices (tokens): three significant digits, so 0.00001234 reads $0.0000123, not $0.00.
+const usdSmall = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumSignificantDigits: 3 });
+const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
 /** SPEC §5: English grouping; K from 10,000 and M from 1,000,000 (B beyond, same rule). */
 export function formatCompact(value: number): string {
@@ -18,8 +26,12 @@ function trim(n: number): string {
   return floored.toFixed(1).replace(/\.0$/, "");
 }
 
-export function formatNumber(value: number, digits = 2): string {
-  return new Intl.NumberFormat("en-US", { maximumFractionDigits: digits }).format(value);
+/** English grouping, at most `digits` decimals (0 for counts: 12,345), at least `minDigits`. */
+export function formatNumber(value: number, digits = 2, minDigits = 0): string {
+  const key = `${digits}:${minDigits}`;
+  let f = byDigits.get(key);
+  if (!f) byDigits.set(key, (f = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits, minimumFractionDigits: minDigits })));
+  return f.format(value);
 }
 
 export function formatPercent(fraction: number, digits = 1): string {
@@ -27,6 +39,30 @@ export function formatPercent(fraction: number, digits = 1): string {
   return `${(fraction * 100).toFixed(digits)}%`;
 }
 
+/** Dollars with cents; amounts under a cent keep three significant digits. */
 export function formatUsd(value: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 2 }).format(value);
+  if (!Number.isFinite(value)) return "—";
+  return value !== 0 && Math.abs(value) < 0.01 ? usdSmall.format(value) : usd.format(value);
+}
+
+/**
+ * A score cut (not rounded) to 0.1: 89.96 is 89.9, never "90.0", so a shown score never crosses a
+ * tier bound (Legend from 90). (Every one-decimal value survives × 10 exactly, so 60.1 stays 60.1.)
+ */
+export function truncateScore(score: number): number {
+  return Math.trunc(score * 10) / 10;
+}
+
+export function formatScore(score: number | null | undefined): string {
+  return score === null || score === undefined || !Number.isFinite(score) ? "—" : truncateScore(score).toFixed(1);
+}
+
+/** "MMM D, YYYY" in UTC, e.g. "Jul 1, 2025". */
+export function formatDay(date: Date | string): string {
+  return day.format(new Date(date));
+}
+
+/** A trade's side as a label: "Buy", "Sell", "Long", "Short" (the data says "buy"). */
+export function sideLabel(side: string): string {
+  return side.charAt(0).toUpperCase() + side.slice(1).toLowerCase();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDay, timeAgo } from "./time-ago";
+import { formatDay } from "./format-number";
+import { timeAgo } from "./time-ago";
 
 const now = new Date("2026-11-21T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);

@@ -1,12 +1,13 @@
 // The disclosure a grade carries when accounts were unlinked since the trader's previous grade.
 // `twr` is the last known return of the account: the TWR of the latest grade it was part of.
+import { formatNumber } from "./format-number";
 
 export type Unlinked = { kind: string; twr: number | null };
 
 function percent(fraction: number): string {
   const pct = fraction * 100;
   const sign = pct < 0 ? "\u2212" : pct > 0 ? "+" : "";
-  return `${sign}${Math.abs(pct).toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
+  return `${sign}${formatNumber(Math.abs(pct), 1)} %`;
 }
 
 /** "1 account with a −12.0 % record unlinked since the last grade", or null when none was. */

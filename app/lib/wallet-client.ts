@@ -186,7 +186,7 @@ export function useWalletLinkFlow(chain: WalletChain) {
       if (outcome.ok) {
         notify.success(ADD_SUCCESS);
         setState({ status: "done", detail: null });
-        navigate("/profile/account?added=1");
+        navigate("/profile/account?added=1#imports");
         return;
       }
       if (outcome.code === 406) {

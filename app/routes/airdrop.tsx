@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { formatNumber } from "~/lib/format-number";
 import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
@@ -83,7 +84,7 @@ export default function Airdrop() {
       {me ? (
         <>
           <p className="card">
-            Your balance: <strong data-testid="points-balance">{me.balance.toLocaleString("en-US")}</strong> points ·{" "}
+            Your balance: <strong data-testid="points-balance">{formatNumber(me.balance, 0)}</strong> points ·{" "}
             <Link to="/staking">Stake points for a leaderboard multiplier</Link>
           </p>
           <h2>Tasks</h2>
@@ -211,8 +212,8 @@ export default function Airdrop() {
               <tr key={r.id}>
                 <td>{r.rank}</td>
                 <td>{r.name}</td>
-                <td className="num">{r.score.toLocaleString("en-US")}</td>
-                <td className="num">{r.staked.toLocaleString("en-US")}</td>
+                <td className="num">{formatNumber(r.score, 0)}</td>
+                <td className="num">{formatNumber(r.staked, 0)}</td>
               </tr>
             ))}
           </tbody>

@@ -11,6 +11,7 @@ import { outcomeJson } from "~/server/evaluation-api.server";
 import { currentEvaluation, evaluateUser, triesLeft } from "~/server/evaluation.server";
 import { listLinkedAccounts } from "~/server/imports.server";
 import { reimportForEvaluation } from "~/server/linking.server";
+import { readForm } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade · Grader", noindex: true });
@@ -26,12 +27,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // The form behind "Get Grade" / "Refresh Grade". A fetcher (JavaScript) gets the outcome as
-// JSON; a plain form post is redirected to the stats on success or shown the Tips box here.
+// JSON; a page form (plain post, or a Remix <Form> navigation, which also asks for _data) says
+// then=stats and is redirected to the stats on success or shown the Tips box here.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
+  const toPage = request.headers.get("content-type") ? (await readForm(request)).get("then") === "stats" : false;
   const outcome = await evaluateUser(user.id, "all", reimportForEvaluation);
   const body = outcomeJson(outcome);
-  if (new URL(request.url).searchParams.has("_data")) return json(body);
+  if (new URL(request.url).searchParams.has("_data") && !toPage) return json(body);
   if (outcome.code === 200 || outcome.code === 2002) return redirect("/profile/stats?evaluated=1");
   return json(body);
 }
@@ -62,6 +65,7 @@ export default function Evaluate() {
             We'll import the latest history of {accounts.length === 1 ? "your linked account" : `your ${accounts.length} linked accounts`} ({accounts.map((a) => a.label).join(", ")}) and grade it. A new grade uses one try when something changed; you have {triesLeft} left.
           </p>
           <Form method="post">
+            <input type="hidden" name="then" value="stats" />
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy ? "Evaluating…" : current ? "Refresh Grade" : "Get Grade"}
             </button>{" "}

@@ -6,7 +6,7 @@ import { GradeBadge } from "~/components/GradeBadge";
 import { EmptyState } from "~/components/Page";
 import { PagedTable } from "~/components/PagedTable";
 import type { Tier } from "~/lib/vocabulary";
-import { formatCompact, formatPercent } from "~/lib/format-number";
+import { formatCompact, formatPercent, formatScore } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { leaderboardFor } from "~/server/community/market-routes.server";
 import { ASSET_CLASSES, TIERS } from "~/lib/market";
@@ -74,7 +74,7 @@ export default function MarketTraders() {
               render: (r) => <TraderLink trader={r} />,
             },
             { key: "tier", label: "Grade", render: (r) => (r.tier ? <GradeBadge tier={r.tier as Tier} stars={r.stars} /> : "—") },
-            { key: "score", label: "Score", sortable: true, numeric: true, render: (r) => (r.score === null ? "—" : r.score.toFixed(1)) },
+            { key: "score", label: "Score", sortable: true, numeric: true, render: (r) => formatScore(r.score) },
             { key: "return", label: "Return", sortable: true, numeric: true, render: (r) => (r.return === null ? "—" : formatPercent(r.return)) },
             { key: "drawdown", label: "Max drawdown", sortable: true, numeric: true, render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown ? -Math.abs(r.drawdown) : 0)) },
             { key: "followers", label: "Followers", sortable: true, numeric: true, render: (r) => formatCompact(r.followers) },

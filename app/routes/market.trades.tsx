@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { PagedTable } from "~/components/PagedTable";
 import { displayName } from "~/lib/display-name";
-import { formatNumber, formatUsd } from "~/lib/format-number";
+import { formatNumber, formatUsd, sideLabel } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
 import { marketTradesFor } from "~/server/community/market-routes.server";
@@ -38,7 +38,7 @@ export default function MarketTrades() {
           columns={[
             { key: "time", label: "When", sortable: true, render: (r) => <time dateTime={r.time}>{timeAgo(r.time, now)}</time> },
             { key: "trader", label: "Trader", render: (r) => <Link to={`/u/${r.trader.id}`}>{displayName(r.trader) || "Trader"}</Link> },
-            { key: "side", label: "Side", render: (r) => r.side },
+            { key: "side", label: "Side", render: (r) => sideLabel(r.side) },
             { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
             { key: "asset_class", label: "Class", render: (r) => r.asset_class },
             { key: "quantity", label: "Quantity", numeric: true, render: (r) => (r.quantity === null ? <span className="muted">hidden</span> : formatNumber(r.quantity, 6)) },

@@ -5,7 +5,7 @@ import { GradeBadge } from "~/components/GradeBadge";
 import { Page } from "~/components/Page";
 import type { Tier } from "~/lib/vocabulary";
 import { seo } from "~/lib/seo";
-import { formatDay } from "~/lib/time-ago";
+import { formatDay } from "~/lib/format-number";
 import { currentGradeSummary, triesLeft } from "~/server/evaluation.server";
 import { listLinkedAccounts } from "~/server/imports.server";
 import { hasSharedCard } from "~/server/points.server";

@@ -20,6 +20,7 @@ import { isImportRunning, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking.server";
 import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
+import { LoadingOverlay } from "~/components/LoadingOverlay";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
 
@@ -46,10 +47,14 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [accounts, imports] = await Promise.all([listLinkedAccountsWithCounts(user.id), listImports(user.id)]);
+  const url = new URL(request.url);
   return json({
     imports,
     demo: isSimulated("plaid"),
-    flash: flashFrom(new URL(request.url)),
+    // Where the no-JavaScript refresh goes: this page without its #imports fragment (a refresh to a
+    // URL with a fragment is a same-page jump in Chromium, not a reload).
+    self: `${url.pathname}${url.search}`,
+    flash: flashFrom(url),
     accounts: accounts.map((a) => ({
       id: a.id,
       kind: a.kind,
@@ -141,14 +146,18 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
 const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
 
 export default function LinkedAccounts() {
-  const { accounts, flash, demo, imports: initialImports } = useLoaderData<typeof loader>();
+  const { accounts, flash, demo, self, imports: initialImports } = useLoaderData<typeof loader>();
   const imports = useLiveImports(initialImports);
   const importing = imports.some((i) => isImportRunning(i.state));
+  // The next step after a link: once the history is in, the grade is one click away on this page.
+  const readyToGrade = !importing && imports.some((i) => i.state === "done");
   const latestImport = (accountId: number) => imports.find((i) => i.linked_account_id === accountId);
   const result = useActionData<typeof action>();
   const { device } = useDevice();
   const wallets = walletsAllowed(device);
-  const busy = useNavigation().state !== "idle";
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const grading = navigation.state === "submitting" && navigation.formAction === "/evaluate";
   const confirmId = result && "confirmUnlink" in result ? result.confirmUnlink : null;
   const confirming = accounts.find((a) => a.id === confirmId);
 
@@ -160,11 +169,12 @@ export default function LinkedAccounts() {
 
   return (
     <section className="stack">
+      <LoadingOverlay show={grading} label="Evaluating your trades…" />
       <h2>Linked accounts</h2>
       {importing ? (
         <>
           <noscript>
-            <meta httpEquiv="refresh" content="2" />
+            <meta httpEquiv="refresh" content={`2; url=${self}`} />
           </noscript>
           <p className="muted small">
             Your trades are importing. <Link to="/profile/account">Refresh</Link>
@@ -201,7 +211,7 @@ export default function LinkedAccounts() {
       {accounts.length === 0 ? (
         <p className="muted">No linked accounts yet. Link a broker through Plaid, or prove a MetaMask or Phantom wallet by signing a message.</p>
       ) : (
-        <ul className="stack" style={{ listStyle: "none", padding: 0 }} aria-label="Your linked accounts">
+        <ul id="imports" className="stack" style={{ listStyle: "none", padding: 0, scrollMarginTop: "5rem" }} aria-label="Your linked accounts">
           {accounts.map((a) => (
             <li key={a.id} className="card" data-testid="linked-account">
               <div style={{ display: "flex", flexWrap: "wrap", gap: "0.75rem", alignItems: "baseline" }}>
@@ -249,6 +259,20 @@ export default function LinkedAccounts() {
           ))}
         </ul>
       )}
+
+      {readyToGrade ? (
+        <div className="card stack" data-testid="next-step">
+          <h3 style={{ margin: 0 }}>Your trades are in</h3>
+          <p className="muted" style={{ margin: 0 }}>Next: your grade (ROI, holding period and risk), ready to share.</p>
+          {/* A real form: the evaluation action redirects to the stats, with or without JavaScript. */}
+          <Form method="post" action="/evaluate">
+            <input type="hidden" name="then" value="stats" />
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Get my grade
+            </button>
+          </Form>
+        </div>
+      ) : null}
 
       <div className="card stack">
         <h3 style={{ margin: 0 }}>Add an account</h3>

@@ -1,6 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { INSTAGRAM_MESSAGE, proxyDownloadPath, shareIntents, SHARE_TEXT } from "~/components/ShareModal";
+import { BrandIcon } from "~/components/BrandIcon";
 import { seo } from "~/lib/seo";
 import { ensureCard } from "~/server/cards.server";
 import { getEnv } from "~/server/env.server";
@@ -35,21 +36,22 @@ export default function SharePage() {
       <ul className="share-links">
         {shareIntents(d.publicUrl, d.userId).map((n) => (
           <li key={n.network}>
-            <a href={n.href} target="_blank" rel="noopener noreferrer">
-              {n.label}
+            <a href={n.href} target="_blank" rel="noopener noreferrer" aria-label={n.label} title={n.label}>
+              <BrandIcon network={n.network} size={28} />
             </a>
           </li>
         ))}
-        <li>
-          Instagram: <span className="muted">{INSTAGRAM_MESSAGE}</span>
+        <li className="share-links-note">
+          <BrandIcon network="instagram" size={28} /> <span className="visually-hidden">Instagram: </span>
+          <span className="muted">{INSTAGRAM_MESSAGE}</span>
         </li>
       </ul>
       <h2>Download</h2>
       <p style={{ display: "flex", gap: "0.6rem", flexWrap: "wrap" }}>
-        <a className="btn btn-primary" href={proxyDownloadPath(d.shareUrl)} download>
+        <a className="btn btn-primary btn-wrap" href={proxyDownloadPath(d.shareUrl)} download>
           Download card (1200×630)
         </a>
-        <a className="btn btn-ghost" href={proxyDownloadPath(d.storyUrl)} download>
+        <a className="btn btn-ghost btn-wrap" href={proxyDownloadPath(d.storyUrl)} download>
           Download for Instagram (1080×1350)
         </a>
       </p>

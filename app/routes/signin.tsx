@@ -4,6 +4,7 @@ import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { OAuthButtons } from "~/components/OAuthButtons";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { notify } from "~/components/Toaster";
 import { SigninSchema } from "~/lib/auth-schemas";
@@ -107,14 +108,7 @@ export default function Signin() {
           <Link to="/forgot-password">Forgot your password?</Link>
         </p>
       </Form>
-      <div className="card" style={{ marginTop: "1rem", display: "flex", flexDirection: "column", gap: "0.6rem" }}>
-        <a className="btn btn-ghost" href={next ? `/oauth/google-login?next=${encodeURIComponent(next)}` : "/oauth/google-login"}>
-          Continue with Google
-        </a>
-        <a className="btn btn-ghost" href={next ? `/oauth/apple-login?next=${encodeURIComponent(next)}` : "/oauth/apple-login"}>
-          Continue with Apple
-        </a>
-      </div>
+      <OAuthButtons next={next} />
       <p className="muted">
         New to Grader? <Link to={next ? `/signup?next=${encodeURIComponent(next)}` : "/signup"}>Join us for free</Link>
       </p>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { OAuthButtons } from "~/components/OAuthButtons";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
@@ -73,6 +74,7 @@ export default function Signup() {
           {submitting ? "Creating your account…" : "Create account"}
         </button>
       </Form>
+      <OAuthButtons />
       <p className="muted">
         Already have an account? <Link to="/signin">Log in</Link>
       </p>

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
-import { formatDay } from "~/lib/time-ago";
+import { formatDay, formatNumber } from "~/lib/format-number";
 import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
 import { requireUser } from "~/server/session.server";
 import { readForm, toId } from "~/server/guards.server";
@@ -44,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const error = result.reason === "insufficient" ? "You don't have that many points." : invalid;
       return json({ error, notice: null }, { status: 400 });
     }
-    return json({ error: null, notice: result.created ? `Staked ${amount.toLocaleString("en-US")} points for ${lockDays} days.` : "That stake was already made." });
+    return json({ error: null, notice: result.created ? `Staked ${formatNumber(amount, 0)} points for ${lockDays} days.` : "That stake was already made." });
   }
   if (intent === "unstake") {
     const stakeId = toId(form.get("stake_id"));
@@ -56,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
       ];
       return json({ error, notice: null }, { status: result.reason === "not_found" ? 404 : 409 });
     }
-    return json({ error: null, notice: `${result.returned.toLocaleString("en-US")} points returned to your balance.` });
+    return json({ error: null, notice: `${formatNumber(result.returned, 0)} points returned to your balance.` });
   }
   return json({ error: "Unknown action.", notice: null }, { status: 400 });
 }
@@ -81,7 +81,7 @@ export default function Staking() {
       <FormResult error={result?.error} notice={result?.notice} />
       <>
         <p>
-          Available: <strong data-testid="points-balance">{me.balance.toLocaleString("en-US")}</strong> points. <Link to="/airdrop">Earn more</Link>
+          Available: <strong data-testid="points-balance">{formatNumber(me.balance, 0)}</strong> points. <Link to="/airdrop">Earn more</Link>
         </p>
         <Form method="post" className="card stack">
           <input type="hidden" name="intent" value="stake" />
@@ -119,7 +119,7 @@ export default function Staking() {
                 const unlocked = new Date(s.unlocksAt) <= new Date(me.now);
                 return (
                   <tr key={s.id}>
-                    <td className="num">{s.amount.toLocaleString("en-US")}</td>
+                    <td className="num">{formatNumber(s.amount, 0)}</td>
                     <td>
                       {s.lockDays} days ×{s.multiplier}
                     </td>

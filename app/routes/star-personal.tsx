@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { formatNumber } from "~/lib/format-number";
 import { EmptyState, Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
@@ -37,14 +38,14 @@ export default function StarPersonal() {
         <article className="card">
           <h2>Card views</h2>
           <p className="price" data-testid="card-views">
-            {dashboard.cardViews.toLocaleString("en-US")}
+            {formatNumber(dashboard.cardViews, 0)}
           </p>
           <p className="muted">All-time views of your shared performance card.</p>
         </article>
         <article className="card">
           <h2>Followers</h2>
           {dashboard.followers ? (
-            <p className="price">{(dashboard.followers.at(-1)?.total ?? 0).toLocaleString("en-US")}</p>
+            <p className="price">{formatNumber(dashboard.followers.at(-1)?.total ?? 0, 0)}</p>
           ) : (
             <p className="muted">Following opens with the community features; follower history will appear here.</p>
           )}

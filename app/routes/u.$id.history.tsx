@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { seo } from "~/lib/seo";
-import { formatDay } from "~/lib/time-ago";
+import { formatDay, formatScore } from "~/lib/format-number";
 import { gradeHistory } from "~/server/evaluation.server";
 import { parseId } from "~/server/guards.server";
 import { requireUser } from "~/server/session.server";
@@ -29,7 +29,7 @@ export default function TraderHistory() {
           <thead><tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Score</th><th scope="col">Verification code</th></tr></thead>
           <tbody>
             {history.map((h) => (
-              <tr key={h.id}><td>{formatDay(new Date(h.created_at))}</td><td>{h.tier ?? "—"}</td><td>{h.score?.toFixed(1) ?? "—"}</td><td><code>{h.verification_code}</code></td></tr>
+              <tr key={h.id}><td>{formatDay(new Date(h.created_at))}</td><td>{h.tier ?? "—"}</td><td>{formatScore(h.score)}</td><td><code>{h.verification_code}</code></td></tr>
             ))}
           </tbody>
         </table>

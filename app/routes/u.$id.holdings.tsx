@@ -16,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Holdings() {
-  const { data, meta, sort_by, order } = useLoaderData<typeof loader>();
+  const { data, meta, sort_by, order, amounts } = useLoaderData<typeof loader>();
   return (
     <section>
       <h2>Holdings</h2>
@@ -25,7 +25,7 @@ export default function Holdings() {
       ) : (
         <>
           <p className="muted small">Open positions as of the latest grade ({meta.as_of?.slice(0, 10)}).</p>
-          <HoldingsTable rows={data} meta={meta} sortBy={sort_by} order={order} />
+          <HoldingsTable rows={data} meta={meta} sortBy={sort_by} order={order} amounts={amounts} />
         </>
       )}
     </section>

@@ -7,6 +7,8 @@ import { Field } from "~/components/Field";
 import { parseForm } from "~/lib/forms";
 import { SettingsSchema, timeZones } from "~/lib/profile-schemas";
 import { Avatar } from "~/components/Avatar";
+import { ThemeForm } from "~/components/ThemeForm";
+import { useRootData } from "~/lib/use-root-data";
 import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/avatar.server";
 import { getProfile, updateProfile } from "~/server/profile.server";
 import { requireUser } from "~/server/session.server";
@@ -56,6 +58,7 @@ async function avatarAction(request: Request, userId: number) {
 
 export default function Settings() {
   const { profile, timeZones } = useLoaderData<typeof loader>();
+  const theme = useRootData()?.theme ?? "system";
   const data = useActionData<typeof action>();
   const avatarForm = useRef<HTMLFormElement>(null);
   // With JavaScript the page stays, so the file input would still name the uploaded file: clear it.
@@ -119,6 +122,7 @@ export default function Settings() {
           ) : null}
         </div>
       </Form>
+      <ThemeForm current={theme} />
       <p><Link to="/user/settings/change-password">Change password</Link></p>
       <section className="stack card" aria-labelledby="own-data-h" style={{ marginTop: "1rem" }}>
         <h2 id="own-data-h" style={{ margin: 0 }}>Your data</h2>

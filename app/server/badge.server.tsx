@@ -46,7 +46,7 @@ export async function badgeFor(userId: number): Promise<Badge | null> {
     tier: row.tier,
     tierColor: tierColor(row.tier),
     stars: Math.max(0, Math.min(5, Math.round(num(row.stars) ?? 0))),
-    score: Math.round(row.score),
+    score: Math.floor(row.score), // floored like every shown score: 89.6 is not "90" (Legend)
     twr: cardPercent(num(row.twr)),
     totalPnl: row.show_amounts ? cardUsd(num(row.total_pnl)) : null,
     code: row.verification_code,

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { CARD_FORMATS, LAYOUT_VERSION, type CardData, type CardFigure, type CardFormat } from "~/card/layout";
 import { canDraw, renderCardPng, renderStats } from "~/card/render.server";
 import { displayName, initials } from "~/lib/display-name";
-import { formatCompact } from "~/lib/format-number";
+import { formatCompact, formatDay, formatNumber } from "~/lib/format-number";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
 import { CARD_PATH, countCardRender, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "./db.server";
@@ -31,7 +31,7 @@ export function cardPercent(fraction: number | null | undefined, signed = true):
   const pct = fraction * 100;
   const sign = pct < 0 ? MINUS : signed && pct > 0 ? "+" : "";
   const abs = Math.abs(pct);
-  const body = abs >= 10_000 ? formatCompact(abs) : abs.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, 1, 1);
   return `${sign}${body}%`;
 }
 
@@ -39,7 +39,7 @@ export function cardUsd(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   const sign = value < 0 ? MINUS : value > 0 ? "+" : "";
   const abs = Math.abs(value);
-  const body = abs >= 10_000 ? formatCompact(abs) : abs.toLocaleString("en-US", { maximumFractionDigits: abs >= 100 ? 0 : 2 });
+  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, abs >= 100 ? 0 : 2);
   return `${sign}$${body}`;
 }
 
@@ -61,7 +61,7 @@ export function cardFigures(e: { metrics: CardMetrics }, showAmounts: boolean): 
 }
 
 export function cardDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+  return formatDay(iso);
 }
 
 type CardOwner = { username: string | null; first_name: string | null; last_name: string | null; name: string | null; show_amounts: boolean };

@@ -43,6 +43,11 @@ const EnvSchema = z.object({
   // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
+  // The product's own social accounts, shown in the footer and the mobile menu; unset: not shown
+  // (never a generic network home page).
+  SOCIAL_X_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  SOCIAL_DISCORD_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  SOCIAL_TELEGRAM_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
   // One JSON line per request (at info level); benchmarks turn it off.
   LOG_REQUESTS: bool.default("1"),
@@ -174,6 +179,11 @@ export function getEnv(): Env {
 // The subset the browser may see (window.ENV).
 export function getPublicEnv() {
   const env = getEnv();
-  return { PUBLIC_URL: env.PUBLIC_URL, SUPPORT_EMAIL: env.SUPPORT_EMAIL };
+  const social = [
+    { href: env.SOCIAL_X_URL, label: "X (Twitter)", short: "X" },
+    { href: env.SOCIAL_DISCORD_URL, label: "Discord", short: "Discord" },
+    { href: env.SOCIAL_TELEGRAM_URL, label: "Telegram", short: "Telegram" },
+  ].filter((s): s is { href: string; label: string; short: string } => Boolean(s.href));
+  return { PUBLIC_URL: env.PUBLIC_URL, SUPPORT_EMAIL: env.SUPPORT_EMAIL, SOCIAL: social };
 }
 export type PublicEnv = ReturnType<typeof getPublicEnv>;

@@ -3,11 +3,12 @@ import { apiData, requireApiUser, requireMethod } from "./api.server";
 import type { LinkedAccountKind } from "./db/schema";
 import { evaluateUser, type EvaluationOutcome } from "./evaluation.server";
 import { reimportForEvaluation } from "./linking.server";
+import { truncateScore } from "~/lib/format-number";
 
 /** The JSON answer for an evaluation: HTTP 200 with SPEC's result code in the body. */
 export function outcomeJson(outcome: EvaluationOutcome) {
   if ("message" in outcome) return { code: outcome.code, message: outcome.message };
-  return { code: outcome.code, evaluation_id: outcome.evaluationId, tier: outcome.tier, score: outcome.score, verification_code: outcome.verificationCode };
+  return { code: outcome.code, evaluation_id: outcome.evaluationId, tier: outcome.tier, score: outcome.score === null ? null : truncateScore(outcome.score), verification_code: outcome.verificationCode };
 }
 
 /**

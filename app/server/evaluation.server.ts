@@ -248,10 +248,14 @@ async function dataQualityOf(userId: number, builderSkipped: Record<string, numb
   return { skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)) };
 }
 
+/** Below this many graded traders (this one included) a percentile says nothing ("better than 0 %" of one). */
+export const MIN_PERCENTILE_POPULATION = 30;
+
 /**
  * Share of other traders' current grades strictly below this score (0–1), what `percentileOf`
  * answers over them: counted on market_leaderboard's score index (one row per current grade with a
- * score, kept by a trigger), the trader's own row taken out.
+ * score, kept by a trigger), the trader's own row taken out; null until at least
+ * MIN_PERCENTILE_POPULATION traders are graded.
  */
 export async function percentileAmongCurrentGrades(userId: number, score: number): Promise<number | null> {
   const db = await getDb();
@@ -259,7 +263,7 @@ export async function percentileAmongCurrentGrades(userId: number, score: number
     select (select count(*) from market_leaderboard where score < ${score}) - (select count(*) from market_leaderboard where user_id = ${userId} and score < ${score}) as below,
       (select count(*) from market_leaderboard) - (select count(*) from market_leaderboard where user_id = ${userId}) as total`.execute(db);
   const total = Number(rows[0]!.total);
-  return total === 0 ? null : Number(rows[0]!.below) / total;
+  return total + 1 < MIN_PERCENTILE_POPULATION ? null : Number(rows[0]!.below) / total;
 }
 
 export type StoredEvaluation = {

@@ -174,7 +174,8 @@ export async function linkPlaidItem(userId: number, publicToken: string): Promis
 export async function linkAndDescribe(userId: number, publicToken: string): Promise<string> {
   try {
     const result = await linkPlaidItem(userId, publicToken);
-    return result.ok ? "/profile/account?added=1" : "/profile/account?linkError=406";
+    // Straight to the import's progress: the next step (the grade) is offered there once it is done.
+    return result.ok ? "/profile/account?added=1#imports" : "/profile/account?linkError=406";
   } catch (error) {
     return `/profile/account?linkError=${describeFailure(error).relogin ? "relogin" : "failed"}`;
   }
@@ -184,7 +185,7 @@ export async function linkAndDescribe(userId: number, publicToken: string): Prom
 export async function reconnectAndDescribe(userId: number, linkedAccountId: number): Promise<string> {
   if (!(await findOwnPlaidAccount(userId, linkedAccountId))) return "/profile/account?linkError=failed";
   await startImports(userId, [linkedAccountId], "retry");
-  return "/profile/account?reconnected=1";
+  return "/profile/account?reconnected=1#imports";
 }
 
 /** "Try the import again" on the account page: any of the user's own accounts. */

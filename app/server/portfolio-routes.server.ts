@@ -20,6 +20,7 @@ export async function tradesFor(request: Request, ownerId: number, viewerId: num
 export async function holdingsFor(request: Request, ownerId: number, viewerId: number, asApi = false) {
   const paged = parsePaging(new URL(request.url).searchParams, HOLDING_SORTS, { sort_by: "weight", order: "desc" });
   if (!paged.ok) throw asApi ? apiError(400, paged.message) : json({ message: paged.message }, { status: 400 });
-  const result = await pagedHoldings(ownerId, paged.paging, await showsAmounts(ownerId, viewerId));
-  return { ...result, sort_by: paged.paging.sort_by, order: paged.paging.order };
+  const amounts = await showsAmounts(ownerId, viewerId);
+  const result = await pagedHoldings(ownerId, paged.paging, amounts);
+  return { ...result, amounts, sort_by: paged.paging.sort_by, order: paged.paging.order };
 }

@@ -58,7 +58,7 @@ export async function gradeVerification(code: string) {
     engineVersion: row.engine_version,
     ledgerDigest: row.ledger_digest,
     tier: result.tier,
-    score: result.score === null ? null : Math.round(result.score),
+    score: result.score === null ? null : Math.floor(result.score), // floored: never past a tier bound
     stars: result.stars?.overall ?? null,
     figures: {
       twr: cardPercent(m.twr),
@@ -98,7 +98,7 @@ export async function loggedOnlyVerification(code: string) {
   return {
     code: r.code,
     tier: r.tier,
-    score: r.score === null ? null : Math.round(r.score),
+    score: r.score === null ? null : Math.floor(r.score),
     stars: r.stars,
     gradedAt: r.graded_at,
     date: cardDate(r.graded_at),

@@ -221,6 +221,10 @@ export function symbolOf(sec: PlaidSecurity): string {
   if (sec.ticker_symbol) return sec.ticker_symbol.trim().toUpperCase();
   const o = sec.option_contract;
   if (o) return `${o.underlying_security_ticker.toUpperCase()} ${o.expiration_date} ${o.contract_type.toLowerCase().startsWith("p") ? "P" : "C"}${o.strike_price}`;
+  // No ticker (a trust or fund share class): the broker's name for it, which is what a trader
+  // recognises; the identifiers only when there is no name.
+  const name = sec.name?.trim();
+  if (name) return name;
   if (sec.cusip) return `CUSIP:${sec.cusip}`;
   if (sec.isin) return `ISIN:${sec.isin}`;
   return `PLAID:${sec.security_id}`;

@@ -54,12 +54,12 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     expect(await page.inputValue("#plaid-username")).toBe(first);
     await page.fill("#plaid-password", "pass_good");
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL(/\/profile\/account\?(added=1|linkError=406)$/);
+    await page.waitForURL(/\/profile\/account\?(added=1#imports|linkError=406)$/);
     if (page.url().endsWith("linkError=406")) {
       // user_good is held by a Grader user from an earlier run on this database.
       first = `user_good_${RUN}`;
       await linkThroughStandIn(page, first);
-      await page.waitForURL(/\/profile\/account\?added=1$/);
+      await page.waitForURL(/\/profile\/account\?added=1#imports$/);
     }
     expect(await page.getByTestId("link-flash").textContent()).toContain("Added the account successfully!");
     // The import runs in the background; the page follows it without reloading.
@@ -89,7 +89,7 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     expect(await page.getByTestId("linked-account").count()).toBe(0);
 
     await linkThroughStandIn(page, `user_good_${RUN}e`);
-    await page.waitForURL(/\/profile\/account\?added=1$/);
+    await page.waitForURL(/\/profile\/account\?added=1#imports$/);
     expect(await page.getByTestId("link-flash").textContent()).toContain("Added the account successfully!");
     expect(await page.getByTestId("linked-account").count()).toBe(1);
     // Without JavaScript the page refreshes itself (meta refresh) until the import is done.

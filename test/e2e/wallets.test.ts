@@ -110,7 +110,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     const button = page.getByRole("button", { name: "Connect MetaMask" });
     await expect.poll(() => button.isEnabled()).toBe(true);
     await button.click();
-    await page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    await page.waitForURL(/\/profile\/account\?added=1#imports$/, { timeout: 30_000 });
     expect(signed).toHaveLength(1);
     expect(signed[0]).toMatch(/^localhost:3000 wants you to sign in with your Ethereum account:\n0x[0-9a-fA-F]{40}\n/);
     expect(signed[0]!.split("\n")[1]).toBe(wallet.address);
@@ -173,7 +173,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     const button = first.page.getByRole("button", { name: "Connect Phantom" });
     await expect.poll(() => button.isEnabled()).toBe(true);
     await button.click();
-    await first.page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    await first.page.waitForURL(/\/profile\/account\?added=1#imports$/, { timeout: 30_000 });
     expect(signed[0]).toMatch(/^localhost:3000 wants you to sign in with your Solana account:\n/);
     expect(first.errors).toEqual([]);
     await first.ctx.close();
@@ -200,7 +200,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     await button.click();
     // The link succeeds at once; its import job retries the explorer, then ends failed, and the
     // account page (updating itself) says why.
-    await page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    await page.waitForURL(/\/profile\/account\?added=1#imports$/, { timeout: 30_000 });
     await page.locator('[data-testid="import-progress"][data-state="failed"]').waitFor({ timeout: 30_000 });
     expect(await page.getByRole("alert").filter({ hasText: /HTTP 500/ }).count()).toBe(1);
     expect(await page.getByRole("button", { name: "Try the import again" }).count()).toBe(1);

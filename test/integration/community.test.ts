@@ -29,7 +29,7 @@ async function apiGet(path: string, cookie: string) {
   return { status: res.status, body: (await res.json()) as { data?: unknown; meta?: { page: number; page_size: number; total: number }; error?: { message: string } } };
 }
 
-type Post = { id: string; body: string; like_count: number; reply_count: number; liked: boolean; deleted: boolean; root_id: string | null; parent_id: string | null; card: { tier: string } | null };
+type Post = { id: string; body: string; like_count: number; reply_count: number; liked: boolean; deleted: boolean; root_id: string | null; parent_id: string | null; card: { tier: string; image: string | null } | null };
 
 async function createPost(m: Member, body: string, extra: Record<string, string> = {}) {
   const res = await postForm("/community", { body, intent: "post", ...extra }, { cookie: m.cookie });
@@ -248,7 +248,10 @@ describe("posts, replies and likes", () => {
     expect(post.card?.tier).toMatch(/Bronze|Silver|Gold|Master|Legend/);
     const html = await (await get(`/posts/${post.id}`, { cookie: a.cookie })).text();
     expect(html).toContain(`href="/share/open_graph/${g.id}"`);
-    expect(html).toMatch(/grade-badge tier-/);
+    // The card itself, as an image (the stored card drawn when the post was made).
+    expect(post.card?.image).toMatch(/^\/cards\/[0-9a-f]{64}\.png$/);
+    expect(html).toContain(`<img src="${post.card!.image}"`);
+    expect((await get(post.card!.image!)).headers.get("content-type")).toBe("image/png");
     const plain = await createPost(a, `No card ${run}`, { attach_card: "on" });
     expect(plain.card).toBeNull();
   });

@@ -168,7 +168,7 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     const params = new URL(location, base).searchParams;
     const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: params.get("account")!, username: U, password: "pass_good", intent: "submit" }, { base, cookie: alice });
     expect(done.status).toBe(302);
-    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1");
+    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1#imports");
     expect((await imports(alice))[0]).toMatchObject({ linked_account_id: before.id, state: "done" });
     expect((await accounts(alice))[0]).toMatchObject({ status: "active", trades: before.trades });
   });
@@ -229,7 +229,7 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
 
     const ok = await postForm(location, { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: dave });
     expect(ok.status).toBe(302);
-    expect(ok.headers.get("location")).toBe("/profile/account?added=1");
+    expect(ok.headers.get("location")).toBe("/profile/account?added=1#imports");
     await imports(dave);
     const profile = await call("/profile/account?added=1", { cookie: dave });
     expect(profile.text).toContain("Added the account successfully!");

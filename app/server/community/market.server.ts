@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { truncateScore } from "~/lib/format-number";
 import type { Paging } from "~/lib/paging";
 import { getDb } from "../db.server";
 
@@ -97,10 +98,10 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
     name: r.name,
     avatar: r.avatar_url,
     tier: r.tier,
-    stars: r.stars ?? 0,
-    score: r.score,
-    return: r.twr,
-    drawdown: r.max_drawdown,
+    stars: Number(r.stars ?? 0),
+    score: r.score === null ? null : truncateScore(r.score),
+    return: r.twr === null ? null : Number(r.twr),
+    drawdown: r.max_drawdown === null ? null : Number(r.max_drawdown),
     followers: r.followers_count,
   }));
   return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb, type DB } from "../db.server";
 import { notify } from "../notifications.server";
 import type { Database } from "../db/schema";
+import { ensureCard } from "../cards.server";
 import { hitRateLimit } from "../rate-limit.server";
 import { mentionedUsernames } from "~/lib/rich-text";
 
@@ -34,7 +35,8 @@ export type PostView = {
   hidden: boolean;
   mine: boolean;
   author: { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null };
-  card: { tier: string; stars: number } | null;
+  /** The attached grade; `image` is its card (/cards/<hash>.png) when one was drawn with the post. */
+  card: { tier: string; stars: number; image: string | null } | null;
   /** username → user id for the @mentions in the body that name a real user. */
   mentions: Record<string, number>;
 };
@@ -57,6 +59,7 @@ type Row = {
   avatar_url: string | null;
   tier: string | null;
   stars: string | null;
+  card_hash: string | null;
 };
 
 function selectPosts<O>(qb: SelectQueryBuilder<Database, "posts", O>) {
@@ -80,6 +83,7 @@ function selectPosts<O>(qb: SelectQueryBuilder<Database, "posts", O>) {
       "users.name",
       "users.avatar_url",
       "evaluations.tier",
+      "posts.card_hash",
       sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
     ]);
 }
@@ -113,7 +117,7 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
       hidden: Boolean(r.hidden_at),
       mine: r.author_id === viewerId,
       author: { id: r.author_id, username: r.username, first_name: r.first_name, last_name: r.last_name, name: r.name, avatar: r.avatar_url },
-      card: !deleted && r.tier ? { tier: r.tier, stars: Number(r.stars ?? 0) } : null,
+      card: !deleted && r.tier ? { tier: r.tier, stars: Number(r.stars ?? 0), image: r.card_hash ? `/cards/${r.card_hash}.png` : null } : null,
       mentions,
     };
   });
@@ -132,6 +136,9 @@ export async function createPost(authorId: number, input: { body: string; attach
   if (body.length > POST_MAX) return { ok: false, status: 400, message: `At most ${POST_MAX} characters.` };
   const limited = await hitRateLimit(`post:${authorId}`, POST_RATE.limit, POST_RATE.windowSeconds);
   if (!limited.ok) return { ok: false, status: 429, message: `You're posting too fast. Try again in ${limited.retryAfter} s.`, retryAfter: limited.retryAfter };
+  // The card is drawn (or found) before the transaction: drawing is long work, and on PGlite the
+  // transaction holds the only connection. It is the current grade's, which the post attaches.
+  const card = input.attachCard ? await ensureCard(authorId, "link") : null;
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     let rootId: string | null = null;
@@ -148,14 +155,9 @@ export async function createPost(authorId: number, input: { body: string; attach
       rootId = String(parent.root_id ?? parent.id);
       parentAuthor = parent.author_id;
     }
-    let evaluationId: number | null = null;
-    if (input.attachCard) {
-      const me = await trx.selectFrom("users").select("current_evaluation_id").where("id", "=", authorId).executeTakeFirst();
-      evaluationId = me?.current_evaluation_id ?? null;
-    }
     const row = await trx
       .insertInto("posts")
-      .values({ author_id: authorId, parent_id: parentId, root_id: rootId, body, evaluation_id: evaluationId })
+      .values({ author_id: authorId, parent_id: parentId, root_id: rootId, body, evaluation_id: card?.evaluationId ?? null, card_hash: card?.hash ?? null })
       .returning("id")
       .executeTakeFirstOrThrow();
     if (parentId !== null) await trx.updateTable("posts").set({ reply_count: sql`reply_count + 1` }).where("id", "=", parentId).execute();

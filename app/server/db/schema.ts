@@ -229,6 +229,8 @@ export interface PostsTable {
   root_id: string | null;
   body: string;
   evaluation_id: number | null;
+  /** 0019: the stored card (cards.hash) attached with the grade. */
+  card_hash: ColumnType<string | null, string | null | undefined, string | null>;
   like_count: Generated<number>;
   reply_count: Generated<number>;
   report_count: Generated<number>;
