@@ -26,7 +26,7 @@ export async function exportUserData(userId: number) {
     .orderBy("id")
     .execute();
   const conversationIds = conversations.map((c) => c.id);
-  const [trades, cashFlows, ledgerEvents, grades, posts, likes, following, followers, messages, star, points] = await Promise.all([
+  const [trades, cashFlows, ledgerEvents, grades, posts, likes, following, followers, messages, star, points, notifications, notificationSettings] = await Promise.all([
     ofAccounts(() => db.selectFrom("trades").select(["linked_account_id", "time", "symbol", "asset_class", "side", "quantity", "price", "fee"]).where("linked_account_id", "in", accountIds).orderBy("time").execute()),
     ofAccounts(() => db.selectFrom("cash_flows").select(["linked_account_id", "time", "amount"]).where("linked_account_id", "in", accountIds).orderBy("time").execute()),
     ofAccounts(() => db.selectFrom("ledger_events").select(["linked_account_id", "time", "kind", "symbol", "data"]).where("linked_account_id", "in", accountIds).orderBy("time").execute()),
@@ -40,6 +40,8 @@ export async function exportUserData(userId: number) {
       : Promise.resolve([]),
     db.selectFrom("star_applications").select(["bio", "strategy", "markets", "status", "created_at", "reviewed_at"]).where("user_id", "=", userId).executeTakeFirst(),
     db.selectFrom("points_ledger").select(["amount", "reason", "created_at"]).where("user_id", "=", userId).orderBy("id").execute(),
+    db.selectFrom("notifications").select(["kind", "actor_id", "subject", "url", "data", "count", "created_at", "read_at", "emailed_at"]).where("user_id", "=", userId).orderBy("id").execute(),
+    db.selectFrom("notification_settings").select(["muted", "digest"]).where("user_id", "=", userId).executeTakeFirst(),
   ]);
   return {
     exported_at: new Date().toISOString(),
@@ -55,6 +57,8 @@ export async function exportUserData(userId: number) {
     messages: messages.map((m) => ({ conversation_id: m.conversation_id, sent_by_me: m.sender_id === userId, body: m.body, created_at: m.created_at })),
     star_application: star ?? null,
     points,
+    notifications,
+    notification_settings: notificationSettings ?? null,
   };
 }
 

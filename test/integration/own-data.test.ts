@@ -36,6 +36,10 @@ async function world() {
   await db.updateTable("posts").set({ reply_count: 1, like_count: 1 }).where("id", "=", bPost.id).execute();
   await db.insertInto("post_likes").values({ user_id: a, post_id: bPost.id }).execute();
   await db.insertInto("posts").values({ author_id: c, body: "c's post" }).execute();
+  await db.insertInto("notifications").values([
+    { user_id: a, kind: "follow", actor_id: c, subject: `follow:${c}`, url: `/u/${c}` },
+    { user_id: b, kind: "follow", actor_id: a, subject: `follow:${a}`, url: `/u/${a}` },
+  ]).execute();
   return { a, b, c, bPost: bPost.id, ab: ab.id };
 }
 
@@ -53,6 +57,7 @@ describe("Download my data", () => {
     expect(data.following.map((f) => f.user_id)).toEqual([w.b]);
     expect(data.followers.map((f) => f.user_id)).toEqual([w.c]);
     expect(data.likes.map((l) => String(l.post_id))).toEqual([String(w.bPost)]);
+    expect(data.notifications.map((n) => [n.kind, n.actor_id])).toEqual([["follow", w.c]]);
   });
 });
 
