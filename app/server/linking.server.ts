@@ -41,8 +41,8 @@ const IMPORTING: ImportState[] = ["queued", "waiting_for_provider", "fetching", 
 
 type Cursor = { step?: number; plaidAccountId?: string; offset?: number; window?: { start: string; end: string }; phase?: "transactions" | "holdings"; waits?: number };
 
-// PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two): asked again this
-// many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
+// PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two) and rate limits
+// (RATE_LIMIT_EXCEEDED, HTTP 429): asked again this many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
 // the job's retries, which are for real errors.
 const MAX_PROVIDER_WAITS = 10;
 const MAX_WAIT_SECONDS = 60;
@@ -271,8 +271,15 @@ function stepFailureOf(error: unknown): StepFailure {
   if (error instanceof StepFailure) return error;
   if (error instanceof PlaidFailure) {
     const retryable = isRetryablePlaidFailure(error);
-    const message = error.code === "PRODUCT_NOT_READY" ? "Your broker is still preparing your history; we'll keep asking." : `${error.code}: ${error.message}`;
-    return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", error.code === "PRODUCT_NOT_READY");
+    // Not ready yet, or rate-limited: asked again after a growing delay, spending no retry.
+    const waiting = error.code === "PRODUCT_NOT_READY" || error.kind === "rate_limit";
+    const message =
+      error.code === "PRODUCT_NOT_READY"
+        ? "Your broker is still preparing your history; we'll keep asking."
+        : error.kind === "rate_limit"
+          ? "Plaid asked us to slow down; we'll continue shortly."
+          : `${error.code}: ${error.message}`;
+    return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", waiting);
   }
   if (error instanceof WalletProviderError) return new StepFailure(error.message, true);
   log("error", "import step failed", { error: String((error as Error)?.message ?? error).slice(0, 300) });

@@ -71,7 +71,7 @@ const RELOGIN_CODES = new Set([
   "ITEM_NOT_SUPPORTED",
 ]);
 
-export type PlaidFailureKind = "relogin" | "provider" | "timeout" | "invalid" | "no_accounts";
+export type PlaidFailureKind = "relogin" | "provider" | "rate_limit" | "timeout" | "invalid" | "no_accounts";
 
 export class PlaidFailure extends Error {
   constructor(
@@ -96,10 +96,13 @@ function toFailure(error: unknown, call: string): PlaidFailure {
     const body = PlaidErrorBody.safeParse(e.response?.data);
     if (body.success) {
       const code = body.data.error_code;
+      // Plaid names the limit hit in the code (e.g. INVESTMENT_TRANSACTIONS_LIMIT); the type and the 429 say what it is.
+      if (status === 429 || body.data.error_type === "RATE_LIMIT_EXCEEDED") return new PlaidFailure("rate_limit", code, `Plaid is limiting our requests (${code}).`);
       if (RELOGIN_CODES.has(code)) return new PlaidFailure("relogin", code, "Your broker needs you to log in again. Use Reconnect to continue.");
       if (status && status >= 500) return new PlaidFailure("provider", code, `Plaid answered ${call} with an error (${code}).`);
       return new PlaidFailure("invalid", code, `Plaid refused ${call} (${code}).`);
     }
+    if (status === 429) return new PlaidFailure("rate_limit", "HTTP_429", `Plaid is limiting our requests (HTTP 429).`);
     if (status) return new PlaidFailure("provider", `HTTP_${status}`, `Plaid answered ${call} with HTTP ${status}.`);
     return new PlaidFailure("provider", e.code ?? "NETWORK", `Plaid could not be reached for ${call}.`);
   }
@@ -511,7 +514,7 @@ const RETRYABLE_CODES = new Set(["PRODUCT_NOT_READY", "RATE_LIMIT_EXCEEDED", "IN
 
 /** Whether a failure may go away by itself (try again later) or needs the user. */
 export function isRetryablePlaidFailure(error: PlaidFailure): boolean {
-  return error.kind === "provider" || error.kind === "timeout" || RETRYABLE_CODES.has(error.code);
+  return error.kind === "provider" || error.kind === "rate_limit" || error.kind === "timeout" || RETRYABLE_CODES.has(error.code);
 }
 
 export { toFailure as plaidFailureOf };

@@ -32,6 +32,8 @@ const PLAID_LATENCY_MS = 60;
  *  - public-sandbox-product-not-ready… → right after the link the item's investments are not ready:
  *    the first two /investments/transactions/get calls answer PRODUCT_NOT_READY (as Plaid does
  *    for a minute or two after a link).
+ * Every item: every other /investments/holdings/get call answers RATE_LIMIT_EXCEEDED (HTTP 429,
+ * INVESTMENT_HOLDINGS_GET_LIMIT), so each import meets a rate limit once and must wait it out.
  * SIM_PLAID_PAGE_SIZE caps the transactions per page below the `count` asked for (Plaid may answer
  * fewer), so tests can make a short history span several pages.
  */
@@ -78,6 +80,9 @@ export function plaidHandlers() {
   const linkTokens = new Map<string, { clientUserId: string; itemId: string | null; accessToken: string | null; expires: number }>();
   const repairedItems = new Set<string>();
   const notReadyCalls = new Map<string, number>();
+  // Items whose last /investments/holdings/get answered 429: the next call succeeds, the one after
+  // is limited again. Each import asks for holdings once, so every import meets a rate limit.
+  const rateLimited = new Set<string>();
 
   /** Checks the API keys the SDK sends as headers and parses the body. */
   async function authed(request: Request): Promise<{ body: Body } | { error: Response }> {
@@ -249,6 +254,10 @@ export function plaidHandlers() {
       withToken((token, body) => {
         const { parsed, loginRequired, record } = item(token);
         if (loginRequired) return plaidError(400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED", "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information");
+        if (!rateLimited.delete(record.item_id)) {
+          rateLimited.add(record.item_id);
+          return plaidError(429, "RATE_LIMIT_EXCEEDED", "INVESTMENT_HOLDINGS_GET_LIMIT", "rate limit exceeded for attempts to access this item. please try again later");
+        }
         if (parsed.scenario === "server-error") return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
         if (parsed.scenario === "malformed") {
           return new HttpResponse('{"accounts":[{"account_id":"x","balances":{"current":', { status: 200, headers: { "content-type": "application/json" } });
