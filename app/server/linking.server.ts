@@ -25,6 +25,7 @@ import { evaluateUser, StillImporting } from "./evaluation.server";
 import { linkAccount, markImportFailed, saveImport } from "./imports.server";
 import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jobs.server";
 import { log } from "./log.server";
+import { PLAID_HOLDINGS_PAYLOAD } from "./reconcile.server";
 
 /**
  * Imports as jobs. Linking (and a webhook, a re-import before an evaluation) writes an `imports`
@@ -387,7 +388,7 @@ async function plaidStep(row: StepRow): Promise<void> {
   const marks = mapPlaidInvestments({ transactions: [], securities: holdings.securities, holdings: holdings.holdings, asOf: new Date() }).marks;
   await commitStep(
     row,
-    async (trx) => (await saveImport(row.linked_account_id, { trades: [], cashFlows: [], marks, payloads: [{ kind: "plaid:/investments/holdings/get", payload: holdings.payload }] }, trx)).tradesAdded,
+    async (trx) => (await saveImport(row.linked_account_id, { trades: [], cashFlows: [], marks, payloads: [{ kind: PLAID_HOLDINGS_PAYLOAD, payload: holdings.payload }] }, trx)).tradesAdded,
     { state: row.regrade ? "grading" : "done", cursor },
   );
 }

@@ -393,6 +393,28 @@ export function mapPlaidInvestments(input: {
   return { trades, cashFlows, marks, events, stats: { skipped } };
 }
 
+/**
+ * The units per symbol Plaid reports held (/investments/holdings/get), in the ledger's terms:
+ * options in shares (contracts × multiplier), cash equivalents left out as the mapping leaves them.
+ */
+export function plaidHoldingPositions(input: { holdings: PlaidHolding[]; securities: PlaidSecurity[] }): Map<string, number> {
+  const securities = new Map(input.securities.map((s) => [s.security_id, s]));
+  const held = new Map<string, number>();
+  for (const h of input.holdings) {
+    const sec = securities.get(h.security_id);
+    if (!sec || isCashLike(sec)) continue;
+    const symbol = symbolOf(sec);
+    held.set(symbol, (held.get(symbol) ?? 0) + h.quantity * (assetClassOf(sec) === "option" ? OPTION_MULTIPLIER : 1));
+  }
+  return held;
+}
+
+/** A stored /investments/holdings/get answer (provider_payloads), or null when it is not one. */
+export function parsePlaidHoldings(payload: unknown): { holdings: PlaidHolding[]; securities: PlaidSecurity[] } | null {
+  const parsed = HoldingsResponse.safeParse(payload);
+  return parsed.success ? parsed.data : null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Link tokens
 

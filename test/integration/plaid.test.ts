@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, sessionCookie, uniqueEmail, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
-import { DEMO_WEBHOOK_KID, signDemoWebhook } from "../mocks/plaid";
+import { DEMO_WEBHOOK_KID, MISMATCH_EXTRA_HON, signDemoWebhook } from "../mocks/plaid";
 import { demoBrokerage, demoItemId } from "../mocks/plaid-data";
 
 // Broker linking through Plaid in demo mode: the server's real `plaid` SDK code talks to the msw
@@ -145,6 +145,25 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     const list = await accounts(alice);
     expect(list).toHaveLength(2);
     expect(list[1].trades).toBe(expected(`${U}x`).trades);
+  });
+
+  it("reconciles the computed positions with Plaid's holdings: a difference is a warning naming the symbol, on the stats page and the verify record", async () => {
+    const html = async (path: string, cookie?: string) => (await call(path, { cookie })).text.replace(/<!-- -->/g, "").replace(/&#x27;|&#39;/g, "'");
+    // Alice's history adds up to what Plaid reports held: no warning.
+    expect(await html("/profile/stats", alice)).not.toContain("positions disagree");
+
+    const erin = await newUser();
+    expect((await exchange(erin, token(`holdings-mismatch-${U}m`))).status).toBe(201);
+    expect((await imports(erin))[0]).toMatchObject({ state: "done", error: null });
+    const stats = await html("/profile/stats", erin);
+    const line = `HON: positions disagree with the provider's holdings (8 from the imported history, ${8 + MISMATCH_EXTRA_HON} reported held)`;
+    expect(stats).toContain(line);
+    expect(stats.match(/data-testid="position-disagreement"/g)).toHaveLength(1);
+    const code = /verification code <code>([^<]+)<\/code>/.exec(stats)?.[1];
+    expect(code).toBeTruthy();
+    const verify = await html(`/verify/${code}`);
+    expect(verify).toContain("1 symbol's positions disagree with the provider's holdings: HON");
+    expect(verify).not.toContain("reported held"); // the public record names symbols, not quantities
   });
 
   it("marks the account relogin_required on ITEM_LOGIN_REQUIRED and keeps its ledger; Link update mode repairs it", async () => {

@@ -13,6 +13,9 @@ import {
 } from "./plaid-data";
 import { simDelay } from "./delay";
 
+/** The holdings-mismatch scenario's extra HON shares (the history holds 8). */
+export const MISMATCH_EXTRA_HON = 2;
+
 // A Plaid call's usual latency (scaled by SIM_DELAY_FACTOR).
 const PLAID_LATENCY_MS = 60;
 
@@ -34,6 +37,8 @@ const PLAID_LATENCY_MS = 60;
  *    for a minute or two after a link).
  * Every item: every other /investments/holdings/get call answers RATE_LIMIT_EXCEEDED (HTTP 429,
  * INVESTMENT_HOLDINGS_GET_LIMIT), so each import meets a rate limit once and must wait it out.
+ *  - public-sandbox-holdings-mismatch… → /investments/holdings/get reports MISMATCH_EXTRA_HON more
+ *    Honeywell (HON) shares than the transactions add up to (one disagreement to reconcile).
  * SIM_PLAID_PAGE_SIZE caps the transactions per page below the `count` asked for (Plaid may answer
  * fewer), so tests can make a short history span several pages.
  */
@@ -265,11 +270,14 @@ export function plaidHandlers() {
         const brokerage = demoBrokerage(parsed.username);
         const options = (body.options ?? {}) as { account_ids?: string[] };
         const accountIds = options.account_ids ?? brokerage.accounts.map((a) => a.account_id);
+        const hon = brokerage.securities.find((sec) => sec.ticker_symbol === "HON")!;
         return HttpResponse.json({
           item: record,
           accounts: brokerage.accounts.filter((a) => a.type === "investment" && accountIds.includes(a.account_id)),
           securities: brokerage.securities,
-          holdings: brokerage.holdings.filter((h) => accountIds.includes(h.account_id)),
+          holdings: brokerage.holdings
+            .filter((h) => accountIds.includes(h.account_id))
+            .map((h) => (parsed.scenario === "holdings-mismatch" && h.security_id === hon.security_id ? { ...h, quantity: h.quantity + MISMATCH_EXTRA_HON } : h)),
           is_investments_fallback_item: false,
           request_id: requestId(),
         });

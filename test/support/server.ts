@@ -47,7 +47,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), 180_000);
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();

@@ -188,7 +188,11 @@ export interface EvaluationsTable {
   created_at: DefaultTimestamp;
 }
 
-export type DataQuality = { skipped: { reason: string; count: number }[] };
+export type DataQuality = {
+  skipped: { reason: string; count: number }[];
+  /** Symbols whose computed position differs from the provider's holdings (absent in grades before it). */
+  disagreements?: { symbol: string; computed: number; reported: number }[];
+};
 export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel";
 export interface LedgerEventsTable {
   id: Generated<number>;
