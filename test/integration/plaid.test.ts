@@ -226,7 +226,7 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(bad.status).toBe(400);
     const missing = await call("/api/finance/plaid/exchange-public-token", { body: {}, cookie: carol });
     expect(missing.status).toBe(400);
-  });
+  }, 90_000);
 
   it("links through the stand-in Link page without JavaScript (wrong credentials keep the username)", async () => {
     const dave = await newUser();
@@ -341,6 +341,34 @@ describe("Plaid webhooks", () => {
       expect(res.status, name).toBe(400);
     }
     expect((await accounts(cookie))[0].status).toBe("relogin_required");
+  });
+
+  it("PENDING_EXPIRATION asks for a re-login on the account page; Reconnect opens Link in update mode on the same item and imports resume", async () => {
+    const before = await accounts(cookie);
+    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "PENDING_EXPIRATION", item_id: demoItemId(publicToken), consent_expiration_time: "2026-12-01T00:00:00Z", environment: "sandbox" });
+    const res = await post(raw, await signDemoWebhook(raw));
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ action: "relogin_required", accounts: 1 });
+    const [account] = await accounts(cookie);
+    expect(account.status).toBe("relogin_required");
+
+    const page = (await call("/profile/account", { cookie })).text.replace(/&#x27;|&#39;/g, "'");
+    expect(page).toContain("Your broker's consent for Grader expires soon. Use Reconnect: imports resume after it.");
+    expect(page).toMatch(new RegExp(`<form method="post" action="/link/plaid"><input type="hidden" name="linked_account_id" value="${account.id}"/><button[^>]*>Reconnect</button>`));
+
+    // The button: a link token for the item's access token (update mode), then Link's credential step.
+    const start = await postForm("/link/plaid", { linked_account_id: String(account.id) }, { base, cookie });
+    expect(start.status).toBe(302);
+    const params = new URL(start.headers.get("location")!, base).searchParams;
+    expect(params.get("account")).toBe(String(account.id));
+    const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: String(account.id), username: `${U}h`, password: "pass_good", intent: "submit" }, { base, cookie });
+    // Update mode hands back no public token: nothing is exchanged, no item or account is added.
+    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1");
+    expect((await imports(cookie))[0]).toMatchObject({ linked_account_id: account.id, reason: "retry", state: "done", error: null });
+    const after = await accounts(cookie);
+    expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
+    expect(after[0]).toMatchObject({ status: "active", trades: before[0].trades });
+    expect((await call("/profile/account", { cookie })).text).not.toContain('data-testid="relogin-message"');
   });
 });
 
