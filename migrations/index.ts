@@ -13,6 +13,7 @@ import * as m0011 from "./0011_evaluation_ledgers";
 import * as m0012 from "./0012_grade_log";
 import * as m0013 from "./0013_time_zone";
 import * as m0014 from "./0014_ledger_events";
+import * as m0020 from "./0020_import_poll";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0012_grade_log": m0012,
   "0013_time_zone": m0013,
   "0014_ledger_events": m0014,
+  "0020_import_poll": m0020,
 };

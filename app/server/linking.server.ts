@@ -451,8 +451,35 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
   await failImport(data.importId, `${row.error ?? "The provider kept failing."} Gave up after ${row.attempts} attempts; try the import again later.`, "error");
 }
 
+/**
+ * The fallback for a webhook that never came (Plaid may not deliver one, or we may have been down):
+ * every PLAID_POLL_SECONDS, each Plaid account not imported for that long, and not waiting for
+ * its owner to log in again, is imported again (reason "poll"; re-importing adds nothing twice).
+ */
+async function pollImports(): Promise<void> {
+  const every = getEnv().PLAID_POLL_SECONDS;
+  if (every <= 0) return;
+  // The next poll first, so a failing sweep does not end the chain.
+  await enqueue(null, "import-poll", {}, { startAfterSeconds: every });
+  const db = await getDb();
+  const due = await db
+    .selectFrom("linked_accounts as la")
+    .select(["la.id", "la.user_id"])
+    .where("la.kind", "=", "plaid")
+    .where("la.status", "in", ["active", "error"])
+    .where((eb) => eb.or([eb("la.last_imported_at", "is", null), eb("la.last_imported_at", "<", sql<Date>`now() - make_interval(secs => ${every})`)]))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("imports").select("imports.id").whereRef("imports.linked_account_id", "=", "la.id").where("imports.state", "in", RUNNING))))
+    .orderBy("la.id")
+    .execute();
+  const byUser = new Map<number, number[]>();
+  for (const a of due) byUser.set(a.user_id, [...(byUser.get(a.user_id) ?? []), a.id]);
+  for (const [userId, ids] of byUser) await startImports(userId, ids, "poll");
+  if (due.length) log("info", "plaid poll", { accounts: due.length });
+}
+
 export const importJobHandlers: { [N in JobName]: JobHandler<N> } = {
   "import-step": importStep,
   regrade,
   "import-failed": importFailed,
+  "import-poll": pollImports,
 };

@@ -171,6 +171,7 @@ const HoldingSchema = z
     security_id: z.string(),
     institution_price: num,
     institution_price_as_of: z.string().nullable().optional(),
+    institution_value: num.nullable().optional(),
     quantity: num,
   })
   .passthrough();
@@ -214,7 +215,23 @@ const INCOME = new Set(["dividend", "qualified dividend", "non-qualified dividen
 const TAXES = new Set(["tax", "tax withheld", "non-resident tax"]);
 /** Share transfers that change the units held, not the value: split, stock dividend. */
 const UNIT_CHANGES = new Set(["split", "stock distribution"]);
+/** Shares per contract of a standard US equity option; Plaid does not state it. */
 const OPTION_MULTIPLIER = 100;
+
+/**
+ * An option's contract multiplier, read from what a fill or a holding cost: cash ÷ (contracts ×
+ * price per share). A standard contract gives 100, a mini option 10, an adjusted one after a
+ * corporate action (e.g. 150) or an institution that reports shares rather than contracts gives
+ * its own; when the figures do not say, the standard 100.
+ */
+export function optionMultiplier(contracts: number, pricePerShare: number, cash: number): number {
+  if (!(contracts > 0 && pricePerShare > 0 && cash > 0)) return OPTION_MULTIPLIER;
+  const m = cash / (contracts * pricePerShare);
+  const whole = Math.round(m);
+  // Off by no more than the rounding of the cash to cents (and a 0.1 % slack for price rounding).
+  const off = Math.abs(m - whole) * contracts * pricePerShare;
+  return whole >= 1 && whole <= 1000 && off <= 0.01 + 0.001 * cash ? whole : OPTION_MULTIPLIER;
+}
 
 function isCashLike(sec: PlaidSecurity | undefined): boolean {
   return !!sec && (sec.is_cash_equivalent === true || sec.type === "cash");
@@ -249,7 +266,8 @@ export type MappingStats = { skipped: Record<string, number> };
 
 /**
  * Maps Plaid investment transactions and holdings to the ledger (docs/SOURCES.md has the table):
- * buy/sell → trades (quantity |q|; options in shares: contracts × 100, price per share; fee = fees);
+ * buy/sell → trades (quantity |q|; options in shares: contracts × their multiplier, read from the
+ * fill's cash (optionMultiplier), price per share; fee = fees);
  * cash deposit/contribution (+) and withdrawal/distribution (−) → cash flows; dividends, interest
  * and capital-gain distributions → income; standalone fees and taxes withheld → fees; a split or
  * stock distribution → a change in units held (the ledger builder makes it a split); a spin-off →
@@ -319,8 +337,10 @@ export function mapPlaidInvestments(input: {
       continue;
     }
     const assetClass = assetClassOf(sec);
-    const multiplier = assetClass === "option" ? OPTION_MULTIPLIER : 1;
     const qty = Math.abs(t.quantity);
+    // Cash of the fill net of its fee (Plaid's amount includes it): what the contracts cost.
+    const net = Math.abs(t.amount) + ((t.amount >= 0 ? -1 : 1) * Math.max(0, t.fees ?? 0));
+    const multiplier = assetClass === "option" ? optionMultiplier(qty, t.price, net) : 1;
     if (type === "cancel") {
       if (qty > 0) events.push({ kind: "cancel", externalId, time, symbol: symbolOf(sec), quantity: qty * multiplier, amount: Math.abs(t.amount) });
       else skip("cancel without a quantity");
@@ -404,7 +424,8 @@ export function plaidHoldingPositions(input: { holdings: PlaidHolding[]; securit
     const sec = securities.get(h.security_id);
     if (!sec || isCashLike(sec)) continue;
     const symbol = symbolOf(sec);
-    held.set(symbol, (held.get(symbol) ?? 0) + h.quantity * (assetClassOf(sec) === "option" ? OPTION_MULTIPLIER : 1));
+    const multiplier = assetClassOf(sec) === "option" ? optionMultiplier(Math.abs(h.quantity), h.institution_price, Math.abs(h.institution_value ?? 0)) : 1;
+    held.set(symbol, (held.get(symbol) ?? 0) + h.quantity * multiplier);
   }
   return held;
 }

@@ -142,6 +142,27 @@ describe("a provider that limits its rate", () => {
   }, 150_000);
 });
 
+describe("a webhook that never comes", () => {
+  it("falls back to polling: a Plaid account not imported for PLAID_POLL_SECONDS is imported again, adding nothing twice", async () => {
+    const server = await start({ SIM_DELAY_FACTOR: "0", PLAID_POLL_SECONDS: "4", ...(await storage()) });
+    const { cookie } = await signUp({ base: server.url });
+    const username = `user_good_${RUN}p`;
+    const linked = await exchange(server.url, cookie, username);
+    const deadline = Date.now() + 90_000;
+    let rows: ImportRow[] = [];
+    // No webhook is sent: the only way to a second import is the poll.
+    while (Date.now() < deadline) {
+      rows = await importsOf(server.url, cookie);
+      if (rows.some((r) => (r as ImportRow & { reason: string }).reason === "poll" && r.state === "done")) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const polled = rows.find((r) => (r as ImportRow & { reason: string }).reason === "poll");
+    expect(polled).toMatchObject({ linked_account_id: linked.id, state: "done", error: null, trades_added: 0 });
+    expect(rows.find((r) => r.id === linked.import_id)).toMatchObject({ state: "done" });
+    expect(await tradesOf(server.url, cookie)).toBe(expectedDemoLedger(username).trades);
+  }, 180_000);
+});
+
 // Two app processes need a database both can reach: PostgreSQL (PGlite has one process).
 describe.skipIf(!process.env.DATABASE_URL)("two app processes on one PostgreSQL", () => {
   it("run each job once, and every import completes with each trade once", async () => {

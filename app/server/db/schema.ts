@@ -423,7 +423,7 @@ export interface PriceRangesTable {
 // 0010_imports
 import type { ImportState } from "../../lib/imports";
 export type { ImportState };
-export type ImportReason = "link" | "evaluation" | "webhook" | "retry";
+export type ImportReason = "link" | "evaluation" | "webhook" | "retry" | "poll";
 export interface ImportsTable {
   id: Generated<number>;
   user_id: number;
