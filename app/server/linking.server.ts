@@ -15,7 +15,7 @@ import {
   type PlaidWebhook,
 } from "~/sources/plaid.server";
 import { fetchEvmHistory } from "~/sources/evm.server";
-import { fetchSolanaHistory } from "~/sources/solana.server";
+import { fetchSolanaHistory, mapSolanaHistory, WSOL_MINT } from "~/sources/solana.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import type { ImportView } from "~/lib/imports";
 import { getDb, type DB } from "./db.server";
@@ -25,6 +25,7 @@ import { evaluateUser, StillImporting } from "./evaluation.server";
 import { linkAccount, markImportFailed, saveImport } from "./imports.server";
 import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jobs.server";
 import { log } from "./log.server";
+import { swapPriceLookup } from "./prices.server";
 import { PLAID_HOLDINGS_PAYLOAD } from "./reconcile.server";
 
 /**
@@ -393,11 +394,18 @@ async function plaidStep(row: StepRow): Promise<void> {
   );
 }
 
+/** A Solana wallet's whole history, its swaps without a stablecoin leg priced through the price source. */
+async function solanaHistory(address: string) {
+  const history = await fetchSolanaHistory(address);
+  const priceAt = await swapPriceLookup({ kind: "solana" }, history.transactions, { nativeToken: WSOL_MINT });
+  return mapSolanaHistory(history, priceAt);
+}
+
 async function walletStep(row: StepRow): Promise<void> {
   const address = row.fingerprint.slice(row.kind.length + 1); // "<chain>:<address>"
   const db = await getDb();
   await db.updateTable("imports").set({ state: "fetching", updated_at: sql`now()` }).where("id", "=", row.id).execute();
-  const history = row.kind === "evm" ? await fetchEvmHistory(address) : await fetchSolanaHistory(address);
+  const history = row.kind === "evm" ? await fetchEvmHistory(address) : await solanaHistory(address);
   await db.updateTable("imports").set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` }).where("id", "=", row.id).execute();
   await commitStep(
     row,
