@@ -75,7 +75,8 @@ export async function benchEvaluation(opts: { trades?: number; runs?: number } =
  */
 export async function benchDemoEvaluation(runs = 5) {
   const { startProviderMocks } = await import("../test/mocks/index");
-  const mocks = await startProviderMocks({ plaid: true });
+  // Prices too: the benchmark series of Grade v2 comes from the price source, simulated here.
+  const mocks = await startProviderMocks({ plaid: true, prices: true });
   const { importJobHandlers, linkPlaidItem, reimportForEvaluation } = await import("../app/server/linking.server");
   const { startJobs, stopJobs } = await import("../app/server/jobs.server");
   try {

@@ -17,6 +17,7 @@ import * as m0015 from "./0015_leaderboard";
 import * as m0016 from "./0016_notifications";
 import * as m0017 from "./0017_admin_and_own_data";
 import * as m0019 from "./0019_post_cards";
+import * as m0020 from "./0020_import_poll";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0016_notifications": m0016,
   "0017_admin_and_own_data": m0017,
   "0019_post_cards": m0019,
+  "0020_import_poll": m0020,
 };

@@ -1,5 +1,6 @@
 import type { Evaluation } from "~/grading";
 import { formatCompact, formatDay, formatPercent, formatScore, formatUsd } from "~/lib/format-number";
+import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
 import { Term } from "./Term";
@@ -15,7 +16,7 @@ export type ReportData = {
   /** Accounts unlinked since the previous grade, as the signed record discloses them. */
   unlinked?: string | null;
   /** Items the grade could not use, by reason (grades from before it was kept: null). */
-  dataQuality?: { skipped: { reason: string; count: number }[] } | null;
+  dataQuality?: { skipped: { reason: string; count: number }[]; disagreements?: { symbol: string; computed?: number; reported?: number }[] } | null;
 };
 
 /** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
@@ -186,7 +187,7 @@ export function GradeReport({ data }: { data: ReportData }) {
         </section>
       ) : null}
 
-      {data.dataQuality && data.dataQuality.skipped.length > 0 ? (
+      {data.dataQuality && (data.dataQuality.skipped.length > 0 || (data.dataQuality.disagreements?.length ?? 0) > 0) ? (
         <section className="card data-quality" aria-labelledby="data-quality-title">
           <h2 id="data-quality-title">What this grade could not use</h2>
           <p className="muted small">Items from your linked accounts that were left out, and why. Everything else was graded.</p>
@@ -194,6 +195,11 @@ export function GradeReport({ data }: { data: ReportData }) {
             {data.dataQuality.skipped.map((s) => (
               <li key={s.reason}>
                 {s.count} × {s.reason}
+              </li>
+            ))}
+            {(data.dataQuality.disagreements ?? []).map((d) => (
+              <li key={`pos:${d.symbol}`} data-testid="position-disagreement">
+                {disagreementLine(d)}
               </li>
             ))}
           </ul>

@@ -7,7 +7,7 @@ export type ImportView = {
   linked_account_id: number;
   account_label: string;
   kind: LinkedAccountKind;
-  reason: "link" | "evaluation" | "webhook" | "retry";
+  reason: "link" | "evaluation" | "webhook" | "retry" | "poll";
   state: ImportState;
   fetched: number;
   total: number | null;
@@ -22,4 +22,19 @@ export type ImportView = {
 
 export function isImportRunning(state: ImportState): boolean {
   return state !== "done" && state !== "failed";
+}
+
+/**
+ * What the account page says about an account that needs its owner to log in at the broker again
+ * (status relogin_required), from the Plaid error code its last error starts with.
+ */
+export function reloginMessage(lastError: string | null): string {
+  const code = /^([A-Z_]+):/.exec(lastError ?? "")?.[1];
+  const why =
+    code === "PENDING_EXPIRATION" || code === "PENDING_DISCONNECT"
+      ? "Your broker's consent for Grader expires soon."
+      : code === "USER_PERMISSION_REVOKED"
+        ? "Access to your broker was revoked."
+        : "Your broker needs you to log in again.";
+  return `${why} Use Reconnect: imports resume after it.`;
 }

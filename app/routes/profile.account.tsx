@@ -16,7 +16,7 @@ import {
   listLinkedAccountsWithCounts,
   PLAID_HICCUP_MESSAGE,
 } from "~/sources/plaid.server";
-import { isImportRunning, type ImportView } from "~/lib/imports";
+import { isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking.server";
 import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
@@ -61,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       label: a.label,
       institution: a.institution_name,
       status: a.status,
+      relogin: a.status === "relogin_required" ? reloginMessage(a.last_error) : null,
       lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null,
       trades: a.trades,
       cashFlows: a.cash_flows,
@@ -225,6 +226,11 @@ export default function LinkedAccounts() {
               <p className="muted small" style={{ margin: "0.4rem 0" }}>
                 {a.lastImportedAt ? `Last import ${timeAgo(a.lastImportedAt)}` : "Not imported yet"} · {a.trades} trades · {a.cashFlows} deposits and withdrawals
               </p>
+              {a.relogin ? (
+                <p className="form-error small" role="alert" data-testid="relogin-message">
+                  {a.relogin}
+                </p>
+              ) : null}
               {(() => {
                 const imp = latestImport(a.id);
                 return imp ? <ImportProgress imp={imp} /> : null;

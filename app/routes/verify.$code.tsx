@@ -53,6 +53,7 @@ export default function VerifyCard() {
     ["Data", d.log ? (d.log.data === "demo" ? "Demo data (simulated provider histories)" : "Real data (imported from live providers)") : "Not recorded"],
     ["Accounts linked", d.log ? d.log.accounts.map((a) => `${a.count} ${KIND_NAMES[a.kind] ?? a.kind}`).join(", ") || "None" : "Not recorded"],
     ...(d.log?.unlinked ? ([["Unlinked accounts", d.log.unlinked]] as [string, string][]) : []),
+    ...(d.dataQuality ? ([["Data quality", d.dataQuality]] as [string, string][]) : []),
     ["Engine version", d.engineVersion],
     ["Ledger digest", <code style={{ wordBreak: "break-all" }}>{d.ledgerDigest}</code>],
   ];

@@ -137,6 +137,9 @@ const EnvSchema = z.object({
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(2),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
+  // A Plaid webhook may never come: every this many seconds, Plaid accounts not imported for as
+  // long are imported again (0 turns the poll off).
+  PLAID_POLL_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(6 * 3600),
   // How long an evaluation waits for the re-import it starts before answering 425 (code
   // "still importing"; the import goes on and the trader asks again when it is done).
   EVALUATION_IMPORT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import { canonicalJson, ENGINE_VERSION, grade, type Evaluation } from "~/grading";
+import { canonicalJson, ENGINE_VERSION, grade, type Evaluation, type Ledger } from "~/grading";
 import { getDb } from "./db.server";
 import { isDemoGrade } from "./demo.server";
 import type { DataQuality, LinkedAccountKind } from "./db/schema";
@@ -10,6 +10,7 @@ import { log } from "./log.server";
 import { notify } from "./notifications.server";
 import { unlinkedDisclosureFor } from "./unlinked-accounts.server";
 import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
+import { holdingsDisagreements } from "./reconcile.server";
 
 /** SPEC §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
 export const EVALUATION_MESSAGES = {
@@ -171,7 +172,7 @@ export async function evaluateUser(
     const evaluation = grade(graded);
     const stored = await storedLedger(graded);
     // Read before the transaction: on PGlite it holds the only connection.
-    const quality = await dataQualityOf(userId, skipped);
+    const quality = await dataQualityOf(userId, skipped, graded);
     const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
@@ -226,9 +227,10 @@ class AllowanceRefused extends Error {
 /**
  * What a grade could not use: the latest import of each linked account's skipped items (by
  * reason, e.g. "swap without a USD price", "cash equivalent") and the ledger builder's (a cancel
- * without the transaction it cancels, a split of a position not held).
+ * without the transaction it cancels, a split of a position not held), and the symbols whose
+ * positions disagree with the provider's holdings.
  */
-async function dataQualityOf(userId: number, builderSkipped: Record<string, number>): Promise<DataQuality> {
+async function dataQualityOf(userId: number, builderSkipped: Record<string, number>, ledger: Ledger): Promise<DataQuality> {
   const db = await getDb();
   const rows = await db
     .selectFrom("imports")
@@ -245,7 +247,10 @@ async function dataQualityOf(userId: number, builderSkipped: Record<string, numb
     const list = (typeof r.skipped === "string" ? JSON.parse(r.skipped) : r.skipped) as { reason: string; count: number }[];
     for (const { reason, count } of list ?? []) counts.set(reason, (counts.get(reason) ?? 0) + count);
   }
-  return { skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)) };
+  return {
+    skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
+    disagreements: await holdingsDisagreements(userId, ledger),
+  };
 }
 
 /** Below this many graded traders (this one included) a percentile says nothing ("better than 0 %" of one). */
@@ -351,7 +356,9 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
   ]);
   if (!current) return null;
   const showAmounts = ownerId === viewerId || Boolean(owner?.show_amounts);
-  const dataQuality = quality?.data_quality ? ((typeof quality.data_quality === "string" ? JSON.parse(quality.data_quality) : quality.data_quality) as DataQuality) : null;
+  const stored = quality?.data_quality ? ((typeof quality.data_quality === "string" ? JSON.parse(quality.data_quality) : quality.data_quality) as DataQuality) : null;
+  // Quantities held are the trader's to show: others see the symbols only unless amounts are shown.
+  const dataQuality = stored && !showAmounts ? { ...stored, disagreements: stored.disagreements?.map((d) => ({ symbol: d.symbol })) } : stored;
   return {
     evaluation: showAmounts ? current.result : redactAmounts(current.result),
     createdAt: current.createdAt,

@@ -11,13 +11,15 @@ import { log } from "./log.server";
  * its job. Workers poll (no LISTEN connection), so any number of app processes can share one
  * database and each job runs once.
  */
-export type JobName = "import-step" | "import-failed" | "regrade" | "notification-digest";
+export type JobName = "import-step" | "import-failed" | "regrade" | "notification-digest" | "import-poll";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
   "import-failed": { importId: number };
   regrade: { importId: number; userId: number };
   "notification-digest": Record<string, never>;
+  // The periodic poll of Plaid accounts (a webhook that never came); its handler sends the next one.
+  "import-poll": Record<string, never>;
 };
 export type JobHandler<N extends JobName> = (data: JobData[N], job: { id: string; retryCount: number; retryLimit: number; output?: unknown }) => Promise<void>;
 
@@ -40,6 +42,8 @@ function queues(): PgBoss.Queue[] {
     // the import its final state and message. A crashed worker's job counts as one failed attempt.
     { name: "import-failed", ...shared, retryLimit: 5, retryDelay: 5, retryBackoff: true },
     { name: "import-step", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
+    // One poll waiting at a time, whatever the number of processes (stately: one queued, one active).
+    { name: "import-poll", ...shared, policy: "stately", retryLimit: 2, retryDelay: 60 },
     { name: "regrade", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
     // The e-mail digest (notifications.server.ts): idempotent, so a failed run simply waits for the next slot.
     { name: "notification-digest", ...shared, retryLimit: 2, retryDelay: 60 },
@@ -115,6 +119,8 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
       r.workerIds.set(name, [...(r.workerIds.get(name) ?? []), id]);
     }
   }
+  // The first poll (ignored when another process already has one waiting).
+  if (env.PLAID_POLL_SECONDS > 0) await enqueue(null, "import-poll", {}, { startAfterSeconds: env.PLAID_POLL_SECONDS });
 }
 
 /**

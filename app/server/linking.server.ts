@@ -16,7 +16,7 @@ import {
 } from "~/sources/plaid.server";
 import { EVM_ACTIONS, evmChain, evmTransactions, fetchExplorerPage, mapEvmTransactions, nativeToken, nextEvmPage, type EvmCursor, type ExplorerRow } from "~/sources/evm.server";
 import { DEMO_EVM_EXPLORER_URL } from "~/sources/wallet-demo";
-import { fetchSolanaHistory } from "~/sources/solana.server";
+import { fetchSolanaHistory, mapSolanaHistory, WSOL_MINT } from "~/sources/solana.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import type { ImportView } from "~/lib/imports";
 import { getDb, type DB } from "./db.server";
@@ -28,6 +28,7 @@ import { enqueue, wake, type JobData, type JobHandler, type JobName } from "./jo
 import { log } from "./log.server";
 import { PriceSourceError, swapPriceLookup } from "./prices.server";
 import { notify } from "./notifications.server";
+import { PLAID_HOLDINGS_PAYLOAD } from "./reconcile.server";
 
 /**
  * Imports as jobs. Linking (and a webhook, a re-import before an evaluation) writes an `imports`
@@ -53,8 +54,8 @@ type Cursor = {
   evm?: EvmCursor & { mapping?: boolean };
 };
 
-// PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two): asked again this
-// many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
+// PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two) and rate limits
+// (RATE_LIMIT_EXCEEDED, HTTP 429): asked again this many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
 // the job's retries, which are for real errors.
 const MAX_PROVIDER_WAITS = 10;
 const MAX_WAIT_SECONDS = 60;
@@ -284,8 +285,15 @@ function stepFailureOf(error: unknown): StepFailure {
   if (error instanceof StepFailure) return error;
   if (error instanceof PlaidFailure) {
     const retryable = isRetryablePlaidFailure(error);
-    const message = error.code === "PRODUCT_NOT_READY" ? "Your broker is still preparing your history; we'll keep asking." : `${error.code}: ${error.message}`;
-    return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", error.code === "PRODUCT_NOT_READY");
+    // Not ready yet, or rate-limited: asked again after a growing delay, spending no retry.
+    const waiting = error.code === "PRODUCT_NOT_READY" || error.kind === "rate_limit";
+    const message =
+      error.code === "PRODUCT_NOT_READY"
+        ? "Your broker is still preparing your history; we'll keep asking."
+        : error.kind === "rate_limit"
+          ? "Plaid asked us to slow down; we'll continue shortly."
+          : `${error.code}: ${error.message}`;
+    return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", waiting);
   }
   if (error instanceof WalletProviderError || error instanceof PriceSourceError) return new StepFailure(error.message, true);
   log("error", "import step failed", { error: String((error as Error)?.message ?? error).slice(0, 300) });
@@ -408,7 +416,7 @@ async function plaidStep(row: StepRow): Promise<void> {
   const marks = mapPlaidInvestments({ transactions: [], securities: holdings.securities, holdings: holdings.holdings, asOf: new Date() }).marks;
   await commitStep(
     row,
-    async (trx) => (await saveImport(row.linked_account_id, { trades: [], cashFlows: [], marks, payloads: [{ kind: "plaid:/investments/holdings/get", payload: holdings.payload }] }, trx)).tradesAdded,
+    async (trx) => (await saveImport(row.linked_account_id, { trades: [], cashFlows: [], marks, payloads: [{ kind: PLAID_HOLDINGS_PAYLOAD, payload: holdings.payload }] }, trx)).tradesAdded,
     { state: row.regrade ? "grading" : "done", cursor },
   );
 }
@@ -472,11 +480,18 @@ async function evmStep(row: StepRow): Promise<void> {
   );
 }
 
+/** A Solana wallet's whole history, its swaps without a stablecoin leg priced through the price source. */
+async function solanaHistory(address: string) {
+  const history = await fetchSolanaHistory(address);
+  const priceAt = await swapPriceLookup({ kind: "solana" }, history.transactions, { nativeToken: WSOL_MINT });
+  return mapSolanaHistory(history, priceAt);
+}
+
 async function walletStep(row: StepRow): Promise<void> {
   const address = row.fingerprint.slice(row.kind.length + 1); // "<chain>:<address>"
   const db = await getDb();
   await db.updateTable("imports").set({ state: "fetching", updated_at: sql`now()` }).where("id", "=", row.id).execute();
-  const history = await fetchSolanaHistory(address);
+  const history = await solanaHistory(address);
   await db.updateTable("imports").set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` }).where("id", "=", row.id).execute();
   await commitStep(
     row,
@@ -530,8 +545,35 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
   await failImport(data.importId, `${row.error ?? "The provider kept failing."} Gave up after ${row.attempts} attempts; try the import again later.`, "error");
 }
 
+/**
+ * The fallback for a webhook that never came (Plaid may not deliver one, or we may have been down):
+ * every PLAID_POLL_SECONDS, each Plaid account not imported for that long, and not waiting for
+ * its owner to log in again, is imported again (reason "poll"; re-importing adds nothing twice).
+ */
+async function pollImports(): Promise<void> {
+  const every = getEnv().PLAID_POLL_SECONDS;
+  if (every <= 0) return;
+  // The next poll first, so a failing sweep does not end the chain.
+  await enqueue(null, "import-poll", {}, { startAfterSeconds: every });
+  const db = await getDb();
+  const due = await db
+    .selectFrom("linked_accounts as la")
+    .select(["la.id", "la.user_id"])
+    .where("la.kind", "=", "plaid")
+    .where("la.status", "in", ["active", "error"])
+    .where((eb) => eb.or([eb("la.last_imported_at", "is", null), eb("la.last_imported_at", "<", sql<Date>`now() - make_interval(secs => ${every})`)]))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("imports").select("imports.id").whereRef("imports.linked_account_id", "=", "la.id").where("imports.state", "in", RUNNING))))
+    .orderBy("la.id")
+    .execute();
+  const byUser = new Map<number, number[]>();
+  for (const a of due) byUser.set(a.user_id, [...(byUser.get(a.user_id) ?? []), a.id]);
+  for (const [userId, ids] of byUser) await startImports(userId, ids, "poll");
+  if (due.length) log("info", "plaid poll", { accounts: due.length });
+}
+
 export const importJobHandlers: { [N in Exclude<JobName, "notification-digest">]: JobHandler<N> } = {
   "import-step": importStep,
   regrade,
   "import-failed": importFailed,
+  "import-poll": pollImports,
 };

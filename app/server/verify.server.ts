@@ -3,6 +3,8 @@ import { displayName } from "~/lib/display-name";
 import { NAMELESS_TRADER } from "~/lib/product";
 import { cardDate, cardPercent, cardUsd, ensureCard } from "./cards.server";
 import { getDb } from "./db.server";
+import type { DataQuality } from "./db/schema";
+import { disagreementSummary } from "~/lib/data-quality";
 import { gradeLogEntry, publishedKeys } from "./grade-log.server";
 import { sha256Hex, type GradeRecord } from "./grade-record.server";
 import { checkEntry } from "./grade-verify.server";
@@ -12,6 +14,15 @@ import { unlinkedDisclosure } from "~/lib/unlinked";
 // the card image as the share flow serves it, so an edited screenshot stands out.
 
 export type Verification = Awaited<ReturnType<typeof gradeVerification>>;
+
+/** What the grade left out, for the public record: counts and symbols, no quantities. */
+function dataQualitySummary(raw: unknown): string | null {
+  if (!raw) return null;
+  const q = (typeof raw === "string" ? JSON.parse(raw) : raw) as DataQuality;
+  const skipped = q.skipped.reduce((n, s) => n + s.count, 0);
+  const parts = [skipped ? `${skipped} item${skipped === 1 ? "" : "s"} left out` : null, disagreementSummary(q.disagreements)].filter(Boolean);
+  return parts.length ? parts.join("; ") : "Nothing left out";
+}
 
 /** The verification of one code, or null when no grade has it. */
 export async function gradeVerification(code: string) {
@@ -33,6 +44,7 @@ export async function gradeVerification(code: string) {
       "users.name",
       "users.show_amounts",
       "users.current_evaluation_id",
+      "evaluations.data_quality",
     ])
     .where("evaluations.verification_code", "=", code)
     .executeTakeFirst();
@@ -69,6 +81,7 @@ export async function gradeVerification(code: string) {
       benchmark: benchmark ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) } : null,
     },
     current,
+    dataQuality: dataQualitySummary(row.data_quality),
     log: entry && record
       ? {
           seq: entry.seq,

@@ -71,7 +71,7 @@ const RELOGIN_CODES = new Set([
   "ITEM_NOT_SUPPORTED",
 ]);
 
-export type PlaidFailureKind = "relogin" | "provider" | "timeout" | "invalid" | "no_accounts";
+export type PlaidFailureKind = "relogin" | "provider" | "rate_limit" | "timeout" | "invalid" | "no_accounts";
 
 export class PlaidFailure extends Error {
   constructor(
@@ -96,10 +96,13 @@ function toFailure(error: unknown, call: string): PlaidFailure {
     const body = PlaidErrorBody.safeParse(e.response?.data);
     if (body.success) {
       const code = body.data.error_code;
+      // Plaid names the limit hit in the code (e.g. INVESTMENT_TRANSACTIONS_LIMIT); the type and the 429 say what it is.
+      if (status === 429 || body.data.error_type === "RATE_LIMIT_EXCEEDED") return new PlaidFailure("rate_limit", code, `Plaid is limiting our requests (${code}).`);
       if (RELOGIN_CODES.has(code)) return new PlaidFailure("relogin", code, "Your broker needs you to log in again. Use Reconnect to continue.");
       if (status && status >= 500) return new PlaidFailure("provider", code, `Plaid answered ${call} with an error (${code}).`);
       return new PlaidFailure("invalid", code, `Plaid refused ${call} (${code}).`);
     }
+    if (status === 429) return new PlaidFailure("rate_limit", "HTTP_429", `Plaid is limiting our requests (HTTP 429).`);
     if (status) return new PlaidFailure("provider", `HTTP_${status}`, `Plaid answered ${call} with HTTP ${status}.`);
     return new PlaidFailure("provider", e.code ?? "NETWORK", `Plaid could not be reached for ${call}.`);
   }
@@ -168,6 +171,7 @@ const HoldingSchema = z
     security_id: z.string(),
     institution_price: num,
     institution_price_as_of: z.string().nullable().optional(),
+    institution_value: num.nullable().optional(),
     quantity: num,
   })
   .passthrough();
@@ -211,7 +215,23 @@ const INCOME = new Set(["dividend", "qualified dividend", "non-qualified dividen
 const TAXES = new Set(["tax", "tax withheld", "non-resident tax"]);
 /** Share transfers that change the units held, not the value: split, stock dividend. */
 const UNIT_CHANGES = new Set(["split", "stock distribution"]);
+/** Shares per contract of a standard US equity option; Plaid does not state it. */
 const OPTION_MULTIPLIER = 100;
+
+/**
+ * An option's contract multiplier, read from what a fill or a holding cost: cash ÷ (contracts ×
+ * price per share). A standard contract gives 100, a mini option 10, an adjusted one after a
+ * corporate action (e.g. 150) or an institution that reports shares rather than contracts gives
+ * its own; when the figures do not say, the standard 100.
+ */
+export function optionMultiplier(contracts: number, pricePerShare: number, cash: number): number {
+  if (!(contracts > 0 && pricePerShare > 0 && cash > 0)) return OPTION_MULTIPLIER;
+  const m = cash / (contracts * pricePerShare);
+  const whole = Math.round(m);
+  // Off by no more than the rounding of the cash to cents (and a 0.1 % slack for price rounding).
+  const off = Math.abs(m - whole) * contracts * pricePerShare;
+  return whole >= 1 && whole <= 1000 && off <= 0.01 + 0.001 * cash ? whole : OPTION_MULTIPLIER;
+}
 
 function isCashLike(sec: PlaidSecurity | undefined): boolean {
   return !!sec && (sec.is_cash_equivalent === true || sec.type === "cash");
@@ -250,7 +270,8 @@ export type MappingStats = { skipped: Record<string, number> };
 
 /**
  * Maps Plaid investment transactions and holdings to the ledger (docs/SOURCES.md has the table):
- * buy/sell → trades (quantity |q|; options in shares: contracts × 100, price per share; fee = fees);
+ * buy/sell → trades (quantity |q|; options in shares: contracts × their multiplier, read from the
+ * fill's cash (optionMultiplier), price per share; fee = fees);
  * cash deposit/contribution (+) and withdrawal/distribution (−) → cash flows; dividends, interest
  * and capital-gain distributions → income; standalone fees and taxes withheld → fees; a split or
  * stock distribution → a change in units held (the ledger builder makes it a split); a spin-off →
@@ -320,8 +341,10 @@ export function mapPlaidInvestments(input: {
       continue;
     }
     const assetClass = assetClassOf(sec);
-    const multiplier = assetClass === "option" ? OPTION_MULTIPLIER : 1;
     const qty = Math.abs(t.quantity);
+    // Cash of the fill net of its fee (Plaid's amount includes it): what the contracts cost.
+    const net = Math.abs(t.amount) + ((t.amount >= 0 ? -1 : 1) * Math.max(0, t.fees ?? 0));
+    const multiplier = assetClass === "option" ? optionMultiplier(qty, t.price, net) : 1;
     if (type === "cancel") {
       if (qty > 0) events.push({ kind: "cancel", externalId, time, symbol: symbolOf(sec), quantity: qty * multiplier, amount: Math.abs(t.amount) });
       else skip("cancel without a quantity");
@@ -392,6 +415,29 @@ export function mapPlaidInvestments(input: {
     marks.push({ symbol, time, price: h.institution_price });
   }
   return { trades, cashFlows, marks, events, stats: { skipped } };
+}
+
+/**
+ * The units per symbol Plaid reports held (/investments/holdings/get), in the ledger's terms:
+ * options in shares (contracts × multiplier), cash equivalents left out as the mapping leaves them.
+ */
+export function plaidHoldingPositions(input: { holdings: PlaidHolding[]; securities: PlaidSecurity[] }): Map<string, number> {
+  const securities = new Map(input.securities.map((s) => [s.security_id, s]));
+  const held = new Map<string, number>();
+  for (const h of input.holdings) {
+    const sec = securities.get(h.security_id);
+    if (!sec || isCashLike(sec)) continue;
+    const symbol = symbolOf(sec);
+    const multiplier = assetClassOf(sec) === "option" ? optionMultiplier(Math.abs(h.quantity), h.institution_price, Math.abs(h.institution_value ?? 0)) : 1;
+    held.set(symbol, (held.get(symbol) ?? 0) + h.quantity * multiplier);
+  }
+  return held;
+}
+
+/** A stored /investments/holdings/get answer (provider_payloads), or null when it is not one. */
+export function parsePlaidHoldings(payload: unknown): { holdings: PlaidHolding[]; securities: PlaidSecurity[] } | null {
+  const parsed = HoldingsResponse.safeParse(payload);
+  return parsed.success ? parsed.data : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,7 +561,7 @@ const RETRYABLE_CODES = new Set(["PRODUCT_NOT_READY", "RATE_LIMIT_EXCEEDED", "IN
 
 /** Whether a failure may go away by itself (try again later) or needs the user. */
 export function isRetryablePlaidFailure(error: PlaidFailure): boolean {
-  return error.kind === "provider" || error.kind === "timeout" || RETRYABLE_CODES.has(error.code);
+  return error.kind === "provider" || error.kind === "rate_limit" || error.kind === "timeout" || RETRYABLE_CODES.has(error.code);
 }
 
 export { toFailure as plaidFailureOf };

@@ -2,17 +2,19 @@ import { Connection, PublicKey, type ParsedTransactionWithMeta } from "@solana/w
 import type { ImportBatch } from "~/server/imports.server";
 import { getEnv } from "~/server/env.server";
 import type { WalletHistory } from "./imported";
-import { valueSwaps, type WalletTransaction } from "./swaps";
+import { valueSwaps, type PriceLookup, type WalletTransaction } from "./swaps";
 import { DEMO_SOLANA_RPC_URL } from "./wallet-demo";
 import { WalletProviderError } from "./wallet-errors";
 
 /**
  * Solana wallet history through JSON-RPC with @solana/web3.js: getSignaturesForAddress (paged with
- * `before`), then getParsedTransactions in batches. A swap is read from the owner's pre/post token
- * balances (plus its native SOL balance, net of the fee), then valued by app/sources/swaps.ts.
+ * `before` until a page comes back empty: the whole history), then getParsedTransactions in
+ * batches. A swap is read from the owner's pre/post token balances plus its native lamports (net of
+ * the fee), whichever program routed it (Jupiter, Raydium, Orca, pump.fun: only the balances
+ * count), then valued by app/sources/swaps.ts with the historical USD prices the caller looks up
+ * (mapSolanaHistory), so a swap without a stablecoin leg is priced too.
  */
 export const SOLANA_SIGNATURE_PAGE = 1000;
-export const SOLANA_MAX_SIGNATURES = 5000;
 const TX_BATCH = 100;
 const LAMPORTS = 1e9;
 // Native SOL moves smaller than this are rent and account creation, not a trade leg.
@@ -111,26 +113,26 @@ export function solanaTransaction(owner: string, signature: string, tx: ParsedTr
   return { id: signature, time, legs, fee };
 }
 
-/** Reads a Solana wallet's history and turns it into ledger rows. Throws WalletProviderError. */
-export async function fetchSolanaHistory(address: string): Promise<WalletHistory> {
+export type SolanaHistory = { transactions: WalletTransaction[]; payloads: ImportBatch["payloads"]; pages: number };
+
+/** Reads a Solana wallet's whole history (the owner's legs of each transaction). Throws WalletProviderError. */
+export async function fetchSolanaHistory(address: string): Promise<SolanaHistory> {
   const failure: { error?: WalletProviderError } = {};
   const rpc = connection(failure);
   const owner = new PublicKey(address);
   const payloads: ImportBatch["payloads"] = [];
-  const warnings: string[] = [];
   const transactions: WalletTransaction[] = [];
+  let pages = 0;
   try {
     const signatures: string[] = [];
     let before: string | undefined;
+    // A node may answer fewer than `limit` before the end: only an empty page ends the history.
     for (;;) {
       const page = await rpc.getSignaturesForAddress(owner, { before, limit: SOLANA_SIGNATURE_PAGE });
+      pages++;
+      if (!page.length) break;
       payloads.push({ kind: "solana.getSignaturesForAddress", payload: { before: before ?? null, result: page } });
       for (const s of page) if (!s.err) signatures.push(s.signature);
-      if (page.length < SOLANA_SIGNATURE_PAGE) break;
-      if (signatures.length >= SOLANA_MAX_SIGNATURES) {
-        warnings.push(`Only the latest ${SOLANA_MAX_SIGNATURES} transactions were read.`);
-        break;
-      }
       before = page[page.length - 1]!.signature;
     }
     for (let i = 0; i < signatures.length; i += TX_BATCH) {
@@ -147,6 +149,11 @@ export async function fetchSolanaHistory(address: string): Promise<WalletHistory
     if (error instanceof WalletProviderError) throw error;
     throw new WalletProviderError(`${PROVIDER} failed: ${String((error as Error)?.message ?? error).slice(0, 160)}`);
   }
-  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT });
-  return { batch: { trades: valued.trades, cashFlows: [], marks: [], payloads }, warnings: [...warnings, ...valued.warnings], swapsSeen: valued.swapsSeen, swapsSkipped: valued.swapsSkipped };
+  return { transactions, payloads, pages };
+}
+
+/** A fetched history → ledger rows, each swap valued in USD (priceAt: historical prices by mint). */
+export function mapSolanaHistory(history: SolanaHistory, priceAt?: PriceLookup): WalletHistory {
+  const valued = valueSwaps(history.transactions, { nativeToken: WSOL_MINT, priceAt });
+  return { batch: { trades: valued.trades, cashFlows: [], marks: [], payloads: history.payloads }, warnings: valued.warnings, swapsSeen: valued.swapsSeen, swapsSkipped: valued.swapsSkipped };
 }

@@ -108,11 +108,59 @@ describe("a provider that is not ready yet", () => {
       await new Promise((r) => setTimeout(r, 40));
     }
     expect(seen).toContain("waiting_for_provider");
-    // Two answers "not ready", then each page of 500, then the holdings.
+    // Two answers "not ready", then each page of 500, then the holdings (rate-limited once).
     const pages = Math.ceil(expectedDemoLedger(username).transactions / 500);
-    expect(rows[0]).toMatchObject({ state: "done", error: null, attempts: 2 + pages + 1 });
+    expect(rows[0]).toMatchObject({ state: "done", error: null, attempts: 2 + pages + 2 });
     expect(await tradesOf(server.url, cookie)).toBe(expectedDemoLedger(username).trades);
   }, 60_000);
+});
+
+describe("a provider that limits its rate", () => {
+  it("RATE_LIMIT_EXCEEDED (HTTP 429) is waited out with backoff, spending no retry, and the import completes", async () => {
+    const server = await start({ SIM_DELAY_FACTOR: "0", JOB_RETRY_LIMIT: "0", ...(await storage()) });
+    const { cookie } = await signUp({ base: server.url });
+    const username = `user_good_${RUN}r`;
+    await exchange(server.url, cookie, username);
+    const waiting: ImportRow[] = [];
+    const deadline = Date.now() + 30_000;
+    let rows: ImportRow[] = [];
+    while (Date.now() < deadline) {
+      rows = await importsOf(server.url, cookie);
+      if (rows[0]!.state === "waiting_for_provider") waiting.push(rows[0]!);
+      if (rows[0]!.state === "done" || rows[0]!.state === "failed") break;
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    // The simulator's 429 reached the real SDK and was read as a rate limit, not a refusal.
+    const limited = server.logs.filter((l) => l.includes("plaid call failed") && l.includes("INVESTMENT_HOLDINGS_GET_LIMIT"));
+    expect(limited.length).toBe(1);
+    expect(limited[0]).toContain('"kind":"rate_limit"');
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting[0]!.error).toBe("Plaid asked us to slow down; we'll continue shortly.");
+    const pages = Math.ceil(expectedDemoLedger(username).transactions / 500);
+    expect(rows[0]).toMatchObject({ state: "done", error: null, attempts: pages + 2 });
+    expect(await tradesOf(server.url, cookie)).toBe(expectedDemoLedger(username).trades);
+  }, 150_000);
+});
+
+describe("a webhook that never comes", () => {
+  it("falls back to polling: a Plaid account not imported for PLAID_POLL_SECONDS is imported again, adding nothing twice", async () => {
+    const server = await start({ SIM_DELAY_FACTOR: "0", PLAID_POLL_SECONDS: "4", ...(await storage()) });
+    const { cookie } = await signUp({ base: server.url });
+    const username = `user_good_${RUN}p`;
+    const linked = await exchange(server.url, cookie, username);
+    const deadline = Date.now() + 90_000;
+    let rows: ImportRow[] = [];
+    // No webhook is sent: the only way to a second import is the poll.
+    while (Date.now() < deadline) {
+      rows = await importsOf(server.url, cookie);
+      if (rows.some((r) => (r as ImportRow & { reason: string }).reason === "poll" && r.state === "done")) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const polled = rows.find((r) => (r as ImportRow & { reason: string }).reason === "poll");
+    expect(polled).toMatchObject({ linked_account_id: linked.id, state: "done", error: null, trades_added: 0 });
+    expect(rows.find((r) => r.id === linked.import_id)).toMatchObject({ state: "done" });
+    expect(await tradesOf(server.url, cookie)).toBe(expectedDemoLedger(username).trades);
+  }, 180_000);
 });
 
 // Two app processes need a database both can reach: PostgreSQL (PGlite has one process).

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, sessionCookie, uniqueEmail, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
-import { DEMO_WEBHOOK_KID, signDemoWebhook } from "../mocks/plaid";
+import { DEMO_WEBHOOK_KID, MISMATCH_EXTRA_HON, signDemoWebhook } from "../mocks/plaid";
 import { demoBrokerage, demoItemId } from "../mocks/plaid-data";
 
 // Broker linking through Plaid in demo mode: the server's real `plaid` SDK code talks to the msw
@@ -147,6 +147,25 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(list[1].trades).toBe(expected(`${U}x`).trades);
   });
 
+  it("reconciles the computed positions with Plaid's holdings: a difference is a warning naming the symbol, on the stats page and the verify record", async () => {
+    const html = async (path: string, cookie?: string) => (await call(path, { cookie })).text.replace(/<!-- -->/g, "").replace(/&#x27;|&#39;/g, "'");
+    // Alice's history adds up to what Plaid reports held: no warning.
+    expect(await html("/profile/stats", alice)).not.toContain("positions disagree");
+
+    const erin = await newUser();
+    expect((await exchange(erin, token(`holdings-mismatch-${U}m`))).status).toBe(201);
+    expect((await imports(erin))[0]).toMatchObject({ state: "done", error: null });
+    const stats = await html("/profile/stats", erin);
+    const line = `HON: positions disagree with the provider's holdings (8 from the imported history, ${8 + MISMATCH_EXTRA_HON} reported held)`;
+    expect(stats).toContain(line);
+    expect(stats.match(/data-testid="position-disagreement"/g)).toHaveLength(1);
+    const code = /verification code <code>([^<]+)<\/code>/.exec(stats)?.[1];
+    expect(code).toBeTruthy();
+    const verify = await html(`/verify/${code}`);
+    expect(verify).toContain("1 symbol's positions disagree with the provider's holdings: HON");
+    expect(verify).not.toContain("reported held"); // the public record names symbols, not quantities
+  });
+
   it("marks the account relogin_required on ITEM_LOGIN_REQUIRED and keeps its ledger; Link update mode repairs it", async () => {
     const before = (await accounts(alice))[0];
     const res = await exchange(alice, token(`item-login-required-${U}`));
@@ -207,7 +226,7 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(bad.status).toBe(400);
     const missing = await call("/api/finance/plaid/exchange-public-token", { body: {}, cookie: carol });
     expect(missing.status).toBe(400);
-  });
+  }, 90_000);
 
   it("links through the stand-in Link page without JavaScript (wrong credentials keep the username)", async () => {
     const dave = await newUser();
@@ -322,6 +341,34 @@ describe("Plaid webhooks", () => {
       expect(res.status, name).toBe(400);
     }
     expect((await accounts(cookie))[0].status).toBe("relogin_required");
+  });
+
+  it("PENDING_EXPIRATION asks for a re-login on the account page; Reconnect opens Link in update mode on the same item and imports resume", async () => {
+    const before = await accounts(cookie);
+    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "PENDING_EXPIRATION", item_id: demoItemId(publicToken), consent_expiration_time: "2026-12-01T00:00:00Z", environment: "sandbox" });
+    const res = await post(raw, await signDemoWebhook(raw));
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ action: "relogin_required", accounts: 1 });
+    const [account] = await accounts(cookie);
+    expect(account.status).toBe("relogin_required");
+
+    const page = (await call("/profile/account", { cookie })).text.replace(/&#x27;|&#39;/g, "'");
+    expect(page).toContain("Your broker's consent for Grader expires soon. Use Reconnect: imports resume after it.");
+    expect(page).toMatch(new RegExp(`<form method="post" action="/link/plaid"><input type="hidden" name="linked_account_id" value="${account.id}"/><button[^>]*>Reconnect</button>`));
+
+    // The button: a link token for the item's access token (update mode), then Link's credential step.
+    const start = await postForm("/link/plaid", { linked_account_id: String(account.id) }, { base, cookie });
+    expect(start.status).toBe(302);
+    const params = new URL(start.headers.get("location")!, base).searchParams;
+    expect(params.get("account")).toBe(String(account.id));
+    const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: String(account.id), username: `${U}h`, password: "pass_good", intent: "submit" }, { base, cookie });
+    // Update mode hands back no public token: nothing is exchanged, no item or account is added.
+    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1");
+    expect((await imports(cookie))[0]).toMatchObject({ linked_account_id: account.id, reason: "retry", state: "done", error: null });
+    const after = await accounts(cookie);
+    expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
+    expect(after[0]).toMatchObject({ status: "active", trades: before[0].trades });
+    expect((await call("/profile/account", { cookie })).text).not.toContain('data-testid="relogin-message"');
   });
 });
 

@@ -26,18 +26,19 @@ export const DEMO_PASSWORD = "pass_good";
 /** user_good, or user_good_<suffix> for other deterministic demo brokerages. */
 export const DEMO_USERNAME_RE = /^user_good(?:_[a-z0-9]{1,24})?$/;
 
-export type DemoScenario = "ok" | "item-login-required" | "server-error" | "malformed" | "product-not-ready";
+export type DemoScenario = "ok" | "item-login-required" | "server-error" | "malformed" | "product-not-ready" | "holdings-mismatch";
 
 /**
  * Any public-sandbox-… token is accepted. Its tail may name a failure scenario
- * (public-sandbox-item-login-required, public-sandbox-server-error, public-sandbox-malformed) and a
+ * (public-sandbox-item-login-required, public-sandbox-server-error, public-sandbox-malformed,
+ * public-sandbox-product-not-ready, public-sandbox-holdings-mismatch) and a
  * demo username (…-user_good_abc); without one it is user_good's brokerage.
  */
 export function parseDemoToken(token: string): { scenario: DemoScenario; username: string } | null {
   const m = /^(?:public|access)-sandbox-(.+)$/.exec(token);
   if (!m) return null;
   const rest = m[1]!;
-  const scenario = (["item-login-required", "server-error", "malformed", "product-not-ready"] as const).find((s) => rest.startsWith(s)) ?? "ok";
+  const scenario = (["item-login-required", "server-error", "malformed", "product-not-ready", "holdings-mismatch"] as const).find((s) => rest.startsWith(s)) ?? "ok";
   const username = /user_good(?:_[a-z0-9]{1,24})?/.exec(rest)?.[0] ?? DEMO_USERNAME;
   return { scenario, username };
 }

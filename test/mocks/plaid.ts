@@ -13,6 +13,9 @@ import {
 } from "./plaid-data";
 import { simDelay } from "./delay";
 
+/** The holdings-mismatch scenario's extra HON shares (the history holds 8). */
+export const MISMATCH_EXTRA_HON = 2;
+
 // A Plaid call's usual latency (scaled by SIM_DELAY_FACTOR).
 const PLAID_LATENCY_MS = 60;
 
@@ -32,6 +35,11 @@ const PLAID_LATENCY_MS = 60;
  *  - public-sandbox-product-not-ready… → right after the link the item's investments are not ready:
  *    the first two /investments/transactions/get calls answer PRODUCT_NOT_READY (as Plaid does
  *    for a minute or two after a link).
+ * Every item: the first /investments/holdings/get after an import's first transactions page answers
+ * RATE_LIMIT_EXCEEDED (HTTP 429, INVESTMENT_HOLDINGS_GET_LIMIT), so each import meets a rate limit
+ * once and must wait it out.
+ *  - public-sandbox-holdings-mismatch… → /investments/holdings/get reports MISMATCH_EXTRA_HON more
+ *    Honeywell (HON) shares than the transactions add up to (one disagreement to reconcile).
  * SIM_PLAID_PAGE_SIZE caps the transactions per page below the `count` asked for (Plaid may answer
  * fewer), so tests can make a short history span several pages.
  */
@@ -78,6 +86,9 @@ export function plaidHandlers() {
   const linkTokens = new Map<string, { clientUserId: string; itemId: string | null; accessToken: string | null; expires: number }>();
   const repairedItems = new Set<string>();
   const notReadyCalls = new Map<string, number>();
+  // Items that asked for their first transactions page (an import starting) since their last 429:
+  // their next /investments/holdings/get answers 429, so every import meets one rate limit, once.
+  const rateLimitDue = new Set<string>();
 
   /** Checks the API keys the SDK sends as headers and parses the body. */
   async function authed(request: Request): Promise<{ body: Body } | { error: Response }> {
@@ -228,6 +239,7 @@ export function plaidHandlers() {
           notReadyCalls.set(record.item_id, calls);
           if (calls <= 2) return plaidError(400, "ITEM_ERROR", "PRODUCT_NOT_READY", "the requested product is not yet ready. please provide a webhook or try the request again later");
         }
+        if (offset === 0) rateLimitDue.add(record.item_id);
         const pageSize = Math.min(count, Number(process.env.SIM_PLAID_PAGE_SIZE) || count);
         const brokerage = demoBrokerage(parsed.username);
         const accountIds = options.account_ids ?? brokerage.accounts.map((a) => a.account_id);
@@ -249,6 +261,9 @@ export function plaidHandlers() {
       withToken((token, body) => {
         const { parsed, loginRequired, record } = item(token);
         if (loginRequired) return plaidError(400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED", "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information");
+        if (rateLimitDue.delete(record.item_id)) {
+          return plaidError(429, "RATE_LIMIT_EXCEEDED", "INVESTMENT_HOLDINGS_GET_LIMIT", "rate limit exceeded for attempts to access this item. please try again later");
+        }
         if (parsed.scenario === "server-error") return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
         if (parsed.scenario === "malformed") {
           return new HttpResponse('{"accounts":[{"account_id":"x","balances":{"current":', { status: 200, headers: { "content-type": "application/json" } });
@@ -256,11 +271,14 @@ export function plaidHandlers() {
         const brokerage = demoBrokerage(parsed.username);
         const options = (body.options ?? {}) as { account_ids?: string[] };
         const accountIds = options.account_ids ?? brokerage.accounts.map((a) => a.account_id);
+        const hon = brokerage.securities.find((sec) => sec.ticker_symbol === "HON")!;
         return HttpResponse.json({
           item: record,
           accounts: brokerage.accounts.filter((a) => a.type === "investment" && accountIds.includes(a.account_id)),
           securities: brokerage.securities,
-          holdings: brokerage.holdings.filter((h) => accountIds.includes(h.account_id)),
+          holdings: brokerage.holdings
+            .filter((h) => accountIds.includes(h.account_id))
+            .map((h) => (parsed.scenario === "holdings-mismatch" && h.security_id === hon.security_id ? { ...h, quantity: h.quantity + MISMATCH_EXTRA_HON } : h)),
           is_investments_fallback_item: false,
           request_id: requestId(),
         });

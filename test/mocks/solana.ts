@@ -8,8 +8,9 @@ import { hexDigest, memo, simulateTrading, type SimEvent } from "./wallet-sim";
 /**
  * A simulator of a Solana JSON-RPC node (getSignaturesForAddress with before/limit, getTransaction
  * with jsonParsed encoding, single or batched) for demo mode and tests. Any address gets a
- * deterministic history seeded by the address: about six months of Jupiter-style swaps between
- * USDC/USDT and SOL (native lamports), JUP, BONK, RAY, WIF, some token for token, a few deposits,
+ * deterministic history seeded by the address: about six months of swaps routed through Jupiter,
+ * Raydium, Orca and pump.fun between USDC/USDT and SOL (native lamports), JUP, BONK, RAY, WIF and a
+ * pump.fun token, many token for token (no stablecoin leg), a few deposits,
  * winners and losers, in the shapes a real node answers (pre/post token balances, lamport balances,
  * fee). Unknown methods answer JSON-RPC error -32601.
  *
@@ -27,6 +28,7 @@ const flakyReads = new Map<string, number>();
 const FAILURES = new Map(Object.entries(SOLANA_FAILURE_SEEDS).map(([mode, seed]) => [bs58.encode(nacl.sign.keyPair.fromSeed(seed).publicKey), mode]));
 
 type Mint = { mint: string; decimals: number; price: number };
+export const PUMP_MINT = "9QfRbSzqS1mXy8hmyGMzAcMWxYBpqxZf6ZWH3Bvfpump";
 const SOL = "So11111111111111111111111111111111111111112";
 const TOKENS: Mint[] = [
   { mint: SOL, decimals: 9, price: 160 },
@@ -34,6 +36,8 @@ const TOKENS: Mint[] = [
   { mint: "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263", decimals: 5, price: 0.00002 },
   { mint: "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R", decimals: 6, price: 3 },
   { mint: "EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm", decimals: 6, price: 1.2 },
+  // A pump.fun token (its mints end in "pump"); no table price: the price simulator makes one up.
+  { mint: PUMP_MINT, decimals: 6, price: 0.0004 },
 ];
 const STABLES: Mint[] = [
   { mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", decimals: 6, price: 1 },
@@ -41,7 +45,19 @@ const STABLES: Mint[] = [
 ];
 const BY_MINT = new Map([...TOKENS, ...STABLES].map((t) => [t.mint, t]));
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-const JUPITER = "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4";
+// The programs that route the swaps: the adapter reads only balances, whichever it was.
+export const SWAP_PROGRAMS = {
+  jupiter: "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4",
+  raydium: "675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8",
+  orca: "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc",
+  pumpfun: "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P",
+} as const;
+/** Which program a simulated transaction goes through: pump.fun for its tokens, else by turns. */
+function programOf(e: SimEvent): string {
+  if ("deposit" in e) return SWAP_PROGRAMS.jupiter;
+  if (e.outToken === PUMP_MINT || e.inToken === PUMP_MINT) return SWAP_PROGRAMS.pumpfun;
+  return [SWAP_PROGRAMS.jupiter, SWAP_PROGRAMS.raydium, SWAP_PROGRAMS.orca][e.index % 3]!;
+}
 const FEE = 5000;
 const SOL_BALANCE = 25 * 1e9;
 
@@ -105,7 +121,8 @@ export function demoSolanaHistory(owner: string): History {
         move(BY_MINT.get(e.outToken)!, -e.outAmount, poolAuthority);
         move(BY_MINT.get(e.inToken)!, e.inAmount, poolAuthority);
       }
-      keys.push({ pubkey: JUPITER, signer: false, writable: false, source: "transaction" }, { pubkey: TOKEN_PROGRAM, signer: false, writable: false, source: "transaction" });
+      const program = programOf(e);
+      keys.push({ pubkey: program, signer: false, writable: false, source: "transaction" }, { pubkey: TOKEN_PROGRAM, signer: false, writable: false, source: "transaction" });
       preLamports.push(1_141_440, 934_087_680);
       // Keep the simulated wallet solvent in SOL for fees and native sells.
       if (lamports + ownerLamportDelta < 0.05 * 1e9) lamports += SOL_BALANCE;
@@ -126,7 +143,7 @@ export function demoSolanaHistory(owner: string): History {
           preTokenBalances: pre,
           postTokenBalances: post,
           innerInstructions: [],
-          logMessages: [`Program ${JUPITER} invoke [1]`, `Program ${JUPITER} success`],
+          logMessages: [`Program ${program} invoke [1]`, `Program ${program} success`],
           rewards: [],
           loadedAddresses: { writable: [], readonly: [] },
           computeUnitsConsumed: 120_000,
@@ -135,7 +152,7 @@ export function demoSolanaHistory(owner: string): History {
           signatures: [sig],
           message: {
             accountKeys: keys,
-            instructions: [{ programId: JUPITER, accounts: keys.slice(0, -2).map((k) => k.pubkey), data: bs58.encode(Buffer.from(hexDigest("ix", sig).slice(0, 16), "hex")), stackHeight: null }],
+            instructions: [{ programId: program, accounts: keys.slice(0, -2).map((k) => k.pubkey), data: bs58.encode(Buffer.from(hexDigest("ix", sig).slice(0, 16), "hex")), stackHeight: null }],
             recentBlockhash: pubkey("blockhash", String(slot)),
             addressTableLookups: [],
           },
@@ -165,7 +182,8 @@ function answer(call: RpcCall) {
       const at = txs.findIndex((t) => t.signature === opts.before);
       start = at < 0 ? txs.length : at + 1;
     }
-    const limit = Math.min(1000, Math.max(1, Number(opts.limit) || 1000));
+    // SIM_SOLANA_PAGE_SIZE answers shorter pages than asked (a node may), so tests page a short history.
+    const limit = Math.min(1000, Math.max(1, Number(opts.limit) || 1000), Number(process.env.SIM_SOLANA_PAGE_SIZE) || 1000);
     return ok(txs.slice(start, start + limit).map((t) => ({ signature: t.signature, slot: t.slot, err: null, memo: null, blockTime: t.blockTime, confirmationStatus: "finalized" })));
   }
   if (call.method === "getTransaction") {

@@ -49,7 +49,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { time
   });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), opts.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), opts.timeoutMs ?? 180_000);
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();

@@ -191,7 +191,11 @@ export interface EvaluationsTable {
   created_at: DefaultTimestamp;
 }
 
-export type DataQuality = { skipped: { reason: string; count: number }[] };
+export type DataQuality = {
+  skipped: { reason: string; count: number }[];
+  /** Symbols whose computed position differs from the provider's holdings (absent in grades before it). */
+  disagreements?: { symbol: string; computed: number; reported: number }[];
+};
 export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel" | "receive" | "send";
 export interface LedgerEventsTable {
   id: Generated<number>;
@@ -448,7 +452,7 @@ export interface PriceRangesTable {
 // 0010_imports
 import type { ImportState } from "../../lib/imports";
 export type { ImportState };
-export type ImportReason = "link" | "evaluation" | "webhook" | "retry";
+export type ImportReason = "link" | "evaluation" | "webhook" | "retry" | "poll";
 export interface ImportsTable {
   id: Generated<number>;
   user_id: number;

@@ -1,0 +1,57 @@
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUMP_MINT, solanaHandlers, SWAP_PROGRAMS } from "../../test/mocks/solana";
+import { fetchSolanaHistory, mapSolanaHistory, WSOL_MINT } from "./solana.server";
+
+// The adapter through the real @solana/web3.js Connection against the RPC simulator (msw).
+const rpc = setupServer(...solanaHandlers());
+const calls: string[] = [];
+rpc.events.on("request:start", async ({ request }) => {
+  const body = (await request.clone().json()) as { method?: string } | { method?: string }[];
+  for (const c of Array.isArray(body) ? body : [body]) calls.push(String(c.method));
+});
+const OWNER = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
+
+beforeAll(() => {
+  process.env.SIM_SOLANA_PAGE_SIZE = "25"; // pages shorter than asked, as a node may answer
+  rpc.listen({ onUnhandledRequest: "error" });
+});
+afterAll(() => {
+  delete process.env.SIM_SOLANA_PAGE_SIZE;
+  rpc.close();
+});
+
+describe("Solana history", () => {
+  it("pages getSignaturesForAddress with `before` to the end, reads swaps of every DEX from balance deltas, and prices each one without a stablecoin leg", async () => {
+    const history = await fetchSolanaHistory(OWNER);
+    const signaturePages = calls.filter((c) => c === "getSignaturesForAddress").length;
+    // Every signature, in pages of 25, and one empty page that ends the history.
+    expect(history.pages).toBe(signaturePages);
+    expect(signaturePages).toBe(Math.ceil(history.transactions.length / 25) + 1);
+    expect(history.transactions.length).toBeGreaterThan(50);
+    expect(new Set(history.transactions.map((t) => t.id)).size).toBe(history.transactions.length);
+
+    // Routed through Jupiter, Raydium, Orca and pump.fun: the stored answers name each program.
+    const raw = JSON.stringify(history.payloads.filter((p) => p.kind === "solana.getParsedTransactions"));
+    for (const program of Object.values(SWAP_PROGRAMS)) expect(raw).toContain(program);
+
+    const swaps = history.transactions.filter((t) => t.legs.some((l) => l.amount < 0) && t.legs.some((l) => l.amount > 0));
+    const noStable = swaps.filter((t) => !t.legs.some((l) => l.stable));
+    expect(noStable.length).toBeGreaterThan(0);
+    expect(noStable.some((t) => t.legs.some((l) => l.token === WSOL_MINT))).toBe(true); // native lamports as a leg
+    expect(swaps.some((t) => t.legs.some((l) => l.token === PUMP_MINT))).toBe(true);
+
+    // Without prices a swap with no stablecoin leg and no earlier price is lost; with them, none is.
+    const unpriced = mapSolanaHistory(history);
+    const price = new Map<string, number>([[WSOL_MINT, 150]]);
+    const priced = mapSolanaHistory(history, (token) => price.get(token) ?? 0.5);
+    expect(priced.swapsSeen).toBe(swaps.length);
+    expect(priced.swapsSkipped).toBe(0);
+    expect(priced.batch.trades.length).toBeGreaterThan(unpriced.batch.trades.length);
+    // A SOL-for-token swap is valued through SOL's price at the time.
+    const solSwap = noStable.find((t) => t.legs.some((l) => l.token === WSOL_MINT && l.amount < 0))!;
+    const solLeg = solSwap.legs.find((l) => l.token === WSOL_MINT)!;
+    const sell = priced.batch.trades.find((t) => t.externalId === solLeg.id)!;
+    expect(sell).toMatchObject({ symbol: "SOL", side: "sell", price: 150 });
+  });
+});
