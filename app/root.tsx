@@ -50,6 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: sessionUser ? await toPublicUser(sessionUser) : null,
     grade: sessionUser?.current_evaluation_id ? await currentGradeSummary(sessionUser.id) : null,
     unread: sessionUser ? await unreadCount(sessionUser.id) : 0,
+    admin: sessionUser?.is_admin ?? false,
     device: deviceClassFromUserAgent(request.headers.get("user-agent")),
     ENV: getPublicEnv(),
     demo: demoBannerSubjects(),
@@ -78,7 +79,7 @@ function Document({ children }: { children: React.ReactNode }) {
           <ConfirmProvider>
             <NavProgress />
             {data?.demo ? <DemoBanner subjects={data.demo} /> : null}
-            <Header user={data?.user ?? null} grade={data?.grade ?? null} unread={data?.unread ?? 0} />
+            <Header user={data?.user ?? null} grade={data?.grade ?? null} unread={data?.unread ?? 0} admin={data?.admin ?? false} />
             {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
             <main id="main" tabIndex={-1}>
               {children}

@@ -29,12 +29,12 @@ export function useSocialLinks() {
 // "#hash" link fires popstate, and the router's scroll restoration would then undo the jump.
 export type HeaderGrade = { tier: string | null; stars: number; score: number | null; createdAt: string; verificationCode: string } | null;
 
-export function Header({ user, grade, unread = 0 }: { user: PublicUser | null; grade: HeaderGrade; unread?: number }) {
+export function Header({ user, grade, unread = 0, admin = false }: { user: PublicUser | null; grade: HeaderGrade; unread?: number; admin?: boolean }) {
   return (
     <header className="site-header">
       <div className="header-inner">
         <Logo to={user ? "/community" : "/"} />
-        {user ? <MemberNav user={user} grade={grade} unread={unread} /> : <VisitorNav />}
+        {user ? <MemberNav user={user} grade={grade} unread={unread} admin={admin} /> : <VisitorNav />}
       </div>
     </header>
   );
@@ -97,7 +97,7 @@ function VisitorNav() {
   );
 }
 
-function MemberNav({ user, grade, unread }: { user: PublicUser; grade: HeaderGrade; unread: number }) {
+function MemberNav({ user, grade, unread, admin }: { user: PublicUser; grade: HeaderGrade; unread: number; admin: boolean }) {
   const profileHref = user.is_star ? "/profile" : "/evaluate";
   return (
     <>
@@ -146,6 +146,11 @@ function MemberNav({ user, grade, unread }: { user: PublicUser; grade: HeaderGra
             <Link role="menuitem" to="/market/traders">
               Market
             </Link>
+            {admin ? (
+              <Link role="menuitem" to="/admin">
+                Admin
+              </Link>
+            ) : null}
             <Form method="post" action="/logout">
               <button type="submit" role="menuitem" className="menu-button">
                 Logout

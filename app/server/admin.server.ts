@@ -14,10 +14,7 @@ import { normalizeEmail } from "./users.server";
  */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user) throw new Response("Not Found", { status: 404 });
-  const db = await getDb();
-  const row = await db.selectFrom("users").select("is_admin").where("id", "=", user.id).executeTakeFirst();
-  if (!row?.is_admin) throw new Response("Not Found", { status: 404 });
+  if (!user?.is_admin) throw new Response("Not Found", { status: 404 });
   return user;
 }
 

@@ -74,6 +74,7 @@ export type SessionUser = {
   onboarded_at: Date | null;
   show_amounts: boolean;
   current_evaluation_id: number | null;
+  is_admin: boolean;
 };
 
 /** The signed-in user, or null. Expired or idle sessions count as none. */
@@ -100,6 +101,7 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
       "users.onboarded_at",
       "users.show_amounts",
       "users.current_evaluation_id",
+      "users.is_admin",
     ])
     .where("sessions.id_hash", "=", hashToken(token))
     .where("sessions.expires_at", ">", new Date())

@@ -29,6 +29,10 @@ describe.skipIf(skipE2E)("admin and account deletion without JavaScript", () => 
 
     const browserCtx = await sessionContext(browser, ctx.admin.cookie, { javaScriptEnabled: false }, base);
     const page = await browserCtx.newPage();
+    // The admin's menu leads to /admin; nobody else's does.
+    await page.goto(base + "/community");
+    expect(await page.locator('.menu-panel a[href="/admin"]').count()).toBe(1);
+    expect(await (await get("/community", { base, cookie: reporter.cookie })).text()).not.toContain('href="/admin"');
     await page.goto(base + "/admin/reports");
     const card = page.locator(`[data-post="${postId}"]`);
     await expect.poll(() => card.textContent()).toContain("abusive");
