@@ -434,7 +434,6 @@ function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64
 /**
  * The loop of roundTripStats, alone in its function: called once per grade, a loop followed by
  * more code is run as on-stack-replaced code that V8 threw away at that code, every grade.
- * Loop-carried doubles in a typed array (as locals V8 would box them on every update).
  */
 function roundTripSums(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtOpen: Float64Array, sums: Float64Array): void {
   let wins = 0;
