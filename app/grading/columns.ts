@@ -85,8 +85,9 @@ export interface PreparedLedger {
   markPrice: Float64Array;
   /** Events other than receive/send at or before asOf, in instant order (see sortEvents). */
   ev: PreparedEvent[];
-  /** Receive events at or before asOf (deposits in kind). */
+  /** Receive and send events at or before asOf (deposits and withdrawals in kind). */
   receives: number;
+  sends: number;
   /** Benchmark closes in time order (empty without a benchmark). */
   benchSymbol: string | null;
   benchTime: Float64Array;
@@ -370,7 +371,13 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   const ev = ev0.filter((e) => !hasAsOf || e.time <= asOfMs);
   ev.sort((a, b) => a.time - b.time || EV_RANK[a.kind] - EV_RANK[b.kind] || compareIds(events[a.src].id, events[b.src].id));
   let receives = 0;
-  for (let k = 0; k < n; k++) if (row[k] === ROW_RECEIVE) receives++;
+  let sends = 0;
+  if (nT < n0) {
+    for (let k = 0; k < n; k++) {
+      if (row[k] === ROW_RECEIVE) receives++;
+      else if (row[k] === ROW_SEND) sends++;
+    }
+  }
 
   // Benchmark closes, in time order (all of them: they are carried forward up to asOf).
   const bench = ledger.benchmark;
@@ -412,6 +419,7 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
     markPrice,
     ev,
     receives,
+    sends,
     benchSymbol: bench ? bench.symbol : null,
     benchTime,
     benchPrice,

@@ -412,10 +412,30 @@ interface RoundTripStats {
   largestLoss: number;
 }
 
-/** Sums over the round trips (a function of its own so V8 optimises the loop; grade() runs once per call). */
+/** Sums over the round trips. */
 function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtOpen: Float64Array): RoundTripStats {
-  // Loop-carried doubles in a typed array (as locals V8 would box them on every update).
-  const sums = new Float64Array(8); // sumWin, sumLoss, sumPnl, sumHold, winHold, lossHold, largestLossAmount, largestLoss
+  // sumWin, sumLoss, sumPnl, sumHold, winHold, lossHold, largestLossAmount, largestLoss, wins, losses
+  const sums = new Float64Array(10);
+  roundTripSums(pnl, hold, notional, equityAtOpen, sums);
+  return {
+    wins: sums[8],
+    losses: sums[9],
+    sumWin: sums[0],
+    sumLoss: sums[1],
+    sumPnl: sums[2],
+    sumHold: sums[3],
+    winHold: sums[4],
+    lossHold: sums[5],
+    largestLossAmount: sums[6],
+    largestLoss: sums[7],
+  };
+}
+
+/**
+ * The loop of roundTripStats, alone in its function: called once per grade, a loop followed by
+ * more code is run as on-stack-replaced code that V8 threw away at that code, every grade.
+ */
+function roundTripSums(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtOpen: Float64Array, sums: Float64Array): void {
   let wins = 0;
   let losses = 0;
   for (let i = 0; i < pnl.length; i++) {
@@ -439,18 +459,8 @@ function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64
       if (f > sums[7]) sums[7] = f;
     }
   }
-  return {
-    wins,
-    losses,
-    sumWin: sums[0],
-    sumLoss: sums[1],
-    sumPnl: sums[2],
-    sumHold: sums[3],
-    winHold: sums[4],
-    lossHold: sums[5],
-    largestLossAmount: sums[6],
-    largestLoss: sums[7],
-  };
+  sums[8] = wins;
+  sums[9] = losses;
 }
 
 function cmp(a: string, b: string): number {

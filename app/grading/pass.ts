@@ -7,7 +7,7 @@
 // transfers) take records from n upwards. Price marks, cash flows, events and the ends of UTC days
 // are merged in between the trades (at one instant: marks, flows, income and fees, splits/renames/
 // spin-offs, transfers, then trade rows; a day ends before anything at or after midnight).
-import { EV_FEE, EV_INCOME, EV_RENAME, EV_SPINOFF, EV_SPLIT, EV_TRANSFER, ROW_RECEIVE, ROW_SEND, type PreparedEvent, type PreparedLedger } from "./columns";
+import { EV_FEE, EV_INCOME, EV_RENAME, EV_SPINOFF, EV_SPLIT, EV_TRANSFER, ROW_RECEIVE, ROW_SEND, ROW_TRADE, type PreparedEvent, type PreparedLedger } from "./columns";
 import { scratch, scratchRaw } from "./scratch";
 import { dayOf } from "./time";
 
@@ -117,7 +117,7 @@ const RT_FIELDS = 8;
 /** Fields a round trip carries from its opening (copied when it moves to another position). */
 const RT_OPEN_FIRST = 4;
 
-// Running state, in a typed array: loop-carried doubles in locals of a long loop are boxed by V8.
+// Running state, in typed arrays between the trade runs (which keep what they change in locals).
 const REALIZED = 0;
 const FEES = 1;
 const TC = 2; // cash from activity: trades, income, standalone fees
@@ -400,38 +400,80 @@ interface Context {
 }
 
 /**
- * The trade loop, alone in its function so V8 optimises it whole (a loop in a larger function is
- * OSR-compiled, and ran about twice as slow). Marks, flows, events and day ends between two trades
- * are handled by drainEvents, called only when one is due.
+ * The trades in order, with the marks, flows, events and day ends due between them handled by
+ * drainEvents: runs of trades between two such items go to tradeRun.
  */
 function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64Array, gaps: Gap[]): void {
+  const { c, book, st, ist } = ctx;
+  const { n, time } = c;
+  let k = 0;
+  while (k < n) {
+    ist[TRADE_AT] = k;
+    drainEvents(time[k], ctx);
+    // Events may grow the lot storage: the run reads the current arrays.
+    k = tradeRun(ctx, k, nextEventTime(c, st, ist), book.next, book.lots, tradeGross, tradeEquity, gaps);
+  }
+}
+
+/**
+ * Trades from `k0` up to the next one at or after `until` (returned; n when none), alone in their
+ * function so V8 optimises the loop whole (a loop in a larger function is OSR-compiled, and ran
+ * about twice as slow), and with the lot storage fixed for the run. The running state the loop
+ * changes on every trade is in locals, kept in `st` and `ist` between runs (where drainEvents reads
+ * and changes it) and around the flows in kind.
+ */
+function tradeRun(
+  ctx: Context,
+  k0: number,
+  until: number,
+  next: Int32Array,
+  lots: Float64Array,
+  tradeGross: Float64Array,
+  tradeEquity: Float64Array,
+  gaps: Gap[],
+): number {
   const { c, book, syms, st, ist, rt } = ctx;
   const { n, time, qty, price, fee, dir, cls, pos, sym, row } = c;
   const { head, tail, posQty, rtAcc } = book;
-  let { next, lots } = book;
   const { qty: symQty, mark, open: symOpen, active, activeAt } = syms;
   const { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose, openTime: rtOpenTime, side: rtSide, pos: rtPos } = rt;
-  let pieces = 0;
-  let nextEvent = nextEventTime(c, st, ist);
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
   const unfunded = tradeGross.length > 0 || (c.flowTime.length === 0 && c.receives === 0);
+  // Receive and send rows are flows in kind too; most ledgers have none, and skip reading the kinds.
+  const anyRows = c.receives > 0 || c.sends > 0;
+  let realized = st[REALIZED];
+  let fees = st[FEES];
+  let tc = st[TC];
+  let minCash = st[MIN_CASH];
+  let fc = st[FC];
+  let pv = st[PV];
+  let gross = st[GROSS];
+  let maxLev = st[MAX_LEV];
+  let anyBase = st[ANY_BASE] === 1;
+  let negCash = st[NEG_CASH] === 1;
+  let nActive = ist[N_ACTIVE];
+  let rtCount = ist[RT_COUNT];
+  let pieces = ist[PIECES];
 
-  for (let k = 0; k < n; k++) {
+  let k = k0;
+  for (; k < n; k++) {
     const t = time[k];
-    if (t >= nextEvent) {
-      ist[TRADE_AT] = k;
-      drainEvents(t, ctx);
-      nextEvent = nextEventTime(c, st, ist);
-      next = book.next;
-      lots = book.lots;
+    // (The first trade of a run is due: what came before it was just drained.)
+    if (t >= until && k > k0) break;
+    const kind = anyRows ? row[k] : ROW_TRADE;
+    if (kind === ROW_RECEIVE) {
+      // A receive is a deposit in kind: the units' value arrives, then buys them (no fee).
+      st[TC] = tc;
+      ist[N_ACTIVE] = nActive;
+      inKindFlow(ctx, t, qty[k] * price[k]);
+      fc = st[FC];
+      gross = st[GROSS];
+      anyBase = st[ANY_BASE] === 1;
     }
     const p = pos[k];
     const q = qty[k];
     const px = price[k];
     const d = dir[k];
-    const kind = row[k];
-    // A receive is a deposit in kind: the units' value arrives, then buys them (no fee).
-    if (kind === ROW_RECEIVE) inKindFlow(ctx, t, q * px);
     const feePU = fee[k] / q;
     const tol = q * DUST_REL > DUST_ABS ? q * DUST_REL : DUST_ABS;
     let remaining = q;
@@ -440,7 +482,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     const ro = p * RT_FIELDS;
     // Quantity matched against lots: a lot consumed whole (dust either way) counts whole, so cash
     // and P&L see the same units.
-    let closedQ = 0;
+    let counted = 0;
 
     if (pq !== 0 && (pq > 0 ? d < 0 : d > 0)) {
       // Closing against the oldest lots.
@@ -470,20 +512,20 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
         }
       }
       head[p] = L;
-      if (L < 0) tail[p] = -1;
-      closedQ = accQ;
-      st[REALIZED] += accPnl;
-      rtAcc[ro] += accPnl;
-      rtAcc[ro + 1] += accQ;
-      rtAcc[ro + 2] += accQH;
-      rtAcc[ro + 3] += accN;
+      counted = accQ;
+      realized += accPnl;
+      const rPnl = rtAcc[ro] + accPnl;
+      const rQ = rtAcc[ro + 1] + accQ;
+      const rQH = rtAcc[ro + 2] + accQH;
+      const rN = rtAcc[ro + 3] + accN;
       if (L < 0) {
+        tail[p] = -1;
         pq = 0;
         // Round trip complete.
-        const i = ist[RT_COUNT]++;
-        rtPnl[i] = rtAcc[ro];
-        rtHold[i] = rtAcc[ro + 1] > 0 ? rtAcc[ro + 2] / rtAcc[ro + 1] : 0;
-        rtNotional[i] = rtAcc[ro + 3];
+        const i = rtCount++;
+        rtPnl[i] = rPnl;
+        rtHold[i] = rQ > 0 ? rQH / rQ : 0;
+        rtNotional[i] = rN;
         rtOpenCash[i] = rtAcc[ro + 4];
         rtOpenValue[i] = rtAcc[ro + 5];
         rtOpenTime[i] = rtAcc[ro + 6];
@@ -495,11 +537,14 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
         rtAcc[ro + 2] = 0;
         rtAcc[ro + 3] = 0;
       } else {
+        rtAcc[ro] = rPnl;
+        rtAcc[ro + 1] = rQ;
+        rtAcc[ro + 2] = rQH;
+        rtAcc[ro + 3] = rN;
         pq -= side * (q - remaining);
       }
     }
 
-    let counted = closedQ;
     if (remaining > 0) {
       if (d < 0 && (cls[k] === CRYPTO_CODE || kind === ROW_SEND)) {
         // Crypto cannot be sold short, nor units sent that are not held: the excess is a data
@@ -510,8 +555,8 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
         // Open (or add to) a lot; a position opened from flat starts a round trip.
         if (pq === 0) {
           // Cash and value are still those from before this trade (updated below).
-          rtAcc[ro + 4] = st[TC] + st[FC];
-          rtAcc[ro + 5] = st[PV];
+          rtAcc[ro + 4] = tc + fc;
+          rtAcc[ro + 5] = pv;
           rtAcc[ro + 6] = t;
           rtAcc[ro + 7] = d;
         }
@@ -520,7 +565,8 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
         lots[o + LOT_PRICE] = px;
         lots[o + LOT_FEE_PU] = feePU;
         lots[o + LOT_TIME] = t;
-        if (tail[p] >= 0) next[tail[p]] = k;
+        const last = tail[p];
+        if (last >= 0) next[last] = k;
         else head[p] = k;
         tail[p] = k;
         pq += d * remaining;
@@ -530,55 +576,76 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
     posQty[p] = pq;
 
     const f = counted === q ? fee[k] : feePU * counted;
-    st[FEES] += f;
-    const cash = (st[TC] += d > 0 ? -px * counted - f : px * counted - f);
-    if (cash < st[MIN_CASH]) st[MIN_CASH] = cash;
-    if (cash + st[FC] < 0) st[NEG_CASH] = 1;
+    fees += f;
+    tc += d > 0 ? -px * counted - f : px * counted - f;
+    if (tc < minCash) minCash = tc;
+    if (tc + fc < 0) negCash = true;
 
     // Valuation: the trade's price marks its symbol (the mark is the latest price or trade).
     const s = sym[k];
     const oldQ = symQty[s];
-    let gross = st[GROSS];
     if (oldQ !== 0) {
-      const oldM = mark[s];
-      st[PV] += oldQ * px - oldQ * oldM;
-      gross -= oldQ * oldM < 0 ? -(oldQ * oldM) : oldQ * oldM;
+      const oldV = oldQ * mark[s];
+      pv += oldQ * px - oldV;
+      gross -= oldV < 0 ? -oldV : oldV;
     }
     mark[s] = px;
     let newQ = oldQ;
     if (before !== pq) {
-      if (before === 0) symOpen[s]++;
-      if (pq === 0) symOpen[s]--;
+      let open = symOpen[s];
+      if (before === 0) open++;
+      if (pq === 0) open--;
+      symOpen[s] = open;
       // A symbol with no open position is exactly flat (no floating residue across accounts).
-      newQ = symOpen[s] === 0 ? 0 : oldQ + (pq - before);
+      newQ = open === 0 ? 0 : oldQ + (pq - before);
       symQty[s] = newQ;
-      st[PV] += newQ * px - oldQ * px;
-      if (symOpen[s] > 0 && activeAt[s] < 0) {
-        activeAt[s] = ist[N_ACTIVE];
-        active[ist[N_ACTIVE]++] = s;
-      } else if (symOpen[s] === 0 && activeAt[s] >= 0) {
+      pv += newQ * px - oldQ * px;
+      if (open > 0 && activeAt[s] < 0) {
+        activeAt[s] = nActive;
+        active[nActive++] = s;
+      } else if (open === 0 && activeAt[s] >= 0) {
         const at = activeAt[s];
-        const last = active[--ist[N_ACTIVE]];
+        const last = active[--nActive];
         active[at] = last;
         activeAt[last] = at;
         activeAt[s] = -1;
       }
     }
-    if (newQ !== 0) gross += newQ * px < 0 ? -(newQ * px) : newQ * px;
-    st[GROSS] = gross;
+    if (newQ !== 0) {
+      const v = newQ * px;
+      gross += v < 0 ? -v : v;
+    }
     if (unfunded) {
       // The implied deposit is known only after the pass: keep both sides.
       tradeGross[k] = gross;
-      tradeEquity[k] = st[TC] + st[FC] + st[PV];
-    } else if (st[ANY_BASE] === 1 && gross > st[MAX_LEV] * (st[TC] + st[FC] + st[PV])) {
+      tradeEquity[k] = tc + fc + pv;
+    } else if (anyBase) {
       // (Trades before any capital arrived — deposits missing from the ledger — have no leverage to measure.)
-      const eq = st[TC] + st[FC] + st[PV];
-      st[MAX_LEV] = eq > 0 ? gross / eq : Infinity;
+      const eq = tc + fc + pv;
+      if (gross > maxLev * eq) maxLev = eq > 0 ? gross / eq : Infinity;
     }
-    // A send is a withdrawal in kind of what it could sell.
-    if (kind === ROW_SEND && counted > 0) inKindFlow(ctx, t, -px * counted);
+    if (kind === ROW_SEND && counted > 0) {
+      // A send is a withdrawal in kind of what it could sell.
+      st[TC] = tc;
+      ist[N_ACTIVE] = nActive;
+      inKindFlow(ctx, t, -px * counted);
+      fc = st[FC];
+      gross = st[GROSS];
+      anyBase = st[ANY_BASE] === 1;
+    }
   }
+  st[REALIZED] = realized;
+  st[FEES] = fees;
+  st[TC] = tc;
+  st[MIN_CASH] = minCash;
+  st[PV] = pv;
+  st[GROSS] = gross;
+  st[MAX_LEV] = maxLev;
+  st[NEG_CASH] = negCash ? 1 : 0;
+  ist[N_ACTIVE] = nActive;
+  ist[RT_COUNT] = rtCount;
   ist[PIECES] = pieces;
+  return k;
 }
 
 /** Time of the next mark, flow, event or day end (Infinity when none is left). */
