@@ -136,6 +136,8 @@ const EnvSchema = z.object({
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(2),
+  // Ledger rows a wallet import stores per job (one short transaction each; PGlite has one connection).
+  IMPORT_CHUNK_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   // A Plaid webhook may never come: every this many seconds, Plaid accounts not imported for as
   // long are imported again (0 turns the poll off).

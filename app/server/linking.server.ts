@@ -14,7 +14,8 @@ import {
   resolvePlaidAccount,
   type PlaidWebhook,
 } from "~/sources/plaid.server";
-import { EVM_ACTIONS, evmChain, evmTransactions, fetchExplorerPage, mapEvmTransactions, nativeToken, nextEvmPage, type EvmCursor, type ExplorerRow } from "~/sources/evm.server";
+import { EVM_ACTIONS, evmChain, evmTransactions, fetchExplorerPage, mapEvmTransactions, nativeToken, nextEvmPage, type EvmChain, type EvmCursor, type EvmMapped, type ExplorerRow } from "~/sources/evm.server";
+import { nextBatchPart } from "~/sources/imported";
 import { DEMO_EVM_EXPLORER_URL } from "~/sources/wallet-demo";
 import { fetchSolanaHistory, mapSolanaHistory, WSOL_MINT } from "~/sources/solana.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
@@ -50,8 +51,9 @@ type Cursor = {
   window?: { start: string; end: string };
   phase?: "transactions" | "holdings";
   waits?: number;
-  // An EVM wallet: the page to read next (chain = index into EVM_CHAINS), or the chain to map.
-  evm?: EvmCursor & { mapping?: boolean };
+  // An EVM wallet: the page to read next (chain = index into EVM_CHAINS), or the chain to map and
+  // the key of the last ledger row stored from it (app/sources/imported.ts nextBatchPart).
+  evm?: EvmCursor & { mapping?: boolean; after?: string };
 };
 
 // PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two) and rate limits
@@ -307,6 +309,10 @@ function mergeSkipped(into: { reason: string; count: number }[], add: Record<str
 }
 
 async function importStep(data: JobData["import-step"]): Promise<void> {
+  // Let waiting requests in first: on PGlite a query resolves without I/O, and so does a simulated
+  // provider, so a chain of steps would otherwise run as one stretch of promises and starve the
+  // HTTP server until the whole import is done.
+  await new Promise((resolve) => setImmediate(resolve));
   const db = await getDb();
   const row = (await db
     .selectFrom("imports")
@@ -424,8 +430,9 @@ async function plaidStep(row: StepRow): Promise<void> {
 /**
  * An EVM wallet, one explorer page per job: on each chain (EVM_CHAINS) its normal, internal and
  * token transactions, in windows by block past the explorer's 10,000-row cap, each page stored as a
- * payload of this import; then one job maps the chain's pages (swaps priced in USD through the
- * price source, transfers as deposits in kind) and stores its ledger rows.
+ * payload of this import; then the chain's pages are mapped (swaps priced in USD through the price
+ * source, transfers as deposits in kind) outside any transaction, and its ledger rows stored
+ * IMPORT_CHUNK_ROWS per job, each part with the next job in one short transaction.
  */
 async function evmStep(row: StepRow): Promise<void> {
   const env = getEnv();
@@ -433,8 +440,6 @@ async function evmStep(row: StepRow): Promise<void> {
   const chains = env.EVM_CHAINS;
   const c = row.cursor.evm ?? { chain: 0, action: 0, startBlock: 0, page: 1 };
   const chain = evmChain(chains[c.chain]!)!;
-  const payloadKind = (action: string) => `evm.${chain.id}.${action}#${row.id}`;
-  const db = await getDb();
   if (!c.mapping) {
     const action = EVM_ACTIONS[c.action]!;
     const config = { baseUrl: env.EVM_EXPLORER_URL ?? DEMO_EVM_EXPLORER_URL, apiKey: env.EVM_EXPLORER_KEY, timeoutMs: env.WALLET_PROVIDER_TIMEOUT_MS };
@@ -443,19 +448,52 @@ async function evmStep(row: StepRow): Promise<void> {
     await commitStep(
       row,
       async (trx) => {
-        if (rows.length) await trx.insertInto("provider_payloads").values({ linked_account_id: row.linked_account_id, kind: payloadKind(action), payload: JSON.stringify({ startBlock: c.startBlock, page: c.page, result: rows }) }).execute();
+        if (rows.length) await trx.insertInto("provider_payloads").values({ linked_account_id: row.linked_account_id, kind: evmPayloadKind(chain, action, row.id), payload: JSON.stringify({ startBlock: c.startBlock, page: c.page, result: rows }) }).execute();
         return 0;
       },
       { state: "fetching", cursor: { ...row.cursor, evm: next ? { ...next, chain: c.chain } : { ...c, mapping: true } }, fetched: row.fetched + rows.length },
     );
     return;
   }
+  const mapped = await mappedEvmChain(row, address, chain);
+  const { part, last } = nextBatchPart(mapped.batch, c.after ?? null, env.IMPORT_CHUNK_ROWS);
+  const finished = last === null && c.chain + 1 >= chains.length;
+  await commitStep(
+    row,
+    async (trx) => (await saveImport(row.linked_account_id, { ...part, payloads: [] }, trx, { finished })).tradesAdded,
+    {
+      state: finished ? (row.regrade ? "grading" : "done") : last !== null ? "mapping" : "fetching",
+      cursor: { ...row.cursor, evm: finished ? c : last !== null ? { ...c, after: last } : { chain: c.chain + 1, action: 0, startBlock: 0, page: 1 } },
+      // Counted once per chain, with its first part.
+      ...(c.after === undefined ? { skipped: mapped.skipped } : {}),
+    },
+  );
+  if (last === null) mappedChains.delete(`${row.id}:${chain.id}`);
+}
+
+function evmPayloadKind(chain: EvmChain, action: string, importId: number) {
+  return `evm.${chain.id}.${action}#${importId}`;
+}
+
+type MappedChain = { batch: EvmMapped["batch"]; skipped: Record<string, number> };
+
+// A chain's mapped rows, kept in this process between the jobs that store its parts. A worker
+// without them (restarted, or another process) maps the stored pages again: the same pages and the
+// cached prices give the same rows, and the parts' cursor is a row key, not a position.
+const mappedChains = new Map<string, MappedChain>();
+const MAPPED_CHAINS_KEPT = 4;
+
+async function mappedEvmChain(row: StepRow, address: string, chain: EvmChain): Promise<MappedChain> {
+  const key = `${row.id}:${chain.id}`;
+  const kept = mappedChains.get(key);
+  if (kept) return kept;
+  const db = await getDb();
   await db.updateTable("imports").set({ state: "mapping", updated_at: sql`now()` }).where("id", "=", row.id).execute();
   const pages = await db
     .selectFrom("provider_payloads")
     .select(["kind", "payload"])
     .where("linked_account_id", "=", row.linked_account_id)
-    .where("kind", "in", EVM_ACTIONS.map(payloadKind))
+    .where("kind", "in", EVM_ACTIONS.map((action) => evmPayloadKind(chain, action, row.id)))
     .orderBy("id")
     .execute();
   const rows = { txlist: [] as ExplorerRow[], txlistinternal: [] as ExplorerRow[], tokentx: [] as ExplorerRow[] };
@@ -466,18 +504,15 @@ async function evmStep(row: StepRow): Promise<void> {
   }
   const transactions = evmTransactions(address, chain, rows);
   const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, { nativeToken: nativeToken(chain), transfers: true });
-  const mapped = mapEvmTransactions(chain, transactions, priceAt);
-  const last = c.chain + 1 >= chains.length;
-  if (mapped.warnings.length) log("debug", "evm import warnings", { importId: row.id, chain: chain.id, warnings: mapped.warnings.slice(0, 5) });
-  await commitStep(
-    row,
-    async (trx) => (await saveImport(row.linked_account_id, { ...mapped.batch, payloads: [] }, trx, { finished: last })).tradesAdded,
-    {
-      state: last ? (row.regrade ? "grading" : "done") : "fetching",
-      cursor: { ...row.cursor, evm: last ? c : { chain: c.chain + 1, action: 0, startBlock: 0, page: 1 } },
-      skipped: { ...(mapped.swapsSkipped ? { "swap without a USD price": mapped.swapsSkipped } : {}), ...(mapped.transfersSkipped ? { "token transfer without a USD price": mapped.transfersSkipped } : {}) },
-    },
-  );
+  const valued = mapEvmTransactions(chain, transactions, priceAt);
+  if (valued.warnings.length) log("debug", "evm import warnings", { importId: row.id, chain: chain.id, warnings: valued.warnings.slice(0, 5) });
+  const mapped = {
+    batch: valued.batch,
+    skipped: { ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}), ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}) },
+  };
+  if (mappedChains.size >= MAPPED_CHAINS_KEPT) mappedChains.delete(mappedChains.keys().next().value!);
+  mappedChains.set(key, mapped);
+  return mapped;
 }
 
 /** A Solana wallet's whole history, its swaps without a stablecoin leg priced through the price source. */

@@ -36,6 +36,32 @@ export type ImportBatch = {
   payloads: { kind: string; payload: unknown }[];
 };
 
+/**
+ * The next part of a mapped history to store (pure): at most `size` of its trades, cash flows and
+ * events, in the order of their keys ("t:", "c:", "e:" + external id), after the key `after` (the
+ * last one a previous part stored). A cursor by key rather than by position, so a worker that maps
+ * the history again after a crash resumes where the stored parts end even if the mapping moved.
+ * `last` is the key to resume after, null when this part ends the history.
+ */
+export function nextBatchPart(batch: Omit<ImportBatch, "payloads">, after: string | null, size: number): { part: Omit<ImportBatch, "payloads">; last: string | null } {
+  type Keyed = { key: string; trade?: ImportedTrade; cashFlow?: ImportedCashFlow; event?: ImportedEvent };
+  const keyed: Keyed[] = [
+    ...batch.trades.map((row) => ({ key: `t:${row.externalId}`, trade: row })),
+    ...batch.cashFlows.map((row) => ({ key: `c:${row.externalId}`, cashFlow: row })),
+    ...(batch.events ?? []).map((row) => ({ key: `e:${row.externalId}`, event: row })),
+  ]
+    .filter((r) => after === null || r.key > after)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const rows = keyed.slice(0, size);
+  // Marks (a price at a time, upserted) go with the first part.
+  const part = { trades: [] as ImportedTrade[], cashFlows: [] as ImportedCashFlow[], marks: after === null ? batch.marks : [], events: [] as ImportedEvent[] };
+  for (const r of rows) {
+    if (r.trade) part.trades.push(r.trade);
+    else if (r.cashFlow) part.cashFlows.push(r.cashFlow);
+    else if (r.event) part.events.push(r.event);
+  }
+  return { part, last: keyed.length > size ? rows[rows.length - 1]!.key : null };
+}
 
 /** A wallet adapter's whole history at once (Solana). */
 export type WalletHistory = { batch: ImportBatch; warnings: string[]; swapsSeen: number; swapsSkipped: number };

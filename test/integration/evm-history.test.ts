@@ -1,9 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Wallet } from "ethers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { grade, parseLedger } from "../../app/grading";
 import { BIG_WALLET_SWAPS, EVM_SCENARIO_KEY, EVM_BIG_WALLET_KEY, SCENARIO } from "../mocks/evm";
 import { simulatedCoinPrice } from "../mocks/prices";
-import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
+import { baseUrl, get, postForm, signUp, waitForImports, type ImportRow } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // EVM histories through the real path: SIWE link → import jobs (one explorer page each) → mapping
@@ -87,28 +90,51 @@ describe("EVM histories on several chains", () => {
 
 });
 
-describe("a wallet past the explorer's 10,000-row cap (own server: Ethereum only)", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ EVM_CHAINS: "1", ...(await ownDatabase()) });
-  });
+/** A database of the test's own, kept across a restart: a PGlite directory, or a new PostgreSQL database. */
+async function storage(): Promise<Record<string, string>> {
+  if (!process.env.DATABASE_URL) return { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "grader-evm-")) };
+  return ownDatabase();
+}
+
+describe("a wallet past the explorer's 10,000-row cap, its worker killed while storing (own servers: Ethereum only)", () => {
+  const started: RunningServer[] = [];
   afterAll(async () => {
-    await server?.stop();
+    for (const s of started) if (s.process.exitCode === null && s.process.signalCode === null) await s.stop();
   });
 
-  it(`reads it in block windows (${BIG_WALLET_SWAPS} swaps, ${2 * BIG_WALLET_SWAPS + 1} token transfers)`, async () => {
-    const { cookie } = await signUp({ base: server.url });
-    await linkEvm(new Wallet(EVM_BIG_WALLET_KEY), cookie, server.url);
+  it(`reads it in block windows (${BIG_WALLET_SWAPS} swaps, ${2 * BIG_WALLET_SWAPS + 1} token transfers) and stores each trade once across a kill -9`, async () => {
+    // Small parts so the storing spans many jobs and the kill lands between two of them.
+    const env = { EVM_CHAINS: "1", IMPORT_CHUNK_ROWS: "250", JOB_EXPIRE_SECONDS: "3", ...(await storage()) };
+    const first = await startServer(env);
+    started.push(first);
+    const { cookie } = await signUp({ base: first.url });
+    await linkEvm(new Wallet(EVM_BIG_WALLET_KEY), cookie, first.url);
+    // Polling the first server all along: it keeps answering while the import stores its parts.
+    const deadline = Date.now() + 120_000;
+    let before: ImportRow | undefined;
+    for (;;) {
+      [before] = ((await (await get("/api/portal/imports", { cookie, base: first.url })).json()) as { data: ImportRow[] }).data;
+      if (before?.state === "mapping" && before.trades_added > 0) break;
+      if (Date.now() > deadline || !["queued", "fetching", "mapping"].includes(before?.state ?? "")) throw new Error(`never caught storing: ${JSON.stringify(before)}\n${first.logs.slice(-20).join("\n")}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    first.process.kill("SIGKILL");
+    await new Promise<void>((resolve) => first.process.once("exit", () => resolve()));
+    expect(before.trades_added).toBeLessThan(BIG_WALLET_SWAPS);
+
+    const second = await startServer(env);
+    started.push(second);
     let imported;
     try {
-      [imported] = await waitForImports(cookie, { base: server.url, timeoutMs: 180_000 });
+      [imported] = await waitForImports(cookie, { base: second.url, timeoutMs: 120_000 });
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${server.logs.slice(-30).join("\n")}`);
+      throw new Error(`${(error as Error).message}\n${second.logs.slice(-30).join("\n")}`);
     }
-    expect(imported, JSON.stringify(imported)).toMatchObject({ state: "done", error: null, trades_added: BIG_WALLET_SWAPS });
+    // Every trade once: the parts stored before the kill stay, the rest follow, none twice.
+    expect(imported, JSON.stringify(imported)).toMatchObject({ id: before.id, state: "done", error: null, trades_added: BIG_WALLET_SWAPS });
     // Every row was read at least once (windows overlap by a block): txlist + tokentx.
     expect(imported!.fetched).toBeGreaterThanOrEqual(BIG_WALLET_SWAPS + 2 * BIG_WALLET_SWAPS + 1);
-    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie, base: server.url })).json()) as { meta: { total: number } };
+    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie, base: second.url })).json()) as { meta: { total: number } };
     expect(trades.meta.total).toBe(BIG_WALLET_SWAPS);
   }, 240_000);
 });
