@@ -310,7 +310,7 @@ app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }
 
 // Admission control in front of Remix: a bounded number of renders at a time, a bounded wait for
 // the rest, then a plain 503 (admission.server.ts).
-const admission = createAdmission(env.MAX_CONCURRENT_RENDERS, env.RENDER_QUEUE_WAIT_MS);
+const admission = createAdmission(env.MAX_CONCURRENT_RENDERS, env.RENDER_QUEUE_WAIT_MS, env.RENDER_QUEUE_MAX ?? env.MAX_CONCURRENT_RENDERS);
 reportAdmission(admission.stats);
 app.use((_req, res, next) => {
   admission.enter(

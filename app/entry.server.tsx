@@ -1,10 +1,11 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
+import { BUSY_MESSAGE } from "./server/db.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -26,6 +27,13 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A loader found the database busy (pool wait limit: a thrown 503 with Retry-After). Rendering
+  // the error page would spend the CPU the overload lacks, seconds under 200 connections: the
+  // same plain 503 as admission control instead (docs/PERFORMANCE.md).
+  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  if (errors.some((e) => isRouteErrorResponse(e) && e.status === 503 && e.data === BUSY_MESSAGE)) {
+    return new Response(BUSY_MESSAGE, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" } });
+  }
   const nonce = loadContext?.cspNonce ?? "";
   // Bots and no-JS clients get the complete document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");

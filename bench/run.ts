@@ -13,7 +13,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     run: async () => (await import("./http")).benchHttp(Number(process.env.BENCH_SECONDS ?? 5)),
   },
   limits: {
-    title: "Limits: 10 MB bodies beside small requests; 200 connections on a signed-in page and 200 on the landing",
+    title: "Limits: 10 MB bodies beside small requests; 200 connections of mixed load (landing, blog, card, signed-in profile, search API)",
     run: async () => (await import("./limits")).benchLimits(Number(process.env.BENCH_SECONDS ?? 10)),
   },
   engine: { title: "Engine: grading a generated 1,000,000-trade ledger", run: async () => (await import("./engine")).benchEngine() },

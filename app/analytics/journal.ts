@@ -29,6 +29,8 @@ function schema(sorts: readonly string[]) {
     })
     .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "must not be before from", path: ["to"] });
 }
+/** The owner's journal query (every sort), as GET /api/portal/round_trips documents it. */
+export const JOURNAL_QUERY = schema(JOURNAL_SORTS);
 
 export type JournalQuery = {
   symbol?: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseBefore, parsePage, parsePaging } from "./paging";
+import { pagingSchema, parseBefore, parsePage, parsePaging } from "./paging";
 
-const parse = (q: string) => parsePaging(new URLSearchParams(q), ["time", "symbol"] as const, { sort_by: "time", order: "desc" });
+const parse = (q: string) => parsePaging(new URLSearchParams(q), pagingSchema(["time", "symbol"] as const, { sort_by: "time", order: "desc" }));
 
 describe("parsePaging", () => {
   it("applies defaults", () => {

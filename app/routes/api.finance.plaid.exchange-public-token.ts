@@ -1,20 +1,19 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { z } from "zod";
 import { describeFailure } from "~/sources/plaid.server";
 import { linkPlaidItem } from "~/server/linking.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
 import { SPEC_406_MESSAGE } from "~/server/imports.server";
+import { ExchangeTokenBody } from "~/server/api-schemas.server";
 
 // POST /api/finance/plaid/exchange-public-token { public_token } → links the item's investment
 // accounts (status "importing") and starts their imports as jobs; progress is at
 // GET /api/portal/imports. 406 rule: 409 { code: 406, message } and nothing linked.
-const Body = z.object({ public_token: z.string().trim().min(1, "is required").max(300) });
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const user = await requireApiUser(request);
-  const { public_token } = await readBody(request, Body);
+  const { public_token } = await readBody(request, ExchangeTokenBody);
   try {
     const result = await linkPlaidItem(user.id, public_token);
     if (!result.ok) return json({ code: 406, message: SPEC_406_MESSAGE, error: { message: SPEC_406_MESSAGE, code: 406 } }, { status: 409 });

@@ -1,17 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, requireApiUser } from "~/server/api.server";
+import { apiData, apiError, readQuery, requireApiUser } from "~/server/api.server";
+import { LedgerQuery } from "~/server/api-schemas.server";
 import { evaluationLedger } from "~/server/ledger.server";
 
 // The exact engine-format ledger an evaluation of the caller graded (docs/API.md): the current
 // grade's, or ?evaluation_id= for an older one. `npm run grade` on it reproduces the grade.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  const raw = new URL(request.url).searchParams.get("evaluation_id");
-  let evaluationId: number | undefined;
-  if (raw !== null) {
-    if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw apiError(400, "evaluation_id must be a positive whole number.");
-    evaluationId = Number(raw);
-  }
+  const { evaluation_id: evaluationId } = readQuery(request, LedgerQuery);
   const found = await evaluationLedger(user.id, evaluationId);
   if (!found) {
     throw apiError(404, evaluationId === undefined ? "You have no grade with a stored ledger yet." : "You have no grade with that id and a stored ledger.");

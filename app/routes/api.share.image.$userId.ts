@@ -1,7 +1,8 @@
 import { toId } from "~/server/guards.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, requireApiUser, requireMethod } from "~/server/api.server";
-import { ensureCard, parseCardFormat, sharePageUrl } from "~/server/cards.server";
+import { apiData, apiError, readBody, readQuery, requireApiUser, requireMethod } from "~/server/api.server";
+import { ShareImageBody, ShareImageQuery } from "~/server/api-schemas.server";
+import { ensureCard, sharePageUrl } from "~/server/cards.server";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { getDb } from "~/server/db.server";
 
@@ -18,19 +19,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const me = await requireApiUser(request);
   const userId = toId(params.userId);
   if (userId === null) return apiError(404, "No such trader.");
-  let format = parseCardFormat(new URL(request.url).searchParams.get("format"));
-  const type = request.headers.get("content-type") ?? "";
-  try {
-    if (type.includes("application/json")) {
-      const body = (await request.json()) as { format?: unknown } | null;
-      if (body && body.format !== undefined) format = parseCardFormat(body.format);
-    } else if (type.includes("form")) {
-      const body = await request.formData();
-      if (body.has("format")) format = parseCardFormat(body.get("format"));
-    }
-  } catch {
-    return apiError(400, "The request body is not valid JSON.");
-  }
+  // `format=story` in the body wins over the query's.
+  const format = (await readBody(request, ShareImageBody)).format ?? readQuery(request, ShareImageQuery).format ?? "link";
   if (userId !== me.id) {
     const db = await getDb();
     const exists = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiError } from "~/server/api.server";
+import { apiError, readQuery } from "~/server/api.server";
+import { ShareProxyQuery } from "~/server/api-schemas.server";
 import { cardOwner, downloadFileName, loadCard, ownCardHash } from "~/server/cards.server";
 
 /**
@@ -8,7 +9,7 @@ import { cardOwner, downloadFileName, loadCard, ownCardHash } from "~/server/car
  * so this cannot be turned against other hosts, private addresses or redirects.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const hash = ownCardHash(new URL(request.url).searchParams.get("file_url"));
+  const hash = ownCardHash(readQuery(request, ShareProxyQuery).file_url);
   if (!hash) return apiError(400, "file_url must be the URL of one of our performance cards.");
   const card = await loadCard(hash);
   if (!card) return apiError(404, "No such card.");

@@ -1,17 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
+import { CheckoutBody } from "~/server/api-schemas.server";
 import { createCheckoutSession, UnknownPriceError } from "~/server/billing/stripe.server";
 import { log } from "~/server/log.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 
 // SPEC §7: POST /api/stripe/create_stripe_session { price_id } → { client_secret } (embedded Checkout).
-const Body = z.object({ price_id: z.string().min(1).max(200) });
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const user = await requireApiUser(request);
-  const { price_id } = await readBody(request, Body);
+  const { price_id } = await readBody(request, CheckoutBody);
   const limit = await hitRateLimit(`checkout:user:${user.id}`, 30, 3600);
   if (!limit.ok) return apiError(429, "Too many checkout attempts. Please wait a moment and try again.", undefined, { "Retry-After": String(limit.retryAfter) });
   try {

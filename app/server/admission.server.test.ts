@@ -21,4 +21,24 @@ describe("createAdmission", () => {
     releases[2]!();
     expect(admission.stats().inFlight).toBe(0);
   });
+
+  it("refuses at once when the queue is full, and queues again once it drains", () => {
+    const admission = createAdmission(1, 10_000, 2);
+    const started: number[] = [];
+    const refused: number[] = [];
+    const releases: (() => void)[] = [];
+    for (let i = 0; i < 5; i++) admission.enter((release) => (started.push(i), releases.push(release)), () => refused.push(i));
+    expect(started).toEqual([0]);
+    expect(refused).toEqual([3, 4]);
+    expect(admission.stats()).toEqual({ inFlight: 1, queued: 2, refused: 2 });
+    releases[0]!();
+    expect(started).toEqual([0, 1]);
+    admission.enter((release) => (started.push(5), releases.push(release)), () => refused.push(5));
+    expect(admission.stats()).toEqual({ inFlight: 1, queued: 2, refused: 2 });
+    releases[1]!();
+    releases[2]!();
+    releases[3]!();
+    expect(started).toEqual([0, 1, 2, 5]);
+    expect(admission.stats()).toEqual({ inFlight: 0, queued: 0, refused: 2 });
+  });
 });

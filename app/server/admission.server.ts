@@ -3,7 +3,9 @@
  * queries nor to pool waits but to the event loop: every signed-in page is server-rendered, and
  * 200 renders at once share one thread, so each took seconds (docs/PERFORMANCE.md). At most `max`
  * are rendered at a time; the next wait their turn, at most `waitMs`, then get a plain 503 with
- * Retry-After — cheap to send, and the requests already admitted keep their speed.
+ * Retry-After — cheap to send, and the requests already admitted keep their speed. At most
+ * `maxQueued` wait: with the queue full a request is refused at once, because one that would wait
+ * behind a full queue would only time out later, after holding its socket and the loop's attention.
  */
 export type Admission = {
   /** Calls `start` now or when a slot frees; `refuse` if none frees within the wait limit. Returns the release. */
@@ -11,7 +13,7 @@ export type Admission = {
   stats: () => { inFlight: number; queued: number; refused: number };
 };
 
-export function createAdmission(max: number, waitMs: number): Admission {
+export function createAdmission(max: number, waitMs: number, maxQueued = Infinity): Admission {
   let inFlight = 0;
   let refused = 0;
   const queue: { start: (release: () => void) => void; timer: NodeJS.Timeout }[] = [];
@@ -36,6 +38,11 @@ export function createAdmission(max: number, waitMs: number): Admission {
       if (inFlight < max) {
         inFlight++;
         start(releaser());
+        return;
+      }
+      if (queue.length >= maxQueued) {
+        refused++;
+        refuse();
         return;
       }
       const item = {

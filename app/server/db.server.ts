@@ -19,6 +19,8 @@ type G = { [key]?: Promise<DbHandle> };
 /** Counters for /metrics: how often a request found no free connection in time. */
 export const poolStats = { waitTimeouts: 0 };
 
+export const BUSY_MESSAGE = "The service is busy. Please try again in a moment.";
+
 /** What a pool failure means for the request: the database is busy or away, so 503, try again soon. */
 function isUnavailable(error: unknown): boolean {
   const e = error as NodeJS.ErrnoException | undefined;
@@ -42,7 +44,7 @@ function boundedPool(pool: pg.Pool) {
       } catch (error) {
         if (!isUnavailable(error)) throw error;
         poolStats.waitTimeouts++;
-        throw new Response("The service is busy. Please try again in a moment.", { status: 503, headers: { "Retry-After": "1", "Content-Type": "text/plain; charset=utf-8" } });
+        throw new Response(BUSY_MESSAGE, { status: 503, headers: { "Retry-After": "1", "Content-Type": "text/plain; charset=utf-8" } });
       }
     },
     end: () => pool.end(),

@@ -38,8 +38,11 @@ const EnvSchema = z.object({
   // Rendered (Remix) requests handled at once per process, and how long the next may wait for a
   // turn before a 503 with Retry-After (see admission.server.ts). Static files, cards, cached pages
   // and health checks are not counted.
-  MAX_CONCURRENT_RENDERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(16)),
-  RENDER_QUEUE_WAIT_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().default(500)),
+  MAX_CONCURRENT_RENDERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(8)),
+  RENDER_QUEUE_WAIT_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().default(250)),
+  // How many may wait for a turn; past that a request is refused at once (empty: as many as
+  // MAX_CONCURRENT_RENDERS).
+  RENDER_QUEUE_MAX: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).optional()),
   // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),

@@ -13,6 +13,7 @@ import { getEnv } from "./env.server";
 import { enqueue } from "./jobs.server";
 import { log } from "./log.server";
 import { enqueueMail } from "./mail.server";
+import { pagingSchema } from "~/lib/paging";
 
 /**
  * Notifications (docs/DECISIONS.md 97). Services call notify() on the transaction of the action
@@ -57,6 +58,8 @@ export type NotificationView = {
 };
 
 export const NOTIFICATION_SORTS = ["created_at"] as const;
+/** The list is newest first, always: `order` is accepted only as desc. */
+export const NOTIFICATIONS_QUERY = pagingSchema(NOTIFICATION_SORTS, { sort_by: "created_at", order: "desc" });
 
 /** The caller's own notifications, newest first, paged; meta carries the unread count. */
 export async function listNotifications(userId: number, paging: Pick<Paging<string>, "page" | "page_size">) {

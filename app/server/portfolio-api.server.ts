@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, requireApiUser } from "./api.server";
-import { findPublicProfile, toId } from "./guards.server";
+import { apiData, apiError, readQuery, requireApiUser } from "./api.server";
+import { PortfolioOwnerQuery } from "./api-schemas.server";
+import { findPublicProfile } from "./guards.server";
 import type { holdingsFor, tradesFor } from "./portfolio-routes.server";
 
 /**
@@ -11,9 +12,7 @@ import type { holdingsFor, tradesFor } from "./portfolio-routes.server";
 export function portfolioApiLoader(list: typeof tradesFor | typeof holdingsFor) {
   return async function loader({ request }: LoaderFunctionArgs) {
     const viewer = await requireApiUser(request);
-    const raw = new URL(request.url).searchParams.get("user_id");
-    const ownerId = raw === null ? viewer.id : toId(raw);
-    if (ownerId === null) return apiError(400, "user_id: must be a user id.");
+    const ownerId = readQuery(request, PortfolioOwnerQuery).user_id ?? viewer.id;
     if (ownerId !== viewer.id && !(await findPublicProfile(ownerId))) return apiError(404, "No such trader.");
     const { data, meta } = await list(request, ownerId, viewer.id, true);
     return apiData(data, { meta });

@@ -1,11 +1,15 @@
 import { json } from "@remix-run/node";
-import { parsePaging } from "~/lib/paging";
+import { pagingSchema, parsePaging } from "~/lib/paging";
 import { apiError } from "./api.server";
 import { HIDDEN_TRADE_SORTS, HOLDING_SORTS, pagedHoldings, pagedTrades, showsAmounts, TRADE_SORTS } from "./portfolio.server";
 
+// The query schemas, also the JSON API's documented parameters (openapi.server.ts).
+export const TRADES_QUERY = pagingSchema(TRADE_SORTS, { sort_by: "time", order: "desc" });
+export const HOLDINGS_QUERY = pagingSchema(HOLDING_SORTS, { sort_by: "weight", order: "desc" });
+
 // Shared by /profile/*, /u/:id/* and the JSON API: one parse, one privacy rule, one query.
 export async function tradesFor(request: Request, ownerId: number, viewerId: number, asApi = false) {
-  const paged = parsePaging(new URL(request.url).searchParams, TRADE_SORTS, { sort_by: "time", order: "desc" });
+  const paged = parsePaging(new URL(request.url).searchParams, TRADES_QUERY);
   if (!paged.ok) throw asApi ? apiError(400, paged.message) : json({ message: paged.message }, { status: 400 });
   const amounts = await showsAmounts(ownerId, viewerId);
   // Sorting by a hidden column would reveal it through the order: refused, named.
@@ -18,7 +22,7 @@ export async function tradesFor(request: Request, ownerId: number, viewerId: num
 }
 
 export async function holdingsFor(request: Request, ownerId: number, viewerId: number, asApi = false) {
-  const paged = parsePaging(new URL(request.url).searchParams, HOLDING_SORTS, { sort_by: "weight", order: "desc" });
+  const paged = parsePaging(new URL(request.url).searchParams, HOLDINGS_QUERY);
   if (!paged.ok) throw asApi ? apiError(400, paged.message) : json({ message: paged.message }, { status: 400 });
   const amounts = await showsAmounts(ownerId, viewerId);
   const result = await pagedHoldings(ownerId, paged.paging, amounts);

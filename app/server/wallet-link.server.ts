@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { checkWalletProof, normalizeWalletAddress, parseSignInMessage, walletFingerprint, type WalletChain } from "~/sources/siwe.server";
 import { isSolanaDemo } from "~/sources/solana.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "./api.server";
+import { WalletLinkBody, WalletNonceBody } from "./api-schemas.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { SPEC_406_MESSAGE } from "./imports.server";
@@ -22,12 +22,6 @@ const ADDRESS_HINT: Record<WalletChain, string> = {
   solana: "a Solana address (base58)",
 };
 
-const NonceBody = z.object({ wallet_address: z.string({ required_error: "Required." }).min(1, "Required.").max(100) });
-const WalletBody = z.object({
-  wallet_address: z.string({ required_error: "Required." }).min(1, "Required.").max(100),
-  message: z.string().max(4000).optional(),
-  signature: z.string().max(400).optional(),
-});
 
 export const PROOF_REQUIRED_MESSAGE =
   "A wallet is linked by proving you own it: ask POST /api/{chain}/nonce for a sign-in message, sign it in your wallet, then send wallet_address, message and signature. An address alone is not accepted.";
@@ -51,7 +45,7 @@ export function walletNonceAction(chain: WalletChain) {
   return async function action({ request }: ActionFunctionArgs) {
     requireMethod(request, "POST");
     const user = await requireApiUser(request);
-    const body = await readBody(request, NonceBody);
+    const body = await readBody(request, WalletNonceBody);
     const address = addressOr400(chain, body.wallet_address);
     const issued = await createSignInMessage(user.id, chain, address);
     return apiData({ message: issued.message, nonce: issued.nonce, expires_at: issued.expiresAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
@@ -62,7 +56,7 @@ export function walletLinkAction(chain: WalletChain) {
   return async function action({ request }: ActionFunctionArgs) {
     requireMethod(request, "POST");
     const user = await requireApiUser(request);
-    const body = await readBody(request, WalletBody);
+    const body = await readBody(request, WalletLinkBody);
     const address = addressOr400(chain, body.wallet_address);
     if (!body.message || !body.signature) {
       return apiError(400, PROOF_REQUIRED_MESSAGE.replace("{chain}", chain), {

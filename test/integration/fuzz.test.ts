@@ -2,12 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "~/server/openapi.server";
 import { baseUrl, signUp } from "../support/http";
 
 // Property: no request a client can send makes the server answer 5xx. Every JSON route (api.*)
 // and every page with a form action is found from app/routes (a new route is fuzzed without
-// editing this file) and sent bodies built from the field names its source reads, with hostile
-// values. Bounded runs keep it to seconds; a failure prints the shrunk request.
+// editing this file) and sent bodies built from the field names its source reads (for JSON routes
+// also those its OpenAPI document names), with hostile values. Bounded runs keep it to seconds; a
+// failure prints the shrunk request.
 
 const routesDir = path.resolve(import.meta.dirname, "../../app/routes");
 
@@ -25,6 +27,18 @@ function urlPattern(file: string): string | null {
   return "/" + segments.join("/");
 }
 
+type Operation = { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { $ref?: string; properties?: Record<string, unknown> } }> } };
+
+/** The field names the OpenAPI document gives a JSON route (query parameters and body properties). */
+function documentedFields(pattern: string, method: "get" | "post"): string[] {
+  const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+  const op = doc.paths[pattern.replace(/:([^/]+)/g, "{$1}")]?.[method];
+  if (!op) return [];
+  let schema = op.requestBody?.content["application/json"]?.schema;
+  if (schema?.$ref) schema = doc.components.schemas[schema.$ref.split("/").pop()!];
+  return [...(op.parameters ?? []).map((p) => p.name), ...Object.keys(schema?.properties ?? {})];
+}
+
 function targets(): Target[] {
   const out: Target[] = [];
   for (const file of fs.readdirSync(routesDir)) {
@@ -37,6 +51,7 @@ function targets(): Target[] {
     for (const m of source.matchAll(/^\s+([a-z_]+): (?:z\.|idSchema|email|password|username|name\b)/gm)) fields.add(m[1]!);
     const intents = [...source.matchAll(/intent === "([a-z_-]+)"/g)].map((m) => m[1]!);
     const json = file.startsWith("api.");
+    if (json) for (const method of ["get", "post"] as const) for (const f of documentedFields(pattern, method)) fields.add(f);
     if (/export (async )?function action|export const action/.test(source)) out.push({ file, pattern, method: "POST", json, fields: [...fields], intents });
     if (json && /export (async )?function loader|export const loader/.test(source)) out.push({ file, pattern, method: "GET", json, fields: [...fields], intents });
   }

@@ -105,3 +105,30 @@ describe("admission control", () => {
     expect((await fetch(`${server.url}/signin?after=1`)).status).toBe(200);
   });
 });
+
+describe("admission control with a full queue", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // One render at a time, nobody may wait: the wait limit (10 s) is never what refuses.
+    server = await startServer({ MAX_CONCURRENT_RENDERS: "1", RENDER_QUEUE_WAIT_MS: "10000", RENDER_QUEUE_MAX: "0" });
+  });
+  afterAll(() => server.stop());
+
+  it("refuses at once instead of after the wait limit", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const started = Date.now();
+        const res = await fetch(`${server.url}/signin?q=${i}`);
+        await res.text();
+        return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get("retry-after") };
+      }),
+    );
+    const busy = answers.filter((a) => a.status === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    for (const a of busy) {
+      expect(a.retryAfter).toBe("1");
+      expect(a.ms).toBeLessThan(5_000);
+    }
+  });
+});

@@ -35,6 +35,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { time
       // control gets room here (operations.test.ts checks it with tight limits).
       MAX_CONCURRENT_RENDERS: "64",
       RENDER_QUEUE_WAIT_MS: "10000",
+      RENDER_QUEUE_MAX: "10000",
       // Every provider on its simulator, chosen explicitly (a production server refuses otherwise).
       DEMO: "1",
       // Tests count their own users and posts: no demo community unless a test asks (SEED_DEMO=1).

@@ -1,12 +1,15 @@
 import { json } from "@remix-run/node";
-import { parsePaging } from "~/lib/paging";
+import { pagingSchema, parsePaging } from "~/lib/paging";
 import { FOLLOW_SORTS, followList } from "./follows.server";
 import { likedBy, postsBy } from "./posts.server";
 
 // Shared by /profile/* and /u/:id/* tabs. Posts and replies are public to signed-in users; likes and
 // follow lists are shown on one's own profile. Paging follows SPEC §3 (400 on bad values).
+const POSTS_QUERY = pagingSchema(["created_at"] as const, { sort_by: "created_at", order: "desc", page_size: 20 });
+const FOLLOWS_QUERY = pagingSchema(FOLLOW_SORTS, { sort_by: "followed_at", order: "desc", page_size: 20 });
+
 function pageOf(request: Request) {
-  const paged = parsePaging(new URL(request.url).searchParams, ["created_at"] as const, { sort_by: "created_at", order: "desc", page_size: 20 });
+  const paged = parsePaging(new URL(request.url).searchParams, POSTS_QUERY);
   if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
   return paged.paging;
 }
@@ -22,7 +25,7 @@ export async function likesTab(request: Request, userId: number) {
 }
 
 export async function followTab(request: Request, userId: number, direction: "following" | "followers") {
-  const paged = parsePaging(new URL(request.url).searchParams, FOLLOW_SORTS, { sort_by: "followed_at", order: "desc", page_size: 20 });
+  const paged = parsePaging(new URL(request.url).searchParams, FOLLOWS_QUERY);
   if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
   return { ...(await followList(userId, direction, paged.paging)), sort_by: paged.paging.sort_by, order: paged.paging.order };
 }
