@@ -78,7 +78,7 @@ function Shield({ size, color }: { size: number; color: string }) {
 function Avatar({ data, size }: { data: CardData; size: number }) {
   const ring = { width: size, height: size, borderRadius: size / 2, borderWidth: 4, borderStyle: "solid" as const, borderColor: data.tierColor, boxSizing: "border-box" as const };
   if (data.avatar) {
-    return <img src={data.avatar} width={size} height={size} style={{ ...ring, objectFit: "cover" }} />;
+    return <img src={data.avatar} alt="" width={size} height={size} style={{ ...ring, objectFit: "cover" }} />;
   }
   return (
     <div style={{ ...ring, display: "flex", alignItems: "center", justifyContent: "center", backgroundColor: "#1d2740", color: INK, fontSize: size * 0.38, fontWeight: 800 }}>

@@ -168,6 +168,7 @@ const LATIN_FACE: Face = facesOf("@fontsource/inter", "700.css").find((f) => f.f
 // Scripts drawn right to left or with complex shaping (Arabic, Hebrew, Indic, Thai) would come out
 // reordered or unjoined, since Satori does no bidi or shaping: they count as not covered.
 const COMPLEX = /[\u0590-\u08FF\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+// eslint-disable-next-line no-misleading-character-class -- zero-width joiners and VS16 are matched one by one on purpose
 const IGNORABLE = /[\s\u200B-\u200D\uFE0F]/u;
 
 /**

@@ -67,7 +67,13 @@ export function ConfirmDialog({
           </button>
         )}
         {hideOk ? null : (
-          <button type="button" className="btn btn-primary" onClick={() => onClose(true)} autoFocus>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => onClose(true)}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog pattern: focus moves onto its primary action
+            autoFocus
+          >
             {okLabel}
           </button>
         )}

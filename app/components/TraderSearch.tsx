@@ -67,7 +67,7 @@ export function TraderSearch() {
   useEffect(() => setActive(-1), [results]);
   useEffect(() => {
     if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView({ block: "nearest" });
-  }, [active]);
+  }, [active]); // eslint-disable-line react-hooks/exhaustive-deps -- optionId is derived from a stable id
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {

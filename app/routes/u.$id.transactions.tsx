@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { TradesTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";

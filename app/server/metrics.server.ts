@@ -102,7 +102,7 @@ export function routeLabel(path: string, status: number): string {
       if (/^[0-9a-f]{64}\.png$/.test(s)) return ":card";
       if (/^GR-/i.test(s)) return ":code";
       if (/^cs_/.test(s)) return ":session";
-      if (s.length > 32 || !/^[a-z0-9_.\[\]-]+$/i.test(s)) return ":param";
+      if (s.length > 32 || !/^[a-z0-9_.[\]-]+$/i.test(s)) return ":param";
       return s;
     });
   return "/" + segments.join("/");

@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, signedInPage as signedInPageFor, skipE2E, seriousViolations } from "../support/browser";
-import { baseUrl, signUp } from "../support/http";
+import { baseUrl } from "../support/http";
 
 
 

@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp, waitForImports } from "../support/http";

@@ -1,6 +1,4 @@
 import { EVM_FAILURE_KEYS } from "../mocks/evm";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import bs58 from "bs58";
 import { getBytes, Wallet } from "ethers";
 import type { Browser, BrowserContext, Page } from "playwright-core";

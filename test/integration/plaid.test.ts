@@ -29,7 +29,7 @@ async function call(path: string, opts: { method?: string; body?: unknown; cooki
   });
   const text = await res.text();
   seen.push(text, JSON.stringify([...res.headers]));
-  let json: any = null;
+  let json: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers of any shape
   try {
     json = JSON.parse(text);
   } catch {
@@ -49,7 +49,7 @@ const RUN = Date.now().toString(36);
 const U = `user_good_${RUN}`;
 const token = (tail: string) => `public-sandbox-${tail}-${crypto.randomBytes(4).toString("hex")}`;
 const exchange = (cookie: string, publicToken: string) => call("/api/finance/plaid/exchange-public-token", { body: { public_token: publicToken }, cookie });
-const accounts = async (cookie: string) => (await call("/api/finance/plaid/accounts", { cookie })).json.data as any[];
+const accounts = async (cookie: string) => (await call("/api/finance/plaid/accounts", { cookie })).json.data as { id: number; trades: number; last_imported_at: string; [k: string]: unknown }[];
 const imports = (cookie: string) => waitForImports(cookie, { base });
 
 const expected = expectedDemoLedger;
