@@ -1,6 +1,8 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { badgeCount } from "~/lib/notifications";
+// Not from ~/lib/notifications: that module carries the settings form's zod schema, which the
+// header (on every page, the landing included) must not load.
+import { badgeCount } from "~/lib/format-number";
 import { usePolling } from "~/lib/use-polling";
 
 export const BELL_POLL_MS = 15_000;

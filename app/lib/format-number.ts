@@ -66,3 +66,8 @@ export function formatDay(date: Date | string): string {
 export function sideLabel(side: string): string {
   return side.charAt(0).toUpperCase() + side.slice(1).toLowerCase();
 }
+
+/** The count shown on the bell: 1–99, then "99+". */
+export function badgeCount(unread: number): string {
+  return unread > 99 ? "99+" : String(unread);
+}

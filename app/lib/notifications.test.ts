@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { badgeCount, digestText, notificationText, NOTIFICATION_KINDS, parseNotificationSettings } from "./notifications";
+import { badgeCount } from "./format-number";
+import { digestText, notificationText, NOTIFICATION_KINDS, parseNotificationSettings } from "./notifications";
 
 const form = (entries: [string, string][]) => {
   const f = new FormData();

@@ -63,11 +63,6 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
   }
 }
 
-/** The count shown on the bell: 1–99, then "99+". */
-export function badgeCount(unread: number): string {
-  return unread > 99 ? "99+" : String(unread);
-}
-
 /**
  * The settings form: one checkbox per kind (ticked = on; an unticked box sends nothing, so what is
  * absent is muted) and the digest frequency.
