@@ -123,7 +123,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     await demo.waitFor({ timeout: 10_000 });
     expect(await seriousViolations(page)).toEqual([]);
     await demo.click();
-    await page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    await page.waitForURL(/\/profile\/account\?added=1#imports$/, { timeout: 30_000 });
     // The key stays in this browser; the server linked its address through the real SIWE path.
     const key = await page.evaluate(() => window.localStorage.getItem("grader:demo-wallet:evm"));
     const address = new Wallet(key!).address;
@@ -142,7 +142,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     const sol = await signedIn();
     await sol.page.goto(baseUrl() + "/link/solana");
     await sol.page.getByRole("button", { name: "Use a demo wallet" }).click({ timeout: 10_000 });
-    await sol.page.waitForURL(/\/profile\/account\?added=1$/, { timeout: 30_000 });
+    await sol.page.waitForURL(/\/profile\/account\?added=1#imports$/, { timeout: 30_000 });
     const secret = await sol.page.evaluate(() => window.localStorage.getItem("grader:demo-wallet:solana"));
     expect(bs58.decode(secret!)).toHaveLength(64);
     await sol.ctx.close();
