@@ -363,7 +363,7 @@ describe("Plaid webhooks", () => {
     expect(params.get("account")).toBe(String(account.id));
     const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: String(account.id), username: `${U}h`, password: "pass_good", intent: "submit" }, { base, cookie });
     // Update mode hands back no public token: nothing is exchanged, no item or account is added.
-    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1");
+    expect(done.headers.get("location")).toBe("/profile/account?reconnected=1#imports");
     expect((await imports(cookie))[0]).toMatchObject({ linked_account_id: account.id, reason: "retry", state: "done", error: null });
     const after = await accounts(cookie);
     expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
