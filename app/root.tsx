@@ -1,13 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
-  useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { Footer } from "./components/Footer";
@@ -15,7 +13,7 @@ import { DemoBanner } from "./components/DemoBanner";
 import { Header } from "./components/Header";
 import { demoBannerSubjects } from "./server/demo.server";
 import { NavProgress } from "./components/NavProgress";
-import { NotFound } from "./components/NotFound";
+import { RouteErrorPanel } from "./components/RouteError";
 import { AppToaster } from "./components/Toaster";
 import { VerifyBanner } from "./components/VerifyBanner";
 import { ConfirmProvider } from "./components/ConfirmDialog";
@@ -109,41 +107,9 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <Document>
-        <NotFound />
-      </Document>
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
-    // A request we refuse (bad input, too many attempts): say why; trying again will not help.
-    const data: unknown = error.data;
-    const reason = typeof data === "string" ? data : typeof (data as { message?: unknown })?.message === "string" ? (data as { message: string }).message : error.statusText;
-    return (
-      <Document>
-        <div className="page narrow">
-          <h1>We couldn’t handle that request</h1>
-          <p role="alert">{reason}</p>
-          <p>
-            <a href="/">Go to the home page</a>
-          </p>
-        </div>
-      </Document>
-    );
-  }
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong.";
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <Document>
-      <div className="page narrow">
-        <h1>Something went wrong</h1>
-        <p>{message} Please try again in a moment.</p>
-        <p>
-          <a href="/">Go to the home page</a>
-        </p>
-      </div>
+      <RouteErrorPanel />
     </Document>
   );
 }

@@ -1,6 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { RouteErrorPanel } from "~/components/RouteError";
+import { Tabs } from "~/components/Tabs";
 import { seo } from "~/lib/seo";
 import { adminCounts, requireAdmin } from "~/server/admin.server";
 
@@ -13,8 +16,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(await adminCounts());
 }
 
-export default function AdminLayout() {
-  const counts = useLoaderData<typeof loader>();
+export default function Admin() {
+  return (
+    <AdminLayout>
+      <Outlet />
+    </AdminLayout>
+  );
+}
+
+// A failing tab keeps the area's tabs; a refused visitor (404) sees the plain not-found page.
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>("routes/admin");
+  return data ? (
+    <AdminLayout>
+      <RouteErrorPanel />
+    </AdminLayout>
+  ) : (
+    <RouteErrorPanel />
+  );
+}
+
+function AdminLayout({ children }: { children: ReactNode }) {
+  const counts = useRouteLoaderData<typeof loader>("routes/admin")!;
   const tabs: [string, string][] = [
     ["/admin/reports", `Reports (${counts.openReports})`],
     ["/admin/stars", `Stars (${counts.pendingStars} pending)`],
@@ -23,14 +46,8 @@ export default function AdminLayout() {
   return (
     <div className="page">
       <h1>Admin</h1>
-      <nav className="tabs" aria-label="Admin">
-        {tabs.map(([to, label]) => (
-          <NavLink key={to} to={to} className={({ isActive }) => (isActive ? "active" : "")}>
-            {label}
-          </NavLink>
-        ))}
-      </nav>
-      <Outlet />
+      <Tabs label="Admin" tabs={tabs} />
+      {children}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
-import { NavLink, Outlet } from "@remix-run/react";
+import { Outlet } from "@remix-run/react";
+import { RouteErrorPanel } from "~/components/RouteError";
+import { Tabs } from "~/components/Tabs";
 import { Page } from "~/components/Page";
 import { requireUser } from "~/server/session.server";
 
@@ -14,11 +16,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Market() {
   return (
     <Page title="Market" lead="The graded traders worth watching, and what they trade.">
-      <nav className="tabs" aria-label="Market">
-        <NavLink to="/market/traders">Traders</NavLink>
-        <NavLink to="/market/trades">Trades</NavLink>
-      </nav>
+      <Tabs label="Market" tabs={TABS} />
       <Outlet />
+    </Page>
+  );
+}
+
+const TABS = [
+  ["/market/traders", "Traders"],
+  ["/market/trades", "Trades"],
+] as const;
+
+// A failing tab keeps the market's title and tabs.
+export function ErrorBoundary() {
+  return (
+    <Page title="Market" lead="The graded traders worth watching, and what they trade.">
+      <Tabs label="Market" tabs={TABS} />
+      <RouteErrorPanel />
     </Page>
   );
 }

@@ -1,7 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
-import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { RouteErrorPanel } from "~/components/RouteError";
+import { Tabs } from "~/components/Tabs";
 import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { Tier } from "~/lib/vocabulary";
@@ -34,7 +37,27 @@ const tabs = [
 ] as const;
 
 export default function Profile() {
-  const { user, grade, counts, embed } = useLoaderData<typeof loader>();
+  return (
+    <ProfileLayout>
+      <Outlet />
+    </ProfileLayout>
+  );
+}
+
+// A failing tab keeps the profile's header and tabs (when the profile itself loaded).
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>("routes/profile");
+  return data ? (
+    <ProfileLayout>
+      <RouteErrorPanel />
+    </ProfileLayout>
+  ) : (
+    <RouteErrorPanel />
+  );
+}
+
+function ProfileLayout({ children }: { children: ReactNode }) {
+  const { user, grade, counts, embed } = useRouteLoaderData<typeof loader>("routes/profile")!;
   const name = displayName(user) || user.email;
   return (
     <div className="page">
@@ -54,14 +77,8 @@ export default function Profile() {
         </div>
         <Link to="/user/settings" className="btn btn-ghost" style={{ marginLeft: "auto" }}>Edit profile</Link>
       </header>
-      <nav className="tabs" aria-label="Profile">
-        {tabs.map(([to, label]) => (
-          <NavLink key={to} to={to} className={({ isActive }) => (isActive ? "active" : "")}>
-            {label}
-          </NavLink>
-        ))}
-      </nav>
-      <Outlet />
+      <Tabs label="Profile" tabs={tabs} />
+      {children}
     </div>
   );
 }

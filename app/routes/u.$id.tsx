@@ -1,7 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, Outlet, useActionData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { RouteErrorPanel } from "~/components/RouteError";
+import { Tabs } from "~/components/Tabs";
 import { formatCompact } from "~/lib/format-number";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { follow, isFollowing, unfollow } from "~/server/community/follows.server";
@@ -80,7 +83,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const tabs = ["posts", "replies", "stats", "holdings", "transactions", "history"] as const;
 
 export default function TraderProfile() {
-  const { trader, grade, self, following, blocked, counts } = useLoaderData<typeof loader>();
+  return (
+    <TraderLayout>
+      <Outlet />
+    </TraderLayout>
+  );
+}
+
+// A failing tab keeps the trader's header and tabs (when the trader itself loaded).
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>("routes/u.$id");
+  return data ? (
+    <TraderLayout>
+      <RouteErrorPanel />
+    </TraderLayout>
+  ) : (
+    <RouteErrorPanel />
+  );
+}
+
+function TraderLayout({ children }: { children: ReactNode }) {
+  const { trader, grade, self, following, blocked, counts } = useRouteLoaderData<typeof loader>("routes/u.$id")!;
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -142,14 +165,8 @@ export default function TraderProfile() {
           {actionData && "reported" in actionData ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
         </div>
       </header>
-      <nav className="tabs" aria-label="Trader">
-        {tabs.map((t) => (
-          <NavLink key={t} to={`/u/${trader.id}/${t}`} className={({ isActive }) => (isActive ? "active" : "")}>
-            {t[0]!.toUpperCase() + t.slice(1)}
-          </NavLink>
-        ))}
-      </nav>
-      <Outlet />
+      <Tabs label="Trader" tabs={tabs.map((t) => [`/u/${trader.id}/${t}`, t[0]!.toUpperCase() + t.slice(1)] as const)} />
+      {children}
     </div>
   );
 }

@@ -32,6 +32,19 @@ describe("every route of SPEC §2 renders a real page", () => {
     expectHeading(html, heading);
   });
 
+  it.each([
+    ["/u/{self}/transactions?sort_by=nope", 'aria-label="Trader"'],
+    ["/profile/posts?page=0", 'aria-label="Profile"'],
+    ["/market/traders?tier=Wood", 'aria-label="Market"'],
+  ])("a failing tab (%s) keeps the layout's header and tabs, and says why", async (path, tabs) => {
+    const res = await get(withSelf(path, selfId), { cookie });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('class="site-header"');
+    expect(html).toContain(tabs);
+    expect(html).toContain("We couldn’t handle that request");
+  });
+
   it.each(memberRoutes)("$path answers for a signed-in user", async ({ path, heading, status }) => {
     const res = await get(withSelf(path, selfId), { cookie });
     expect(res.status).toBe(status ?? 200);
