@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 
-/** SPEC §2's three ways to connect: Broker, MetaMask Wallet, Phantom Wallet (wallets desktop only). */
+/** PRODUCT §2's three ways to connect: Broker, MetaMask Wallet, Phantom Wallet (wallets desktop only). */
 export function ConnectOptions() {
   const { device } = useDevice();
   const wallets = walletsAllowed(device);

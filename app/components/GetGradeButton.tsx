@@ -9,7 +9,7 @@ import { notify, useModalDialog } from "./Toaster";
 type Outcome = { code: number; message?: string };
 
 /**
- * "Get Grade" / "Refresh Grade" (SPEC §4). Without JavaScript it is a link to /evaluate, where each
+ * "Get Grade" / "Refresh Grade" (PRODUCT §4). Without JavaScript it is a link to /evaluate, where each
  * step is a page. With JavaScript: no linked account → the connect modal; linked → "Confirm To
  * Update Your Grade" → the evaluation runs behind a loading overlay → success toast, or the Tips
  * dialog for codes ≥ 300 (except 2002).

@@ -24,7 +24,7 @@ export function useSocialLinks() {
   return useRootData()?.ENV.SOCIAL ?? [];
 }
 
-// The logo goes to /community when logged in, else / (SPEC §2). Menus are <details> elements,
+// The logo goes to /community when logged in, else / (PRODUCT §2). Menus are <details> elements,
 // so they open and close without JavaScript. Landing anchors are router Links: a plain same-page
 // "#hash" link fires popstate, and the router's scroll restoration would then undo the jump.
 export type HeaderGrade = { tier: string | null; stars: number; score: number | null; createdAt: string; verificationCode: string } | null;

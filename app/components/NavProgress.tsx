@@ -1,6 +1,6 @@
 import { useNavigation } from "@remix-run/react";
 
-// A thin bar while a page loads on demand (SPEC §2: pages load with a loading indicator).
+// A thin bar while a page loads on demand (PRODUCT §2: pages load with a loading indicator).
 export function NavProgress() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";

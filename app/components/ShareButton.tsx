@@ -3,14 +3,14 @@ import { useEffect, useState } from "react";
 import { NO_GRADE_MESSAGE, ShareModal } from "./ShareModal";
 import { notify } from "./Toaster";
 
-/** SPEC §3: set by the airdrop flow; opens the share modal once, then is removed. */
+/** PRODUCT §3: set by the airdrop flow; opens the share modal once, then is removed. */
 export const PENDING_AIRDROP_SHARE_KEY = "grader.pendingAirdropShare";
 
 type ShareUser = { id: number; is_star: boolean };
 
 /**
  * The header's Share button. Without JavaScript it is a link to /share (or /evaluate without a
- * grade); with JavaScript it opens the share modal, or shows SPEC §5's message and goes to /evaluate.
+ * grade); with JavaScript it opens the share modal, or shows PRODUCT §5's message and goes to /evaluate.
  */
 export function ShareButton({ user, className = "btn btn-ghost nav-desktop" }: { user: ShareUser; className?: string }) {
   const navigate = useNavigate();
@@ -33,7 +33,7 @@ export function ShareButton({ user, className = "btn btn-ghost nav-desktop" }: {
       <Link
         to={user.is_star ? "/share" : "/evaluate"}
         className={className}
-        // Not aria-disabled: without a grade it still answers (SPEC §5's message, then /evaluate).
+        // Not aria-disabled: without a grade it still answers (PRODUCT §5's message, then /evaluate).
         title={user.is_star ? undefined : "Get your grade first to share it"}
         onClick={(e) => {
           e.preventDefault();

@@ -4,19 +4,19 @@ import { BrandIcon } from "./BrandIcon";
 import { useRootData } from "~/lib/use-root-data";
 import { notify, useModalDialog } from "./Toaster";
 
-// SPEC §7, §5 and §8 texts.
+// PRODUCT §7, §5 and §8 texts.
 export const SHARE_TEXT = `Check out my ${PRODUCT_NAME} performance card. Think I'm bluffing? Let's settle it in the markets!`;
 export const INSTAGRAM_MESSAGE = "To share on Instagram, please download your performance card first, then upload it to your feed or story.";
 export const NO_GRADE_MESSAGE = "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
 export const DOWNLOADING_MESSAGE = "Please wait downloading...";
 export const DOWNLOADED_MESSAGE = "Card downloaded! Now head over to Instagram and show it off.";
 
-/** The public page a shared link points at, with the network as its source (SPEC §7). */
+/** The public page a shared link points at, with the network as its source (PRODUCT §7). */
 export function sharePagePath(userId: number, from: string) {
   return `/share/open_graph/${userId}?from=${encodeURIComponent(from)}`;
 }
 
-/** X/Twitter, Facebook and Reddit share intents carrying the share page URL and SPEC §7's text. */
+/** X/Twitter, Facebook and Reddit share intents carrying the share page URL and PRODUCT §7's text. */
 export function shareIntents(base: string, userId: number) {
   const enc = encodeURIComponent;
   const page = (from: string) => `${base.replace(/\/$/, "")}${sharePagePath(userId, from)}`;
@@ -51,7 +51,7 @@ export type ShareModalProps = {
   title: string;
   /** A known share_url: no request is made. */
   shareUrl?: string;
-  /** SPEC §5: the share menu is disabled for users without a grade. */
+  /** PRODUCT §5: the share menu is disabled for users without a grade. */
   canShare: boolean;
   onClose: () => void;
   /** Called once the user shared (opened a network's share page) or downloaded the card. */
@@ -59,7 +59,7 @@ export type ShareModalProps = {
 };
 
 /**
- * SPEC §2 share modal: a native <dialog> with the card preview (loading until share_url exists),
+ * PRODUCT §2 share modal: a native <dialog> with the card preview (loading until share_url exists),
  * a Share popover of networks and a Download button; it closes after a download.
  */
 export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, onShared }: ShareModalProps) {

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 
 /**
- * SPEC §8's "Tips" for evaluation codes ≥ 300 (except 2002), as a page block for the no-JS
+ * PRODUCT §8's "Tips" for evaluation codes ≥ 300 (except 2002), as a page block for the no-JS
  * flow. The JS flow shows the same words in a dialog (GetGradeButton).
  */
 export function TipsBox({ code, message }: { code: number; message: string }) {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 import toast, { Toaster } from "react-hot-toast";
 
-// SPEC §9 durations: default 5000 ms; error and warning 5 s; success 2 s; info and tips stay until
+// PRODUCT §9 durations: default 5000 ms; error and warning 5 s; success 2 s; info and tips stay until
 // closed. Bottom centre, no progress bar.
 export const TOAST_DURATION = { default: 5000, success: 2000, error: 5000, warning: 5000, info: Infinity } as const;
 

@@ -9,7 +9,7 @@ export const SEARCH_MIN = 3;
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
- * The header's trader search (SPEC §5): from 3 typed characters, debounced 300 ms, a popover of
+ * The header's trader search (PRODUCT §5): from 3 typed characters, debounced 300 ms, a popover of
  * results linking to /u/:id; below 3 characters the results clear. It is a GET form to /search, so
  * without JavaScript (or on Enter with no result highlighted) it opens the results page.
  * Keyboard (ARIA combobox pattern): ArrowDown/ArrowUp move the active option, Enter opens it, Escape closes.

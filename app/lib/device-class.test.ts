@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deviceClassFromUserAgent, deviceClassFromWidth, isMobileWidth, walletsAllowed } from "./device-class";
 
 describe("device class", () => {
-  it("follows SPEC §5's widths", () => {
+  it("follows PRODUCT §5's widths", () => {
     expect(deviceClassFromWidth(320)).toBe("watch");
     expect(deviceClassFromWidth(321)).toBe("mobile");
     expect(deviceClassFromWidth(768)).toBe("mobile");

@@ -1,6 +1,6 @@
 export type DeviceClass = "watch" | "mobile" | "pad" | "pc";
 
-// SPEC §5: watch ≤ 320, mobile ≤ 768, pad ≤ 1024, else pc.
+// PRODUCT §5: watch ≤ 320, mobile ≤ 768, pad ≤ 1024, else pc.
 export function deviceClassFromWidth(width: number): DeviceClass {
   if (width <= 320) return "watch";
   if (width <= 768) return "mobile";
@@ -8,13 +8,13 @@ export function deviceClassFromWidth(width: number): DeviceClass {
   return "pc";
 }
 
-// SPEC §2: a viewport narrower than 768 px is the mobile layout.
+// PRODUCT §2: a viewport narrower than 768 px is the mobile layout.
 export const MOBILE_BREAKPOINT = 768;
 export function isMobileWidth(width: number): boolean {
   return width < MOBILE_BREAKPOINT;
 }
 
-/** Wallet options are desktop only (SPEC §2, §5). */
+/** Wallet options are desktop only (PRODUCT §2, §5). */
 export function walletsAllowed(device: DeviceClass): boolean {
   return device === "pc";
 }

@@ -7,7 +7,7 @@ export type NameFields = {
 
 const clean = (s: string | null | undefined) => (s ?? "").trim();
 
-// SPEC §3: first and last name together if both exist, else whichever exists, else name, else username.
+// PRODUCT §3: first and last name together if both exist, else whichever exists, else name, else username.
 export function displayName(user: NameFields): string {
   const first = clean(user.first_name);
   const last = clean(user.last_name);

@@ -8,7 +8,7 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD",
 const usdSmall = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumSignificantDigits: 3 });
 const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
-/** SPEC §5: English grouping; K from 10,000 and M from 1,000,000 (B beyond, same rule). */
+/** PRODUCT §5: English grouping; K from 10,000 and M from 1,000,000 (B beyond, same rule). */
 export function formatCompact(value: number): string {
   if (!Number.isFinite(value)) return "—";
   const abs = Math.abs(value);

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 export type Paging<S extends string> = { page: number; page_size: number; sort_by: S; order: "asc" | "desc" };
 
-/** SPEC §3's paged list query: page (from 1), page_size (1–100), sort_by (whitelisted), order. */
+/** PRODUCT §3's paged list query: page (from 1), page_size (1–100), sort_by (whitelisted), order. */
 export function pagingSchema<S extends string>(sortable: readonly [S, ...S[]], defaults: { sort_by: S; order: "asc" | "desc"; page_size?: number }) {
   return z.object({
     page: z.coerce.number({ invalid_type_error: "page: must be a whole number" }).int("page: must be a whole number").min(1, "page: must be at least 1").max(100_000).default(1),

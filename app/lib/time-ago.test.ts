@@ -7,7 +7,7 @@ const ago = (ms: number) => new Date(now.getTime() - ms);
 const m = 60_000, h = 60 * m, d = 24 * h;
 
 describe("timeAgo", () => {
-  it("follows SPEC §4's steps", () => {
+  it("follows PRODUCT §4's steps", () => {
     expect(timeAgo(ago(59_999), now)).toBe("Just now");
     expect(timeAgo(ago(m), now)).toBe("1 minute ago");
     expect(timeAgo(ago(59 * m), now)).toBe("59 minutes ago");

@@ -8,7 +8,7 @@ const WEEK = 7 * DAY;
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"} ago`;
 
 /**
- * SPEC §4: under 1 minute "Just now"; under 60 minutes minutes; under 24 hours hours; under 7 days
+ * PRODUCT §4: under 1 minute "Just now"; under 60 minutes minutes; under 24 hours hours; under 7 days
  * days (or, in day mode, the date as MMM D, YYYY from one day on); under 4 weeks weeks; under 12
  * months months; otherwise years.
  */

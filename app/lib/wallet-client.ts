@@ -82,7 +82,7 @@ function isUserRejection(error: unknown): boolean {
 
 /**
  * nonce → sign → wallet. `address` as the wallet gave it; EVM addresses are sent without the 0x
- * prefix (SPEC §5), which the server accepts in both forms.
+ * prefix (PRODUCT §5), which the server accepts in both forms.
  */
 export async function proveAndLink(chain: WalletChain, address: string, sign: (message: string) => Promise<string>): Promise<LinkOutcome> {
   const wallet_address = chain === "evm" ? address.replace(/^0x/i, "") : address;

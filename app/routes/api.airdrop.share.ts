@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiData, apiError, requireApiUser, requireMethod } from "~/server/api.server";
 import { recordShare, TASKS } from "~/server/points.server";
 
-// The share modal calls this after the user shares their card (SPEC's pending-airdrop-share flag).
+// The share modal calls this after the user shares their card (the product's pending-airdrop-share flag).
 // Idempotent per user: the first share earns the task's points, every later one answers credited 0.
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { describeFailure } from "~/sources/plaid.server";
 import { linkPlaidItem } from "~/server/linking.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
-import { SPEC_406_MESSAGE } from "~/server/imports.server";
+import { MESSAGE_406 } from "~/server/imports.server";
 import { ExchangeTokenBody } from "~/server/api-schemas.server";
 
 // POST /api/finance/plaid/exchange-public-token { public_token } → links the item's investment
@@ -16,7 +16,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { public_token } = await readBody(request, ExchangeTokenBody);
   try {
     const result = await linkPlaidItem(user.id, public_token);
-    if (!result.ok) return json({ code: 406, message: SPEC_406_MESSAGE, error: { message: SPEC_406_MESSAGE, code: 406 } }, { status: 409 });
+    if (!result.ok) return json({ code: 406, message: MESSAGE_406, error: { message: MESSAGE_406, code: 406 } }, { status: 409 });
     return apiData({ message: "Added the account successfully!", accounts: result.accounts }, { status: 201 });
   } catch (error) {
     const f = describeFailure(error);

@@ -9,7 +9,7 @@ import { getDb } from "~/server/db.server";
 export const NO_GRADE_OWN = "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
 
 /**
- * SPEC §7: POST /api/share/image/{userId} → { share_url }, the card PNG's absolute, immutable URL.
+ * PRODUCT §7: POST /api/share/image/{userId} → { share_url }, the card PNG's absolute, immutable URL.
  * The signed-in user's own card, or another trader's when that trader has a grade (the card is
  * public, as on their profile); either way the card honours the owner's privacy choice.
  * `format=story` (query or body) gives the 1080×1350 card.

@@ -4,7 +4,7 @@ import { ShareProxyQuery } from "~/server/api-schemas.server";
 import { cardOwner, downloadFileName, loadCard, ownCardHash } from "~/server/cards.server";
 
 /**
- * SPEC §7: GET /api/share/proxy?file_url=… → the card as a download named after its trader.
+ * PRODUCT §7: GET /api/share/proxy?file_url=… → the card as a download named after its trader.
  * Only our own card URLs pass (see ownCardHash); the bytes come from our store, never from a fetch,
  * so this cannot be turned against other hosts, private addresses or redirects.
  */

@@ -5,7 +5,7 @@ import { createCheckoutSession, UnknownPriceError } from "~/server/billing/strip
 import { log } from "~/server/log.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 
-// SPEC §7: POST /api/stripe/create_stripe_session { price_id } → { client_secret } (embedded Checkout).
+// PRODUCT §7: POST /api/stripe/create_stripe_session { price_id } → { client_secret } (embedded Checkout).
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiData, requireApiUser } from "~/server/api.server";
 import { toPublicUser } from "~/server/users.server";
 
-// GET /api/user/info — the caller's user record (SPEC §3 fields). One indexed lookup.
+// GET /api/user/info — the caller's user record (PRODUCT §3 fields). One indexed lookup.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   return apiData(await toPublicUser(user), { headers: { "Cache-Control": "private, no-store" } });

@@ -7,7 +7,7 @@ import { trackLoaderView } from "~/server/page-views.server";
 import { getSessionUser } from "~/server/session.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  // SPEC §4: compared as text; no match shows a dash for title and content (with a 404 status).
+  // PRODUCT §4: compared as text; no match shows a dash for title and content (with a 404 status).
   const article = findArticle(String(params.id ?? "")) ?? null;
   if (article) await trackLoaderView(request, context, (await getSessionUser(request))?.id ?? null);
   return json({ article }, { status: article ? 200 : 404 });

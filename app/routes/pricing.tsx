@@ -56,7 +56,7 @@ type EmbeddedCheckout = { mount: (el: HTMLElement) => void; destroy: () => void 
 
 /**
  * With JavaScript and real keys: intercepts a pass's form, asks our API for an embedded Checkout
- * session (SPEC §7) and mounts Stripe's embedded checkout. Any failure (Stripe.js blocked or
+ * session (PRODUCT §7) and mounts Stripe's embedded checkout. Any failure (Stripe.js blocked or
  * unreachable, API error) submits the form natively instead: the hosted-checkout redirect.
  */
 function useEmbeddedCheckout(publishableKey: string | null) {

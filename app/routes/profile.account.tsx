@@ -8,7 +8,7 @@ import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
-import { SPEC_406_MESSAGE } from "~/server/imports.server";
+import { MESSAGE_406 } from "~/server/imports.server";
 import { unlinkAccountKeepingHistory } from "~/server/unlinked-accounts.server";
 import { requireUser } from "~/server/session.server";
 import {
@@ -32,7 +32,7 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
   if (url.searchParams.get("unlinked") === "1") return { tone: "ok", text: "The account was unlinked and its imported history removed." };
   switch (url.searchParams.get("linkError")) {
     case "406":
-      return { tone: "error", text: SPEC_406_MESSAGE };
+      return { tone: "error", text: MESSAGE_406 };
     case "hiccup":
       return { tone: "error", text: PLAID_HICCUP_MESSAGE };
     case "relogin":

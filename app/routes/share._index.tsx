@@ -12,7 +12,7 @@ import { requireUser } from "~/server/session.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [link, story] = await Promise.all([ensureCard(user.id, "link"), ensureCard(user.id, "story")]);
-  // SPEC §5: sharing without a grade goes to /evaluate.
+  // PRODUCT §5: sharing without a grade goes to /evaluate.
   if (!link || !story) throw redirect("/evaluate?share=no-grade");
   return json({
     userId: user.id,

@@ -9,7 +9,7 @@ import { trackLoaderView } from "~/server/page-views.server";
 import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
-// The public page every shared link points at (SPEC §7): Open Graph and Twitter tags for the
+// The public page every shared link points at (PRODUCT §7): Open Graph and Twitter tags for the
 // unfurl, and for people who click through the card, the grade summary, the verification code
 // and a way to get their own grade. `from` is only counted (cleaned) as the view's source.
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

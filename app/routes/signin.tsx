@@ -66,7 +66,7 @@ export default function Signin() {
   const toastId = useRef<string | null>(null);
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signin");
 
-  // SPEC §8 toasts, when JavaScript runs: progress, then success or failure.
+  // PRODUCT §8 toasts, when JavaScript runs: progress, then success or failure.
   useEffect(() => {
     if (submitting && !toastId.current) toastId.current = notify.loading("Signing in, please wait...");
   }, [submitting]);

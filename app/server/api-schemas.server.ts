@@ -92,10 +92,10 @@ export const ApiError = z
     error: z.object({
       message: z.string().openapi({ description: "What went wrong, for a person." }),
       fields: z.record(z.string()).optional().openapi({ description: "Per-field problems of a body or query that failed validation." }),
-      code: z.union([z.string(), z.number()]).optional().openapi({ description: "A provider's error code (Plaid) or SPEC's 406." }),
+      code: z.union([z.string(), z.number()]).optional().openapi({ description: "A provider's error code (Plaid) or the product's 406." }),
       relogin_required: z.boolean().optional(),
     }),
-    code: z.number().int().optional().openapi({ description: "SPEC's result code where a client tests body.code (406: the account belongs to another user)." }),
+    code: z.number().int().optional().openapi({ description: "the product's result code where a client tests body.code (406: the account belongs to another user)." }),
     message: z.string().optional(),
   })
   .openapi("Error");
@@ -140,7 +140,7 @@ export const EvaluationResult = envelope(
     z.object({ code: z.union([z.literal(200), z.literal(2002)]), evaluation_id: z.number().int(), tier: z.string().nullable(), score: z.number().nullable(), verification_code: z.string() }),
     z.object({ code: z.number().int().openapi({ description: "401 free tries used, 402/403 not allowed, 406 held by another user, 409 nothing to grade, 425 still importing, 502 provider failed." }), message: z.string() }),
   ]),
-).openapi("EvaluationResult", { description: "HTTP 200 with SPEC's result code in the body." });
+).openapi("EvaluationResult", { description: "HTTP 200 with the product's result code in the body." });
 
 export const LinkToken = envelope(z.object({ link_token: z.string() })).openapi("LinkToken");
 export const PlaidLinked = envelope(

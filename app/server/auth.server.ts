@@ -5,7 +5,7 @@ import { getSessionUser } from "./session.server";
 /**
  * For pages only visitors need (landing, sign-in, sign-up): a logged-in visitor goes to
  * /community, or first to the stored redirect address (`next`) when there is one; the rest of
- * the query string is kept (SPEC §2).
+ * the query string is kept (PRODUCT §2).
  */
 export async function redirectIfSignedIn(request: Request) {
   const user = await getSessionUser(request);

@@ -227,7 +227,7 @@ export function downloadFileName(owner: { username: string | null; first_name: s
   return { ascii: `${ascii}.png`, utf8: `${utf8}.png` };
 }
 
-/** The page a shared link points at (SPEC §7), with an optional source. */
+/** The page a shared link points at (PRODUCT §7), with an optional source. */
 export function sharePageUrl(userId: number, from?: string): string {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");
   return `${base}/share/open_graph/${userId}${from ? `?from=${encodeURIComponent(from)}` : ""}`;

@@ -12,7 +12,7 @@ import { unlinkedDisclosureFor } from "./unlinked-accounts.server";
 import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
 import { holdingsDisagreements } from "./reconcile.server";
 
-/** SPEC §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
+/** PRODUCT §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
 export const EVALUATION_MESSAGES = {
   401: "Your free tries are all used up! Buy a pass to keep going.",
   402: "You've hit today's limit for evaluations—try again tomorrow!",
@@ -127,7 +127,7 @@ export async function triesLeft(userId: number): Promise<number> {
 }
 
 /**
- * The evaluation flow: re-import, build the ledger, grade, store. Codes per SPEC §8 (see
+ * The evaluation flow: re-import, build the ledger, grade, store. Codes per PRODUCT §8 (see
  * EVALUATION_MESSAGES). A provider failure uses no try; the same ledger and engine again is 2002.
  */
 export async function evaluateUser(

@@ -133,5 +133,5 @@ export async function unlinkAccount(userId: number, linkedAccountId: number): Pr
   return Number(res.numDeletedRows) > 0;
 }
 
-export const SPEC_406_MESSAGE =
+export const MESSAGE_406 =
   "This investment account has been associated with a Grader account. Please use a new investment account or switch to the associated Grader account.";

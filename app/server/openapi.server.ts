@@ -57,11 +57,11 @@ for (const chain of ["evm", "solana"] as const) {
     request: { body: body(S.WalletLinkBody) },
     responses: { 200: json(S.WalletLinked, "Linked before: re-imported."), 201: json(S.WalletLinked, "Linked now; the import runs as a job."), 400: err("Not an address of this chain, or a failed proof."), 409: err("Another user holds this wallet (code 406).") },
   });
-  route({ method: "post", path: `/api/${chain}/evaluation`, tags: ["Grades"], responses: { 200: json(S.EvaluationResult, "The grade, or SPEC's result code and message.") } });
+  route({ method: "post", path: `/api/${chain}/evaluation`, tags: ["Grades"], responses: { 200: json(S.EvaluationResult, "The grade, or the product's result code and message.") } });
 }
 
 // Brokers (Plaid)
-route({ method: "post", path: "/api/finance/plaid/evaluation", tags: ["Grades"], responses: { 200: json(S.EvaluationResult, "The grade, or SPEC's result code and message.") } });
+route({ method: "post", path: "/api/finance/plaid/evaluation", tags: ["Grades"], responses: { 200: json(S.EvaluationResult, "The grade, or the product's result code and message.") } });
 route({ method: "post", path: "/api/finance/plaid/link-token", tags: ["Brokers"], request: { body: body(S.LinkTokenBody, false) }, responses: { 200: json(S.LinkToken, "A token for Plaid Link."), 400: bad, 404: err("Not your linked account."), 502: err("Plaid failed.") } });
 route({
   method: "post",

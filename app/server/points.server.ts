@@ -185,7 +185,7 @@ export async function hasSharedCard(userId: number): Promise<boolean> {
 }
 
 /**
- * The share modal calls this after a share (SPEC's pending-airdrop-share flag). Only a graded user
+ * The share modal calls this after a share (the product's pending-airdrop-share flag). Only a graded user
  * has a card to share; the points come once per user however often they share.
  */
 export async function recordShare(userId: number): Promise<ClaimResult> {

@@ -116,7 +116,7 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   return user;
 }
 
-/** Where a 401 sends the browser: /signin, carrying next only for /u/ pages (SPEC §2). */
+/** Where a 401 sends the browser: /signin, carrying next only for /u/ pages (PRODUCT §2). */
 export function signinRedirectPath(request: Request): string {
   const url = new URL(request.url);
   if (url.pathname.startsWith("/u/")) return `/signin?next=${encodeURIComponent(url.pathname + url.search)}`;

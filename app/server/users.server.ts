@@ -3,7 +3,7 @@ import { applyRetiredTries } from "./retired-tries.server";
 import { burnPasswordCheck, checkPassword, hashPassword } from "./password.server";
 import type { SessionUser } from "./session.server";
 
-/** SPEC §3's user record, as the browser and the JSON API see it. */
+/** PRODUCT §3's user record, as the browser and the JSON API see it. */
 export type PublicUser = {
   id: number;
   username: string | null;
@@ -38,7 +38,7 @@ export async function toPublicUser(user: SessionUser): Promise<PublicUser> {
     name: user.name,
     avatar: user.avatar_url,
     platform_name: linked?.kind ?? null,
-    // A starred user is one with a grade (SPEC §3).
+    // A starred user is one with a grade (PRODUCT §3).
     is_star: user.current_evaluation_id !== null,
     email_verified: user.email_verified_at !== null,
     onboarded: user.onboarded_at !== null,

@@ -5,7 +5,7 @@ import { apiData, apiError, readBody, requireApiUser, requireMethod } from "./ap
 import { WalletLinkBody, WalletNonceBody } from "./api-schemas.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
-import { SPEC_406_MESSAGE } from "./imports.server";
+import { MESSAGE_406 } from "./imports.server";
 import { linkWallet } from "./linking.server";
 import { consumeSignInNonce, contractWalletProvider, createSignInMessage, findSignInNonce, signInExpectations } from "./wallet-proof.server";
 
@@ -32,9 +32,9 @@ function addressOr400(chain: WalletChain, input: string): string {
   return address;
 }
 
-/** The 406 answer: HTTP 409 with SPEC's message and code 406. */
+/** The 406 answer: HTTP 409 with the product's message and code 406. */
 export function conflict406() {
-  return json({ error: { message: SPEC_406_MESSAGE }, code: 406 }, { status: 409 });
+  return json({ error: { message: MESSAGE_406 }, code: 406 }, { status: 409 });
 }
 
 export function isWalletDemo(chain: WalletChain): boolean {

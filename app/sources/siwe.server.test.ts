@@ -32,7 +32,7 @@ describe("sign-in messages", () => {
     expect(parseSignInMessage("evm", "hello")).toBeNull();
   });
 
-  it("accepts EVM addresses with or without 0x (SPEC §5) and rejects bad checksums", () => {
+  it("accepts EVM addresses with or without 0x (PRODUCT §5) and rejects bad checksums", () => {
     const a = "0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf";
     expect(normalizeEvmAddress(a.slice(2))).toBe(a);
     expect(normalizeEvmAddress(a.toLowerCase())).toBe(a);

@@ -110,7 +110,7 @@ export function parseSignInMessage(chain: WalletChain, message: string): SignInF
 // ---- addresses ---------------------------------------------------------------------------------
 
 /**
- * An EVM address in its checksummed form. SPEC §5: the browser sends it without the 0x prefix, so
+ * An EVM address in its checksummed form. PRODUCT §5: the browser sends it without the 0x prefix, so
  * both "0xAbC…" and "AbC…" are accepted. Mixed case must carry a valid checksum. Null if invalid.
  */
 export function normalizeEvmAddress(input: string): string | null {

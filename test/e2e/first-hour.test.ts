@@ -100,7 +100,7 @@ describe.skipIf(skipE2E)("the first hour", () => {
       await page.locator('[data-testid="import-progress"][data-state="done"]').waitFor({ timeout: 45_000 });
       const next = page.locator('[data-testid="next-step"]');
       await next.waitFor({ timeout: 10_000 });
-      // A real form posting to the evaluation action; the header keeps the SPEC's label.
+      // A real form posting to the evaluation action; the header keeps the product's label.
       expect(await next.locator("form").getAttribute("action")).toBe("/evaluate");
       expect(await next.locator("form").getAttribute("method")).toBe("post");
       expect(await page.locator(".site-header").getByRole("link", { name: /^(Get|Refresh) Grade$/ }).count()).toBe(1);

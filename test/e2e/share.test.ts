@@ -53,7 +53,7 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
       return Boolean(img && img.complete && img.naturalWidth === 1200);
     });
     expect(await seriousViolations(page)).toEqual([]);
-    // The Share popover: three networks with SPEC's text and the share page, plus Instagram's message.
+    // The Share popover: three networks with the product's text and the share page, plus Instagram's message.
     await modal.getByRole("button", { name: "Share" }).click();
     const x = modal.getByRole("menuitem", { name: "X (Twitter)" });
     const href = (await x.getAttribute("href"))!;
@@ -82,7 +82,7 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
     await ctx.close();
   });
 
-  it("with JavaScript and no grade: Share shows SPEC's message and goes to /evaluate", async () => {
+  it("with JavaScript and no grade: Share shows the product's message and goes to /evaluate", async () => {
     const { cookie } = await signUp();
     const { ctx, page } = await pageFor(cookie, true);
     await page.goto(baseUrl() + "/community");

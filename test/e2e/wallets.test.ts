@@ -4,7 +4,7 @@ import { getBytes, Wallet } from "ethers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
+import { MESSAGE_406 } from "../../app/server/imports.server";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp, waitForImports } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
@@ -163,7 +163,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     await noJs.ctx.close();
   });
 
-  it("links a Phantom wallet, and another user then gets SPEC's 406 message", async () => {
+  it("links a Phantom wallet, and another user then gets the product's 406 message", async () => {
     const keys = nacl.sign.keyPair();
     const first = await signedIn();
     const signed = await injectPhantom(first.page, keys);
@@ -182,7 +182,7 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     const again = second.page.getByRole("button", { name: "Connect Phantom" });
     await expect.poll(() => again.isEnabled()).toBe(true);
     await again.click();
-    await expect.poll(() => second.page.getByTestId("wallet-status").textContent()).toBe(SPEC_406_MESSAGE);
+    await expect.poll(() => second.page.getByTestId("wallet-status").textContent()).toBe(MESSAGE_406);
     expect(second.page.url()).toMatch(/\/link\/solana$/);
     await second.ctx.close();
   });

@@ -62,7 +62,7 @@ describe("trader search", () => {
     for (let i = 0; i < 21; i++) await member({ username: `many${run}_${i}` });
   });
 
-  it("ranks an exact username first, then username prefixes, then names; answers the SPEC §3 fields", async () => {
+  it("ranks an exact username first, then username prefixes, then names; answers the PRODUCT §3 fields", async () => {
     const res = await apiGet(`/api/portal/search/trader?keyword=srch${run}`, exact.cookie);
     expect(res.status).toBe(200);
     const list = res.body.data as { id: number; username: string; first_name: string | null; last_name: string | null; avatar: string | null }[];
@@ -434,7 +434,7 @@ describe("market", () => {
     g = await graded();
   });
 
-  it("lists graded traders with SPEC §3 paging, sorts and filters; unknown sort → 400", async () => {
+  it("lists graded traders with PRODUCT §3 paging, sorts and filters; unknown sort → 400", async () => {
     const res = await apiGet("/api/portal/market/traders?page_size=100", g.cookie);
     expect(res.status).toBe(200);
     const rows = res.body.data as { id: number; score: number; return: number | null; drawdown: number | null; followers: number; tier: string }[];

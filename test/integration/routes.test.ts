@@ -13,7 +13,7 @@ function expectHeading(html: string, heading: RegExp | string) {
   else expect(text).toMatch(heading);
 }
 
-describe("every route of SPEC §2 renders a real page", () => {
+describe("every route of PRODUCT §2 renders a real page", () => {
   let cookie: string;
   let selfId: number;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import bs58 from "bs58";
 import { Wallet } from "ethers";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SPEC_406_MESSAGE } from "../../app/server/imports.server";
+import { MESSAGE_406 } from "../../app/server/imports.server";
 import { DEMO_CONTRACT_WALLET, EVM_FAILURE_KEYS } from "../mocks/evm";
 import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
@@ -22,7 +22,7 @@ async function apiPost(path: string, body: unknown, cookie: string, base = baseU
 type Signer = { chain: "evm" | "solana"; address: string; sent: string; sign: (message: string) => Promise<string> | string };
 
 function evmSigner(wallet: { address: string; signMessage(m: string): Promise<string> }): Signer {
-  // SPEC §5: the browser sends the address without its 0x prefix.
+  // PRODUCT §5: the browser sends the address without its 0x prefix.
   return { chain: "evm", address: wallet.address, sent: wallet.address.slice(2), sign: (m) => wallet.signMessage(m) };
 }
 
@@ -156,7 +156,7 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect((await link(signer, alice.cookie)).status).toBe(201);
     const res = await link(signer, bob.cookie);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: { message: SPEC_406_MESSAGE }, code: 406 });
+    expect(res.body).toEqual({ error: { message: MESSAGE_406 }, code: 406 });
     // Alice still holds it.
     expect((await link(signer, alice.cookie)).status).toBe(200);
   });

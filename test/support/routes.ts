@@ -1,4 +1,4 @@
-// SPEC §2's route table, as the browser and HTTP tests visit it. `auth`: the page needs a session
+// PRODUCT §2's route table, as the browser and HTTP tests visit it. `auth`: the page needs a session
 // (without one it redirects to /signin). `heading`: the page's main heading (h1).
 export type RouteCase = { path: string; auth: boolean; heading: RegExp | string; status?: number };
 

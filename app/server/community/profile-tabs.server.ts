@@ -4,7 +4,7 @@ import { FOLLOW_SORTS, followList } from "./follows.server";
 import { likedBy, postsBy } from "./posts.server";
 
 // Shared by /profile/* and /u/:id/* tabs. Posts and replies are public to signed-in users; likes and
-// follow lists are shown on one's own profile. Paging follows SPEC §3 (400 on bad values).
+// follow lists are shown on one's own profile. Paging follows PRODUCT §3 (400 on bad values).
 const POSTS_QUERY = pagingSchema(["created_at"] as const, { sort_by: "created_at", order: "desc", page_size: 20 });
 const FOLLOWS_QUERY = pagingSchema(FOLLOW_SORTS, { sort_by: "followed_at", order: "desc", page_size: 20 });
 
