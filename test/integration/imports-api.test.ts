@@ -47,7 +47,7 @@ describe("/profile/account while an import runs", () => {
     const during = await (await get("/profile/account", { cookie })).text();
     expect(during).toContain('data-testid="import-progress"');
     expect(during).toMatch(/<progress[^>]*aria-label="Import of Platypus Brokerage/);
-    expect(during).toMatch(/<noscript><meta http-equiv="refresh" content="2"\/?><\/noscript>/);
+    expect(during).toMatch(/<noscript><meta http-equiv="refresh" content="2; url=\/profile\/account"\/?><\/noscript>/);
     expect(during).toMatch(/Your trades are importing\. <a[^>]*href="\/profile\/account"[^>]*>Refresh<\/a>/);
     await waitForImports(cookie);
     const after = await (await get("/profile/account", { cookie })).text();
