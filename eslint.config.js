@@ -27,7 +27,10 @@ export default tseslint.config(
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       // Every control-character class here strips or refuses control characters on purpose.
       "no-control-regex": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {

@@ -22,12 +22,7 @@ import { metricsAccess, registry, reportAdmission, requestDuration, routeLabel }
 import { startMailWorker } from "./app/server/mail.server";
 import { digestJob, startDigestSchedule } from "./app/server/notifications.server";
 import { isForeignOriginRequest } from "./app/server/origin-check.server";
-import {
-  getCachedPage,
-  isCacheablePath,
-  NONCE_PLACEHOLDER,
-  storeCachedPage,
-} from "./app/server/page-cache.server";
+import { getCachedPage, isCacheablePath, NONCE_PLACEHOLDER, storeCachedPage } from "./app/server/page-cache.server";
 import { flushPageViews, isTrackedPath, trackPageView } from "./app/server/page-views.server";
 import { SESSION_COOKIE } from "./app/server/session-cookie";
 import { deviceClassFromUserAgent, isMobileDevice } from "./app/lib/device-class";
@@ -45,7 +40,9 @@ try {
 // A production server never falls back to a simulator unless told to (DEMO / DEMO_PROVIDERS).
 const problems = startupProblems(env);
 if (problems.length) {
-  console.error(`Refusing to start: configuration incomplete (see docs/OPERATIONS.md):\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  console.error(
+    `Refusing to start: configuration incomplete (see docs/OPERATIONS.md):\n${problems.map((p) => `  ${p}`).join("\n")}`,
+  );
   process.exit(1);
 }
 
@@ -70,7 +67,9 @@ try {
   const seeded = await seedDemoCommunityIfEmpty(env);
   if (seeded) log("info", "demo community seeded (SEED_DEMO=0 to start empty)", seeded);
 } catch (error) {
-  console.error(`Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`);
+  console.error(
+    `Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
+  );
   process.exit(1);
 }
 
@@ -82,7 +81,12 @@ const stopDigestSchedule = startDigestSchedule();
 const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const mode = env.NODE_ENV === "production" ? "production" : "development";
 const renderPage = createRequestHandler(build, mode);
-const trustedOrigins = [env.PUBLIC_URL, ...env.TRUSTED_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean)];
+const trustedOrigins = [
+  env.PUBLIC_URL,
+  ...env.TRUSTED_ORIGINS.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 const secureOrigin = env.PUBLIC_URL.startsWith("https:");
 
 // Stripe's embedded and hosted Checkout, allowed only when real Stripe keys are configured (demo
@@ -90,7 +94,12 @@ const secureOrigin = env.PUBLIC_URL.startsWith("https:");
 const stripeCsp = env.STRIPE_SECRET_KEY
   ? {
       script: ["https://js.stripe.com"],
-      frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://checkout.stripe.com", "https://hooks.stripe.com"],
+      frame: [
+        "https://js.stripe.com",
+        "https://*.js.stripe.com",
+        "https://checkout.stripe.com",
+        "https://hooks.stripe.com",
+      ],
       connect: ["https://api.stripe.com", "https://checkout.stripe.com"],
       formAction: ["https://checkout.stripe.com"],
     }
@@ -108,7 +117,14 @@ app.use((req, res, next) => {
   res.setHeader("X-Request-Id", id);
   res.on("finish", () => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    requestDuration.observe({ route: routeLabel(req.path, res.statusCode), method: req.method, status: `${Math.floor(res.statusCode / 100)}xx` }, seconds);
+    requestDuration.observe(
+      {
+        route: routeLabel(req.path, res.statusCode),
+        method: req.method,
+        status: `${Math.floor(res.statusCode / 100)}xx`,
+      },
+      seconds,
+    );
     if (!env.LOG_REQUESTS) return;
     log(req.path === "/healthz" || req.path === "/readyz" || req.path === "/metrics" ? "debug" : "info", "request", {
       requestId: id,
@@ -147,7 +163,11 @@ app.use(
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...stripeCsp.script],
+        "script-src": [
+          "'self'",
+          (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+          ...stripeCsp.script,
+        ],
         // react-hot-toast injects a <style> element; inline style attributes are used for layout.
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
@@ -183,7 +203,9 @@ app.use((req, res, next) => {
 // health checks, many bots) its per-response bookkeeping (wrapped write/end, a header hook, Vary)
 // would be paid and nothing compressed.
 const compress = compression();
-app.use((req, res, next) => (/gzip|deflate|br|\*/.test(req.get("accept-encoding") ?? "") ? compress(req, res, next) : next()));
+app.use((req, res, next) =>
+  /gzip|deflate|br|\*/.test(req.get("accept-encoding") ?? "") ? compress(req, res, next) : next(),
+);
 
 // Liveness: the process answers and reaches its database.
 app.get("/healthz", async (_req, res) => {
@@ -198,7 +220,9 @@ app.get("/readyz", async (_req, res) => {
   if (!(await pingDb())) return res.status(503).json({ status: "unavailable", db: "unreachable" });
   try {
     const pending = await pendingMigrations();
-    res.status(pending.length ? 503 : 200).json({ status: pending.length ? "migrations pending" : "ready", db: await dbKind(), pending });
+    res
+      .status(pending.length ? 503 : 200)
+      .json({ status: pending.length ? "migrations pending" : "ready", db: await dbKind(), pending });
   } catch {
     res.status(503).json({ status: "unavailable", db: "unreachable" });
   }
@@ -209,7 +233,14 @@ app.get("/metrics", async (req, res) => {
   const access = metricsAccess(req.ip ?? req.socket.remoteAddress ?? "", req.get("authorization"));
   if (!access.ok) {
     if (access.status === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
-    return res.status(access.status).type("text/plain").send(access.status === 401 ? "Send the metrics token as a bearer token." : "Metrics are not available from this address.");
+    return res
+      .status(access.status)
+      .type("text/plain")
+      .send(
+        access.status === 401
+          ? "Send the metrics token as a bearer token."
+          : "Metrics are not available from this address.",
+      );
   }
   res.setHeader("Content-Type", registry.contentType);
   res.send(await registry.metrics());
@@ -224,7 +255,12 @@ app.use((req, res, next) => {
 
 // Body size per route (body-limit.server.ts), from the declared length, before anything reads it.
 app.use((req, res, next) => {
-  const verdict = checkBodySize({ method: req.method, path: req.path, contentLength: req.get("content-length"), transferEncoding: req.get("transfer-encoding") });
+  const verdict = checkBodySize({
+    method: req.method,
+    path: req.path,
+    contentLength: req.get("content-length"),
+    transferEncoding: req.get("transfer-encoding"),
+  });
   if (verdict.ok) return next();
   // The body stays unread: close the connection rather than drain it.
   res.setHeader("Connection", "close");
@@ -310,7 +346,11 @@ app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }
 
 // Admission control in front of Remix: a bounded number of renders at a time, a bounded wait for
 // the rest, then a plain 503 (admission.server.ts).
-const admission = createAdmission(env.MAX_CONCURRENT_RENDERS, env.RENDER_QUEUE_WAIT_MS, env.RENDER_QUEUE_MAX ?? env.MAX_CONCURRENT_RENDERS);
+const admission = createAdmission(
+  env.MAX_CONCURRENT_RENDERS,
+  env.RENDER_QUEUE_WAIT_MS,
+  env.RENDER_QUEUE_MAX ?? env.MAX_CONCURRENT_RENDERS,
+);
 reportAdmission(admission.stats);
 app.use((_req, res, next) => {
   admission.enter(
@@ -333,7 +373,12 @@ app.all(
   createExpressHandler({
     build,
     mode,
-    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, requestId: res.locals.requestId, prerender: false, localPort: req.socket.localPort }),
+    getLoadContext: (req, res) => ({
+      cspNonce: res.locals.cspNonce,
+      requestId: res.locals.requestId,
+      prerender: false,
+      localPort: req.socket.localPort,
+    }),
   }),
 );
 
@@ -366,7 +411,9 @@ async function shutdown(signal: string) {
     stopMailWorker();
     stopDigestSchedule();
     // A job still running past the time limit is taken over by another worker once it expires.
-    await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) => log("error", "job queue stop failed", { error: String(error) }));
+    await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) =>
+      log("error", "job queue stop failed", { error: String(error) }),
+    );
     await flushPageViews();
     await closeDb();
     log("info", "stopped");

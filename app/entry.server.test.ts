@@ -11,7 +11,13 @@ const load = { cspNonce: "n", requestId: "r", prerender: false } as AppLoadConte
 describe("handleRequest", () => {
   it("answers the pool's busy error with a plain 503 and Retry-After", async () => {
     const busy = { status: 503, statusText: "Service Unavailable", internal: false, data: BUSY_MESSAGE };
-    const res = (await handleRequest(new Request("http://x/profile"), 503, new Headers(), context({ "routes/profile": busy }), load)) as Response;
+    const res = (await handleRequest(
+      new Request("http://x/profile"),
+      503,
+      new Headers(),
+      context({ "routes/profile": busy }),
+      load,
+    )) as Response;
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);

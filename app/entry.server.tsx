@@ -32,7 +32,10 @@ export default function handleRequest(
   // same plain 503 as admission control instead (docs/PERFORMANCE.md).
   const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
   if (errors.some((e) => isRouteErrorResponse(e) && e.status === 503 && e.data === BUSY_MESSAGE)) {
-    return new Response(BUSY_MESSAGE, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" } });
+    return new Response(BUSY_MESSAGE, {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" },
+    });
   }
   const nonce = loadContext?.cspNonce ?? "";
   // Bots and no-JS clients get the complete document at once; browsers get it streamed.

@@ -1,13 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { Footer } from "./components/Footer";
 import { DemoBanner } from "./components/DemoBanner";
 import { Header } from "./components/Header";
@@ -39,7 +32,10 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [
   { title: "Grader — Grade Your Trade, Share Your Success" },
-  { name: "description", content: "Link your broker or wallet, get your real trading performance graded, and share it." },
+  {
+    name: "description",
+    content: "Link your broker or wallet, get your real trading performance graded, and share it.",
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -77,7 +73,12 @@ function Document({ children }: { children: React.ReactNode }) {
           <ConfirmProvider>
             <NavProgress />
             {data?.demo ? <DemoBanner subjects={data.demo} /> : null}
-            <Header user={data?.user ?? null} grade={data?.grade ?? null} unread={data?.unread ?? 0} admin={data?.admin ?? false} />
+            <Header
+              user={data?.user ?? null}
+              grade={data?.grade ?? null}
+              unread={data?.unread ?? 0}
+              admin={data?.admin ?? false}
+            />
             {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
             <main id="main" tabIndex={-1}>
               {children}
@@ -90,7 +91,9 @@ function Document({ children }: { children: React.ReactNode }) {
         <script
           nonce={nonce}
           // Browser-safe configuration only (see env.server.ts getPublicEnv).
-          dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data?.ENV ?? {}).replace(/</g, "\\u003c")}` }}
+          dangerouslySetInnerHTML={{
+            __html: `window.ENV = ${JSON.stringify(data?.ENV ?? {}).replace(/</g, "\\u003c")}`,
+          }}
         />
         <Scripts nonce={nonce} />
       </body>

@@ -12,7 +12,14 @@ import type { CardData } from "../app/card/layout";
 const root = path.resolve(import.meta.dirname, "..");
 
 function sample(i: number, format: CardData["format"] = "link"): CardData {
-  const names = ["Alexandra Konstantinopoulou", "Sam Lee", "王小明", "Иван Петров", "María José Fernández-Castillo", "Kai"];
+  const names = [
+    "Alexandra Konstantinopoulou",
+    "Sam Lee",
+    "王小明",
+    "Иван Петров",
+    "María José Fernández-Castillo",
+    "Kai",
+  ];
   return {
     format,
     product: "Grader",
@@ -23,7 +30,14 @@ function sample(i: number, format: CardData["format"] = "link"): CardData {
     tier: ["Bronze", "Silver", "Gold", "Master", "Legend"][i % 5]!,
     tierColor: ["#cd7f32", "#c0c7d1", "#f5c542", "#8b5cf6", "#22d3ee"][i % 5]!,
     score: 40 + (i % 60),
-    stars: { overall: 1 + (i % 5), profitability: 1 + ((i + 1) % 5), riskControl: 1 + ((i + 2) % 5), consistency: 1 + ((i + 3) % 5), discipline: 1 + ((i + 4) % 5), experience: 3 },
+    stars: {
+      overall: 1 + (i % 5),
+      profitability: 1 + ((i + 1) % 5),
+      riskControl: 1 + ((i + 2) % 5),
+      consistency: 1 + ((i + 3) % 5),
+      discipline: 1 + ((i + 4) % 5),
+      experience: 3,
+    },
     figures: [
       { label: "Time-weighted return", value: `+${(i * 1.7).toFixed(1)}%`, tone: "up" },
       { label: "Max drawdown", value: `\u2212${(5 + (i % 20)).toFixed(1)}%`, tone: "down" },
@@ -58,7 +72,11 @@ async function blankPngMs(): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 25; i++) {
     const t = performance.now();
-    new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="1200" height="630" fill="#0c1222"/></svg>').render().asPng();
+    new Resvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="1200" height="630" fill="#0c1222"/></svg>',
+    )
+      .render()
+      .asPng();
     if (i >= 5) times.push(performance.now() - t);
   }
   return pct(times, 50);
@@ -71,7 +89,9 @@ async function blankPipelineMs(): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 25; i++) {
     const t = performance.now();
-    const image = await renderAsync('<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="1200" height="630" fill="#0c1222"/></svg>');
+    const image = await renderAsync(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="1200" height="630" fill="#0c1222"/></svg>',
+    );
     await encodePng(image.pixels, image.width, image.height);
     if (i >= 5) times.push(performance.now() - t);
   }
@@ -100,9 +120,11 @@ async function renderTimes() {
   const throughput = async (inFlight: number) => {
     let count = 0;
     const start = performance.now();
-    await Promise.all(Array.from({ length: inFlight }, async () => {
-      while (performance.now() - start < 3000) await renderCardPng(sample(count++));
-    }));
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (performance.now() - start < 3000) await renderCardPng(sample(count++));
+      }),
+    );
     return Math.round((count / ((performance.now() - start) / 1000)) * 10) / 10;
   };
   const rendersPerSecondSerial = await throughput(1);
@@ -121,18 +143,33 @@ async function cachedServing() {
       headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
       redirect: "manual",
     });
-    const cookie = signup.headers.getSetCookie().find((c) => c.startsWith("grader_session="))!.split(";")[0]!;
+    const cookie = signup.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("grader_session="))!
+      .split(";")[0]!;
     const post = async (p: string, body: unknown = {}) =>
-      (await (await fetch(server.url + p, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) })).json()) as { data: Record<string, unknown> };
-    await post("/api/finance/plaid/exchange-public-token", { public_token: `public-sandbox-user_good_bench${Date.now().toString(36)}` });
+      (await (
+        await fetch(server.url + p, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { data: Record<string, unknown> };
+    await post("/api/finance/plaid/exchange-public-token", {
+      public_token: `public-sandbox-user_good_bench${Date.now().toString(36)}`,
+    });
     // The import runs as jobs and grades automatically: wait for it.
     for (;;) {
-      const imports = (await (await fetch(`${server.url}/api/portal/imports`, { headers: { cookie } })).json()) as { data: { state: string }[] };
+      const imports = (await (await fetch(`${server.url}/api/portal/imports`, { headers: { cookie } })).json()) as {
+        data: { state: string }[];
+      };
       if (imports.data.every((i) => i.state === "done" || i.state === "failed")) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     await post("/api/finance/plaid/evaluation");
-    const me = (await (await fetch(`${server.url}/api/user/info`, { headers: { cookie } })).json()) as { data: { id: number } };
+    const me = (await (await fetch(`${server.url}/api/user/info`, { headers: { cookie } })).json()) as {
+      data: { id: number };
+    };
     const first = performance.now();
     const shared = await post(`/api/share/image/${me.data.id}`);
     const firstShareMs = performance.now() - first;
@@ -163,7 +200,10 @@ export async function benchCards() {
   const cold: number[] = [];
   const coldImport: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const out = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "bench/cards.ts"), "--cold-once"], { cwd: root, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "bench/cards.ts"), "--cold-once"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     const run = JSON.parse(out.trim().split("\n").pop()!) as { importMs: number; firstRenderMs: number };
     cold.push(run.firstRenderMs);
     coldImport.push(run.importMs);

@@ -21,12 +21,23 @@ type Run = { seconds: number; cpuSeconds: number; peakMb: number; stdout: string
  * seconds of it and its children) is the last line of its stderr.
  */
 function timed(command: string, args: string[]): Run {
-  const r = spawnSync(TIME, ["-f", "%e %M %U %S", command, ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(TIME, ["-f", "%e %M %U %S", command, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const lines = r.stderr.trim().split("\n");
   const m = /^([\d.]+) (\d+) ([\d.]+) ([\d.]+)$/.exec(lines[lines.length - 1] ?? "");
-  if (r.status !== 0 || m === null) throw new Error(`${command} ${args.join(" ")} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  if (r.status !== 0 || m === null)
+    throw new Error(`${command} ${args.join(" ")} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const timingLine = lines.find((l) => l.startsWith('{"readMs"'));
-  return { seconds: Number(m[1]), cpuSeconds: round(Number(m[3]) + Number(m[4]), 2), peakMb: Number(m[2]) / 1024, stdout: r.stdout, timings: timingLine ? JSON.parse(timingLine) : undefined };
+  return {
+    seconds: Number(m[1]),
+    cpuSeconds: round(Number(m[3]) + Number(m[4]), 2),
+    peakMb: Number(m[2]) / 1024,
+    stdout: r.stdout,
+    timings: timingLine ? JSON.parse(timingLine) : undefined,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

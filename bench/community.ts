@@ -39,22 +39,51 @@ export async function benchCommunity() {
   const kind = await dbKind();
   const wantUsers = Number(process.env.BENCH_COMMUNITY_USERS ?? (kind === "postgres" ? 100_000 : 10_000));
   const wantPosts = Number(process.env.BENCH_COMMUNITY_POSTS ?? wantUsers * 10);
-  const have = await sql<{ users: string; posts: string }>`select (select count(*) from users) as users, (select count(*) from posts) as posts`.execute(db);
+  const have = await sql<{
+    users: string;
+    posts: string;
+  }>`select (select count(*) from users) as users, (select count(*) from posts) as posts`.execute(db);
   let seeded: unknown = "reused the data already in the database";
   if (Number(have.rows[0]!.users) < wantUsers || Number(have.rows[0]!.posts) < wantPosts) {
     const t = performance.now();
-    seeded = { ...(await seedCommunity(db, { users: wantUsers, posts: wantPosts, log: () => {} })), totalMs: Math.round(performance.now() - t) };
+    seeded = {
+      ...(await seedCommunity(db, { users: wantUsers, posts: wantPosts, log: () => {} })),
+      totalMs: Math.round(performance.now() - t),
+    };
   }
-  const scale = await sql<{ users: string; posts: string; follows: string; graded: string }>`select (select count(*) from users) as users, (select count(*) from posts) as posts,
-    (select count(*) from follows) as follows, (select count(*) from users where current_evaluation_id is not null) as graded`.execute(db);
+  const scale = await sql<{
+    users: string;
+    posts: string;
+    follows: string;
+    graded: string;
+  }>`select (select count(*) from users) as users, (select count(*) from posts) as posts,
+    (select count(*) from follows) as follows, (select count(*) from users where current_evaluation_id is not null) as graded`.execute(
+    db,
+  );
 
   // Inputs: real users (popular and ordinary), keywords cut from real names, with a few typos.
-  const sample = await sql<{ id: number; username: string | null; first_name: string | null; last_name: string | null }>`
-    select id, username, first_name, last_name from users tablesample system (5) where username is not null limit 400`.execute(db);
-  const users = sample.rows.length ? sample.rows : (await sql<{ id: number; username: string | null; first_name: string | null; last_name: string | null }>`select id, username, first_name, last_name from users limit 400`.execute(db)).rows;
+  const sample = await sql<{
+    id: number;
+    username: string | null;
+    first_name: string | null;
+    last_name: string | null;
+  }>`
+    select id, username, first_name, last_name from users tablesample system (5) where username is not null limit 400`.execute(
+    db,
+  );
+  const users = sample.rows.length
+    ? sample.rows
+    : (
+        await sql<{
+          id: number;
+          username: string | null;
+          first_name: string | null;
+          last_name: string | null;
+        }>`select id, username, first_name, last_name from users limit 400`.execute(db)
+      ).rows;
   const iterations = Number(process.env.BENCH_ITERATIONS ?? 300);
   let x = 42;
-  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
   const keywords = Array.from({ length: iterations }, () => {
     const u = pick(users);
@@ -66,14 +95,26 @@ export async function benchCommunity() {
     return w.length > 4 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w + "x";
   });
   const viewers = Array.from({ length: iterations }, () => pick(users).id);
-  const topPosts = await sql<{ id: string }>`select id from posts where parent_id is null and hidden_at is null and deleted_at is null order by id desc limit 2000`.execute(db);
-  const befores = Array.from({ length: iterations }, () => (topPosts.rows.length ? String(pick(topPosts.rows).id) : null));
+  const topPosts = await sql<{
+    id: string;
+  }>`select id from posts where parent_id is null and hidden_at is null and deleted_at is null order by id desc limit 2000`.execute(
+    db,
+  );
+  const befores = Array.from({ length: iterations }, () =>
+    topPosts.rows.length ? String(pick(topPosts.rows).id) : null,
+  );
 
   const search = await timeEach(keywords, (k) => searchTraders(k));
   const feedLatest = await timeEach(viewers, (v) => feed(v, "latest", null));
-  const feedLatestOlder = await timeEach(viewers.map((v, i) => [v, befores[i]] as const), ([v, b]) => feed(v, "latest", b));
+  const feedLatestOlder = await timeEach(
+    viewers.map((v, i) => [v, befores[i]] as const),
+    ([v, b]) => feed(v, "latest", b),
+  );
   const feedFollowing = await timeEach(viewers, (v) => feed(v, "following", null));
-  const feedFollowingOlder = await timeEach(viewers.map((v, i) => [v, befores[i]] as const), ([v, b]) => feed(v, "following", b));
+  const feedFollowingOlder = await timeEach(
+    viewers.map((v, i) => [v, befores[i]] as const),
+    ([v, b]) => feed(v, "following", b),
+  );
   // The /u/:id page: the layout loader (profile, grade, counts, follow and block state) and the posts tab, concurrently as Remix runs them.
   const profile = await timeEach(
     viewers.map((v) => [v, pick(users).id] as const),
@@ -84,7 +125,11 @@ export async function benchCommunity() {
           if (!p) return;
           await Promise.all([
             currentGradeSummary(id),
-            db.selectFrom("users").select(["followers_count", "following_count"]).where("id", "=", id).executeTakeFirst(),
+            db
+              .selectFrom("users")
+              .select(["followers_count", "following_count"])
+              .where("id", "=", id)
+              .executeTakeFirst(),
             isFollowing(viewer, id),
             isBlockedEitherWay(viewer, id),
           ]);

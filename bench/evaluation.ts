@@ -16,7 +16,7 @@ function percentile(xs: number[], p: number) {
 
 function generatedHistory(trades: number, seed = 7): Batch {
   let x = seed;
-  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const symbols = Array.from({ length: 200 }, (_, i) => `S${i}`);
   const held = new Map<string, number>();
   const start = Date.UTC(2025, 0, 2);
@@ -28,9 +28,23 @@ function generatedHistory(trades: number, seed = 7): Batch {
     const side = have > 0 && rand() < 0.5 ? "sell" : "buy";
     const quantity = side === "sell" ? Math.max(1, Math.floor(have * rand())) : 1 + Math.floor(rand() * 20);
     held.set(symbol, have + (side === "buy" ? quantity : -quantity));
-    out.push({ externalId: `g${i}`, time: new Date(start + (i / trades) * span), symbol, assetClass: "stock", side, quantity, price: 20 + rand() * 200, fee: 0.5 });
+    out.push({
+      externalId: `g${i}`,
+      time: new Date(start + (i / trades) * span),
+      symbol,
+      assetClass: "stock",
+      side,
+      quantity,
+      price: 20 + rand() * 200,
+      fee: 0.5,
+    });
   }
-  return { trades: out, cashFlows: [{ externalId: "seed", time: new Date(start - 86_400_000), amount: 50_000_000 }], marks: [], payloads: [] };
+  return {
+    trades: out,
+    cashFlows: [{ externalId: "seed", time: new Date(start - 86_400_000), amount: 50_000_000 }],
+    marks: [],
+    payloads: [],
+  };
 }
 
 export async function benchEvaluation(opts: { trades?: number; runs?: number } = {}) {
@@ -38,8 +52,17 @@ export async function benchEvaluation(opts: { trades?: number; runs?: number } =
   const runs = opts.runs ?? 5;
   await migrateToLatest();
   const db = await getDb();
-  const user = await db.insertInto("users").values({ email: `bench-${Date.now()}@example.com`, extra_tries: 1000 }).returning("id").executeTakeFirstOrThrow();
-  const link = await linkAccount({ userId: user.id, kind: "plaid", fingerprint: `plaid:bench:${Date.now()}`, label: "Bench brokerage" });
+  const user = await db
+    .insertInto("users")
+    .values({ email: `bench-${Date.now()}@example.com`, extra_tries: 1000 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const link = await linkAccount({
+    userId: user.id,
+    kind: "plaid",
+    fingerprint: `plaid:bench:${Date.now()}`,
+    label: "Bench brokerage",
+  });
   if (!link.ok) throw new Error("link failed");
   const history = generatedHistory(trades);
 
@@ -51,7 +74,12 @@ export async function benchEvaluation(opts: { trades?: number; runs?: number } =
   const evalMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     // One new trade each run, so every run grades (otherwise the answer is 2002).
-    await saveImport(link.id, { trades: [{ ...history.trades[0]!, externalId: `extra${i}`, time: new Date(Date.UTC(2025, 11, 31, 12, i)) }], cashFlows: [], marks: [], payloads: [] });
+    await saveImport(link.id, {
+      trades: [{ ...history.trades[0]!, externalId: `extra${i}`, time: new Date(Date.UTC(2025, 11, 31, 12, i)) }],
+      cashFlows: [],
+      marks: [],
+      payloads: [],
+    });
     const t = performance.now();
     const out = await evaluateUser(user.id, "all", noop);
     evalMs.push(performance.now() - t);
@@ -82,12 +110,25 @@ export async function benchDemoEvaluation(runs = 5) {
   try {
     await migrateToLatest();
     const db = await getDb();
-    const user = await db.insertInto("users").values({ email: `bench-demo-${Date.now()}@example.com`, extra_tries: 1000 }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ email: `bench-demo-${Date.now()}@example.com`, extra_tries: 1000 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const t0 = performance.now();
     // Linking answers at once; the import runs as jobs (link → first grade is the figure that matters).
     await startJobs(importJobHandlers);
     await linkPlaidItem(user.id, `public-sandbox-user_good_bench${Date.now().toString(36)}`);
-    while ((await db.selectFrom("imports").select("id").where("user_id", "=", user.id).where("state", "not in", ["done", "failed"]).execute()).length) {
+    while (
+      (
+        await db
+          .selectFrom("imports")
+          .select("id")
+          .where("user_id", "=", user.id)
+          .where("state", "not in", ["done", "failed"])
+          .execute()
+      ).length
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     const linkMs = performance.now() - t0;

@@ -7,7 +7,12 @@ import { startServer } from "../test/support/server";
 type Figures = { requestsPerSec: number; p99Ms: number; p50Ms: number; errors: number };
 
 async function load(url: string, duration: number): Promise<Figures> {
-  const result = await autocannon({ url, connections: 10, duration, headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/120" } });
+  const result = await autocannon({
+    url,
+    connections: 10,
+    duration,
+    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/120" },
+  });
   return {
     requestsPerSec: Math.round(result.requests.average),
     p99Ms: result.latency.p99,

@@ -6,7 +6,12 @@ import { sql } from "kysely";
 import { closeDb, dbKind, getDb, migrateToLatest } from "../app/server/db.server";
 import { parseEnv, type Env } from "../app/server/env.server";
 import { saveImport, type ImportBatch } from "../app/server/imports.server";
-import { mapPlaidInvestments, type PlaidHolding, type PlaidInvestmentTransaction, type PlaidSecurity } from "../app/sources/plaid.server";
+import {
+  mapPlaidInvestments,
+  type PlaidHolding,
+  type PlaidInvestmentTransaction,
+  type PlaidSecurity,
+} from "../app/sources/plaid.server";
 import { mulberry32 } from "../test/mocks/random";
 
 const TRADES = 100_000;
@@ -53,14 +58,56 @@ function generate() {
   }
   for (let w = 0; w < 104; w++) {
     const date = new Date(START + w * 7 * 86_400_000).toISOString().slice(0, 10);
-    transactions.push({ investment_transaction_id: `dep-${w}`, account_id: "acct", security_id: null, date, quantity: 0, amount: -5000, price: 0, fees: 0, type: "cash", subtype: "deposit", iso_currency_code: "USD" });
-    if (w % 13 === 12) transactions.push({ investment_transaction_id: `wd-${w}`, account_id: "acct", security_id: null, date, quantity: 0, amount: 2000, price: 0, fees: 0, type: "cash", subtype: "withdrawal", iso_currency_code: "USD" });
+    transactions.push({
+      investment_transaction_id: `dep-${w}`,
+      account_id: "acct",
+      security_id: null,
+      date,
+      quantity: 0,
+      amount: -5000,
+      price: 0,
+      fees: 0,
+      type: "cash",
+      subtype: "deposit",
+      iso_currency_code: "USD",
+    });
+    if (w % 13 === 12)
+      transactions.push({
+        investment_transaction_id: `wd-${w}`,
+        account_id: "acct",
+        security_id: null,
+        date,
+        quantity: 0,
+        amount: 2000,
+        price: 0,
+        fees: 0,
+        type: "cash",
+        subtype: "withdrawal",
+        iso_currency_code: "USD",
+      });
   }
-  const holdings: PlaidHolding[] = [...held.entries()].filter(([, q]) => q > 0).map(([s, q]) => ({ account_id: "acct", security_id: `sec-${s}`, institution_price: base(s), institution_price_as_of: "2026-10-30", quantity: q }));
+  const holdings: PlaidHolding[] = [...held.entries()]
+    .filter(([, q]) => q > 0)
+    .map(([s, q]) => ({
+      account_id: "acct",
+      security_id: `sec-${s}`,
+      institution_price: base(s),
+      institution_price_as_of: "2026-10-30",
+      quantity: q,
+    }));
   return { transactions, securities, holdings };
 }
 
-type Figure = { db: string; trades: number; cashFlows: number; mapMs: number; firstImportMs: number; tradesPerSecond: number; reimportMs: number; reimportAdded: number };
+type Figure = {
+  db: string;
+  trades: number;
+  cashFlows: number;
+  mapMs: number;
+  firstImportMs: number;
+  tradesPerSecond: number;
+  reimportMs: number;
+  reimportAdded: number;
+};
 
 async function runOn(env: Env, input: ReturnType<typeof generate>): Promise<Figure> {
   const g = globalThis as unknown as Record<string, Env | undefined>;
@@ -71,7 +118,11 @@ async function runOn(env: Env, input: ReturnType<typeof generate>): Promise<Figu
     await migrateToLatest();
     const db = await getDb();
     const stamp = `${Date.now()}-${process.pid}`;
-    const user = await db.insertInto("users").values({ email: `bench-import-${stamp}@example.com`, password_hash: null }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ email: `bench-import-${stamp}@example.com`, password_hash: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const account = await db
       .insertInto("linked_accounts")
       .values({ user_id: user.id, kind: "plaid", fingerprint: `plaid:bench:${stamp}`, label: "Bench brokerage" })
@@ -81,15 +132,25 @@ async function runOn(env: Env, input: ReturnType<typeof generate>): Promise<Figu
       const t0 = performance.now();
       const mapped = mapPlaidInvestments({ ...input, asOf: new Date() });
       const mapMs = performance.now() - t0;
-      const batch: ImportBatch = { trades: mapped.trades, cashFlows: mapped.cashFlows, marks: mapped.marks, payloads: [] };
+      const batch: ImportBatch = {
+        trades: mapped.trades,
+        cashFlows: mapped.cashFlows,
+        marks: mapped.marks,
+        payloads: [],
+      };
       const t1 = performance.now();
       const first = await saveImport(account.id, batch);
       const firstImportMs = performance.now() - t1;
       const t2 = performance.now();
       const again = await saveImport(account.id, batch);
       const reimportMs = performance.now() - t2;
-      const count = await db.selectFrom("trades").select(sql<string>`count(*)`.as("n")).where("linked_account_id", "=", account.id).executeTakeFirstOrThrow();
-      if (Number(count.n) !== mapped.trades.length || first.tradesAdded !== mapped.trades.length) throw new Error(`stored ${count.n} of ${mapped.trades.length} trades`);
+      const count = await db
+        .selectFrom("trades")
+        .select(sql<string>`count(*)`.as("n"))
+        .where("linked_account_id", "=", account.id)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) !== mapped.trades.length || first.tradesAdded !== mapped.trades.length)
+        throw new Error(`stored ${count.n} of ${mapped.trades.length} trades`);
       return {
         db: await dbKind(),
         trades: first.tradesAdded,

@@ -13,24 +13,47 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     run: async () => (await import("./http")).benchHttp(Number(process.env.BENCH_SECONDS ?? 5)),
   },
   limits: {
-    title: "Limits: 10 MB bodies beside small requests; 200 connections of mixed load (landing, blog, card, signed-in profile, search API)",
+    title:
+      "Limits: 10 MB bodies beside small requests; 200 connections of mixed load (landing, blog, card, signed-in profile, search API)",
     run: async () => (await import("./limits")).benchLimits(Number(process.env.BENCH_SECONDS ?? 10)),
   },
-  engine: { title: "Engine: grading a generated 1,000,000-trade ledger", run: async () => (await import("./engine")).benchEngine() },
+  engine: {
+    title: "Engine: grading a generated 1,000,000-trade ledger",
+    run: async () => (await import("./engine")).benchEngine(),
+  },
   cli: {
     title: "CLI: `npm run grade` on the 1,000,000-trade ledger file vs a bare read + JSON.parse of it",
     run: async () => (await import("./cli")).benchCli(),
   },
-  cards: { title: "Cards: render and serve performance-card PNGs", run: async () => (await import("./cards")).benchCards() },
-  community: { title: "Community: search, feed, profile (in process)", run: async () => (await import("./community")).benchCommunity() },
-  import: { title: "Import: a 100,000-trade Plaid history into the database", run: async () => (await import("./import")).benchImport() },
-  evaluationDemo: { title: "Evaluation: the demo broker account, import included and excluded", run: async () => (await import("./evaluation")).benchDemoEvaluation() },
-  evaluation100k: { title: "Evaluation: a 100,000-trade account already imported", run: async () => (await import("./evaluation")).benchEvaluation() },
+  cards: {
+    title: "Cards: render and serve performance-card PNGs",
+    run: async () => (await import("./cards")).benchCards(),
+  },
+  community: {
+    title: "Community: search, feed, profile (in process)",
+    run: async () => (await import("./community")).benchCommunity(),
+  },
+  import: {
+    title: "Import: a 100,000-trade Plaid history into the database",
+    run: async () => (await import("./import")).benchImport(),
+  },
+  evaluationDemo: {
+    title: "Evaluation: the demo broker account, import included and excluded",
+    run: async () => (await import("./evaluation")).benchDemoEvaluation(),
+  },
+  evaluation100k: {
+    title: "Evaluation: a 100,000-trade account already imported",
+    run: async () => (await import("./evaluation")).benchEvaluation(),
+  },
   scale: {
-    title: "Speed at 100k traders: search, market leaderboard, percentile, each beside the query it replaced and a bare query",
+    title:
+      "Speed at 100k traders: search, market leaderboard, percentile, each beside the query it replaced and a bare query",
     run: async () => (await import("./scale")).benchScale(),
   },
-  stats100k: { title: "Stats tab: analytics and a journal page of a 100,000-trade account (50,000 round trips), cold and cached", run: async () => (await import("./stats")).benchStats() },
+  stats100k: {
+    title: "Stats tab: analytics and a journal page of a 100,000-trade account (50,000 round trips), cold and cached",
+    run: async () => (await import("./stats")).benchStats(),
+  },
 };
 
 const sectionArg = process.argv.indexOf("--section");
@@ -60,7 +83,11 @@ for (const [name, { title }] of Object.entries(SECTIONS)) {
   console.log(`\n== ${title}`);
   const out = path.join(tmp, `${name}.json`);
   try {
-    execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "run.ts"), "--section", name, out], { stdio: "inherit" });
+    execFileSync(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "run.ts"), "--section", name, out],
+      { stdio: "inherit" },
+    );
     results[name] = JSON.parse(readFileSync(out, "utf8"));
   } catch (error) {
     results[name] = { error: String((error as Error)?.message ?? error) };

@@ -74,20 +74,43 @@ async function ranksOf(db: Kysely<any>, keyword: string, ids: number[]) {
       else 0 end) as tier) t
     where u.id = any(${ids}::int[])`.execute(db);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { ranks: ids.map((id) => Math.round(Number(byId.get(id)!.rank) * 1e6)), tiers: ids.map((id) => Number(byId.get(id)!.tier)) };
+  return {
+    ranks: ids.map((id) => Math.round(Number(byId.get(id)!.rank) * 1e6)),
+    tiers: ids.map((id) => Number(byId.get(id)!.tier)),
+  };
 }
 
 // The leaderboard before 0015: users joined to their current evaluation, figures from its JSON.
 async function leaderboardBefore(db: Kysely<any>, sortBy: string, order: "asc" | "desc", tier: string | undefined) {
   const twr = sql`(evaluations.result -> 'metrics' ->> 'twr')::float8`;
   const mdd = sql`(evaluations.result -> 'metrics' ->> 'maxDrawdown')::float8`;
-  let base = db.selectFrom("users").innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id").where("evaluations.score", "is not", null);
+  let base = db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .where("evaluations.score", "is not", null);
   if (tier) base = base.where("evaluations.tier", "=", tier);
-  const sortExpr = sortBy === "score" ? sql`evaluations.score` : sortBy === "return" ? twr : sortBy === "drawdown" ? mdd : sql`users.followers_count`;
+  const sortExpr =
+    sortBy === "score"
+      ? sql`evaluations.score`
+      : sortBy === "return"
+        ? twr
+        : sortBy === "drawdown"
+          ? mdd
+          : sql`users.followers_count`;
   const dir = order === "asc" ? sql`asc nulls last` : sql`desc nulls last`;
   const [rows, total] = await Promise.all([
     base
-      .select(["users.id", "users.username", "users.first_name", "users.last_name", "users.name", "users.avatar_url", "users.followers_count", "evaluations.tier", "evaluations.score"])
+      .select([
+        "users.id",
+        "users.username",
+        "users.first_name",
+        "users.last_name",
+        "users.name",
+        "users.avatar_url",
+        "users.followers_count",
+        "evaluations.tier",
+        "evaluations.score",
+      ])
       .select([twr.as("twr"), mdd.as("mdd"), sql`evaluations.result -> 'stars' ->> 'overall'`.as("stars")])
       .orderBy(sql`${sortExpr} ${dir}`)
       .orderBy("users.id", "asc")
@@ -103,7 +126,10 @@ async function percentileBefore(db: Kysely<any>, userId: number, score: number) 
   const row = await db
     .selectFrom("users")
     .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
-    .select((eb) => [eb.fn.countAll<string>().as("total"), eb.fn.count<string>("evaluations.id").filterWhere("evaluations.score", "<", score).as("below")])
+    .select((eb) => [
+      eb.fn.countAll<string>().as("total"),
+      eb.fn.count<string>("evaluations.id").filterWhere("evaluations.score", "<", score).as("below"),
+    ])
     .where("users.id", "!=", userId)
     .where("evaluations.score", "is not", null)
     .executeTakeFirstOrThrow();
@@ -122,9 +148,16 @@ export async function benchScale() {
   const kind = await dbKind();
   const want = Number(process.env.BENCH_SCALE_USERS ?? (kind === "postgres" ? 100_000 : 10_000));
   const have = await sql<{ users: string }>`select count(*) as users from users`.execute(db);
-  if (Number(have.rows[0]!.users) < want) await seedCommunity(db as Kysely<any>, { users: want, posts: want, log: () => {} });
-  const scale = await sql<{ users: string; graded: string; board: string }>`select (select count(*) from users) as users,
-    (select count(*) from users where current_evaluation_id is not null) as graded, (select count(*) from market_leaderboard) as board`.execute(db);
+  if (Number(have.rows[0]!.users) < want)
+    await seedCommunity(db as Kysely<any>, { users: want, posts: want, log: () => {} });
+  const scale = await sql<{
+    users: string;
+    graded: string;
+    board: string;
+  }>`select (select count(*) from users) as users,
+    (select count(*) from users where current_evaluation_id is not null) as graded, (select count(*) from market_leaderboard) as board`.execute(
+    db,
+  );
 
   const iterations = Number(process.env.BENCH_ITERATIONS ?? 300);
   let x = 42;
@@ -134,8 +167,12 @@ export async function benchScale() {
 
   // Search keywords as bench/community.ts draws them: username prefixes, full names, last-name
   // prefixes and typos of first names, from a sample of real users.
-  const users = (await sql<{ id: number; username: string | null; first_name: string | null; last_name: string | null }>`
-    select id, username, first_name, last_name from users tablesample system (5) where username is not null limit 400`.execute(db)).rows;
+  const users = (
+    await sql<{ id: number; username: string | null; first_name: string | null; last_name: string | null }>`
+    select id, username, first_name, last_name from users tablesample system (5) where username is not null limit 400`.execute(
+      db,
+    )
+  ).rows;
   const keywords = Array.from({ length: iterations }, () => {
     const u = pick(users);
     const r = rand();
@@ -151,11 +188,19 @@ export async function benchScale() {
     const old = conn as unknown as Kysely<any>;
     await sql`begin`.execute(old);
     try {
-      await sql`create index bench_users_search_trgm on users using gist ((${searchText}) gist_trgm_ops(siglen = 64))`.execute(old);
+      await sql`create index bench_users_search_trgm on users using gist ((${searchText}) gist_trgm_ops(siglen = 64))`.execute(
+        old,
+      );
       // Keyword by keyword: the same traders in the same order; else a page of the same ranks
       // (traders of equal rank, e.g. two "Mary Smith", may differ); else the same tiers in the
       // same order (word similarity within a tier differs); else listed.
-      const agreement = { keywords: keywords.length, sameTraders: 0, sameRanks: 0, sameTiers: 0, other: [] as string[] };
+      const agreement = {
+        keywords: keywords.length,
+        sameTraders: 0,
+        sameRanks: 0,
+        sameTiers: 0,
+        other: [] as string[],
+      };
       for (const k of keywords) {
         const a = (await searchBefore(old, k)).map((r) => r.id);
         const b = (await searchTraders(k)).map((r) => r.id);
@@ -165,7 +210,11 @@ export async function benchScale() {
         else if (ra.tiers.join() === rb.tiers.join()) agreement.sameTiers++;
         else agreement.other.push(k);
       }
-      const ms = await compare(keywords, { before: (k) => searchBefore(old, k), after: (k) => searchTraders(k), floor });
+      const ms = await compare(keywords, {
+        before: (k) => searchBefore(old, k),
+        after: (k) => searchTraders(k),
+        floor,
+      });
       return { ms, agreement };
     } finally {
       await sql`rollback`.execute(old);
@@ -174,23 +223,46 @@ export async function benchScale() {
 
   const SORTS = ["score", "return", "drawdown", "followers"] as const;
   const TIERS = [undefined, undefined, undefined, "Gold", "Silver"];
-  const views = Array.from({ length: Math.min(iterations, 200) }, () => ({ sort: pick([...SORTS]), order: pick(["asc", "desc"] as const), tier: pick(TIERS) }));
+  const views = Array.from({ length: Math.min(iterations, 200) }, () => ({
+    sort: pick([...SORTS]),
+    order: pick(["asc", "desc"] as const),
+    tier: pick(TIERS),
+  }));
   let sameBoard = 0;
   for (const v of views.slice(0, 40)) {
     const a = await leaderboardBefore(db as Kysely<any>, v.sort, v.order, v.tier);
-    const b = await leaderboard({ page: 1, page_size: 20, sort_by: v.sort, order: v.order }, v.tier ? { tier: v.tier as "Gold" } : {});
+    const b = await leaderboard(
+      { page: 1, page_size: 20, sort_by: v.sort, order: v.order },
+      v.tier ? { tier: v.tier as "Gold" } : {},
+    );
     if (a.total === b.meta.total && a.ids.join() === b.data.map((r) => r.id).join()) sameBoard++;
   }
   const market = await compare(views, {
     before: (v) => leaderboardBefore(db as Kysely<any>, v.sort, v.order, v.tier),
-    after: (v) => leaderboard({ page: 1, page_size: 20, sort_by: v.sort, order: v.order }, v.tier ? { tier: v.tier as "Gold" } : {}),
+    after: (v) =>
+      leaderboard(
+        { page: 1, page_size: 20, sort_by: v.sort, order: v.order },
+        v.tier ? { tier: v.tier as "Gold" } : {},
+      ),
     floor,
   });
 
-  const graded = (await sql<{ user_id: number; score: number }>`select user_id, score from market_leaderboard order by random() limit 200`.execute(db)).rows;
-  const asks = Array.from({ length: Math.min(iterations, 200) }, () => ({ id: pick(graded).user_id, score: Math.round(rand() * 1000) / 10 }));
+  const graded = (
+    await sql<{
+      user_id: number;
+      score: number;
+    }>`select user_id, score from market_leaderboard order by random() limit 200`.execute(db)
+  ).rows;
+  const asks = Array.from({ length: Math.min(iterations, 200) }, () => ({
+    id: pick(graded).user_id,
+    score: Math.round(rand() * 1000) / 10,
+  }));
   let samePercentile = 0;
-  for (const a of asks.slice(0, 50)) if ((await percentileBefore(db as Kysely<any>, a.id, a.score)) === (await percentileAmongCurrentGrades(a.id, a.score))) samePercentile++;
+  for (const a of asks.slice(0, 50))
+    if (
+      (await percentileBefore(db as Kysely<any>, a.id, a.score)) === (await percentileAmongCurrentGrades(a.id, a.score))
+    )
+      samePercentile++;
   const percentile = await compare(asks, {
     before: (a) => percentileBefore(db as Kysely<any>, a.id, a.score),
     after: (a) => percentileAmongCurrentGrades(a.id, a.score),

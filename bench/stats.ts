@@ -20,7 +20,7 @@ const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.f
 /** Round trips in 2,000 symbols (one open at a time in each): a buy, then a sell of the same quantity minutes to weeks later. */
 function roundTripHistory(trades: number, seed = 11): Batch {
   let x = seed;
-  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const start = Date.UTC(2025, 0, 2);
   const span = 365 * 86_400_000;
   const out: Batch["trades"] = [];
@@ -30,10 +30,33 @@ function roundTripHistory(trades: number, seed = 11): Batch {
     const hold = [30 * 60_000, 6 * 3_600_000, 3 * 86_400_000][i % 3]! * (0.5 + rand());
     const quantity = 1 + Math.floor(rand() * 20);
     const price = 20 + rand() * 200;
-    out.push({ externalId: `o${i}`, time: new Date(open), symbol, assetClass: "stock", side: "buy", quantity, price, fee: 0.5 });
-    out.push({ externalId: `c${i}`, time: new Date(open + hold), symbol, assetClass: "stock", side: "sell", quantity, price: price * (0.97 + rand() * 0.065), fee: 0.5 });
+    out.push({
+      externalId: `o${i}`,
+      time: new Date(open),
+      symbol,
+      assetClass: "stock",
+      side: "buy",
+      quantity,
+      price,
+      fee: 0.5,
+    });
+    out.push({
+      externalId: `c${i}`,
+      time: new Date(open + hold),
+      symbol,
+      assetClass: "stock",
+      side: "sell",
+      quantity,
+      price: price * (0.97 + rand() * 0.065),
+      fee: 0.5,
+    });
   }
-  return { trades: out, cashFlows: [{ externalId: "seed", time: new Date(start - 86_400_000), amount: 50_000_000 }], marks: [], payloads: [] };
+  return {
+    trades: out,
+    cashFlows: [{ externalId: "seed", time: new Date(start - 86_400_000), amount: 50_000_000 }],
+    marks: [],
+    payloads: [],
+  };
 }
 
 export async function benchStats(opts: { trades?: number; runs?: number } = {}) {
@@ -41,15 +64,30 @@ export async function benchStats(opts: { trades?: number; runs?: number } = {}) 
   const runs = opts.runs ?? 5;
   await migrateToLatest();
   const db = await getDb();
-  const user = await db.insertInto("users").values({ email: `bench-stats-${Date.now()}@example.com`, extra_tries: 1000, time_zone: "America/New_York" }).returning("id").executeTakeFirstOrThrow();
-  const link = await linkAccount({ userId: user.id, kind: "plaid", fingerprint: `plaid:bench-stats:${Date.now()}`, label: "Bench brokerage" });
+  const user = await db
+    .insertInto("users")
+    .values({ email: `bench-stats-${Date.now()}@example.com`, extra_tries: 1000, time_zone: "America/New_York" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const link = await linkAccount({
+    userId: user.id,
+    kind: "plaid",
+    fingerprint: `plaid:bench-stats:${Date.now()}`,
+    label: "Bench brokerage",
+  });
   if (!link.ok) throw new Error("link failed");
   await saveImport(link.id, roundTripHistory(trades));
   const out = await evaluateUser(user.id, "all", async () => {});
   if (out.code !== 200) throw new Error(`unexpected code ${out.code}`);
 
   const page: number[] = [];
-  const parts = { reportMs: [] as number[], ledgerMs: [] as number[], tripsMs: [] as number[], analyseMs: [] as number[], journalMs: [] as number[] };
+  const parts = {
+    reportMs: [] as number[],
+    ledgerMs: [] as number[],
+    tripsMs: [] as number[],
+    analyseMs: [] as number[],
+    journalMs: [] as number[],
+  };
   let tripCount = 0;
   for (let i = 0; i < runs; i++) {
     let t = performance.now();

@@ -13,7 +13,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("fingerprint", "text", (c) => c.notNull().unique())
     .addColumn("label", "text", (c) => c.notNull())
     .addColumn("institution_name", "text")
-    .addColumn("status", "text", (c) => c.notNull().defaultTo("active").check(sql`status in ('active', 'relogin_required', 'error')`))
+    .addColumn("status", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("active")
+        .check(sql`status in ('active', 'relogin_required', 'error')`),
+    )
     // AES-256-GCM ciphertext of the provider token (Plaid access token); never sent to a browser.
     .addColumn("access_token_enc", "text")
     .addColumn("item_id", "text")
@@ -32,11 +37,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("external_id", "text", (c) => c.notNull())
     .addColumn("time", "timestamptz", (c) => c.notNull())
     .addColumn("symbol", "text", (c) => c.notNull())
-    .addColumn("asset_class", "text", (c) => c.notNull().check(sql`asset_class in ('stock', 'etf', 'crypto', 'option')`))
+    .addColumn("asset_class", "text", (c) =>
+      c.notNull().check(sql`asset_class in ('stock', 'etf', 'crypto', 'option')`),
+    )
     .addColumn("side", "text", (c) => c.notNull().check(sql`side in ('buy', 'sell')`))
     .addColumn("quantity", "double precision", (c) => c.notNull().check(sql`quantity > 0`))
     .addColumn("price", "double precision", (c) => c.notNull().check(sql`price >= 0`))
-    .addColumn("fee", "double precision", (c) => c.notNull().defaultTo(0).check(sql`fee >= 0`))
+    .addColumn("fee", "double precision", (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`fee >= 0`),
+    )
     .addUniqueConstraint("trades_external", ["linked_account_id", "external_id"])
     .execute();
 

@@ -40,6 +40,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("evaluation_days").execute();
-  await db.schema.alterTable("users").dropColumn("current_evaluation_id").dropColumn("evaluating_since").dropColumn("extra_tries").dropColumn("tries_used").execute();
+  await db.schema
+    .alterTable("users")
+    .dropColumn("current_evaluation_id")
+    .dropColumn("evaluating_since")
+    .dropColumn("extra_tries")
+    .dropColumn("tries_used")
+    .execute();
   await db.schema.dropTable("evaluations").execute();
 }

@@ -18,7 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // GiST, not GIN: search takes the nearest names by trigram word similarity (ORDER BY … <<-> … LIMIT),
   // which only GiST can answer from the index; work stays bounded however common a name is.
-  await sql`create index users_search_trgm on users using gist ((${SEARCH_EXPR}) gist_trgm_ops(siglen = 64))`.execute(db);
+  await sql`create index users_search_trgm on users using gist ((${SEARCH_EXPR}) gist_trgm_ops(siglen = 64))`.execute(
+    db,
+  );
   // Username prefixes in index order (usernames are stored lower-case).
   await sql`create index users_username_pattern on users (username text_pattern_ops)`.execute(db);
 
@@ -51,7 +53,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addCheckConstraint("posts_thread", sql`(parent_id is null) = (root_id is null)`)
     .execute();
   // Latest feed: top-level visible posts newest first; author pages and the following feed by author.
-  await sql`create index posts_latest on posts (id desc) where parent_id is null and hidden_at is null and deleted_at is null`.execute(db);
+  await sql`create index posts_latest on posts (id desc) where parent_id is null and hidden_at is null and deleted_at is null`.execute(
+    db,
+  );
   await sql`create index posts_author_top on posts (author_id, id desc) where parent_id is null`.execute(db);
   await sql`create index posts_author_replies on posts (author_id, id desc) where parent_id is not null`.execute(db);
   await sql`create index posts_parent on posts (parent_id, id)`.execute(db);
@@ -115,8 +119,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("reviewed_at", "timestamptz")
     .addCheckConstraint("reports_one_target", sql`(post_id is null) <> (user_id is null)`)
     .execute();
-  await sql`create unique index reports_post_once on reports (reporter_id, post_id) where post_id is not null`.execute(db);
-  await sql`create unique index reports_user_once on reports (reporter_id, user_id) where user_id is not null`.execute(db);
+  await sql`create unique index reports_post_once on reports (reporter_id, post_id) where post_id is not null`.execute(
+    db,
+  );
+  await sql`create unique index reports_user_once on reports (reporter_id, user_id) where user_id is not null`.execute(
+    db,
+  );
 
   // The leaderboard joins users to their current evaluation; trades by account for "recent trades".
   await sql`create index if not exists trades_account_time on trades (linked_account_id, time desc)`.execute(db);
@@ -133,5 +141,10 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("follows").execute();
   await sql`drop index if exists users_username_pattern`.execute(db);
   await sql`drop index if exists users_search_trgm`.execute(db);
-  await db.schema.alterTable("users").dropColumn("share_trades").dropColumn("following_count").dropColumn("followers_count").execute();
+  await db.schema
+    .alterTable("users")
+    .dropColumn("share_trades")
+    .dropColumn("following_count")
+    .dropColumn("followers_count")
+    .execute();
 }

@@ -8,7 +8,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Daily evaluation limit lifted until this time (a pass with unlimited days).
     .addColumn("unlimited_until", "timestamptz")
     // Points balance, kept in the same transaction as each ledger entry; never negative.
-    .addColumn("points_balance", "bigint", (c) => c.notNull().defaultTo(0).check(sql`points_balance >= 0`))
+    .addColumn("points_balance", "bigint", (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`points_balance >= 0`),
+    )
     // Who invited this user (?ref=<username> on /signup).
     .addColumn("referred_by", "integer", (c) => c.references("users.id").onDelete("set null"))
     .execute();
@@ -28,7 +33,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("checkout_sessions_user").on("checkout_sessions").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("checkout_sessions_user")
+    .on("checkout_sessions")
+    .columns(["user_id", "created_at"])
+    .execute();
 
   // Each Stripe event id once: a replayed or retried delivery finds its id here and does nothing.
   await db.schema
@@ -92,15 +101,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("bio", "text", (c) => c.notNull())
     .addColumn("strategy", "text", (c) => c.notNull())
     .addColumn("markets", "text", (c) => c.notNull())
-    .addColumn("status", "text", (c) => c.notNull().defaultTo("pending").check(sql`status in ('pending', 'approved', 'rejected')`))
+    .addColumn("status", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("pending")
+        .check(sql`status in ('pending', 'approved', 'rejected')`),
+    )
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("reviewed_at", "timestamptz")
     .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["star_applications", "wallet_registrations", "stakes", "points_ledger", "pass_grants", "stripe_events", "checkout_sessions"]) {
+  for (const t of [
+    "star_applications",
+    "wallet_registrations",
+    "stakes",
+    "points_ledger",
+    "pass_grants",
+    "stripe_events",
+    "checkout_sessions",
+  ]) {
     await db.schema.dropTable(t).execute();
   }
-  await db.schema.alterTable("users").dropColumn("referred_by").dropColumn("points_balance").dropColumn("unlimited_until").execute();
+  await db.schema
+    .alterTable("users")
+    .dropColumn("referred_by")
+    .dropColumn("points_balance")
+    .dropColumn("unlimited_until")
+    .execute();
 }

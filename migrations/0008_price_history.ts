@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("to_day", "date", (c) => c.notNull())
     .addColumn("fetched_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("price_ranges_instrument").on("price_ranges").columns(["instrument", "from_day"]).execute();
+  await db.schema
+    .createIndex("price_ranges_instrument")
+    .on("price_ranges")
+    .columns(["instrument", "from_day"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

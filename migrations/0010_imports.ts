@@ -12,7 +12,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Why it runs: a first link, a re-import before an evaluation, a provider webhook, a retry.
     .addColumn("reason", "text", (c) => c.notNull().check(sql`reason in ('link', 'evaluation', 'webhook', 'retry')`))
     .addColumn("state", "text", (c) =>
-      c.notNull().defaultTo("queued").check(sql`state in ('queued', 'waiting_for_provider', 'fetching', 'mapping', 'grading', 'done', 'failed')`),
+      c
+        .notNull()
+        .defaultTo("queued")
+        .check(sql`state in ('queued', 'waiting_for_provider', 'fetching', 'mapping', 'grading', 'done', 'failed')`),
     )
     .addColumn("fetched", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("total", "integer")
@@ -32,16 +35,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("imports_user").on("imports").columns(["user_id", "id"]).execute();
   // At most one running import per account: a second request joins the running one.
-  await sql`create unique index imports_one_running on imports (linked_account_id) where state not in ('done', 'failed')`.execute(db);
+  await sql`create unique index imports_one_running on imports (linked_account_id) where state not in ('done', 'failed')`.execute(
+    db,
+  );
 
   // A linked account whose first import has not finished yet is "importing".
   await sql`alter table linked_accounts drop constraint linked_accounts_status_check`.execute(db);
-  await sql`alter table linked_accounts add constraint linked_accounts_status_check check (status in ('active', 'importing', 'relogin_required', 'error'))`.execute(db);
+  await sql`alter table linked_accounts add constraint linked_accounts_status_check check (status in ('active', 'importing', 'relogin_required', 'error'))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`update linked_accounts set status = 'active' where status = 'importing'`.execute(db);
   await sql`alter table linked_accounts drop constraint linked_accounts_status_check`.execute(db);
-  await sql`alter table linked_accounts add constraint linked_accounts_status_check check (status in ('active', 'relogin_required', 'error'))`.execute(db);
+  await sql`alter table linked_accounts add constraint linked_accounts_status_check check (status in ('active', 'relogin_required', 'error'))`.execute(
+    db,
+  );
   await db.schema.dropTable("imports").execute();
 }

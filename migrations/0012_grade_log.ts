@@ -52,7 +52,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("twr", "double precision")
     .addColumn("unlinked_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("unlinked_accounts_user").on("unlinked_accounts").columns(["user_id", "unlinked_at"]).execute();
+  await db.schema
+    .createIndex("unlinked_accounts_user")
+    .on("unlinked_accounts")
+    .columns(["user_id", "unlinked_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

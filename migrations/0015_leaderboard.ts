@@ -31,8 +31,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     ["drawdown", "max_drawdown", " nulls last"],
     ["followers", "followers_count", ""],
   ] as const) {
-    await sql.raw(`create index market_leaderboard_${name}_asc on market_leaderboard (${column} asc${nulls}, user_id)`).execute(db);
-    await sql.raw(`create index market_leaderboard_${name}_desc on market_leaderboard (${column} desc${nulls}, user_id)`).execute(db);
+    await sql
+      .raw(`create index market_leaderboard_${name}_asc on market_leaderboard (${column} asc${nulls}, user_id)`)
+      .execute(db);
+    await sql
+      .raw(`create index market_leaderboard_${name}_desc on market_leaderboard (${column} desc${nulls}, user_id)`)
+      .execute(db);
   }
 
   // One statement for a user's row, from the user's current evaluation (none, or no score: no row).
@@ -63,14 +67,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   // 0006 visited most of its tree for a typo or a common inner word at 100,000 users.
   await sql`drop index if exists users_search_trgm`.execute(db);
   await sql`create index users_search_gin on users using gin ((${SEARCH_EXPR}) gin_trgm_ops)`.execute(db);
-  await sql`create index users_full_name_pattern on users (lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) text_pattern_ops)`.execute(db);
+  await sql`create index users_full_name_pattern on users (lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) text_pattern_ops)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const index of ["users_search_gin", "users_first_name_pattern", "users_last_name_pattern", "users_name_pattern", "users_full_name_pattern"]) {
+  for (const index of [
+    "users_search_gin",
+    "users_first_name_pattern",
+    "users_last_name_pattern",
+    "users_name_pattern",
+    "users_full_name_pattern",
+  ]) {
     await sql.raw(`drop index if exists ${index}`).execute(db);
   }
-  await sql`create index users_search_trgm on users using gist ((${SEARCH_EXPR}) gist_trgm_ops(siglen = 64))`.execute(db);
+  await sql`create index users_search_trgm on users using gist ((${SEARCH_EXPR}) gist_trgm_ops(siglen = 64))`.execute(
+    db,
+  );
   await sql`drop trigger if exists market_leaderboard_sync on users`.execute(db);
   await sql`drop function if exists market_leaderboard_sync()`.execute(db);
   await db.schema.dropTable("market_leaderboard").execute();

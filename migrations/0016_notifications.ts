@@ -10,7 +10,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("id", "bigint", (c) => c.primaryKey().generatedAlwaysAsIdentity())
     .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("kind", "text", (c) =>
-      c.notNull().check(sql`kind in ('message', 'message_request', 'follow', 'like', 'reply', 'mention', 'grade_change', 'import_done', 'grade_done')`),
+      c
+        .notNull()
+        .check(
+          sql`kind in ('message', 'message_request', 'follow', 'like', 'reply', 'mention', 'grade_change', 'import_done', 'grade_done')`,
+        ),
     )
     .addColumn("actor_id", "integer", (c) => c.references("users.id").onDelete("cascade"))
     .addColumn("subject", "text", (c) => c.notNull())
@@ -21,14 +25,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("read_at", "timestamptz")
     .addColumn("emailed_at", "timestamptz")
     .execute();
-  await db.schema.createIndex("notifications_user_recent").on("notifications").columns(["user_id", "created_at desc", "id desc"]).execute();
+  await db.schema
+    .createIndex("notifications_user_recent")
+    .on("notifications")
+    .columns(["user_id", "created_at desc", "id desc"])
+    .execute();
   // The upsert's target, and the unread count's index (same predicate).
-  await sql`create unique index notifications_unread_subject on notifications (user_id, kind, subject) where read_at is null`.execute(db);
+  await sql`create unique index notifications_unread_subject on notifications (user_id, kind, subject) where read_at is null`.execute(
+    db,
+  );
   await db.schema
     .createTable("notification_settings")
     .addColumn("user_id", "integer", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
     .addColumn("muted", sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
-    .addColumn("digest", "text", (c) => c.notNull().defaultTo("off").check(sql`digest in ('off', 'daily', 'weekly')`))
+    .addColumn("digest", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("off")
+        .check(sql`digest in ('off', 'daily', 'weekly')`),
+    )
     .addColumn("last_digest_at", "timestamptz")
     .execute();
 }

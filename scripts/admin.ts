@@ -32,7 +32,9 @@ async function main(argv: string[]): Promise<number> {
         console.error(`No account with the e-mail "${arg}".`);
         return 1;
       }
-      console.log(`${arg} (user ${id}): ${command === "grant" ? "admin; /admin is open to them now" : "no longer an admin"}.`);
+      console.log(
+        `${arg} (user ${id}): ${command === "grant" ? "admin; /admin is open to them now" : "no longer an admin"}.`,
+      );
       return 0;
     }
     case "admins": {
@@ -49,7 +51,10 @@ async function main(argv: string[]): Promise<number> {
       }
       const rows = await listStarApplications(status);
       if (!rows.length) console.log("No applications.");
-      for (const r of rows) console.log(`${r.status.padEnd(9)} ${r.username ?? `(no username, id ${r.id})`} <${r.email}> applied ${new Date(r.created_at).toISOString().slice(0, 10)}`);
+      for (const r of rows)
+        console.log(
+          `${r.status.padEnd(9)} ${r.username ?? `(no username, id ${r.id})`} <${r.email}> applied ${new Date(r.created_at).toISOString().slice(0, 10)}`,
+        );
       return 0;
     }
     case "stars:approve":

@@ -8,7 +8,9 @@ import { readFileSync } from "node:fs";
 import { canonicalJson, grade, ledgerDigest, parseLedger, prepareLedger } from "../app/grading/index";
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: grade <ledger.json> [--timings] [--digest] [--population <scores.json>] [--zod]\n`);
+  process.stderr.write(
+    `${message}\nusage: grade <ledger.json> [--timings] [--digest] [--population <scores.json>] [--zod]\n`,
+  );
   process.exit(1);
 }
 
@@ -49,7 +51,8 @@ try {
 }
 text = undefined;
 // The JSON API's envelope, as GET /api/portal/ledger answers.
-if (value !== null && typeof value === "object" && !("trades" in value) && "data" in value) value = (value as { data: unknown }).data;
+if (value !== null && typeof value === "object" && !("trades" in value) && "data" in value)
+  value = (value as { data: unknown }).data;
 const t2 = performance.now();
 
 let population: number[] | undefined;
@@ -80,6 +83,12 @@ if (digest) process.stderr.write(JSON.stringify({ ledgerDigest: ledgerDigest(par
 if (timings) {
   const r = (x: number) => Math.round(x * 1000) / 1000;
   process.stderr.write(
-    JSON.stringify({ readMs: r(t1 - t0), parseMs: r(t2 - t1), validateMs: r(t3 - t2), prepareMs: r(t4 - t3), gradeMs: r(t5 - t4) }) + "\n",
+    JSON.stringify({
+      readMs: r(t1 - t0),
+      parseMs: r(t2 - t1),
+      validateMs: r(t3 - t2),
+      prepareMs: r(t4 - t3),
+      gradeMs: r(t5 - t4),
+    }) + "\n",
   );
 }

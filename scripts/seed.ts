@@ -20,12 +20,110 @@ export type SeedOptions = {
   log?: (msg: string) => void;
 };
 
-const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Carlos", "Karen", "Wei", "Aisha", "Yuki", "Olga", "Mohammed", "Priya", "Lucas", "Emma", "Noah", "Sofia", "Liam", "Mia"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Chen", "Tanaka", "Ivanova", "Khan", "Patel", "Silva", "Muller", "Rossi", "Dubois", "Kim", "Nguyen"];
-const WORDS = ["bought", "sold", "holding", "AAPL", "NVDA", "TSLA", "BTC", "ETH", "SPY", "earnings", "breakout", "support", "resistance", "stop", "loss", "trimmed", "added", "long", "short", "the", "dip", "rally", "today", "week", "risk", "position", "size", "patience", "plan", "chart"];
+const FIRST = [
+  "James",
+  "Mary",
+  "Robert",
+  "Patricia",
+  "John",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "William",
+  "Barbara",
+  "Richard",
+  "Susan",
+  "Joseph",
+  "Jessica",
+  "Thomas",
+  "Sarah",
+  "Carlos",
+  "Karen",
+  "Wei",
+  "Aisha",
+  "Yuki",
+  "Olga",
+  "Mohammed",
+  "Priya",
+  "Lucas",
+  "Emma",
+  "Noah",
+  "Sofia",
+  "Liam",
+  "Mia",
+];
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Gonzalez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Lee",
+  "Chen",
+  "Tanaka",
+  "Ivanova",
+  "Khan",
+  "Patel",
+  "Silva",
+  "Muller",
+  "Rossi",
+  "Dubois",
+  "Kim",
+  "Nguyen",
+];
+const WORDS = [
+  "bought",
+  "sold",
+  "holding",
+  "AAPL",
+  "NVDA",
+  "TSLA",
+  "BTC",
+  "ETH",
+  "SPY",
+  "earnings",
+  "breakout",
+  "support",
+  "resistance",
+  "stop",
+  "loss",
+  "trimmed",
+  "added",
+  "long",
+  "short",
+  "the",
+  "dip",
+  "rally",
+  "today",
+  "week",
+  "risk",
+  "position",
+  "size",
+  "patience",
+  "plan",
+  "chart",
+];
 const TIERS = ["Bronze", "Silver", "Gold", "Master", "Legend"];
 
-const textArray = (xs: string[]) => sql.raw(`(array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(",")}]::text[])`);
+const textArray = (xs: string[]) =>
+  sql.raw(`(array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(",")}]::text[])`);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs before and beside the app (any schema version)
 export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
@@ -52,9 +150,14 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
         f.first, l.last, now(), now(), '{us-stocks}', '1-3', now() - (g % 365) * interval '1 day'
       from generate_series(1, ${users}) g
       cross join lateral (select (${textArray(FIRST)})[1 + (g * 7) % ${FIRST.length}] as first) f
-      cross join lateral (select (${textArray(LAST)})[1 + (g * 13 / ${FIRST.length}) % ${LAST.length}] as last) l`.execute(db),
+      cross join lateral (select (${textArray(LAST)})[1 + (g * 13 / ${FIRST.length}) % ${LAST.length}] as last) l`.execute(
+      db,
+    ),
   );
-  const range = await sql<{ lo: number; hi: number }>`select min(id) as lo, max(id) as hi from users where email like ${`seed-${tag}-%`}`.execute(db);
+  const range = await sql<{
+    lo: number;
+    hi: number;
+  }>`select min(id) as lo, max(id) as hi from users where email like ${`seed-${tag}-%`}`.execute(db);
   const lo = Number(range.rows[0]!.lo);
   const n = users;
 
@@ -65,8 +168,12 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
         'SEED-' || ${tag} || '-' || g, ${opts.demo ?? false},
         jsonb_build_object('stars', jsonb_build_object('overall', 1 + least(4, floor(s / 20)::int)),
           'metrics', jsonb_build_object('twr', round(((s - 45) / 100.0 + ((g * 37) % 11) / 50.0)::numeric, 4), 'maxDrawdown', round((0.05 + ((g * 53) % 40) / 100.0)::numeric, 4)))
-      from (select g, ((g * 7919) % 1000) / 10.0 as s from generate_series(1, ${n}) g where (g * 2654435761::bigint) % 1000 < ${Math.round(graded * 1000)}) x`.execute(db);
-    await sql`update users u set current_evaluation_id = e.id from evaluations e where e.user_id = u.id and e.verification_code like ${`SEED-${tag}-%`}`.execute(db);
+      from (select g, ((g * 7919) % 1000) / 10.0 as s from generate_series(1, ${n}) g where (g * 2654435761::bigint) % 1000 < ${Math.round(graded * 1000)}) x`.execute(
+      db,
+    );
+    await sql`update users u set current_evaluation_id = e.id from evaluations e where e.user_id = u.id and e.verification_code like ${`SEED-${tag}-%`}`.execute(
+      db,
+    );
   });
 
   // Follow graph: each user follows `follows` others, skewed toward low ids (popular traders).
@@ -79,8 +186,12 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
       on conflict do nothing`.execute(db),
   );
   await step("follow counts", async () => {
-    await sql`update users u set following_count = c.n from (select follower_id, count(*) n from follows where follower_id between ${lo} and ${lo + n - 1} group by 1) c where c.follower_id = u.id`.execute(db);
-    await sql`update users u set followers_count = c.n from (select followee_id, count(*) n from follows where followee_id between ${lo} and ${lo + n - 1} group by 1) c where c.followee_id = u.id`.execute(db);
+    await sql`update users u set following_count = c.n from (select follower_id, count(*) n from follows where follower_id between ${lo} and ${lo + n - 1} group by 1) c where c.follower_id = u.id`.execute(
+      db,
+    );
+    await sql`update users u set followers_count = c.n from (select followee_id, count(*) n from follows where followee_id between ${lo} and ${lo + n - 1} group by 1) c where c.followee_id = u.id`.execute(
+      db,
+    );
   });
 
   // Posts over the last 90 days (80 % top-level), replies to earlier posts, likes.
@@ -92,17 +203,28 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
         now() - ((${top} - g) * (7776000.0 / greatest(${top}, 1))) * interval '1 second', null
       from generate_series(1, ${top}) g,
         lateral (select (${textArray(WORDS)})[1 + g % ${WORDS.length}] w1, (${textArray(WORDS)})[1 + (g / 7) % ${WORDS.length}] w2,
-                        (${textArray(WORDS)})[1 + (g / 13) % ${WORDS.length}] w3, (${textArray(WORDS)})[1 + (g / 29) % ${WORDS.length}] w4) w`.execute(db),
+                        (${textArray(WORDS)})[1 + (g / 13) % ${WORDS.length}] w3, (${textArray(WORDS)})[1 + (g / 29) % ${WORDS.length}] w4) w`.execute(
+      db,
+    ),
   );
-  const postRange = await sql<{ lo: string; hi: string }>`select min(id) as lo, max(id) as hi from posts where body like '% #%' and author_id between ${lo} and ${lo + n - 1}`.execute(db);
+  const postRange = await sql<{
+    lo: string;
+    hi: string;
+  }>`select min(id) as lo, max(id) as hi from posts where body like '% #%' and author_id between ${lo} and ${lo + n - 1}`.execute(
+    db,
+  );
   const plo = Number(postRange.rows[0]?.lo ?? 0);
   const phi = Number(postRange.rows[0]?.hi ?? 0);
   if (posts - top > 0 && phi >= plo && plo > 0) {
     await step("replies", async () => {
       await sql`insert into posts (author_id, parent_id, root_id, body, created_at)
         select ${lo} + ((g::bigint * 69621) % ${n})::int, p, p, 'Good point about ' || (${textArray(WORDS)})[1 + g % ${WORDS.length}], now() - (g % 1000) * interval '1 minute'
-        from generate_series(1, ${posts - top}) g, lateral (select ${phi} - ((g::bigint * g) % (${phi - plo + 1}))::bigint as p) x`.execute(db);
-      await sql`update posts p set reply_count = c.n from (select parent_id, count(*) n from posts where parent_id between ${plo} and ${phi} group by 1) c where c.parent_id = p.id`.execute(db);
+        from generate_series(1, ${posts - top}) g, lateral (select ${phi} - ((g::bigint * g) % (${phi - plo + 1}))::bigint as p) x`.execute(
+        db,
+      );
+      await sql`update posts p set reply_count = c.n from (select parent_id, count(*) n from posts where parent_id between ${plo} and ${phi} group by 1) c where c.parent_id = p.id`.execute(
+        db,
+      );
     });
   }
   if (likesPerPost > 0 && phi >= plo && plo > 0) {
@@ -111,7 +233,9 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
       await sql`insert into post_likes (user_id, post_id)
         select ${lo} + ((g::bigint * 16807) % ${n})::int, ${phi} - ((g::bigint * 7) % (${phi - plo + 1}) * ((g::bigint * 7) % (${phi - plo + 1})) / ${phi - plo + 1})
         from generate_series(1, ${total}) g on conflict do nothing`.execute(db);
-      await sql`update posts p set like_count = c.n from (select post_id, count(*) n from post_likes where post_id between ${plo} and ${phi} group by 1) c where c.post_id = p.id`.execute(db);
+      await sql`update posts p set like_count = c.n from (select post_id, count(*) n from post_likes where post_id between ${plo} and ${phi} group by 1) c where c.post_id = p.id`.execute(
+        db,
+      );
     });
   }
   await step("analyze", () => sql`analyze`.execute(db));
@@ -132,7 +256,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const users = arg("users", 1000)!;
   console.log(`Seeding ${users} users on ${await dbKind()}…`);
   const t = performance.now();
-  const result = await seedCommunity(await getDb(), { users, posts: arg("posts"), follows: arg("follows"), graded: arg("graded"), likes: arg("likes") });
+  const result = await seedCommunity(await getDb(), {
+    users,
+    posts: arg("posts"),
+    follows: arg("follows"),
+    graded: arg("graded"),
+    likes: arg("likes"),
+  });
   console.log(JSON.stringify({ ...result, totalMs: Math.round(performance.now() - t) }, null, 2));
   await closeDb();
 }

@@ -42,7 +42,9 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const r = entry.record as Record<string, unknown>;
-  console.log(`valid: ${String(r.code)} (${String(r.tier)}, ${String(r.score)}) graded ${String(r.graded_at)}, log entry ${entry.seq}, signed with ${entry.kid}`);
+  console.log(
+    `valid: ${String(r.code)} (${String(r.tier)}, ${String(r.score)}) graded ${String(r.graded_at)}, log entry ${entry.seq}, signed with ${entry.kid}`,
+  );
   return 0;
 }
 

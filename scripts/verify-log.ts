@@ -12,14 +12,21 @@ function option(argv: string[], name: string): string | undefined {
 
 async function fromApi(base: string, keysFile: string | undefined): Promise<number> {
   const origin = base.replace(/\/$/, "");
-  const keys = (keysFile ? JSON.parse(fs.readFileSync(keysFile, "utf8")) : await (await fetch(`${origin}/.well-known/grader-keys.json`)).json()) as KeySet;
+  const keys = (
+    keysFile
+      ? JSON.parse(fs.readFileSync(keysFile, "utf8"))
+      : await (await fetch(`${origin}/.well-known/grader-keys.json`)).json()
+  ) as KeySet;
   const entries: LogEntry[] = [];
   let after = 0;
   let head: { seq: number; hash: string } | undefined;
   for (;;) {
     const res = await fetch(`${origin}/api/grades/log?after=${after}`);
     if (!res.ok) throw new Error(`${origin} answered ${res.status}`);
-    const body = (await res.json()) as { data: LogEntry[]; meta: { next: number | null; head: { seq: number; hash: string } } };
+    const body = (await res.json()) as {
+      data: LogEntry[];
+      meta: { next: number | null; head: { seq: number; hash: string } };
+    };
     entries.push(...body.data);
     head = body.meta.head;
     if (body.meta.next === null) break;
@@ -27,7 +34,8 @@ async function fromApi(base: string, keysFile: string | undefined): Promise<numb
   }
   const chain = checkChain(entries, keys);
   const problems = chain.ok ? [] : [`entry ${chain.failure!.seq}: ${chain.failure!.reason}`];
-  if (chain.ok && head && (head.seq !== chain.head.seq || (head.seq > 0 && head.hash !== chain.head.hash))) problems.push(`the log's head is ${head.seq} but the chain ends at ${chain.head.seq}`);
+  if (chain.ok && head && (head.seq !== chain.head.seq || (head.seq > 0 && head.hash !== chain.head.hash)))
+    problems.push(`the log's head is ${head.seq} but the chain ends at ${chain.head.seq}`);
   return report(chain.checked, problems);
 }
 

@@ -2,7 +2,16 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { grade, listRoundTrips, parseLedger, type Ledger, type RoundTrip } from "~/grading";
 import { mulberry32 } from "../../test/mocks/random";
-import { analyse, holdingBucket, monthlyReturns, returnHistogram, streaksOf, withoutAmounts, zonedClock, type BreakdownRow } from "./index";
+import {
+  analyse,
+  holdingBucket,
+  monthlyReturns,
+  returnHistogram,
+  streaksOf,
+  withoutAmounts,
+  zonedClock,
+  type BreakdownRow,
+} from "./index";
 import { journalPage, journalRows, parseJournalQuery } from "./journal";
 
 function fixture(name: string): Ledger {
@@ -32,10 +41,20 @@ function generatedAccount(): Ledger {
     // One account per trip, so overlapping holds stay separate round trips.
     const open = { account: `a${i % 40}`, symbol: s.symbol, assetClass: s.assetClass, quantity: qty, fee: 1 };
     trades.push({ ...open, id: `o${i}`, time: new Date(t).toISOString(), side: short ? "sell" : "buy", price: entry });
-    trades.push({ ...open, id: `c${i}`, time: new Date(t + hold).toISOString(), side: short ? "buy" : "sell", price: exit });
+    trades.push({
+      ...open,
+      id: `c${i}`,
+      time: new Date(t + hold).toISOString(),
+      side: short ? "buy" : "sell",
+      price: exit,
+    });
     t += 2 * 86_400_000 + Math.floor(rnd() * 8) * 3_600_000;
   }
-  const parsed = parseLedger({ cashFlows: [{ account: "main", time: "2024-01-01T00:00:00Z", amount: 50_000 }], trades, asOf: new Date(t + 60 * 86_400_000).toISOString() });
+  const parsed = parseLedger({
+    cashFlows: [{ account: "main", time: "2024-01-01T00:00:00Z", amount: 50_000 }],
+    trades,
+    asOf: new Date(t + 60 * 86_400_000).toISOString(),
+  });
   if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
   return parsed.ledger;
 }
@@ -97,7 +116,8 @@ describe("analytics against the engine", () => {
     // Months chain to the time-weighted return; each year's total chains its months.
     const chained = a.monthly.reduce((p, y) => p * (1 + y.total!), 1) - 1;
     expect(chained).toBeCloseTo(m.twr!, 9);
-    for (const y of a.monthly) expect(y.months.reduce<number>((p, r) => p * (1 + (r ?? 0)), 1) - 1).toBeCloseTo(y.total!, 9);
+    for (const y of a.monthly)
+      expect(y.months.reduce<number>((p, r) => p * (1 + (r ?? 0)), 1) - 1).toBeCloseTo(y.total!, 9);
     // The calendar's daily P&L adds up to the total P&L (no flows after the first day here).
     expect(a.calendar.reduce((s, d) => s + d.pnl!, 0)).toBeCloseTo(m.totalPnl, 6);
     expect(a.calendar).toHaveLength(e.curve.length);
@@ -111,7 +131,9 @@ describe("analytics against the engine", () => {
     expect(a.totalPnl).toBeNull();
     expect(a.bySymbol.every((r) => r.pnl === null && r.expectancy === null && r.winRate !== null)).toBe(true);
     expect(a.calendar.every((d) => d.pnl === null)).toBe(true);
-    expect([...a.best, ...a.worst].every((t) => t.pnl === null && t.entryNotional === null && t.return !== null)).toBe(true);
+    expect([...a.best, ...a.worst].every((t) => t.pnl === null && t.entryNotional === null && t.return !== null)).toBe(
+      true,
+    );
     expect(text).not.toMatch(/"(pnl|expectancy|entryNotional)":-?\d/);
   });
 });
@@ -134,7 +156,17 @@ describe("analytics pieces", () => {
   });
 
   it("buckets holding times and returns at their edges", () => {
-    expect([0.01, 1 / 24, 0.5, 1, 6.9, 7, 29, 30, 400].map(holdingBucket)).toEqual(["lt1h", "1h-1d", "1h-1d", "1-7d", "1-7d", "7-30d", "7-30d", "gt30d", "gt30d"]);
+    expect([0.01, 1 / 24, 0.5, 1, 6.9, 7, 29, 30, 400].map(holdingBucket)).toEqual([
+      "lt1h",
+      "1h-1d",
+      "1h-1d",
+      "1-7d",
+      "1-7d",
+      "7-30d",
+      "7-30d",
+      "gt30d",
+      "gt30d",
+    ]);
     const h = returnHistogram([-0.6, -0.5, 0, 0.004, 0.5, 2, null]);
     expect(h[0]).toMatchObject({ label: "below −50 %", count: 1 });
     expect(h[1]).toMatchObject({ from: -0.5, count: 1 });
@@ -143,7 +175,11 @@ describe("analytics pieces", () => {
   });
 
   it("counts streaks in closing order; a break-even trip ends one", () => {
-    expect(streaksOf(["win", "win", "even", "win", "loss", "loss", "loss", "win"])).toEqual({ longestWin: 2, longestLoss: 3, current: { kind: "win", length: 1 } });
+    expect(streaksOf(["win", "win", "even", "win", "loss", "loss", "loss", "win"])).toEqual({
+      longestWin: 2,
+      longestLoss: 3,
+      current: { kind: "win", length: 1 },
+    });
     expect(streaksOf([])).toEqual({ longestWin: 0, longestLoss: 0, current: { kind: null, length: 0 } });
   });
 
@@ -154,7 +190,15 @@ describe("analytics pieces", () => {
     expect(zonedClock("Asia/Kolkata")(Date.parse("2024-01-01T20:00:00Z"))).toEqual({ weekday: 1, hour: 1 }); // Tue 01:30
     expect(zonedClock("UTC")(Date.parse("2024-01-01T23:59:00Z"))).toEqual({ weekday: 0, hour: 23 });
     const london = zonedClock("Europe/London"); // BST from 01:00 UTC on 31 March 2024
-    expect(["2024-03-31T00:30:00Z", "2024-03-31T01:30:00Z", "2024-03-31T23:30:00Z", "2024-10-27T00:30:00Z", "2024-10-27T01:30:00Z"].map((t) => london(Date.parse(t)).hour)).toEqual([0, 2, 0, 1, 1]);
+    expect(
+      [
+        "2024-03-31T00:30:00Z",
+        "2024-03-31T01:30:00Z",
+        "2024-03-31T23:30:00Z",
+        "2024-10-27T00:30:00Z",
+        "2024-10-27T01:30:00Z",
+      ].map((t) => london(Date.parse(t)).hour),
+    ).toEqual([0, 2, 0, 1, 1]);
   });
 });
 
@@ -162,11 +206,23 @@ describe("journal", () => {
   const trips: RoundTrip[] = listRoundTrips(generatedAccount());
 
   it("filters by symbol, side, outcome and closing dates, and pages", () => {
-    const q = parseJournalQuery(new URLSearchParams("symbol=aapl&side=long&outcome=win&from=2024-01-01&to=2024-12-31&page_size=3&sort_by=return&order=desc"), { amounts: true });
+    const q = parseJournalQuery(
+      new URLSearchParams(
+        "symbol=aapl&side=long&outcome=win&from=2024-01-01&to=2024-12-31&page_size=3&sort_by=return&order=desc",
+      ),
+      { amounts: true },
+    );
     expect(q.ok).toBe(true);
     if (!q.ok) return;
     const all = journalRows(trips, q.query);
-    const expected = trips.filter((t) => t.symbol === "AAPL" && t.side === "long" && t.pnl > 0 && t.closeTime >= "2024-01-01" && t.closeTime < "2025-01-01");
+    const expected = trips.filter(
+      (t) =>
+        t.symbol === "AAPL" &&
+        t.side === "long" &&
+        t.pnl > 0 &&
+        t.closeTime >= "2024-01-01" &&
+        t.closeTime < "2025-01-01",
+    );
     expect(all).toHaveLength(expected.length);
     expect(expected.length).toBeGreaterThan(3);
     for (let i = 1; i < all.length; i++) expect(all[i - 1]!.return!).toBeGreaterThanOrEqual(all[i]!.return!);
@@ -185,7 +241,11 @@ describe("journal", () => {
     expect(bad("sort_by=entryNotional;drop")).toHaveProperty("sort_by");
     expect(bad("from=2024-02-30")).toEqual({ from: "is not a real date" });
     expect(bad("from=2024-03-01&to=2024-02-01")).toEqual({ to: "must not be before from" });
-    expect(bad("side=up&page=0&page_size=500")).toMatchObject({ side: expect.any(String), page: expect.any(String), page_size: "at most 100" });
+    expect(bad("side=up&page=0&page_size=500")).toMatchObject({
+      side: expect.any(String),
+      page: expect.any(String),
+      page_size: "at most 100",
+    });
     // Empty fields (a GET form sends them) are absent.
     expect(bad("symbol=&side=&outcome=&from=&to=")).toBeNull();
   });

@@ -122,7 +122,12 @@ function add(acc: Acc, t: RoundTrip, o: Outcome) {
   }
 }
 
-function rows(groups: Map<string, Acc>, label: (key: string) => string, totalPnl: number, keep: "all" | "nonEmpty" = "nonEmpty"): BreakdownRow[] {
+function rows(
+  groups: Map<string, Acc>,
+  label: (key: string) => string,
+  totalPnl: number,
+  keep: "all" | "nonEmpty" = "nonEmpty",
+): BreakdownRow[] {
   const out: BreakdownRow[] = [];
   for (const [key, a] of groups) {
     if (keep === "nonEmpty" && a.trips === 0) continue;
@@ -165,9 +170,19 @@ export function returnHistogram(returns: Iterable<number | null>): HistogramBuck
   const buckets: HistogramBucket[] = [];
   buckets.push({ label: `below ${pctLabel(RETURN_EDGES[0])}`, from: null, to: RETURN_EDGES[0], count: 0 });
   for (let i = 0; i + 1 < RETURN_EDGES.length; i++) {
-    buckets.push({ label: `${pctLabel(RETURN_EDGES[i]!)} to ${pctLabel(RETURN_EDGES[i + 1]!)}`, from: RETURN_EDGES[i]!, to: RETURN_EDGES[i + 1]!, count: 0 });
+    buckets.push({
+      label: `${pctLabel(RETURN_EDGES[i]!)} to ${pctLabel(RETURN_EDGES[i + 1]!)}`,
+      from: RETURN_EDGES[i]!,
+      to: RETURN_EDGES[i + 1]!,
+      count: 0,
+    });
   }
-  buckets.push({ label: `${pctLabel(RETURN_EDGES.at(-1)!)} and above`, from: RETURN_EDGES.at(-1)!, to: null, count: 0 });
+  buckets.push({
+    label: `${pctLabel(RETURN_EDGES.at(-1)!)} and above`,
+    from: RETURN_EDGES.at(-1)!,
+    to: null,
+    count: 0,
+  });
   for (const r of returns) {
     if (r === null || !Number.isFinite(r)) continue;
     // Bucket i covers [edge(i−1), edge(i)); binary search over 13 edges.
@@ -207,7 +222,15 @@ export function streaksOf(outcomes: Outcome[]): Streaks {
  * agree (every day but the two DST changes a year) the whole day has it; otherwise per UTC hour.
  */
 export function zonedClock(timeZone: string) {
-  const fmt = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
+  const fmt = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
   const DAY_MS = 24 * HOUR_MS;
   const offsetOf = (at: number) => {
     const p: Record<string, number> = {};
@@ -276,11 +299,18 @@ const CLASS_LABELS: Record<string, string> = { stock: "Stocks", etf: "ETFs", cry
  * `rankBy` orders the best and worst trips: by P&L, or by return when amounts are hidden (so the
  * order reveals nothing about sizes).
  */
-export function analyse(curve: Pick<CurvePoint, "date" | "index" | "pnl">[], trips: RoundTrip[], opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number }): Analytics {
+export function analyse(
+  curve: Pick<CurvePoint, "date" | "index" | "pnl">[],
+  trips: RoundTrip[],
+  opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number },
+): Analytics {
   const clock = zonedClock(opts.timeZone);
   const bySymbol = new Map<string, Acc>();
   const byClass = new Map<string, Acc>();
-  const bySide = new Map<string, Acc>([["long", newAcc()], ["short", newAcc()]]);
+  const bySide = new Map<string, Acc>([
+    ["long", newAcc()],
+    ["short", newAcc()],
+  ]);
   const byWeekday = new Map<string, Acc>(WEEKDAYS.map((_, i) => [String(i), newAcc()]));
   const byHour = new Map<string, Acc>(Array.from({ length: 24 }, (_, h) => [String(h), newAcc()]));
   const byHolding = new Map<string, Acc>(HOLDING_BUCKETS.map((b) => [b.key, newAcc()]));
@@ -313,7 +343,9 @@ export function analyse(curve: Pick<CurvePoint, "date" | "index" | "pnl">[], tri
   const key = (i: number) => (rankBy === "pnl" ? trips[i]!.pnl : (trips[i]!.return ?? 0));
   const best = topK(trips.length, key, top).filter((i) => outcomes[i] === "win");
   const worst = topK(trips.length, (i) => -key(i), top).filter((i) => outcomes[i] === "loss");
-  const symbolRows = rows(bySymbol, (k) => k, total).sort((a, b) => b.trips - a.trips || (b.pnl ?? 0) - (a.pnl ?? 0) || a.key.localeCompare(b.key));
+  const symbolRows = rows(bySymbol, (k) => k, total).sort(
+    (a, b) => b.trips - a.trips || (b.pnl ?? 0) - (a.pnl ?? 0) || a.key.localeCompare(b.key),
+  );
   return {
     timeZone: opts.timeZone,
     trips: trips.length,

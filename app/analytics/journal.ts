@@ -12,7 +12,10 @@ export const PUBLIC_JOURNAL_SORTS = JOURNAL_SORTS.filter((s) => s !== "pnl") as 
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "use the form YYYY-MM-DD")
-  .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v, "is not a real date");
+  .refine(
+    (v) => !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v,
+    "is not a real date",
+  );
 
 function schema(sorts: readonly string[]) {
   return z
@@ -22,10 +25,22 @@ function schema(sorts: readonly string[]) {
       outcome: z.enum(["win", "loss"], { errorMap: () => ({ message: "must be win or loss" }) }).optional(),
       from: day.optional(),
       to: day.optional(),
-      sort_by: z.enum(sorts as [string, ...string[]], { errorMap: () => ({ message: `must be one of ${sorts.join(", ")}` }) }).default("close_time"),
+      sort_by: z
+        .enum(sorts as [string, ...string[]], { errorMap: () => ({ message: `must be one of ${sorts.join(", ")}` }) })
+        .default("close_time"),
       order: z.enum(["asc", "desc"], { errorMap: () => ({ message: "must be asc or desc" }) }).default("desc"),
-      page: z.coerce.number({ invalid_type_error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000).default(1),
-      page_size: z.coerce.number({ invalid_type_error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(100, "at most 100").default(25),
+      page: z.coerce
+        .number({ invalid_type_error: "must be a whole number" })
+        .int("must be a whole number")
+        .min(1, "must be at least 1")
+        .max(1_000_000)
+        .default(1),
+      page_size: z.coerce
+        .number({ invalid_type_error: "must be a whole number" })
+        .int("must be a whole number")
+        .min(1, "must be at least 1")
+        .max(100, "at most 100")
+        .default(25),
     })
     .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "must not be before from", path: ["to"] });
 }
@@ -47,13 +62,22 @@ export type JournalQuery = {
 const KEYS = ["symbol", "side", "outcome", "from", "to", "sort_by", "order", "page", "page_size"] as const;
 
 /** Reads the journal's query (empty values count as absent, as a GET form sends them). */
-export function parseJournalQuery(params: URLSearchParams, opts: { amounts: boolean }): { ok: true; query: JournalQuery } | { ok: false; errors: Record<string, string>; message: string } {
+export function parseJournalQuery(
+  params: URLSearchParams,
+  opts: { amounts: boolean },
+): { ok: true; query: JournalQuery } | { ok: false; errors: Record<string, string>; message: string } {
   const raw = Object.fromEntries(KEYS.filter((k) => params.get(k)).map((k) => [k, params.get(k)!]));
   const result = schema(opts.amounts ? JOURNAL_SORTS : PUBLIC_JOURNAL_SORTS).safeParse(raw);
   if (!result.success) {
     const errors: Record<string, string> = {};
     for (const i of result.error.issues) errors[String(i.path[0] ?? "query")] ??= i.message;
-    return { ok: false, errors, message: Object.entries(errors).map(([k, v]) => `${k}: ${v}`).join("; ") };
+    return {
+      ok: false,
+      errors,
+      message: Object.entries(errors)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("; "),
+    };
   }
   const q = result.data;
   return { ok: true, query: { ...q, symbol: q.symbol || undefined } as JournalQuery };
@@ -122,4 +146,17 @@ export function roundTripApiRow(r: TripRow) {
   };
 }
 export type RoundTripApiRow = ReturnType<typeof roundTripApiRow>;
-export const ROUND_TRIP_COLUMNS: (keyof RoundTripApiRow)[] = ["n", "account", "symbol", "asset_class", "side", "open_time", "close_time", "holding_days", "entry_notional", "pnl", "return", "outcome"];
+export const ROUND_TRIP_COLUMNS: (keyof RoundTripApiRow)[] = [
+  "n",
+  "account",
+  "symbol",
+  "asset_class",
+  "side",
+  "open_time",
+  "close_time",
+  "holding_days",
+  "entry_notional",
+  "pnl",
+  "return",
+  "outcome",
+];

@@ -27,7 +27,14 @@ export type CardData = {
   tier: string;
   tierColor: string;
   score: number;
-  stars: { overall: number; profitability: number; riskControl: number; consistency: number; discipline: number; experience: number };
+  stars: {
+    overall: number;
+    profitability: number;
+    riskControl: number;
+    consistency: number;
+    discipline: number;
+    experience: number;
+  };
   figures: CardFigure[];
   /** "Nov 22, 2026" */
   date: string;
@@ -49,7 +56,6 @@ const PANEL = "#1a2133";
 const UP = "#3ddc97";
 const DOWN = "#ff6b6b";
 
-
 const STAR_PATH = "M12 1.8l3.09 6.26 6.91 1-5 4.87 1.18 6.88L12 17.56l-6.18 3.25L7 13.93 2 9.06l6.91-1z";
 
 /** Five stars as one <svg> (one Satori node instead of five). */
@@ -69,19 +75,44 @@ function Shield({ size, color }: { size: number; color: string }) {
   return (
     <svg width={size} height={size} viewBox="0 0 64 64">
       <path d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z" fill={color} fillOpacity={0.2} />
-      <path d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z" fill="none" stroke={color} strokeWidth={4} strokeLinejoin="round" />
+      <path
+        d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z"
+        fill="none"
+        stroke={color}
+        strokeWidth={4}
+        strokeLinejoin="round"
+      />
       <path d="m32 17 4.4 9 9.9 1.4-7.2 7 1.7 9.8L32 39.6l-8.8 4.6 1.7-9.8-7.2-7 9.9-1.4z" fill={color} />
     </svg>
   );
 }
 
 function Avatar({ data, size }: { data: CardData; size: number }) {
-  const ring = { width: size, height: size, borderRadius: size / 2, borderWidth: 4, borderStyle: "solid" as const, borderColor: data.tierColor, boxSizing: "border-box" as const };
+  const ring = {
+    width: size,
+    height: size,
+    borderRadius: size / 2,
+    borderWidth: 4,
+    borderStyle: "solid" as const,
+    borderColor: data.tierColor,
+    boxSizing: "border-box" as const,
+  };
   if (data.avatar) {
     return <img src={data.avatar} alt="" width={size} height={size} style={{ ...ring, objectFit: "cover" }} />;
   }
   return (
-    <div style={{ ...ring, display: "flex", alignItems: "center", justifyContent: "center", backgroundColor: "#1d2740", color: INK, fontSize: size * 0.38, fontWeight: 800 }}>
+    <div
+      style={{
+        ...ring,
+        display: "flex",
+        alignItems: "center",
+        justifyContent: "center",
+        backgroundColor: "#1d2740",
+        color: INK,
+        fontSize: size * 0.38,
+        fontWeight: 800,
+      }}
+    >
       {data.initials}
     </div>
   );
@@ -89,8 +120,31 @@ function Avatar({ data, size }: { data: CardData; size: number }) {
 
 function Brand({ product, size }: { product: string; size: number }) {
   return (
-    <div style={{ display: "flex", alignItems: "center", gap: size * 0.4, fontSize: size, fontWeight: 800, color: INK, letterSpacing: 0.5 }}>
-      <div style={{ width: size * 1.3, height: size * 1.3, borderRadius: size * 0.3, backgroundColor: "#5b7cfa", display: "flex", alignItems: "center", justifyContent: "center", color: "#fff", fontSize: size * 0.85, letterSpacing: 0 }}>
+    <div
+      style={{
+        display: "flex",
+        alignItems: "center",
+        gap: size * 0.4,
+        fontSize: size,
+        fontWeight: 800,
+        color: INK,
+        letterSpacing: 0.5,
+      }}
+    >
+      <div
+        style={{
+          width: size * 1.3,
+          height: size * 1.3,
+          borderRadius: size * 0.3,
+          backgroundColor: "#5b7cfa",
+          display: "flex",
+          alignItems: "center",
+          justifyContent: "center",
+          color: "#fff",
+          fontSize: size * 0.85,
+          letterSpacing: 0,
+        }}
+      >
         G
       </div>
       {product}
@@ -102,9 +156,33 @@ function Brand({ product, size }: { product: string; size: number }) {
 function NameBlock({ data, fontSize, maxWidth }: { data: CardData; fontSize: number; maxWidth: number }) {
   return (
     <div style={{ display: "flex", flexDirection: "column", maxWidth, minWidth: 0 }}>
-      <div style={{ display: "block", fontSize, fontWeight: 700, color: INK, maxWidth, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", lineHeight: 1.2 }}>{data.name}</div>
+      <div
+        style={{
+          display: "block",
+          fontSize,
+          fontWeight: 700,
+          color: INK,
+          maxWidth,
+          whiteSpace: "nowrap",
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+          lineHeight: 1.2,
+        }}
+      >
+        {data.name}
+      </div>
       {data.username ? (
-        <div style={{ display: "block", fontSize: fontSize * 0.5, color: MUTED, maxWidth, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" }}>{`@${data.username}`}</div>
+        <div
+          style={{
+            display: "block",
+            fontSize: fontSize * 0.5,
+            color: MUTED,
+            maxWidth,
+            whiteSpace: "nowrap",
+            overflow: "hidden",
+            textOverflow: "ellipsis",
+          }}
+        >{`@${data.username}`}</div>
       ) : null}
     </div>
   );
@@ -115,7 +193,9 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
     <div style={{ display: "flex", alignItems: "center", gap: 18 * scale }}>
       <Shield size={92 * scale} color={data.tierColor} />
       <div style={{ display: "flex", flexDirection: "column", gap: 6 * scale }}>
-        <div style={{ display: "flex", fontSize: 60 * scale, fontWeight: 800, color: data.tierColor, lineHeight: 1 }}>{data.tier}</div>
+        <div style={{ display: "flex", fontSize: 60 * scale, fontWeight: 800, color: data.tierColor, lineHeight: 1 }}>
+          {data.tier}
+        </div>
         <div style={{ display: "flex", alignItems: "center", gap: 14 * scale, fontSize: 24 * scale, color: MUTED }}>
           <StarRow count={data.stars.overall} size={30 * scale} color={data.tierColor} gap={4 * scale} />
           {`Score ${Math.floor(data.score)}/100`}
@@ -129,7 +209,16 @@ function Dimensions({ data, scale, width }: { data: CardData; scale: number; wid
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 10 * scale, width }}>
       {DIMENSIONS.map((key) => (
-        <div key={key} style={{ display: "flex", alignItems: "center", justifyContent: "space-between", fontSize: 22 * scale, color: INK }}>
+        <div
+          key={key}
+          style={{
+            display: "flex",
+            alignItems: "center",
+            justifyContent: "space-between",
+            fontSize: 22 * scale,
+            color: INK,
+          }}
+        >
           {DIMENSION_LABELS[key]}
           <StarRow count={data.stars[key]} size={22 * scale} color={data.tierColor} gap={3 * scale} />
         </div>
@@ -141,9 +230,39 @@ function Dimensions({ data, scale, width }: { data: CardData; scale: number; wid
 function Figure({ figure, scale, width }: { figure: CardFigure; scale: number; width: number }) {
   const color = figure.tone === "up" ? UP : figure.tone === "down" ? DOWN : INK;
   return (
-    <div style={{ display: "flex", flexDirection: "column", width, paddingTop: 12 * scale, paddingBottom: 12 * scale, paddingLeft: 16 * scale, paddingRight: 16 * scale, borderRadius: 14 * scale, backgroundColor: PANEL, boxSizing: "border-box", gap: 4 * scale, fontSize: 17 * scale, color: MUTED, whiteSpace: "nowrap" }}>
+    <div
+      style={{
+        display: "flex",
+        flexDirection: "column",
+        width,
+        paddingTop: 12 * scale,
+        paddingBottom: 12 * scale,
+        paddingLeft: 16 * scale,
+        paddingRight: 16 * scale,
+        borderRadius: 14 * scale,
+        backgroundColor: PANEL,
+        boxSizing: "border-box",
+        gap: 4 * scale,
+        fontSize: 17 * scale,
+        color: MUTED,
+        whiteSpace: "nowrap",
+      }}
+    >
       {figure.label}
-      <div style={{ display: "block", fontSize: 32 * scale, fontWeight: 700, color, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", maxWidth: width - 32 * scale }}>{figure.value}</div>
+      <div
+        style={{
+          display: "block",
+          fontSize: 32 * scale,
+          fontWeight: 700,
+          color,
+          whiteSpace: "nowrap",
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+          maxWidth: width - 32 * scale,
+        }}
+      >
+        {figure.value}
+      </div>
     </div>
   );
 }
@@ -226,8 +345,33 @@ function StoryCard({ data }: { data: CardData }) {
       <div style={{ display: "flex", flexDirection: "column", alignItems: "center", marginTop: 44, gap: 22 }}>
         <Avatar data={data} size={170} />
         <div style={{ display: "flex", flexDirection: "column", alignItems: "center", maxWidth: 900 }}>
-          <div style={{ display: "block", fontSize: 64, fontWeight: 700, maxWidth: 900, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", lineHeight: 1.2 }}>{data.name}</div>
-          {data.username ? <div style={{ display: "block", fontSize: 30, color: MUTED, maxWidth: 900, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" }}>{`@${data.username}`}</div> : null}
+          <div
+            style={{
+              display: "block",
+              fontSize: 64,
+              fontWeight: 700,
+              maxWidth: 900,
+              whiteSpace: "nowrap",
+              overflow: "hidden",
+              textOverflow: "ellipsis",
+              lineHeight: 1.2,
+            }}
+          >
+            {data.name}
+          </div>
+          {data.username ? (
+            <div
+              style={{
+                display: "block",
+                fontSize: 30,
+                color: MUTED,
+                maxWidth: 900,
+                whiteSpace: "nowrap",
+                overflow: "hidden",
+                textOverflow: "ellipsis",
+              }}
+            >{`@${data.username}`}</div>
+          ) : null}
         </div>
         <TierBlock data={data} scale={s} />
       </div>
@@ -240,7 +384,9 @@ function StoryCard({ data }: { data: CardData }) {
         ))}
       </div>
       <div style={{ display: "flex", flexGrow: 1 }} />
-      <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8, fontSize: 26, color: MUTED }}>
+      <div
+        style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8, fontSize: 26, color: MUTED }}
+      >
         {data.demo ? <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Demo data</div> : null}
         <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
         <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>

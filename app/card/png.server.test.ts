@@ -7,7 +7,7 @@ import { encodePng } from "./png.server";
 function chunks(png: Buffer) {
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const out: { type: string; data: Buffer }[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString("latin1", at + 4, at + 8);
     const data = png.subarray(at + 8, at + 8 + length);
@@ -53,7 +53,8 @@ describe("encodePng", () => {
   });
 
   it("encodes what resvg draws on an opaque background without changing a pixel", async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><circle cx="30" cy="30" r="25" fill="#f5c542" fill-opacity="0.6"/><text x="60" y="40">x</text><path d="M70 10l30 40H70z" fill="#22d3ee"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><circle cx="30" cy="30" r="25" fill="#f5c542" fill-opacity="0.6"/><text x="60" y="40">x</text><path d="M70 10l30 40H70z" fill="#22d3ee"/></svg>';
     const image = await renderAsync(svg, { background: "#0c1222", font: { loadSystemFonts: false } });
     const pixels = image.pixels;
     // Premultiplied and straight alpha agree only on opaque pixels: the background makes them all so.

@@ -27,7 +27,8 @@ const data: CardData = {
   demo: false,
 };
 
-const pixels = async (svg: string, fontFiles: string[]) => (await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles }, background: "#000" })).pixels;
+const pixels = async (svg: string, fontFiles: string[]) =>
+  (await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles }, background: "#000" })).pixels;
 
 describe("the card renderer", () => {
   it("leaves the text to resvg, with the bundled fonts the name needs", async () => {
@@ -42,7 +43,8 @@ describe("the card renderer", () => {
     const { svg } = await renderCardSvg(data);
     expect(svg).not.toContain("<image");
     expect(svg.match(/<svg /g)).toHaveLength(1 + 1 + 6); // the card, the shield, six star rows
-    const odd = '<image x="1" y="2" width="3" height="4" href="data:image/svg+xml;utf8,%3Cg%3E" preserveAspectRatio="none"/>';
+    const odd =
+      '<image x="1" y="2" width="3" height="4" href="data:image/svg+xml;utf8,%3Cg%3E" preserveAspectRatio="none"/>';
     expect(inlineSvgImages(odd)).toBe(odd);
   });
 
@@ -50,14 +52,19 @@ describe("the card renderer", () => {
     const { svg } = await renderCardSvg(data);
     expect(svg).not.toMatch(/<text [^>]*clip-path/);
     const clip = '<clipPath id="satori_cp-id-1"><rect x="10" y="20" width="100" height="30"/></clipPath>';
-    const word = (x: number, width: number, y = 40) => `<text x="${x}" y="${y}" width="${width}" height="30" font-size="20" clip-path="url(#satori_cp-id-1)" fill="#fff">w</text>`;
-    expect(unclipFittingText(clip + word(10, 100))).toBe(clip + word(10, 100).replace(' clip-path="url(#satori_cp-id-1)"', ""));
-    for (const overflowing of [word(10, 120), word(5, 50), word(10, 50, 70)]) expect(unclipFittingText(clip + overflowing)).toBe(clip + overflowing);
+    const word = (x: number, width: number, y = 40) =>
+      `<text x="${x}" y="${y}" width="${width}" height="30" font-size="20" clip-path="url(#satori_cp-id-1)" fill="#fff">w</text>`;
+    expect(unclipFittingText(clip + word(10, 100))).toBe(
+      clip + word(10, 100).replace(' clip-path="url(#satori_cp-id-1)"', ""),
+    );
+    for (const overflowing of [word(10, 120), word(5, 50), word(10, 50, 70)])
+      expect(unclipFittingText(clip + overflowing)).toBe(clip + overflowing);
   });
 
-  it("lets resvg find Inter ExtraBold as Inter 800 (its file names the family \"Inter ExtraBold\")", async () => {
+  it('lets resvg find Inter ExtraBold as Inter 800 (its file names the family "Inter ExtraBold")', async () => {
     const { fontFiles } = await renderCardSvg(data);
-    const text = (weight: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="60"><text x="5" y="45" font-family="inter" font-weight="${weight}" font-size="40" fill="#fff">Gold 72</text></svg>`;
+    const text = (weight: number) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="60"><text x="5" y="45" font-family="inter" font-weight="${weight}" font-size="40" fill="#fff">Gold 72</text></svg>`;
     const extraBold = fontFiles.filter((f) => f.includes("-800-"));
     const bold = fontFiles.filter((f) => f.includes("-700-"));
     const withAll = await pixels(text(800), fontFiles);
@@ -67,7 +74,11 @@ describe("the card renderer", () => {
 
   it("restores stack traces after concurrent renders (they are off while Satori runs)", async () => {
     const limit = Error.stackTraceLimit;
-    await Promise.all([renderCardSvg(data), renderCardSvg({ ...data, name: "Sam Lee" }), renderCardSvg({ ...data, format: "story" })]);
+    await Promise.all([
+      renderCardSvg(data),
+      renderCardSvg({ ...data, name: "Sam Lee" }),
+      renderCardSvg({ ...data, format: "story" }),
+    ]);
     expect(Error.stackTraceLimit).toBe(limit);
     // An avatar Satori cannot decode makes it throw midway.
     await expect(renderCardSvg({ ...data, avatar: "data:image/png;base64,AAAA" })).rejects.toThrow();

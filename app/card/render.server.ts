@@ -59,7 +59,8 @@ export function renameFamily(name: Buffer, family: string): Buffer {
     const length = name.readUInt16BE(r + 8);
     const offset = name.readUInt16BE(r + 10);
     let text = name.subarray(storage + offset, storage + offset + length);
-    if (id === 1 || id === 16) text = platform === 1 ? Buffer.from(family, "latin1") : Buffer.from(family, "utf16le").swap16();
+    if (id === 1 || id === 16)
+      text = platform === 1 ? Buffer.from(family, "latin1") : Buffer.from(family, "utf16le").swap16();
     records.push({ head: Buffer.from(name.subarray(r, r + 12)), text });
   }
   const head = Buffer.alloc(6 + count * 12);
@@ -96,7 +97,11 @@ export function woffToSfnt(woff: Buffer, drop: readonly string[] = ["GSUB", "GPO
     const original = woff.readUInt32BE(o + 12);
     const raw = woff.subarray(offset, offset + compressed);
     const data = compressed < original ? zlib.inflateSync(raw) : Buffer.from(raw);
-    tables.push({ tag, checksum: woff.readUInt32BE(o + 16), data: tag === "name" && family ? renameFamily(data, family) : data });
+    tables.push({
+      tag,
+      checksum: woff.readUInt32BE(o + 16),
+      data: tag === "name" && family ? renameFamily(data, family) : data,
+    });
   }
   const n = tables.length;
   let pow = 1;
@@ -134,7 +139,11 @@ const INTER_DIR = packageDir("@fontsource/inter");
 const fileCache = new Map<string, Buffer>();
 const readFont = (file: string) => {
   let data = fileCache.get(file);
-  if (!data) fileCache.set(file, (data = woffToSfnt(fs.readFileSync(file), undefined, file.startsWith(INTER_DIR) ? "Inter" : undefined)));
+  if (!data)
+    fileCache.set(
+      file,
+      (data = woffToSfnt(fs.readFileSync(file), undefined, file.startsWith(INTER_DIR) ? "Inter" : undefined)),
+    );
   return data;
 };
 
@@ -158,11 +167,19 @@ function sfntFile(woff: string): string {
 }
 
 const interLatinFile = (weight: 400 | 700 | 800) => path.join(INTER_DIR, "files", `inter-latin-${weight}-normal.woff`);
-const interLatin = (weight: 400 | 700 | 800): Font => ({ name: "Inter", weight, style: "normal", data: readFont(interLatinFile(weight)) });
+const interLatin = (weight: 400 | 700 | 800): Font => ({
+  name: "Inter",
+  weight,
+  style: "normal",
+  data: readFont(interLatinFile(weight)),
+});
 
 const BASE_FONTS: Font[] = [interLatin(400), interLatin(700), interLatin(800)];
 const BASE_FILES = [interLatinFile(400), interLatinFile(700), interLatinFile(800)];
-const NAME_FACES: Face[] = [...facesOf("@fontsource/inter", "700.css").filter((f) => !f.file.includes("inter-latin-700")), ...facesOf("@fontsource/noto-sans-sc", "700.css")];
+const NAME_FACES: Face[] = [
+  ...facesOf("@fontsource/inter", "700.css").filter((f) => !f.file.includes("inter-latin-700")),
+  ...facesOf("@fontsource/noto-sans-sc", "700.css"),
+];
 const LATIN_FACE: Face = facesOf("@fontsource/inter", "700.css").find((f) => f.file.includes("inter-latin-700"))!;
 
 // Scripts drawn right to left or with complex shaping (Arabic, Hebrew, Indic, Thai) would come out
@@ -203,7 +220,15 @@ function fontSetFor(files: string[]): Font[] {
   let set = fontSets.get(key);
   if (!set) {
     // One family per file: Satori keeps one face per family and weight and falls back across families.
-    set = [...BASE_FONTS, ...files.map((file): Font => ({ name: `Name ${path.basename(file, ".woff")}`, weight: 700, style: "normal", data: readFont(file) }))];
+    set = [
+      ...BASE_FONTS,
+      ...files.map((file): Font => ({
+        name: `Name ${path.basename(file, ".woff")}`,
+        weight: 700,
+        style: "normal",
+        data: readFont(file),
+      })),
+    ];
     if (fontSets.size > 64) {
       const oldest = [...fontSets.keys()].find((k) => k !== "");
       if (oldest !== undefined) fontSets.delete(oldest);
@@ -249,8 +274,10 @@ async function withoutStackTraces<T>(run: () => Promise<T>): Promise<T> {
 // (~15% of its time). The same markup nested as an <svg> element draws identically (its content
 // stays inside its box, so the clip and mask change nothing) and costs resvg nothing extra. Markup
 // that does not have the expected shape is left as it is.
-const SVG_IMAGE = /<image x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" href="data:image\/svg\+xml;utf8,([^"]*)" preserveAspectRatio="none"(?: clip-path="url\(#satori_cp-[\w-]+\)")?(?: mask="url\(#satori_om-[\w-]+\)")?\/>/g;
-const SVG_OPEN = /^<svg\s+xmlns="http:\/\/www\.w3\.org\/2000\/svg"\s+width="[\d.]+"\s+height="[\d.]+"(\s+viewBox="[\d. ]+")>/;
+const SVG_IMAGE =
+  /<image x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" href="data:image\/svg\+xml;utf8,([^"]*)" preserveAspectRatio="none"(?: clip-path="url\(#satori_cp-[\w-]+\)")?(?: mask="url\(#satori_om-[\w-]+\)")?\/>/g;
+const SVG_OPEN =
+  /^<svg\s+xmlns="http:\/\/www\.w3\.org\/2000\/svg"\s+width="[\d.]+"\s+height="[\d.]+"(\s+viewBox="[\d. ]+")>/;
 export function inlineSvgImages(svg: string): string {
   return svg.replace(SVG_IMAGE, (image: string, x: string, y: string, width: string, height: string, uri: string) => {
     const inner = decodeURIComponent(uri);
@@ -264,15 +291,18 @@ export function inlineSvgImages(svg: string): string {
 // to that box, word by word, and resvg draws each clipped word in a layer of its own (~2 ms a card).
 // Satori has already cut the text to fit with an ellipsis, so a word whose measured box lies inside
 // its clip loses nothing without it; anything that does not fit keeps its clip.
-const CLIP_RECT = /<clipPath id="(satori_cp-[\w-]+)"><rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"\/><\/clipPath>/g;
-const CLIPPED_TEXT = /<text x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)"([^>]*?) clip-path="url\(#(satori_cp-[\w-]+)\)"/g;
+const CLIP_RECT =
+  /<clipPath id="(satori_cp-[\w-]+)"><rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"\/><\/clipPath>/g;
+const CLIPPED_TEXT =
+  /<text x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)"([^>]*?) clip-path="url\(#(satori_cp-[\w-]+)\)"/g;
 export function unclipFittingText(svg: string): string {
   const boxes = new Map<string, [number, number, number, number]>();
   for (const [, id, x, y, width, height] of svg.matchAll(CLIP_RECT)) boxes.set(id!, [+x!, +y!, +width!, +height!]);
   return svg.replace(CLIPPED_TEXT, (text: string, x: string, y: string, width: string, rest: string, id: string) => {
     const box = boxes.get(id);
     // x and width are the word's measured extent, y its baseline.
-    const inside = box && +x >= box[0] - 0.5 && +x + +width <= box[0] + box[2] + 0.5 && +y >= box[1] && +y <= box[1] + box[3];
+    const inside =
+      box && +x >= box[0] - 0.5 && +x + +width <= box[0] + box[2] + 0.5 && +y >= box[1] && +y <= box[1] + box[3];
     return inside ? `<text x="${x}" y="${y}" width="${width}"${rest}` : text;
   });
 }
@@ -302,7 +332,11 @@ export async function renderCardPng(data: CardData): Promise<Buffer> {
   const { svg, fontFiles } = await renderCardSvg(data);
   const { width } = CARD_FORMATS[data.format];
   // The opaque background makes every pixel opaque, which encodePng relies on.
-  const image = await renderAsync(svg, { fitTo: { mode: "width", value: width }, font: { loadSystemFonts: false, fontFiles, defaultFontFamily: "Inter" }, background: "#0c1222" });
+  const image = await renderAsync(svg, {
+    fitTo: { mode: "width", value: width },
+    font: { loadSystemFonts: false, fontFiles, defaultFontFamily: "Inter" },
+    background: "#0c1222",
+  });
   const png = await encodePng(image.pixels, image.width, image.height);
   renderStats.renders++;
   renderStats.lastMs = performance.now() - started;
@@ -314,10 +348,21 @@ export async function renderCardPng(data: CardData): Promise<Buffer> {
  * user asks for does not pay for it (Satori parses a font set on its first use).
  */
 export async function warmUpCardFonts(): Promise<void> {
-  const element = { type: "div", key: null, props: { style: { display: "flex", fontFamily: "Inter" }, children: "Grader 0123456789%" } };
+  const element = {
+    type: "div",
+    key: null,
+    props: { style: { display: "flex", fontFamily: "Inter" }, children: "Grader 0123456789%" },
+  };
   await loadYoga();
-  const svg = await satori(element as unknown as Parameters<typeof satori>[0], { width: 200, height: 50, fonts: BASE_FONTS, embedFont: false });
+  const svg = await satori(element as unknown as Parameters<typeof satori>[0], {
+    width: 200,
+    height: 50,
+    fonts: BASE_FONTS,
+    embedFont: false,
+  });
   // Also writes the font files resvg reads and runs resvg's text path once.
-  await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles: BASE_FILES.map(sfntFile), defaultFontFamily: "Inter" } });
+  await renderAsync(svg, {
+    font: { loadSystemFonts: false, fontFiles: BASE_FILES.map(sfntFile), defaultFontFamily: "Inter" },
+  });
 }
 if (process.env.NODE_ENV === "production") setTimeout(() => void warmUpCardFonts().catch(() => {}), 250).unref();

@@ -5,7 +5,14 @@ export type Network = "twitter" | "facebook" | "reddit" | "instagram";
  * button holding it carries the network's name (aria-label, title) so assistive tech reads a name.
  */
 export function BrandIcon({ network, size = 22 }: { network: Network; size?: number }) {
-  const common = { width: size, height: size, viewBox: "0 0 24 24", "aria-hidden": true, focusable: false, className: "brand-icon" } as const;
+  const common = {
+    width: size,
+    height: size,
+    viewBox: "0 0 24 24",
+    "aria-hidden": true,
+    focusable: false,
+    className: "brand-icon",
+  } as const;
   switch (network) {
     case "twitter":
       return (
@@ -17,7 +24,10 @@ export function BrandIcon({ network, size = 22 }: { network: Network; size?: num
       return (
         <svg {...common}>
           <circle cx="12" cy="12" r="12" fill="#1877F2" />
-          <path fill="#fff" d="M13.4 24v-8.4h2.8l.45-3.3H13.4v-2.1c0-.95.27-1.6 1.64-1.6h1.72V5.65a23 23 0 0 0-2.5-.13c-2.48 0-4.18 1.51-4.18 4.3v2.48H7.28v3.3h2.8V24Z" />
+          <path
+            fill="#fff"
+            d="M13.4 24v-8.4h2.8l.45-3.3H13.4v-2.1c0-.95.27-1.6 1.64-1.6h1.72V5.65a23 23 0 0 0-2.5-.13c-2.48 0-4.18 1.51-4.18 4.3v2.48H7.28v3.3h2.8V24Z"
+          />
         </svg>
       );
     case "reddit":
@@ -44,4 +54,3 @@ export function BrandIcon({ network, size = 22 }: { network: Network; size?: num
       );
   }
 }
-

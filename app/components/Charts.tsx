@@ -81,26 +81,82 @@ export function LineChart({
   };
   return (
     <figure className={`chart-figure${yLabel ? " with-y-label" : ""}`}>
-      {yLabel ? <span className="chart-y-label" aria-hidden="true">{yLabel}</span> : null}
+      {yLabel ? (
+        <span className="chart-y-label" aria-hidden="true">
+          {yLabel}
+        </span>
+      ) : null}
       <div className="chart-plot" onPointerMove={onMove} onPointerLeave={() => setHover(null)}>
-        <svg className="chart" viewBox="0 0 1000 1000" preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+        <svg
+          className="chart"
+          viewBox="0 0 1000 1000"
+          preserveAspectRatio="none"
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+        >
           <title id={`${id}-title`}>{title}</title>
           <desc id={`${id}-desc`}>{description}</desc>
           {ticks.map((t) => (
-            <line key={t} x1={0} x2={1000} y1={y(t)} y2={y(t)} stroke="var(--border)" strokeDasharray="3 4" vectorEffect="non-scaling-stroke" />
+            <line
+              key={t}
+              x1={0}
+              x2={1000}
+              y1={y(t)}
+              y2={y(t)}
+              stroke="var(--border)"
+              strokeDasharray="3 4"
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
           {xTicks.map((t) => (
-            <line key={t.i} x1={x(t.i)} x2={x(t.i)} y1={0} y2={1000} stroke="var(--border)" strokeOpacity="0.5" vectorEffect="non-scaling-stroke" />
+            <line
+              key={t.i}
+              x1={x(t.i)}
+              x2={x(t.i)}
+              y1={0}
+              y2={1000}
+              stroke="var(--border)"
+              strokeOpacity="0.5"
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
           {area ? <path d={fill} fill={colour} opacity="0.18" /> : null}
-          {other ? <path d={path(other)} fill="none" stroke="var(--muted)" strokeWidth="1.5" strokeDasharray="5 4" vectorEffect="non-scaling-stroke" /> : null}
+          {other ? (
+            <path
+              d={path(other)}
+              fill="none"
+              stroke="var(--muted)"
+              strokeWidth="1.5"
+              strokeDasharray="5 4"
+              vectorEffect="non-scaling-stroke"
+            />
+          ) : null}
           <path d={line} fill="none" stroke={colour} strokeWidth="2" vectorEffect="non-scaling-stroke" />
-          {hover !== null ? <line x1={x(hover)} x2={x(hover)} y1={0} y2={1000} stroke="var(--text)" strokeOpacity="0.6" vectorEffect="non-scaling-stroke" /> : null}
+          {hover !== null ? (
+            <line
+              x1={x(hover)}
+              x2={x(hover)}
+              y1={0}
+              y2={1000}
+              stroke="var(--text)"
+              strokeOpacity="0.6"
+              vectorEffect="non-scaling-stroke"
+            />
+          ) : null}
         </svg>
         {hover !== null ? (
-          <span className={`chart-hover${hover > (data.length - 1) / 2 ? " left" : ""}`} style={{ left: `${x(hover) / 10}%` }} aria-hidden="true">
+          <span
+            className={`chart-hover${hover > (data.length - 1) / 2 ? " left" : ""}`}
+            style={{ left: `${x(hover) / 10}%` }}
+            aria-hidden="true"
+          >
             <strong>{data[hover]!.x}</strong> {format(data[hover]!.y)}
-            {other ? <span className="muted"> · {compare!.label} {format(other[hover]!.y)}</span> : null}
+            {other ? (
+              <span className="muted">
+                {" "}
+                · {compare!.label} {format(other[hover]!.y)}
+              </span>
+            ) : null}
           </span>
         ) : null}
         <div className="chart-axis" aria-hidden="true">
@@ -119,8 +175,12 @@ export function LineChart({
       </div>
       {other ? (
         <figcaption className="chart-legend small">
-          <span className="nowrap"><span className="swatch" style={{ borderColor: colour }} aria-hidden="true" /> You</span>
-          <span className="nowrap"><span className="swatch dashed" aria-hidden="true" /> {compare!.label}, on the same scale</span>
+          <span className="nowrap">
+            <span className="swatch" style={{ borderColor: colour }} aria-hidden="true" /> You
+          </span>
+          <span className="nowrap">
+            <span className="swatch dashed" aria-hidden="true" /> {compare!.label}, on the same scale
+          </span>
         </figcaption>
       ) : null}
     </figure>

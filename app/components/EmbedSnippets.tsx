@@ -10,7 +10,13 @@ export function EmbedSnippets({ userId, snippets }: { userId: number; snippets: 
     <details className="embed-snippets">
       <summary>Show your grade on your site</summary>
       <p className="small muted">The badge and card follow your current grade and your amounts choice.</p>
-      <img src={`/u/${userId}/badge.svg`} width={320} height={64} alt="Your grade badge" style={{ maxWidth: "100%", height: "auto" }} />
+      <img
+        src={`/u/${userId}/badge.svg`}
+        width={320}
+        height={64}
+        alt="Your grade badge"
+        style={{ maxWidth: "100%", height: "auto" }}
+      />
       {(
         [
           ["badge", "Badge (image with a link)", snippets.badge],
@@ -19,7 +25,14 @@ export function EmbedSnippets({ userId, snippets }: { userId: number; snippets: 
       ).map(([key, label, text]) => (
         <div key={key} className="stack">
           <label htmlFor={`embed-${key}`}>{label}</label>
-          <textarea id={`embed-${key}`} readOnly rows={3} value={text} style={{ width: "100%", boxSizing: "border-box" }} onFocus={(e) => e.currentTarget.select()} />
+          <textarea
+            id={`embed-${key}`}
+            readOnly
+            rows={3}
+            value={text}
+            style={{ width: "100%", boxSizing: "border-box" }}
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <button type="button" className="btn btn-ghost" onClick={() => copy(key, text)}>
             {copied === key ? "Copied" : "Copy"}
           </button>

@@ -5,11 +5,18 @@ type Props = InputHTMLAttributes<HTMLInputElement> & { label: string; name: stri
 /** A labelled input whose error sits beside it and is announced (aria-describedby). */
 export function Field({ label, name, error, hint, id, ...input }: Props) {
   const inputId = id ?? `f-${name}`;
-  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      <input id={inputId} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input
+        id={inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
       {hint ? (
         <p id={`${inputId}-hint`} className="muted" style={{ margin: 0, fontSize: "0.9rem" }}>
           {hint}

@@ -30,7 +30,8 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
     if (!linked) return setConnectOpen(true);
     const ok = await confirm({
       title: "Confirm To Update Your Grade",
-      message: "We'll import the latest history of your linked accounts and grade it. A new grade uses one try when something changed.",
+      message:
+        "We'll import the latest history of your linked accounts and grade it. A new grade uses one try when something changed.",
       okLabel: "Confirm",
     });
     if (ok) fetcher.submit(null, { method: "post", action: "/evaluate" });

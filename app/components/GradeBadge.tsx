@@ -25,7 +25,13 @@ export function BadgeShield({ tier, size = 64 }: { tier: Tier; size?: number }) 
   return (
     <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" focusable="false" className={`tier-${tier}`}>
       <path d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z" fill="var(--tier)" opacity="0.18" />
-      <path d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z" fill="none" stroke="var(--tier)" strokeWidth="4" strokeLinejoin="round" />
+      <path
+        d="M32 3 57 12v18c0 16-11 27-25 31C18 57 7 46 7 30V12z"
+        fill="none"
+        stroke="var(--tier)"
+        strokeWidth="4"
+        strokeLinejoin="round"
+      />
       <path d="m32 17 4.4 9 9.9 1.4-7.2 7 1.7 9.8L32 39.6l-8.8 4.6 1.7-9.8-7.2-7 9.9-1.4z" fill="var(--tier)" />
     </svg>
   );

@@ -12,11 +12,21 @@ export type ReportData = {
   createdAt: string;
   verificationCode: string;
   showAmounts: boolean;
-  history: { id: number; created_at: string; tier: string | null; score: number | null; verification_code: string; engine_version?: string }[];
+  history: {
+    id: number;
+    created_at: string;
+    tier: string | null;
+    score: number | null;
+    verification_code: string;
+    engine_version?: string;
+  }[];
   /** Accounts unlinked since the previous grade, as the signed record discloses them. */
   unlinked?: string | null;
   /** Items the grade could not use, by reason (grades from before it was kept: null). */
-  dataQuality?: { skipped: { reason: string; count: number }[]; disagreements?: { symbol: string; computed?: number; reported?: number }[] } | null;
+  dataQuality?: {
+    skipped: { reason: string; count: number }[];
+    disagreements?: { symbol: string; computed?: number; reported?: number }[];
+  } | null;
 };
 
 /** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
@@ -40,7 +50,8 @@ const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin"
 /** Why money-weighted and time-weighted returns differ, in one sentence. */
 export function twrVsMwrSentence(twr: number | null, mwr: number | null): string {
   if (twr === null || mwr === null) return "Both returns need deposits or equity history to compare.";
-  if (Math.abs(twr - mwr) < 0.01) return "They are close: the timing of your deposits and withdrawals barely changed your result.";
+  if (Math.abs(twr - mwr) < 0.01)
+    return "They are close: the timing of your deposits and withdrawals barely changed your result.";
   return mwr > twr
     ? "Money-weighted is higher: more of your money was invested during the stronger periods."
     : "Time-weighted is higher: more of your money was invested during the weaker periods, so the timing of deposits cost you.";
@@ -54,7 +65,11 @@ export function GradeReport({ data }: { data: ReportData }) {
     return (
       <section className="card">
         <h2>Not enough to grade yet</h2>
-        <ul>{e.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+        <ul>
+          {e.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
       </section>
     );
   }
@@ -66,10 +81,13 @@ export function GradeReport({ data }: { data: ReportData }) {
         <div>
           <p className="report-score">
             Score <strong>{formatScore(e.score)}</strong>/100
-            {e.percentile !== undefined && e.percentile !== null ? <span className="muted"> · better than {Math.round(e.percentile * 100)}% of graded traders</span> : null}
+            {e.percentile !== undefined && e.percentile !== null ? (
+              <span className="muted"> · better than {Math.round(e.percentile * 100)}% of graded traders</span>
+            ) : null}
           </p>
           <p className="muted small">
-            Graded {formatDay(new Date(data.createdAt))} · confidence {Math.round(e.confidence * 100)}% · verification code <code>{data.verificationCode}</code>
+            Graded {formatDay(new Date(data.createdAt))} · confidence {Math.round(e.confidence * 100)}% · verification
+            code <code>{data.verificationCode}</code>
           </p>
           {data.unlinked ? (
             <p className="tag" data-testid="unlinked-disclosure">
@@ -77,7 +95,10 @@ export function GradeReport({ data }: { data: ReportData }) {
             </p>
           ) : null}
           {e.provisional ? (
-            <p className="tag">Provisional: the record is still short, so the tier is capped. More round trips and a longer history lift it.</p>
+            <p className="tag">
+              Provisional: the record is still short, so the tier is capped. More round trips and a longer history lift
+              it.
+            </p>
           ) : null}
         </div>
       </section>
@@ -98,41 +119,133 @@ export function GradeReport({ data }: { data: ReportData }) {
       <section>
         <h2>Key figures</h2>
         <dl className="figures">
-          <div><dt><Term k="simpleReturn" /></dt><dd>{pct(m.simpleReturn)}</dd></div>
-          <div><dt><Term k="totalPnl" /></dt><dd>{money(m.totalPnl)}</dd></div>
-          <div><dt><Term k="twr" /></dt><dd>{pct(m.twr)}</dd></div>
+          <div>
+            <dt>
+              <Term k="simpleReturn" />
+            </dt>
+            <dd>{pct(m.simpleReturn)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="totalPnl" />
+            </dt>
+            <dd>{money(m.totalPnl)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="twr" />
+            </dt>
+            <dd>{pct(m.twr)}</dd>
+          </div>
           {m.mwr !== null && m.mwr !== undefined ? (
-            <div><dt><Term k="mwr">Money-weighted return (annual)</Term></dt><dd>{pct(m.mwr)}</dd></div>
+            <div>
+              <dt>
+                <Term k="mwr">Money-weighted return (annual)</Term>
+              </dt>
+              <dd>{pct(m.mwr)}</dd>
+            </div>
           ) : (
-            <div><dt><Term k="mwr">Money-weighted return (period)</Term></dt><dd>{pct(m.mwrCumulative)}</dd></div>
+            <div>
+              <dt>
+                <Term k="mwr">Money-weighted return (period)</Term>
+              </dt>
+              <dd>{pct(m.mwrCumulative)}</dd>
+            </div>
           )}
           {m.benchmark ? (
             <div>
-              <dt><Term k="benchmark">{BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time</Term></dt>
-              <dd>{signedPct(m.benchmark.return)}{m.benchmark.excess !== null ? <span className="muted small"> · you {signedPct(m.benchmark.excess)}</span> : null}</dd>
+              <dt>
+                <Term k="benchmark">
+                  {BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time
+                </Term>
+              </dt>
+              <dd>
+                {signedPct(m.benchmark.return)}
+                {m.benchmark.excess !== null ? (
+                  <span className="muted small"> · you {signedPct(m.benchmark.excess)}</span>
+                ) : null}
+              </dd>
             </div>
           ) : null}
           {m.psr !== null && m.psr !== undefined ? (
-            <div><dt><Term k="psr" /></dt><dd>{Math.round(m.psr * 100)} % likely</dd></div>
+            <div>
+              <dt>
+                <Term k="psr" />
+              </dt>
+              <dd>{Math.round(m.psr * 100)} % likely</dd>
+            </div>
           ) : null}
-          <div><dt><Term k="maxDrawdown" /></dt><dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd></div>
-          <div><dt><Term k="winRate" /></dt><dd>{pct(m.winRate)}</dd></div>
-          <div><dt><Term k="profitFactor" /></dt><dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd></div>
-          <div><dt><Term k="avgHoldingDays" /></dt><dd>{days(m.avgHoldingDays)}</dd></div>
-          <div><dt><Term k="medianHoldingDays" /></dt><dd>{days(m.medianHoldingDays)}</dd></div>
-          <div><dt><Term k="trips" /></dt><dd>{formatCompact(m.roundTrips)}</dd></div>
           <div>
-            <dt><Term k="trackRecordDays" /></dt>
+            <dt>
+              <Term k="maxDrawdown" />
+            </dt>
+            <dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="winRate" />
+            </dt>
+            <dd>{pct(m.winRate)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="profitFactor" />
+            </dt>
+            <dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="avgHoldingDays" />
+            </dt>
+            <dd>{days(m.avgHoldingDays)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="medianHoldingDays" />
+            </dt>
+            <dd>{days(m.medianHoldingDays)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="trips" />
+            </dt>
+            <dd>{formatCompact(m.roundTrips)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Term k="trackRecordDays" />
+            </dt>
             <dd>
               {formatCompact(Math.round(m.trackRecordDays))} days
-              {m.activeDays !== undefined ? <span className="muted small"> · {formatCompact(m.activeDays)} active</span> : null}
+              {m.activeDays !== undefined ? (
+                <span className="muted small"> · {formatCompact(m.activeDays)} active</span>
+              ) : null}
             </dd>
           </div>
           {m.maxLeverage !== null && m.maxLeverage !== undefined ? (
-            <div><dt><Term k="maxLeverage" /></dt><dd>{m.maxLeverage.toFixed(2)}×</dd></div>
+            <div>
+              <dt>
+                <Term k="maxLeverage" />
+              </dt>
+              <dd>{m.maxLeverage.toFixed(2)}×</dd>
+            </div>
           ) : null}
-          {m.income ? <div><dt><Term k="income" /></dt><dd>{money(m.income)}</dd></div> : null}
-          <div><dt><Term k="sharpe">Sharpe</Term> / <Term k="sortino">Sortino</Term></dt><dd>{num(m.sharpe)} / {num(m.sortino)}</dd></div>
+          {m.income ? (
+            <div>
+              <dt>
+                <Term k="income" />
+              </dt>
+              <dd>{money(m.income)}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>
+              <Term k="sharpe">Sharpe</Term> / <Term k="sortino">Sortino</Term>
+            </dt>
+            <dd>
+              {num(m.sharpe)} / {num(m.sortino)}
+            </dd>
+          </div>
         </dl>
         <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
         {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays) ? (
@@ -154,7 +267,10 @@ export function GradeReport({ data }: { data: ReportData }) {
             yLabel="Index (1.00 = start)"
             compare={
               m.benchmark && e.curve.every((c) => typeof c.benchmark === "number")
-                ? { label: BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol, points: e.curve.map((c) => ({ x: c.date, y: c.benchmark! })) }
+                ? {
+                    label: BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol,
+                    points: e.curve.map((c) => ({ x: c.date, y: c.benchmark! })),
+                  }
                 : undefined
             }
           />
@@ -187,10 +303,13 @@ export function GradeReport({ data }: { data: ReportData }) {
         </section>
       ) : null}
 
-      {data.dataQuality && (data.dataQuality.skipped.length > 0 || (data.dataQuality.disagreements?.length ?? 0) > 0) ? (
+      {data.dataQuality &&
+      (data.dataQuality.skipped.length > 0 || (data.dataQuality.disagreements?.length ?? 0) > 0) ? (
         <section className="card data-quality" aria-labelledby="data-quality-title">
           <h2 id="data-quality-title">What this grade could not use</h2>
-          <p className="muted small">Items from your linked accounts that were left out, and why. Everything else was graded.</p>
+          <p className="muted small">
+            Items from your linked accounts that were left out, and why. Everything else was graded.
+          </p>
           <ul>
             {data.dataQuality.skipped.map((s) => (
               <li key={s.reason}>
@@ -210,7 +329,12 @@ export function GradeReport({ data }: { data: ReportData }) {
         <h2>Grade history</h2>
         <table className="table">
           <thead>
-            <tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Score</th><th scope="col">Code</th></tr>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Tier</th>
+              <th scope="col">Score</th>
+              <th scope="col">Code</th>
+            </tr>
           </thead>
           <tbody>
             {data.history.map((h) => (
@@ -218,7 +342,9 @@ export function GradeReport({ data }: { data: ReportData }) {
                 <td>{formatDay(new Date(h.created_at))}</td>
                 <td>{h.tier ?? "—"}</td>
                 <td>{formatScore(h.score)}</td>
-                <td><code>{h.verification_code}</code></td>
+                <td>
+                  <code>{h.verification_code}</code>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -231,7 +357,8 @@ export function GradeReport({ data }: { data: ReportData }) {
 /** When this grade came from a newer engine than the one before, what changed and how the grade moved. */
 function WhatChanged({ evaluation, history }: { evaluation: Evaluation; history: ReportData["history"] }) {
   const [current, previous] = history;
-  if (!current || !previous || !previous.engine_version || previous.engine_version === evaluation.engineVersion) return null;
+  if (!current || !previous || !previous.engine_version || previous.engine_version === evaluation.engineVersion)
+    return null;
   const changes = ENGINE_CHANGES[evaluation.engineVersion];
   if (!changes) return null;
   return (
@@ -241,7 +368,11 @@ function WhatChanged({ evaluation, history }: { evaluation: Evaluation; history:
         This grade uses engine {evaluation.engineVersion}; your previous one ({previous.tier ?? "no tier"}
         {previous.score !== null ? `, ${formatScore(previous.score)}` : ""}) used {previous.engine_version}.
       </p>
-      <ul>{changes.map((c) => <li key={c}>{c}</li>)}</ul>
+      <ul>
+        {changes.map((c) => (
+          <li key={c}>{c}</li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -27,9 +27,25 @@ export function useSocialLinks() {
 // The logo goes to /community when logged in, else / (PRODUCT §2). Menus are <details> elements,
 // so they open and close without JavaScript. Landing anchors are router Links: a plain same-page
 // "#hash" link fires popstate, and the router's scroll restoration would then undo the jump.
-export type HeaderGrade = { tier: string | null; stars: number; score: number | null; createdAt: string; verificationCode: string } | null;
+export type HeaderGrade = {
+  tier: string | null;
+  stars: number;
+  score: number | null;
+  createdAt: string;
+  verificationCode: string;
+} | null;
 
-export function Header({ user, grade, unread = 0, admin = false }: { user: PublicUser | null; grade: HeaderGrade; unread?: number; admin?: boolean }) {
+export function Header({
+  user,
+  grade,
+  unread = 0,
+  admin = false,
+}: {
+  user: PublicUser | null;
+  grade: HeaderGrade;
+  unread?: number;
+  admin?: boolean;
+}) {
   return (
     <header className="site-header">
       <div className="header-inner">
@@ -97,7 +113,17 @@ function VisitorNav() {
   );
 }
 
-function MemberNav({ user, grade, unread, admin }: { user: PublicUser; grade: HeaderGrade; unread: number; admin: boolean }) {
+function MemberNav({
+  user,
+  grade,
+  unread,
+  admin,
+}: {
+  user: PublicUser;
+  grade: HeaderGrade;
+  unread: number;
+  admin: boolean;
+}) {
   const profileHref = user.is_star ? "/profile" : "/evaluate";
   return (
     <>

@@ -8,7 +8,19 @@ type Message = { id: string | number; body: string; created_at: string; mine: bo
  * screen readers). `older` is the cursor of the page before this one; `paged` is true when this is
  * not the newest page.
  */
-export function MessageList({ messages, name, now, older, paged }: { messages: Message[]; name: string; now: number; older: string | null; paged: boolean }) {
+export function MessageList({
+  messages,
+  name,
+  now,
+  older,
+  paged,
+}: {
+  messages: Message[];
+  name: string;
+  now: number;
+  older: string | null;
+  paged: boolean;
+}) {
   const { pathname } = useLocation();
   return (
     <>

@@ -4,5 +4,12 @@ import { useNavigation } from "@remix-run/react";
 export function NavProgress() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  return <div className={`nav-progress${busy ? " is-busy" : ""}`} role="progressbar" aria-hidden={!busy} aria-label="Loading page" />;
+  return (
+    <div
+      className={`nav-progress${busy ? " is-busy" : ""}`}
+      role="progressbar"
+      aria-hidden={!busy}
+      aria-label="Loading page"
+    />
+  );
 }

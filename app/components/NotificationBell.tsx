@@ -24,9 +24,19 @@ export function NotificationBell({ unread }: { unread: number }) {
     if (fetcher.state === "idle") fetcher.load("/api/portal/notifications?page_size=1");
   }, BELL_POLL_MS);
   return (
-    <Link to="/notifications" className="btn btn-ghost header-icon bell" aria-label={count ? `Notifications, ${count} unread` : "Notifications"}>
+    <Link
+      to="/notifications"
+      className="btn btn-ghost header-icon bell"
+      aria-label={count ? `Notifications, ${count} unread` : "Notifications"}
+    >
       <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path d="M6 17V11a6 6 0 0 1 12 0v6l1.5 2h-15z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+        <path
+          d="M6 17V11a6 6 0 0 1 12 0v6l1.5 2h-15z"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinejoin="round"
+        />
         <path d="M10 21a2 2 0 0 0 4 0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
       </svg>
       {count ? (

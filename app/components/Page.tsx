@@ -1,6 +1,18 @@
 import type { ReactNode } from "react";
 
-export function Page({ title, lead, children, narrow, actions }: { title: string; lead?: ReactNode; children?: ReactNode; narrow?: boolean; actions?: ReactNode }) {
+export function Page({
+  title,
+  lead,
+  children,
+  narrow,
+  actions,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children?: ReactNode;
+  narrow?: boolean;
+  actions?: ReactNode;
+}) {
   return (
     <div className={`page${narrow ? " narrow" : ""}`}>
       <div className="page-head">

@@ -2,7 +2,13 @@ import { Link, useLocation } from "@remix-run/react";
 import { pageCount } from "~/lib/paging";
 import { Pager } from "./Pager";
 
-export type Column<R> = { key: string; label: string; sortable?: boolean; render: (row: R) => React.ReactNode; numeric?: boolean };
+export type Column<R> = {
+  key: string;
+  label: string;
+  sortable?: boolean;
+  render: (row: R) => React.ReactNode;
+  numeric?: boolean;
+};
 
 /** A table with sort links in its headers and previous/next links: plain links, no JavaScript needed. */
 export function PagedTable<R>({
@@ -39,7 +45,12 @@ export function PagedTable<R>({
               const active = c.key === sortBy;
               const next = active && order === "desc" ? "asc" : "desc";
               return (
-                <th key={c.key} scope="col" aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined} className={c.numeric ? "num" : undefined}>
+                <th
+                  key={c.key}
+                  scope="col"
+                  aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}
+                  className={c.numeric ? "num" : undefined}
+                >
                   {c.sortable ? (
                     <Link to={href({ sort_by: c.key, order: next, page: 1 })} preventScrollReset>
                       {c.label} {active ? (order === "asc" ? "▲" : "▼") : null}
@@ -64,7 +75,13 @@ export function PagedTable<R>({
           ))}
         </tbody>
       </table>
-      <Pager label={`${caption} pages`} page={meta.page} pages={pages} total={meta.total} href={(page) => href({ page })} />
+      <Pager
+        label={`${caption} pages`}
+        page={meta.page}
+        pages={pages}
+        total={meta.total}
+        href={(page) => href({ page })}
+      />
     </div>
   );
 }

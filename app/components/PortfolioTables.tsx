@@ -13,12 +13,34 @@ function AmountsHidden() {
   );
 }
 
-export function TradesTable({ rows, meta, sortBy, order, amounts = true }: { rows: TradeRow[]; meta: Meta; sortBy: string; order: "asc" | "desc"; amounts?: boolean }) {
+export function TradesTable({
+  rows,
+  meta,
+  sortBy,
+  order,
+  amounts = true,
+}: {
+  rows: TradeRow[];
+  meta: Meta;
+  sortBy: string;
+  order: "asc" | "desc";
+  amounts?: boolean;
+}) {
   const columns: Column<TradeRow>[] = [
     { key: "time", label: "Date", sortable: true, render: (r) => r.time.slice(0, 10) },
     { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
     { key: "side", label: "Side", sortable: true, render: (r) => sideLabel(r.side) },
-    ...(amounts ? [{ key: "quantity", label: "Quantity", sortable: true, numeric: true, render: (r: TradeRow) => formatNumber(r.quantity ?? 0, 6) }] : []),
+    ...(amounts
+      ? [
+          {
+            key: "quantity",
+            label: "Quantity",
+            sortable: true,
+            numeric: true,
+            render: (r: TradeRow) => formatNumber(r.quantity ?? 0, 6),
+          },
+        ]
+      : []),
     { key: "price", label: "Price", sortable: true, numeric: true, render: (r) => formatUsd(r.price) },
     ...(amounts ? [{ key: "fee", label: "Fee", numeric: true, render: (r: TradeRow) => formatUsd(r.fee ?? 0) }] : []),
     { key: "account", label: "Account", render: (r) => r.account },
@@ -26,33 +48,83 @@ export function TradesTable({ rows, meta, sortBy, order, amounts = true }: { row
   return (
     <>
       {amounts ? null : <AmountsHidden />}
-      <PagedTable caption="Trades" columns={columns} rows={rows} meta={meta} sortBy={sortBy} order={order} rowKey={(r) => r.id} />
+      <PagedTable
+        caption="Trades"
+        columns={columns}
+        rows={rows}
+        meta={meta}
+        sortBy={sortBy}
+        order={order}
+        rowKey={(r) => r.id}
+      />
     </>
   );
 }
 
-export function HoldingsTable({ rows, meta, sortBy, order, amounts = true }: { rows: HoldingRow[]; meta: Meta; sortBy: string; order: "asc" | "desc"; amounts?: boolean }) {
+export function HoldingsTable({
+  rows,
+  meta,
+  sortBy,
+  order,
+  amounts = true,
+}: {
+  rows: HoldingRow[];
+  meta: Meta;
+  sortBy: string;
+  order: "asc" | "desc";
+  amounts?: boolean;
+}) {
   const columns: Column<HoldingRow>[] = [
     { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
     { key: "weight", label: "Share", sortable: true, numeric: true, render: (r) => formatPercent(r.weight) },
     ...(amounts
       ? [
-          { key: "quantity", label: "Quantity", numeric: true, render: (r: HoldingRow) => formatNumber(r.quantity ?? 0, 6) },
-          { key: "avg_cost", label: "Average cost", numeric: true, render: (r: HoldingRow) => formatUsd(r.avg_cost ?? 0) },
+          {
+            key: "quantity",
+            label: "Quantity",
+            numeric: true,
+            render: (r: HoldingRow) => formatNumber(r.quantity ?? 0, 6),
+          },
+          {
+            key: "avg_cost",
+            label: "Average cost",
+            numeric: true,
+            render: (r: HoldingRow) => formatUsd(r.avg_cost ?? 0),
+          },
         ]
       : []),
     { key: "mark", label: "Price", numeric: true, render: (r) => formatUsd(r.mark) },
     ...(amounts
       ? [
-          { key: "value", label: "Value", sortable: true, numeric: true, render: (r: HoldingRow) => formatUsd(r.value ?? 0) },
-          { key: "unrealized", label: "Unrealized P&L", sortable: true, numeric: true, render: (r: HoldingRow) => formatUsd(r.unrealized ?? 0) },
+          {
+            key: "value",
+            label: "Value",
+            sortable: true,
+            numeric: true,
+            render: (r: HoldingRow) => formatUsd(r.value ?? 0),
+          },
+          {
+            key: "unrealized",
+            label: "Unrealized P&L",
+            sortable: true,
+            numeric: true,
+            render: (r: HoldingRow) => formatUsd(r.unrealized ?? 0),
+          },
         ]
       : []),
   ];
   return (
     <>
       {amounts ? null : <AmountsHidden />}
-      <PagedTable caption="Holdings" columns={columns} rows={rows} meta={meta} sortBy={sortBy} order={order} rowKey={(r) => r.symbol} />
+      <PagedTable
+        caption="Holdings"
+        columns={columns}
+        rows={rows}
+        meta={meta}
+        sortBy={sortBy}
+        order={order}
+        rowKey={(r) => r.symbol}
+      />
     </>
   );
 }

@@ -59,7 +59,13 @@ export function PostCard({ post, now, link = true }: { post: Serialized; now: nu
       {post.hidden ? <p className="small muted">Hidden after reports: only you can see this.</p> : null}
       {post.card?.image ? (
         <a className="post-card-image" href={`/share/open_graph/${post.author.id}`}>
-          <img src={post.card.image} width={1200} height={630} loading="lazy" alt={`Performance card: ${post.card.tier}, ${post.card.stars} out of 5 stars`} />
+          <img
+            src={post.card.image}
+            width={1200}
+            height={630}
+            loading="lazy"
+            alt={`Performance card: ${post.card.tier}, ${post.card.stars} out of 5 stars`}
+          />
         </a>
       ) : post.card ? (
         // Posts from before cards were kept with them: the grade's badge.
@@ -144,7 +150,16 @@ export function Composer({
   return (
     <Form method="post" action={action} className="composer stack" ref={ref}>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name="body" maxLength={1000} rows={3} required defaultValue={value ?? ""} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+      <textarea
+        id={id}
+        name="body"
+        maxLength={1000}
+        rows={3}
+        required
+        defaultValue={value ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
       {error ? (
         <p id={`${id}-error`} className="field-error" role="alert">
           {error}
@@ -167,7 +182,14 @@ export function Composer({
 }
 
 /** The body of a post's (or a reply's) own page: the post, the reply composer, its replies paged. */
-export function PostThread({ post, replies, now, canAttach, error, value }: {
+export function PostThread({
+  post,
+  replies,
+  now,
+  canAttach,
+  error,
+  value,
+}: {
   post: Serialized;
   replies: { data: Serialized[]; meta: { page: number; page_size: number; total: number } };
   now: number;
@@ -180,12 +202,29 @@ export function PostThread({ post, replies, now, canAttach, error, value }: {
   const pages = pageCount(replies.meta.total, replies.meta.page_size);
   return (
     <>
-      {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
+      {params.get("reported") ? (
+        <p role="status" className="notice">
+          Thanks, your report was sent for review.
+        </p>
+      ) : null}
       <PostCard post={post} now={now} link={false} />
-      {post.deleted ? null : <Composer action={postActionHref(post)} label="Write a reply" canAttach={canAttach} intent="reply" error={error} value={value} />}
+      {post.deleted ? null : (
+        <Composer
+          action={postActionHref(post)}
+          label="Write a reply"
+          canAttach={canAttach}
+          intent="reply"
+          error={error}
+          value={value}
+        />
+      )}
       <section aria-label="Replies" className="replies">
         <h2>Replies</h2>
-        {replies.data.length === 0 ? <EmptyState title="No replies yet">Be the first to reply.</EmptyState> : replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)}
+        {replies.data.length === 0 ? (
+          <EmptyState title="No replies yet">Be the first to reply.</EmptyState>
+        ) : (
+          replies.data.map((r) => <PostCard key={r.id} post={r} now={now} />)
+        )}
         {pages > 1 ? (
           <Pager label="Reply pages" page={replies.meta.page} pages={pages} href={(page) => `?page=${page}`} />
         ) : null}

@@ -6,7 +6,19 @@ import { Pager } from "./Pager";
 import { PostCard } from "./PostCard";
 
 /** A paged list of posts (profile tabs) with previous/next links that work without JavaScript. */
-export function PostList({ posts, meta, now, empty, label }: { posts: PostView[]; meta: { page: number; page_size: number; total: number }; now: number; empty: React.ReactNode; label: string }) {
+export function PostList({
+  posts,
+  meta,
+  now,
+  empty,
+  label,
+}: {
+  posts: PostView[];
+  meta: { page: number; page_size: number; total: number };
+  now: number;
+  empty: React.ReactNode;
+  label: string;
+}) {
   const location = useLocation();
   const href = (page: number) => {
     const p = new URLSearchParams(location.search);

@@ -11,7 +11,12 @@ export function RouteErrorPanel() {
   if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
     // A request we refuse (bad input, too many attempts): say why; trying again will not help.
     const data: unknown = error.data;
-    const reason = typeof data === "string" ? data : typeof (data as { message?: unknown })?.message === "string" ? (data as { message: string }).message : error.statusText;
+    const reason =
+      typeof data === "string"
+        ? data
+        : typeof (data as { message?: unknown })?.message === "string"
+          ? (data as { message: string }).message
+          : error.statusText;
     return (
       <div className="page narrow">
         <h1>We couldn’t handle that request</h1>

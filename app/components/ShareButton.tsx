@@ -12,7 +12,13 @@ type ShareUser = { id: number; is_star: boolean };
  * The header's Share button. Without JavaScript it is a link to /share (or /evaluate without a
  * grade); with JavaScript it opens the share modal, or shows PRODUCT §5's message and goes to /evaluate.
  */
-export function ShareButton({ user, className = "btn btn-ghost nav-desktop" }: { user: ShareUser; className?: string }) {
+export function ShareButton({
+  user,
+  className = "btn btn-ghost nav-desktop",
+}: {
+  user: ShareUser;
+  className?: string;
+}) {
   const navigate = useNavigate();
   const [context, setContext] = useState<"header" | "airdrop" | null>(null);
 
@@ -54,7 +60,9 @@ export function ShareButton({ user, className = "btn btn-ghost nav-desktop" }: {
           title={context === "airdrop" ? "Share your card to claim your airdrop" : "Share your performance card"}
           onClose={() => setContext(null)}
           // The airdrop's "share your card" task (idempotent on the server; errors change nothing here).
-          onShared={() => void fetch("/api/airdrop/share", { method: "POST", credentials: "same-origin" }).catch(() => {})}
+          onShared={() =>
+            void fetch("/api/airdrop/share", { method: "POST", credentials: "same-origin" }).catch(() => {})
+          }
         />
       ) : null}
     </>

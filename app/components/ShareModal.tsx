@@ -6,8 +6,10 @@ import { notify, useModalDialog } from "./Toaster";
 
 // PRODUCT §7, §5 and §8 texts.
 export const SHARE_TEXT = `Check out my ${PRODUCT_NAME} performance card. Think I'm bluffing? Let's settle it in the markets!`;
-export const INSTAGRAM_MESSAGE = "To share on Instagram, please download your performance card first, then upload it to your feed or story.";
-export const NO_GRADE_MESSAGE = "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
+export const INSTAGRAM_MESSAGE =
+  "To share on Instagram, please download your performance card first, then upload it to your feed or story.";
+export const NO_GRADE_MESSAGE =
+  "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
 export const DOWNLOADING_MESSAGE = "Please wait downloading...";
 export const DOWNLOADED_MESSAGE = "Card downloaded! Now head over to Instagram and show it off.";
 
@@ -21,9 +23,21 @@ export function shareIntents(base: string, userId: number) {
   const enc = encodeURIComponent;
   const page = (from: string) => `${base.replace(/\/$/, "")}${sharePagePath(userId, from)}`;
   return [
-    { network: "twitter" as const, label: "X (Twitter)", href: `https://twitter.com/intent/tweet?text=${enc(SHARE_TEXT)}&url=${enc(page("twitter"))}` },
-    { network: "facebook" as const, label: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${enc(page("facebook"))}&quote=${enc(SHARE_TEXT)}` },
-    { network: "reddit" as const, label: "Reddit", href: `https://www.reddit.com/submit?url=${enc(page("reddit"))}&title=${enc(SHARE_TEXT)}` },
+    {
+      network: "twitter" as const,
+      label: "X (Twitter)",
+      href: `https://twitter.com/intent/tweet?text=${enc(SHARE_TEXT)}&url=${enc(page("twitter"))}`,
+    },
+    {
+      network: "facebook" as const,
+      label: "Facebook",
+      href: `https://www.facebook.com/sharer/sharer.php?u=${enc(page("facebook"))}&quote=${enc(SHARE_TEXT)}`,
+    },
+    {
+      network: "reddit" as const,
+      label: "Reddit",
+      href: `https://www.reddit.com/submit?url=${enc(page("reddit"))}&title=${enc(SHARE_TEXT)}`,
+    },
   ];
 }
 
@@ -75,7 +89,12 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
   useEffect(() => {
     if (given) return;
     let cancelled = false;
-    fetch(`/api/share/image/${userId}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ format: "link" }), credentials: "same-origin" })
+    fetch(`/api/share/image/${userId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ format: "link" }),
+      credentials: "same-origin",
+    })
       .then(async (res) => {
         const body = (await res.json()) as { data?: { share_url: string }; error?: { message: string } };
         if (cancelled) return;
@@ -123,7 +142,14 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
       ref={ref}
       className="dialog share-modal"
       aria-labelledby="share-modal-title"
-      style={{ minHeight: "32.75rem", width: "min(92vw, 640px)", maxWidth: "min(92vw, 640px)", display: "flex", flexDirection: "column", gap: "1rem" }}
+      style={{
+        minHeight: "32.75rem",
+        width: "min(92vw, 640px)",
+        maxWidth: "min(92vw, 640px)",
+        display: "flex",
+        flexDirection: "column",
+        gap: "1rem",
+      }}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
@@ -140,7 +166,17 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
       <div
         className="share-preview"
         aria-busy={!ready || !loaded}
-        style={{ position: "relative", aspectRatio: "1200 / 630", width: "100%", borderRadius: 12, background: "var(--surface-2, #1a2133)", overflow: "hidden", display: "flex", alignItems: "center", justifyContent: "center" }}
+        style={{
+          position: "relative",
+          aspectRatio: "1200 / 630",
+          width: "100%",
+          borderRadius: 12,
+          background: "var(--surface-2, #1a2133)",
+          overflow: "hidden",
+          display: "flex",
+          alignItems: "center",
+          justifyContent: "center",
+        }}
       >
         {error ? (
           <p role="alert" style={{ padding: "1rem", textAlign: "center" }}>
@@ -166,11 +202,23 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
       </div>
       <div className="dialog-actions" style={{ position: "relative", marginTop: "auto" }}>
         <div style={{ position: "relative" }}>
-          <button type="button" className="btn btn-ghost" disabled={!ready || !canShare} aria-haspopup="true" aria-expanded={menuOpen} onClick={() => setMenuOpen((v) => !v)}>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={!ready || !canShare}
+            aria-haspopup="true"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((v) => !v)}
+          >
             Share
           </button>
           {menuOpen && ready && canShare ? (
-            <div role="menu" aria-label="Share to" className="menu-panel share-menu" style={{ top: "auto", bottom: "calc(100% + 0.5rem)", left: 0, right: "auto", zIndex: 2 }}>
+            <div
+              role="menu"
+              aria-label="Share to"
+              className="menu-panel share-menu"
+              style={{ top: "auto", bottom: "calc(100% + 0.5rem)", left: 0, right: "auto", zIndex: 2 }}
+            >
               {shareIntents(base, userId).map((n) => (
                 <a
                   key={n.network}
@@ -204,7 +252,12 @@ export function ShareModal({ userId, title, shareUrl: given, canShare, onClose, 
             </div>
           ) : null}
         </div>
-        <button type="button" className="btn btn-primary" disabled={!ready || downloading} onClick={() => void download()}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!ready || downloading}
+          onClick={() => void download()}
+        >
           Download
         </button>
       </div>

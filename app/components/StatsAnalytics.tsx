@@ -10,15 +10,33 @@ import { Term } from "./Term";
 type Journal = { rows: TripRow[]; total: number; query: JournalQuery; errors: Record<string, string> };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const pct = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "—" : formatPercent(v, digits));
-const signed = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatPercent(Math.abs(v), digits)}`);
+const pct = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined ? "—" : formatPercent(v, digits);
+const signed = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatPercent(Math.abs(v), digits)}`;
 const usd = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatUsd(v));
-const tone = (v: number | null | undefined) => (v === null || v === undefined || v === 0 ? undefined : v > 0 ? "pos" : "neg");
+const tone = (v: number | null | undefined) =>
+  v === null || v === undefined || v === 0 ? undefined : v > 0 ? "pos" : "neg";
 const day = (iso: string) => iso.slice(0, 10);
-const holding = (days: number) => (days < 1 / 24 ? `${Math.max(1, Math.round(days * 1440))} min` : days < 1 ? `${(days * 24).toFixed(1)} h` : `${days.toFixed(1)} d`);
+const holding = (days: number) =>
+  days < 1 / 24
+    ? `${Math.max(1, Math.round(days * 1440))} min`
+    : days < 1
+      ? `${(days * 24).toFixed(1)} h`
+      : `${days.toFixed(1)} d`;
 
 /** The Stats tab's analytics and journal, below the grade report. `amounts`: dollar figures may be shown. */
-export function StatsAnalytics({ analytics: a, journal, amounts, own }: { analytics: Analytics; journal: Journal; amounts: boolean; own: boolean }) {
+export function StatsAnalytics({
+  analytics: a,
+  journal,
+  amounts,
+  own,
+}: {
+  analytics: Analytics;
+  journal: Journal;
+  amounts: boolean;
+  own: boolean;
+}) {
   return (
     <div className="analytics">
       <MonthlyReturns years={a.monthly} />
@@ -28,11 +46,24 @@ export function StatsAnalytics({ analytics: a, journal, amounts, own }: { analyt
         <p className="muted small">
           {a.trips} completed <Term k="trips">round trips</Term>: {a.wins} won, {a.losses} lost
           {a.trips - a.wins - a.losses ? `, ${a.trips - a.wins - a.losses} break-even` : ""}
-          {amounts && a.totalPnl !== null ? `, ${usd(a.totalPnl)} in all` : ""}. Weekday and hour are those of the opening trade, in {a.timeZone.replaceAll("_", " ")}
-          {own ? <> (<Link to="/user/settings">change</Link>)</> : null}.
+          {amounts && a.totalPnl !== null ? `, ${usd(a.totalPnl)} in all` : ""}. Weekday and hour are those of the
+          opening trade, in {a.timeZone.replaceAll("_", " ")}
+          {own ? (
+            <>
+              {" "}
+              (<Link to="/user/settings">change</Link>)
+            </>
+          ) : null}
+          .
         </p>
         <div className="breakdowns">
-          <Breakdown id="by-symbol" title="By symbol" rows={a.bySymbol.slice(0, 15)} amounts={amounts} note={a.bySymbol.length > 15 ? `The 15 most traded of ${a.bySymbol.length} symbols.` : undefined} />
+          <Breakdown
+            id="by-symbol"
+            title="By symbol"
+            rows={a.bySymbol.slice(0, 15)}
+            amounts={amounts}
+            note={a.bySymbol.length > 15 ? `The 15 most traded of ${a.bySymbol.length} symbols.` : undefined}
+          />
           <Breakdown id="by-class" title="By asset class" rows={a.byAssetClass} amounts={amounts} />
           <Breakdown id="by-side" title="Long and short" rows={a.bySide} amounts={amounts} />
           <Breakdown id="by-holding" title="By holding time" rows={a.byHolding} amounts={amounts} />
@@ -50,22 +81,34 @@ function MonthlyReturns({ years }: { years: Analytics["monthly"] }) {
   if (years.length === 0) return null;
   return (
     <section aria-labelledby="monthly-title">
-      <h2 id="monthly-title"><Term k="monthlyReturn">Monthly returns</Term></h2>
+      <h2 id="monthly-title">
+        <Term k="monthlyReturn">Monthly returns</Term>
+      </h2>
       <div className="scroll-x" tabIndex={0} role="region" aria-labelledby="monthly-title">
         <table className="table monthly">
           <caption className="visually-hidden">Time-weighted return of each month and year</caption>
           <thead>
             <tr>
               <th scope="col">Year</th>
-              {MONTHS.map((m) => <th scope="col" key={m} className="num">{m}</th>)}
-              <th scope="col" className="num">Year</th>
+              {MONTHS.map((m) => (
+                <th scope="col" key={m} className="num">
+                  {m}
+                </th>
+              ))}
+              <th scope="col" className="num">
+                Year
+              </th>
             </tr>
           </thead>
           <tbody>
             {years.map((y) => (
               <tr key={y.year}>
                 <th scope="row">{y.year}</th>
-                {y.months.map((r, i) => <td key={i} className={`num ${tone(r) ?? ""}`}>{r === null ? "" : signed(r)}</td>)}
+                {y.months.map((r, i) => (
+                  <td key={i} className={`num ${tone(r) ?? ""}`}>
+                    {r === null ? "" : signed(r)}
+                  </td>
+                ))}
                 <td className={`num total ${tone(y.total) ?? ""}`}>{signed(y.total)}</td>
               </tr>
             ))}
@@ -97,9 +140,12 @@ function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean })
   const shown = [...months.entries()].slice(-12);
   return (
     <section aria-labelledby="calendar-title">
-      <h2 id="calendar-title"><Term k="dailyPnl">Daily P&amp;L</Term> calendar</h2>
+      <h2 id="calendar-title">
+        <Term k="dailyPnl">Daily P&amp;L</Term> calendar
+      </h2>
       <p className="muted small">
-        The last {shown.length} month{shown.length === 1 ? "" : "s"}; green days gained, red days lost (deeper colour: larger move). Hover or focus a day for its figures.
+        The last {shown.length} month{shown.length === 1 ? "" : "s"}; green days gained, red days lost (deeper colour:
+        larger move). Hover or focus a day for its figures.
       </p>
       <div className="calendars">
         {shown.map(([ym, list]) => {
@@ -107,7 +153,10 @@ function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean })
           const lead = (first.getUTCDay() + 6) % 7; // Monday first
           const byDay = new Map(list.map((d) => [Number(d.date.slice(8, 10)), d]));
           const daysIn = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-          const cells: (number | null)[] = [...Array<null>(lead).fill(null), ...Array.from({ length: daysIn }, (_, i) => i + 1)];
+          const cells: (number | null)[] = [
+            ...Array<null>(lead).fill(null),
+            ...Array.from({ length: daysIn }, (_, i) => i + 1),
+          ];
           const weeks: (number | null)[][] = [];
           for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
           const label = `${MONTHS[first.getUTCMonth()]} ${first.getUTCFullYear()}`;
@@ -115,7 +164,13 @@ function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean })
             <table key={ym} className="calendar">
               <caption>{label}</caption>
               <thead>
-                <tr>{["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].map((d) => <th key={d} scope="col"><abbr title={d}>{d[0]}</abbr></th>)}</tr>
+                <tr>
+                  {["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].map((d) => (
+                    <th key={d} scope="col">
+                      <abbr title={d}>{d[0]}</abbr>
+                    </th>
+                  ))}
+                </tr>
               </thead>
               <tbody>
                 {weeks.map((w, i) => (
@@ -123,7 +178,12 @@ function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean })
                     {w.map((n, j) => {
                       const d = n === null ? undefined : byDay.get(n);
                       if (n === null) return <td key={j} />;
-                      if (!d) return <td key={j} className="off">{n}</td>;
+                      if (!d)
+                        return (
+                          <td key={j} className="off">
+                            {n}
+                          </td>
+                        );
                       const detail = `${d.date}: ${signed(d.return, 2)}${amounts && d.pnl !== null ? `, ${usd(d.pnl)}` : ""}`;
                       return (
                         <td key={j} className={heat(d.return)} title={detail}>
@@ -143,8 +203,24 @@ function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean })
   );
 }
 
-function Breakdown({ id, title, rows, amounts, note }: { id: string; title: string; rows: BreakdownRow[]; amounts: boolean; note?: string }) {
-  const head = (k: GlossaryKey, label?: string) => <th scope="col" className="num"><Term k={k}>{label}</Term></th>;
+function Breakdown({
+  id,
+  title,
+  rows,
+  amounts,
+  note,
+}: {
+  id: string;
+  title: string;
+  rows: BreakdownRow[];
+  amounts: boolean;
+  note?: string;
+}) {
+  const head = (k: GlossaryKey, label?: string) => (
+    <th scope="col" className="num">
+      <Term k={k}>{label}</Term>
+    </th>
+  );
   return (
     <div className="card breakdown">
       <h3 id={id}>{title}</h3>
@@ -169,7 +245,11 @@ function Breakdown({ id, title, rows, amounts, note }: { id: string; title: stri
                   <td className="num">{r.trips}</td>
                   <td className="num">{pct(r.winRate, 0)}</td>
                   <td className={`num ${tone(r.pnlShare) ?? ""}`}>{signed(r.pnlShare, 0)}</td>
-                  {amounts ? <td className={`num ${tone(r.expectancy) ?? ""}`}>{usd(r.expectancy)}</td> : <td className={`num ${tone(r.avgReturn) ?? ""}`}>{signed(r.avgReturn, 2)}</td>}
+                  {amounts ? (
+                    <td className={`num ${tone(r.expectancy) ?? ""}`}>{usd(r.expectancy)}</td>
+                  ) : (
+                    <td className={`num ${tone(r.avgReturn) ?? ""}`}>{signed(r.avgReturn, 2)}</td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -186,13 +266,23 @@ function Distribution({ analytics: a, amounts }: { analytics: Analytics; amounts
   const s = a.streaks;
   return (
     <section aria-labelledby="distribution-title">
-      <h2 id="distribution-title"><Term k="returnDistribution">Distribution of round-trip returns</Term></h2>
+      <h2 id="distribution-title">
+        <Term k="returnDistribution">Distribution of round-trip returns</Term>
+      </h2>
       <div className="breakdowns">
         <div className="card">
           <table className="table compact histogram">
             <caption className="visually-hidden">Number of round trips in each band of return</caption>
             <thead>
-              <tr><th scope="col">Return</th><th scope="col" className="num">Trips</th><th scope="col"><span className="visually-hidden">Share</span></th></tr>
+              <tr>
+                <th scope="col">Return</th>
+                <th scope="col" className="num">
+                  Trips
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Share</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {a.histogram.map((b) => (
@@ -200,7 +290,10 @@ function Distribution({ analytics: a, amounts }: { analytics: Analytics; amounts
                   <th scope="row">{b.label}</th>
                   <td className="num">{b.count}</td>
                   <td className="bar-cell" aria-hidden="true">
-                    <span className={`bar ${(b.to ?? 1) <= 0 ? "neg" : "pos"}`} style={{ width: `${(b.count / most) * 100}%` }} />
+                    <span
+                      className={`bar ${(b.to ?? 1) <= 0 ? "neg" : "pos"}`}
+                      style={{ width: `${(b.count / most) * 100}%` }}
+                    />
                   </td>
                 </tr>
               ))}
@@ -208,13 +301,25 @@ function Distribution({ analytics: a, amounts }: { analytics: Analytics; amounts
           </table>
         </div>
         <div className="card">
-          <h3><Term k="streak">Streaks</Term></h3>
+          <h3>
+            <Term k="streak">Streaks</Term>
+          </h3>
           <dl className="figures small-figures">
-            <div><dt>Longest winning streak</dt><dd>{s.longestWin}</dd></div>
-            <div><dt>Longest losing streak</dt><dd>{s.longestLoss}</dd></div>
+            <div>
+              <dt>Longest winning streak</dt>
+              <dd>{s.longestWin}</dd>
+            </div>
+            <div>
+              <dt>Longest losing streak</dt>
+              <dd>{s.longestLoss}</dd>
+            </div>
             <div>
               <dt>Now</dt>
-              <dd>{s.current.kind === null ? "—" : `${s.current.length} ${s.current.kind === "win" ? "win" : s.current.kind === "loss" ? "loss" : "break-even"}${s.current.length === 1 ? "" : s.current.kind === "loss" ? "es" : "s"}`}</dd>
+              <dd>
+                {s.current.kind === null
+                  ? "—"
+                  : `${s.current.length} ${s.current.kind === "win" ? "win" : s.current.kind === "loss" ? "loss" : "break-even"}${s.current.length === 1 ? "" : s.current.kind === "loss" ? "es" : "s"}`}
+              </dd>
             </div>
           </dl>
           <TripList title="Best round trips" trips={a.best} amounts={amounts} />
@@ -235,7 +340,8 @@ function TripList({ title, trips, amounts }: { title: string; trips: TripRow[]; 
         <ol className="trip-list">
           {trips.map((t) => (
             <li key={t.n}>
-              <strong>{t.symbol}</strong> {sideLabel(t.side)}, closed {day(t.closeTime)}: <span className={tone(t.return)}>{signed(t.return, 1)}</span>
+              <strong>{t.symbol}</strong> {sideLabel(t.side)}, closed {day(t.closeTime)}:{" "}
+              <span className={tone(t.return)}>{signed(t.return, 1)}</span>
               {amounts && t.pnl !== null ? <span className={tone(t.pnl)}> ({usd(t.pnl)})</span> : null}
             </li>
           ))}
@@ -270,7 +376,11 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
     const active = q.sort_by === s;
     const next = active && q.order === "desc" ? "asc" : "desc";
     return (
-      <th scope="col" className={num ? "num" : undefined} aria-sort={active ? (q.order === "asc" ? "ascending" : "descending") : undefined}>
+      <th
+        scope="col"
+        className={num ? "num" : undefined}
+        aria-sort={active ? (q.order === "asc" ? "ascending" : "descending") : undefined}
+      >
         <Link to={href({ sort_by: s, order: next, page: 1 })} preventScrollReset>
           {SORT_LABELS[s]}
           {active ? (q.order === "asc" ? " ▲" : " ▼") : ""}
@@ -279,13 +389,29 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
     );
   };
   const pages = pageCount(journal.total, q.page_size);
-  const csvQuery = new URLSearchParams(Object.entries({ symbol: q.symbol, side: q.side, outcome: q.outcome, from: q.from, to: q.to, sort_by: q.sort_by, order: q.order }).filter(([, v]) => v) as [string, string][]).toString();
-  const errorText = Object.entries(e).map(([k, v]) => `${k.replace("_", " ")}: ${v}`).join("; ");
+  const csvQuery = new URLSearchParams(
+    Object.entries({
+      symbol: q.symbol,
+      side: q.side,
+      outcome: q.outcome,
+      from: q.from,
+      to: q.to,
+      sort_by: q.sort_by,
+      order: q.order,
+    }).filter(([, v]) => v) as [string, string][],
+  ).toString();
+  const errorText = Object.entries(e)
+    .map(([k, v]) => `${k.replace("_", " ")}: ${v}`)
+    .join("; ");
   return (
     <section aria-labelledby="journal-title" id="journal">
       <h2 id="journal-title">Trade journal</h2>
       <Form method="get" className="journal-filters card" preventScrollReset>
-        {errorText ? <p className="field-error" role="alert">Some filters were not understood and were ignored ({errorText}).</p> : null}
+        {errorText ? (
+          <p className="field-error" role="alert">
+            Some filters were not understood and were ignored ({errorText}).
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor="j-symbol">Symbol</label>
           <input id="j-symbol" name="symbol" defaultValue={q.symbol ?? ""} maxLength={40} autoCapitalize="characters" />
@@ -317,7 +443,11 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
         <div className="field">
           <label htmlFor="j-sort">Sort by</label>
           <select id="j-sort" name="sort_by" defaultValue={q.sort_by}>
-            {sorts.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+            {sorts.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
@@ -328,16 +458,31 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
           </select>
         </div>
         <div className="journal-actions">
-          <button type="submit" className="btn btn-primary">Show</button>
-          <Link to={`${location.pathname}#journal`} className="btn btn-ghost">Clear</Link>
+          <button type="submit" className="btn btn-primary">
+            Show
+          </button>
+          <Link to={`${location.pathname}#journal`} className="btn btn-ghost">
+            Clear
+          </Link>
         </div>
       </Form>
       <p className="muted small" role="status">
         {journal.total} round trip{journal.total === 1 ? "" : "s"} match.
         {own ? (
           <>
-            {" "}Download: <a href={`/api/portal/round_trips.csv${csvQuery ? `?${csvQuery}` : ""}`} download>these round trips (CSV)</a> ·{" "}
-            <a href="/api/portal/trades.csv" download>all trades (CSV)</a> · <a href="/api/portal/ledger" download="ledger.json">the graded ledger (JSON)</a>
+            {" "}
+            Download:{" "}
+            <a href={`/api/portal/round_trips.csv${csvQuery ? `?${csvQuery}` : ""}`} download>
+              these round trips (CSV)
+            </a>{" "}
+            ·{" "}
+            <a href="/api/portal/trades.csv" download>
+              all trades (CSV)
+            </a>{" "}
+            ·{" "}
+            <a href="/api/portal/ledger" download="ledger.json">
+              the graded ledger (JSON)
+            </a>
           </>
         ) : null}
       </p>
@@ -360,7 +505,9 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
               {journal.rows.map((t) => (
                 <tr key={t.n}>
                   <td>{day(t.closeTime)}</td>
-                  <td><strong>{t.symbol}</strong></td>
+                  <td>
+                    <strong>{t.symbol}</strong>
+                  </td>
                   <td className={`num ${tone(t.return) ?? ""}`}>{signed(t.return, 2)}</td>
                   {amounts ? <td className={`num ${tone(t.pnl) ?? ""}`}>{usd(t.pnl)}</td> : null}
                   <td>{sideLabel(t.side)}</td>
@@ -374,12 +521,25 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
       ) : (
         <p className="muted">No round trip matches these filters.</p>
       )}
-      {pages > 1 ? <Pager label="Journal pages" page={Math.min(q.page, pages)} pages={pages} total={journal.total} href={(p) => href({ page: p })} /> : null}
+      {pages > 1 ? (
+        <Pager
+          label="Journal pages"
+          page={Math.min(q.page, pages)}
+          pages={pages}
+          total={journal.total}
+          href={(p) => href({ page: p })}
+        />
+      ) : null}
     </section>
   );
 }
 
 /** A grade made before ledgers were kept has no round trips to analyse. */
 export function OlderGrade() {
-  return <p className="muted">The detailed analytics and the trade journal come with grades made from now on: ask for a new evaluation to see them.</p>;
+  return (
+    <p className="muted">
+      The detailed analytics and the trade journal come with grades made from now on: ask for a new evaluation to see
+      them.
+    </p>
+  );
 }

@@ -7,7 +7,9 @@ const LABELS: Record<Theme, string> = { system: "System (follows your device)", 
 export function ThemeForm({ current }: { current: Theme }) {
   return (
     <Form method="post" action="/theme" className="stack card" aria-labelledby="theme-title">
-      <h2 id="theme-title" style={{ margin: 0 }}>Appearance</h2>
+      <h2 id="theme-title" style={{ margin: 0 }}>
+        Appearance
+      </h2>
       <fieldset className="field">
         <legend>Theme</legend>
         {(Object.keys(LABELS) as Theme[]).map((t) => (

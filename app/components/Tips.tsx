@@ -12,17 +12,27 @@ export function TipsBox({ code, message }: { code: number; message: string }) {
       <div className="dialog-actions" style={{ justifyContent: "flex-start" }}>
         {code === 401 ? (
           <>
-            <Link to="/pricing" className="btn btn-primary">Go now</Link>
-            <Link to="/evaluate" className="btn btn-ghost">Dismiss</Link>
+            <Link to="/pricing" className="btn btn-primary">
+              Go now
+            </Link>
+            <Link to="/evaluate" className="btn btn-ghost">
+              Dismiss
+            </Link>
           </>
         ) : code === 403 ? (
-          <Link to="/profile/account" className="btn btn-primary">Link Now</Link>
+          <Link to="/profile/account" className="btn btn-primary">
+            Link Now
+          </Link>
         ) : code === 406 ? (
           <Form method="post" action="/evaluate">
-            <button type="submit" className="btn btn-primary">OK</button>
+            <button type="submit" className="btn btn-primary">
+              OK
+            </button>
           </Form>
         ) : (
-          <Link to="/evaluate" className="btn btn-primary">OK</Link>
+          <Link to="/evaluate" className="btn btn-primary">
+            OK
+          </Link>
         )}
       </div>
     </section>

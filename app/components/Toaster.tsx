@@ -71,6 +71,7 @@ export const notify = {
   error: (message: string) => toast.error(message, { duration: TOAST_DURATION.error }),
   warning: (message: string) => toast(message, { duration: TOAST_DURATION.warning, icon: "⚠️" }),
   loading: (message: string) => toast.loading(message),
-  info: (message: string) => toast((t) => <Dismissable id={t.id} message={message} />, { duration: TOAST_DURATION.info, icon: "ℹ️" }),
+  info: (message: string) =>
+    toast((t) => <Dismissable id={t.id} message={message} />, { duration: TOAST_DURATION.info, icon: "ℹ️" }),
   dismiss: (id?: string) => toast.dismiss(id),
 };

@@ -3,7 +3,13 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { displayName } from "~/lib/display-name";
 import { Avatar } from "./Avatar";
 
-type Trader = { id: number; first_name: string | null; last_name: string | null; username: string | null; avatar: string | null };
+type Trader = {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  avatar: string | null;
+};
 
 export const SEARCH_MIN = 3;
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -42,7 +48,10 @@ export function TraderSearch() {
       const controller = new AbortController();
       request.current = controller;
       try {
-        const res = await fetch(`/api/portal/search/trader?keyword=${encodeURIComponent(k)}`, { signal: controller.signal, headers: { accept: "application/json" } });
+        const res = await fetch(`/api/portal/search/trader?keyword=${encodeURIComponent(k)}`, {
+          signal: controller.signal,
+          headers: { accept: "application/json" },
+        });
         if (!res.ok) return setResults([]);
         const body = (await res.json()) as { data: Trader[] };
         setResults(body.data);
@@ -87,14 +96,7 @@ export function TraderSearch() {
     }
   };
   return (
-    <form
-      method="get"
-      action="/search"
-      role="search"
-      aria-label="Trader search"
-      className="header-search"
-      ref={box}
-    >
+    <form method="get" action="/search" role="search" aria-label="Trader search" className="header-search" ref={box}>
       <label htmlFor="trader-search" className="visually-hidden">
         Search traders
       </label>

@@ -10,7 +10,11 @@ export function VerifyBanner({ email }: { email: string }) {
     <div className="verify-banner" role="status">
       <span>
         Please confirm your email address: we sent a link to <strong>{email}</strong>.
-        {status === "sent" ? " A new link is on its way." : status === "limited" ? " You asked for several links already; please check your inbox." : null}
+        {status === "sent"
+          ? " A new link is on its way."
+          : status === "limited"
+            ? " You asked for several links already; please check your inbox."
+            : null}
       </span>
       <fetcher.Form method="post" action="/verify-email/resend">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />

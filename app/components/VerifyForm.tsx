@@ -7,7 +7,16 @@ export function VerifyForm({ defaultValue = "" }: { defaultValue?: string }) {
   return (
     <Form method="get" action="/verify" className="stack" aria-label="Verify a grade">
       <label htmlFor="verify-code">Verification code</label>
-      <input id="verify-code" name="code" defaultValue={defaultValue} placeholder="GR-XXXX-XXXX" autoComplete="off" spellCheck={false} required maxLength={40} />
+      <input
+        id="verify-code"
+        name="code"
+        defaultValue={defaultValue}
+        placeholder="GR-XXXX-XXXX"
+        autoComplete="off"
+        spellCheck={false}
+        required
+        maxLength={40}
+      />
       <button type="submit" className="btn btn-primary">
         Verify
       </button>

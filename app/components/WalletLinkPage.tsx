@@ -40,13 +40,17 @@ export function WalletLinkPage({ chain, demo }: { chain: "evm" | "solana"; demo:
   }, [demo, chain]);
   const working = state.status === "working" || state.status === "done";
   return (
-    <Page title={`Link a ${c.wallet} wallet`} lead="Grade your on-chain trades: we read your wallet's swaps from the blockchain." narrow>
+    <Page
+      title={`Link a ${c.wallet} wallet`}
+      lead="Grade your on-chain trades: we read your wallet's swaps from the blockchain."
+      narrow
+    >
       <section className="card wallet-link">
         <h2>Prove the wallet is yours</h2>
         <p>
-          When you connect, we ask {c.wallet} to sign a one-time &ldquo;{c.message}&rdquo; message for this site. The signature proves you hold the
-          wallet&rsquo;s key. Signing is free, sends no transaction and gives us no access to your funds; the message expires after 10 minutes and
-          works only once.
+          When you connect, we ask {c.wallet} to sign a one-time &ldquo;{c.message}&rdquo; message for this site. The
+          signature proves you hold the wallet&rsquo;s key. Signing is free, sends no transaction and gives us no access
+          to your funds; the message expires after 10 minutes and works only once.
         </p>
         <p className="muted">
           We then import your swaps ({c.history}
@@ -55,9 +59,20 @@ export function WalletLinkPage({ chain, demo }: { chain: "evm" | "solana"; demo:
         <noscript>
           <p className="form-error">{`Linking a wallet needs JavaScript: the signature can only be made by the ${c.wallet} extension in your browser${demo ? " (or, on this demo server, by a demo wallet in your browser)" : ""}. Turn JavaScript on and reload this page.`}</p>
         </noscript>
-        {allowed ? null : <p className="form-error" role="status">{`Desktop only: wallets can be linked from a desktop browser with the ${c.wallet} extension.`}</p>}
+        {allowed ? null : (
+          <p
+            className="form-error"
+            role="status"
+          >{`Desktop only: wallets can be linked from a desktop browser with the ${c.wallet} extension.`}</p>
+        )}
         <p>
-          <button type="button" className="btn btn-primary" onClick={start} disabled={!hydrated || !allowed || working} aria-busy={working}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={start}
+            disabled={!hydrated || !allowed || working}
+            aria-busy={working}
+          >
             {working ? `Waiting for ${c.wallet}…` : `Connect ${c.wallet}`}
           </button>{" "}
           {allowed ? null : <span className="tag">Desktop only</span>}
@@ -71,7 +86,11 @@ export function WalletLinkPage({ chain, demo }: { chain: "evm" | "solana"; demo:
           </p>
         ) : null}
         <div aria-live="polite">
-          {state.detail ? <p className={state.status === "no-wallet" ? "muted" : "form-error"} data-testid="wallet-status">{state.detail}</p> : null}
+          {state.detail ? (
+            <p className={state.status === "no-wallet" ? "muted" : "form-error"} data-testid="wallet-status">
+              {state.detail}
+            </p>
+          ) : null}
         </div>
         <p className="muted">
           {c.other.text} <Link to={c.other.to}>{c.other.label}</Link>.

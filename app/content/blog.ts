@@ -145,8 +145,7 @@ export const articles: BlogArticle[] = [
   {
     id: "tB6YwPoQ",
     title: "Riding a Rally Without Getting Thrown: Lessons from a Market Surge",
-    subTitle:
-      "Rising prices hide mistakes. How to tell skill from tailwind, and what to fix before the trend turns.",
+    subTitle: "Rising prices hide mistakes. How to tell skill from tailwind, and what to fix before the trend turns.",
     date: "30 June 2025",
     content: rally.trim(),
     mainImageUrl: "/images/blog/tB6YwPoQ.svg",

@@ -185,12 +185,17 @@ export const token: TokenTeaser = {
     "Today $GRADER is an off-chain points program: complete airdrop tasks and stake points for 30, 90 or 180 days to boost your leaderboard multiplier. An on-chain token is planned.",
   perks: [
     { title: "Staking", description: "Lock tokens for longer commitments and larger leaderboard multipliers." },
-    { title: "Leaderboard rewards", description: "Periodic rewards for top traders, weighted toward risk-adjusted consistency." },
+    {
+      title: "Leaderboard rewards",
+      description: "Periodic rewards for top traders, weighted toward risk-adjusted consistency.",
+    },
     { title: "Trader clubs", description: "Member groups organised around strategies and markets, some led by Stars." },
-    { title: "Live trade alerts", description: "Opt-in alerts from verified traders who choose to share their activity." },
+    {
+      title: "Live trade alerts",
+      description: "Opt-in alerts from verified traders who choose to share their activity.",
+    },
   ],
-  note:
-    "Planned features, not live. Points have no monetary value, no token is offered today, and nothing on Grader is investment advice.",
+  note: "Planned features, not live. Points have no monetary value, no token is offered today, and nothing on Grader is investment advice.",
 };
 
 export const disclaimer =

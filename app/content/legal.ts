@@ -17,7 +17,8 @@ const UPDATED = "21 November 2026";
 export const privacy: LegalPage = {
   slug: "privacy",
   title: "Privacy Policy",
-  description: "What Grader stores about you (account, linked accounts, trades, grades), why, for how long, and your rights.",
+  description:
+    "What Grader stores about you (account, linked accounts, trades, grades), why, for how long, and your rights.",
   updated: UPDATED,
   html: `
 <p>This policy explains what information Grader collects, why we collect it, how long we keep it, who helps us process it and what choices you have. Grader evaluates trading performance from data you choose to link. We do not sell personal data and we do not use advertising trackers.</p>
@@ -120,7 +121,8 @@ export const privacy: LegalPage = {
 export const terms: LegalPage = {
   slug: "terms",
   title: "Terms of Service",
-  description: "The rules for using Grader: accounts, acceptable use, paid passes, the points program and our liability.",
+  description:
+    "The rules for using Grader: accounts, acceptable use, paid passes, the points program and our liability.",
   updated: UPDATED,
   html: `
 <p>These Terms govern your use of Grader, including the website, evaluations, performance cards, the community and the $GRADER points program. By creating an account or using Grader you agree to these Terms and to our Privacy Policy.</p>

@@ -37,8 +37,27 @@ describe("sha256Hex (pure TS)", () => {
 describe("ledgerDigest", () => {
   const base = {
     trades: [
-      { id: "1", account: "a", time: "2024-01-02T15:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 10 },
-      { id: "2", account: "a", time: "2024-01-03T15:00:00Z", symbol: "X", assetClass: "stock", side: "sell", quantity: 1, price: 11, fee: 0 },
+      {
+        id: "1",
+        account: "a",
+        time: "2024-01-02T15:00:00Z",
+        symbol: "X",
+        assetClass: "stock",
+        side: "buy",
+        quantity: 1,
+        price: 10,
+      },
+      {
+        id: "2",
+        account: "a",
+        time: "2024-01-03T15:00:00Z",
+        symbol: "X",
+        assetClass: "stock",
+        side: "sell",
+        quantity: 1,
+        price: 11,
+        fee: 0,
+      },
     ],
     cashFlows: [{ account: "a", time: "2024-01-01", amount: 100 }],
   };
@@ -52,10 +71,7 @@ describe("ledgerDigest", () => {
     expect(d).toMatch(/^[0-9a-f]{64}$/);
     const shuffled = {
       cashFlows: [{ account: "a", time: "2024-01-01T00:00:00.000Z", amount: 100 }],
-      trades: [
-        { ...base.trades[1] },
-        { ...base.trades[0], time: "2024-01-02T17:00:00+02:00", fee: 0 },
-      ],
+      trades: [{ ...base.trades[1] }, { ...base.trades[0], time: "2024-01-02T17:00:00+02:00", fee: 0 }],
     };
     expect(digest(shuffled)).toBe(d);
   });
@@ -79,11 +95,26 @@ describe("xirr", () => {
     expect(r).toBeCloseTo(0.373362535, 8);
   });
   it("gives exactly 10 % for −100 then +110 a 365-day year later", () => {
-    expect(xirr([{ time: t("2023-01-01"), amount: -100 }, { time: t("2024-01-01"), amount: 110 }])).toBeCloseTo(0.1, 12);
+    expect(
+      xirr([
+        { time: t("2023-01-01"), amount: -100 },
+        { time: t("2024-01-01"), amount: 110 },
+      ]),
+    ).toBeCloseTo(0.1, 12);
   });
   it("handles losses and refuses flows without a sign change", () => {
-    expect(xirr([{ time: t("2023-01-01"), amount: -100 }, { time: t("2024-01-01"), amount: 50 }])).toBeCloseTo(-0.5, 12);
-    expect(xirr([{ time: t("2023-01-01"), amount: -100 }, { time: t("2024-01-01"), amount: -50 }])).toBeNull();
+    expect(
+      xirr([
+        { time: t("2023-01-01"), amount: -100 },
+        { time: t("2024-01-01"), amount: 50 },
+      ]),
+    ).toBeCloseTo(-0.5, 12);
+    expect(
+      xirr([
+        { time: t("2023-01-01"), amount: -100 },
+        { time: t("2024-01-01"), amount: -50 },
+      ]),
+    ).toBeNull();
     expect(xirr([{ time: t("2023-01-01"), amount: -100 }])).toBeNull();
   });
 });

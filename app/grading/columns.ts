@@ -24,7 +24,14 @@ export const EV_RENAME = 3;
 export const EV_SPINOFF = 4;
 export const EV_TRANSFER = 5;
 const EV_RANK = [2, 2, 3, 3, 3, 4];
-const EV_CODES: Record<string, number> = { income: EV_INCOME, fee: EV_FEE, split: EV_SPLIT, rename: EV_RENAME, spinoff: EV_SPINOFF, transfer: EV_TRANSFER };
+const EV_CODES: Record<string, number> = {
+  income: EV_INCOME,
+  fee: EV_FEE,
+  split: EV_SPLIT,
+  rename: EV_RENAME,
+  spinoff: EV_SPINOFF,
+  transfer: EV_TRANSFER,
+};
 
 /** A ledger event other than receive/send, decoded (strings interned); -1 where a field is absent. */
 export interface PreparedEvent {
@@ -158,7 +165,23 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   // st[0]: latest time seen; st[1]: epoch ms of the cached "YYYY-MM-DDTHH:" prefix.
   const st = new Float64Array(2);
   st[0] = -Infinity;
-  const badAt = ingest(trades, nT, t0, sym0, acc0, qty0, price0, fee0, dir0, cls0, symIds, symbols, accIds, accounts, st);
+  const badAt = ingest(
+    trades,
+    nT,
+    t0,
+    sym0,
+    acc0,
+    qty0,
+    price0,
+    fee0,
+    dir0,
+    cls0,
+    symIds,
+    symbols,
+    accIds,
+    accounts,
+    st,
+  );
   if (badAt >= 0) bad(`trades[${badAt}].time`);
   let maxMs = st[0];
   // Class of each symbol: its first trade's.
@@ -238,7 +261,12 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   // else are crypto (a wallet's received token).
   const nSym = symbols.length;
   for (const e of [...ev0].sort((a, b) => a.time - b.time)) {
-    if ((e.kind === EV_RENAME || e.kind === EV_SPINOFF) && symClsL[e.sym2] === undefined && symClsL[e.sym] !== undefined) symClsL[e.sym2] = symClsL[e.sym];
+    if (
+      (e.kind === EV_RENAME || e.kind === EV_SPINOFF) &&
+      symClsL[e.sym2] === undefined &&
+      symClsL[e.sym] !== undefined
+    )
+      symClsL[e.sym2] = symClsL[e.sym];
   }
   const symCls = new Uint8Array(nSym);
   for (let s = 0; s < nSym; s++) symCls[s] = symClsL[s] ?? CRYPTO;
@@ -277,7 +305,15 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   const n = order.length;
   const identity = n === n0 && isIdentity(order);
 
-  let time = t0, sym = sym0, acc = acc0, qty = qty0, price = price0, fee = fee0, dir = dir0, cls = cls0, row = row0;
+  let time = t0,
+    sym = sym0,
+    acc = acc0,
+    qty = qty0,
+    price = price0,
+    fee = fee0,
+    dir = dir0,
+    cls = cls0,
+    row = row0;
   if (!identity) {
     time = alloc("time", "f64", n);
     sym = alloc("sym", "i32", n);
@@ -369,7 +405,9 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   // Events at or before asOf, in instant order: time, then rank (income and fees; splits, renames
   // and spin-offs; transfers), then id.
   const ev = ev0.filter((e) => !hasAsOf || e.time <= asOfMs);
-  ev.sort((a, b) => a.time - b.time || EV_RANK[a.kind] - EV_RANK[b.kind] || compareIds(events[a.src].id, events[b.src].id));
+  ev.sort(
+    (a, b) => a.time - b.time || EV_RANK[a.kind] - EV_RANK[b.kind] || compareIds(events[a.src].id, events[b.src].id),
+  );
   let receives = 0;
   let sends = 0;
   if (nT < n0) {
@@ -381,7 +419,9 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
 
   // Benchmark closes, in time order (all of them: they are carried forward up to asOf).
   const bench = ledger.benchmark;
-  const bOrder = bench ? bench.prices.map((p, i) => ({ t: parseIsoMs(p.time), p: p.price, i })).sort((a, b) => a.t - b.t || a.i - b.i) : [];
+  const bOrder = bench
+    ? bench.prices.map((p, i) => ({ t: parseIsoMs(p.time), p: p.price, i })).sort((a, b) => a.t - b.t || a.i - b.i)
+    : [];
   const benchTime = Float64Array.from(bOrder, (x) => x.t);
   const benchPrice = Float64Array.from(bOrder, (x) => x.p);
 
@@ -437,7 +477,14 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
  * seq when given, buys before sells (a same-second buy-then-sell never reads as a short or a
  * gap), then by id (numerically when both are digits). A total order, so input order never matters.
  */
-function compareRows(a: number, b: number, row: Uint8Array, seq: Float64Array, dir: Int8Array, idOf: (i: number) => string): number {
+function compareRows(
+  a: number,
+  b: number,
+  row: Uint8Array,
+  seq: Float64Array,
+  dir: Int8Array,
+  idOf: (i: number) => string,
+): number {
   const ra = row[a] === ROW_TRADE ? 1 : 0;
   const rb = row[b] === ROW_TRADE ? 1 : 0;
   if (ra !== rb) return ra - rb;

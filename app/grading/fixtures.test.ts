@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { grade, listRoundTrips, parseLedger, type Evaluation } from "./index";
 
 const DIR = join(__dirname, "../../test/fixtures/ledgers");
-const files = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 interface Expected {
   asOf?: string;
@@ -30,7 +32,8 @@ function close(actual: unknown, expected: unknown, what: string) {
     expect(Math.abs((actual as number) - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(tol);
   } else if (typeof expected === "object" && !Array.isArray(expected)) {
     expect(actual, what).toBeTypeOf("object");
-    for (const [k, v] of Object.entries(expected as Record<string, unknown>)) close((actual as Record<string, unknown>)[k], v, `${what}.${k}`);
+    for (const [k, v] of Object.entries(expected as Record<string, unknown>))
+      close((actual as Record<string, unknown>)[k], v, `${what}.${k}`);
   } else {
     expect(actual, what).toEqual(expected);
   }
@@ -59,7 +62,8 @@ describe("fixtures", () => {
       if (expected.positions !== undefined) {
         expect(ev.positions).toHaveLength(expected.positions.length);
         expected.positions.forEach((p, i) => {
-          for (const [k, v] of Object.entries(p)) close((ev.positions[i] as unknown as Record<string, unknown>)[k], v, `positions[${i}].${k}`);
+          for (const [k, v] of Object.entries(p))
+            close((ev.positions[i] as unknown as Record<string, unknown>)[k], v, `positions[${i}].${k}`);
         });
       }
       if (expected.curveLength !== undefined) expect(ev.curve).toHaveLength(expected.curveLength);
@@ -81,14 +85,28 @@ describe("fixtures", () => {
       }
       // Identities that hold for every fixture.
       const m = ev.metrics;
-      close(m.totalPnl, m.realizedPnl + m.unrealizedPnl + m.income - m.accountFees, "totalPnl = realized + unrealized + income − account fees");
+      close(
+        m.totalPnl,
+        m.realizedPnl + m.unrealizedPnl + m.income - m.accountFees,
+        "totalPnl = realized + unrealized + income − account fees",
+      );
       if (m.trades > 0) close(m.equity - (m.deposits - m.withdrawals), m.totalPnl, "equity − net flows = totalPnl");
-      if (m.trades > 0) close(ev.curve.reduce((s, p) => s + p.pnl, 0), m.totalPnl, "Σ daily P&L = totalPnl");
+      if (m.trades > 0)
+        close(
+          ev.curve.reduce((s, p) => s + p.pnl, 0),
+          m.totalPnl,
+          "Σ daily P&L = totalPnl",
+        );
       // The journal lists exactly the round trips the metrics count.
       const trips = listRoundTrips(parsed.ledger);
       expect(trips).toHaveLength(m.roundTrips);
       // With every position closed, the trips hold all the realized P&L.
-      if (ev.positions.length === 0) close(trips.reduce((s, t) => s + t.pnl, 0), m.realizedPnl, "Σ trip P&L = realized");
+      if (ev.positions.length === 0)
+        close(
+          trips.reduce((s, t) => s + t.pnl, 0),
+          m.realizedPnl,
+          "Σ trip P&L = realized",
+        );
     });
   }
 });

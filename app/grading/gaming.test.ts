@@ -30,8 +30,28 @@ function ledgerOf(deposit: number, trips: Trip[], feeRate = 0): LedgerInput {
   trips.forEach((t, i) => {
     const open = T0 + (t.day + (t.at ?? 0)) * DAY;
     const close = open + (t.holdDays ?? 0.25) * DAY;
-    trades.push({ id: `o${i}`, account: "main", time: iso(open), symbol: t.symbol, assetClass: "stock", side: "buy", quantity: t.quantity, price: t.entry, fee: t.quantity * t.entry * feeRate });
-    trades.push({ id: `c${i}`, account: "main", time: iso(close), symbol: t.symbol, assetClass: "stock", side: "sell", quantity: t.quantity, price: t.exit, fee: t.quantity * t.exit * feeRate });
+    trades.push({
+      id: `o${i}`,
+      account: "main",
+      time: iso(open),
+      symbol: t.symbol,
+      assetClass: "stock",
+      side: "buy",
+      quantity: t.quantity,
+      price: t.entry,
+      fee: t.quantity * t.entry * feeRate,
+    });
+    trades.push({
+      id: `c${i}`,
+      account: "main",
+      time: iso(close),
+      symbol: t.symbol,
+      assetClass: "stock",
+      side: "sell",
+      quantity: t.quantity,
+      price: t.exit,
+      fee: t.quantity * t.exit * feeRate,
+    });
   });
   return { cashFlows: [{ account: "main", time: iso(T0 - DAY), amount: deposit }], trades };
 }
@@ -56,7 +76,20 @@ function skilled(days = 730, tripsPerWeek = 5): LedgerInput {
 
 const show = (name: string, e: Evaluation) =>
   process.env.GRADING_DEBUG &&
-  console.log(name, JSON.stringify({ score: e.score, tier: e.tier, confidence: e.confidence, provisional: e.provisional, dims: e.dimensions, twrA: e.metrics.twrAnnualized, mdd: e.metrics.maxDrawdown, sharpe: e.metrics.sharpe, ins: e.insights.map((i) => i.text) }));
+  console.log(
+    name,
+    JSON.stringify({
+      score: e.score,
+      tier: e.tier,
+      confidence: e.confidence,
+      provisional: e.provisional,
+      dims: e.dimensions,
+      twrA: e.metrics.twrAnnualized,
+      mdd: e.metrics.maxDrawdown,
+      sharpe: e.metrics.sharpe,
+      ins: e.insights.map((i) => i.text),
+    }),
+  );
 
 describe("gaming", () => {
   it("a skilled, long record can reach the top tiers (the scale is reachable)", () => {
@@ -103,7 +136,13 @@ describe("gaming", () => {
   });
 
   it("one great week does not reach Legend", () => {
-    const trips: Trip[] = Array.from({ length: 40 }, (_, i) => ({ day: Math.floor(i / 8), symbol: `W${i % 5}`, quantity: 100, entry: 100, exit: 104 }));
+    const trips: Trip[] = Array.from({ length: 40 }, (_, i) => ({
+      day: Math.floor(i / 8),
+      symbol: `W${i % 5}`,
+      quantity: 100,
+      entry: 100,
+      exit: 104,
+    }));
     const e = run(ledgerOf(50_000, trips));
     show("week", e);
     expect(e.metrics.trackRecordDays).toBeLessThan(7);
@@ -149,20 +188,59 @@ describe("gaming, v2: padding, leverage and worse losses", () => {
       ...input,
       trades: [
         ...input.trades,
-        { id: "loss-o", account: "main", time: iso(t), symbol: "LOSER", assetClass: "stock", side: "buy", quantity, price: 100 },
-        { id: "loss-c", account: "main", time: iso(t + DAY / 4), symbol: "LOSER", assetClass: "stock", side: "sell", quantity, price: exit },
+        {
+          id: "loss-o",
+          account: "main",
+          time: iso(t),
+          symbol: "LOSER",
+          assetClass: "stock",
+          side: "buy",
+          quantity,
+          price: 100,
+        },
+        {
+          id: "loss-c",
+          account: "main",
+          time: iso(t + DAY / 4),
+          symbol: "LOSER",
+          assetClass: "stock",
+          side: "sell",
+          quantity,
+          price: exit,
+        },
       ],
     };
   };
   /** A $1 round trip two years before the record's first item. */
   const padded = (input: LedgerInput): LedgerInput => {
-    const first = Math.min(...input.trades.map((t) => Date.parse(t.time)), ...(input.cashFlows ?? []).map((f) => Date.parse(f.time)));
+    const first = Math.min(
+      ...input.trades.map((t) => Date.parse(t.time)),
+      ...(input.cashFlows ?? []).map((f) => Date.parse(f.time)),
+    );
     const t = first - 730 * DAY;
     return {
       ...input,
       trades: [
-        { id: "pad-o", account: "main", time: iso(t), symbol: "PAD", assetClass: "stock", side: "buy", quantity: 1, price: 1 },
-        { id: "pad-c", account: "main", time: iso(t + DAY / 8), symbol: "PAD", assetClass: "stock", side: "sell", quantity: 1, price: 1.01 },
+        {
+          id: "pad-o",
+          account: "main",
+          time: iso(t),
+          symbol: "PAD",
+          assetClass: "stock",
+          side: "buy",
+          quantity: 1,
+          price: 1,
+        },
+        {
+          id: "pad-c",
+          account: "main",
+          time: iso(t + DAY / 8),
+          symbol: "PAD",
+          assetClass: "stock",
+          side: "sell",
+          quantity: 1,
+          price: 1.01,
+        },
         ...input.trades,
       ],
     };
@@ -176,8 +254,26 @@ describe("gaming, v2: padding, leverage and worse losses", () => {
       ...input,
       trades: [
         ...input.trades,
-        { id: "lev-o", account: "main", time: iso(t), symbol: "LEV", assetClass: "stock", side: "buy", quantity, price: 100 },
-        { id: "lev-c", account: "main", time: iso(t + DAY / 8), symbol: "LEV", assetClass: "stock", side: "sell", quantity, price: win ? 102 : 98 },
+        {
+          id: "lev-o",
+          account: "main",
+          time: iso(t),
+          symbol: "LEV",
+          assetClass: "stock",
+          side: "buy",
+          quantity,
+          price: 100,
+        },
+        {
+          id: "lev-c",
+          account: "main",
+          time: iso(t + DAY / 8),
+          symbol: "LEV",
+          assetClass: "stock",
+          side: "sell",
+          quantity,
+          price: win ? 102 : 98,
+        },
       ],
     };
   };
@@ -185,11 +281,21 @@ describe("gaming, v2: padding, leverage and worse losses", () => {
     // A year of small losers and fewer winners: −3.7 %-ish, a losing record.
     const rand = mulberry32(11);
     const trips: Trip[] = [];
-    for (let d = 0; d < 365; d += 3) trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
+    for (let d = 0; d < 365; d += 3)
+      trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
     return ledgerOf(100_000, trips);
   };
   const week = (): LedgerInput =>
-    ledgerOf(50_000, Array.from({ length: 40 }, (_, i) => ({ day: Math.floor(i / 8), symbol: `W${i % 5}`, quantity: 100, entry: 100, exit: 104 })));
+    ledgerOf(
+      50_000,
+      Array.from({ length: 40 }, (_, i) => ({
+        day: Math.floor(i / 8),
+        symbol: `W${i % 5}`,
+        quantity: 100,
+        entry: 100,
+        exit: 104,
+      })),
+    );
   const records: [string, () => LedgerInput][] = [
     ["skilled", () => skilled()],
     ["short skilled", () => skilled(60)],
@@ -207,7 +313,8 @@ describe("gaming, v2: padding, leverage and worse losses", () => {
         run(withLoss(base, 1.5, 1.5)).score!,
       ];
       show(`losses ${name} ${scores.join(" ")}`, run(withLoss(base, 1.5, 1.5)));
-      for (let i = 1; i < scores.length; i++) expect(scores[i], `${name}: loss ${i}`).toBeLessThanOrEqual(scores[i - 1]);
+      for (let i = 1; i < scores.length; i++)
+        expect(scores[i], `${name}: loss ${i}`).toBeLessThanOrEqual(scores[i - 1]);
       expect(scores[0]).toBeGreaterThan(scores[3]);
     }
   });
@@ -254,10 +361,14 @@ describe("against the market", () => {
   it("a losing year in a rising market is visibly below average, and an insight says what the market did", () => {
     const rand = mulberry32(11);
     const trips: Trip[] = [];
-    for (let d = 0; d < 365; d += 3) trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
+    for (let d = 0; d < 365; d += 3)
+      trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
     const record = ledgerOf(100_000, trips);
     // The S&P 500 up 21 % over the year, a little every day.
-    const prices = Array.from({ length: 372 }, (_, d) => ({ time: iso(T0 - 2 * DAY + d * DAY), price: 400 * Math.pow(1.21, d / 371) }));
+    const prices = Array.from({ length: 372 }, (_, d) => ({
+      time: iso(T0 - 2 * DAY + d * DAY),
+      price: 400 * Math.pow(1.21, d / 371),
+    }));
     const alone = run(record);
     const measured = run({ ...record, benchmark: { symbol: "SPY", prices } });
     show("market", measured);

@@ -16,7 +16,17 @@ export const ENGINE_VERSION = "2.0.0";
 
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";
 export { prepareLedger, type PreparedLedger } from "./columns";
-export type { Ledger, LedgerInput, Trade, CashFlow, PriceMark, ParseResult, AssetClass, LedgerEvent, Benchmark } from "./ledger";
+export type {
+  Ledger,
+  LedgerInput,
+  Trade,
+  CashFlow,
+  PriceMark,
+  ParseResult,
+  AssetClass,
+  LedgerEvent,
+  Benchmark,
+} from "./ledger";
 export { MAX_SPAN_YEARS } from "./ledger";
 export { normalCdf, skillFigures } from "./stats";
 export { canonicalJson, canonicalize, ledgerDigest, canonicalLedger, sha256Hex, roundNumber } from "./canonical";
@@ -24,7 +34,17 @@ export { percentileOf, tierOf, starsOf, tierStars, ramp, ANCHORS, DIMENSION_WEIG
 export { xirr } from "./returns";
 export { releaseScratch } from "./scratch";
 export type { Tier, Dimension } from "./score";
-export type { Evaluation, Metrics, Position, Insight, CurvePoint, Stars, GradeOptions, BenchmarkMetrics, RoundTrip } from "./types";
+export type {
+  Evaluation,
+  Metrics,
+  Position,
+  Insight,
+  CurvePoint,
+  Stars,
+  GradeOptions,
+  BenchmarkMetrics,
+  RoundTrip,
+} from "./types";
 
 /** Relative size of the break-even band for round trips (see docs/GRADING.md). */
 const BREAK_EVEN = 1e-9;
@@ -41,12 +61,9 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
   const pass = ledgerPass(c);
 
-  if (c.excludedTrades > 0)
-    warnings.push(`${c.excludedTrades} trade(s) after asOf ${c.asOf} were left out.`);
-  if (c.excludedFlows > 0)
-    warnings.push(`${c.excludedFlows} cash flow(s) after asOf ${c.asOf} were left out.`);
-  if (c.excludedEvents > 0)
-    warnings.push(`${c.excludedEvents} event(s) after asOf ${c.asOf} were left out.`);
+  if (c.excludedTrades > 0) warnings.push(`${c.excludedTrades} trade(s) after asOf ${c.asOf} were left out.`);
+  if (c.excludedFlows > 0) warnings.push(`${c.excludedFlows} cash flow(s) after asOf ${c.asOf} were left out.`);
+  if (c.excludedEvents > 0) warnings.push(`${c.excludedEvents} event(s) after asOf ${c.asOf} were left out.`);
   for (const g of pass.gaps) {
     const { id, symbol, account, what } = rowName(c, g.k);
     warnings.push(
@@ -55,8 +72,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
         : `Data gap: trade ${id} sells ${fmtQty(g.excess)} ${symbol} more than account ${account} held; crypto cannot be short, so the excess is left out of P&L and cash.`,
     );
   }
-  if (pass.gapCount > pass.gaps.length)
-    warnings.push(`… and ${pass.gapCount - pass.gaps.length} more data gap(s).`);
+  if (pass.gapCount > pass.gaps.length) warnings.push(`… and ${pass.gapCount - pass.gaps.length} more data gap(s).`);
   warnings.push(...pass.eventWarnings);
 
   // Flows (cash and in kind, in time order), or the implied funding.
@@ -80,9 +96,13 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   if (pass.negativeCash && impliedFunding === null)
     warnings.push("Cash fell below zero at times (margin, or deposits missing from the ledger).");
   if (pass.skippedPeriods > 0)
-    warnings.push(`Equity was ≤ 0 at the start of ${pass.skippedPeriods} sub-period(s); they were left out of the time-weighted return.`);
+    warnings.push(
+      `Equity was ≤ 0 at the start of ${pass.skippedPeriods} sub-period(s); they were left out of the time-weighted return.`,
+    );
   if (pass.boundedLoss)
-    warnings.push("Equity fell below zero: the ledger implies a loss of more than 100 %, and returns and drawdowns are bounded at −100 %.");
+    warnings.push(
+      "Equity fell below zero: the ledger implies a loss of more than 100 %, and returns and drawdowns are bounded at −100 %.",
+    );
 
   // Round trips.
   const rtN = pass.rtCount;
@@ -91,8 +111,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const median = medianOf(pass.rtHoldDays);
   const avgWinHold = wins > 0 ? winHold / wins : null;
   const avgLossHold = losses > 0 ? lossHold / losses : null;
-  const holdingRatio =
-    avgWinHold !== null && avgLossHold !== null && avgWinHold > 0 ? avgLossHold / avgWinHold : null;
+  const holdingRatio = avgWinHold !== null && avgLossHold !== null && avgWinHold > 0 ? avgLossHold / avgWinHold : null;
 
   // Open positions and unrealized P&L at asOf.
   const positions: Position[] = [];
@@ -162,9 +181,14 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     concentration = sc / activeDays;
     meanEquity /= activeDays;
   }
-  const feeDrag =
-    meanEquity > 0 && c.n > 0 ? (pass.fees / meanEquity) * (YEAR_DAYS / Math.max(1, activeDays)) : null;
-  const maxLeverage = c.n === 0 ? null : Math.min(LEVERAGE_CAP, impliedFunding !== null ? maxLeverageOf(pass.tradeGross, pass.tradeEquity) : pass.maxLeverage);
+  const feeDrag = meanEquity > 0 && c.n > 0 ? (pass.fees / meanEquity) * (YEAR_DAYS / Math.max(1, activeDays)) : null;
+  const maxLeverage =
+    c.n === 0
+      ? null
+      : Math.min(
+          LEVERAGE_CAP,
+          impliedFunding !== null ? maxLeverageOf(pass.tradeGross, pass.tradeEquity) : pass.maxLeverage,
+        );
   if (maxLeverage === LEVERAGE_CAP)
     warnings.push(`A trade left positions open on equity ≤ 0; leverage is reported as ${LEVERAGE_CAP}×.`);
   const symbolsTraded = new Set<number>();
@@ -197,7 +221,9 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
       alpha: bf.alpha,
     };
     if (c.benchTime[0] > c.firstMs)
-      warnings.push(`The benchmark series starts after the first activity; its first close stands in before ${new Date(c.benchTime[0]).toISOString().slice(0, 10)}.`);
+      warnings.push(
+        `The benchmark series starts after the first activity; its first close stands in before ${new Date(c.benchTime[0]).toISOString().slice(0, 10)}.`,
+      );
   }
 
   const metrics: Metrics = {
@@ -254,7 +280,13 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const curve: CurvePoint[] = new Array(pass.days.length);
   for (let i = 0; i < pass.days.length; i++) {
     const pnl = pass.equity[i] - (i > 0 ? pass.equity[i - 1] : 0) - pass.dayFlow[i];
-    const point: CurvePoint = { date: formatDay(pass.days[i]), equity: pass.equity[i], index: pass.index[i], drawdown: risk.drawdown[i], pnl };
+    const point: CurvePoint = {
+      date: formatDay(pass.days[i]),
+      equity: pass.equity[i],
+      index: pass.index[i],
+      drawdown: risk.drawdown[i],
+      pnl,
+    };
     if (bench !== null) point.benchmark = bench.index[i];
     curve[i] = point;
   }
@@ -390,7 +422,10 @@ function maxLeverageOf(gross: Float64Array, equity: Float64Array): number {
   return max > LEVERAGE_CAP ? LEVERAGE_CAP : max;
 }
 
-function rowName(c: PreparedLedger, k: number): { id: string; symbol: string; account: string; what: "trade" | "send" } {
+function rowName(
+  c: PreparedLedger,
+  k: number,
+): { id: string; symbol: string; account: string; what: "trade" | "send" } {
   const src = c.src[k];
   const symbol = c.symbols[c.sym[k]];
   const account = c.accounts[c.acc[k]];
@@ -413,7 +448,12 @@ interface RoundTripStats {
 }
 
 /** Sums over the round trips. */
-function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtOpen: Float64Array): RoundTripStats {
+function roundTripStats(
+  pnl: Float64Array,
+  hold: Float64Array,
+  notional: Float64Array,
+  equityAtOpen: Float64Array,
+): RoundTripStats {
   // sumWin, sumLoss, sumPnl, sumHold, winHold, lossHold, largestLossAmount, largestLoss, wins, losses
   const sums = new Float64Array(10);
   roundTripSums(pnl, hold, notional, equityAtOpen, sums);
@@ -435,7 +475,13 @@ function roundTripStats(pnl: Float64Array, hold: Float64Array, notional: Float64
  * The loop of roundTripStats, alone in its function: called once per grade, a loop followed by
  * more code is run as on-stack-replaced code that V8 threw away at that code, every grade.
  */
-function roundTripSums(pnl: Float64Array, hold: Float64Array, notional: Float64Array, equityAtOpen: Float64Array, sums: Float64Array): void {
+function roundTripSums(
+  pnl: Float64Array,
+  hold: Float64Array,
+  notional: Float64Array,
+  equityAtOpen: Float64Array,
+  sums: Float64Array,
+): void {
   let wins = 0;
   let losses = 0;
   for (let i = 0; i < pnl.length; i++) {

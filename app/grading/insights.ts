@@ -35,7 +35,9 @@ function sentence(c: Component, m: Metrics): string | null {
       return `Over the same time ${market} while ${you}.`;
     }
     case "leverage":
-      return m.maxLeverage === null ? null : `Gross exposure reached ${times(m.maxLeverage)} equity at its peak (max leverage).`;
+      return m.maxLeverage === null
+        ? null
+        : `Gross exposure reached ${times(m.maxLeverage)} equity at its peak (max leverage).`;
     case "psr": {
       if (m.psr === null) return null;
       const odds = `${Math.round(m.psr * 100)} % likely your edge is real (probabilistic Sharpe ratio)`;
@@ -45,7 +47,8 @@ function sentence(c: Component, m: Metrics): string | null {
     }
     case "profit-factor":
       if (m.profitFactor !== null) return `Winners earned ${times(m.profitFactor)} what losers lost (profit factor).`;
-      if (m.roundTrips > 0 && (m.winRate ?? 0) > 0) return `No losing round trip in ${plural(m.roundTrips, "round trip")}: profit factor is unbounded.`;
+      if (m.roundTrips > 0 && (m.winRate ?? 0) > 0)
+        return `No losing round trip in ${plural(m.roundTrips, "round trip")}: profit factor is unbounded.`;
       return null;
     case "drawdown":
       return m.maxDrawdown === null ? null : `Deepest fall from a peak was ${pct(m.maxDrawdown)} (max drawdown).`;
@@ -109,7 +112,9 @@ export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
       id: "behind-market",
       text: `Money was lost while ${benchmarkName(m.benchmark.symbol)} did better, so the grade is capped at ${tierOf(BEHIND_MARKET_CAP)}.`,
       metric: "benchmark",
-      impact: round1(Math.min(s.score, PROVISIONAL_CAP) - Math.min(s.uncapped, s.provisional ? PROVISIONAL_CAP : Infinity)),
+      impact: round1(
+        Math.min(s.score, PROVISIONAL_CAP) - Math.min(s.uncapped, s.provisional ? PROVISIONAL_CAP : Infinity),
+      ),
     });
   }
   if (s.leverageFactor < 1) {

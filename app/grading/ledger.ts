@@ -18,14 +18,14 @@ const text = (what: string) =>
     .min(1, "must not be empty");
 
 const num = () =>
-  z
-    .number({ required_error: "is required", invalid_type_error: "must be a number" })
-    .finite("must be finite");
+  z.number({ required_error: "is required", invalid_type_error: "must be a number" }).finite("must be finite");
 
 const TradeSchema = z.object({
-  id: z.union([text("non-empty"), num()], {
-    errorMap: () => ({ message: "must be a non-empty string or a number" }),
-  }).transform((v) => String(v)),
+  id: z
+    .union([text("non-empty"), num()], {
+      errorMap: () => ({ message: "must be a non-empty string or a number" }),
+    })
+    .transform((v) => String(v)),
   account: text("non-empty"),
   time: isoTime,
   symbol: text("non-empty"),
@@ -65,10 +65,28 @@ const eventBase = { id: eventId, time: isoTime };
 export const EVENT_KINDS = ["income", "fee", "split", "rename", "spinoff", "transfer", "receive", "send"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-const IncomeSchema = z.object({ ...eventBase, kind: z.literal("income"), account: text("non-empty"), symbol: text("non-empty").optional(), amount: positive() });
+const IncomeSchema = z.object({
+  ...eventBase,
+  kind: z.literal("income"),
+  account: text("non-empty"),
+  symbol: text("non-empty").optional(),
+  amount: positive(),
+});
 const FeeSchema = z.object({ ...eventBase, kind: z.literal("fee"), account: text("non-empty"), amount: positive() });
-const SplitSchema = z.object({ ...eventBase, kind: z.literal("split"), symbol: text("non-empty"), ratio: positive(), account: text("non-empty").optional() });
-const RenameSchema = z.object({ ...eventBase, kind: z.literal("rename"), from: text("non-empty"), to: text("non-empty"), ratio: positive().default(1) });
+const SplitSchema = z.object({
+  ...eventBase,
+  kind: z.literal("split"),
+  symbol: text("non-empty"),
+  ratio: positive(),
+  account: text("non-empty").optional(),
+});
+const RenameSchema = z.object({
+  ...eventBase,
+  kind: z.literal("rename"),
+  from: text("non-empty"),
+  to: text("non-empty"),
+  ratio: positive().default(1),
+});
 const SpinoffSchema = z.object({
   ...eventBase,
   kind: z.literal("spinoff"),
@@ -77,7 +95,14 @@ const SpinoffSchema = z.object({
   ratio: positive(),
   costFraction: num().gte(0, "must be ≥ 0").lte(1, "must be ≤ 1"),
 });
-const TransferSchema = z.object({ ...eventBase, kind: z.literal("transfer"), from: text("non-empty"), to: text("non-empty"), symbol: text("non-empty"), quantity: positive() });
+const TransferSchema = z.object({
+  ...eventBase,
+  kind: z.literal("transfer"),
+  from: text("non-empty"),
+  to: text("non-empty"),
+  symbol: text("non-empty"),
+  quantity: positive(),
+});
 const inKind = {
   ...eventBase,
   account: text("non-empty"),
@@ -85,7 +110,9 @@ const inKind = {
   quantity: positive(),
   price: num().gte(0, "must be ≥ 0"),
   /** Class of a symbol the ledger never trades (default: its trades' class, else crypto — wallets). */
-  assetClass: z.enum(ASSET_CLASSES, { errorMap: () => ({ message: `must be one of ${ASSET_CLASSES.join(", ")}` }) }).optional(),
+  assetClass: z
+    .enum(ASSET_CLASSES, { errorMap: () => ({ message: `must be one of ${ASSET_CLASSES.join(", ")}` }) })
+    .optional(),
 };
 const ReceiveSchema = z.object({ ...inKind, kind: z.literal("receive") });
 const SendSchema = z.object({ ...inKind, kind: z.literal("send") });
@@ -111,18 +138,17 @@ const BenchmarkSchema = z.object(
   { invalid_type_error: "must be an object" },
 );
 
-export const LedgerSchema = z
-  .object(
-    {
-      asOf: isoTime.optional(),
-      trades: arrayOf(TradeSchema),
-      cashFlows: arrayOf(CashFlowSchema).default([]),
-      prices: arrayOf(PriceSchema).default([]),
-      events: arrayOf(EventSchema).default([]),
-      benchmark: BenchmarkSchema.optional(),
-    },
-    { invalid_type_error: "must be an object", required_error: "is required" },
-  );
+export const LedgerSchema = z.object(
+  {
+    asOf: isoTime.optional(),
+    trades: arrayOf(TradeSchema),
+    cashFlows: arrayOf(CashFlowSchema).default([]),
+    prices: arrayOf(PriceSchema).default([]),
+    events: arrayOf(EventSchema).default([]),
+    benchmark: BenchmarkSchema.optional(),
+  },
+  { invalid_type_error: "must be an object", required_error: "is required" },
+);
 
 /** A validated ledger (the output of parseLedger). Times are ISO strings, fee defaults to 0. */
 export type Ledger = z.output<typeof LedgerSchema>;
@@ -180,7 +206,10 @@ export function parseLedger(input: unknown, options: { zod?: boolean } = {}): Pa
       let reason = issue.message;
       if (issue.code === z.ZodIssueCode.invalid_type && issue.received === "undefined") reason = "is required";
       const at = refused?.index[issue.path[0]];
-      const path = at !== undefined && typeof issue.path[1] === "number" ? [issue.path[0], at[issue.path[1]], ...issue.path.slice(2)] : issue.path;
+      const path =
+        at !== undefined && typeof issue.path[1] === "number"
+          ? [issue.path[0], at[issue.path[1]], ...issue.path.slice(2)]
+          : issue.path;
       problems.push({ path, text: `${formatPath(path)}: ${reason}` });
     }
   }
@@ -200,7 +229,11 @@ export function parseLedger(input: unknown, options: { zod?: boolean } = {}): Pa
   return { ok: false, problems: [...new Set(problems.map((p) => p.text))] };
 }
 
-function duplicateIds(items: unknown, section: "trades" | "events", problems: { path: (string | number)[]; text: string }[]): void {
+function duplicateIds(
+  items: unknown,
+  section: "trades" | "events",
+  problems: { path: (string | number)[]; text: string }[],
+): void {
   if (!Array.isArray(items)) return;
   const seen = new Map<string, number>();
   for (let i = 0; i < items.length; i++) {
@@ -211,7 +244,10 @@ function duplicateIds(items: unknown, section: "trades" | "events", problems: { 
     if (first === undefined) seen.set(id, i);
     else {
       const path = [section, i, "id"];
-      problems.push({ path, text: `${formatPath(path)}: duplicate of ${section}[${first}].id (${JSON.stringify(id)})` });
+      problems.push({
+        path,
+        text: `${formatPath(path)}: duplicate of ${section}[${first}].id (${JSON.stringify(id)})`,
+      });
     }
   }
 }

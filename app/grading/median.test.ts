@@ -15,7 +15,7 @@ describe("medianOf", () => {
 
   it("matches sorting, odd and even counts, duplicates, zeros, negatives, a subarray", () => {
     let a = 7;
-    const rand = () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const cases: number[][] = [
       [0, 0, 0, 0],
       [1, 2],

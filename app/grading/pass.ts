@@ -7,7 +7,19 @@
 // transfers) take records from n upwards. Price marks, cash flows, events and the ends of UTC days
 // are merged in between the trades (at one instant: marks, flows, income and fees, splits/renames/
 // spin-offs, transfers, then trade rows; a day ends before anything at or after midnight).
-import { EV_FEE, EV_INCOME, EV_RENAME, EV_SPINOFF, EV_SPLIT, EV_TRANSFER, ROW_RECEIVE, ROW_SEND, ROW_TRADE, type PreparedEvent, type PreparedLedger } from "./columns";
+import {
+  EV_FEE,
+  EV_INCOME,
+  EV_RENAME,
+  EV_SPINOFF,
+  EV_SPLIT,
+  EV_TRANSFER,
+  ROW_RECEIVE,
+  ROW_SEND,
+  ROW_TRADE,
+  type PreparedEvent,
+  type PreparedLedger,
+} from "./columns";
 import { scratch, scratchRaw } from "./scratch";
 import { dayOf } from "./time";
 
@@ -264,7 +276,17 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   st[NEXT_BOUNDARY] = nDays > 0 ? (firstDay + 1) * DAY_MS : Infinity;
   const ist = new Int32Array(IST_SIZE);
   const gaps: Gap[] = [];
-  const rt: RoundTrips = { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose, openTime: rtOpenTime, side: rtSide, pos: rtPos };
+  const rt: RoundTrips = {
+    pnl: rtPnl,
+    hold: rtHold,
+    notional: rtNotional,
+    openCash: rtOpenCash,
+    openValue: rtOpenValue,
+    close: rtClose,
+    openTime: rtOpenTime,
+    side: rtSide,
+    pos: rtPos,
+  };
   const ctx: Context = { c, book, syms, curve, st, ist, rt, inKindTime: [], inKindAmount: [], warnings: [] };
 
   tradeLoop(ctx, tradeGross, tradeEquity, gaps);
@@ -436,7 +458,17 @@ function tradeRun(
   const { n, time, qty, price, fee, dir, cls, pos, sym, row } = c;
   const { head, tail, posQty, rtAcc } = book;
   const { qty: symQty, mark, open: symOpen, active, activeAt } = syms;
-  const { pnl: rtPnl, hold: rtHold, notional: rtNotional, openCash: rtOpenCash, openValue: rtOpenValue, close: rtClose, openTime: rtOpenTime, side: rtSide, pos: rtPos } = rt;
+  const {
+    pnl: rtPnl,
+    hold: rtHold,
+    notional: rtNotional,
+    openCash: rtOpenCash,
+    openValue: rtOpenValue,
+    close: rtClose,
+    openTime: rtOpenTime,
+    side: rtSide,
+    pos: rtPos,
+  } = rt;
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
   const unfunded = tradeGross.length > 0 || (c.flowTime.length === 0 && c.receives === 0);
   // Receive and send rows are flows in kind too; most ledgers have none, and skip reading the kinds.
@@ -943,7 +975,9 @@ function rename(ctx: Context, e: PreparedEvent): void {
     const q = book.posQty[p];
     const qTo = book.posQty[to];
     if (qTo !== 0 && Math.sign(qTo) !== Math.sign(q)) {
-      ctx.warnings.push(`${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} holds ${ctx.c.symbols[e.sym2]} on the other side; the rename was not applied there.`);
+      ctx.warnings.push(
+        `${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} holds ${ctx.c.symbols[e.sym2]} on the other side; the rename was not applied there.`,
+      );
       continue;
     }
     scaleLots(book, p, e.x);
@@ -973,13 +1007,17 @@ function spinoff(ctx: Context, e: PreparedEvent): void {
   for (const p of openPositionsOf(book, e.sym)) {
     const acc = book.posAcc[p];
     if (book.posQty[p] < 0) {
-      ctx.warnings.push(`${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} is short ${ctx.c.symbols[e.sym]}; the spin-off was not applied there.`);
+      ctx.warnings.push(
+        `${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} is short ${ctx.c.symbols[e.sym]}; the spin-off was not applied there.`,
+      );
       continue;
     }
     const to = posOf(book, acc, e.sym2);
     const qTo = book.posQty[to];
     if (qTo < 0) {
-      ctx.warnings.push(`${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} is short ${ctx.c.symbols[e.sym2]}; the spin-off was not applied there.`);
+      ctx.warnings.push(
+        `${eventName(ctx, e)}: account ${ctx.c.accounts[acc]} is short ${ctx.c.symbols[e.sym2]}; the spin-off was not applied there.`,
+      );
       continue;
     }
     let h = -1;
@@ -988,7 +1026,13 @@ function spinoff(ctx: Context, e: PreparedEvent): void {
     for (let L = book.head[p]; L >= 0; L = book.next[L]) {
       const o = L * LOT_FIELDS;
       const rem = book.lots[o + LOT_REM];
-      const J = newLot(book, rem * e.x, (book.lots[o + LOT_PRICE] * cf) / e.x, (book.lots[o + LOT_FEE_PU] * cf) / e.x, book.lots[o + LOT_TIME]);
+      const J = newLot(
+        book,
+        rem * e.x,
+        (book.lots[o + LOT_PRICE] * cf) / e.x,
+        (book.lots[o + LOT_FEE_PU] * cf) / e.x,
+        book.lots[o + LOT_TIME],
+      );
       book.lots[o + LOT_PRICE] *= 1 - cf;
       book.lots[o + LOT_FEE_PU] *= 1 - cf;
       added += rem * e.x;
@@ -1054,7 +1098,9 @@ function transfer(ctx: Context, e: PreparedEvent): void {
   let movedQty = 0;
   for (let x = h; x >= 0; x = book.next[x]) movedQty += book.lots[x * LOT_FIELDS + LOT_REM];
   if (remaining > 0) {
-    ctx.warnings.push(`${eventName(ctx, e)} moves ${fmt(want)} ${ctx.c.symbols[e.sym]} but account ${ctx.c.accounts[e.acc]} held ${fmt(held)}; the excess was ignored.`);
+    ctx.warnings.push(
+      `${eventName(ctx, e)} moves ${fmt(want)} ${ctx.c.symbols[e.sym]} but account ${ctx.c.accounts[e.acc]} held ${fmt(held)}; the excess was ignored.`,
+    );
   }
   mergeLots(book, to, h);
   if (L < 0) {

@@ -38,7 +38,11 @@ const ledgerArb: fc.Arbitrary<LedgerInput> = fc
       { maxLength: 4 },
     ),
     marks: fc.array(
-      fc.record({ s: fc.integer({ min: 0, max: 3 }), minute: fc.integer({ min: 0, max: 95 * 1440 }), price: fc.integer({ min: 100, max: 50_000 }) }),
+      fc.record({
+        s: fc.integer({ min: 0, max: 3 }),
+        minute: fc.integer({ min: 0, max: 95 * 1440 }),
+        price: fc.integer({ min: 100, max: 50_000 }),
+      }),
       { maxLength: 8 },
     ),
     asOfMinute: fc.option(fc.integer({ min: 80 * 1440, max: 100 * 1440 }), { nil: undefined }),
@@ -85,9 +89,26 @@ const ledgerArb: fc.Arbitrary<LedgerInput> = fc
         case "split":
           return { id, time, kind: "split" as const, symbol, ratio: e.ratio };
         case "transfer":
-          return { id, time, kind: "transfer" as const, from: e.account, to: e.account === "a" ? "b" : "a", symbol, quantity: e.x / 10 };
+          return {
+            id,
+            time,
+            kind: "transfer" as const,
+            from: e.account,
+            to: e.account === "a" ? "b" : "a",
+            symbol,
+            quantity: e.x / 10,
+          };
         default:
-          return { id, time, kind: e.kind as "receive" | "send", account: e.account, symbol, quantity: e.x / 10, price: e.x / 4, assetClass: SYMBOLS[e.s].assetClass };
+          return {
+            id,
+            time,
+            kind: e.kind as "receive" | "send",
+            account: e.account,
+            symbol,
+            quantity: e.x / 10,
+            price: e.x / 4,
+            assetClass: SYMBOLS[e.s].assetClass,
+          };
       }
     }),
   }));
@@ -116,7 +137,11 @@ function scale(input: LedgerInput, k: number): LedgerInput {
     cashFlows: (input.cashFlows ?? []).map((f) => ({ ...f, amount: f.amount * k })),
     prices: (input.prices ?? []).map((p) => ({ ...p, price: p.price * k })),
     events: (input.events ?? []).map((e) =>
-      e.kind === "income" || e.kind === "fee" ? { ...e, amount: e.amount * k } : e.kind === "receive" || e.kind === "send" ? { ...e, price: e.price * k } : e,
+      e.kind === "income" || e.kind === "fee"
+        ? { ...e, amount: e.amount * k }
+        : e.kind === "receive" || e.kind === "send"
+          ? { ...e, price: e.price * k }
+          : e,
     ),
   };
 }
@@ -211,7 +236,9 @@ describe("properties", () => {
         const m = e.metrics;
         const netFlows = m.deposits - m.withdrawals;
         const scaleOf = Math.max(1, Math.abs(m.equity), m.deposits, m.withdrawals, m.fees, m.income);
-        expect(Math.abs(m.realizedPnl + m.unrealizedPnl + m.income - m.accountFees - (m.equity - netFlows))).toBeLessThanOrEqual(1e-9 * scaleOf);
+        expect(
+          Math.abs(m.realizedPnl + m.unrealizedPnl + m.income - m.accountFees - (m.equity - netFlows)),
+        ).toBeLessThanOrEqual(1e-9 * scaleOf);
         // and open positions add up to the unrealized P&L
         const u = e.positions.reduce((s, p) => s + p.unrealizedPnl, 0);
         expect(Math.abs(u - m.unrealizedPnl)).toBeLessThanOrEqual(1e-9 * scaleOf);
@@ -233,7 +260,8 @@ describe("properties", () => {
         const m = e.metrics;
         if (m.winRate !== null) expect(m.winRate >= 0 && m.winRate <= 1).toBe(true);
         if (m.maxDrawdown !== null) expect(m.maxDrawdown >= 0 && m.maxDrawdown <= 1).toBe(true);
-        for (const r of [m.twr, m.simpleReturn, m.mwr, m.mwrCumulative, m.twrAnnualized]) if (r !== null) expect(r).toBeGreaterThanOrEqual(-1);
+        for (const r of [m.twr, m.simpleReturn, m.mwr, m.mwrCumulative, m.twrAnnualized])
+          if (r !== null) expect(r).toBeGreaterThanOrEqual(-1);
         for (const p of e.curve) expect(p.index).toBeGreaterThanOrEqual(0);
         if (m.psr !== null) expect(m.psr >= 0 && m.psr <= 1).toBe(true);
         expect(m.activeDays).toBeLessThanOrEqual(e.curve.length);
@@ -248,17 +276,40 @@ describe("properties, v2 events and instants", () => {
   it("a split is the same record as split-adjusted quantities and prices before it", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ minute: fc.integer({ min: 0, max: 20 * 1440 }), side: fc.constantFrom("buy", "sell"), quantity: fc.integer({ min: 1, max: 50 }), price: fc.integer({ min: 100, max: 10_000 }) }), { minLength: 1, maxLength: 20 }),
+        fc.array(
+          fc.record({
+            minute: fc.integer({ min: 0, max: 20 * 1440 }),
+            side: fc.constantFrom("buy", "sell"),
+            quantity: fc.integer({ min: 1, max: 50 }),
+            price: fc.integer({ min: 100, max: 10_000 }),
+          }),
+          { minLength: 1, maxLength: 20 },
+        ),
         fc.constantFrom(2, 4, 10, 0.5, 0.1),
         fc.integer({ min: 1, max: 20 * 1440 }),
         (rows, ratio, splitMinute) => {
           const splitAt = BASE + splitMinute * MIN + 30_000; // between trade minutes
-          const trades = rows.map((r, i) => ({ id: `t${i}`, account: "a", time: iso(BASE + r.minute * MIN), symbol: "S", assetClass: "stock" as const, side: r.side, quantity: r.quantity, price: r.price / 100 }));
-          const withSplit: LedgerInput = { cashFlows: [{ account: "a", time: iso(BASE - MIN), amount: 1e6 }], trades, events: [{ id: "s", time: iso(splitAt), kind: "split", symbol: "S", ratio }] };
+          const trades = rows.map((r, i) => ({
+            id: `t${i}`,
+            account: "a",
+            time: iso(BASE + r.minute * MIN),
+            symbol: "S",
+            assetClass: "stock" as const,
+            side: r.side,
+            quantity: r.quantity,
+            price: r.price / 100,
+          }));
+          const withSplit: LedgerInput = {
+            cashFlows: [{ account: "a", time: iso(BASE - MIN), amount: 1e6 }],
+            trades,
+            events: [{ id: "s", time: iso(splitAt), kind: "split", symbol: "S", ratio }],
+          };
           // The same history told in post-split units throughout.
           const adjusted: LedgerInput = {
             cashFlows: withSplit.cashFlows,
-            trades: trades.map((t) => (Date.parse(t.time) < splitAt ? { ...t, quantity: t.quantity * ratio, price: t.price / ratio } : t)),
+            trades: trades.map((t) =>
+              Date.parse(t.time) < splitAt ? { ...t, quantity: t.quantity * ratio, price: t.price / ratio } : t,
+            ),
           };
           const a = grade(valid(withSplit)).metrics;
           const b = grade(valid(adjusted)).metrics;
@@ -274,20 +325,60 @@ describe("properties, v2 events and instants", () => {
   it("at one instant, order never makes a data gap or a short that another order of the same trades avoids", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ side: fc.constantFrom("buy", "sell"), quantity: fc.integer({ min: 1, max: 9 }) }), { minLength: 2, maxLength: 8 }),
+        fc.array(fc.record({ side: fc.constantFrom("buy", "sell"), quantity: fc.integer({ min: 1, max: 9 }) }), {
+          minLength: 2,
+          maxLength: 8,
+        }),
         fc.integer({ min: 0, max: 5 }),
         fc.integer(),
         (rows, held, seed) => {
           const t = iso(BASE + 86_400_000);
-          const opening = held > 0 ? [{ id: "open", account: "a", time: iso(BASE), symbol: "BTC", assetClass: "crypto" as const, side: "buy" as const, quantity: held, price: 100 }] : [];
-          const trades = rows.map((r, i) => ({ id: String(i + 1), account: "a", time: t, symbol: "BTC", assetClass: "crypto" as const, side: r.side, quantity: r.quantity, price: 100 + i }));
+          const opening =
+            held > 0
+              ? [
+                  {
+                    id: "open",
+                    account: "a",
+                    time: iso(BASE),
+                    symbol: "BTC",
+                    assetClass: "crypto" as const,
+                    side: "buy" as const,
+                    quantity: held,
+                    price: 100,
+                  },
+                ]
+              : [];
+          const trades = rows.map((r, i) => ({
+            id: String(i + 1),
+            account: "a",
+            time: t,
+            symbol: "BTC",
+            assetClass: "crypto" as const,
+            side: r.side,
+            quantity: r.quantity,
+            price: 100 + i,
+          }));
           const bought = held + rows.filter((r) => r.side === "buy").reduce((s, r) => s + r.quantity, 0);
           const sold = rows.filter((r) => r.side === "sell").reduce((s, r) => s + r.quantity, 0);
-          const e = grade(valid({ cashFlows: [{ account: "a", time: iso(BASE - MIN), amount: 1e5 }], trades: [...opening, ...shuffle(trades, seed)] }));
+          const e = grade(
+            valid({
+              cashFlows: [{ account: "a", time: iso(BASE - MIN), amount: 1e5 }],
+              trades: [...opening, ...shuffle(trades, seed)],
+            }),
+          );
           // Some order avoids a gap exactly when the instant never sells more than is there.
           const gap = e.warnings.some((w) => w.startsWith("Data gap"));
           expect(gap).toBe(sold > bought);
-          expect(canonicalJson(e)).toBe(canonicalJson(grade(valid({ cashFlows: [{ account: "a", time: iso(BASE - MIN), amount: 1e5 }], trades: [...opening, ...trades] }))));
+          expect(canonicalJson(e)).toBe(
+            canonicalJson(
+              grade(
+                valid({
+                  cashFlows: [{ account: "a", time: iso(BASE - MIN), amount: 1e5 }],
+                  trades: [...opening, ...trades],
+                }),
+              ),
+            ),
+          );
         },
       ),
       { numRuns: 200 },

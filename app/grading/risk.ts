@@ -23,7 +23,12 @@ const NOISE = 1e-12;
  * Drawdowns come from every day; volatility, Sharpe, Sortino and the months from the active days
  * only, so idle days (nothing held, nothing traded) neither dilute nor pad a record.
  */
-export function riskFigures(days: Int32Array, index: Float64Array, hasCapital: boolean, active: Uint8Array): RiskFigures {
+export function riskFigures(
+  days: Int32Array,
+  index: Float64Array,
+  hasCapital: boolean,
+  active: Uint8Array,
+): RiskFigures {
   const n = index.length;
   const returns = new Float64Array(n);
   const drawdown = new Float64Array(n);

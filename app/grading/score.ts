@@ -63,26 +63,130 @@ export interface Component {
 }
 
 export const ANCHORS = {
-  return: [[-0.5, 0], [0, 30], [0.1, 60], [0.25, 85], [0.5, 100]],
-  excessReturn: [[-0.3, 0], [-0.1, 25], [0, 50], [0.1, 75], [0.25, 92], [0.5, 100]],
-  profitFactor: [[0.5, 0], [1, 35], [1.5, 65], [2, 85], [3, 100]],
-  maxDrawdown: [[0, 100], [0.05, 90], [0.1, 75], [0.2, 50], [0.35, 20], [0.5, 0]],
-  largestLoss: [[0, 100], [0.01, 90], [0.03, 70], [0.1, 30], [0.25, 0]],
-  volatility: [[0.1, 100], [0.2, 75], [0.4, 40], [0.8, 0]],
-  concentration: [[0.1, 100], [0.25, 85], [0.5, 55], [1, 20], [2, 0]],
-  maxLeverage: [[1, 100], [1.5, 80], [2, 60], [3, 35], [5, 10], [10, 0]],
-  psr: [[0.5, 0], [0.75, 35], [0.9, 65], [0.95, 85], [0.99, 100]],
-  positiveMonths: [[0.2, 0], [0.5, 45], [0.7, 80], [0.85, 100]],
+  return: [
+    [-0.5, 0],
+    [0, 30],
+    [0.1, 60],
+    [0.25, 85],
+    [0.5, 100],
+  ],
+  excessReturn: [
+    [-0.3, 0],
+    [-0.1, 25],
+    [0, 50],
+    [0.1, 75],
+    [0.25, 92],
+    [0.5, 100],
+  ],
+  profitFactor: [
+    [0.5, 0],
+    [1, 35],
+    [1.5, 65],
+    [2, 85],
+    [3, 100],
+  ],
+  maxDrawdown: [
+    [0, 100],
+    [0.05, 90],
+    [0.1, 75],
+    [0.2, 50],
+    [0.35, 20],
+    [0.5, 0],
+  ],
+  largestLoss: [
+    [0, 100],
+    [0.01, 90],
+    [0.03, 70],
+    [0.1, 30],
+    [0.25, 0],
+  ],
+  volatility: [
+    [0.1, 100],
+    [0.2, 75],
+    [0.4, 40],
+    [0.8, 0],
+  ],
+  concentration: [
+    [0.1, 100],
+    [0.25, 85],
+    [0.5, 55],
+    [1, 20],
+    [2, 0],
+  ],
+  maxLeverage: [
+    [1, 100],
+    [1.5, 80],
+    [2, 60],
+    [3, 35],
+    [5, 10],
+    [10, 0],
+  ],
+  psr: [
+    [0.5, 0],
+    [0.75, 35],
+    [0.9, 65],
+    [0.95, 85],
+    [0.99, 100],
+  ],
+  positiveMonths: [
+    [0.2, 0],
+    [0.5, 45],
+    [0.7, 80],
+    [0.85, 100],
+  ],
   // Flat at and below 0: with a negative mean, a larger loss can raise the ratio (the deviation
   // grows faster than the mean falls), so only positive Sharpe ratios and PSRs above ½ earn points.
-  sharpe: [[0, 10], [1, 55], [2, 82], [3, 100]],
-  winRate: [[0.2, 0], [0.4, 40], [0.5, 60], [0.6, 80], [0.7, 100]],
-  holdingRatio: [[1, 100], [1.5, 75], [2, 55], [3, 25], [5, 0]],
-  tailLossRatio: [[2, 100], [4, 50], [8, 10], [12, 0]],
-  feeDrag: [[0.005, 100], [0.02, 80], [0.05, 50], [0.15, 0]],
-  activeDays: [[0, 0], [30, 10], [90, 30], [365, 70], [1095, 100]],
-  roundTrips: [[0, 0], [5, 10], [20, 30], [100, 70], [500, 100]],
-  instruments: [[1, 20], [5, 60], [15, 100]],
+  sharpe: [
+    [0, 10],
+    [1, 55],
+    [2, 82],
+    [3, 100],
+  ],
+  winRate: [
+    [0.2, 0],
+    [0.4, 40],
+    [0.5, 60],
+    [0.6, 80],
+    [0.7, 100],
+  ],
+  holdingRatio: [
+    [1, 100],
+    [1.5, 75],
+    [2, 55],
+    [3, 25],
+    [5, 0],
+  ],
+  tailLossRatio: [
+    [2, 100],
+    [4, 50],
+    [8, 10],
+    [12, 0],
+  ],
+  feeDrag: [
+    [0.005, 100],
+    [0.02, 80],
+    [0.05, 50],
+    [0.15, 0],
+  ],
+  activeDays: [
+    [0, 0],
+    [30, 10],
+    [90, 30],
+    [365, 70],
+    [1095, 100],
+  ],
+  roundTrips: [
+    [0, 0],
+    [5, 10],
+    [20, 30],
+    [100, 70],
+    [500, 100],
+  ],
+  instruments: [
+    [1, 20],
+    [5, 60],
+    [15, 100],
+  ],
 } as const satisfies Record<string, Anchors>;
 
 /** Neutral values used when a metric is undefined (documented per component). */
@@ -115,7 +219,15 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: nu
     neutral: number = NEUTRAL,
   ) => {
     const ok = value !== null && Number.isFinite(value);
-    out.push({ id, dimension, weight, metric, value: ok ? value : null, score: ok ? ramp(value, anchors) : neutral, neutral: !ok });
+    out.push({
+      id,
+      dimension,
+      weight,
+      metric,
+      value: ok ? value : null,
+      score: ok ? ramp(value, anchors) : neutral,
+      neutral: !ok,
+    });
   };
 
   // Profitability: the return, and with a benchmark the return beyond it over the same days.
@@ -127,7 +239,8 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: nu
     const b = scoredReturn(ctx.benchmarkReturn!, m.activeDays);
     add("excess-return", "profitability", 0.35, "benchmark", ret! - b, ANCHORS.excessReturn, 50);
   }
-  const pf = m.profitFactor === null && m.roundTrips > 0 && m.winRate !== null && m.winRate > 0 ? Infinity : m.profitFactor;
+  const pf =
+    m.profitFactor === null && m.roundTrips > 0 && m.winRate !== null && m.winRate > 0 ? Infinity : m.profitFactor;
   out.push({
     id: "profit-factor",
     dimension: "profitability",
@@ -140,7 +253,15 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: nu
 
   // Risk control
   add("drawdown", "riskControl", 0.35, "maxDrawdown", m.maxDrawdown, ANCHORS.maxDrawdown);
-  add("largest-loss", "riskControl", 0.2, "largestLoss", m.largestLoss, ANCHORS.largestLoss, m.roundTrips > 0 ? 100 : NEUTRAL);
+  add(
+    "largest-loss",
+    "riskControl",
+    0.2,
+    "largestLoss",
+    m.largestLoss,
+    ANCHORS.largestLoss,
+    m.roundTrips > 0 ? 100 : NEUTRAL,
+  );
   add("volatility", "riskControl", 0.15, "volatility", m.volatility, ANCHORS.volatility);
   add("concentration", "riskControl", 0.15, "concentration", m.concentration, ANCHORS.concentration);
   add("leverage", "riskControl", 0.15, "maxLeverage", m.maxLeverage, ANCHORS.maxLeverage);
@@ -246,7 +367,19 @@ export function scoreMetrics(m: Metrics, ctx: ScoreContext = { benchmarkReturn: 
   const excess = comps.find((c) => c.id === "excess-return");
   const behindMarket = m.twr !== null && m.twr < 0 && excess !== undefined && excess.value !== null && excess.value < 0;
   if (behindMarket) score = Math.min(score, BEHIND_MARKET_CAP);
-  return { raw, dimensions: dims, components: comps, confidence, provisional, uncapped, behindMarket, unlevered, leverageFactor: lf, score, tier: tierOf(score) };
+  return {
+    raw,
+    dimensions: dims,
+    components: comps,
+    confidence,
+    provisional,
+    uncapped,
+    behindMarket,
+    unlevered,
+    leverageFactor: lf,
+    score,
+    tier: tierOf(score),
+  };
 }
 
 /** Points of overall score a component adds (+) or removes (−) against a neutral 50. */

@@ -117,7 +117,12 @@ export function benchmarkSeries(
 }
 
 /** B(to) ÷ B(from) − 1 with closes carried forward (the first close stands in before the series starts). */
-export function benchmarkReturn(benchTime: Float64Array, benchPrice: Float64Array, fromMs: number, toMs: number): number | null {
+export function benchmarkReturn(
+  benchTime: Float64Array,
+  benchPrice: Float64Array,
+  fromMs: number,
+  toMs: number,
+): number | null {
   if (benchTime.length === 0) return null;
   const at = (t: number) => {
     let j = 0;

@@ -36,11 +36,23 @@ export function parseIsoMs(s: string): number {
   const len = s.length;
   // Fast path for the common "YYYY-MM-DDTHH:MM:SS.sssZ" / "YYYY-MM-DDTHH:MM:SSZ".
   if ((len === 24 || len === 20) && s.charCodeAt(len - 1) === 90 && s.charCodeAt(10) === 84) {
-    const y0 = s.charCodeAt(0) - 48, y1 = s.charCodeAt(1) - 48, y2 = s.charCodeAt(2) - 48, y3 = s.charCodeAt(3) - 48;
-    const m0 = s.charCodeAt(5) - 48, m1 = s.charCodeAt(6) - 48, d0 = s.charCodeAt(8) - 48, d1 = s.charCodeAt(9) - 48;
-    const h0 = s.charCodeAt(11) - 48, h1 = s.charCodeAt(12) - 48, i0 = s.charCodeAt(14) - 48, i1 = s.charCodeAt(15) - 48;
-    const s0 = s.charCodeAt(17) - 48, s1 = s.charCodeAt(18) - 48;
-    let f0 = 0, f1 = 0, f2 = 0;
+    const y0 = s.charCodeAt(0) - 48,
+      y1 = s.charCodeAt(1) - 48,
+      y2 = s.charCodeAt(2) - 48,
+      y3 = s.charCodeAt(3) - 48;
+    const m0 = s.charCodeAt(5) - 48,
+      m1 = s.charCodeAt(6) - 48,
+      d0 = s.charCodeAt(8) - 48,
+      d1 = s.charCodeAt(9) - 48;
+    const h0 = s.charCodeAt(11) - 48,
+      h1 = s.charCodeAt(12) - 48,
+      i0 = s.charCodeAt(14) - 48,
+      i1 = s.charCodeAt(15) - 48;
+    const s0 = s.charCodeAt(17) - 48,
+      s1 = s.charCodeAt(18) - 48;
+    let f0 = 0,
+      f1 = 0,
+      f2 = 0;
     let sepOk = s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58;
     if (len === 24) {
       f0 = s.charCodeAt(20) - 48;
@@ -51,8 +63,23 @@ export function parseIsoMs(s: string): number {
     if (
       sepOk &&
       ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1 | h0 | h1 | i0 | i1 | s0 | s1 | f0 | f1 | f2) & ~15) === 0 &&
-      y0 <= 9 && y1 <= 9 && y2 <= 9 && y3 <= 9 && m0 <= 9 && m1 <= 9 && d0 <= 9 && d1 <= 9 &&
-      h0 <= 9 && h1 <= 9 && i0 <= 9 && i1 <= 9 && s0 <= 9 && s1 <= 9 && f0 <= 9 && f1 <= 9 && f2 <= 9
+      y0 <= 9 &&
+      y1 <= 9 &&
+      y2 <= 9 &&
+      y3 <= 9 &&
+      m0 <= 9 &&
+      m1 <= 9 &&
+      d0 <= 9 &&
+      d1 <= 9 &&
+      h0 <= 9 &&
+      h1 <= 9 &&
+      i0 <= 9 &&
+      i1 <= 9 &&
+      s0 <= 9 &&
+      s1 <= 9 &&
+      f0 <= 9 &&
+      f1 <= 9 &&
+      f2 <= 9
     ) {
       const y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
       const mo = m0 * 10 + m1;

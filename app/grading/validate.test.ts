@@ -51,11 +51,26 @@ const flowArb = fc.record({ account: text, time: timeArb, amount: fc.double({ mi
 const priceArb = fc.record({ symbol: text, time: timeArb, price: money });
 
 const eventArb = fc.oneof(
-  fc.record({ kind: fc.constant("income"), account: text, symbol: text, amount: positive }, { requiredKeys: ["kind", "account", "amount"] }),
+  fc.record(
+    { kind: fc.constant("income"), account: text, symbol: text, amount: positive },
+    { requiredKeys: ["kind", "account", "amount"] },
+  ),
   fc.record({ kind: fc.constant("fee"), account: text, amount: positive }),
-  fc.record({ kind: fc.constant("split"), symbol: text, ratio: positive, account: text }, { requiredKeys: ["kind", "symbol", "ratio"] }),
-  fc.record({ kind: fc.constant("rename"), from: text, to: text, ratio: positive }, { requiredKeys: ["kind", "from", "to"] }),
-  fc.record({ kind: fc.constant("spinoff"), symbol: text, newSymbol: text, ratio: positive, costFraction: fc.oneof(fc.constantFrom(0, 1), fc.double({ min: 0, max: 1, noNaN: true })) }),
+  fc.record(
+    { kind: fc.constant("split"), symbol: text, ratio: positive, account: text },
+    { requiredKeys: ["kind", "symbol", "ratio"] },
+  ),
+  fc.record(
+    { kind: fc.constant("rename"), from: text, to: text, ratio: positive },
+    { requiredKeys: ["kind", "from", "to"] },
+  ),
+  fc.record({
+    kind: fc.constant("spinoff"),
+    symbol: text,
+    newSymbol: text,
+    ratio: positive,
+    costFraction: fc.oneof(fc.constantFrom(0, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+  }),
   fc.record({ kind: fc.constant("transfer"), from: text, to: text, symbol: text, quantity: positive }),
   ...(["receive", "send"] as const).map((kind) =>
     fc.record(
@@ -67,7 +82,11 @@ const eventArb = fc.oneof(
 
 /** Items get distinct ids (`t3` or the number 3, `e1` or 1): duplicates come from the mutations. */
 const withIds = <T extends object>(prefix: string, items: T[], numeric: boolean[], times: string[]) =>
-  items.map((item, i) => ({ id: numeric[i % numeric.length] ? i : `${prefix}${i}`, time: times[i % times.length], ...item }));
+  items.map((item, i) => ({
+    id: numeric[i % numeric.length] ? i : `${prefix}${i}`,
+    time: times[i % times.length],
+    ...item,
+  }));
 
 const validLedgerArb = fc
   .record(
@@ -79,13 +98,24 @@ const validLedgerArb = fc
       events: fc.array(eventArb, { maxLength: 6 }),
       eventTimes: fc.array(timeArb, { minLength: 1, maxLength: 6 }),
       numericIds: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
-      benchmark: fc.record({ symbol: text, prices: fc.array(fc.record({ time: timeArb, price: positive }), { maxLength: 3 }) }),
+      benchmark: fc.record({
+        symbol: text,
+        prices: fc.array(fc.record({ time: timeArb, price: positive }), { maxLength: 3 }),
+      }),
       description: fc.string(),
     },
     { requiredKeys: ["trades", "eventTimes", "numericIds"] },
   )
   .map(({ eventTimes, numericIds, trades, events, ...rest }) => {
-    const ledger: Record<string, unknown> = { ...rest, trades: withIds("t", trades, numericIds, trades.map((t) => t.time)) };
+    const ledger: Record<string, unknown> = {
+      ...rest,
+      trades: withIds(
+        "t",
+        trades,
+        numericIds,
+        trades.map((t) => t.time),
+      ),
+    };
     if (events !== undefined) ledger.events = withIds("e", events, numericIds, eventTimes);
     return ledger;
   });
@@ -146,16 +176,32 @@ type Path = (string | number)[];
 function nodes(v: unknown, path: Path = [], out: Path[] = []): Path[] {
   out.push(path);
   if (Array.isArray(v)) v.forEach((x, i) => nodes(x, [...path, i], out));
-  else if (typeof v === "object" && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null))
+  else if (
+    typeof v === "object" &&
+    v !== null &&
+    (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
+  )
     for (const k of Object.keys(v)) nodes((v as Record<string, unknown>)[k], [...path, k], out);
   return out;
 }
 
-const at = (root: unknown, path: Path): unknown => path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], root);
+const at = (root: unknown, path: Path): unknown =>
+  path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], root);
 
 const mutationArb = fc.record({
   pick: fc.nat(),
-  action: fc.constantFrom("set", "set", "set", "delete", "extraKey", "protoKey", "promiseLike", "nullProto", "copyId", "undefinedKey"),
+  action: fc.constantFrom(
+    "set",
+    "set",
+    "set",
+    "delete",
+    "extraKey",
+    "protoKey",
+    "promiseLike",
+    "nullProto",
+    "copyId",
+    "undefinedKey",
+  ),
   bad: fc.nat({ max: BAD.length - 1 }),
   other: fc.nat(),
 });
@@ -173,7 +219,12 @@ function mutate(root: unknown, mutations: Mutation[]): unknown {
       if (parent === undefined) root = v;
       else parent[key] = v;
     };
-    const isObj = typeof node === "object" && node !== null && !Array.isArray(node) && !(node instanceof Date) && !(node instanceof Map);
+    const isObj =
+      typeof node === "object" &&
+      node !== null &&
+      !Array.isArray(node) &&
+      !(node instanceof Date) &&
+      !(node instanceof Map);
     switch (m.action) {
       case "set":
         replace(BAD[m.bad]());
@@ -183,10 +234,18 @@ function mutate(root: unknown, mutations: Mutation[]): unknown {
         else if (parent !== undefined) delete parent[key];
         break;
       case "extraKey":
-        if (isObj) (node as Record<string, unknown>)[["note", "description", "expected", "kind", "seq"][m.other % 5]] = BAD[m.bad]();
+        if (isObj)
+          (node as Record<string, unknown>)[["note", "description", "expected", "kind", "seq"][m.other % 5]] =
+            BAD[m.bad]();
         break;
       case "protoKey": // what JSON.parse makes of "__proto__": an own, enumerable key
-        if (isObj) Object.defineProperty(node, "__proto__", { value: BAD[m.bad](), enumerable: true, writable: true, configurable: true });
+        if (isObj)
+          Object.defineProperty(node, "__proto__", {
+            value: BAD[m.bad](),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         break;
       case "promiseLike":
         if (isObj) Object.assign(node as object, { then: () => undefined, catch: () => undefined });
@@ -204,7 +263,10 @@ function mutate(root: unknown, mutations: Mutation[]): unknown {
         break;
       }
       case "undefinedKey":
-        if (isObj) (node as Record<string, unknown>)[["fee", "seq", "symbol", "account", "ratio", "assetClass", "asOf", "cashFlows", "benchmark"][m.other % 9]] = undefined;
+        if (isObj)
+          (node as Record<string, unknown>)[
+            ["fee", "seq", "symbol", "account", "ratio", "assetClass", "asOf", "cashFlows", "benchmark"][m.other % 9]
+          ] = undefined;
         break;
     }
   }
@@ -218,7 +280,13 @@ function clone(v: unknown): unknown {
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return v;
   const out = Object.create(proto) as Record<string, unknown>;
-  for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: clone((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(v))
+    Object.defineProperty(out, k, {
+      value: clone((v as Record<string, unknown>)[k]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -233,7 +301,8 @@ function shape(v: unknown): unknown {
 }
 
 const hasInstance = (v: unknown): boolean =>
-  v instanceof Instance || (Array.isArray(v) ? v.some(hasInstance) : typeof v === "object" && v !== null && Object.values(v).some(hasInstance));
+  v instanceof Instance ||
+  (Array.isArray(v) ? v.some(hasInstance) : typeof v === "object" && v !== null && Object.values(v).some(hasInstance));
 
 /** The fast pass and the zod schema agree on `input`: the answer, the problems, the ledger. */
 function agree(input: unknown): { ok: boolean; fast: boolean } {
@@ -291,7 +360,16 @@ describe("validateInPlace agrees with LedgerSchema", () => {
   });
 
   it("on hand-picked cases", () => {
-    const trade = { id: 1, account: "a", time: "2024-01-02T10:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 10 };
+    const trade = {
+      id: 1,
+      account: "a",
+      time: "2024-01-02T10:00:00Z",
+      symbol: "X",
+      assetClass: "stock",
+      side: "buy",
+      quantity: 1,
+      price: 10,
+    };
     const cases: unknown[] = [
       null,
       [],
@@ -300,21 +378,52 @@ describe("validateInPlace agrees with LedgerSchema", () => {
       { trades: null },
       { trades: [trade], cashFlows: null },
       { trades: [trade], events: [{ id: "e", time: "2024-01-02", kind: "split", symbol: "X", ratio: 0 }] },
-      { trades: [trade], events: [{ id: "e", time: "2024-01-02", kind: "spinoff", symbol: "X", newSymbol: "Y", ratio: 1, costFraction: 1.5 }] },
+      {
+        trades: [trade],
+        events: [
+          { id: "e", time: "2024-01-02", kind: "spinoff", symbol: "X", newSymbol: "Y", ratio: 1, costFraction: 1.5 },
+        ],
+      },
       { trades: [trade], events: [{ id: "e", time: "2024-01-02", kind: "dividend", account: "a", amount: 1 }] },
       { trades: [trade], events: [{ id: "e", time: "2024-01-02", kind: "rename", from: "X", to: "Y" }] },
       { trades: [trade, { ...trade, id: "1" }] },
-      { trades: [{ ...trade, time: "1900-01-01" }, { ...trade, id: 2, time: "2024-01-01" }] },
-      { trades: [{ ...trade, time: "1900-01-01" }, { ...trade, id: 2, time: "2024-01-01" }], asOf: "1950-01-01" },
+      {
+        trades: [
+          { ...trade, time: "1900-01-01" },
+          { ...trade, id: 2, time: "2024-01-01" },
+        ],
+      },
+      {
+        trades: [
+          { ...trade, time: "1900-01-01" },
+          { ...trade, id: 2, time: "2024-01-01" },
+        ],
+        asOf: "1950-01-01",
+      },
       { trades: [trade], benchmark: { symbol: "SPY", prices: [{ time: "2024-01-02", price: 0 }] } },
       { trades: [trade], benchmark: { symbol: "SPY", prices: [{ time: "2024-01-02", price: 1, extra: 1 }], extra: 2 } },
-      { trades: [{ ...trade, quantity: "1" }, { ...trade, id: 2, price: -1 }, { ...trade, id: 3, fee: null }] },
+      {
+        trades: [
+          { ...trade, quantity: "1" },
+          { ...trade, id: 2, price: -1 },
+          { ...trade, id: 3, fee: null },
+        ],
+      },
     ];
     for (const c of cases) agree(c);
   });
 
   it("leaves an object of a class to zod, which accepts it", () => {
-    const trade = { id: "t", account: "a", time: "2024-01-02T10:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 10 };
+    const trade = {
+      id: "t",
+      account: "a",
+      time: "2024-01-02T10:00:00Z",
+      symbol: "X",
+      assetClass: "stock",
+      side: "buy",
+      quantity: 1,
+      price: 10,
+    };
     const input = { trades: [Object.assign(new Instance(), trade), { ...trade, id: "u" }] };
     expect(validateInPlace(clone(input))).toBeNull();
     const r = parseLedger(clone(input));
@@ -326,7 +435,16 @@ describe("validateInPlace agrees with LedgerSchema", () => {
 
 describe("validateInPlace", () => {
   it("builds the ledger from the input's own objects, with zod's defaults written into them", () => {
-    const trade = { id: 7, account: "a", time: "2024-01-02T10:00:00Z", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 10 };
+    const trade = {
+      id: 7,
+      account: "a",
+      time: "2024-01-02T10:00:00Z",
+      symbol: "X",
+      assetClass: "stock",
+      side: "buy",
+      quantity: 1,
+      price: 10,
+    };
     const rename = { id: 2, time: "2024-01-03", kind: "rename", from: "X", to: "Y" };
     const input = { trades: [trade], events: [rename], description: "kept out" };
     const ledger = validateInPlace(input);
@@ -341,11 +459,31 @@ describe("validateInPlace", () => {
   });
 
   it("replaces an item carrying unknown keys by a copy without them, as zod outputs it", () => {
-    const trade = { id: "t", account: "a", time: "2024-01-02", symbol: "X", assetClass: "etf", side: "sell", quantity: 1, price: 0, note: "x" };
+    const trade = {
+      id: "t",
+      account: "a",
+      time: "2024-01-02",
+      symbol: "X",
+      assetClass: "etf",
+      side: "sell",
+      quantity: 1,
+      price: 0,
+      note: "x",
+    };
     const input = { trades: [trade] };
     const ledger = validateInPlace(input)!;
     expect(ledger.trades[0]).not.toBe(trade);
-    expect(input.trades[0]).toEqual({ id: "t", account: "a", time: "2024-01-02", symbol: "X", assetClass: "etf", side: "sell", quantity: 1, price: 0, fee: 0 });
+    expect(input.trades[0]).toEqual({
+      id: "t",
+      account: "a",
+      time: "2024-01-02",
+      symbol: "X",
+      assetClass: "etf",
+      side: "sell",
+      quantity: 1,
+      price: 0,
+      fee: 0,
+    });
   });
 
   it("knows every event kind and every key of the schema (a new field must be checked here too)", () => {

@@ -120,7 +120,18 @@ function stripped(o: Obj, expected: number, keys: readonly string[]): Obj | null
 
 // ---- sections (each hot loop in a function of its own) ----
 
-const TRADE_KEYS = ["id", "account", "time", "symbol", "assetClass", "side", "quantity", "price", "fee", "seq"] as const;
+const TRADE_KEYS = [
+  "id",
+  "account",
+  "time",
+  "symbol",
+  "assetClass",
+  "side",
+  "quantity",
+  "price",
+  "fee",
+  "seq",
+] as const;
 
 /** Checks trades[i] (and writes its defaults, or replaces it by a copy without unknown keys). */
 function checkTrade(items: unknown[], i: number): boolean {
@@ -174,7 +185,8 @@ const PRICE_KEYS = ["symbol", "time", "price"] as const;
 
 function checkPrice(items: unknown[], i: number): boolean {
   const p = items[i] as Obj;
-  if (!isPlain(p) || !isText(p.symbol) || !isTime(p.time) || !isNum(p.price) || !((p.price as number) >= 0)) return false;
+  if (!isPlain(p) || !isText(p.symbol) || !isTime(p.time) || !isNum(p.price) || !((p.price as number) >= 0))
+    return false;
   const s = stripped(p, 3, PRICE_KEYS);
   if (s === null) return false;
   if (s !== p) items[i] = s;
@@ -195,43 +207,60 @@ const optional = (o: Obj, key: string, test: (v: unknown) => boolean) => o[key] 
  * returns the number of keys zod's output has (required ones plus optional ones present), or -1.
  * id and time are checked before.
  */
-export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e: Obj) => number }>(Object.entries({
-  income: {
-    keys: ["id", "time", "kind", "account", "symbol", "amount"],
-    check: (e) => (isText(e.account) && optional(e, "symbol", isText) && positive(e.amount) ? 5 + has(e, "symbol") : -1),
-  },
-  fee: {
-    keys: ["id", "time", "kind", "account", "amount"],
-    check: (e) => (isText(e.account) && positive(e.amount) ? 5 : -1),
-  },
-  split: {
-    keys: ["id", "time", "kind", "symbol", "ratio", "account"],
-    check: (e) => (isText(e.symbol) && positive(e.ratio) && optional(e, "account", isText) ? 5 + has(e, "account") : -1),
-  },
-  rename: {
-    keys: ["id", "time", "kind", "from", "to", "ratio"],
-    check: (e) => {
-      if (!isText(e.from) || !isText(e.to)) return -1;
-      if (e.ratio === undefined) e.ratio = 1;
-      else if (!positive(e.ratio)) return -1;
-      return 6;
+export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e: Obj) => number }>(
+  Object.entries({
+    income: {
+      keys: ["id", "time", "kind", "account", "symbol", "amount"],
+      check: (e) =>
+        isText(e.account) && optional(e, "symbol", isText) && positive(e.amount) ? 5 + has(e, "symbol") : -1,
     },
-  },
-  spinoff: {
-    keys: ["id", "time", "kind", "symbol", "newSymbol", "ratio", "costFraction"],
-    check: (e) =>
-      isText(e.symbol) && isText(e.newSymbol) && positive(e.ratio) && nonNegative(e.costFraction) && (e.costFraction as number) <= 1 ? 7 : -1,
-  },
-  transfer: {
-    keys: ["id", "time", "kind", "from", "to", "symbol", "quantity"],
-    check: (e) => (isText(e.from) && isText(e.to) && isText(e.symbol) && positive(e.quantity) ? 7 : -1),
-  },
-  receive: { keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"], check: checkInKind },
-  send: { keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"], check: checkInKind },
-} satisfies Record<string, { keys: readonly string[]; check: (e: Obj) => number }>));
+    fee: {
+      keys: ["id", "time", "kind", "account", "amount"],
+      check: (e) => (isText(e.account) && positive(e.amount) ? 5 : -1),
+    },
+    split: {
+      keys: ["id", "time", "kind", "symbol", "ratio", "account"],
+      check: (e) =>
+        isText(e.symbol) && positive(e.ratio) && optional(e, "account", isText) ? 5 + has(e, "account") : -1,
+    },
+    rename: {
+      keys: ["id", "time", "kind", "from", "to", "ratio"],
+      check: (e) => {
+        if (!isText(e.from) || !isText(e.to)) return -1;
+        if (e.ratio === undefined) e.ratio = 1;
+        else if (!positive(e.ratio)) return -1;
+        return 6;
+      },
+    },
+    spinoff: {
+      keys: ["id", "time", "kind", "symbol", "newSymbol", "ratio", "costFraction"],
+      check: (e) =>
+        isText(e.symbol) &&
+        isText(e.newSymbol) &&
+        positive(e.ratio) &&
+        nonNegative(e.costFraction) &&
+        (e.costFraction as number) <= 1
+          ? 7
+          : -1,
+    },
+    transfer: {
+      keys: ["id", "time", "kind", "from", "to", "symbol", "quantity"],
+      check: (e) => (isText(e.from) && isText(e.to) && isText(e.symbol) && positive(e.quantity) ? 7 : -1),
+    },
+    receive: {
+      keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"],
+      check: checkInKind,
+    },
+    send: { keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"], check: checkInKind },
+  } satisfies Record<string, { keys: readonly string[]; check: (e: Obj) => number }>),
+);
 
 function checkInKind(e: Obj): number {
-  return isText(e.account) && isText(e.symbol) && positive(e.quantity) && nonNegative(e.price) && optional(e, "assetClass", isAssetClass)
+  return isText(e.account) &&
+    isText(e.symbol) &&
+    positive(e.quantity) &&
+    nonNegative(e.price) &&
+    optional(e, "assetClass", isAssetClass)
     ? 7 + has(e, "assetClass")
     : -1;
 }

@@ -20,6 +20,7 @@ describe("cardExpiryError", () => {
   it("refuses a month that does not exist and other shapes", () => {
     expect(cardExpiryError("00/30", now)).toBe("Enter a month from 01 to 12.");
     expect(cardExpiryError("13/30", now)).toBe("Enter a month from 01 to 12.");
-    for (const bad of ["", "1/30", "0130", "01/2030", "ab/cd"]) expect(cardExpiryError(bad, now), bad).toBe("Enter the expiry as MM / YY.");
+    for (const bad of ["", "1/30", "0130", "01/2030", "ab/cd"])
+      expect(cardExpiryError(bad, now), bad).toBe("Enter the expiry as MM / YY.");
   });
 });

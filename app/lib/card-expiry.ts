@@ -8,6 +8,7 @@ export function cardExpiryError(input: string, now: Date = new Date()): string |
   const month = Number(m[1]);
   if (month < 1 || month > 12) return "Enter a month from 01 to 12.";
   const year = 2000 + Number(m[2]);
-  if (year * 12 + (month - 1) < now.getUTCFullYear() * 12 + now.getUTCMonth()) return "Your card's expiry date is in the past.";
+  if (year * 12 + (month - 1) < now.getUTCFullYear() * 12 + now.getUTCMonth())
+    return "Your card's expiry date is in the past.";
   return null;
 }

@@ -12,7 +12,8 @@ describe("niceTicks", () => {
 });
 
 describe("dateTicks", () => {
-  const days = (from: string, n: number) => Array.from({ length: n }, (_, i) => new Date(Date.parse(from) + i * 86_400_000).toISOString().slice(0, 10));
+  const days = (from: string, n: number) =>
+    Array.from({ length: n }, (_, i) => new Date(Date.parse(from) + i * 86_400_000).toISOString().slice(0, 10));
   it("labels month starts, thinning them to at most six, with the year at January", () => {
     const d = days("2024-11-15", 120);
     const t = dateTicks(d);

@@ -32,7 +32,10 @@ export function dateTicks(dates: string[], max = 6): { i: number; label: string 
   if (starts.length === 0) {
     // Under a month: the first, middle and last day.
     const picks = [...new Set([0, Math.floor((dates.length - 1) / 2), dates.length - 1])];
-    return picks.map((i) => ({ i, label: `${MONTHS[Number(dates[i]!.slice(5, 7)) - 1]} ${Number(dates[i]!.slice(8, 10))}` }));
+    return picks.map((i) => ({
+      i,
+      label: `${MONTHS[Number(dates[i]!.slice(5, 7)) - 1]} ${Number(dates[i]!.slice(8, 10))}`,
+    }));
   }
   const yearStarts = starts.filter((i) => dates[i]!.slice(5, 7) === "01");
   if (starts.length > max * 12 && yearStarts.length >= 2) {

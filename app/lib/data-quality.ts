@@ -7,11 +7,16 @@ type Disagreement = { symbol: string; computed?: number; reported?: number };
 const units = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 6 });
 
 export function disagreementLine(d: Disagreement): string {
-  const detail = d.computed !== undefined && d.reported !== undefined ? ` (${units(d.computed)} from the imported history, ${units(d.reported)} reported held)` : "";
+  const detail =
+    d.computed !== undefined && d.reported !== undefined
+      ? ` (${units(d.computed)} from the imported history, ${units(d.reported)} reported held)`
+      : "";
   return `${d.symbol}: ${DISAGREEMENT_TEXT}${detail}`;
 }
 
 /** For the public verify record: the symbols only, no quantities. */
 export function disagreementSummary(list: readonly Disagreement[] | undefined): string | null {
-  return list?.length ? `${list.length === 1 ? "1 symbol's" : `${list.length} symbols'`} ${DISAGREEMENT_TEXT}: ${list.map((d) => d.symbol).join(", ")}` : null;
+  return list?.length
+    ? `${list.length === 1 ? "1 symbol's" : `${list.length} symbols'`} ${DISAGREEMENT_TEXT}: ${list.map((d) => d.symbol).join(", ")}`
+    : null;
 }

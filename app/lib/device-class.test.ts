@@ -15,7 +15,9 @@ describe("device class", () => {
     expect(isMobileWidth(768)).toBe(false);
   });
   it("guesses from the user agent", () => {
-    expect(deviceClassFromUserAgent("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")).toBe("mobile");
+    expect(deviceClassFromUserAgent("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")).toBe(
+      "mobile",
+    );
     expect(deviceClassFromUserAgent("Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)")).toBe("pad");
     expect(deviceClassFromUserAgent("Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari/537.36")).toBe("mobile");
     expect(deviceClassFromUserAgent("Mozilla/5.0 (X11; Linux x86_64) Chrome/120")).toBe("pc");

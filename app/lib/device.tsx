@@ -6,7 +6,10 @@ const DeviceContext = createContext<Device>({ device: "pc", isMobile: false });
 
 // The server guesses from the User-Agent; the browser corrects by its real width.
 export function DeviceProvider({ initial, children }: { initial: DeviceClass; children: React.ReactNode }) {
-  const [state, setState] = useState<Device>({ device: initial, isMobile: initial === "mobile" || initial === "watch" });
+  const [state, setState] = useState<Device>({
+    device: initial,
+    isMobile: initial === "mobile" || initial === "watch",
+  });
   useEffect(() => {
     const update = () => {
       const w = window.innerWidth;

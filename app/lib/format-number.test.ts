@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatCompact, formatDay, formatNumber, formatPercent, formatScore, formatUsd, sideLabel, truncateScore } from "./format-number";
+import {
+  formatCompact,
+  formatDay,
+  formatNumber,
+  formatPercent,
+  formatScore,
+  formatUsd,
+  sideLabel,
+  truncateScore,
+} from "./format-number";
 
 describe("formatCompact", () => {
   it("keeps numbers below 10,000 in full with English grouping", () => {

@@ -30,7 +30,11 @@ function trim(n: number): string {
 export function formatNumber(value: number, digits = 2, minDigits = 0): string {
   const key = `${digits}:${minDigits}`;
   let f = byDigits.get(key);
-  if (!f) byDigits.set(key, (f = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits, minimumFractionDigits: minDigits })));
+  if (!f)
+    byDigits.set(
+      key,
+      (f = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits, minimumFractionDigits: minDigits })),
+    );
   return f.format(value);
 }
 

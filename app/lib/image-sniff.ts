@@ -28,7 +28,12 @@ export function sniffImage(b: Uint8Array): ImageInfo | null {
   }
   if (b.length >= 30 && ascii(0, 4) === "RIFF" && ascii(8, 4) === "WEBP") {
     const chunk = ascii(12, 4);
-    if (chunk === "VP8X") return { mime: "image/webp", width: 1 + (b[24]! | (b[25]! << 8) | (b[26]! << 16)), height: 1 + (b[27]! | (b[28]! << 8) | (b[29]! << 16)) };
+    if (chunk === "VP8X")
+      return {
+        mime: "image/webp",
+        width: 1 + (b[24]! | (b[25]! << 8) | (b[26]! << 16)),
+        height: 1 + (b[27]! | (b[28]! << 8) | (b[29]! << 16)),
+      };
     if (chunk === "VP8 ") return { mime: "image/webp", width: u16le(26) & 0x3fff, height: u16le(28) & 0x3fff };
     if (chunk === "VP8L") {
       const bits = b[21]! | (b[22]! << 8) | (b[23]! << 16) | (b[24]! << 24);

@@ -10,24 +10,46 @@ const form = (entries: [string, string][]) => {
 
 describe("notificationText", () => {
   it("says who did what, merging repeated events", () => {
-    expect(notificationText({ kind: "message", count: 1, actor: "Ann Lee", data: {} })).toBe("Ann Lee sent you a message");
-    expect(notificationText({ kind: "message", count: 3, actor: "Ann Lee", data: {} })).toBe("Ann Lee sent you 3 messages");
+    expect(notificationText({ kind: "message", count: 1, actor: "Ann Lee", data: {} })).toBe(
+      "Ann Lee sent you a message",
+    );
+    expect(notificationText({ kind: "message", count: 3, actor: "Ann Lee", data: {} })).toBe(
+      "Ann Lee sent you 3 messages",
+    );
     expect(notificationText({ kind: "like", count: 2, actor: "Bo", data: {} })).toBe("Bo and 1 other liked your post");
     expect(notificationText({ kind: "like", count: 4, actor: "Bo", data: {} })).toBe("Bo and 3 others liked your post");
-    expect(notificationText({ kind: "follow", count: 1, actor: null, data: {} })).toBe("A trader started following you");
+    expect(notificationText({ kind: "follow", count: 1, actor: null, data: {} })).toBe(
+      "A trader started following you",
+    );
     expect(notificationText({ kind: "mention", count: 1, actor: "Cy", data: {} })).toBe("Cy mentioned you in a post");
   });
 
   it("names the tiers of a grade change and the numbers of an import", () => {
-    expect(notificationText({ kind: "grade_change", count: 1, actor: "Di", data: { from: "Silver", to: "Gold" } })).toBe("Di’s grade changed from Silver to Gold");
-    expect(notificationText({ kind: "grade_change", count: 1, actor: "Di", data: { from: null, to: "Bronze" } })).toBe("Di got a first grade: Bronze");
-    expect(notificationText({ kind: "import_done", count: 1, actor: null, data: { trades_added: 1234, source: "Demo Brokerage" } })).toBe("Your Demo Brokerage import finished: 1,234 new trades");
-    expect(notificationText({ kind: "import_done", count: 1, actor: null, data: { trades_added: 1 } })).toBe("Your account import finished: 1 new trade");
-    expect(notificationText({ kind: "grade_done", count: 1, actor: null, data: { tier: "Gold" } })).toBe("Your new grade is ready: Gold");
+    expect(
+      notificationText({ kind: "grade_change", count: 1, actor: "Di", data: { from: "Silver", to: "Gold" } }),
+    ).toBe("Di’s grade changed from Silver to Gold");
+    expect(notificationText({ kind: "grade_change", count: 1, actor: "Di", data: { from: null, to: "Bronze" } })).toBe(
+      "Di got a first grade: Bronze",
+    );
+    expect(
+      notificationText({
+        kind: "import_done",
+        count: 1,
+        actor: null,
+        data: { trades_added: 1234, source: "Demo Brokerage" },
+      }),
+    ).toBe("Your Demo Brokerage import finished: 1,234 new trades");
+    expect(notificationText({ kind: "import_done", count: 1, actor: null, data: { trades_added: 1 } })).toBe(
+      "Your account import finished: 1 new trade",
+    );
+    expect(notificationText({ kind: "grade_done", count: 1, actor: null, data: { tier: "Gold" } })).toBe(
+      "Your new grade is ready: Gold",
+    );
   });
 
   it("has a text for every kind", () => {
-    for (const kind of NOTIFICATION_KINDS) expect(notificationText({ kind, count: 1, actor: "X", data: {} }).length).toBeGreaterThan(10);
+    for (const kind of NOTIFICATION_KINDS)
+      expect(notificationText({ kind, count: 1, actor: "X", data: {} }).length).toBeGreaterThan(10);
   });
 });
 
@@ -39,13 +61,33 @@ describe("badgeCount", () => {
 
 describe("parseNotificationSettings", () => {
   it("mutes every kind not ticked", () => {
-    const parsed = parseNotificationSettings(form([["kinds", "message"], ["kinds", "follow"], ["digest", "weekly"]]));
-    expect(parsed).toEqual({ ok: true, digest: "weekly", muted: NOTIFICATION_KINDS.filter((k) => k !== "message" && k !== "follow") });
+    const parsed = parseNotificationSettings(
+      form([
+        ["kinds", "message"],
+        ["kinds", "follow"],
+        ["digest", "weekly"],
+      ]),
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      digest: "weekly",
+      muted: NOTIFICATION_KINDS.filter((k) => k !== "message" && k !== "follow"),
+    });
   });
 
   it("refuses an unknown kind or frequency", () => {
-    expect(parseNotificationSettings(form([["kinds", "spam"], ["digest", "off"]]))).toEqual({ ok: false, error: "Unknown kind of notification." });
-    expect(parseNotificationSettings(form([["digest", "hourly"]]))).toEqual({ ok: false, error: "Choose off, daily or weekly." });
+    expect(
+      parseNotificationSettings(
+        form([
+          ["kinds", "spam"],
+          ["digest", "off"],
+        ]),
+      ),
+    ).toEqual({ ok: false, error: "Unknown kind of notification." });
+    expect(parseNotificationSettings(form([["digest", "hourly"]]))).toEqual({
+      ok: false,
+      error: "Choose off, daily or weekly.",
+    });
   });
 });
 

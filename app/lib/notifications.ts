@@ -2,7 +2,17 @@ import { z } from "zod";
 
 // What a notification says and the settings form, shared by the server, the pages and the digest.
 
-export const NOTIFICATION_KINDS = ["message", "message_request", "follow", "like", "reply", "mention", "grade_change", "import_done", "grade_done"] as const;
+export const NOTIFICATION_KINDS = [
+  "message",
+  "message_request",
+  "follow",
+  "like",
+  "reply",
+  "mention",
+  "grade_change",
+  "import_done",
+  "grade_done",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const DIGEST_FREQUENCIES = ["off", "daily", "weekly"] as const;
@@ -72,18 +82,30 @@ export const NotificationSettingsForm = z.object({
   digest: z.enum(DIGEST_FREQUENCIES, { errorMap: () => ({ message: "Choose off, daily or weekly." }) }),
 });
 
-export function parseNotificationSettings(form: FormData): { ok: true; muted: NotificationKind[]; digest: DigestFrequency } | { ok: false; error: string } {
-  const parsed = NotificationSettingsForm.safeParse({ kinds: form.getAll("kinds").map(String), digest: String(form.get("digest") ?? "") });
+export function parseNotificationSettings(
+  form: FormData,
+): { ok: true; muted: NotificationKind[]; digest: DigestFrequency } | { ok: false; error: string } {
+  const parsed = NotificationSettingsForm.safeParse({
+    kinds: form.getAll("kinds").map(String),
+    digest: String(form.get("digest") ?? ""),
+  });
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
   const on = new Set(parsed.data.kinds);
   return { ok: true, muted: NOTIFICATION_KINDS.filter((k) => !on.has(k)), digest: parsed.data.digest };
 }
 
 /** How long after the last digest the next one is due. */
-export const DIGEST_PERIOD_MS: Record<Exclude<DigestFrequency, "off">, number> = { daily: 24 * 3600_000, weekly: 7 * 24 * 3600_000 };
+export const DIGEST_PERIOD_MS: Record<Exclude<DigestFrequency, "off">, number> = {
+  daily: 24 * 3600_000,
+  weekly: 7 * 24 * 3600_000,
+};
 
 /** The digest e-mail's text: the unread notifications (newest first) with absolute links. */
-export function digestText(items: { text: string; url: string }[], publicUrl: string, frequency: Exclude<DigestFrequency, "off">): { subject: string; text: string } {
+export function digestText(
+  items: { text: string; url: string }[],
+  publicUrl: string,
+  frequency: Exclude<DigestFrequency, "off">,
+): { subject: string; text: string } {
   const base = publicUrl.replace(/\/+$/, "");
   const n = items.length;
   const lines = items.map((i) => `- ${i.text}\n  ${base}${i.url}`);

@@ -70,5 +70,8 @@ export const SettingsSchema = ProfileSchema.extend({
   time_zone: timeZone.optional().transform((v) => v ?? "UTC"),
   show_amounts: z.enum(["percentages", "amounts"]).transform((v) => v === "amounts"),
   // A checkbox: present ("on") when ticked, absent otherwise.
-  share_trades: z.literal("on").optional().transform((v) => v === "on"),
+  share_trades: z
+    .literal("on")
+    .optional()
+    .transform((v) => v === "on"),
 });

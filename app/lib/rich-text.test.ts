@@ -12,8 +12,10 @@ describe("tokenize", () => {
     ]);
   });
   it("never links javascript: or data: URLs, nor e-mail addresses as mentions", () => {
-    expect(tokenize("javascript:alert(1) data:text/html,x a@bob.com")).toEqual([{ kind: "text", text: "javascript:alert(1) data:text/html,x a@bob.com" }]);
-    expect(tokenize('<img src=x onerror=alert(1)>')).toEqual([{ kind: "text", text: "<img src=x onerror=alert(1)>" }]);
+    expect(tokenize("javascript:alert(1) data:text/html,x a@bob.com")).toEqual([
+      { kind: "text", text: "javascript:alert(1) data:text/html,x a@bob.com" },
+    ]);
+    expect(tokenize("<img src=x onerror=alert(1)>")).toEqual([{ kind: "text", text: "<img src=x onerror=alert(1)>" }]);
   });
   it("lists mentioned usernames once, lower-cased", () => {
     expect(mentionedUsernames("@Bob and @bob and @al")).toEqual(["bob"]);

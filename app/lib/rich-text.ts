@@ -1,6 +1,9 @@
 // Plain text written by users, split into text, link and @mention pieces. Rendering turns the pieces
 // into React elements (text is escaped by React); nothing here ever produces HTML.
-export type RichPiece = { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; text: string; username: string };
+export type RichPiece =
+  | { kind: "text"; text: string }
+  | { kind: "link"; text: string; href: string }
+  | { kind: "mention"; text: string; username: string };
 
 // Only http(s) URLs become links, so "javascript:" and "data:" stay plain text.
 const TOKEN = /(https?:\/\/[^\s<>"']+)|(^|[^a-z0-9_@])@([a-z0-9_]{3,30})(?![a-z0-9_])/gi;

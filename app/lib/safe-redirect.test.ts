@@ -7,7 +7,17 @@ describe("safeRedirect", () => {
     expect(safeRedirect("/profile")).toBe("/profile");
   });
   it("refuses anything that could leave the site", () => {
-    for (const bad of ["//evil.com", "/\\evil.com", "https://evil.com", "javascript:alert(1)", "evil.com", "/\tevil", "", null, undefined]) {
+    for (const bad of [
+      "//evil.com",
+      "/\\evil.com",
+      "https://evil.com",
+      "javascript:alert(1)",
+      "evil.com",
+      "/\tevil",
+      "",
+      null,
+      undefined,
+    ]) {
       expect(safeRedirect(bad as string)).toBe("/community");
     }
     expect(safeRedirect("//evil.com", "/")).toBe("/");

@@ -3,7 +3,13 @@ import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
 export const DEFAULT_DESCRIPTION =
   "Link your broker or wallet, get your real trading performance graded from Bronze to Legend, and share a card anyone can verify.";
 
-type SeoOptions = { title: string; description?: string; image?: string; type?: "website" | "article"; noindex?: boolean };
+type SeoOptions = {
+  title: string;
+  description?: string;
+  image?: string;
+  type?: "website" | "article";
+  noindex?: boolean;
+};
 
 /**
  * Title, description, canonical URL and Open Graph / Twitter tags for a page. The canonical and

@@ -10,6 +10,8 @@ describe("theme", () => {
   it("accepts only the three themes and writes a long-lived cookie", () => {
     expect(parseTheme("dark")).toBe("dark");
     expect(parseTheme("DARK")).toBeNull();
-    expect(themeCookie("dark", true)).toBe("grader_theme=dark; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly; Secure");
+    expect(themeCookie("dark", true)).toBe(
+      "grader_theme=dark; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly; Secure",
+    );
   });
 });

@@ -4,7 +4,9 @@ import { timeAgo } from "./time-ago";
 
 const now = new Date("2026-11-21T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
-const m = 60_000, h = 60 * m, d = 24 * h;
+const m = 60_000,
+  h = 60 * m,
+  d = 24 * h;
 
 describe("timeAgo", () => {
   it("follows PRODUCT §4's steps", () => {

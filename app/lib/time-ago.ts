@@ -12,7 +12,11 @@ const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"} a
  * days (or, in day mode, the date as MMM D, YYYY from one day on); under 4 weeks weeks; under 12
  * months months; otherwise years.
  */
-export function timeAgo(then: Date | string | number, now: Date | number = Date.now(), opts: { dayMode?: boolean } = {}): string {
+export function timeAgo(
+  then: Date | string | number,
+  now: Date | number = Date.now(),
+  opts: { dayMode?: boolean } = {},
+): string {
   const t = new Date(then);
   const diff = Math.max(0, new Date(now).getTime() - t.getTime());
   if (diff < MINUTE) return "Just now";

@@ -9,7 +9,16 @@ describe("vocabulary", () => {
       expect(s).toBeGreaterThanOrEqual(min);
       if (tier !== "Legend") expect(s).toBeLessThan(max);
     }
-    expect([39.9, 40, 59.9, 60, 74.9, 75, 89.9, 90].map(tierOf)).toEqual(["Bronze", "Silver", "Silver", "Gold", "Gold", "Master", "Master", "Legend"]);
+    expect([39.9, 40, 59.9, 60, 74.9, 75, 89.9, 90].map(tierOf)).toEqual([
+      "Bronze",
+      "Silver",
+      "Silver",
+      "Gold",
+      "Gold",
+      "Master",
+      "Master",
+      "Legend",
+    ]);
   });
 
   it("tiles 0–100 with the tiers in order", () => {
@@ -25,6 +34,12 @@ describe("vocabulary", () => {
   });
 
   it("labels every dimension", () => {
-    expect(DIMENSIONS.map((d) => DIMENSION_LABELS[d])).toEqual(["Profitability", "Risk control", "Consistency", "Discipline", "Experience"]);
+    expect(DIMENSIONS.map((d) => DIMENSION_LABELS[d])).toEqual([
+      "Profitability",
+      "Risk control",
+      "Consistency",
+      "Discipline",
+      "Experience",
+    ]);
   });
 });

@@ -14,14 +14,24 @@ import { notify } from "~/components/Toaster";
 export type WalletChain = "evm" | "solana";
 
 export type Eip1193Provider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> };
-export type Eip6963ProviderDetail = { info: { uuid: string; name: string; icon: string; rdns: string }; provider: Eip1193Provider };
+export type Eip6963ProviderDetail = {
+  info: { uuid: string; name: string; icon: string; rdns: string };
+  provider: Eip1193Provider;
+};
 export type PhantomProvider = {
   isPhantom?: boolean;
   connect(opts?: { onlyIfTrusted?: boolean }): Promise<{ publicKey: { toString(): string } }>;
-  signMessage(message: Uint8Array, display?: "utf8" | "hex"): Promise<{ signature: Uint8Array | number[]; publicKey?: unknown }>;
+  signMessage(
+    message: Uint8Array,
+    display?: "utf8" | "hex",
+  ): Promise<{ signature: Uint8Array | number[]; publicKey?: unknown }>;
 };
 
-type WalletWindow = Window & { ethereum?: Eip1193Provider & { isMetaMask?: boolean }; phantom?: { solana?: PhantomProvider }; solana?: PhantomProvider };
+type WalletWindow = Window & {
+  ethereum?: Eip1193Provider & { isMetaMask?: boolean };
+  phantom?: { solana?: PhantomProvider };
+  solana?: PhantomProvider;
+};
 
 /** EIP-6963: ask every injected wallet to announce itself; wait briefly; fall back to window.ethereum. */
 export async function discoverEvmProviders(waitMs = 300): Promise<Eip6963ProviderDetail[]> {
@@ -37,7 +47,15 @@ export async function discoverEvmProviders(waitMs = 300): Promise<Eip6963Provide
   const list = [...found.values()];
   const legacy = (window as WalletWindow).ethereum;
   if (!list.length && legacy && typeof legacy.request === "function") {
-    list.push({ info: { uuid: "window.ethereum", name: legacy.isMetaMask ? "MetaMask" : "Browser wallet", icon: "", rdns: legacy.isMetaMask ? "io.metamask" : "" }, provider: legacy });
+    list.push({
+      info: {
+        uuid: "window.ethereum",
+        name: legacy.isMetaMask ? "MetaMask" : "Browser wallet",
+        icon: "",
+        rdns: legacy.isMetaMask ? "io.metamask" : "",
+      },
+      provider: legacy,
+    });
   }
   return list;
 }
@@ -57,10 +75,16 @@ function utf8Hex(text: string): string {
   return `0x${[...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-export type LinkOutcome = { ok: true; data: unknown } | { ok: false; code?: number; message: string; cancelled?: boolean };
+export type LinkOutcome =
+  { ok: true; data: unknown } | { ok: false; code?: number; message: string; cancelled?: boolean };
 
 async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
   let json: Record<string, unknown> = {};
   try {
     json = (await res.json()) as Record<string, unknown>;
@@ -84,20 +108,33 @@ function isUserRejection(error: unknown): boolean {
  * nonce → sign → wallet. `address` as the wallet gave it; EVM addresses are sent without the 0x
  * prefix (PRODUCT §5), which the server accepts in both forms.
  */
-export async function proveAndLink(chain: WalletChain, address: string, sign: (message: string) => Promise<string>): Promise<LinkOutcome> {
+export async function proveAndLink(
+  chain: WalletChain,
+  address: string,
+  sign: (message: string) => Promise<string>,
+): Promise<LinkOutcome> {
   const wallet_address = chain === "evm" ? address.replace(/^0x/i, "") : address;
   const nonce = await post(`/api/${chain}/nonce`, { wallet_address });
   const message = (nonce.json.data as { message?: unknown } | undefined)?.message;
-  if (nonce.status !== 200 || typeof message !== "string") return { ok: false, message: errorMessage(nonce.json, "The sign-in message could not be prepared.") };
+  if (nonce.status !== 200 || typeof message !== "string")
+    return { ok: false, message: errorMessage(nonce.json, "The sign-in message could not be prepared.") };
   let signature: string;
   try {
     signature = await sign(message);
   } catch (error) {
-    return { ok: false, cancelled: isUserRejection(error), message: isUserRejection(error) ? "You cancelled the signature in your wallet." : "Your wallet could not sign the message." };
+    return {
+      ok: false,
+      cancelled: isUserRejection(error),
+      message: isUserRejection(error)
+        ? "You cancelled the signature in your wallet."
+        : "Your wallet could not sign the message.",
+    };
   }
   const linked = await post(`/api/${chain}/wallet`, { wallet_address, message, signature });
-  if (linked.json.code === 406) return { ok: false, code: 406, message: errorMessage(linked.json, "This account is linked to another user.") };
-  if (linked.status !== 200 && linked.status !== 201) return { ok: false, message: errorMessage(linked.json, "The wallet could not be linked.") };
+  if (linked.json.code === 406)
+    return { ok: false, code: 406, message: errorMessage(linked.json, "This account is linked to another user.") };
+  if (linked.status !== 200 && linked.status !== 201)
+    return { ok: false, message: errorMessage(linked.json, "The wallet could not be linked.") };
   return { ok: true, data: linked.json.data };
 }
 
@@ -108,9 +145,17 @@ export async function linkEvmWallet(provider: Eip1193Provider): Promise<LinkOutc
     if (!accounts?.[0]) return { ok: false, message: "Your wallet shared no account." };
     address = accounts[0];
   } catch (error) {
-    return { ok: false, cancelled: isUserRejection(error), message: isUserRejection(error) ? "You declined the connection in your wallet." : "Your wallet could not connect." };
+    return {
+      ok: false,
+      cancelled: isUserRejection(error),
+      message: isUserRejection(error)
+        ? "You declined the connection in your wallet."
+        : "Your wallet could not connect.",
+    };
   }
-  return proveAndLink("evm", address, async (message) => String(await provider.request({ method: "personal_sign", params: [utf8Hex(message), address] })));
+  return proveAndLink("evm", address, async (message) =>
+    String(await provider.request({ method: "personal_sign", params: [utf8Hex(message), address] })),
+  );
 }
 
 export async function linkSolanaWallet(provider: PhantomProvider): Promise<LinkOutcome> {
@@ -118,7 +163,11 @@ export async function linkSolanaWallet(provider: PhantomProvider): Promise<LinkO
   try {
     address = (await provider.connect()).publicKey.toString();
   } catch (error) {
-    return { ok: false, cancelled: isUserRejection(error), message: isUserRejection(error) ? "You declined the connection in Phantom." : "Phantom could not connect." };
+    return {
+      ok: false,
+      cancelled: isUserRejection(error),
+      message: isUserRejection(error) ? "You declined the connection in Phantom." : "Phantom could not connect.",
+    };
   }
   return proveAndLink("solana", address, async (message) => {
     const { signature } = await provider.signMessage(new TextEncoder().encode(message), "utf8");
@@ -163,18 +212,24 @@ export async function linkDemoWallet(chain: WalletChain): Promise<LinkOutcome> {
   const nacl = (await import("tweetnacl")).default;
   const keys = stored ? nacl.sign.keyPair.fromSecretKey(bs58.decode(stored)) : nacl.sign.keyPair();
   keep(bs58.encode(keys.secretKey));
-  return proveAndLink("solana", bs58.encode(keys.publicKey), async (message) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(message), keys.secretKey)));
+  return proveAndLink("solana", bs58.encode(keys.publicKey), async (message) =>
+    bs58.encode(nacl.sign.detached(new TextEncoder().encode(message), keys.secretKey)),
+  );
 }
 
 // ---- the link pages' flow (app/routes/link.evm.tsx, link.solana.tsx) ------------------------------
 
-export type LinkFlowState = { status: "idle" | "working" | "no-wallet" | "failed" | "conflict" | "done"; detail: string | null };
+export type LinkFlowState = {
+  status: "idle" | "working" | "no-wallet" | "failed" | "conflict" | "done";
+  detail: string | null;
+};
 
 export const ADD_FAILED = "Failed to add the account!";
 export const ADD_SUCCESS = "Added the account successfully!";
 const NO_WALLET: Record<WalletChain, string> = {
   evm: "No Ethereum wallet was detected in this browser. Install or enable MetaMask (metamask.io), reload this page and try again.",
-  solana: "Phantom was not detected in this browser. Install or enable Phantom (phantom.com), reload this page and try again.",
+  solana:
+    "Phantom was not detected in this browser. Install or enable Phantom (phantom.com), reload this page and try again.",
 };
 
 /** Runs the whole flow, reporting through `notify` (toasts) and the returned state. */

@@ -5,6 +5,10 @@ import { publishedKeys } from "~/server/grade-log.server";
 // offline with them. Old keys stay while records signed with them exist, so keys can rotate.
 export async function loader() {
   return json(await publishedKeys(), {
-    headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" },
+    headers: {
+      "Cache-Control": "public, max-age=300",
+      "Access-Control-Allow-Origin": "*",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+    },
   });
 }

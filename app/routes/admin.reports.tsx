@@ -17,9 +17,11 @@ const DONE = { hide: "hidden", restore: "restored", dismiss: "left as it is; its
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
   const parsed = parseForm(ModerationInput, await readForm(request));
-  if (!parsed.ok) return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
+  if (!parsed.ok)
+    return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
   const { post_id, decision } = parsed.data;
-  if (!(await moderatePost(post_id, decision))) return json({ notice: null, error: "That post no longer exists." }, { status: 404 });
+  if (!(await moderatePost(post_id, decision)))
+    return json({ notice: null, error: "That post no longer exists." }, { status: 404 });
   return json({ notice: `Post ${post_id} is ${DONE[decision]}.`, error: null });
 }
 
@@ -29,17 +31,28 @@ export default function AdminReports() {
   return (
     <section aria-labelledby="reports-h">
       <h2 id="reports-h">Reported posts</h2>
-      {data?.notice ? <p className="form-success" role="status">{data.notice}</p> : null}
-      {data?.error ? <p className="form-error" role="alert">{data.error}</p> : null}
+      {data?.notice ? (
+        <p className="form-success" role="status">
+          {data.notice}
+        </p>
+      ) : null}
+      {data?.error ? (
+        <p className="form-error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       {posts.length === 0 ? (
-        <EmptyState title="No open reports">Reports appear here until someone hides, restores or dismisses them.</EmptyState>
+        <EmptyState title="No open reports">
+          Reports appear here until someone hides, restores or dismisses them.
+        </EmptyState>
       ) : (
         <ul className="stack" style={{ listStyle: "none", padding: 0 }}>
           {posts.map((p) => (
             <li key={p.id} className="card stack" data-post={p.id}>
               <p className="muted small">
-                {p.reports} open {p.reports === 1 ? "report" : "reports"} · by {p.author_username ? <Link to={`/u/${p.author_id}`}>@{p.author_username}</Link> : `user ${p.author_id}`} ·{" "}
-                {p.deleted ? "deleted by its author" : p.hidden ? "hidden" : "visible"}
+                {p.reports} open {p.reports === 1 ? "report" : "reports"} · by{" "}
+                {p.author_username ? <Link to={`/u/${p.author_id}`}>@{p.author_username}</Link> : `user ${p.author_id}`}{" "}
+                · {p.deleted ? "deleted by its author" : p.hidden ? "hidden" : "visible"}
               </p>
               <blockquote style={{ margin: 0, whiteSpace: "pre-wrap" }}>{p.body}</blockquote>
               <p className="small">Reasons: {p.reasons.join(" · ")}</p>
@@ -47,7 +60,12 @@ export default function AdminReports() {
                 {(["hide", "restore", "dismiss"] as const).map((decision) => (
                   <Form method="post" key={decision}>
                     <input type="hidden" name="post_id" value={p.id} />
-                    <button type="submit" name="decision" value={decision} className={decision === "hide" ? "btn btn-primary" : "btn btn-ghost"}>
+                    <button
+                      type="submit"
+                      name="decision"
+                      value={decision}
+                      className={decision === "hide" ? "btn btn-primary" : "btn btn-ghost"}
+                    >
                       {decision === "hide" ? "Hide" : decision === "restore" ? "Restore" : "Dismiss reports"}
                     </button>
                   </Form>

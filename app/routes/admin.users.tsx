@@ -16,19 +16,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
     q,
     page,
     more,
-    users: users.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString().slice(0, 10), verified: u.email_verified_at !== null })),
+    users: users.map((u) => ({
+      ...u,
+      created_at: new Date(u.created_at).toISOString().slice(0, 10),
+      verified: u.email_verified_at !== null,
+    })),
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const parsed = parseForm(RoleInput, await readForm(request));
-  if (!parsed.ok) return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
+  if (!parsed.ok)
+    return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
   const { user_id, role } = parsed.data;
   const result = await setAdminRole(admin.id, user_id, role === "grant");
-  if (result === "self") return json({ notice: null, error: "You cannot revoke your own role; ask another admin or use npm run admin." }, { status: 400 });
+  if (result === "self")
+    return json(
+      { notice: null, error: "You cannot revoke your own role; ask another admin or use npm run admin." },
+      { status: 400 },
+    );
   if (result === "not_found") return json({ notice: null, error: "No such user." }, { status: 404 });
-  return json({ notice: role === "grant" ? `User ${user_id} is now an admin.` : `User ${user_id} is no longer an admin.`, error: null });
+  return json({
+    notice: role === "grant" ? `User ${user_id} is now an admin.` : `User ${user_id} is no longer an admin.`,
+    error: null,
+  });
 }
 
 export default function AdminUsers() {
@@ -39,12 +51,31 @@ export default function AdminUsers() {
     <section aria-labelledby="users-h">
       <h2 id="users-h">Users</h2>
       <Form method="get" role="search" style={{ display: "flex", gap: "0.5rem", marginBottom: "1rem" }}>
-        <label htmlFor="admin-q" className="visually-hidden">E-mail, username or name</label>
-        <input id="admin-q" name="q" type="search" defaultValue={q} placeholder="E-mail, username or name" style={{ flex: 1 }} />
-        <button type="submit" className="btn btn-ghost">Search</button>
+        <label htmlFor="admin-q" className="visually-hidden">
+          E-mail, username or name
+        </label>
+        <input
+          id="admin-q"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder="E-mail, username or name"
+          style={{ flex: 1 }}
+        />
+        <button type="submit" className="btn btn-ghost">
+          Search
+        </button>
       </Form>
-      {data?.notice ? <p className="form-success" role="status">{data.notice}</p> : null}
-      {data?.error ? <p className="form-error" role="alert">{data.error}</p> : null}
+      {data?.notice ? (
+        <p className="form-success" role="status">
+          {data.notice}
+        </p>
+      ) : null}
+      {data?.error ? (
+        <p className="form-error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       {users.length === 0 ? (
         <EmptyState title="No users match" />
       ) : (
@@ -57,7 +88,9 @@ export default function AdminUsers() {
                 <th scope="col">Username</th>
                 <th scope="col">Name</th>
                 <th scope="col">Grade</th>
-                <th scope="col" className="num">Followers</th>
+                <th scope="col" className="num">
+                  Followers
+                </th>
                 <th scope="col">Joined</th>
                 <th scope="col">Role</th>
               </tr>
@@ -66,7 +99,10 @@ export default function AdminUsers() {
               {users.map((u) => (
                 <tr key={u.id} data-user={u.id}>
                   <td className="num">{u.id}</td>
-                  <td>{u.email}{u.verified ? "" : " (unverified)"}</td>
+                  <td>
+                    {u.email}
+                    {u.verified ? "" : " (unverified)"}
+                  </td>
                   <td>{u.username ? <Link to={`/u/${u.id}`}>@{u.username}</Link> : "—"}</td>
                   <td>{[u.first_name, u.last_name].filter(Boolean).join(" ") || "—"}</td>
                   <td>{u.tier ? `${u.tier}${u.demo ? " (demo)" : ""}` : "—"}</td>
@@ -76,9 +112,13 @@ export default function AdminUsers() {
                     <Form method="post">
                       <input type="hidden" name="user_id" value={u.id} />
                       {u.is_admin ? (
-                        <button type="submit" name="role" value="revoke" className="btn btn-ghost small">Admin · revoke</button>
+                        <button type="submit" name="role" value="revoke" className="btn btn-ghost small">
+                          Admin · revoke
+                        </button>
                       ) : (
-                        <button type="submit" name="role" value="grant" className="btn btn-ghost small">Make admin</button>
+                        <button type="submit" name="role" value="grant" className="btn btn-ghost small">
+                          Make admin
+                        </button>
                       )}
                     </Form>
                   </td>

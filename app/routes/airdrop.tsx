@@ -22,13 +22,29 @@ import {
 import { getSessionUser, requireUser } from "~/server/session.server";
 import { readForm, toId } from "~/server/guards.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Airdrop · Grader", description: "Earn off-chain $GRADER points for getting graded, sharing your card and inviting friends." });
+export const meta: MetaFunction = (args) =>
+  seo(args, {
+    title: "Airdrop · Grader",
+    description: "Earn off-chain $GRADER points for getting graded, sharing your card and inviting friends.",
+  });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
-  const leaderboard = (await pointsLeaderboard(20)).map((r) => ({ rank: r.rank, id: r.id, name: displayName(r) || `Trader #${r.id}`, score: r.score, staked: r.staked }));
+  const leaderboard = (await pointsLeaderboard(20)).map((r) => ({
+    rank: r.rank,
+    id: r.id,
+    name: displayName(r) || `Trader #${r.id}`,
+    score: r.score,
+    staked: r.staked,
+  }));
   if (!user) return json({ me: null, leaderboard });
-  const [tasks, balance, history, wallets, wallet] = await Promise.all([taskStates(user.id), pointsBalance(user.id), pointsHistory(user.id, 10), provedWallets(user.id), registeredWallet(user.id)]);
+  const [tasks, balance, history, wallets, wallet] = await Promise.all([
+    taskStates(user.id),
+    pointsBalance(user.id),
+    pointsHistory(user.id, 10),
+    provedWallets(user.id),
+    registeredWallet(user.id),
+  ]);
   const origin = getEnv().PUBLIC_URL;
   return json({
     me: {
@@ -55,19 +71,34 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   if (intent === "claim") {
     const task = String(form.get("task") ?? "") as TaskId;
-    if (!["first_grade", "follow_three", "referral"].includes(task)) return json({ error: "Unknown task.", notice: null }, { status: 400 });
+    if (!["first_grade", "follow_three", "referral"].includes(task))
+      return json({ error: "Unknown task.", notice: null }, { status: 400 });
     const result = await claimTask(user.id, task);
-    if (!result.ok) return json({ error: CLAIM_MESSAGES[result.reason], notice: null }, { status: result.reason === "already_claimed" ? 409 : 400 });
+    if (!result.ok)
+      return json(
+        { error: CLAIM_MESSAGES[result.reason], notice: null },
+        { status: result.reason === "already_claimed" ? 409 : 400 },
+      );
     return json({ error: null, notice: `+${result.credited} points!` });
   }
   if (intent === "share") {
     const result = await recordShare(user.id);
-    if (!result.ok && result.reason === "not_eligible") return json({ error: "You don’t have a grade yet. Connect your investment account to get your grade, then share it!", notice: null }, { status: 400 });
+    if (!result.ok && result.reason === "not_eligible")
+      return json(
+        {
+          error: "You don’t have a grade yet. Connect your investment account to get your grade, then share it!",
+          notice: null,
+        },
+        { status: 400 },
+      );
     return redirect(`/share`);
   }
   if (intent === "register_wallet") {
     const walletId = toId(form.get("linked_account_id"));
-    const result = walletId === null ? ({ ok: false, reason: "Pick one of your linked wallets." } as const) : await registerClaimWallet(user.id, walletId);
+    const result =
+      walletId === null
+        ? ({ ok: false, reason: "Pick one of your linked wallets." } as const)
+        : await registerClaimWallet(user.id, walletId);
     if (!result.ok) return json({ error: result.reason, notice: null }, { status: 400 });
     return json({ error: null, notice: "Wallet registered for the future claim." });
   }
@@ -79,7 +110,10 @@ export default function Airdrop() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
-    <Page title="Airdrop" lead="Earn $GRADER points for getting graded, sharing your card and bringing friends. Points are off-chain and have no monetary value.">
+    <Page
+      title="Airdrop"
+      lead="Earn $GRADER points for getting graded, sharing your card and bringing friends. Points are off-chain and have no monetary value."
+    >
       <FormResult error={result?.error} notice={result?.notice} />
       {me ? (
         <>
@@ -97,7 +131,9 @@ export default function Airdrop() {
                   <strong>+{task.points}</strong> points{task.progress ? ` · ${task.progress}` : ""}
                 </p>
                 {task.state === "claimed" ? <p>Claimed ✓</p> : null}
-                {task.state === "coming_soon" ? <p className="muted">Coming soon: following traders opens with the community.</p> : null}
+                {task.state === "coming_soon" ? (
+                  <p className="muted">Coming soon: following traders opens with the community.</p>
+                ) : null}
                 {task.state === "claimable" ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="claim" />
@@ -140,7 +176,9 @@ export default function Airdrop() {
               Registered: <code>{me.wallet.address}</code> ({me.wallet.chain === "evm" ? "EVM" : "Solana"}).
             </p>
           ) : (
-            <p className="muted">No wallet registered yet. Points may be claimable on-chain later; register a wallet you proved by signing.</p>
+            <p className="muted">
+              No wallet registered yet. Points may be claimable on-chain later; register a wallet you proved by signing.
+            </p>
           )}
           {me.wallets.length ? (
             <Form method="post" className="stack">
@@ -161,7 +199,8 @@ export default function Airdrop() {
             </Form>
           ) : (
             <p>
-              <Link to="/profile/account">Link a MetaMask or Phantom wallet</Link> (you sign a message to prove it is yours) to register it.
+              <Link to="/profile/account">Link a MetaMask or Phantom wallet</Link> (you sign a message to prove it is
+              yours) to register it.
             </p>
           )}
           {me.history.length ? (
@@ -193,7 +232,8 @@ export default function Airdrop() {
           <Link to="/signup" className="btn btn-primary">
             Join us for free
           </Link>{" "}
-          to earn points: first grade, sharing your card, following three traders and inviting friends each earn points once.
+          to earn points: first grade, sharing your card, following three traders and inviting friends each earn points
+          once.
         </p>
       )}
       <h2>Leaderboard</h2>
@@ -221,7 +261,9 @@ export default function Airdrop() {
       ) : (
         <p className="muted">No points earned yet. Be the first.</p>
       )}
-      <p className="muted">Score = points balance + staked points × their lock multiplier (30 days ×1.1, 90 days ×1.25, 180 days ×1.5).</p>
+      <p className="muted">
+        Score = points balance + staked points × their lock multiplier (30 days ×1.1, 90 days ×1.25, 180 days ×1.5).
+      </p>
     </Page>
   );
 }

@@ -8,8 +8,17 @@ export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const user = await requireApiUser(request);
   const result = await recordShare(user.id);
-  if (!result.ok && result.reason === "not_eligible") return apiError(409, "You don’t have a grade yet. Connect your investment account to get your grade, then share it!");
-  return apiData({ task: "share_card", credited: result.ok ? result.credited : 0, points: TASKS.share_card.points, already_claimed: !result.ok });
+  if (!result.ok && result.reason === "not_eligible")
+    return apiError(
+      409,
+      "You don’t have a grade yet. Connect your investment account to get your grade, then share it!",
+    );
+  return apiData({
+    task: "share_card",
+    credited: result.ok ? result.credited : 0,
+    points: TASKS.share_card.points,
+    already_claimed: !result.ok,
+  });
 }
 
 export function loader() {

@@ -16,7 +16,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const { public_token } = await readBody(request, ExchangeTokenBody);
   try {
     const result = await linkPlaidItem(user.id, public_token);
-    if (!result.ok) return json({ code: 406, message: MESSAGE_406, error: { message: MESSAGE_406, code: 406 } }, { status: 409 });
+    if (!result.ok)
+      return json({ code: 406, message: MESSAGE_406, error: { message: MESSAGE_406, code: 406 } }, { status: 409 });
     return apiData({ message: "Added the account successfully!", accounts: result.accounts }, { status: 201 });
   } catch (error) {
     const f = describeFailure(error);

@@ -12,7 +12,8 @@ export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const user = await requireApiUser(request);
   const { linked_account_id } = await readBody(request, ImportBody);
-  if (!(await findOwnPlaidAccount(user.id, linked_account_id))) return apiError(404, "That linked account was not found.");
+  if (!(await findOwnPlaidAccount(user.id, linked_account_id)))
+    return apiError(404, "That linked account was not found.");
   const [importId] = await startImports(user.id, [linked_account_id], "retry");
   return apiData({ import_id: importId, state: "queued" }, { status: 202 });
 }

@@ -14,7 +14,9 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     hook = await verifyPlaidWebhook(raw, request.headers);
   } catch (error) {
-    log("info", "plaid webhook rejected", { reason: error instanceof WebhookRejected ? error.message : "verification error" });
+    log("info", "plaid webhook rejected", {
+      reason: error instanceof WebhookRejected ? error.message : "verification error",
+    });
     return apiError(400, "Webhook rejected.");
   }
   const result = await handlePlaidWebhook(hook);

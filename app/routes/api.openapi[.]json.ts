@@ -3,5 +3,7 @@ import { openApiDocument } from "~/server/openapi.server";
 
 // GET /api/openapi.json: the JSON API's OpenAPI 3.1 document, generated from the routes' zod schemas.
 export function loader() {
-  return json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" } });
+  return json(openApiDocument(), {
+    headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
+  });
 }

@@ -10,7 +10,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { evaluation_id: evaluationId } = readQuery(request, LedgerQuery);
   const found = await evaluationLedger(user.id, evaluationId);
   if (!found) {
-    throw apiError(404, evaluationId === undefined ? "You have no grade with a stored ledger yet." : "You have no grade with that id and a stored ledger.");
+    throw apiError(
+      404,
+      evaluationId === undefined
+        ? "You have no grade with a stored ledger yet."
+        : "You have no grade with that id and a stored ledger.",
+    );
   }
-  return apiData(found.ledger, { meta: { evaluationId: found.evaluationId, engineVersion: found.engineVersion, ledgerDigest: found.ledgerDigest } });
+  return apiData(found.ledger, {
+    meta: { evaluationId: found.evaluationId, engineVersion: found.engineVersion, ledgerDigest: found.ledgerDigest },
+  });
 }

@@ -11,5 +11,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!parsed.ok) throw apiError(400, parsed.message);
   if (parsed.paging.order !== "desc") throw apiError(400, "order: notifications are listed newest first (desc)");
   const { data, meta } = await listNotifications(user.id, parsed.paging);
-  return apiData(data, { meta: { ...meta, sort_by: "created_at", order: "desc" }, headers: { "Cache-Control": "no-store" } });
+  return apiData(data, {
+    meta: { ...meta, sort_by: "created_at", order: "desc" },
+    headers: { "Cache-Control": "no-store" },
+  });
 }

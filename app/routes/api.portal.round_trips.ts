@@ -10,6 +10,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const found = await ownJournal(user.id, new URL(request.url).searchParams, true);
   if (!found.ok) throw apiError(400, found.message, found.errors);
   return apiData(found.rows.map(roundTripApiRow), {
-    meta: { page: found.query.page, page_size: found.query.page_size, total: found.total, sort_by: found.query.sort_by, order: found.query.order, evaluation_id: found.evaluationId },
+    meta: {
+      page: found.query.page,
+      page_size: found.query.page_size,
+      total: found.total,
+      sort_by: found.query.sort_by,
+      order: found.query.order,
+      evaluation_id: found.evaluationId,
+    },
   });
 }

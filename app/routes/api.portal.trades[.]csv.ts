@@ -3,7 +3,17 @@ import { requireApiUser } from "~/server/api.server";
 import { csvResponse } from "~/server/csv.server";
 import { allOwnTrades, type TradeRow } from "~/server/portfolio.server";
 
-const COLUMNS: (keyof TradeRow)[] = ["id", "time", "symbol", "asset_class", "side", "quantity", "price", "fee", "account"];
+const COLUMNS: (keyof TradeRow)[] = [
+  "id",
+  "time",
+  "symbol",
+  "asset_class",
+  "side",
+  "quantity",
+  "price",
+  "fee",
+  "account",
+];
 
 // Every imported trade of the caller, as CSV: the rows of GET /api/portal/trades, unpaged.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -6,7 +6,8 @@ import { ensureCard, sharePageUrl } from "~/server/cards.server";
 import { currentGradeSummary } from "~/server/evaluation.server";
 import { getDb } from "~/server/db.server";
 
-export const NO_GRADE_OWN = "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
+export const NO_GRADE_OWN =
+  "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";
 
 /**
  * PRODUCT §7: POST /api/share/image/{userId} → { share_url }, the card PNG's absolute, immutable URL.
@@ -20,7 +21,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = toId(params.userId);
   if (userId === null) return apiError(404, "No such trader.");
   // `format=story` in the body wins over the query's.
-  const format = (await readBody(request, ShareImageBody)).format ?? readQuery(request, ShareImageQuery).format ?? "link";
+  const format =
+    (await readBody(request, ShareImageBody)).format ?? readQuery(request, ShareImageQuery).format ?? "link";
   if (userId !== me.id) {
     const db = await getDb();
     const exists = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();

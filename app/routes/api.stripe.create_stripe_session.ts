@@ -12,12 +12,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireApiUser(request);
   const { price_id } = await readBody(request, CheckoutBody);
   const limit = await hitRateLimit(`checkout:user:${user.id}`, 30, 3600);
-  if (!limit.ok) return apiError(429, "Too many checkout attempts. Please wait a moment and try again.", undefined, { "Retry-After": String(limit.retryAfter) });
+  if (!limit.ok)
+    return apiError(429, "Too many checkout attempts. Please wait a moment and try again.", undefined, {
+      "Retry-After": String(limit.retryAfter),
+    });
   try {
-    const session = await createCheckoutSession({ userId: user.id, email: user.email, priceId: price_id, uiMode: "embedded", origin: new URL(request.url).origin });
+    const session = await createCheckoutSession({
+      userId: user.id,
+      email: user.email,
+      priceId: price_id,
+      uiMode: "embedded",
+      origin: new URL(request.url).origin,
+    });
     return apiData({ client_secret: session.clientSecret, session_id: session.id });
   } catch (error) {
-    if (error instanceof UnknownPriceError) return apiError(400, "Unknown price id.", { price_id: "No pass has this price id." });
+    if (error instanceof UnknownPriceError)
+      return apiError(400, "Unknown price id.", { price_id: "No pass has this price id." });
     log("error", "stripe session failed", { error: String((error as Error).message ?? error) });
     return apiError(502, "The payment provider did not answer. Please try again shortly.");
   }

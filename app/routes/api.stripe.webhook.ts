@@ -5,7 +5,8 @@ import { log } from "~/server/log.server";
 
 // Stripe → us. The raw body (request.text(), never re-serialised) is what the signature covers.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return json({ error: { message: "Use POST." } }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return json({ error: { message: "Use POST." } }, { status: 405, headers: { Allow: "POST" } });
   const raw = await request.text();
   try {
     const outcome = await handleStripeWebhook(raw, request.headers.get("stripe-signature"));

@@ -9,10 +9,19 @@ import { createSession } from "~/server/session.server";
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const ipLimit = await hitRateLimit(`login:ip:${clientIp(request)}`, 10, 60);
-  if (!ipLimit.ok) return apiError(429, "Too many attempts. Please wait a moment and try again.", undefined, { "Retry-After": String(ipLimit.retryAfter) });
+  if (!ipLimit.ok)
+    return apiError(429, "Too many attempts. Please wait a moment and try again.", undefined, {
+      "Retry-After": String(ipLimit.retryAfter),
+    });
   const body = await readBody(request, LoginBody);
   const login = await attemptLogin(request, body.email, body.password);
-  if (!login.ok && login.reason === "throttled") return apiError(429, "Too many failed attempts for this account. Try again later or reset your password.", undefined, { "Retry-After": String(login.retryAfter) });
+  if (!login.ok && login.reason === "throttled")
+    return apiError(
+      429,
+      "Too many failed attempts for this account. Try again later or reset your password.",
+      undefined,
+      { "Retry-After": String(login.retryAfter) },
+    );
   if (!login.ok) return apiError(401, "Wrong email or password.");
   const { token, setCookie } = await createSession(login.userId, request);
   const headers = new Headers();

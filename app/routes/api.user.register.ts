@@ -10,7 +10,10 @@ import { createUser } from "~/server/users.server";
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
   const ipLimit = await hitRateLimit(`signup:ip:${clientIp(request)}`, 20, 3600);
-  if (!ipLimit.ok) return apiError(429, "Too many sign-ups from here. Please try again later.", undefined, { "Retry-After": String(ipLimit.retryAfter) });
+  if (!ipLimit.ok)
+    return apiError(429, "Too many sign-ups from here. Please try again later.", undefined, {
+      "Retry-After": String(ipLimit.retryAfter),
+    });
   const body = await readBody(request, RegisterBody);
   const user = await createUser(body);
   if (!user) return apiError(409, "This email or username can't be used to create a new account.");

@@ -17,7 +17,12 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   const a = args.data?.article;
   if (!a) return seo(args, { title: "Article not found · Grader Blog", noindex: true });
   return [
-    ...seo(args, { title: `${a.title} · Grader Blog`, description: a.subTitle, image: a.mainImageUrl, type: "article" }),
+    ...seo(args, {
+      title: `${a.title} · Grader Blog`,
+      description: a.subTitle,
+      image: a.mainImageUrl,
+      type: "article",
+    }),
     { name: "keywords", content: a.keywords.join(", ") },
   ];
 };
@@ -29,7 +34,9 @@ export default function BlogArticle() {
       <div className="page blog-detail">
         <h1>-</h1>
         <div className="prose">-</div>
-        <p><Link to="/blogs">All articles</Link></p>
+        <p>
+          <Link to="/blogs">All articles</Link>
+        </p>
       </div>
     );
   }
@@ -45,7 +52,9 @@ export default function BlogArticle() {
         {/* Trusted, bundled content (app/content), never user input. */}
         <div dangerouslySetInnerHTML={{ __html: article.content }} />
       </article>
-      <p><Link to="/blogs">← All articles</Link></p>
+      <p>
+        <Link to="/blogs">← All articles</Link>
+      </p>
     </div>
   );
 }

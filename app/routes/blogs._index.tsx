@@ -6,7 +6,10 @@ import { trackLoaderView } from "~/server/page-views.server";
 import { getSessionUser } from "~/server/session.server";
 
 export const meta: MetaFunction = (args) => [
-  ...seo(args, { title: "Blog · Grader", description: "Lessons on investing in US stocks: crashes, rallies and how much to invest." }),
+  ...seo(args, {
+    title: "Blog · Grader",
+    description: "Lessons on investing in US stocks: crashes, rallies and how much to invest.",
+  }),
   { name: "keywords", content: "investing, US stocks, market crash, rally, position sizing" },
 ];
 

@@ -18,16 +18,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const view = url.searchParams.get("view") === "following" ? "following" : "latest";
   const before = parseBefore(url.searchParams);
   const page = await feed(user.id, view, before);
-  return json({ view, before, posts: page.data, next: page.next, canAttach: user.current_evaluation_id !== null, now: Date.now() });
+  return json({
+    view,
+    before,
+    posts: page.data,
+    next: page.next,
+    canAttach: user.current_evaluation_id !== null,
+    now: Date.now(),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
   const parsed = parseForm(PostBody, form);
-  if (!parsed.ok) return json({ error: parsed.errors.body ?? "Check the form.", values: parsed.values }, { status: 400 });
+  if (!parsed.ok)
+    return json({ error: parsed.errors.body ?? "Check the form.", values: parsed.values }, { status: 400 });
   const result = await createPost(user.id, { body: parsed.data.body, attachCard: parsed.data.attach_card });
-  if (!result.ok) return json({ error: result.message, values: { body: parsed.data.body } }, { status: result.status, headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined });
+  if (!result.ok)
+    return json(
+      { error: result.message, values: { body: parsed.data.body } },
+      { status: result.status, headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined },
+    );
   return redirect("/community?posted=1", 303);
 }
 
@@ -38,13 +50,31 @@ export default function Community() {
   const base = view === "following" ? "/community?view=following" : "/community";
   return (
     <Page title="Community" lead="Talk trades with traders whose results are verified.">
-      <Composer action="/community" label="Share a thought" canAttach={canAttach} error={actionData?.error} value={actionData?.values?.body} />
-      {params.get("reported") ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
+      <Composer
+        action="/community"
+        label="Share a thought"
+        canAttach={canAttach}
+        error={actionData?.error}
+        value={actionData?.values?.body}
+      />
+      {params.get("reported") ? (
+        <p role="status" className="notice">
+          Thanks, your report was sent for review.
+        </p>
+      ) : null}
       <nav className="tabs" aria-label="Feed">
-        <Link to="/community" className={view === "latest" ? "active" : undefined} aria-current={view === "latest" ? "page" : undefined}>
+        <Link
+          to="/community"
+          className={view === "latest" ? "active" : undefined}
+          aria-current={view === "latest" ? "page" : undefined}
+        >
           Latest
         </Link>
-        <Link to="/community?view=following" className={view === "following" ? "active" : undefined} aria-current={view === "following" ? "page" : undefined}>
+        <Link
+          to="/community?view=following"
+          className={view === "following" ? "active" : undefined}
+          aria-current={view === "following" ? "page" : undefined}
+        >
           Following
         </Link>
       </nav>
@@ -52,11 +82,20 @@ export default function Community() {
         before ? (
           <EmptyState title="No older posts" action={<Link to={base}>Back to the newest</Link>} />
         ) : view === "following" ? (
-          <EmptyState title="No posts yet" action={<Link to="/market/traders" className="btn btn-ghost">Find traders to follow</Link>}>
+          <EmptyState
+            title="No posts yet"
+            action={
+              <Link to="/market/traders" className="btn btn-ghost">
+                Find traders to follow
+              </Link>
+            }
+          >
             Posts from you and the traders you follow will appear here.
           </EmptyState>
         ) : (
-          <EmptyState title="No posts yet">Be the first: write something above. Get your grade first so others can see what your words are worth.</EmptyState>
+          <EmptyState title="No posts yet">
+            Be the first: write something above. Get your grade first so others can see what your words are worth.
+          </EmptyState>
         )
       ) : (
         <section aria-label="Posts" className="feed">

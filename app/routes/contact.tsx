@@ -15,7 +15,11 @@ import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Contact · Grader", description: "Questions, partnerships or data requests: write to the Grader team." });
+export const meta: MetaFunction = (args) =>
+  seo(args, {
+    title: "Contact · Grader",
+    description: "Questions, partnerships or data requests: write to the Grader team.",
+  });
 
 const Schema = z.object({
   name: z.string().trim().min(1, "Tell us your name.").max(100, "At most 100 characters."),
@@ -28,10 +32,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const limit = await hitRateLimit(`contact:ip:${clientIp(request)}`, 5, 3600);
   if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { sent: false });
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok) return json({ sent: false, formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok)
+    return json(
+      { sent: false, formError: null as string | null, errors: parsed.errors, values: parsed.values },
+      { status: 400 },
+    );
   const user = await getSessionUser(request);
   await saveContactMessage({ ...parsed.data, userId: user?.id ?? null });
-  return json({ sent: true, formError: null as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> });
+  return json({
+    sent: true,
+    formError: null as string | null,
+    errors: {} as Record<string, string>,
+    values: {} as Record<string, string>,
+  });
 }
 
 export default function Contact() {
@@ -42,22 +55,54 @@ export default function Contact() {
     <div className="page narrow">
       <h1>Contact us</h1>
       <p className="lead">
-        Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a> or use this form. Data access and deletion requests are welcome here too.
+        Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a> or use this form. Data access and deletion
+        requests are welcome here too.
       </p>
       {data?.sent ? (
-        <p className="form-success" role="status">Thank you! Your message reached us and we'll answer by email, usually within two working days.</p>
+        <p className="form-success" role="status">
+          Thank you! Your message reached us and we'll answer by email, usually within two working days.
+        </p>
       ) : (
         <Form method="post" className="stack card" noValidate>
           <FormResult error={data?.formError} />
-          <Field label="Name" name="name" required autoComplete="name" defaultValue={data?.values.name ?? ""} error={data?.errors.name} />
-          <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
+          <Field
+            label="Name"
+            name="name"
+            required
+            autoComplete="name"
+            defaultValue={data?.values.name ?? ""}
+            error={data?.errors.name}
+          />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            defaultValue={data?.values.email ?? ""}
+            error={data?.errors.email}
+          />
           <div className="field">
             <label htmlFor="f-message">Message</label>
-            <textarea id="f-message" name="message" rows={6} required defaultValue={data?.values.message ?? ""} aria-invalid={data?.errors.message ? true : undefined} aria-describedby={data?.errors.message ? "f-message-error" : undefined} />
-            {data?.errors.message ? <p id="f-message-error" className="field-error">{data.errors.message}</p> : null}
+            <textarea
+              id="f-message"
+              name="message"
+              rows={6}
+              required
+              defaultValue={data?.values.message ?? ""}
+              aria-invalid={data?.errors.message ? true : undefined}
+              aria-describedby={data?.errors.message ? "f-message-error" : undefined}
+            />
+            {data?.errors.message ? (
+              <p id="f-message-error" className="field-error">
+                {data.errors.message}
+              </p>
+            ) : null}
           </div>
           <Honeypot />
-          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? "Sending…" : "Send message"}</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? "Sending…" : "Send message"}
+          </button>
         </Form>
       )}
     </div>

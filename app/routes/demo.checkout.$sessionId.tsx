@@ -25,7 +25,11 @@ function requireDemo() {
 async function ownedSession(request: Request, sessionId: string) {
   const user = await requireUser(request);
   const db = await getDb();
-  const ours = await db.selectFrom("checkout_sessions").select(["user_id", "pass_id"]).where("id", "=", sessionId).executeTakeFirst();
+  const ours = await db
+    .selectFrom("checkout_sessions")
+    .select(["user_id", "pass_id"])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
   if (!ours || ours.user_id !== user.id) throw new Response("Not Found", { status: 404 });
   return ours;
 }
@@ -84,24 +88,48 @@ export default function DemoCheckout() {
         {data.passName} · <strong>{data.amount}</strong>
       </p>
       <p className="muted">
-        Demo data: no Stripe keys are configured, so this page stands in for Stripe Checkout and nothing is charged. Use the test card{" "}
-        <strong>4242 4242 4242 4242</strong> (succeeds) or <strong>4000 0000 0000 0002</strong> (declined), any future expiry and any CVC.
+        Demo data: no Stripe keys are configured, so this page stands in for Stripe Checkout and nothing is charged. Use
+        the test card <strong>4242 4242 4242 4242</strong> (succeeds) or <strong>4000 0000 0000 0002</strong>{" "}
+        (declined), any future expiry and any CVC.
       </p>
       <FormResult error={result?.error ? `${result.error} Nothing was charged and no pass was granted.` : null} />
       <Form method="post" className="card stack" noValidate>
         <div className="field">
           <label htmlFor="card-number">Card number</label>
-          <input id="card-number" name="card_number" inputMode="numeric" autoComplete="cc-number" placeholder="1234 1234 1234 1234" required aria-invalid={Boolean(result?.errors.card_number)} />
+          <input
+            id="card-number"
+            name="card_number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="1234 1234 1234 1234"
+            required
+            aria-invalid={Boolean(result?.errors.card_number)}
+          />
           {result?.errors.card_number ? <p className="field-error">{result.errors.card_number}</p> : null}
         </div>
         <div className="field">
           <label htmlFor="card-expiry">Expiry (MM / YY)</label>
-          <input id="card-expiry" name="expiry" autoComplete="cc-exp" placeholder="MM / YY" required aria-invalid={Boolean(result?.errors.expiry)} />
+          <input
+            id="card-expiry"
+            name="expiry"
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+            required
+            aria-invalid={Boolean(result?.errors.expiry)}
+          />
           {result?.errors.expiry ? <p className="field-error">{result.errors.expiry}</p> : null}
         </div>
         <div className="field">
           <label htmlFor="card-cvc">CVC</label>
-          <input id="card-cvc" name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" required aria-invalid={Boolean(result?.errors.cvc)} />
+          <input
+            id="card-cvc"
+            name="cvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="CVC"
+            required
+            aria-invalid={Boolean(result?.errors.cvc)}
+          />
           {result?.errors.cvc ? <p className="field-error">{result.errors.cvc}</p> : null}
         </div>
         <button type="submit" className="btn btn-primary" disabled={busy}>

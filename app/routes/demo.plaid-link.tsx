@@ -37,13 +37,19 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.get("intent") === "exit") return redirect("/profile/account");
   const linkToken = String(form.get("link_token") ?? "");
   const account = String(form.get("account") ?? "");
-  const username = String(form.get("username") ?? "").trim().slice(0, 100);
+  const username = String(form.get("username") ?? "")
+    .trim()
+    .slice(0, 100);
   const password = String(form.get("password") ?? "");
   if (!LINK_TOKEN_RE.test(linkToken)) return redirect("/profile/account?linkError=hiccup");
   if (!username || !password) return json({ error: "Enter your username and password.", username }, { status: 400 });
   const outcome = await completeDemoLink(linkToken, username, password);
   if (!outcome.ok) {
-    if (outcome.reason === "credentials") return json({ error: "The username or password provided were not correct. Please try again.", username }, { status: 400 });
+    if (outcome.reason === "credentials")
+      return json(
+        { error: "The username or password provided were not correct. Please try again.", username },
+        { status: 400 },
+      );
     return redirect("/profile/account?linkError=hiccup");
   }
   if (outcome.clientUserId !== String(user.id)) return redirect("/profile/account?linkError=hiccup");
@@ -65,7 +71,9 @@ export default function DemoPlaidLink() {
       <div className="page narrow">
         <h1>Connect your broker</h1>
         <p className="lead">This link session is not valid. Start again from your account page.</p>
-        <a className="btn btn-primary" href="/profile/account">Back to linked accounts</a>
+        <a className="btn btn-primary" href="/profile/account">
+          Back to linked accounts
+        </a>
       </div>
     );
   }
@@ -75,8 +83,9 @@ export default function DemoPlaidLink() {
       <h1>{update ? "Reconnect First Platypus Bank" : "Connect your broker"}</h1>
       <p className="lead">Log in to First Platypus Bank to share your investment accounts with Grader.</p>
       <p className="muted">
-        Demo data: no Plaid credentials are configured, so this page stands in for Plaid Link. Use <strong>user_good</strong> /{" "}
-        <strong>pass_good</strong>. The token it returns still goes through the real exchange and import, answered by a local simulator.
+        Demo data: no Plaid credentials are configured, so this page stands in for Plaid Link. Use{" "}
+        <strong>user_good</strong> / <strong>pass_good</strong>. The token it returns still goes through the real
+        exchange and import, answered by a local simulator.
       </p>
       <FormResult error={result?.error} />
       <Form method="post" className="card stack">
@@ -84,7 +93,14 @@ export default function DemoPlaidLink() {
         <input type="hidden" name="account" value={data.account} />
         <div className="field">
           <label htmlFor="plaid-username">Username</label>
-          <input id="plaid-username" name="username" type="text" autoComplete="off" required defaultValue={result?.username ?? ""} />
+          <input
+            id="plaid-username"
+            name="username"
+            type="text"
+            autoComplete="off"
+            required
+            defaultValue={result?.username ?? ""}
+          />
         </div>
         <div className="field">
           <label htmlFor="plaid-password">Password</label>

@@ -12,13 +12,24 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Demo mailbox · 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!mayReadDemoMail(request)) throw new Response("Not Found", { status: 404 });
   const mail = await listDemoMail();
-  return json({ mail: mail.map((m) => ({ id: m.id, to: m.to_email, subject: m.subject, text: m.text, at: new Date(m.created_at).toISOString() })) });
+  return json({
+    mail: mail.map((m) => ({
+      id: m.id,
+      to: m.to_email,
+      subject: m.subject,
+      text: m.text,
+      at: new Date(m.created_at).toISOString(),
+    })),
+  });
 }
 
 export default function DemoMail() {
   const { mail } = useLoaderData<typeof loader>();
   return (
-    <Page title="Demo mailbox" lead="Demo data: no SMTP server is configured, so mail is not sent anywhere; what the app would send is shown here.">
+    <Page
+      title="Demo mailbox"
+      lead="Demo data: no SMTP server is configured, so mail is not sent anywhere; what the app would send is shown here."
+    >
       {mail.length === 0 ? (
         <EmptyState title="No mail yet" />
       ) : (

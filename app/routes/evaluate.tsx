@@ -18,11 +18,17 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade Â
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [accounts, tries, current] = await Promise.all([listLinkedAccounts(user.id), triesLeft(user.id), currentEvaluation(user.id)]);
+  const [accounts, tries, current] = await Promise.all([
+    listLinkedAccounts(user.id),
+    triesLeft(user.id),
+    currentEvaluation(user.id),
+  ]);
   return json({
     accounts: accounts.map((a) => ({ id: a.id, kind: a.kind, label: a.label, status: a.status })),
     triesLeft: tries,
-    current: current ? { tier: current.result.tier, stars: current.result.stars?.overall ?? 0, createdAt: current.createdAt } : null,
+    current: current
+      ? { tier: current.result.tier, stars: current.result.stars?.overall ?? 0, createdAt: current.createdAt }
+      : null,
   });
 }
 
@@ -44,7 +50,11 @@ export default function Evaluate() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
-    <Page title="Get your grade" lead="We import your latest trades from your linked accounts and grade them: ROI, holding period and risk." narrow>
+    <Page
+      title="Get your grade"
+      lead="We import your latest trades from your linked accounts and grade them: ROI, holding period and risk."
+      narrow
+    >
       <LoadingOverlay show={busy} label="Evaluating your tradesâ€¦" />
       {result && "message" in result && result.message ? <TipsBox code={result.code} message={result.message} /> : null}
       {accounts.length === 0 ? (
@@ -62,7 +72,10 @@ export default function Evaluate() {
             </p>
           ) : null}
           <p className="muted">
-            We'll import the latest history of {accounts.length === 1 ? "your linked account" : `your ${accounts.length} linked accounts`} ({accounts.map((a) => a.label).join(", ")}) and grade it. A new grade uses one try when something changed; you have {triesLeft} left.
+            We'll import the latest history of{" "}
+            {accounts.length === 1 ? "your linked account" : `your ${accounts.length} linked accounts`} (
+            {accounts.map((a) => a.label).join(", ")}) and grade it. A new grade uses one try when something changed;
+            you have {triesLeft} left.
           </p>
           <Form method="post">
             <input type="hidden" name="then" value="stats" />

@@ -13,7 +13,8 @@ import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Forgot password · Grader", description: "Reset the password of your Grader account." });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Forgot password · Grader", description: "Reset the password of your Grader account." });
 
 const Schema = z.object({ email, website: honeypot });
 
@@ -21,7 +22,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`forgot:ip:${clientIp(request)}`, 10, 3600);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok)
+    return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const emailLimit = await hitRateLimit(`forgot:email:${parsed.data.email}`, 3, 3600);
   // Over the per-email limit we still answer the same way, without sending another mail.
   if (emailLimit.ok) await requestPasswordReset(parsed.data.email);
@@ -36,11 +38,23 @@ export default function ForgotPassword() {
       <p className="lead">Enter your email and we'll send you a link to choose a new one.</p>
       <Form method="post" className="stack card" noValidate>
         <FormResult error={data?.formError} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={data?.values.email ?? ""}
+          error={data?.errors.email}
+        />
         <Honeypot />
-        <button type="submit" className="btn btn-primary">Send reset link</button>
+        <button type="submit" className="btn btn-primary">
+          Send reset link
+        </button>
       </Form>
-      <p className="muted"><Link to="/signin">Back to log in</Link></p>
+      <p className="muted">
+        <Link to="/signin">Back to log in</Link>
+      </p>
     </div>
   );
 }

@@ -8,9 +8,17 @@ export default function ForgotRequestSuccess() {
   return (
     <div className="page narrow">
       <h1>Check your email</h1>
-      <p className="lead">If an account exists for that address, a reset link is on its way. It works once and expires in 30 minutes.</p>
-      <p className="muted">Nothing after a few minutes? Check your spam folder, or <Link to="/forgot-password">ask again</Link>.</p>
-      <p><Link to="/signin" className="btn btn-ghost">Back to log in</Link></p>
+      <p className="lead">
+        If an account exists for that address, a reset link is on its way. It works once and expires in 30 minutes.
+      </p>
+      <p className="muted">
+        Nothing after a few minutes? Check your spam folder, or <Link to="/forgot-password">ask again</Link>.
+      </p>
+      <p>
+        <Link to="/signin" className="btn btn-ghost">
+          Back to log in
+        </Link>
+      </p>
     </div>
   );
 }

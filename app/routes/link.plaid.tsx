@@ -20,7 +20,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const accountId = toId(accountRaw) ?? undefined;
   const completion = new URL("/link/plaid-complete", getEnv().PUBLIC_URL).toString();
   try {
-    const { linkToken, hostedLinkUrl } = await createLinkToken(user.id, { linkedAccountId: accountId, completionRedirectUri: completion });
+    const { linkToken, hostedLinkUrl } = await createLinkToken(user.id, {
+      linkedAccountId: accountId,
+      completionRedirectUri: completion,
+    });
     if (isSimulated("plaid")) {
       const params = new URLSearchParams({ link_token: linkToken });
       if (accountId) params.set("account", String(accountId));
@@ -31,7 +34,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const value = encodeURIComponent(`${linkToken}|${accountId ?? ""}|${hostedLinkUrl}`);
     // Our CSP's form-action 'self' also covers the redirects that follow a form post, so the
     // browser goes to Plaid from a GET hand-off page (below) instead of straight from this POST.
-    return redirect("/link/plaid?go=1", { status: 303, headers: { "Set-Cookie": `${LINK_COOKIE}=${value}; Path=/link; HttpOnly; SameSite=Lax; Max-Age=1800${secure}` } });
+    return redirect("/link/plaid?go=1", {
+      status: 303,
+      headers: { "Set-Cookie": `${LINK_COOKIE}=${value}; Path=/link; HttpOnly; SameSite=Lax; Max-Age=1800${secure}` },
+    });
   } catch (error) {
     log("info", "plaid link start failed", { code: describeFailure(error).code });
     return redirect("/profile/account?linkError=hiccup");
@@ -42,8 +48,15 @@ export async function action({ request }: ActionFunctionArgs) {
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const hosted = (readCookie(request, LINK_COOKIE) ?? "").split("|")[2] ?? "";
-  if (url.searchParams.get("go") !== "1" || isSimulated("plaid") || !hosted.startsWith("https://")) return redirect("/profile/account");
+  if (url.searchParams.get("go") !== "1" || isSimulated("plaid") || !hosted.startsWith("https://"))
+    return redirect("/profile/account");
   const href = hosted.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Connecting to Plaid · Grader</title></head><body><main><h1>Connecting to Plaid…</h1><p><a href="${href}">Continue to Plaid</a></p></main></body></html>`;
-  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return new Response(html, {
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+    },
+  });
 }

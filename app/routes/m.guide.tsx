@@ -5,7 +5,8 @@ import { guideSteps } from "~/content/guide";
 import { BadgeShield } from "~/components/GradeBadge";
 import { TIERS } from "~/lib/vocabulary";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Guide · Grader", description: "Step by step: link an account and get your trading grade." });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Guide · Grader", description: "Step by step: link an account and get your trading grade." });
 
 export default function Guide() {
   return (
@@ -18,13 +19,17 @@ export default function Guide() {
               <BadgeShield tier={TIERS[i % TIERS.length]!} size={44} />
             </div>
             <div>
-              <h2>{i + 1}. {step.title}</h2>
+              <h2>
+                {i + 1}. {step.title}
+              </h2>
               <p className="muted">{step.text}</p>
             </div>
           </li>
         ))}
       </ol>
-      <Link to="/signup" className="btn btn-primary">Join us for free</Link>
+      <Link to="/signup" className="btn btn-primary">
+        Join us for free
+      </Link>
     </div>
   );
 }

@@ -19,7 +19,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(await leaderboardFor(request));
 }
 
-const CLASS_LABELS: Record<(typeof ASSET_CLASSES)[number], string> = { stock: "Stocks", etf: "ETFs", crypto: "Crypto", option: "Options" };
+const CLASS_LABELS: Record<(typeof ASSET_CLASSES)[number], string> = {
+  stock: "Stocks",
+  etf: "ETFs",
+  crypto: "Crypto",
+  option: "Options",
+};
 
 export default function MarketTraders() {
   const { data, meta, sort_by, order, filters } = useLoaderData<typeof loader>();
@@ -35,7 +40,9 @@ export default function MarketTraders() {
           <select name="tier" defaultValue={filters.tier ?? ""}>
             <option value="">All tiers</option>
             {TIERS.map((t) => (
-              <option key={t} value={t}>{t}</option>
+              <option key={t} value={t}>
+                {t}
+              </option>
             ))}
           </select>
         </label>{" "}
@@ -44,17 +51,28 @@ export default function MarketTraders() {
           <select name="asset_class" defaultValue={filters.asset_class ?? ""}>
             <option value="">All classes</option>
             {ASSET_CLASSES.map((c) => (
-              <option key={c} value={c}>{CLASS_LABELS[c]}</option>
+              <option key={c} value={c}>
+                {CLASS_LABELS[c]}
+              </option>
             ))}
           </select>
         </label>{" "}
-        <button type="submit" className="btn btn-ghost btn-small">Filter</button>
+        <button type="submit" className="btn btn-ghost btn-small">
+          Filter
+        </button>
       </Form>
       {meta.total === 0 ? (
         filtered ? (
           <EmptyState title="No traders match" action={<Link to="/market/traders">Clear filters</Link>} />
         ) : (
-          <EmptyState title="No graded traders yet" action={<Link to="/evaluate" className="btn btn-primary">Get your grade</Link>}>
+          <EmptyState
+            title="No graded traders yet"
+            action={
+              <Link to="/evaluate" className="btn btn-primary">
+                Get your grade
+              </Link>
+            }
+          >
             The leaderboard ranks traders by grade score, return, drawdown and followers once traders are graded.
           </EmptyState>
         )
@@ -73,11 +91,33 @@ export default function MarketTraders() {
               label: "Trader",
               render: (r) => <TraderLink trader={r} />,
             },
-            { key: "tier", label: "Grade", render: (r) => (r.tier ? <GradeBadge tier={r.tier as Tier} stars={r.stars} /> : "—") },
+            {
+              key: "tier",
+              label: "Grade",
+              render: (r) => (r.tier ? <GradeBadge tier={r.tier as Tier} stars={r.stars} /> : "—"),
+            },
             { key: "score", label: "Score", sortable: true, numeric: true, render: (r) => formatScore(r.score) },
-            { key: "return", label: "Return", sortable: true, numeric: true, render: (r) => (r.return === null ? "—" : formatPercent(r.return)) },
-            { key: "drawdown", label: "Max drawdown", sortable: true, numeric: true, render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown ? -Math.abs(r.drawdown) : 0)) },
-            { key: "followers", label: "Followers", sortable: true, numeric: true, render: (r) => formatCompact(r.followers) },
+            {
+              key: "return",
+              label: "Return",
+              sortable: true,
+              numeric: true,
+              render: (r) => (r.return === null ? "—" : formatPercent(r.return)),
+            },
+            {
+              key: "drawdown",
+              label: "Max drawdown",
+              sortable: true,
+              numeric: true,
+              render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown ? -Math.abs(r.drawdown) : 0)),
+            },
+            {
+              key: "followers",
+              label: "Followers",
+              sortable: true,
+              numeric: true,
+              render: (r) => formatCompact(r.followers),
+            },
           ]}
         />
       )}

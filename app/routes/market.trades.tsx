@@ -22,10 +22,14 @@ export default function MarketTrades() {
   return (
     <section>
       <h2>Recent trades</h2>
-      <p className="muted small">Graded traders who choose to share their trades. Yours can be listed too: <Link to="/user/settings">Settings</Link>.</p>
+      <p className="muted small">
+        Graded traders who choose to share their trades. Yours can be listed too:{" "}
+        <Link to="/user/settings">Settings</Link>.
+      </p>
       {meta.total === 0 ? (
         <EmptyState title="No shared trades yet">
-          Trades appear here from graded traders who choose to share them. Amounts stay hidden unless a trader chooses to show them.
+          Trades appear here from graded traders who choose to share them. Amounts stay hidden unless a trader chooses
+          to show them.
         </EmptyState>
       ) : (
         <PagedTable
@@ -36,12 +40,27 @@ export default function MarketTrades() {
           order={order}
           rowKey={(r) => r.id}
           columns={[
-            { key: "time", label: "When", sortable: true, render: (r) => <time dateTime={r.time}>{timeAgo(r.time, now)}</time> },
-            { key: "trader", label: "Trader", render: (r) => <Link to={`/u/${r.trader.id}`}>{displayName(r.trader) || "Trader"}</Link> },
+            {
+              key: "time",
+              label: "When",
+              sortable: true,
+              render: (r) => <time dateTime={r.time}>{timeAgo(r.time, now)}</time>,
+            },
+            {
+              key: "trader",
+              label: "Trader",
+              render: (r) => <Link to={`/u/${r.trader.id}`}>{displayName(r.trader) || "Trader"}</Link>,
+            },
             { key: "side", label: "Side", render: (r) => sideLabel(r.side) },
             { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
             { key: "asset_class", label: "Class", render: (r) => r.asset_class },
-            { key: "quantity", label: "Quantity", numeric: true, render: (r) => (r.quantity === null ? <span className="muted">hidden</span> : formatNumber(r.quantity, 6)) },
+            {
+              key: "quantity",
+              label: "Quantity",
+              numeric: true,
+              render: (r) =>
+                r.quantity === null ? <span className="muted">hidden</span> : formatNumber(r.quantity, 6),
+            },
             { key: "price", label: "Price", numeric: true, render: (r) => formatUsd(r.price) },
           ]}
         />

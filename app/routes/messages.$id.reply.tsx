@@ -19,20 +19,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const conversation = ensureFound(await conversationFor(user.id, parseId(params.id)));
   // The recipient of a pending request answers it first.
-  if (conversation.status === "request" && !conversation.started_by_me) throw redirect(`/messages/${conversation.id}/request`);
-  if (conversation.status === "declined" && !conversation.started_by_me) throw new Response("Not Found", { status: 404 });
+  if (conversation.status === "request" && !conversation.started_by_me)
+    throw redirect(`/messages/${conversation.id}/request`);
+  if (conversation.status === "declined" && !conversation.started_by_me)
+    throw new Response("Not Found", { status: 404 });
   const before = parseBefore(new URL(request.url).searchParams);
-  return json({ conversation, ...(await conversationMessages(user.id, conversation.id, { before })), before, now: Date.now() });
+  return json({
+    conversation,
+    ...(await conversationMessages(user.id, conversation.id, { before })),
+    before,
+    now: Date.now(),
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const conversation = ensureFound(await conversationFor(user.id, parseId(params.id)));
-  if (conversation.status === "request" && !conversation.started_by_me) throw redirect(`/messages/${conversation.id}/request`);
-  if (conversation.status === "declined" && !conversation.started_by_me) throw new Response("Not Found", { status: 404 });
+  if (conversation.status === "request" && !conversation.started_by_me)
+    throw redirect(`/messages/${conversation.id}/request`);
+  if (conversation.status === "declined" && !conversation.started_by_me)
+    throw new Response("Not Found", { status: 404 });
   const form = await readForm(request);
   const result = await sendMessage(user.id, conversation.other.id, String(form.get("body") ?? ""));
-  if (!result.ok) return json({ error: result.message, body: String(form.get("body") ?? "").slice(0, 2000) }, { status: result.status });
+  if (!result.ok)
+    return json(
+      { error: result.message, body: String(form.get("body") ?? "").slice(0, 2000) },
+      { status: result.status },
+    );
   return redirect(`/messages/${conversation.id}/reply`, 303);
 }
 
@@ -47,9 +60,13 @@ export default function Conversation() {
   const sending = navigation.state === "submitting";
   const revalidator = useRevalidator();
   // The newest page reloads while open (the loader also marks what arrived read); an older page stays still.
-  usePolling(() => {
-    if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
-  }, CONVERSATION_POLL_MS, before === null);
+  usePolling(
+    () => {
+      if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
+    },
+    CONVERSATION_POLL_MS,
+    before === null,
+  );
   const was = useRef(false);
   useEffect(() => {
     if (was.current && !sending && !actionData) ref.current?.reset();
@@ -62,13 +79,28 @@ export default function Conversation() {
       <p>
         <Link to="/messages">← Messages</Link> · <Link to={`/u/${conversation.other.id}`}>View profile</Link>
       </p>
-      {conversation.status === "request" ? <p className="muted" role="status">Message request sent. {name} will see your messages once they accept.</p> : null}
-      {conversation.status === "declined" ? <p className="muted" role="status">{name} declined your message request.</p> : null}
+      {conversation.status === "request" ? (
+        <p className="muted" role="status">
+          Message request sent. {name} will see your messages once they accept.
+        </p>
+      ) : null}
+      {conversation.status === "declined" ? (
+        <p className="muted" role="status">
+          {name} declined your message request.
+        </p>
+      ) : null}
       <MessageList messages={messages} name={name} now={now} older={older} paged={before !== null} />
       {closed ? null : (
         <Form method="post" className="stack" ref={ref}>
           <label htmlFor="reply-body">Reply</label>
-          <textarea id="reply-body" name="body" rows={3} maxLength={2000} required defaultValue={actionData?.body ?? ""} />
+          <textarea
+            id="reply-body"
+            name="body"
+            rows={3}
+            maxLength={2000}
+            required
+            defaultValue={actionData?.body ?? ""}
+          />
           {actionData?.error ? (
             <p className="field-error" role="alert">
               {actionData.error}

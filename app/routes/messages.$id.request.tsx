@@ -23,13 +23,19 @@ async function pendingRequest(request: Request, rawId: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, conversation } = await pendingRequest(request, params.id);
   const before = parseBefore(new URL(request.url).searchParams);
-  return json({ conversation, ...(await conversationMessages(user.id, conversation.id, { before })), before, now: Date.now() });
+  return json({
+    conversation,
+    ...(await conversationMessages(user.id, conversation.id, { before })),
+    before,
+    now: Date.now(),
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, conversation } = await pendingRequest(request, params.id);
   const answer = String((await readForm(request)).get("answer") ?? "");
-  if (answer !== "accept" && answer !== "decline" && answer !== "block") return json({ error: "Choose accept, decline or block." }, { status: 400 });
+  if (answer !== "accept" && answer !== "decline" && answer !== "block")
+    return json({ error: "Choose accept, decline or block." }, { status: 400 });
   ensureFound(await answerRequest(user.id, conversation.id, answer));
   return redirect(answer === "accept" ? `/messages/${conversation.id}/reply` : "/messages", 303);
 }
@@ -42,12 +48,20 @@ export default function MessageRequest() {
       <p>
         <Link to="/messages">← Messages</Link> · <Link to={`/u/${conversation.other.id}`}>View profile</Link>
       </p>
-      <p className="muted">You don't follow {name}. Accept to reply; decline to hide it; block to stop all messages from them.</p>
+      <p className="muted">
+        You don't follow {name}. Accept to reply; decline to hide it; block to stop all messages from them.
+      </p>
       <MessageList messages={messages} name={name} now={now} older={older} paged={before !== null} />
       <Form method="post" className="post-actions">
-        <button type="submit" name="answer" value="accept" className="btn btn-primary">Accept</button>
-        <button type="submit" name="answer" value="decline" className="btn btn-ghost">Decline</button>
-        <button type="submit" name="answer" value="block" className="btn btn-ghost">Block</button>
+        <button type="submit" name="answer" value="accept" className="btn btn-primary">
+          Accept
+        </button>
+        <button type="submit" name="answer" value="decline" className="btn btn-ghost">
+          Decline
+        </button>
+        <button type="submit" name="answer" value="block" className="btn btn-ghost">
+          Block
+        </button>
       </Form>
     </Page>
   );

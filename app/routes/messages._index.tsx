@@ -50,8 +50,16 @@ export default function Route() {
       {conversations.length === 0 && page > 1 ? (
         <EmptyState title="No older conversations" action={<Link to="/messages">Back to the newest</Link>} />
       ) : conversations.length === 0 ? (
-        <EmptyState title="No conversations yet" action={<Link to="/market/traders" className="btn btn-ghost">Find traders</Link>}>
-          Start a conversation from a trader's profile. Messages from people you don't follow arrive as requests you can accept or decline.
+        <EmptyState
+          title="No conversations yet"
+          action={
+            <Link to="/market/traders" className="btn btn-ghost">
+              Find traders
+            </Link>
+          }
+        >
+          Start a conversation from a trader's profile. Messages from people you don't follow arrive as requests you can
+          accept or decline.
         </EmptyState>
       ) : (
         <>
@@ -63,7 +71,11 @@ export default function Route() {
           ) : null}
           <section aria-label="Conversations">
             <h2>Conversations</h2>
-            {others.length ? <ul className="trader-list">{others.map(row)}</ul> : <p className="muted">No conversations yet.</p>}
+            {others.length ? (
+              <ul className="trader-list">{others.map(row)}</ul>
+            ) : (
+              <p className="muted">No conversations yet.</p>
+            )}
           </section>
           {page > 1 || more ? (
             <nav className="pager" aria-label="Conversation pages">

@@ -62,8 +62,12 @@ export default function Notifications() {
       }
     >
       {notifications.length === 0 ? (
-        <EmptyState title={meta.page > 1 ? "Nothing on this page" : "No notifications yet"} action={<Link to="/user/settings/notifications">Notification settings</Link>}>
-          Messages, follows, likes, replies, mentions, grade changes of traders you follow and finished imports show up here.
+        <EmptyState
+          title={meta.page > 1 ? "Nothing on this page" : "No notifications yet"}
+          action={<Link to="/user/settings/notifications">Notification settings</Link>}
+        >
+          Messages, follows, likes, replies, mentions, grade changes of traders you follow and finished imports show up
+          here.
         </EmptyState>
       ) : (
         <ul className="notification-list">
@@ -77,13 +81,22 @@ export default function Notifications() {
                   {n.text}
                 </button>
                 <span className="muted small"> · {timeAgo(n.created_at, now)}</span>
-                {typeof n.data.excerpt === "string" ? <span className="muted small notification-excerpt">“{n.data.excerpt}”</span> : null}
+                {typeof n.data.excerpt === "string" ? (
+                  <span className="muted small notification-excerpt">“{n.data.excerpt}”</span>
+                ) : null}
               </Form>
               {n.read ? null : (
                 <Form method="post">
                   <input type="hidden" name="id" value={n.id} />
                   <input type="hidden" name="page" value={meta.page} />
-                  <button type="submit" name="intent" value="read" className="btn btn-ghost btn-small" aria-label={`Mark as read: ${n.text}`} disabled={busy}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="read"
+                    className="btn btn-ghost btn-small"
+                    aria-label={`Mark as read: ${n.text}`}
+                    disabled={busy}
+                  >
                     Mark read
                   </button>
                 </Form>
@@ -92,7 +105,15 @@ export default function Notifications() {
           ))}
         </ul>
       )}
-      {pages > 1 ? <Pager label="Notification pages" page={meta.page} pages={pages} total={meta.total} href={(p) => (p === 1 ? "/notifications" : `/notifications?page=${p}`)} /> : null}
+      {pages > 1 ? (
+        <Pager
+          label="Notification pages"
+          page={meta.page}
+          pages={pages}
+          total={meta.total}
+          href={(p) => (p === 1 ? "/notifications" : `/notifications?page=${p}`)}
+        />
+      ) : null}
       <p className="muted small">
         <Link to="/user/settings/notifications">Choose what you're told about, and e-mail summaries</Link>
       </p>

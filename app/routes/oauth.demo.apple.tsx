@@ -38,15 +38,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
     state: state ?? "",
     nonce: nonce ?? "",
   };
-  const bad = { ok: false as const, state: "", redirectUri: "", choices: [] as Choice[], authorize, error: null as string | null, custom: null as DemoIdentity | null };
-  if (!state || !nonce || !redirectUri || !checkDemoClientId("apple", authorize.client_id) || authorize.response_mode !== "form_post") {
+  const bad = {
+    ok: false as const,
+    state: "",
+    redirectUri: "",
+    choices: [] as Choice[],
+    authorize,
+    error: null as string | null,
+    custom: null as DemoIdentity | null,
+  };
+  if (
+    !state ||
+    !nonce ||
+    !redirectUri ||
+    !checkDemoClientId("apple", authorize.client_id) ||
+    authorize.response_mode !== "form_post"
+  ) {
     return json(bad, { status: 400 });
   }
   const identities: DemoIdentity[] = [{ ...DEMO_APPLE_IDENTITY, verified: true }];
   let error: string | null = null;
   let custom: DemoIdentity | null = null;
   if (params.has("email")) {
-    const parsed = DemoIdentitySchema.safeParse({ email: params.get("email"), name: params.get("name") ?? "", verified: params.get("verified") === "on" });
+    const parsed = DemoIdentitySchema.safeParse({
+      email: params.get("email"),
+      name: params.get("name") ?? "",
+      verified: params.get("verified") === "on",
+    });
     if (parsed.success) identities.unshift((custom = parsed.data));
     else error = parsed.error.issues[0]?.message ?? "Enter a valid email address.";
   }
@@ -62,7 +80,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
         user: JSON.stringify({ name: { firstName: firstName ?? "", lastName: rest.join(" ") }, email: identity.email }),
       });
     }
-    return json({ ...bad, ok: true as const, state, redirectUri: new URL(redirectUri).pathname, choices, error, custom }, { headers: { "Cache-Control": "no-store" } });
+    return json(
+      { ...bad, ok: true as const, state, redirectUri: new URL(redirectUri).pathname, choices, error, custom },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   } catch (e) {
     log("error", "demo apple consent failed", { error: String(e) });
     return json({ ...bad, error: "The Apple simulator is not running." }, { status: 503 });
@@ -76,7 +97,9 @@ export default function DemoAppleConsent() {
       <div className="page narrow">
         <h1>Sign in with Apple</h1>
         <p className="lead">{data.error ?? "This sign-in request is not valid. Start again from the sign-in page."}</p>
-        <a className="btn btn-primary" href="/signin">Back to log in</a>
+        <a className="btn btn-primary" href="/signin">
+          Back to log in
+        </a>
       </div>
     );
   }
@@ -105,11 +128,25 @@ export default function DemoAppleConsent() {
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <FormResult error={data.error} />
-        <Field label="Email" name="email" type="email" autoComplete="off" required defaultValue={data.custom?.email ?? ""} />
-        <Field label="Name" name="name" type="text" autoComplete="off" defaultValue={data.custom?.name ?? "Demo Apple User"} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          defaultValue={data.custom?.email ?? ""}
+        />
+        <Field
+          label="Name"
+          name="name"
+          type="text"
+          autoComplete="off"
+          defaultValue={data.custom?.name ?? "Demo Apple User"}
+        />
         <div className="field">
           <label>
-            <input type="checkbox" name="verified" defaultChecked={data.custom ? data.custom.verified : true} /> Apple has verified this email
+            <input type="checkbox" name="verified" defaultChecked={data.custom ? data.custom.verified : true} /> Apple
+            has verified this email
           </label>
         </div>
         <button type="submit" className="btn btn-ghost">

@@ -37,10 +37,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const state = String(form.get("state") ?? "");
   const redirectUri = checkDemoRedirectUri("google", String(form.get("redirect_uri") ?? ""), request);
-  if (!state || !redirectUri) return json({ error: "This sign-in request is not valid. Start again from the sign-in page." }, { status: 400 });
+  if (!state || !redirectUri)
+    return json({ error: "This sign-in request is not valid. Start again from the sign-in page." }, { status: 400 });
   if (form.get("intent") === "deny") return back(redirectUri, { error: "access_denied", state });
-  const parsed = DemoIdentitySchema.safeParse({ email: form.get("email"), name: form.get("name") ?? "", verified: form.get("verified") === "on" });
-  if (!parsed.success) return json({ error: parsed.error.issues[0]?.message ?? "Enter a valid email address." }, { status: 400 });
+  const parsed = DemoIdentitySchema.safeParse({
+    email: form.get("email"),
+    name: form.get("name") ?? "",
+    verified: form.get("verified") === "on",
+  });
+  if (!parsed.success)
+    return json({ error: parsed.error.issues[0]?.message ?? "Enter a valid email address." }, { status: 400 });
   try {
     return back(redirectUri, { code: await demoGoogleCode(parsed.data), state });
   } catch (error) {
@@ -57,7 +63,9 @@ export default function DemoGoogleConsent() {
       <div className="page narrow">
         <h1>Sign in with Google</h1>
         <p className="lead">This sign-in request is not valid. Start again from the sign-in page.</p>
-        <a className="btn btn-primary" href="/signin">Back to log in</a>
+        <a className="btn btn-primary" href="/signin">
+          Back to log in
+        </a>
       </div>
     );
   }
@@ -72,8 +80,8 @@ export default function DemoGoogleConsent() {
       <h1>Sign in with Google</h1>
       <p className="lead">Choose an account to continue to Grader.</p>
       <p className="muted">
-        Demo data: no Google credentials are configured, so this page stands in for Google. The code it returns still goes
-        through the real token exchange, answered by a local simulator.
+        Demo data: no Google credentials are configured, so this page stands in for Google. The code it returns still
+        goes through the real token exchange, answered by a local simulator.
       </p>
       <FormResult error={result?.error} />
       <form method="post" className="card stack">

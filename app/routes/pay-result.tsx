@@ -15,22 +15,44 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Payment result Â
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
-  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return json({ view: null as PaymentView | null, error: null as string | null, triesLeft: await triesLeft(user.id) });
+  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId))
+    return json({
+      view: null as PaymentView | null,
+      error: null as string | null,
+      triesLeft: await triesLeft(user.id),
+    });
   try {
     const view = await settleReturnedSession(sessionId, user.id);
     return json({ view, error: null, triesLeft: await triesLeft(user.id) }, { status: view ? 200 : 404 });
   } catch (error) {
     log("error", "pay-result retrieve failed", { error: String((error as Error).message ?? error) });
-    return json({ view: null, error: "We could not reach the payment provider to check this payment. If you paid, your pass is granted as soon as Stripe tells us; reload this page in a minute.", triesLeft: await triesLeft(user.id) }, { status: 502 });
+    return json(
+      {
+        view: null,
+        error:
+          "We could not reach the payment provider to check this payment. If you paid, your pass is granted as soon as Stripe tells us; reload this page in a minute.",
+        triesLeft: await triesLeft(user.id),
+      },
+      { status: 502 },
+    );
   }
 }
 
 const TEXT: Record<PaymentView["state"], { title: string; body: string }> = {
   paid: { title: "Payment successful", body: "Thank you! Your pass is active." },
-  processing: { title: "Payment processing", body: "Your payment is being processed. The pass is granted as soon as it succeeds; this can take a few minutes for some payment methods." },
-  failed: { title: "Payment failed", body: "The payment did not go through, and nothing was granted. You can try again with another payment method." },
+  processing: {
+    title: "Payment processing",
+    body: "Your payment is being processed. The pass is granted as soon as it succeeds; this can take a few minutes for some payment methods.",
+  },
+  failed: {
+    title: "Payment failed",
+    body: "The payment did not go through, and nothing was granted. You can try again with another payment method.",
+  },
   open: { title: "Payment not completed", body: "This checkout was not completed, so nothing was charged or granted." },
-  expired: { title: "Checkout expired", body: "This checkout expired before it was paid. Nothing was charged or granted." },
+  expired: {
+    title: "Checkout expired",
+    body: "This checkout expired before it was paid. Nothing was charged or granted.",
+  },
 };
 
 export default function PayResult() {
@@ -47,7 +69,14 @@ export default function PayResult() {
   if (!view) {
     return (
       <Page title="Payment result" narrow>
-        <EmptyState title="No payment to show" action={<Link to="/pricing" className="btn btn-ghost">See pricing</Link>}>
+        <EmptyState
+          title="No payment to show"
+          action={
+            <Link to="/pricing" className="btn btn-ghost">
+              See pricing
+            </Link>
+          }
+        >
           After a checkout you come back here to see whether it was paid, is processing, or failed.
         </EmptyState>
       </Page>
@@ -56,12 +85,17 @@ export default function PayResult() {
   const text = TEXT[view.state];
   return (
     <Page title="Payment result" narrow>
-      <section className={view.state === "paid" ? "card" : view.state === "processing" ? "card" : "form-error"} role="status" data-state={view.state}>
+      <section
+        className={view.state === "paid" ? "card" : view.state === "processing" ? "card" : "form-error"}
+        role="status"
+        data-state={view.state}
+      >
         <h2>{text.title}</h2>
         <p>{text.body}</p>
         {view.pass ? (
           <p className="muted">
-            {view.pass.name}: +{view.pass.evaluations} evaluations{view.pass.unlimitedDays ? `, ${view.pass.unlimitedDays} days without the daily limit` : ""}.
+            {view.pass.name}: +{view.pass.evaluations} evaluations
+            {view.pass.unlimitedDays ? `, ${view.pass.unlimitedDays} days without the daily limit` : ""}.
           </p>
         ) : null}
       </section>

@@ -15,13 +15,24 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Dashboard · Gra
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [grade, accounts, tries, shared] = await Promise.all([currentGradeSummary(user.id), listLinkedAccounts(user.id), triesLeft(user.id), hasSharedCard(user.id)]);
+  const [grade, accounts, tries, shared] = await Promise.all([
+    currentGradeSummary(user.id),
+    listLinkedAccounts(user.id),
+    triesLeft(user.id),
+    hasSharedCard(user.id),
+  ]);
   return json({
     grade,
     tries,
     onboarded: user.onboarded_at !== null,
     shared,
-    accounts: accounts.map((a) => ({ id: a.id, label: a.label, kind: a.kind, status: a.status, lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null })),
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      label: a.label,
+      kind: a.kind,
+      status: a.status,
+      lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null,
+    })),
   });
 }
 
@@ -47,15 +58,22 @@ export default function Dashboard() {
                 <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
               </p>
               <p className="muted">{`Score ${grade.score === null ? "—" : Math.round(grade.score)}/100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
-              <Link to="/profile/stats" className="btn btn-ghost">See my stats</Link>
+              <Link to="/profile/stats" className="btn btn-ghost">
+                See my stats
+              </Link>
             </>
           ) : (
             <>
               <p className="muted">No grade yet.</p>
-              <Link to="/evaluate" className="btn btn-primary">Get Grade</Link>
+              <Link to="/evaluate" className="btn btn-primary">
+                Get Grade
+              </Link>
             </>
           )}
-          <p className="muted small">{`${tries} ${tries === 1 ? "try" : "tries"} left · `}<Link to="/pricing">Passes</Link></p>
+          <p className="muted small">
+            {`${tries} ${tries === 1 ? "try" : "tries"} left · `}
+            <Link to="/pricing">Passes</Link>
+          </p>
         </section>
         <section className="card">
           <h2>Linked accounts</h2>
@@ -66,13 +84,21 @@ export default function Dashboard() {
               {accounts.map((a) => (
                 <li key={a.id}>
                   <strong>{a.label}</strong> <span className="muted small">{KIND[a.kind]}</span>
-                  {a.status !== "active" ? <span className="tag">{a.status === "relogin_required" ? "Reconnect needed" : "Import failed"}</span> : null}
-                  <div className="muted small">{a.lastImportedAt ? `Imported ${formatDay(new Date(a.lastImportedAt))}` : "Not imported yet"}</div>
+                  {a.status !== "active" ? (
+                    <span className="tag">
+                      {a.status === "relogin_required" ? "Reconnect needed" : "Import failed"}
+                    </span>
+                  ) : null}
+                  <div className="muted small">
+                    {a.lastImportedAt ? `Imported ${formatDay(new Date(a.lastImportedAt))}` : "Not imported yet"}
+                  </div>
                 </li>
               ))}
             </ul>
           )}
-          <Link to="/profile/account" className="btn btn-ghost">{accounts.length ? "Manage accounts" : "Link an account"}</Link>
+          <Link to="/profile/account" className="btn btn-ghost">
+            {accounts.length ? "Manage accounts" : "Link an account"}
+          </Link>
         </section>
         <section className="card">
           <h2>Next steps</h2>

@@ -41,9 +41,22 @@ export default function ReplyPage() {
   return (
     <Page title="Reply">
       <p>
-        {parent ? <Link to={postHref(parent)}>← In reply to {parent.author.username ? `@${parent.author.username}` : "a post"}</Link> : <Link to="/community">← Community</Link>}
+        {parent ? (
+          <Link to={postHref(parent)}>
+            ← In reply to {parent.author.username ? `@${parent.author.username}` : "a post"}
+          </Link>
+        ) : (
+          <Link to="/community">← Community</Link>
+        )}
       </p>
-      <PostThread post={reply} replies={replies} now={now} canAttach={canAttach} error={actionData && !actionData.ok ? actionData.error : undefined} value={actionData?.values?.body} />
+      <PostThread
+        post={reply}
+        replies={replies}
+        now={now}
+        canAttach={canAttach}
+        error={actionData && !actionData.ok ? actionData.error : undefined}
+        value={actionData?.values?.body}
+      />
     </Page>
   );
 }

@@ -37,7 +37,14 @@ export default function PostPage() {
       <p>
         <Link to="/community">← Community</Link>
       </p>
-      <PostThread post={post} replies={replies} now={now} canAttach={canAttach} error={actionData && !actionData.ok ? actionData.error : undefined} value={actionData?.values?.body} />
+      <PostThread
+        post={post}
+        replies={replies}
+        now={now}
+        canAttach={canAttach}
+        error={actionData && !actionData.ok ? actionData.error : undefined}
+        value={actionData?.values?.body}
+      />
     </Page>
   );
 }

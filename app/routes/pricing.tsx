@@ -15,7 +15,8 @@ import { getSessionUser, requireUser } from "~/server/session.server";
 import { readForm } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Pricing · Grader", description: "Free tries and paid passes for Grader evaluations." });
+export const meta: MetaFunction = (args) =>
+  seo(args, { title: "Pricing · Grader", description: "Free tries and paid passes for Grader evaluations." });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
@@ -25,12 +26,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (user) {
     const allowance = await allowanceOf(user.id);
     const until = allowance.unlimited_until ? new Date(allowance.unlimited_until) : null;
-    me = { triesLeft: await triesLeft(user.id), unlimitedUntil: until && until > new Date() ? until.toISOString() : null };
+    me = {
+      triesLeft: await triesLeft(user.id),
+      unlimitedUntil: until && until > new Date() ? until.toISOString() : null,
+    };
   }
   // Embedded Checkout needs real keys (Stripe.js cannot load in demo mode); without them, or
   // without JavaScript, or if Stripe.js fails to load, the same form falls back to hosted Checkout.
   const embeddedKey = !isStripeDemo() && env.STRIPE_PUBLISHABLE_KEY ? env.STRIPE_PUBLISHABLE_KEY : null;
-  return json({ passes: publicPasses(), freeTries: env.FREE_TRIES, daily: env.DAILY_EVALUATIONS, me, demo: isStripeDemo(), canceled, embeddedKey });
+  return json({
+    passes: publicPasses(),
+    freeTries: env.FREE_TRIES,
+    daily: env.DAILY_EVALUATIONS,
+    me,
+    demo: isStripeDemo(),
+    canceled,
+    embeddedKey,
+  });
 }
 
 // Without JavaScript (and, for now, with it): the pass's form creates a hosted Checkout session and
@@ -40,15 +52,29 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const priceId = String(form.get("price_id") ?? "");
   const limit = await hitRateLimit(`checkout:user:${user.id}`, 30, 3600);
-  if (!limit.ok) return json({ error: "Too many checkout attempts. Please wait a moment and try again." }, { status: 429, headers: { "Retry-After": String(limit.retryAfter) } });
+  if (!limit.ok)
+    return json(
+      { error: "Too many checkout attempts. Please wait a moment and try again." },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfter) } },
+    );
   try {
-    const session = await createCheckoutSession({ userId: user.id, email: user.email, priceId, uiMode: "hosted", origin: new URL(request.url).origin });
+    const session = await createCheckoutSession({
+      userId: user.id,
+      email: user.email,
+      priceId,
+      uiMode: "hosted",
+      origin: new URL(request.url).origin,
+    });
     if (!session.url) throw new Error("no checkout url");
     return redirect(session.url);
   } catch (error) {
-    if (error instanceof UnknownPriceError) return json({ error: "That pass does not exist. Pick one of the passes below." }, { status: 400 });
+    if (error instanceof UnknownPriceError)
+      return json({ error: "That pass does not exist. Pick one of the passes below." }, { status: 400 });
     log("error", "checkout redirect failed", { error: String((error as Error).message ?? error) });
-    return json({ error: "The payment provider did not answer. Nothing was charged; please try again shortly." }, { status: 502 });
+    return json(
+      { error: "The payment provider did not answer. Nothing was charged; please try again shortly." },
+      { status: 502 },
+    );
   }
 }
 
@@ -76,7 +102,11 @@ function useEmbeddedCheckout(publishableKey: string | null) {
       if (!stripe || !container.current) throw new Error("Stripe.js unavailable");
       const checkout = await stripe.createEmbeddedCheckoutPage({
         fetchClientSecret: async () => {
-          const res = await fetch("/api/stripe/create_stripe_session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ price_id: priceId }) });
+          const res = await fetch("/api/stripe/create_stripe_session", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ price_id: priceId }),
+          });
           if (!res.ok) throw new Error(`create_stripe_session ${res.status}`);
           return ((await res.json()) as { data: { client_secret: string } }).data.client_secret;
         },
@@ -104,17 +134,33 @@ export default function Pricing() {
   const pending = navigation.state !== "idle" ? navigation.formData?.get("price_id") : null;
   const embedded = useEmbeddedCheckout(embeddedKey);
   return (
-    <Page title="Pricing" lead="Every account starts with free tries. Passes add evaluations, and some lift the daily limit for a while.">
+    <Page
+      title="Pricing"
+      lead="Every account starts with free tries. Passes add evaluations, and some lift the daily limit for a while."
+    >
       {me ? (
         <p className="card" data-testid="tries-left">
-          You have <strong data-testid="tries-count">{me.triesLeft}</strong> {me.triesLeft === 1 ? "evaluation" : "evaluations"} left
-          {me.unlimitedUntil ? <> and no daily limit until {new Date(me.unlimitedUntil).toUTCString().slice(0, 16)}</> : <>, up to {daily} a day</>}.
+          You have <strong data-testid="tries-count">{me.triesLeft}</strong>{" "}
+          {me.triesLeft === 1 ? "evaluation" : "evaluations"} left
+          {me.unlimitedUntil ? (
+            <> and no daily limit until {new Date(me.unlimitedUntil).toUTCString().slice(0, 16)}</>
+          ) : (
+            <>, up to {daily} a day</>
+          )}
+          .
         </p>
       ) : null}
-      {canceled ? <p className="card" role="status">Checkout was canceled. Nothing was charged.</p> : null}
+      {canceled ? (
+        <p className="card" role="status">
+          Checkout was canceled. Nothing was charged.
+        </p>
+      ) : null}
       <FormResult error={result?.error} />
       {demo ? (
-        <p className="muted">Demo data: no Stripe keys are configured, so checkout goes to a local stand-in page that takes Stripe's test cards. Nothing is charged.</p>
+        <p className="muted">
+          Demo data: no Stripe keys are configured, so checkout goes to a local stand-in page that takes Stripe's test
+          cards. Nothing is charged.
+        </p>
       ) : null}
       <div className="grid">
         <article className="card">

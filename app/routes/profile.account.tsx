@@ -11,11 +11,7 @@ import { timeAgo } from "~/lib/time-ago";
 import { MESSAGE_406 } from "~/server/imports.server";
 import { unlinkAccountKeepingHistory } from "~/server/unlinked-accounts.server";
 import { requireUser } from "~/server/session.server";
-import {
-  ADD_FAILED_MESSAGE,
-  listLinkedAccountsWithCounts,
-  PLAID_HICCUP_MESSAGE,
-} from "~/sources/plaid.server";
+import { ADD_FAILED_MESSAGE, listLinkedAccountsWithCounts, PLAID_HICCUP_MESSAGE } from "~/sources/plaid.server";
 import { isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking.server";
 import { readForm, toId } from "~/server/guards.server";
@@ -26,10 +22,14 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts 
 
 // Flash messages travel as a query parameter set by the link flow's last redirect.
 function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
-  if (url.searchParams.get("added") === "1") return { tone: "ok", text: "Added the account successfully! Your trades are importing; the progress is below." };
-  if (url.searchParams.get("reconnected") === "1") return { tone: "ok", text: "Reconnected. Your history is importing again; the progress is below." };
-  if (url.searchParams.get("retrying") === "1") return { tone: "ok", text: "The import started again; the progress is below." };
-  if (url.searchParams.get("unlinked") === "1") return { tone: "ok", text: "The account was unlinked and its imported history removed." };
+  if (url.searchParams.get("added") === "1")
+    return { tone: "ok", text: "Added the account successfully! Your trades are importing; the progress is below." };
+  if (url.searchParams.get("reconnected") === "1")
+    return { tone: "ok", text: "Reconnected. Your history is importing again; the progress is below." };
+  if (url.searchParams.get("retrying") === "1")
+    return { tone: "ok", text: "The import started again; the progress is below." };
+  if (url.searchParams.get("unlinked") === "1")
+    return { tone: "ok", text: "The account was unlinked and its imported history removed." };
   switch (url.searchParams.get("linkError")) {
     case "406":
       return { tone: "error", text: MESSAGE_406 };
@@ -80,13 +80,23 @@ export async function action({ request }: ActionFunctionArgs) {
     // Step one (no JavaScript needed): ask; step two carries confirm=yes.
     if (form.get("confirm") !== "yes") return json({ confirmUnlink: id });
     const removed = await unlinkAccountKeepingHistory(user.id, id);
-    return removed ? redirect("/profile/account?unlinked=1") : json({ error: "That account was not found." }, { status: 404 });
+    return removed
+      ? redirect("/profile/account?unlinked=1")
+      : json({ error: "That account was not found." }, { status: 404 });
   }
-  if (intent === "reimport") return (await retryImport(user.id, id)) ? redirect("/profile/account?retrying=1") : json({ error: "That account was not found." }, { status: 404 });
+  if (intent === "reimport")
+    return (await retryImport(user.id, id))
+      ? redirect("/profile/account?retrying=1")
+      : json({ error: "That account was not found." }, { status: 404 });
   return json({ error: "Unknown action." }, { status: 400 });
 }
 
-const STATUS_TEXT = { active: "Active", importing: "Importing", relogin_required: "Needs re-login", error: "Import failed" } as const;
+const STATUS_TEXT = {
+  active: "Active",
+  importing: "Importing",
+  relogin_required: "Needs re-login",
+  error: "Import failed",
+} as const;
 const STATE_TEXT: Record<ImportView["state"], string> = {
   queued: "Waiting to start",
   waiting_for_provider: "Waiting for the provider",
@@ -109,10 +119,23 @@ function ImportProgress({ imp }: { imp: ImportView }) {
         {imp.attempts > 1 && running ? ` · attempt ${imp.attempts}` : ""}
       </div>
       {/* Indeterminate (no value) while the total is unknown. */}
-      <progress max={1} value={value} aria-label={`Import of ${imp.account_label}: ${STATE_TEXT[imp.state]}`} style={{ width: "100%" }} />
-      {imp.skipped.length ? <p className="muted small" style={{ margin: 0 }}>Skipped: {imp.skipped.map((s) => `${s.count} ${s.reason}`).join(", ")}</p> : null}
+      <progress
+        max={1}
+        value={value}
+        aria-label={`Import of ${imp.account_label}: ${STATE_TEXT[imp.state]}`}
+        style={{ width: "100%" }}
+      />
+      {imp.skipped.length ? (
+        <p className="muted small" style={{ margin: 0 }}>
+          Skipped: {imp.skipped.map((s) => `${s.count} ${s.reason}`).join(", ")}
+        </p>
+      ) : null}
       {imp.error ? (
-        <p className={imp.state === "failed" ? "form-error small" : "muted small"} style={{ margin: 0 }} role={imp.state === "failed" ? "alert" : undefined}>
+        <p
+          className={imp.state === "failed" ? "form-error small" : "muted small"}
+          style={{ margin: 0 }}
+          role={imp.state === "failed" ? "alert" : undefined}
+        >
           {imp.error}
         </p>
       ) : null}
@@ -183,7 +206,11 @@ export default function LinkedAccounts() {
         </>
       ) : null}
       {flash ? (
-        <p className={flash.tone === "ok" ? "form-success" : "form-error"} role={flash.tone === "ok" ? "status" : "alert"} data-testid="link-flash">
+        <p
+          className={flash.tone === "ok" ? "form-success" : "form-error"}
+          role={flash.tone === "ok" ? "status" : "alert"}
+          data-testid="link-flash"
+        >
           {flash.text}
         </p>
       ) : null}
@@ -191,8 +218,12 @@ export default function LinkedAccounts() {
 
       {confirming ? (
         <div className="card stack" role="group" aria-labelledby="unlink-title">
-          <h3 id="unlink-title" style={{ margin: 0 }}>Unlink {confirming.label}?</h3>
-          <p className="muted">Its imported history ({confirming.trades} trades) is removed from Grader. You can link it again later.</p>
+          <h3 id="unlink-title" style={{ margin: 0 }}>
+            Unlink {confirming.label}?
+          </h3>
+          <p className="muted">
+            Its imported history ({confirming.trades} trades) is removed from Grader. You can link it again later.
+          </p>
           <div style={{ display: "flex", gap: "0.5rem" }}>
             <Form method="post">
               <input type="hidden" name="intent" value="unlink" />
@@ -210,9 +241,17 @@ export default function LinkedAccounts() {
       ) : null}
 
       {accounts.length === 0 ? (
-        <p className="muted">No linked accounts yet. Link a broker through Plaid, or prove a MetaMask or Phantom wallet by signing a message.</p>
+        <p className="muted">
+          No linked accounts yet. Link a broker through Plaid, or prove a MetaMask or Phantom wallet by signing a
+          message.
+        </p>
       ) : (
-        <ul id="imports" className="stack" style={{ listStyle: "none", padding: 0, scrollMarginTop: "5rem" }} aria-label="Your linked accounts">
+        <ul
+          id="imports"
+          className="stack"
+          style={{ listStyle: "none", padding: 0, scrollMarginTop: "5rem" }}
+          aria-label="Your linked accounts"
+        >
           {accounts.map((a) => (
             <li key={a.id} className="card" data-testid="linked-account">
               <div style={{ display: "flex", flexWrap: "wrap", gap: "0.75rem", alignItems: "baseline" }}>
@@ -224,7 +263,8 @@ export default function LinkedAccounts() {
                 </span>
               </div>
               <p className="muted small" style={{ margin: "0.4rem 0" }}>
-                {a.lastImportedAt ? `Last import ${timeAgo(a.lastImportedAt)}` : "Not imported yet"} · {a.trades} trades · {a.cashFlows} deposits and withdrawals
+                {a.lastImportedAt ? `Last import ${timeAgo(a.lastImportedAt)}` : "Not imported yet"} · {a.trades} trades
+                · {a.cashFlows} deposits and withdrawals
               </p>
               {a.relogin ? (
                 <p className="form-error small" role="alert" data-testid="relogin-message">
@@ -269,7 +309,9 @@ export default function LinkedAccounts() {
       {readyToGrade ? (
         <div className="card stack" data-testid="next-step">
           <h3 style={{ margin: 0 }}>Your trades are in</h3>
-          <p className="muted" style={{ margin: 0 }}>Next: your grade (ROI, holding period and risk), ready to share.</p>
+          <p className="muted" style={{ margin: 0 }}>
+            Next: your grade (ROI, holding period and risk), ready to share.
+          </p>
           {/* A real form: the evaluation action redirects to the stats, with or without JavaScript. */}
           <Form method="post" action="/evaluate">
             <input type="hidden" name="then" value="stats" />
@@ -289,7 +331,10 @@ export default function LinkedAccounts() {
           </button>
         </form>
         {demo ? <p className="muted small">Demo data: broker linking runs against a local Plaid simulator.</p> : null}
-        <ul style={{ listStyle: "none", padding: 0, display: "flex", gap: "0.75rem", flexWrap: "wrap" }} aria-label="Wallets">
+        <ul
+          style={{ listStyle: "none", padding: 0, display: "flex", gap: "0.75rem", flexWrap: "wrap" }}
+          aria-label="Wallets"
+        >
           {[
             ["/link/evm", "Link MetaMask (EVM)"],
             ["/link/solana", "Link Phantom (Solana)"],
@@ -300,7 +345,11 @@ export default function LinkedAccounts() {
                   {label} <span className="muted small">Desktop only</span>
                 </Link>
               ) : (
-                <span className="btn btn-ghost btn-wrap" aria-disabled="true" title="Wallets can be linked on a desktop browser">
+                <span
+                  className="btn btn-ghost btn-wrap"
+                  aria-disabled="true"
+                  title="Wallets can be linked on a desktop browser"
+                >
                   {label} <span className="muted small">Desktop only</span>
                 </span>
               )}

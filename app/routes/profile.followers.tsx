@@ -20,7 +20,16 @@ export default function Tab() {
     <section>
       <h2>Followers</h2>
       {meta.total === 0 ? (
-        <EmptyState title="No followers yet" action={<Link to="/market/traders" className="btn btn-ghost">Browse traders</Link>}>Traders who follow you will be listed here. A good grade and a shared card help.</EmptyState>
+        <EmptyState
+          title="No followers yet"
+          action={
+            <Link to="/market/traders" className="btn btn-ghost">
+              Browse traders
+            </Link>
+          }
+        >
+          Traders who follow you will be listed here. A good grade and a shared card help.
+        </EmptyState>
       ) : (
         <FollowTable caption="Followers" rows={data} meta={meta} sortBy={sort_by} order={order} now={now} />
       )}

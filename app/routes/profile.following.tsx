@@ -20,7 +20,16 @@ export default function Tab() {
     <section>
       <h2>Following</h2>
       {meta.total === 0 ? (
-        <EmptyState title="You are not following anyone yet" action={<Link to="/market/traders" className="btn btn-ghost">Browse traders</Link>}>Follow traders from their profiles or the market to see their posts in your feed.</EmptyState>
+        <EmptyState
+          title="You are not following anyone yet"
+          action={
+            <Link to="/market/traders" className="btn btn-ghost">
+              Browse traders
+            </Link>
+          }
+        >
+          Follow traders from their profiles or the market to see their posts in your feed.
+        </EmptyState>
       ) : (
         <FollowTable caption="Following" rows={data} meta={meta} sortBy={sort_by} order={order} now={now} />
       )}

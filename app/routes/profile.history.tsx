@@ -20,7 +20,16 @@ export default function Trades() {
     <section>
       <h2>History</h2>
       {meta.total === 0 ? (
-        <EmptyState title="No trades yet" action={<Link to="/evaluate" className="btn btn-primary">Get Grade</Link>}>Your imported trades appear here, newest first, after you link an account.</EmptyState>
+        <EmptyState
+          title="No trades yet"
+          action={
+            <Link to="/evaluate" className="btn btn-primary">
+              Get Grade
+            </Link>
+          }
+        >
+          Your imported trades appear here, newest first, after you link an account.
+        </EmptyState>
       ) : (
         <TradesTable rows={data} meta={meta} sortBy={sort_by} order={order} />
       )}

@@ -20,7 +20,16 @@ export default function Holdings() {
     <section>
       <h2>Holdings</h2>
       {meta.total === 0 ? (
-        <EmptyState title="No holdings to show" action={<Link to="/evaluate" className="btn btn-primary">Get Grade</Link>}>Your open positions appear here after your first grade.</EmptyState>
+        <EmptyState
+          title="No holdings to show"
+          action={
+            <Link to="/evaluate" className="btn btn-primary">
+              Get Grade
+            </Link>
+          }
+        >
+          Your open positions appear here after your first grade.
+        </EmptyState>
       ) : (
         <>
           <p className="muted small">Open positions as of the latest grade ({meta.as_of?.slice(0, 10)}).</p>

@@ -19,7 +19,13 @@ export default function Tab() {
   return (
     <section>
       <h2>Likes</h2>
-      <PostList posts={data} meta={meta} now={now} label="Likes" empty={<EmptyState title="No likes yet">Posts you like will be collected here.</EmptyState>} />
+      <PostList
+        posts={data}
+        meta={meta}
+        now={now}
+        label="Likes"
+        empty={<EmptyState title="No likes yet">Posts you like will be collected here.</EmptyState>}
+      />
     </section>
   );
 }

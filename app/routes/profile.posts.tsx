@@ -19,7 +19,24 @@ export default function Tab() {
   return (
     <section>
       <h2>Posts</h2>
-      <PostList posts={data} meta={meta} now={now} label="Posts" empty={<EmptyState title="No posts yet" action={<Link to="/community" className="btn btn-ghost">Write a post</Link>}>Your posts will show here. Share a thought or your card in the community.</EmptyState>} />
+      <PostList
+        posts={data}
+        meta={meta}
+        now={now}
+        label="Posts"
+        empty={
+          <EmptyState
+            title="No posts yet"
+            action={
+              <Link to="/community" className="btn btn-ghost">
+                Write a post
+              </Link>
+            }
+          >
+            Your posts will show here. Share a thought or your card in the community.
+          </EmptyState>
+        }
+      />
     </section>
   );
 }

@@ -19,7 +19,24 @@ export default function Tab() {
   return (
     <section>
       <h2>Replies</h2>
-      <PostList posts={data} meta={meta} now={now} label="Replies" empty={<EmptyState title="No replies yet" action={<Link to="/community" className="btn btn-ghost">Go to the community</Link>}>Replies you write to other traders' posts will show here.</EmptyState>} />
+      <PostList
+        posts={data}
+        meta={meta}
+        now={now}
+        label="Replies"
+        empty={
+          <EmptyState
+            title="No replies yet"
+            action={
+              <Link to="/community" className="btn btn-ghost">
+                Go to the community
+              </Link>
+            }
+          >
+            Replies you write to other traders' posts will show here.
+          </EmptyState>
+        }
+      />
     </section>
   );
 }

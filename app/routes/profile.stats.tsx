@@ -22,8 +22,16 @@ export default function ProfileStats() {
     return (
       <section>
         <h2>Stats</h2>
-        <EmptyState title="No grade yet" action={<Link to="/evaluate" className="btn btn-primary">Get Grade</Link>}>
-          Link a broker or wallet and ask for an evaluation to see your dimension stars, returns, drawdown and insights here.
+        <EmptyState
+          title="No grade yet"
+          action={
+            <Link to="/evaluate" className="btn btn-primary">
+              Get Grade
+            </Link>
+          }
+        >
+          Link a broker or wallet and ask for an evaluation to see your dimension stars, returns, drawdown and insights
+          here.
         </EmptyState>
       </section>
     );
@@ -31,9 +39,22 @@ export default function ProfileStats() {
   return (
     <section>
       <h2>Stats</h2>
-      {params.get("evaluated") ? <p className="form-success" role="status">Evaluated successfully!</p> : null}
+      {params.get("evaluated") ? (
+        <p className="form-success" role="status">
+          Evaluated successfully!
+        </p>
+      ) : null}
       <GradeReport data={report as never} />
-      {analytics && journal ? <StatsAnalytics analytics={analytics as never} journal={journal as never} amounts={report.showAmounts} own={own} /> : <OlderGrade />}
+      {analytics && journal ? (
+        <StatsAnalytics
+          analytics={analytics as never}
+          journal={journal as never}
+          amounts={report.showAmounts}
+          own={own}
+        />
+      ) : (
+        <OlderGrade />
+      )}
     </section>
   );
 }

@@ -21,7 +21,20 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Profile · Grade
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const grade = await currentGradeSummary(user.id);
-  return json({ counts: await followCounts(user.id), grade, embed: grade ? embedSnippets(user.id) : null, user: { id: user.id, username: user.username, first_name: user.first_name, last_name: user.last_name, name: user.name, avatar: user.avatar_url, email: user.email } });
+  return json({
+    counts: await followCounts(user.id),
+    grade,
+    embed: grade ? embedSnippets(user.id) : null,
+    user: {
+      id: user.id,
+      username: user.username,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      name: user.name,
+      avatar: user.avatar_url,
+      email: user.email,
+    },
+  });
 }
 
 const tabs = [
@@ -65,17 +78,33 @@ function ProfileLayout({ children }: { children: ReactNode }) {
         <Avatar user={user} size={72} />
         <div>
           <h1>{name}</h1>
-          {user.username ? <p className="muted">@{user.username}</p> : <p className="muted"><Link to="/user-questions">Choose a username</Link></p>}
+          {user.username ? (
+            <p className="muted">@{user.username}</p>
+          ) : (
+            <p className="muted">
+              <Link to="/user-questions">Choose a username</Link>
+            </p>
+          )}
           <p className="small">
-            {grade?.tier ? <GradeBadge tier={grade.tier as Tier} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
+            {grade?.tier ? (
+              <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+            ) : (
+              <span className="muted">No grade yet</span>
+            )}
           </p>
           {embed ? <EmbedSnippets userId={user.id} snippets={embed} /> : null}
           <p className="follow-row">
-            <Link to="/profile/followers"><strong>{formatCompact(counts.followers)}</strong> {counts.followers === 1 ? "follower" : "followers"}</Link>
-            <Link to="/profile/following"><strong>{formatCompact(counts.following)}</strong> following</Link>
+            <Link to="/profile/followers">
+              <strong>{formatCompact(counts.followers)}</strong> {counts.followers === 1 ? "follower" : "followers"}
+            </Link>
+            <Link to="/profile/following">
+              <strong>{formatCompact(counts.following)}</strong> following
+            </Link>
           </p>
         </div>
-        <Link to="/user/settings" className="btn btn-ghost" style={{ marginLeft: "auto" }}>Edit profile</Link>
+        <Link to="/user/settings" className="btn btn-ghost" style={{ marginLeft: "auto" }}>
+          Edit profile
+        </Link>
       </header>
       <Tabs label="Profile" tabs={tabs} />
       {children}

@@ -27,7 +27,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseForm(Schema, await readForm(request));
   if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors }, { status: 400 });
   const ok = await resetPassword(parsed.data.token, parsed.data.password);
-  if (!ok) return json({ formError: "This reset link has expired or was already used. Ask for a new one.", errors: {} as Record<string, string> }, { status: 400 });
+  if (!ok)
+    return json(
+      {
+        formError: "This reset link has expired or was already used. Ask for a new one.",
+        errors: {} as Record<string, string>,
+      },
+      { status: 400 },
+    );
   return redirect("/signin?reset=1");
 }
 
@@ -39,7 +46,9 @@ export default function ResetPassword() {
       <div className="page narrow">
         <h1>This link has expired</h1>
         <p className="lead">Reset links work once and for 30 minutes.</p>
-        <Link to="/forgot-password" className="btn btn-primary">Ask for a new link</Link>
+        <Link to="/forgot-password" className="btn btn-primary">
+          Ask for a new link
+        </Link>
       </div>
     );
   }
@@ -49,10 +58,30 @@ export default function ResetPassword() {
       <Form method="post" className="stack card" noValidate>
         <FormResult error={data?.formError} />
         <input type="hidden" name="token" value={token} />
-        <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.password} />
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          required
+          error={data?.errors.password}
+        />
         {/* The same limit as the first field, or a pasted long password is cut in one field only and "doesn't match". */}
-        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.confirm} />
-        <button type="submit" className="btn btn-primary">Save new password</button>
+        <Field
+          label="Repeat the new password"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          required
+          error={data?.errors.confirm}
+        />
+        <button type="submit" className="btn btn-primary">
+          Save new password
+        </button>
       </Form>
     </div>
   );

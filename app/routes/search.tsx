@@ -25,10 +25,14 @@ export default function Search() {
       <Form method="get" role="search" aria-label="Search again" className="stack">
         <label htmlFor="search-keyword">Name or username</label>
         <input id="search-keyword" name="keyword" type="search" defaultValue={keyword} minLength={3} />
-        <button type="submit" className="btn btn-primary">Search</button>
+        <button type="submit" className="btn btn-primary">
+          Search
+        </button>
       </Form>
       {tooShort ? (
-        keyword ? <p className="muted">Type at least 3 characters.</p> : null
+        keyword ? (
+          <p className="muted">Type at least 3 characters.</p>
+        ) : null
       ) : results.length === 0 ? (
         <EmptyState title={`No traders found for “${keyword}”`}>Try another name or username.</EmptyState>
       ) : (

@@ -30,7 +30,13 @@ export default function SharePage() {
   return (
     <div className="page narrow" style={{ maxWidth: 720 }}>
       <h1>Share your performance card</h1>
-      <img src={d.cardPath} width={1200} height={630} alt="Your performance card" style={{ width: "100%", height: "auto", borderRadius: 12 }} />
+      <img
+        src={d.cardPath}
+        width={1200}
+        height={630}
+        alt="Your performance card"
+        style={{ width: "100%", height: "auto", borderRadius: 12 }}
+      />
       <p className="muted small">{SHARE_TEXT}</p>
       <h2>Share on</h2>
       <ul className="share-links">

@@ -56,19 +56,25 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   ];
 };
 
-
 export default function SharedCard() {
   const d = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <h1>{`${d.name}'s performance card`}</h1>
       {d.demo ? <DemoDataNote /> : null}
-      <img src={d.cardPath} width={d.width} height={d.height} alt={`${d.name}'s Grader performance card: ${d.tier}, ${d.score}/100`} style={{ width: "100%", maxWidth: d.width, height: "auto", borderRadius: 16 }} />
+      <img
+        src={d.cardPath}
+        width={d.width}
+        height={d.height}
+        alt={`${d.name}'s Grader performance card: ${d.tier}, ${d.score}/100`}
+        style={{ width: "100%", maxWidth: d.width, height: "auto", borderRadius: 16 }}
+      />
       <section className="card" style={{ marginTop: "1.5rem" }} aria-labelledby="summary-title">
         <h2 id="summary-title">Grade summary</h2>
         <p>
           {/* The page's tier colours (app.css), lighter than the card's, keep contrast on the dark page. */}
-          <strong className={`tier-${d.tier} tier-text`}>{d.tier}</strong> · {d.score}/100 · <Stars count={d.stars.overall} /> · graded {d.date}
+          <strong className={`tier-${d.tier} tier-text`}>{d.tier}</strong> · {d.score}/100 ·{" "}
+          <Stars count={d.stars.overall} /> · graded {d.date}
         </p>
         <ul>
           {DIMENSIONS.map((key) => (
@@ -87,7 +93,8 @@ export default function SharedCard() {
         </dl>
         {d.unlinked ? <p className="tag">{d.unlinked}</p> : null}
         <p>
-          Verification code <Link to={`/verify/${d.code}`}>{d.code}</Link>: check that this card matches a real evaluation.
+          Verification code <Link to={`/verify/${d.code}`}>{d.code}</Link>: check that this card matches a real
+          evaluation.
         </p>
       </section>
       <p style={{ marginTop: "1.5rem" }}>

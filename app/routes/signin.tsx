@@ -17,7 +17,11 @@ import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Log in · Grader", description: "Log in to Grader to see your grade, share your performance card and talk with verified traders." });
+export const meta: MetaFunction = (args) =>
+  seo(args, {
+    title: "Log in · Grader",
+    description: "Log in to Grader to see your grade, share your performance card and talk with verified traders.",
+  });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request);
@@ -31,14 +35,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`login:ip:${clientIp(request)}`, 10, 60);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
   const parsed = parseForm(SigninSchema, await readForm(request));
-  if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok)
+    return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const { email, password, next } = parsed.data;
   const values = { email, next: next ?? "" };
   const login = await attemptLogin(request, email, password);
   if (!login.ok && login.reason === "throttled") {
-    return tooManyRequests(login.retryAfter, "Too many failed attempts for this account. Try again later or reset your password.");
+    return tooManyRequests(
+      login.retryAfter,
+      "Too many failed attempts for this account. Try again later or reset your password.",
+    );
   }
-  if (!login.ok) return json({ formError: LOGIN_FAILED, errors: {} as Record<string, string>, values }, { status: 400 });
+  if (!login.ok)
+    return json({ formError: LOGIN_FAILED, errors: {} as Record<string, string>, values }, { status: 400 });
   const { setCookie } = await createSession(login.userId, request);
   const headers = new Headers();
   headers.append("Set-Cookie", setCookie);
@@ -78,7 +87,11 @@ export default function Signin() {
   }, [navigation.state, data]);
   useEffect(() => {
     // A redirect after the POST means the login worked.
-    if (navigation.state === "loading" && navigation.formMethod === "POST" && navigation.location.pathname !== "/signin") {
+    if (
+      navigation.state === "loading" &&
+      navigation.formMethod === "POST" &&
+      navigation.location.pathname !== "/signin"
+    ) {
       if (toastId.current) notify.dismiss(toastId.current);
       toastId.current = null;
       notify.success("Log In success!");
@@ -93,12 +106,29 @@ export default function Signin() {
       <FormResult
         error={data ? null : OAUTH_ERRORS[params.get("error") ?? ""]}
         // /reset-password sends here with ?reset=1 once the new password is saved.
-        notice={!data && params.get("reset") === "1" ? "Your password was changed. Log in with your new password." : null}
+        notice={
+          !data && params.get("reset") === "1" ? "Your password was changed. Log in with your new password." : null
+        }
       />
       <Form method="post" className="stack card" noValidate>
         <FormResult error={data?.formError} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={data?.errors.password} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={data?.values.email ?? ""}
+          error={data?.errors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={data?.errors.password}
+        />
         <input type="hidden" name="next" value={next} />
         <Honeypot />
         <button type="submit" className="btn btn-primary" disabled={submitting}>

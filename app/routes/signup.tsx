@@ -16,7 +16,11 @@ import { readForm } from "~/server/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Join us for free · Grader", description: "Join Grader for free: link your broker or wallet and get your real trading performance graded." });
+export const meta: MetaFunction = (args) =>
+  seo(args, {
+    title: "Join us for free · Grader",
+    description: "Join Grader for free: link your broker or wallet and get your real trading performance graded.",
+  });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request);
@@ -26,19 +30,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // Said when the email is taken: the person who owns it needs to know where to go, so this much
 // is revealed; sign-up is rate-limited per IP and per email so it cannot be used to list accounts.
-export const EMAIL_TAKEN = "This email can't be used to create a new account. If it's yours, log in or reset your password.";
+export const EMAIL_TAKEN =
+  "This email can't be used to create a new account. If it's yours, log in or reset your password.";
 
 export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitRateLimit(`signup:ip:${clientIp(request)}`, 20, 3600);
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
   const form = await readForm(request);
   const parsed = parseForm(SignupSchema, form);
-  if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok)
+    return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
   const { email, password } = parsed.data;
   const emailLimit = await hitRateLimit(`signup:email:${email}`, 5, 3600);
   if (!emailLimit.ok) return tooManyRequests(emailLimit.retryAfter);
   const user = await createUser({ email, password });
-  if (!user) return json({ formError: null, errors: { email: EMAIL_TAKEN } as Record<string, string>, values: { email } }, { status: 400 });
+  if (!user)
+    return json(
+      { formError: null, errors: { email: EMAIL_TAKEN } as Record<string, string>, values: { email } },
+      { status: 400 },
+    );
   await recordReferral(user.id, String(form.get("ref") ?? ""));
   await sendVerificationEmail(user.id);
   const { setCookie } = await createSession(user.id, request);
@@ -56,7 +66,15 @@ export default function Signup() {
       <p className="lead">Create your account, link a broker or wallet, and get graded.</p>
       <Form method="post" className="stack card" noValidate>
         <FormResult error={data?.formError} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={data?.values.email ?? ""} error={data?.errors.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={data?.values.email ?? ""}
+          error={data?.errors.email}
+        />
         <Field
           label="Password"
           name="password"

@@ -10,7 +10,11 @@ import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePo
 import { requireUser } from "~/server/session.server";
 import { readForm, toId } from "~/server/guards.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Staking · Grader", description: "Stake $GRADER points for 30, 90 or 180 days for a leaderboard multiplier." });
+export const meta: MetaFunction = (args) =>
+  seo(args, {
+    title: "Staking · Grader",
+    description: "Stake $GRADER points for 30, 90 or 180 days for a leaderboard multiplier.",
+  });
 
 // Built in the loader: *.server modules are stubs in the browser bundle.
 const lockOptions = () => Object.entries(STAKE_LOCKS).map(([days, multiplier]) => ({ days: Number(days), multiplier }));
@@ -19,7 +23,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [balance, stakes] = await Promise.all([pointsBalance(user.id), stakesOf(user.id)]);
   // One key per rendered form: submitting it twice stakes once.
-  return json({ me: { balance, stakes, requestKey: crypto.randomUUID(), now: new Date().toISOString() }, locks: lockOptions(), minStake: MIN_STAKE });
+  return json({
+    me: { balance, stakes, requestKey: crypto.randomUUID(), now: new Date().toISOString() },
+    locks: lockOptions(),
+    minStake: MIN_STAKE,
+  });
 }
 
 // Plain decimal digits (commas and spaces as thousands separators): Number() alone would take "0x10" as 16 and "1e2" as 100.
@@ -44,16 +52,23 @@ export async function action({ request }: ActionFunctionArgs) {
       const error = result.reason === "insufficient" ? "You don't have that many points." : invalid;
       return json({ error, notice: null }, { status: 400 });
     }
-    return json({ error: null, notice: result.created ? `Staked ${formatNumber(amount, 0)} points for ${lockDays} days.` : "That stake was already made." });
+    return json({
+      error: null,
+      notice: result.created
+        ? `Staked ${formatNumber(amount, 0)} points for ${lockDays} days.`
+        : "That stake was already made.",
+    });
   }
   if (intent === "unstake") {
     const stakeId = toId(form.get("stake_id"));
     if (stakeId === null) return json({ error: "No such stake.", notice: null }, { status: 404 });
     const result = await unstakePoints(user.id, stakeId);
     if (!result.ok) {
-      const error = { locked: "This stake is still locked. You can unstake it after its unlock date.", not_found: "No such stake.", already_unstaked: "This stake was already returned." }[
-        result.reason
-      ];
+      const error = {
+        locked: "This stake is still locked. You can unstake it after its unlock date.",
+        not_found: "No such stake.",
+        already_unstaked: "This stake was already returned.",
+      }[result.reason];
       return json({ error, notice: null }, { status: result.reason === "not_found" ? 404 : 409 });
     }
     return json({ error: null, notice: `${formatNumber(result.returned, 0)} points returned to your balance.` });
@@ -68,7 +83,10 @@ export default function Staking() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
-    <Page title="Staking" lead="Lock $GRADER points for 30, 90 or 180 days to multiply their weight on the points leaderboard. Points are off-chain and have no monetary value.">
+    <Page
+      title="Staking"
+      lead="Lock $GRADER points for 30, 90 or 180 days to multiply their weight on the points leaderboard. Points are off-chain and have no monetary value."
+    >
       <div className="grid">
         {locks.map((l) => (
           <article className="card" key={l.days}>
@@ -81,7 +99,8 @@ export default function Staking() {
       <FormResult error={result?.error} notice={result?.notice} />
       <>
         <p>
-          Available: <strong data-testid="points-balance">{formatNumber(me.balance, 0)}</strong> points. <Link to="/airdrop">Earn more</Link>
+          Available: <strong data-testid="points-balance">{formatNumber(me.balance, 0)}</strong> points.{" "}
+          <Link to="/airdrop">Earn more</Link>
         </p>
         <Form method="post" className="card stack">
           <input type="hidden" name="intent" value="stake" />
@@ -94,7 +113,8 @@ export default function Staking() {
             <legend>Lock period</legend>
             {locks.map((l, i) => (
               <label key={l.days}>
-                <input type="radio" name="lock_days" value={l.days} defaultChecked={i === 0} /> {l.days} days (×{l.multiplier})
+                <input type="radio" name="lock_days" value={l.days} defaultChecked={i === 0} /> {l.days} days (×
+                {l.multiplier})
               </label>
             ))}
           </fieldset>

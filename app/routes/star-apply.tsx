@@ -19,27 +19,73 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tier: grade?.tier ?? null,
     eligible: isStarTier(grade?.tier),
     hasUsername: Boolean(user.username),
-    application: application ? { status: application.status, bio: application.bio, strategy: application.strategy, markets: application.markets } : null,
+    application: application
+      ? {
+          status: application.status,
+          bio: application.bio,
+          strategy: application.strategy,
+          markets: application.markets,
+        }
+      : null,
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const parsed = parseForm(StarApplicationSchema, await readForm(request));
-  if (!parsed.ok) return json({ ok: false as const, errors: parsed.errors, values: parsed.values, message: null as string | null }, { status: 400 });
+  if (!parsed.ok)
+    return json(
+      { ok: false as const, errors: parsed.errors, values: parsed.values, message: null as string | null },
+      { status: 400 },
+    );
   const result = await submitStarApplication(user.id, parsed.data);
   if (!result.ok) {
-    const message = result.reason === "not_graded" ? "Get your grade first: Stars are graded Gold or better." : `Your grade is ${result.tier ?? "not set"}; Stars are graded Gold or better.`;
-    return json({ ok: false as const, errors: {} as Record<string, string>, values: parsed.data as Record<string, string>, message }, { status: 403 });
+    const message =
+      result.reason === "not_graded"
+        ? "Get your grade first: Stars are graded Gold or better."
+        : `Your grade is ${result.tier ?? "not set"}; Stars are graded Gold or better.`;
+    return json(
+      {
+        ok: false as const,
+        errors: {} as Record<string, string>,
+        values: parsed.data as Record<string, string>,
+        message,
+      },
+      { status: 403 },
+    );
   }
-  return json({ ok: true as const, errors: {} as Record<string, string>, values: parsed.data as Record<string, string>, message: null });
+  return json({
+    ok: true as const,
+    errors: {} as Record<string, string>,
+    values: parsed.data as Record<string, string>,
+    message: null,
+  });
 }
 
-function TextArea({ label, name, error, defaultValue, rows = 4 }: { label: string; name: string; error?: string; defaultValue?: string; rows?: number }) {
+function TextArea({
+  label,
+  name,
+  error,
+  defaultValue,
+  rows = 4,
+}: {
+  label: string;
+  name: string;
+  error?: string;
+  defaultValue?: string;
+  rows?: number;
+}) {
   return (
     <div className="field">
       <label htmlFor={`f-${name}`}>{label}</label>
-      <textarea id={`f-${name}`} name={name} rows={rows} defaultValue={defaultValue} aria-invalid={error ? true : undefined} aria-describedby={error ? `f-${name}-error` : undefined} />
+      <textarea
+        id={`f-${name}`}
+        name={name}
+        rows={rows}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `f-${name}-error` : undefined}
+      />
       {error ? (
         <p id={`f-${name}-error`} className="field-error">
           {error}
@@ -56,7 +102,14 @@ export default function StarApply() {
   if (!data.eligible) {
     return (
       <Page title="Become a Star" lead="Traders graded Gold or better can apply to be featured." narrow>
-        <EmptyState title={data.tier ? `Your grade is ${data.tier}` : "A Gold grade is needed first"} action={<Link to="/evaluate" className="btn btn-primary">{data.tier ? "Refresh Grade" : "Get Grade"}</Link>}>
+        <EmptyState
+          title={data.tier ? `Your grade is ${data.tier}` : "A Gold grade is needed first"}
+          action={
+            <Link to="/evaluate" className="btn btn-primary">
+              {data.tier ? "Refresh Grade" : "Get Grade"}
+            </Link>
+          }
+        >
           {data.tier
             ? "Stars are graded Gold, Master or Legend. Keep trading and refresh your grade; once it reaches Gold you can apply here."
             : "Once you hold a Gold grade or better you can apply here with a short bio, your strategy and your markets."}
@@ -64,13 +117,22 @@ export default function StarApply() {
       </Page>
     );
   }
-  const status = result?.ok ? (data.application?.status === "approved" ? "approved" : "pending") : data.application?.status;
+  const status = result?.ok
+    ? data.application?.status === "approved"
+      ? "approved"
+      : "pending"
+    : data.application?.status;
   const values = result?.values ?? data.application ?? undefined;
   return (
-    <Page title="Become a Star" lead={`Your grade is ${data.tier}: you can apply to be featured in the Stars directory.`} narrow>
+    <Page
+      title="Become a Star"
+      lead={`Your grade is ${data.tier}: you can apply to be featured in the Stars directory.`}
+      narrow
+    >
       {status ? (
         <p className="card" role="status" data-status={status}>
-          {status === "pending" && "Your application is under review. We'll feature you once it is approved; you can still edit it below."}
+          {status === "pending" &&
+            "Your application is under review. We'll feature you once it is approved; you can still edit it below."}
           {status === "approved" && (
             <>
               You are a Star! See <Link to="/star-personal">your dashboard</Link>. Edits below update your showcase.
@@ -87,10 +149,22 @@ export default function StarApply() {
       ) : null}
       <Form method="post" className="card stack" noValidate>
         <TextArea label="Short bio" name="bio" error={result?.errors.bio} defaultValue={values?.bio} rows={3} />
-        <TextArea label="Your strategy" name="strategy" error={result?.errors.strategy} defaultValue={values?.strategy} rows={5} />
+        <TextArea
+          label="Your strategy"
+          name="strategy"
+          error={result?.errors.strategy}
+          defaultValue={values?.strategy}
+          rows={5}
+        />
         <div className="field">
           <label htmlFor="f-markets">Markets you trade</label>
-          <input id="f-markets" name="markets" placeholder="US stocks, ETFs, crypto" defaultValue={values?.markets} aria-invalid={result?.errors.markets ? true : undefined} />
+          <input
+            id="f-markets"
+            name="markets"
+            placeholder="US stocks, ETFs, crypto"
+            defaultValue={values?.markets}
+            aria-invalid={result?.errors.markets ? true : undefined}
+          />
           {result?.errors.markets ? <p className="field-error">{result.errors.markets}</p> : null}
         </div>
         <button type="submit" className="btn btn-primary" disabled={busy}>

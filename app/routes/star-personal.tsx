@@ -12,7 +12,8 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Star dashboard Â
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const application = await starApplication(user.id);
-  if (application?.status !== "approved") return json({ status: application?.status ?? null, username: user.username, dashboard: null });
+  if (application?.status !== "approved")
+    return json({ status: application?.status ?? null, username: user.username, dashboard: null });
   return json({ status: application.status, username: user.username, dashboard: await starDashboard(user.id) });
 }
 
@@ -21,7 +22,14 @@ export default function StarPersonal() {
   if (!dashboard) {
     return (
       <Page title="Star dashboard" lead="Followers over time, card views and where your shares come from.">
-        <EmptyState title={status === "pending" ? "Your application is under review" : "You are not a Star yet"} action={<Link to="/star-apply" className="btn btn-ghost">{status ? "See your application" : "Apply"}</Link>}>
+        <EmptyState
+          title={status === "pending" ? "Your application is under review" : "You are not a Star yet"}
+          action={
+            <Link to="/star-apply" className="btn btn-ghost">
+              {status ? "See your application" : "Apply"}
+            </Link>
+          }
+        >
           Approved Stars see their audience figures here.
         </EmptyState>
       </Page>
@@ -32,7 +40,13 @@ export default function StarPersonal() {
     <Page
       title="Star dashboard"
       lead="Followers over time, card views and where your shares come from."
-      actions={username ? <Link to={`/star-profile?u=${encodeURIComponent(username)}`} className="btn btn-ghost">Your public showcase</Link> : null}
+      actions={
+        username ? (
+          <Link to={`/star-profile?u=${encodeURIComponent(username)}`} className="btn btn-ghost">
+            Your public showcase
+          </Link>
+        ) : null
+      }
     >
       <div className="grid">
         <article className="card">
@@ -67,7 +81,16 @@ export default function StarPersonal() {
                 <td>{d.day}</td>
                 <td className="num">{d.views}</td>
                 <td aria-hidden="true">
-                  <span style={{ display: "inline-block", height: "0.6rem", width: `${Math.round((d.views / maxViews) * 100)}%`, minWidth: "2px", background: "var(--accent, #7c5cff)", borderRadius: 3 }} />
+                  <span
+                    style={{
+                      display: "inline-block",
+                      height: "0.6rem",
+                      width: `${Math.round((d.views / maxViews) * 100)}%`,
+                      minWidth: "2px",
+                      background: "var(--accent, #7c5cff)",
+                      borderRadius: 3,
+                    }}
+                  />
                 </td>
               </tr>
             ))}

@@ -10,7 +10,9 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   const star = args.data?.star;
   return seo(args, {
     title: star ? `${star.name} · Grader Star` : "Star profile · Grader",
-    description: star ? `${star.name}, a Grader Star graded ${star.tier ?? ""}: ${star.bio.slice(0, 120)}` : "A Grader Star's public showcase: verified grade, track record and strategy.",
+    description: star
+      ? `${star.name}, a Grader Star graded ${star.tier ?? ""}: ${star.bio.slice(0, 120)}`
+      : "A Grader Star's public showcase: verified grade, track record and strategy.",
   });
 };
 
@@ -41,7 +43,14 @@ export default function StarProfile() {
   if (!star) {
     return (
       <Page title="Star profile" lead="A Star's public showcase.">
-        <EmptyState title={asked ? "No Star by that name" : "No Star selected"} action={<Link to="/stars" className="btn btn-ghost">Browse Stars</Link>}>
+        <EmptyState
+          title={asked ? "No Star by that name" : "No Star selected"}
+          action={
+            <Link to="/stars" className="btn btn-ghost">
+              Browse Stars
+            </Link>
+          }
+        >
           Open a Star from the directory to see their showcase.
         </EmptyState>
       </Page>

@@ -10,7 +10,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const theme = parseTheme(form.get("theme"));
   if (!theme) return json({ error: "Choose system, light or dark." }, { status: 400 });
   const secure = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
-  return redirect(safeRedirect(form.get("redirect_to"), "/user/settings"), { headers: { "Set-Cookie": themeCookie(theme, secure) } });
+  return redirect(safeRedirect(form.get("redirect_to"), "/user/settings"), {
+    headers: { "Set-Cookie": themeCookie(theme, secure) },
+  });
 }
 
 export function loader() {

@@ -26,10 +26,24 @@ export default function TraderHistory() {
       ) : (
         <table className="table">
           <caption className="visually-hidden">Grade history</caption>
-          <thead><tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Score</th><th scope="col">Verification code</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Tier</th>
+              <th scope="col">Score</th>
+              <th scope="col">Verification code</th>
+            </tr>
+          </thead>
           <tbody>
             {history.map((h) => (
-              <tr key={h.id}><td>{formatDay(new Date(h.created_at))}</td><td>{h.tier ?? "—"}</td><td>{formatScore(h.score)}</td><td><code>{h.verification_code}</code></td></tr>
+              <tr key={h.id}>
+                <td>{formatDay(new Date(h.created_at))}</td>
+                <td>{h.tier ?? "—"}</td>
+                <td>{formatScore(h.score)}</td>
+                <td>
+                  <code>{h.verification_code}</code>
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>

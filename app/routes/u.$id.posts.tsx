@@ -20,7 +20,13 @@ export default function Tab() {
   return (
     <section>
       <h2>Posts</h2>
-      <PostList posts={data} meta={meta} now={now} label="Posts" empty={<EmptyState title="No posts yet">This trader has not posted yet.</EmptyState>} />
+      <PostList
+        posts={data}
+        meta={meta}
+        now={now}
+        label="Posts"
+        empty={<EmptyState title="No posts yet">This trader has not posted yet.</EmptyState>}
+      />
     </section>
   );
 }

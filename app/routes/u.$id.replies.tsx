@@ -20,7 +20,13 @@ export default function Tab() {
   return (
     <section>
       <h2>Replies</h2>
-      <PostList posts={data} meta={meta} now={now} label="Replies" empty={<EmptyState title="No replies yet">This trader has not replied to anyone yet.</EmptyState>} />
+      <PostList
+        posts={data}
+        meta={meta}
+        now={now}
+        label="Replies"
+        empty={<EmptyState title="No replies yet">This trader has not replied to anyone yet.</EmptyState>}
+      />
     </section>
   );
 }

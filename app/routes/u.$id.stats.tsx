@@ -24,7 +24,16 @@ export default function TraderStats() {
       {report ? (
         <>
           <GradeReport data={report as never} />
-          {analytics && journal ? <StatsAnalytics analytics={analytics as never} journal={journal as never} amounts={report.showAmounts} own={own} /> : <OlderGrade />}
+          {analytics && journal ? (
+            <StatsAnalytics
+              analytics={analytics as never}
+              journal={journal as never}
+              amounts={report.showAmounts}
+              own={own}
+            />
+          ) : (
+            <OlderGrade />
+          )}
         </>
       ) : (
         <EmptyState title="No grade yet">This trader has not been graded yet.</EmptyState>

@@ -20,7 +20,10 @@ import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/guar
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data ? `${displayName(args.data.trader) || "Trader"} · Grader` : "Trader · Grader", noindex: true });
+  seo(args, {
+    title: args.data ? `${displayName(args.data.trader) || "Trader"} · Grader` : "Trader · Grader",
+    noindex: true,
+  });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
@@ -28,13 +31,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = await getDb();
   const [grade, counts, following, blocked] = await Promise.all([
     currentGradeSummary(trader.id),
-    db.selectFrom("users").select(["followers_count", "following_count"]).where("id", "=", trader.id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("users")
+      .select(["followers_count", "following_count"])
+      .where("id", "=", trader.id)
+      .executeTakeFirstOrThrow(),
     viewer.id === trader.id ? false : isFollowing(viewer.id, trader.id),
     viewer.id === trader.id ? false : isBlockedEitherWay(viewer.id, trader.id),
   ]);
   return json({
     grade,
-    trader: { id: trader.id, username: trader.username, first_name: trader.first_name, last_name: trader.last_name, name: trader.name, avatar: trader.avatar_url },
+    trader: {
+      id: trader.id,
+      username: trader.username,
+      first_name: trader.first_name,
+      last_name: trader.last_name,
+      name: trader.name,
+      avatar: trader.avatar_url,
+    },
     self: viewer.id === trader.id,
     following,
     blocked,
@@ -64,7 +78,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirect(`/messages/${result.conversationId}/reply`, 303);
     }
     case "report": {
-      const reason = String(form.get("reason") ?? "").trim().slice(0, 500) || "Reported from the profile";
+      const reason =
+        String(form.get("reason") ?? "")
+          .trim()
+          .slice(0, 500) || "Reported from the profile";
       const result = await reportUser(viewer.id, id, reason);
       if (!result.ok) return json({ error: result.message }, { status: result.status });
       return json({ reported: true });
@@ -115,7 +132,11 @@ function TraderLayout({ children }: { children: ReactNode }) {
           <h1>{displayName(trader) || "Trader"}</h1>
           {trader.username ? <p className="muted">@{trader.username}</p> : null}
           <p className="small">
-            {grade?.tier ? <GradeBadge tier={grade.tier as Tier} stars={grade.stars} /> : <span className="muted">No grade yet</span>}
+            {grade?.tier ? (
+              <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+            ) : (
+              <span className="muted">No grade yet</span>
+            )}
           </p>
           <div className="follow-row">
             <span>
@@ -125,12 +146,19 @@ function TraderLayout({ children }: { children: ReactNode }) {
               <strong>{formatCompact(counts.following)}</strong> following
             </span>
             {self ? (
-              <Link to="/profile" className="btn btn-ghost btn-small">Your profile</Link>
+              <Link to="/profile" className="btn btn-ghost btn-small">
+                Your profile
+              </Link>
             ) : (
               <>
                 <Form method="post" action={`/u/${trader.id}`}>
                   <input type="hidden" name="redirect_to" value={here} />
-                  <button type="submit" name="intent" value={following ? "unfollow" : "follow"} className={following ? "btn btn-ghost" : "btn btn-primary"}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={following ? "unfollow" : "follow"}
+                    className={following ? "btn btn-ghost" : "btn btn-primary"}
+                  >
                     {following ? "Unfollow" : "Follow"}
                   </button>
                 </Form>
@@ -140,7 +168,9 @@ function TraderLayout({ children }: { children: ReactNode }) {
                     <Form method="post" action={`/u/${trader.id}`} className="stack popover-panel">
                       <label htmlFor="dm-body">Message to {displayName(trader) || "this trader"}</label>
                       <textarea id="dm-body" name="body" maxLength={2000} rows={3} required />
-                      <button type="submit" name="intent" value="message" className="btn btn-primary">Send</button>
+                      <button type="submit" name="intent" value="message" className="btn btn-primary">
+                        Send
+                      </button>
                     </Form>
                   </details>
                 )}
@@ -150,22 +180,37 @@ function TraderLayout({ children }: { children: ReactNode }) {
                     <Form method="post" action={`/u/${trader.id}`} className="stack">
                       <label htmlFor="report-user">Why are you reporting this trader?</label>
                       <input id="report-user" name="reason" maxLength={500} required />
-                      <button type="submit" name="intent" value="report" className="btn btn-ghost btn-small">Send report</button>
+                      <button type="submit" name="intent" value="report" className="btn btn-ghost btn-small">
+                        Send report
+                      </button>
                     </Form>
                     <Form method="post" action={`/u/${trader.id}`}>
                       <input type="hidden" name="redirect_to" value={here} />
-                      <button type="submit" name="intent" value="block" className="btn btn-ghost btn-small">Block</button>
+                      <button type="submit" name="intent" value="block" className="btn btn-ghost btn-small">
+                        Block
+                      </button>
                     </Form>
                   </div>
                 </details>
               </>
             )}
           </div>
-          {actionData && "error" in actionData ? <p className="field-error" role="alert">{actionData.error}</p> : null}
-          {actionData && "reported" in actionData ? <p role="status" className="notice">Thanks, your report was sent for review.</p> : null}
+          {actionData && "error" in actionData ? (
+            <p className="field-error" role="alert">
+              {actionData.error}
+            </p>
+          ) : null}
+          {actionData && "reported" in actionData ? (
+            <p role="status" className="notice">
+              Thanks, your report was sent for review.
+            </p>
+          ) : null}
         </div>
       </header>
-      <Tabs label="Trader" tabs={tabs.map((t) => [`/u/${trader.id}/${t}`, t[0]!.toUpperCase() + t.slice(1)] as const)} />
+      <Tabs
+        label="Trader"
+        tabs={tabs.map((t) => [`/u/${trader.id}/${t}`, t[0]!.toUpperCase() + t.slice(1)] as const)}
+      />
       {children}
     </div>
   );

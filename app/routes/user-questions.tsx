@@ -22,7 +22,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, { status: 400 });
   const result = await updateProfile(user.id, { ...parsed.data, onboarded: true });
   if (result === "username-taken") {
-    return json({ errors: { username: "That username is taken. Try another." } as Record<string, string>, values: parsed.values }, { status: 400 });
+    return json(
+      { errors: { username: "That username is taken. Try another." } as Record<string, string>, values: parsed.values },
+      { status: 400 },
+    );
   }
   return redirect("/community");
 }
@@ -37,29 +40,64 @@ export default function UserQuestions() {
       <h1>Tell us about you</h1>
       <p className="lead">A few answers so other traders know who is behind the grade.</p>
       <Form method="post" className="stack card" noValidate>
-        <Field label="Username" name="username" required defaultValue={v("username", profile.username)} hint="3 to 30 characters: lowercase letters, digits and _." error={data?.errors.username} autoComplete="username" />
-        <Field label="First name" name="first_name" defaultValue={v("first_name", profile.first_name)} error={data?.errors.first_name} autoComplete="given-name" />
-        <Field label="Last name" name="last_name" defaultValue={v("last_name", profile.last_name)} error={data?.errors.last_name} autoComplete="family-name" />
+        <Field
+          label="Username"
+          name="username"
+          required
+          defaultValue={v("username", profile.username)}
+          hint="3 to 30 characters: lowercase letters, digits and _."
+          error={data?.errors.username}
+          autoComplete="username"
+        />
+        <Field
+          label="First name"
+          name="first_name"
+          defaultValue={v("first_name", profile.first_name)}
+          error={data?.errors.first_name}
+          autoComplete="given-name"
+        />
+        <Field
+          label="Last name"
+          name="last_name"
+          defaultValue={v("last_name", profile.last_name)}
+          error={data?.errors.last_name}
+          autoComplete="family-name"
+        />
         <fieldset className="field">
           <legend>Markets you trade</legend>
           {MARKETS.map((m) => (
             <label key={m} className="check">
-              <input type="checkbox" name="markets" value={m} defaultChecked={chosenMarkets.includes(m)} /> {MARKET_LABELS[m]}
+              <input type="checkbox" name="markets" value={m} defaultChecked={chosenMarkets.includes(m)} />{" "}
+              {MARKET_LABELS[m]}
             </label>
           ))}
           {data?.errors.markets ? <p className="field-error">Choose from the listed markets.</p> : null}
         </fieldset>
         <div className="field">
           <label htmlFor="f-experience">Trading experience</label>
-          <select id="f-experience" name="experience" defaultValue={v("experience", profile.experience)} aria-invalid={data?.errors.experience ? true : undefined} aria-describedby={data?.errors.experience ? "f-experience-error" : undefined}>
+          <select
+            id="f-experience"
+            name="experience"
+            defaultValue={v("experience", profile.experience)}
+            aria-invalid={data?.errors.experience ? true : undefined}
+            aria-describedby={data?.errors.experience ? "f-experience-error" : undefined}
+          >
             <option value="">Choose…</option>
             {EXPERIENCE.map((e) => (
-              <option key={e} value={e}>{EXPERIENCE_LABELS[e]}</option>
+              <option key={e} value={e}>
+                {EXPERIENCE_LABELS[e]}
+              </option>
             ))}
           </select>
-          {data?.errors.experience ? <p id="f-experience-error" className="field-error">{data.errors.experience}</p> : null}
+          {data?.errors.experience ? (
+            <p id="f-experience-error" className="field-error">
+              {data.errors.experience}
+            </p>
+          ) : null}
         </div>
-        <button type="submit" className="btn btn-primary">Continue</button>
+        <button type="submit" className="btn btn-primary">
+          Continue
+        </button>
       </Form>
     </div>
   );

@@ -22,13 +22,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // One answer shape for the three forms; the avatar's feedback is kept apart so it shows in its own card.
-type SettingsResult = { saved: boolean; avatarNotice: string | null; avatarError: string | null; errors: Record<string, string>; values: Record<string, string> };
+type SettingsResult = {
+  saved: boolean;
+  avatarNotice: string | null;
+  avatarError: string | null;
+  errors: Record<string, string>;
+  values: Record<string, string>;
+};
 const answer = (result: Partial<SettingsResult>, status = 200) =>
-  json<SettingsResult>({ saved: false, avatarNotice: null, avatarError: null, errors: {}, values: {}, ...result }, { status });
+  json<SettingsResult>(
+    { saved: false, avatarNotice: null, avatarError: null, errors: {}, values: {}, ...result },
+    { status },
+  );
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return avatarAction(request, user.id);
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
+    return avatarAction(request, user.id);
   const form = await readForm(request);
   if (form.get("intent") === "remove-avatar") {
     await removeAvatar(user.id);
@@ -37,7 +47,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseForm(SettingsSchema, form);
   if (!parsed.ok) return answer({ errors: parsed.errors, values: parsed.values }, 400);
   const result = await updateProfile(user.id, parsed.data);
-  if (result === "username-taken") return answer({ errors: { username: "That username is taken. Try another." }, values: parsed.values }, 400);
+  if (result === "username-taken")
+    return answer({ errors: { username: "That username is taken. Try another." }, values: parsed.values }, 400);
   return answer({ saved: true });
 }
 
@@ -45,7 +56,10 @@ async function avatarAction(request: Request, userId: number) {
   const fail = (avatarError: string) => answer({ avatarError }, 400);
   let file: FormDataEntryValue | null;
   try {
-    const form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: AVATAR_MAX_BYTES }));
+    const form = await unstable_parseMultipartFormData(
+      request,
+      unstable_createMemoryUploadHandler({ maxPartSize: AVATAR_MAX_BYTES }),
+    );
     file = form.get("avatar");
   } catch {
     return fail("The image is larger than 2 MB.");
@@ -75,63 +89,148 @@ export default function Settings() {
       <h1>Settings</h1>
       <p className="lead">Signed in as {profile.email}.</p>
       <Form method="post" className="stack card" noValidate>
-        {data?.saved ? <p className="form-success" role="status">Your settings are saved.</p> : null}
-        <Field label="Username" name="username" required defaultValue={v("username", profile.username)} error={data?.errors.username} autoComplete="username" />
-        <Field label="First name" name="first_name" defaultValue={v("first_name", profile.first_name)} error={data?.errors.first_name} autoComplete="given-name" />
-        <Field label="Last name" name="last_name" defaultValue={v("last_name", profile.last_name)} error={data?.errors.last_name} autoComplete="family-name" />
+        {data?.saved ? (
+          <p className="form-success" role="status">
+            Your settings are saved.
+          </p>
+        ) : null}
+        <Field
+          label="Username"
+          name="username"
+          required
+          defaultValue={v("username", profile.username)}
+          error={data?.errors.username}
+          autoComplete="username"
+        />
+        <Field
+          label="First name"
+          name="first_name"
+          defaultValue={v("first_name", profile.first_name)}
+          error={data?.errors.first_name}
+          autoComplete="given-name"
+        />
+        <Field
+          label="Last name"
+          name="last_name"
+          defaultValue={v("last_name", profile.last_name)}
+          error={data?.errors.last_name}
+          autoComplete="family-name"
+        />
         <fieldset className="field">
           <legend>What others see on your profile and card</legend>
           <label className="check">
-            <input type="radio" name="show_amounts" value="percentages" defaultChecked={!showAmounts} /> Percentages and grades only
+            <input type="radio" name="show_amounts" value="percentages" defaultChecked={!showAmounts} /> Percentages and
+            grades only
           </label>
           <label className="check">
             <input type="radio" name="show_amounts" value="amounts" defaultChecked={showAmounts} /> Also dollar amounts
           </label>
           <label className="check">
-            <input type="checkbox" name="share_trades" value="on" defaultChecked={shareTrades} /> List my trades in the market’s recent trades (symbol, side and price; quantities only with dollar amounts)
+            <input type="checkbox" name="share_trades" value="on" defaultChecked={shareTrades} /> List my trades in the
+            market’s recent trades (symbol, side and price; quantities only with dollar amounts)
           </label>
         </fieldset>
         <div className="field">
           <label htmlFor="f-time_zone">Time zone</label>
-          <select id="f-time_zone" name="time_zone" defaultValue={v("time_zone", profile.time_zone)} aria-describedby={data?.errors.time_zone ? "f-time_zone-error f-time_zone-hint" : "f-time_zone-hint"} aria-invalid={data?.errors.time_zone ? true : undefined}>
-            {timeZones.map((z) => <option key={z} value={z}>{z.replaceAll("_", " ")}</option>)}
+          <select
+            id="f-time_zone"
+            name="time_zone"
+            defaultValue={v("time_zone", profile.time_zone)}
+            aria-describedby={data?.errors.time_zone ? "f-time_zone-error f-time_zone-hint" : "f-time_zone-hint"}
+            aria-invalid={data?.errors.time_zone ? true : undefined}
+          >
+            {timeZones.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll("_", " ")}
+              </option>
+            ))}
           </select>
-          <p id="f-time_zone-hint" className="muted small">Your Stats tab groups trades by weekday and hour of day in this zone.</p>
-          {data?.errors.time_zone ? <p id="f-time_zone-error" className="field-error">{data.errors.time_zone}</p> : null}
+          <p id="f-time_zone-hint" className="muted small">
+            Your Stats tab groups trades by weekday and hour of day in this zone.
+          </p>
+          {data?.errors.time_zone ? (
+            <p id="f-time_zone-error" className="field-error">
+              {data.errors.time_zone}
+            </p>
+          ) : null}
         </div>
-        <button type="submit" className="btn btn-primary">Save settings</button>
+        <button type="submit" className="btn btn-primary">
+          Save settings
+        </button>
       </Form>
-      <Form method="post" encType="multipart/form-data" className="stack card" style={{ marginTop: "1rem" }} ref={avatarForm}>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="stack card"
+        style={{ marginTop: "1rem" }}
+        ref={avatarForm}
+      >
         <h2 style={{ margin: 0 }}>Avatar</h2>
-        {data?.avatarNotice ? <p className="form-success" role="status">{data.avatarNotice}</p> : null}
+        {data?.avatarNotice ? (
+          <p className="form-success" role="status">
+            {data.avatarNotice}
+          </p>
+        ) : null}
         <div style={{ display: "flex", gap: "1rem", alignItems: "center" }}>
           <Avatar user={{ ...profile, avatar: profile.avatar_url }} size={64} />
           <div className="field" style={{ flex: 1, minWidth: 0 }}>
             <label htmlFor="f-avatar">PNG, JPEG or WebP, up to 2 MB</label>
-            <input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/webp" aria-invalid={data?.avatarError ? true : undefined} aria-describedby={data?.avatarError ? "f-avatar-error" : undefined} />
-            {data?.avatarError ? <p id="f-avatar-error" className="field-error">{data.avatarError}</p> : null}
+            <input
+              id="f-avatar"
+              name="avatar"
+              type="file"
+              accept="image/png,image/jpeg,image/webp"
+              aria-invalid={data?.avatarError ? true : undefined}
+              aria-describedby={data?.avatarError ? "f-avatar-error" : undefined}
+            />
+            {data?.avatarError ? (
+              <p id="f-avatar-error" className="field-error">
+                {data.avatarError}
+              </p>
+            ) : null}
           </div>
         </div>
         <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
-          <button type="submit" className="btn btn-ghost">Upload avatar</button>
+          <button type="submit" className="btn btn-ghost">
+            Upload avatar
+          </button>
           {profile.avatar_url ? (
             // In the upload form but sent as a plain form (formEncType), so removing never uploads the chosen file.
-            <button type="submit" name="intent" value="remove-avatar" formEncType="application/x-www-form-urlencoded" className="btn btn-ghost">
+            <button
+              type="submit"
+              name="intent"
+              value="remove-avatar"
+              formEncType="application/x-www-form-urlencoded"
+              className="btn btn-ghost"
+            >
               Remove avatar
             </button>
           ) : null}
         </div>
       </Form>
       <ThemeForm current={theme} />
-      <p><Link to="/user/settings/change-password">Change password</Link></p>
+      <p>
+        <Link to="/user/settings/change-password">Change password</Link>
+      </p>
       <section className="stack card" aria-labelledby="own-data-h" style={{ marginTop: "1rem" }}>
-        <h2 id="own-data-h" style={{ margin: 0 }}>Your data</h2>
+        <h2 id="own-data-h" style={{ margin: 0 }}>
+          Your data
+        </h2>
         <p style={{ margin: 0 }}>
-          <a href="/user/settings/data.json" download>Download my data</a> (JSON: profile, linked accounts and their ledger, grades, posts, likes, follows and messages)
+          <a href="/user/settings/data.json" download>
+            Download my data
+          </a>{" "}
+          (JSON: profile, linked accounts and their ledger, grades, posts, likes, follows and messages)
         </p>
-        <p style={{ margin: 0 }}><Link to="/user/settings/delete-account" className="neg">Delete my account</Link></p>
+        <p style={{ margin: 0 }}>
+          <Link to="/user/settings/delete-account" className="neg">
+            Delete my account
+          </Link>
+        </p>
       </section>
-      <p><Link to="/user/settings/notifications">Notifications</Link></p>
+      <p>
+        <Link to="/user/settings/notifications">Notifications</Link>
+      </p>
     </div>
   );
 }

@@ -30,9 +30,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const limit = await hitRateLimit(`change-password:${user.id}`, 10, 3600);
   if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { done: false });
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok) return json({ done: false, formError: null as string | null, errors: parsed.errors }, { status: 400 });
+  if (!parsed.ok)
+    return json({ done: false, formError: null as string | null, errors: parsed.errors }, { status: 400 });
   const ok = await changePassword(user.id, sessionTokenFrom(request), parsed.data.current, parsed.data.password);
-  if (!ok) return json({ done: false, formError: null, errors: { current: "That is not your current password." } as Record<string, string> }, { status: 400 });
+  if (!ok)
+    return json(
+      {
+        done: false,
+        formError: null,
+        errors: { current: "That is not your current password." } as Record<string, string>,
+      },
+      { status: 400 },
+    );
   return json({ done: true, formError: null, errors: {} as Record<string, string> });
 }
 
@@ -43,15 +52,48 @@ export default function ChangePassword() {
       <h1>Change password</h1>
       <p className="lead">Your other devices are signed out when you change it.</p>
       <Form method="post" className="stack card" noValidate>
-        {data?.done ? <p className="form-success" role="status">Your password is changed.</p> : null}
+        {data?.done ? (
+          <p className="form-success" role="status">
+            Your password is changed.
+          </p>
+        ) : null}
         <FormResult error={data?.formError} />
-        <Field label="Current password" name="current" type="password" autoComplete="current-password" required error={data?.errors.current} />
-        <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.password} />
+        <Field
+          label="Current password"
+          name="current"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={data?.errors.current}
+        />
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          required
+          error={data?.errors.password}
+        />
         {/* The same limit as the first field, or a pasted long password is cut in one field only and "doesn't match". */}
-        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} required error={data?.errors.confirm} />
-        <button type="submit" className="btn btn-primary">Change password</button>
+        <Field
+          label="Repeat the new password"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          required
+          error={data?.errors.confirm}
+        />
+        <button type="submit" className="btn btn-primary">
+          Change password
+        </button>
       </Form>
-      <p><Link to="/user/settings">Back to settings</Link></p>
+      <p>
+        <Link to="/user/settings">Back to settings</Link>
+      </p>
     </div>
   );
 }

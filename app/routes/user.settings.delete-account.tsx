@@ -21,7 +21,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!confirmation) return json({ error: "Confirm to delete your account.", typed: "" }, { status: 400 });
   const result = await deleteAccount(user.id, confirmation);
   // A typed e-mail address is shown again; a password never is.
-  if (!result.ok) return json({ error: result.message, typed: confirmation.includes("@") ? confirmation.slice(0, 320) : "" }, { status: 400 });
+  if (!result.ok)
+    return json(
+      { error: result.message, typed: confirmation.includes("@") ? confirmation.slice(0, 320) : "" },
+      { status: 400 },
+    );
   // The sessions went with the account; this clears the browser's cookie.
   return redirect("/?account=deleted", { headers: { "Set-Cookie": await destroySession(request) } });
 }
@@ -33,21 +37,46 @@ export default function DeleteAccount() {
     <div className="page narrow">
       <h1>Delete my account</h1>
       <p className="lead">
-        This removes your profile, linked accounts and their histories, grades, cards, posts, likes, follows and messages, and signs you out everywhere. It cannot be undone.{" "}
-        <a href="/user/settings/data.json" download>Download your data</a> first if you want a copy.
+        This removes your profile, linked accounts and their histories, grades, cards, posts, likes, follows and
+        messages, and signs you out everywhere. It cannot be undone.{" "}
+        <a href="/user/settings/data.json" download>
+          Download your data
+        </a>{" "}
+        first if you want a copy.
       </p>
       <p>
-        Public grade records stay in the grade log under a pseudonym that no longer leads to you. The free tries you used are remembered (as a keyed hash of your e-mail address), so a new account with the same address does not get them again.
+        Public grade records stay in the grade log under a pseudonym that no longer leads to you. The free tries you
+        used are remembered (as a keyed hash of your e-mail address), so a new account with the same address does not
+        get them again.
       </p>
       <Form method="post" className="stack card" noValidate>
         {confirmWith === "password" ? (
-          <Field label="Your password" name="confirmation" type="password" required autoComplete="current-password" error={data?.error} />
+          <Field
+            label="Your password"
+            name="confirmation"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={data?.error}
+          />
         ) : (
-          <Field label="Your e-mail address" name="confirmation" type="email" required autoComplete="email" defaultValue={data?.typed} error={data?.error} />
+          <Field
+            label="Your e-mail address"
+            name="confirmation"
+            type="email"
+            required
+            autoComplete="email"
+            defaultValue={data?.typed}
+            error={data?.error}
+          />
         )}
-        <button type="submit" className="btn btn-danger">Delete my account</button>
+        <button type="submit" className="btn btn-danger">
+          Delete my account
+        </button>
       </Form>
-      <p><Link to="/user/settings">Back to settings</Link></p>
+      <p>
+        <Link to="/user/settings">Back to settings</Link>
+      </p>
     </div>
   );
 }

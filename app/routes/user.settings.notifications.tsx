@@ -1,7 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { DIGEST_FREQUENCIES, KIND_LABELS, NOTIFICATION_KINDS, parseNotificationSettings, type NotificationKind } from "~/lib/notifications";
+import {
+  DIGEST_FREQUENCIES,
+  KIND_LABELS,
+  NOTIFICATION_KINDS,
+  parseNotificationSettings,
+  type NotificationKind,
+} from "~/lib/notifications";
 import { seo } from "~/lib/seo";
 import { readForm } from "~/server/guards.server";
 import { getNotificationSettings, saveNotificationSettings } from "~/server/notifications.server";
@@ -35,8 +41,16 @@ export default function NotificationSettingsPage() {
       </p>
       <h1>Notifications</h1>
       <Form method="post" className="stack card">
-        {data?.saved ? <p className="form-success" role="status">Your notification settings are saved.</p> : null}
-        {data?.error ? <p className="field-error" role="alert">{data.error}</p> : null}
+        {data?.saved ? (
+          <p className="form-success" role="status">
+            Your notification settings are saved.
+          </p>
+        ) : null}
+        {data?.error ? (
+          <p className="field-error" role="alert">
+            {data.error}
+          </p>
+        ) : null}
         <fieldset className="field">
           <legend>Tell me about</legend>
           {NOTIFICATION_KINDS.map((kind) => (
@@ -52,9 +66,13 @@ export default function NotificationSettingsPage() {
               <input type="radio" name="digest" value={f} defaultChecked={settings.digest === f} /> {DIGEST_LABELS[f]}
             </label>
           ))}
-          {verified ? null : <p className="muted small">Summaries go only to a verified e-mail address: verify yours first.</p>}
+          {verified ? null : (
+            <p className="muted small">Summaries go only to a verified e-mail address: verify yours first.</p>
+          )}
         </fieldset>
-        <button type="submit" className="btn btn-primary">Save notification settings</button>
+        <button type="submit" className="btn btn-primary">
+          Save notification settings
+        </button>
       </Form>
     </div>
   );

@@ -18,9 +18,13 @@ export default function VerifyEmail() {
     <div className="page narrow">
       <h1>{verified ? "Email verified" : "This link can't be used"}</h1>
       <p className="lead">
-        {verified ? "Thanks, your email address is confirmed." : "Verification links work once and for 24 hours. Log in and ask for a new one from the banner."}
+        {verified
+          ? "Thanks, your email address is confirmed."
+          : "Verification links work once and for 24 hours. Log in and ask for a new one from the banner."}
       </p>
-      <Link to="/community" className="btn btn-primary">Continue</Link>
+      <Link to="/community" className="btn btn-primary">
+        Continue
+      </Link>
     </div>
   );
 }

@@ -19,7 +19,11 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data?.found || args.data?.logged ? `Verification ${args.data.entered} · Grader` : `${NO_GRADE} · Grader`, noindex: true });
+  seo(args, {
+    title:
+      args.data?.found || args.data?.logged ? `Verification ${args.data.entered} · Grader` : `${NO_GRADE} · Grader`,
+    noindex: true,
+  });
 
 const KIND_NAMES: Record<string, string> = { plaid: "brokerage (Plaid)", evm: "EVM wallet", solana: "Solana wallet" };
 
@@ -38,20 +42,43 @@ export default function VerifyCard() {
     );
   }
   const rows: [string, React.ReactNode][] = [
-    ["Trader", <><Link to={`/u/${d.trader.id}`}>{d.trader.name}</Link>{d.trader.username ? <span className="muted"> @{d.trader.username}</span> : null}</>],
+    [
+      "Trader",
+      <>
+        <Link to={`/u/${d.trader.id}`}>{d.trader.name}</Link>
+        {d.trader.username ? <span className="muted"> @{d.trader.username}</span> : null}
+      </>,
+    ],
     ["Tier", d.tier ?? "Not graded"],
     ["Stars", d.stars === null ? "—" : `${d.stars} of 5`],
     ["Score", d.score === null ? "—" : `${d.score}/100`],
     ["Time-weighted return", d.figures.twr],
     ["Money-weighted return", d.figures.mwr],
-    ...(d.figures.benchmark ? ([[`Benchmark (${d.figures.benchmark.symbol})`, d.figures.benchmark.return], ["Excess over the benchmark", d.figures.benchmark.excess]] as [string, string][]) : []),
+    ...(d.figures.benchmark
+      ? ([
+          [`Benchmark (${d.figures.benchmark.symbol})`, d.figures.benchmark.return],
+          ["Excess over the benchmark", d.figures.benchmark.excess],
+        ] as [string, string][])
+      : []),
     ["Max drawdown", d.figures.maxDrawdown],
     ["Win rate", d.figures.winRate],
     ...(d.figures.totalPnl ? ([["Total P&L", d.figures.totalPnl]] as [string, string][]) : []),
     ["Graded on", <time dateTime={d.createdAt}>{d.date}</time>],
     ["Period", d.period.from && d.period.to ? `${d.period.from.slice(0, 10)} to ${d.period.to.slice(0, 10)}` : "—"],
-    ["Data", d.log ? (d.log.data === "demo" ? "Demo data (simulated provider histories)" : "Real data (imported from live providers)") : "Not recorded"],
-    ["Accounts linked", d.log ? d.log.accounts.map((a) => `${a.count} ${KIND_NAMES[a.kind] ?? a.kind}`).join(", ") || "None" : "Not recorded"],
+    [
+      "Data",
+      d.log
+        ? d.log.data === "demo"
+          ? "Demo data (simulated provider histories)"
+          : "Real data (imported from live providers)"
+        : "Not recorded",
+    ],
+    [
+      "Accounts linked",
+      d.log
+        ? d.log.accounts.map((a) => `${a.count} ${KIND_NAMES[a.kind] ?? a.kind}`).join(", ") || "None"
+        : "Not recorded",
+    ],
     ...(d.log?.unlinked ? ([["Unlinked accounts", d.log.unlinked]] as [string, string][]) : []),
     ...(d.dataQuality ? ([["Data quality", d.dataQuality]] as [string, string][]) : []),
     ["Engine version", d.engineVersion],
@@ -62,7 +89,8 @@ export default function VerifyCard() {
       <h1>Verified evaluation</h1>
       {d.log?.data === "demo" ? <DemoDataNote /> : null}
       <p>
-        Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare every figure with the card you were shown.
+        Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare every figure with the card you were
+        shown.
       </p>
       <dl className="card record">
         {rows.map(([label, value]) => (
@@ -76,8 +104,12 @@ export default function VerifyCard() {
         <section aria-labelledby="signed-record">
           <h2 id="signed-record">Signed record</h2>
           <p>
-            Entry {d.log.seq} of the <a href="/api/grades/log">public grade log</a>, signed with key <code>{d.log.kid}</code>:{" "}
-            <strong>{d.log.valid ? "the signature and hash check out" : `this record does not check out (${d.log.problem})`}</strong>.
+            Entry {d.log.seq} of the <a href="/api/grades/log">public grade log</a>, signed with key{" "}
+            <code>{d.log.kid}</code>:{" "}
+            <strong>
+              {d.log.valid ? "the signature and hash check out" : `this record does not check out (${d.log.problem})`}
+            </strong>
+            .
           </p>
           <p>
             <a href={`/verify/${d.code}/record.json`} download>
@@ -90,12 +122,22 @@ export default function VerifyCard() {
         <p className="small muted">This grade is from before the public log and carries no signed record.</p>
       )}
       <p className="small muted">
-        {d.current ? "This is the trader's current grade." : "The trader has been graded again since; this code belongs to an earlier evaluation."}
+        {d.current
+          ? "This is the trader's current grade."
+          : "The trader has been graded again since; this code belongs to an earlier evaluation."}
       </p>
       {d.card ? (
         <figure>
-          <img src={d.card.path} width={d.card.width} height={d.card.height} alt={`The card of this grade: ${d.tier}, ${d.score}/100, code ${d.code}`} style={{ width: "100%", height: "auto" }} />
-          <figcaption className="small muted">The card as Grader draws it. A card that differs from this one was edited.</figcaption>
+          <img
+            src={d.card.path}
+            width={d.card.width}
+            height={d.card.height}
+            alt={`The card of this grade: ${d.tier}, ${d.score}/100, code ${d.code}`}
+            style={{ width: "100%", height: "auto" }}
+          />
+          <figcaption className="small muted">
+            The card as Grader draws it. A card that differs from this one was edited.
+          </figcaption>
         </figure>
       ) : null}
       <h2>Check another code</h2>
@@ -126,8 +168,9 @@ function LoggedOnly({ r }: { r: NonNullable<ReturnType<typeof useLoaderData<type
     <div className="page narrow">
       <h1>Verified evaluation</h1>
       <p>
-        Code <strong>{r.code}</strong> belongs to a grade whose trader has since deleted their account. Its signed record remains in the public log (entry {r.seq}, key{" "}
-        <code>{r.kid}</code>): <strong>{r.valid ? "the signature and hash check out" : "this record does not check out"}</strong>.
+        Code <strong>{r.code}</strong> belongs to a grade whose trader has since deleted their account. Its signed
+        record remains in the public log (entry {r.seq}, key <code>{r.kid}</code>):{" "}
+        <strong>{r.valid ? "the signature and hash check out" : "this record does not check out"}</strong>.
       </p>
       <dl className="card record">
         {rows.map(([label, value]) => (

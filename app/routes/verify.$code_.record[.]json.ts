@@ -6,7 +6,11 @@ import { normaliseCode } from "~/server/grade-record.server";
 export async function loader({ params }: LoaderFunctionArgs) {
   const code = normaliseCode(params.code);
   const entry = code ? await gradeLogEntry(code) : null;
-  if (!entry) return new Response("No grade has this code", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!entry)
+    return new Response("No grade has this code", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   return new Response(JSON.stringify(entry, null, 2), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

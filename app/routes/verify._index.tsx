@@ -15,7 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: "Verify a grade · Grader", description: "Type the code printed on a Grader card to see the grade it belongs to, signed and logged." });
+  seo(args, {
+    title: "Verify a grade · Grader",
+    description: "Type the code printed on a Grader card to see the grade it belongs to, signed and logged.",
+  });
 
 export default function VerifyIndex() {
   const d = useLoaderData<typeof loader>();

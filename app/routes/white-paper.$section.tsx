@@ -13,7 +13,11 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data ? `${args.data.section.title} · White Paper · Grader` : "White Paper · Grader", description: args.data?.section.summary, type: "article" });
+  seo(args, {
+    title: args.data ? `${args.data.section.title} · White Paper · Grader` : "White Paper · Grader",
+    description: args.data?.section.summary,
+    type: "article",
+  });
 
 export default function WhitePaperSection() {
   const { section, index, prev, next } = useLoaderData<typeof loader>();
@@ -29,8 +33,20 @@ export default function WhitePaperSection() {
         <div dangerouslySetInnerHTML={{ __html: section.html }} />
       </article>
       <nav className="pager" aria-label="Sections">
-        {prev ? <Link to={`/white-paper/${prev.slug}`} rel="prev">← {prev.title}</Link> : <span />}
-        {next ? <Link to={`/white-paper/${next.slug}`} rel="next">{next.title} →</Link> : <span />}
+        {prev ? (
+          <Link to={`/white-paper/${prev.slug}`} rel="prev">
+            ← {prev.title}
+          </Link>
+        ) : (
+          <span />
+        )}
+        {next ? (
+          <Link to={`/white-paper/${next.slug}`} rel="next">
+            {next.title} →
+          </Link>
+        ) : (
+          <span />
+        )}
       </nav>
     </div>
   );

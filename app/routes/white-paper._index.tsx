@@ -4,7 +4,10 @@ import { Link } from "@remix-run/react";
 import { sections } from "~/content/white-paper";
 
 export const meta: MetaFunction = (args) =>
-  seo(args, { title: "White Paper · Grader", description: "How Grader grades trading performance, and where the $GRADER points program is going." });
+  seo(args, {
+    title: "White Paper · Grader",
+    description: "How Grader grades trading performance, and where the $GRADER points program is going.",
+  });
 
 export default function WhitePaperIndex() {
   return (

@@ -40,7 +40,11 @@ export async function resetPassword(token: string, newPassword: string): Promise
   return db.transaction().execute(async (trx) => {
     const userId = await consumeToken(trx, token, "reset");
     if (!userId) return false;
-    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: sql`now()` }).where("id", "=", userId).execute();
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, updated_at: sql`now()` })
+      .where("id", "=", userId)
+      .execute();
     await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
     // Every other reset link sent before is void now.
     await voidTokens(trx, userId, "reset");
@@ -51,7 +55,11 @@ export async function resetPassword(token: string, newPassword: string): Promise
 export async function sendVerificationEmail(userId: number): Promise<void> {
   const db = await getDb();
   await db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom("users").select(["email", "email_verified_at"]).where("id", "=", userId).executeTakeFirst();
+    const user = await trx
+      .selectFrom("users")
+      .select(["email", "email_verified_at"])
+      .where("id", "=", userId)
+      .executeTakeFirst();
     if (!user || user.email_verified_at) return;
     const token = await issueToken(trx, userId, "verify");
     await enqueueMail(
@@ -70,19 +78,33 @@ export async function verifyEmail(token: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const userId = await consumeToken(trx, token, "verify");
     if (!userId) return false;
-    await trx.updateTable("users").set({ email_verified_at: sql`now()` }).where("id", "=", userId).where("email_verified_at", "is", null).execute();
+    await trx
+      .updateTable("users")
+      .set({ email_verified_at: sql`now()` })
+      .where("id", "=", userId)
+      .where("email_verified_at", "is", null)
+      .execute();
     return true;
   });
 }
 
 /** Changes the password after checking the current one; every other session is revoked. */
-export async function changePassword(userId: number, currentToken: string | undefined, current: string, next: string): Promise<boolean> {
+export async function changePassword(
+  userId: number,
+  currentToken: string | undefined,
+  current: string,
+  next: string,
+): Promise<boolean> {
   const db = await getDb();
   const user = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
   if (!user?.password_hash || !(await verifyPassword(user.password_hash, current))) return false;
   const passwordHash = await hashPassword(next);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: sql`now()` }).where("id", "=", userId).execute();
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, updated_at: sql`now()` })
+      .where("id", "=", userId)
+      .execute();
     await voidTokens(trx, userId, "reset");
     let revoke = trx.deleteFrom("sessions").where("user_id", "=", userId);
     if (currentToken) revoke = revoke.where("id_hash", "!=", hashToken(currentToken));

@@ -20,27 +20,48 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 
 export async function isAdmin(userId: number): Promise<boolean> {
   const db = await getDb();
-  return Boolean((await db.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst())?.is_admin);
+  return Boolean(
+    (await db.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst())?.is_admin,
+  );
 }
 
 /** Grants or revokes the role by e-mail; the user id, or null when no account has that e-mail. */
 export async function setAdminByEmail(email: string, on: boolean): Promise<number | null> {
   const db = await getDb();
-  const row = await db.updateTable("users").set({ is_admin: on }).where("email", "=", normalizeEmail(email)).returning("id").executeTakeFirst();
+  const row = await db
+    .updateTable("users")
+    .set({ is_admin: on })
+    .where("email", "=", normalizeEmail(email))
+    .returning("id")
+    .executeTakeFirst();
   return row?.id ?? null;
 }
 
 export async function listAdmins() {
   const db = await getDb();
-  return db.selectFrom("users").select(["id", "email", "username"]).where("is_admin", "=", true).orderBy("id").execute();
+  return db
+    .selectFrom("users")
+    .select(["id", "email", "username"])
+    .where("is_admin", "=", true)
+    .orderBy("id")
+    .execute();
 }
 
 /** The counts on the area's tabs. */
 export async function adminCounts() {
   const db = await getDb();
   const [reports, stars] = await Promise.all([
-    db.selectFrom("reports").select((eb) => eb.fn.count<string>(sql`distinct post_id`).as("n")).where("reviewed_at", "is", null).where("post_id", "is not", null).executeTakeFirstOrThrow(),
-    db.selectFrom("star_applications").select((eb) => eb.fn.countAll<string>().as("n")).where("status", "=", "pending").executeTakeFirstOrThrow(),
+    db
+      .selectFrom("reports")
+      .select((eb) => eb.fn.count<string>(sql`distinct post_id`).as("n"))
+      .where("reviewed_at", "is", null)
+      .where("post_id", "is not", null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("star_applications")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("status", "=", "pending")
+      .executeTakeFirstOrThrow(),
   ]);
   return { openReports: Number(reports.n), pendingStars: Number(stars.n) };
 }
@@ -77,14 +98,24 @@ export async function openReportedPosts(page: number) {
     .offset((page - 1) * REPORTS_PAGE)
     .execute();
   return {
-    posts: rows.slice(0, REPORTS_PAGE).map((r) => ({ ...r, id: String(r.id), reports: Number(r.reports), hidden: r.hidden_at !== null, deleted: r.deleted_at !== null })),
+    posts: rows
+      .slice(0, REPORTS_PAGE)
+      .map((r) => ({
+        ...r,
+        id: String(r.id),
+        reports: Number(r.reports),
+        hidden: r.hidden_at !== null,
+        deleted: r.deleted_at !== null,
+      })),
     more: rows.length > REPORTS_PAGE,
   };
 }
 
 export const ModerationInput = z.object({
   post_id: z.string().regex(/^\d{1,18}$/, "Not a post id."),
-  decision: z.enum(["hide", "restore", "dismiss"], { errorMap: () => ({ message: "Choose hide, restore or dismiss." }) }),
+  decision: z.enum(["hide", "restore", "dismiss"], {
+    errorMap: () => ({ message: "Choose hide, restore or dismiss." }),
+  }),
 });
 
 /**
@@ -92,17 +123,30 @@ export const ModerationInput = z.object({
  * count zeroed) or dismiss the reports (visibility unchanged, count zeroed). Every open report
  * on the post is closed with the decision. False when there is no such post.
  */
-export async function moderatePost(postId: string, decision: z.infer<typeof ModerationInput>["decision"]): Promise<boolean> {
+export async function moderatePost(
+  postId: string,
+  decision: z.infer<typeof ModerationInput>["decision"],
+): Promise<boolean> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     if (decision === "dismiss") {
-      const row = await trx.updateTable("posts").set({ report_count: 0 }).where("id", "=", postId).returning("id").executeTakeFirst();
+      const row = await trx
+        .updateTable("posts")
+        .set({ report_count: 0 })
+        .where("id", "=", postId)
+        .returning("id")
+        .executeTakeFirst();
       if (!row) return false;
     } else if (!(await setPostHidden(trx, postId, decision === "hide"))) {
       return false;
     }
     const resolution = decision === "hide" ? "hidden" : decision === "restore" ? "restored" : "dismissed";
-    await trx.updateTable("reports").set({ reviewed_at: sql`now()`, resolution }).where("post_id", "=", postId).where("reviewed_at", "is", null).execute();
+    await trx
+      .updateTable("reports")
+      .set({ reviewed_at: sql`now()`, resolution })
+      .where("post_id", "=", postId)
+      .where("reviewed_at", "is", null)
+      .execute();
     return true;
   });
 }
@@ -111,7 +155,10 @@ export async function moderatePost(postId: string, decision: z.infer<typeof Mode
 // Stars
 
 export const StarReviewInput = z.object({
-  user_id: z.string().regex(/^\d{1,10}$/, "Not a user id.").transform(Number),
+  user_id: z
+    .string()
+    .regex(/^\d{1,10}$/, "Not a user id.")
+    .transform(Number),
   decision: z.enum(["approved", "rejected"], { errorMap: () => ({ message: "Choose approve or reject." }) }),
 });
 
@@ -147,7 +194,9 @@ export async function listUsers(q: string, page: number) {
       "evaluations.demo",
     ])
     .$if(needle.length > 0, (qb) =>
-      qb.where(sql<boolean>`(users.email like ${pattern} or lower(coalesce(users.username, '')) like ${pattern} or lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ${pattern})`),
+      qb.where(
+        sql<boolean>`(users.email like ${pattern} or lower(coalesce(users.username, '')) like ${pattern} or lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ${pattern})`,
+      ),
     )
     .orderBy("users.id", "desc")
     .limit(USERS_PAGE + 1)
@@ -157,7 +206,10 @@ export async function listUsers(q: string, page: number) {
 }
 
 export const RoleInput = z.object({
-  user_id: z.string().regex(/^\d{1,10}$/, "Not a user id.").transform(Number),
+  user_id: z
+    .string()
+    .regex(/^\d{1,10}$/, "Not a user id.")
+    .transform(Number),
   role: z.enum(["grant", "revoke"], { errorMap: () => ({ message: "Choose grant or revoke." }) }),
 });
 
@@ -166,7 +218,12 @@ export async function setAdminRole(actorId: number, userId: number, on: boolean)
   if (!on && actorId === userId) return "self";
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
-    const row = await trx.updateTable("users").set({ is_admin: on }).where("id", "=", userId).returning("id").executeTakeFirst();
+    const row = await trx
+      .updateTable("users")
+      .set({ is_admin: on })
+      .where("id", "=", userId)
+      .returning("id")
+      .executeTakeFirst();
     return row ? "ok" : "not_found";
   });
 }

@@ -7,7 +7,11 @@ describe("createAdmission", () => {
     const started: number[] = [];
     const releases: (() => void)[] = [];
     const refused: number[] = [];
-    for (let i = 0; i < 5; i++) admission.enter((release) => (started.push(i), releases.push(release)), () => refused.push(i));
+    for (let i = 0; i < 5; i++)
+      admission.enter(
+        (release) => (started.push(i), releases.push(release)),
+        () => refused.push(i),
+      );
     expect(started).toEqual([0, 1]);
     expect(admission.stats()).toMatchObject({ inFlight: 2, queued: 3 });
     releases[0]!();
@@ -27,13 +31,20 @@ describe("createAdmission", () => {
     const started: number[] = [];
     const refused: number[] = [];
     const releases: (() => void)[] = [];
-    for (let i = 0; i < 5; i++) admission.enter((release) => (started.push(i), releases.push(release)), () => refused.push(i));
+    for (let i = 0; i < 5; i++)
+      admission.enter(
+        (release) => (started.push(i), releases.push(release)),
+        () => refused.push(i),
+      );
     expect(started).toEqual([0]);
     expect(refused).toEqual([3, 4]);
     expect(admission.stats()).toEqual({ inFlight: 1, queued: 2, refused: 2 });
     releases[0]!();
     expect(started).toEqual([0, 1]);
-    admission.enter((release) => (started.push(5), releases.push(release)), () => refused.push(5));
+    admission.enter(
+      (release) => (started.push(5), releases.push(release)),
+      () => refused.push(5),
+    );
     expect(admission.stats()).toEqual({ inFlight: 1, queued: 2, refused: 2 });
     releases[1]!();
     releases[2]!();

@@ -1,5 +1,11 @@
 import { analyse, withoutAmounts, type Analytics, type TripRow } from "~/analytics";
-import { DEFAULT_JOURNAL_QUERY, journalPage, journalRows, parseJournalQuery, type JournalQuery } from "~/analytics/journal";
+import {
+  DEFAULT_JOURNAL_QUERY,
+  journalPage,
+  journalRows,
+  parseJournalQuery,
+  type JournalQuery,
+} from "~/analytics/journal";
 import { listRoundTrips, type RoundTrip } from "~/grading";
 import { getDb } from "./db.server";
 import { gradeReportFor } from "./evaluation.server";
@@ -74,7 +80,12 @@ export async function statsPage(ownerId: number, viewerId: number, params: URLSe
     report,
     own,
     analytics,
-    journal: { rows: page.rows.map((r) => visibleRow(r, own, amounts)), total: page.total, query, errors: parsed.ok ? {} : parsed.errors },
+    journal: {
+      rows: page.rows.map((r) => visibleRow(r, own, amounts)),
+      total: page.total,
+      query,
+      errors: parsed.ok ? {} : parsed.errors,
+    },
   };
 }
 
@@ -89,5 +100,11 @@ export async function ownJournal(userId: number, params: URLSearchParams, paged:
     return { ok: true as const, evaluationId: trips.evaluationId, rows, total: rows.length, query: parsed.query };
   }
   const page = journalPage(trips.trips, parsed.query);
-  return { ok: true as const, evaluationId: trips.evaluationId, rows: page.rows, total: page.total, query: parsed.query };
+  return {
+    ok: true as const,
+    evaluationId: trips.evaluationId,
+    rows: page.rows,
+    total: page.total,
+    query: parsed.query,
+  };
 }

@@ -22,20 +22,36 @@ const isoTime = z.string().openapi({ format: "date-time" });
 
 const name = z.string().trim().min(1).max(60).optional();
 // Known extras are validated and stored; unknown ones are ignored (zod strips them).
-export const RegisterBody = z.object({ email, password, username: username.optional(), first_name: name, last_name: name }).openapi("RegisterBody");
+export const RegisterBody = z
+  .object({ email, password, username: username.optional(), first_name: name, last_name: name })
+  .openapi("RegisterBody");
 export const LoginBody = z.object({ email, password: z.string().min(1).max(1024) }).openapi("LoginBody");
 
-export const WalletNonceBody = z.object({ wallet_address: z.string({ required_error: "Required." }).min(1, "Required.").max(100) }).openapi("WalletNonceBody");
+export const WalletNonceBody = z
+  .object({ wallet_address: z.string({ required_error: "Required." }).min(1, "Required.").max(100) })
+  .openapi("WalletNonceBody");
 export const WalletLinkBody = z
   .object({
     wallet_address: z.string({ required_error: "Required." }).min(1, "Required.").max(100),
-    message: z.string().max(4000).optional().openapi({ description: "The sign-in message exactly as POST /api/{chain}/nonce issued it." }),
-    signature: z.string().max(400).optional().openapi({ description: "EVM: personal_sign (0x + 130 hex); Solana: base58 ed25519 signature." }),
+    message: z
+      .string()
+      .max(4000)
+      .optional()
+      .openapi({ description: "The sign-in message exactly as POST /api/{chain}/nonce issued it." }),
+    signature: z
+      .string()
+      .max(400)
+      .optional()
+      .openapi({ description: "EVM: personal_sign (0x + 130 hex); Solana: base58 ed25519 signature." }),
   })
   .openapi("WalletLinkBody");
 
-export const LinkTokenBody = z.object({ linked_account_id: id.optional() }).openapi("LinkTokenBody", { description: "Optional: a linked account of yours, for Link update mode (re-login)." });
-export const ExchangeTokenBody = z.object({ public_token: z.string().trim().min(1, "is required").max(300) }).openapi("ExchangeTokenBody");
+export const LinkTokenBody = z
+  .object({ linked_account_id: id.optional() })
+  .openapi("LinkTokenBody", { description: "Optional: a linked account of yours, for Link update mode (re-login)." });
+export const ExchangeTokenBody = z
+  .object({ public_token: z.string().trim().min(1, "is required").max(300) })
+  .openapi("ExchangeTokenBody");
 export const ImportBody = z.object({ linked_account_id: id }).openapi("ImportBody");
 export const CheckoutBody = z.object({ price_id: z.string().min(1).max(200) }).openapi("CheckoutBody");
 
@@ -57,7 +73,9 @@ export const GradeLogQuery = z.object({
     .openapi({ type: "integer", minimum: 0, description: "The last seq you have seen (0 or absent: from the start)." }),
 });
 export const PageViewsQuery = z.object({
-  path: z.string({ required_error: "must be a tracked public page such as /blogs/{id}." }).refine(isTrackedPath, "must be a tracked public page such as /blogs/{id}."),
+  path: z
+    .string({ required_error: "must be a tracked public page such as /blogs/{id}." })
+    .refine(isTrackedPath, "must be a tracked public page such as /blogs/{id}."),
 });
 export const LedgerQuery = z.object({
   evaluation_id: z
@@ -66,9 +84,16 @@ export const LedgerQuery = z.object({
     .transform(Number)
     .refine((n) => n <= MAX_ID, "must be a positive whole number.")
     .optional()
-    .openapi({ type: "integer", minimum: 1, maximum: MAX_ID, description: "An older grade of yours (default: the current one)." }),
+    .openapi({
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_ID,
+      description: "An older grade of yours (default: the current one).",
+    }),
 });
-export const PortfolioOwnerQuery = z.object({ user_id: id.optional().openapi({ description: "Another trader whose profile is public (default: you)." }) });
+export const PortfolioOwnerQuery = z.object({
+  user_id: id.optional().openapi({ description: "Another trader whose profile is public (default: you)." }),
+});
 export const SearchQuery = z.object({
   keyword: z
     .string({ required_error: `type at least ${SEARCH_MIN_CHARS} characters.` })
@@ -76,7 +101,12 @@ export const SearchQuery = z.object({
     .refine((k) => k.length >= SEARCH_MIN_CHARS, `type at least ${SEARCH_MIN_CHARS} characters.`)
     .openapi({ type: "string", minLength: SEARCH_MIN_CHARS, maxLength: 100 }),
 });
-export const ShareProxyQuery = z.object({ file_url: z.string({ required_error: "must be the URL of one of our performance cards." }).max(300).openapi({ format: "uri" }) });
+export const ShareProxyQuery = z.object({
+  file_url: z
+    .string({ required_error: "must be the URL of one of our performance cards." })
+    .max(300)
+    .openapi({ format: "uri" }),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Responses
@@ -85,17 +115,32 @@ export const ShareProxyQuery = z.object({ file_url: z.string({ required_error: "
 export function envelope<T extends z.ZodTypeAny, M extends z.ZodTypeAny = z.ZodUndefined>(data: T, meta?: M) {
   return meta ? z.object({ data, meta }) : z.object({ data });
 }
-export const PageMeta = z.object({ page: z.number().int(), page_size: z.number().int(), total: z.number().int() }).openapi("PageMeta");
+export const PageMeta = z
+  .object({ page: z.number().int(), page_size: z.number().int(), total: z.number().int() })
+  .openapi("PageMeta");
 
 export const ApiError = z
   .object({
     error: z.object({
       message: z.string().openapi({ description: "What went wrong, for a person." }),
-      fields: z.record(z.string()).optional().openapi({ description: "Per-field problems of a body or query that failed validation." }),
-      code: z.union([z.string(), z.number()]).optional().openapi({ description: "A provider's error code (Plaid) or the product's 406." }),
+      fields: z
+        .record(z.string())
+        .optional()
+        .openapi({ description: "Per-field problems of a body or query that failed validation." }),
+      code: z
+        .union([z.string(), z.number()])
+        .optional()
+        .openapi({ description: "A provider's error code (Plaid) or the product's 406." }),
       relogin_required: z.boolean().optional(),
     }),
-    code: z.number().int().optional().openapi({ description: "the product's result code where a client tests body.code (406: the account belongs to another user)." }),
+    code: z
+      .number()
+      .int()
+      .optional()
+      .openapi({
+        description:
+          "the product's result code where a client tests body.code (406: the account belongs to another user).",
+      }),
     message: z.string().optional(),
   })
   .openapi("Error");
@@ -118,7 +163,9 @@ export const PublicUser = z
   })
   .openapi("User");
 
-export const WalletNonce = envelope(z.object({ message: z.string(), nonce: z.string(), expires_at: isoTime })).openapi("WalletNonce");
+export const WalletNonce = envelope(z.object({ message: z.string(), nonce: z.string(), expires_at: isoTime })).openapi(
+  "WalletNonce",
+);
 const accountKind = z.enum(["plaid", "evm", "solana"]);
 const accountStatus = z.enum(["active", "importing", "relogin_required", "error"]);
 export const WalletLinked = envelope(
@@ -137,8 +184,23 @@ export const WalletLinked = envelope(
 
 export const EvaluationResult = envelope(
   z.union([
-    z.object({ code: z.union([z.literal(200), z.literal(2002)]), evaluation_id: z.number().int(), tier: z.string().nullable(), score: z.number().nullable(), verification_code: z.string() }),
-    z.object({ code: z.number().int().openapi({ description: "401 free tries used, 402/403 not allowed, 406 held by another user, 409 nothing to grade, 425 still importing, 502 provider failed." }), message: z.string() }),
+    z.object({
+      code: z.union([z.literal(200), z.literal(2002)]),
+      evaluation_id: z.number().int(),
+      tier: z.string().nullable(),
+      score: z.number().nullable(),
+      verification_code: z.string(),
+    }),
+    z.object({
+      code: z
+        .number()
+        .int()
+        .openapi({
+          description:
+            "401 free tries used, 402/403 not allowed, 406 held by another user, 409 nothing to grade, 425 still importing, 502 provider failed.",
+        }),
+      message: z.string(),
+    }),
   ]),
 ).openapi("EvaluationResult", { description: "HTTP 200 with the product's result code in the body." });
 
@@ -146,7 +208,16 @@ export const LinkToken = envelope(z.object({ link_token: z.string() })).openapi(
 export const PlaidLinked = envelope(
   z.object({
     message: z.string(),
-    accounts: z.array(z.object({ id: z.number().int(), label: z.string(), institution_name: z.string().nullable(), created: z.boolean(), status: z.literal("importing"), import_id: z.number().int() })),
+    accounts: z.array(
+      z.object({
+        id: z.number().int(),
+        label: z.string(),
+        institution_name: z.string().nullable(),
+        created: z.boolean(),
+        status: z.literal("importing"),
+        import_id: z.number().int(),
+      }),
+    ),
   }),
 ).openapi("PlaidLinked");
 export const LinkedAccounts = envelope(
@@ -165,7 +236,9 @@ export const LinkedAccounts = envelope(
     }),
   ),
 ).openapi("LinkedAccounts");
-export const ImportStarted = envelope(z.object({ import_id: z.number().int(), state: z.literal("queued") })).openapi("ImportStarted");
+export const ImportStarted = envelope(z.object({ import_id: z.number().int(), state: z.literal("queued") })).openapi(
+  "ImportStarted",
+);
 export const Imports = envelope(
   z.array(
     z.object({
@@ -187,19 +260,46 @@ export const Imports = envelope(
     }),
   ),
 ).openapi("Imports");
-export const PlaidWebhookAnswer = envelope(z.object({ received: z.literal(true), action: z.string(), accounts: z.number().int() })).openapi("PlaidWebhookAnswer");
-export const StripeWebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() }).openapi("StripeWebhookAnswer", { description: "Stripe's own shape, without the envelope." });
-export const CheckoutSession = envelope(z.object({ client_secret: z.string(), session_id: z.string() })).openapi("CheckoutSession");
+export const PlaidWebhookAnswer = envelope(
+  z.object({ received: z.literal(true), action: z.string(), accounts: z.number().int() }),
+).openapi("PlaidWebhookAnswer");
+export const StripeWebhookAnswer = z
+  .object({ received: z.literal(true), duplicate: z.boolean() })
+  .openapi("StripeWebhookAnswer", { description: "Stripe's own shape, without the envelope." });
+export const CheckoutSession = envelope(z.object({ client_secret: z.string(), session_id: z.string() })).openapi(
+  "CheckoutSession",
+);
 
 export const GradeLog = envelope(
-  z.array(z.object({ seq: z.number().int(), hash: z.string(), prev_hash: z.string(), kid: z.string(), signature: z.string(), record: z.record(z.unknown()) })),
+  z.array(
+    z.object({
+      seq: z.number().int(),
+      hash: z.string(),
+      prev_hash: z.string(),
+      kid: z.string(),
+      signature: z.string(),
+      record: z.record(z.unknown()),
+    }),
+  ),
   z.object({ next: z.number().int().nullable(), head: z.object({ seq: z.number().int(), hash: z.string() }) }),
 ).openapi("GradeLog");
 export const PageViews = envelope(z.object({ path: z.string(), views: z.number().int() })).openapi("PageViews");
 
 const amount = z.number().nullable().openapi({ description: "null when the trader hides amounts" });
 export const Trades = envelope(
-  z.array(z.object({ id: z.string(), time: isoTime, symbol: z.string(), asset_class: z.string(), side: z.string(), quantity: amount, price: z.number(), fee: amount, account: z.string() })),
+  z.array(
+    z.object({
+      id: z.string(),
+      time: isoTime,
+      symbol: z.string(),
+      asset_class: z.string(),
+      side: z.string(),
+      quantity: amount,
+      price: z.number(),
+      fee: amount,
+      account: z.string(),
+    }),
+  ),
   PageMeta,
 ).openapi("Trades");
 export const Notifications = envelope(
@@ -210,7 +310,14 @@ export const Notifications = envelope(
       text: z.string(),
       url: z.string(),
       count: z.number().int(),
-      actor: z.object({ id: z.number().int(), name: z.string(), username: z.string().nullable(), avatar: z.string().nullable() }).nullable(),
+      actor: z
+        .object({
+          id: z.number().int(),
+          name: z.string(),
+          username: z.string().nullable(),
+          avatar: z.string().nullable(),
+        })
+        .nullable(),
       data: z.record(z.unknown()),
       created_at: isoTime,
       read: z.boolean(),
@@ -219,14 +326,33 @@ export const Notifications = envelope(
   PageMeta.extend({ unread: z.number().int(), sort_by: z.literal("created_at"), order: z.literal("desc") }),
 ).openapi("Notifications");
 export const Holdings = envelope(
-  z.array(z.object({ symbol: z.string(), asset_class: z.string(), quantity: amount, avg_cost: amount, mark: z.number(), value: amount, weight: z.number(), unrealized: amount })),
+  z.array(
+    z.object({
+      symbol: z.string(),
+      asset_class: z.string(),
+      quantity: amount,
+      avg_cost: amount,
+      mark: z.number(),
+      value: amount,
+      weight: z.number(),
+      unrealized: amount,
+    }),
+  ),
   PageMeta.extend({ as_of: z.string().nullable() }),
 ).openapi("Holdings");
 export const Ledger = envelope(
-  z.record(z.unknown()).openapi({ description: "The engine-format ledger the grade was computed from (docs/GRADING.md)." }),
+  z
+    .record(z.unknown())
+    .openapi({ description: "The engine-format ledger the grade was computed from (docs/GRADING.md)." }),
   z.object({ evaluationId: z.number().int(), engineVersion: z.string(), ledgerDigest: z.string() }),
 ).openapi("Ledger");
-const traderRef = { id: z.number().int(), username: z.string().nullable(), first_name: z.string().nullable(), last_name: z.string().nullable(), avatar: z.string().nullable() };
+const traderRef = {
+  id: z.number().int(),
+  username: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  avatar: z.string().nullable(),
+};
 export const Leaderboard = envelope(
   z.array(
     z.object({
@@ -278,7 +404,14 @@ export const RoundTrips = envelope(
   PageMeta.extend({ sort_by: z.string(), order: z.enum(["asc", "desc"]), evaluation_id: z.number().int() }),
 ).openapi("RoundTrips");
 export const TraderSearch = envelope(z.array(z.object(traderRef))).openapi("TraderSearch");
-export const ShareRecorded = envelope(z.object({ task: z.literal("share_card"), credited: z.number().int(), points: z.number().int(), already_claimed: z.boolean() })).openapi("ShareRecorded");
+export const ShareRecorded = envelope(
+  z.object({
+    task: z.literal("share_card"),
+    credited: z.number().int(),
+    points: z.number().int(),
+    already_claimed: z.boolean(),
+  }),
+).openapi("ShareRecorded");
 export const ShareImage = envelope(
   z.object({
     share_url: z.string().openapi({ format: "uri" }),

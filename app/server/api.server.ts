@@ -21,7 +21,10 @@ export async function readBody<S extends z.ZodTypeAny>(request: Request, schema:
   try {
     // Strings lose U+0000, which PostgreSQL text cannot hold (as readForm does for pages).
     if (type.includes("form")) raw = Object.fromEntries((await readForm(request)).entries());
-    else raw = JSON.parse((await request.text()) || "{}", (_key, value: unknown) => (typeof value === "string" ? withoutNul(value) : value));
+    else
+      raw = JSON.parse((await request.text()) || "{}", (_key, value: unknown) =>
+        typeof value === "string" ? withoutNul(value) : value,
+      );
   } catch {
     throw apiError(400, "The request body is not valid JSON.");
   }
@@ -44,7 +47,13 @@ function validated<S extends z.ZodTypeAny>(schema: S, raw: unknown, where: strin
   if (!result.success) {
     const fields: Record<string, string> = {};
     for (const issue of result.error.issues) fields[issue.path.join(".") || where] ??= issue.message;
-    throw apiError(400, Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("; "), fields);
+    throw apiError(
+      400,
+      Object.entries(fields)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("; "),
+      fields,
+    );
   }
   return result.data;
 }

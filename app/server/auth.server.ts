@@ -25,7 +25,12 @@ export function tooManyRequests<T extends object = object>(
   extra?: T,
 ) {
   return json(
-    { ...(extra as T), formError: message as string | null, errors: {} as Record<string, string>, values: {} as Record<string, string> },
+    {
+      ...(extra as T),
+      formError: message as string | null,
+      errors: {} as Record<string, string>,
+      values: {} as Record<string, string>,
+    },
     { status: 429, headers: { "Retry-After": String(retryAfter) } },
   );
 }

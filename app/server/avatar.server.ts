@@ -24,9 +24,15 @@ export async function saveAvatar(userId: number, bytes: Uint8Array): Promise<Ava
     await trx
       .insertInto("avatars")
       .values({ user_id: userId, mime: info.mime, bytes: Buffer.from(bytes), hash })
-      .onConflict((oc) => oc.column("user_id").doUpdateSet({ mime: info.mime, bytes: Buffer.from(bytes), hash, updated_at: sql`now()` }))
+      .onConflict((oc) =>
+        oc.column("user_id").doUpdateSet({ mime: info.mime, bytes: Buffer.from(bytes), hash, updated_at: sql`now()` }),
+      )
       .execute();
-    await trx.updateTable("users").set({ avatar_url: url, updated_at: sql`now()` }).where("id", "=", userId).execute();
+    await trx
+      .updateTable("users")
+      .set({ avatar_url: url, updated_at: sql`now()` })
+      .where("id", "=", userId)
+      .execute();
   });
   return { ok: true, url };
 }

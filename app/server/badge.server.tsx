@@ -14,7 +14,19 @@ import { getEnv } from "./env.server";
 
 export const BADGE_CACHE_CONTROL = "public, max-age=300, stale-while-revalidate=3600";
 
-export type Badge = { userId: number; name: string; tier: string; tierColor: string; stars: number; score: number; twr: string; totalPnl: string | null; code: string; verifyUrl: string; profileUrl: string };
+export type Badge = {
+  userId: number;
+  name: string;
+  tier: string;
+  tierColor: string;
+  stars: number;
+  score: number;
+  twr: string;
+  totalPnl: string | null;
+  code: string;
+  verifyUrl: string;
+  profileUrl: string;
+};
 
 /** The current grade of `userId` as the badge draws it, or null when unknown or ungraded. */
 export async function badgeFor(userId: number): Promise<Badge | null> {
@@ -108,7 +120,11 @@ export function embedHtml(b: Badge): string {
             </a>
           </h1>
           <p>
-            <span className="tier">{b.tier}</span> <span className="stars" aria-label={`${b.stars} out of 5 stars`}>{"★".repeat(b.stars) + "☆".repeat(5 - b.stars)}</span> · score {b.score}/100
+            <span className="tier">{b.tier}</span>{" "}
+            <span className="stars" aria-label={`${b.stars} out of 5 stars`}>
+              {"★".repeat(b.stars) + "☆".repeat(5 - b.stars)}
+            </span>{" "}
+            · score {b.score}/100
           </p>
           <p>
             Time-weighted return {b.twr}

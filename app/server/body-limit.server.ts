@@ -22,7 +22,12 @@ export function bodyLimitFor(path: string): number {
 export type BodyCheck = { ok: true } | { ok: false; status: 411 | 413; message: string };
 
 /** The verdict on a request's declared body, from its method, path and headers only. */
-export function checkBodySize(req: { method: string; path: string; contentLength: string | undefined; transferEncoding: string | undefined }): BodyCheck {
+export function checkBodySize(req: {
+  method: string;
+  path: string;
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+}): BodyCheck {
   if (req.method === "GET" || req.method === "HEAD") return { ok: true };
   const limit = bodyLimitFor(req.path);
   if (req.contentLength === undefined) {
@@ -30,7 +35,13 @@ export function checkBodySize(req: { method: string; path: string; contentLength
     return { ok: false, status: 411, message: "Send the request body with a Content-Length header." };
   }
   const length = Number(req.contentLength);
-  if (!/^\d+$/.test(req.contentLength)) return { ok: false, status: 411, message: "The Content-Length header is not a number." };
-  if (length > limit) return { ok: false, status: 413, message: `The request body is too large: at most ${Math.floor(limit / 1024)} KB here.` };
+  if (!/^\d+$/.test(req.contentLength))
+    return { ok: false, status: 411, message: "The Content-Length header is not a number." };
+  if (length > limit)
+    return {
+      ok: false,
+      status: 413,
+      message: `The request body is too large: at most ${Math.floor(limit / 1024)} KB here.`,
+    };
   return { ok: true };
 }

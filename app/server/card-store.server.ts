@@ -66,7 +66,11 @@ export async function loadCard(hash: string): Promise<StoredCard | null> {
   }
   memory.stats.databaseLoads++;
   const db = await getDb();
-  const row = await db.selectFrom("cards").select(["png", "format", "user_id"]).where("hash", "=", hash).executeTakeFirst();
+  const row = await db
+    .selectFrom("cards")
+    .select(["png", "format", "user_id"])
+    .where("hash", "=", hash)
+    .executeTakeFirst();
   if (!row) return null;
   const png = Buffer.from(row.png);
   rememberCard(hash, png);
@@ -84,9 +88,11 @@ export async function cardAnswer(file: string, ifNoneMatch: string | undefined):
   const hash = /^([0-9a-f]{64})\.png$/.exec(file)?.[1];
   if (!hash) return { status: 404, headers: { "Content-Type": "text/plain" }, body: "Not Found" };
   const etag = `"${hash.slice(0, 32)}"`;
-  if (ifNoneMatch === etag) return { status: 304, headers: { ETag: etag, "Cache-Control": CARD_CACHE_CONTROL }, body: null };
+  if (ifNoneMatch === etag)
+    return { status: 304, headers: { ETag: etag, "Cache-Control": CARD_CACHE_CONTROL }, body: null };
   const card = await loadCard(hash);
-  if (!card) return { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" }, body: "Not Found" };
+  if (!card)
+    return { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" }, body: "Not Found" };
   return {
     status: 200,
     headers: {

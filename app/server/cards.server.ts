@@ -43,7 +43,8 @@ export function cardUsd(value: number | null | undefined): string {
   return `${sign}$${body}`;
 }
 
-const tone = (n: number | null | undefined): CardFigure["tone"] => (n === null || n === undefined || !Number.isFinite(n) || n === 0 ? "flat" : n > 0 ? "up" : "down");
+const tone = (n: number | null | undefined): CardFigure["tone"] =>
+  n === null || n === undefined || !Number.isFinite(n) || n === 0 ? "flat" : n > 0 ? "up" : "down";
 
 type CardMetrics = Pick<StoredEvaluation["result"]["metrics"], "twr" | "mwr" | "maxDrawdown" | "winRate" | "totalPnl">;
 
@@ -56,7 +57,11 @@ export function cardFigures(e: { metrics: CardMetrics }, showAmounts: boolean): 
     { label: "Max drawdown", value: cardPercent(drawdown), tone: drawdown ? "down" : "flat" },
     { label: "Win rate", value: cardPercent(m.winRate, false), tone: "flat" },
   ];
-  figures.push(showAmounts ? { label: "Total P&L", value: cardUsd(m.totalPnl), tone: tone(m.totalPnl) } : { label: "Money-weighted return", value: cardPercent(m.mwr), tone: tone(m.mwr) });
+  figures.push(
+    showAmounts
+      ? { label: "Total P&L", value: cardUsd(m.totalPnl), tone: tone(m.totalPnl) }
+      : { label: "Money-weighted return", value: cardPercent(m.mwr), tone: tone(m.mwr) },
+  );
   return figures;
 }
 
@@ -64,7 +69,13 @@ export function cardDate(iso: string): string {
   return formatDay(iso);
 }
 
-type CardOwner = { username: string | null; first_name: string | null; last_name: string | null; name: string | null; show_amounts: boolean };
+type CardOwner = {
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  name: string | null;
+  show_amounts: boolean;
+};
 
 /**
  * The name as drawn. A name with characters no bundled font has (emoji, Korean, right-to-left
@@ -73,7 +84,8 @@ type CardOwner = { username: string | null; first_name: string | null; last_name
 export function drawableName(owner: CardOwner): { name: string; initials: string } {
   const name = displayName(owner);
   if (name && canDraw(name)) return { name, initials: initials(owner) };
-  if (owner.username && canDraw(owner.username)) return { name: `@${owner.username}`, initials: owner.username.slice(0, 1).toUpperCase() };
+  if (owner.username && canDraw(owner.username))
+    return { name: `@${owner.username}`, initials: owner.username.slice(0, 1).toUpperCase() };
   return { name: NAMELESS_TRADER, initials: "G" };
 }
 
@@ -102,17 +114,32 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       sql<string | null>`evaluations.result ->> 'tier'`.as("tier"),
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
-      sql<unknown>`jsonb_build_object('twr', evaluations.result #> '{metrics,twr}', 'mwr', evaluations.result #> '{metrics,mwr}', 'maxDrawdown', evaluations.result #> '{metrics,maxDrawdown}', 'winRate', evaluations.result #> '{metrics,winRate}', 'totalPnl', evaluations.result #> '{metrics,totalPnl}')`.as("metrics"),
+      sql<unknown>`jsonb_build_object('twr', evaluations.result #> '{metrics,twr}', 'mwr', evaluations.result #> '{metrics,mwr}', 'maxDrawdown', evaluations.result #> '{metrics,maxDrawdown}', 'winRate', evaluations.result #> '{metrics,winRate}', 'totalPnl', evaluations.result #> '{metrics,totalPnl}')`.as(
+        "metrics",
+      ),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
   const owner = row;
-  const parse = <T,>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
-  const e = { tier: row.tier, score: row.score === null ? null : Number(row.score), stars: parse<StoredEvaluation["result"]["stars"]>(row.stars), metrics: parse<CardMetrics>(row.metrics) };
+  const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
+  const e = {
+    tier: row.tier,
+    score: row.score === null ? null : Number(row.score),
+    stars: parse<StoredEvaluation["result"]["stars"]>(row.stars),
+    metrics: parse<CardMetrics>(row.metrics),
+  };
   if (!e.tier || e.score === null || !e.stars) return null;
-  const evaluation = { id: row.evaluation_id, createdAt: new Date(row.created_at).toISOString(), verificationCode: row.verification_code };
-  const avatar = (await db.selectFrom("avatars").select(["mime", "bytes", "hash"]).where("user_id", "=", userId).executeTakeFirst()) as Avatar;
+  const evaluation = {
+    id: row.evaluation_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    verificationCode: row.verification_code,
+  };
+  const avatar = (await db
+    .selectFrom("avatars")
+    .select(["mime", "bytes", "hash"])
+    .where("user_id", "=", userId)
+    .executeTakeFirst()) as Avatar;
   const { name, initials: letters } = drawableName(owner);
   // Satori draws PNG and JPEG; a WebP avatar falls back to the initials disc.
   const drawableAvatar = avatar && (avatar.mime === "image/png" || avatar.mime === "image/jpeg") ? avatar : undefined;
@@ -123,7 +150,9 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     name,
     username: owner.username && canDraw(owner.username) && name !== `@${owner.username}` ? owner.username : null,
     initials: letters,
-    avatar: drawableAvatar ? `data:${drawableAvatar.mime};base64,${Buffer.from(drawableAvatar.bytes).toString("base64")}` : null,
+    avatar: drawableAvatar
+      ? `data:${drawableAvatar.mime};base64,${Buffer.from(drawableAvatar.bytes).toString("base64")}`
+      : null,
     tier: e.tier,
     tierColor: tierColor(e.tier),
     score: e.score,
@@ -141,7 +170,10 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
 /** SHA-256 of everything drawn (the avatar by its hash), the format, the privacy choice and the layout version. */
 export function cardHash(inputs: Pick<CardInputs, "data" | "avatarHash">): string {
   const { avatar: _bytes, ...drawn } = inputs.data;
-  return crypto.createHash("sha256").update(JSON.stringify({ layout: LAYOUT_VERSION, avatar: inputs.avatarHash, ...drawn })).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify({ layout: LAYOUT_VERSION, avatar: inputs.avatarHash, ...drawn }))
+    .digest("hex");
 }
 
 export function cardUrl(hash: string): string {
@@ -153,7 +185,18 @@ export function cardUrl(hash: string): string {
 
 const inflight = new Map<string, Promise<void>>();
 
-export type EnsuredCard = { hash: string; url: string; format: CardFormat; width: number; height: number; cache: "hit" | "miss"; renders: number; userId: number; evaluationId: number; data: CardData };
+export type EnsuredCard = {
+  hash: string;
+  url: string;
+  format: CardFormat;
+  width: number;
+  height: number;
+  cache: "hit" | "miss";
+  renders: number;
+  userId: number;
+  evaluationId: number;
+  data: CardData;
+};
 
 /**
  * The card of `userId` in `format`, rendered only if no card with the same hash is stored yet.
@@ -177,8 +220,18 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
         }
         cache = "miss";
         const png = await renderCardPng(inputs.data);
-        await db.insertInto("cards").values({ hash, format, user_id: userId, png }).onConflict((oc) => oc.column("hash").doNothing()).execute();
-        log("info", "card rendered", { userId, format, hash: hash.slice(0, 12), ms: Math.round(renderStats.lastMs), bytes: png.length });
+        await db
+          .insertInto("cards")
+          .values({ hash, format, user_id: userId, png })
+          .onConflict((oc) => oc.column("hash").doNothing())
+          .execute();
+        log("info", "card rendered", {
+          userId,
+          format,
+          hash: hash.slice(0, 12),
+          ms: Math.round(renderStats.lastMs),
+          bytes: png.length,
+        });
         rememberCard(hash, png);
       })().finally(() => inflight.delete(hash));
       inflight.set(hash, pending);
@@ -187,7 +240,18 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
   }
   countCardRender(cache);
   const { width, height } = CARD_FORMATS[format];
-  return { hash, url: cardUrl(hash), format, width, height, cache, renders: renderStats.renders, userId, evaluationId: inputs.evaluationId, data: inputs.data };
+  return {
+    hash,
+    url: cardUrl(hash),
+    format,
+    width,
+    height,
+    cache,
+    renders: renderStats.renders,
+    userId,
+    evaluationId: inputs.evaluationId,
+    data: inputs.data,
+  };
 }
 
 /** Whose card this is (for the download's file name). */
@@ -220,7 +284,10 @@ export function ownCardHash(fileUrl: string | null | undefined): string | null {
 }
 
 /** "alice.png": the username, else the first name, reduced to safe file-name characters. */
-export function downloadFileName(owner: { username: string | null; first_name: string | null } | undefined): { ascii: string; utf8: string } {
+export function downloadFileName(owner: { username: string | null; first_name: string | null } | undefined): {
+  ascii: string;
+  utf8: string;
+} {
   const base = (owner?.username || owner?.first_name || "").trim();
   const utf8 = base.replace(/[\u0000-\u001f\u007f"\\/:*?<>|]/g, "").slice(0, 60) || "grader-card";
   const ascii = utf8.replace(/[^A-Za-z0-9_.-]/g, "") || "grader-card";

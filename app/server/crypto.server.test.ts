@@ -25,7 +25,11 @@ describe("key rotation", () => {
   const NEW = "22".repeat(32);
   const useKeys = (current: string, previous = "") => {
     // getEnv() is parsed once per process (globalThis); a fresh object per case.
-    (globalThis as Record<string, unknown>).__grader_env = parseEnv({ ...process.env, ENCRYPTION_KEY: current, ENCRYPTION_KEY_PREVIOUS: previous });
+    (globalThis as Record<string, unknown>).__grader_env = parseEnv({
+      ...process.env,
+      ENCRYPTION_KEY: current,
+      ENCRYPTION_KEY_PREVIOUS: previous,
+    });
   };
   afterEach(() => {
     delete (globalThis as Record<string, unknown>).__grader_env;

@@ -13,7 +13,10 @@ let cached: { env: Env; keys: Buffer[] } | undefined;
 
 export function parseKey(raw: string, name = "ENCRYPTION_KEY"): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
-  if (key.length !== 32) throw new Error(`${name} must be 32 bytes (64 hex characters or 44 base64 characters); make one with \`openssl rand -hex 32\``);
+  if (key.length !== 32)
+    throw new Error(
+      `${name} must be 32 bytes (64 hex characters or 44 base64 characters); make one with \`openssl rand -hex 32\``,
+    );
   return key;
 }
 
@@ -51,7 +54,9 @@ export function encryptSecret(plain: string): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv("aes-256-gcm", loadKeys()[0], iv);
   const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(
+    ".",
+  );
 }
 
 export function decryptSecret(sealed: string): string {
@@ -81,5 +86,10 @@ export function derivedKey(purpose: string): Buffer {
  * rotation does not forget earlier hashes.
  */
 export function keyedHashes(purpose: string, value: string): string[] {
-  return loadKeys().map((key) => crypto.createHmac("sha256", crypto.createHmac("sha256", key).update(`grader:${purpose}`).digest()).update(value).digest("hex"));
+  return loadKeys().map((key) =>
+    crypto
+      .createHmac("sha256", crypto.createHmac("sha256", key).update(`grader:${purpose}`).digest())
+      .update(value)
+      .digest("hex"),
+  );
 }

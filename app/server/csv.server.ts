@@ -5,10 +5,19 @@ import { stringify } from "csv-stringify/sync";
  * them (null → empty). csv-stringify quotes what needs quoting and, with escape_formulas, prefixes
  * text cells starting with =, +, -, @, tab or CR with ' so a spreadsheet never runs them.
  */
-export function csvResponse<R extends Record<string, unknown>>(filename: string, columns: readonly (keyof R & string)[], rows: readonly R[]): Response {
+export function csvResponse<R extends Record<string, unknown>>(
+  filename: string,
+  columns: readonly (keyof R & string)[],
+  rows: readonly R[],
+): Response {
   const body = stringify(
     rows.map((r) => columns.map((c) => r[c] ?? null)),
-    { header: true, columns: columns as string[], escape_formulas: true, cast: { boolean: (v) => (v ? "true" : "false") } },
+    {
+      header: true,
+      columns: columns as string[],
+      escape_formulas: true,
+      cast: { boolean: (v) => (v ? "true" : "false") },
+    },
   );
   return new Response(body, {
     headers: {

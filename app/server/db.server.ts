@@ -44,7 +44,10 @@ function boundedPool(pool: pg.Pool) {
       } catch (error) {
         if (!isUnavailable(error)) throw error;
         poolStats.waitTimeouts++;
-        throw new Response(BUSY_MESSAGE, { status: 503, headers: { "Retry-After": "1", "Content-Type": "text/plain; charset=utf-8" } });
+        throw new Response(BUSY_MESSAGE, {
+          status: 503,
+          headers: { "Retry-After": "1", "Content-Type": "text/plain; charset=utf-8" },
+        });
       }
     },
     end: () => pool.end(),
@@ -77,13 +80,19 @@ export async function checkDatabaseUrl(): Promise<void> {
   const env = getEnv();
   if (!env.DATABASE_URL) return;
   const timeout = env.DATABASE_CONNECT_TIMEOUT_MS;
-  const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: timeout, query_timeout: timeout });
+  const client = new pg.Client({
+    connectionString: env.DATABASE_URL,
+    connectionTimeoutMillis: timeout,
+    query_timeout: timeout,
+  });
   client.on("error", () => {});
   try {
     await client.connect();
     await client.query("select 1");
   } catch (error) {
-    const reason = /timeout/i.test(String((error as Error).message)) ? `no answer within ${timeout} ms (DATABASE_CONNECT_TIMEOUT_MS)` : (error as Error).message || String(error);
+    const reason = /timeout/i.test(String((error as Error).message))
+      ? `no answer within ${timeout} ms (DATABASE_CONNECT_TIMEOUT_MS)`
+      : (error as Error).message || String(error);
     throw new Error(`Cannot use the database of DATABASE_URL (${describeUrl(env.DATABASE_URL)}): ${reason}`);
   } finally {
     await client.end().catch(() => {});

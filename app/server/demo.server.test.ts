@@ -3,15 +3,35 @@ import { demoBannerSubjects, isDemoGrade, simulatedProviders, startupProblems } 
 import { parseEnv } from "./env.server";
 
 const REAL = {
-  GOOGLE_CLIENT_ID: "g", GOOGLE_CLIENT_SECRET: "g", APPLE_CLIENT_ID: "a", APPLE_TEAM_ID: "a", APPLE_KEY_ID: "a", APPLE_PRIVATE_KEY: "a",
-  PLAID_CLIENT_ID: "p", PLAID_SECRET: "p", EVM_EXPLORER_URL: "https://explorer.example/api", SOLANA_RPC_URL: "https://rpc.example/",
-  STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", SMTP_URL: "smtp://mail.example:587", PRICES_LIVE: "1",
+  GOOGLE_CLIENT_ID: "g",
+  GOOGLE_CLIENT_SECRET: "g",
+  APPLE_CLIENT_ID: "a",
+  APPLE_TEAM_ID: "a",
+  APPLE_KEY_ID: "a",
+  APPLE_PRIVATE_KEY: "a",
+  PLAID_CLIENT_ID: "p",
+  PLAID_SECRET: "p",
+  EVM_EXPLORER_URL: "https://explorer.example/api",
+  SOLANA_RPC_URL: "https://rpc.example/",
+  STRIPE_SECRET_KEY: "sk_live_x",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  SMTP_URL: "smtp://mail.example:587",
+  PRICES_LIVE: "1",
 };
 const env = (vars: Record<string, string>) => parseEnv({ NODE_ENV: "production", ...vars });
 
 describe("which providers are simulated", () => {
   it("is every provider without credentials, and none with all of them", () => {
-    expect(simulatedProviders(env({}))).toEqual(["google", "apple", "plaid", "evm", "solana", "stripe", "smtp", "prices"]);
+    expect(simulatedProviders(env({}))).toEqual([
+      "google",
+      "apple",
+      "plaid",
+      "evm",
+      "solana",
+      "stripe",
+      "smtp",
+      "prices",
+    ]);
     // Prices need no key: PRICES_LIVE=1 is the switch to the real services.
     expect(simulatedProviders(env({ ...REAL, PRICES_LIVE: "0" }))).toEqual(["prices"]);
     expect(simulatedProviders(env(REAL))).toEqual([]);
@@ -28,7 +48,9 @@ describe("which providers are simulated", () => {
 
 describe("startupProblems", () => {
   it("is empty in production with every credential, a shared database and its key", () => {
-    expect(startupProblems(env({ ...REAL, DATABASE_URL: "postgres://db/grader", ENCRYPTION_KEY: "ab".repeat(32) }))).toEqual([]);
+    expect(
+      startupProblems(env({ ...REAL, DATABASE_URL: "postgres://db/grader", ENCRYPTION_KEY: "ab".repeat(32) })),
+    ).toEqual([]);
   });
 
   it("names the missing variables of each provider not allowed to be simulated", () => {

@@ -17,7 +17,10 @@ type Requirement = {
 };
 
 const REQUIREMENTS: Record<Provider, Requirement> = {
-  google: { switches: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"], required: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"] },
+  google: {
+    switches: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    required: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+  },
   apple: {
     switches: ["APPLE_CLIENT_ID", "APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY"],
     required: ["APPLE_CLIENT_ID", "APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY"],
@@ -33,7 +36,15 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
 };
 
 /** What a provider does for the user, for the demo banner. */
-const WHAT: Partial<Record<Provider, string>> = { plaid: "brokers", evm: "wallets", solana: "wallets", stripe: "payments", google: "sign-in", apple: "sign-in", prices: "prices" };
+const WHAT: Partial<Record<Provider, string>> = {
+  plaid: "brokers",
+  evm: "wallets",
+  solana: "wallets",
+  stripe: "payments",
+  google: "sign-in",
+  apple: "sign-in",
+  prices: "prices",
+};
 
 const SUBJECT_ORDER = ["brokers", "wallets", "payments", "sign-in", "prices"];
 
@@ -70,10 +81,15 @@ export function startupProblems(env: Env = getEnv()): string[] {
   const problems: string[] = [];
   for (const provider of PROVIDERS) {
     const missing = missingCredentials(provider, env);
-    if (missing.length) problems.push(`${provider}: set ${missing.join(", ")} (or allow its simulator with DEMO_PROVIDERS=${provider}, or DEMO=1 for all)`);
+    if (missing.length)
+      problems.push(
+        `${provider}: set ${missing.join(", ")} (or allow its simulator with DEMO_PROVIDERS=${provider}, or DEMO=1 for all)`,
+      );
   }
   if (env.DATABASE_URL && !env.ENCRYPTION_KEY) {
-    problems.push("ENCRYPTION_KEY: required with DATABASE_URL (every replica must read the others' secrets); make one with `openssl rand -hex 32`");
+    problems.push(
+      "ENCRYPTION_KEY: required with DATABASE_URL (every replica must read the others' secrets); make one with `openssl rand -hex 32`",
+    );
   }
   return problems;
 }
@@ -83,11 +99,16 @@ export function demoBannerSubjects(env: Env = getEnv()): string | null {
   const simulated = new Set(simulatedProviders(env).map((p) => WHAT[p]));
   const subjects = SUBJECT_ORDER.filter((s) => simulated.has(s));
   if (!subjects.length) return null;
-  return subjects.length === 1 ? subjects[0] : `${subjects.slice(0, -1).join(", ")} and ${subjects[subjects.length - 1]}`;
+  return subjects.length === 1
+    ? subjects[0]
+    : `${subjects.slice(0, -1).join(", ")} and ${subjects[subjects.length - 1]}`;
 }
 
 /** The provider that imports each kind of linked account. */
-export const ACCOUNT_PROVIDER = { plaid: "plaid", evm: "evm", solana: "solana" } as const satisfies Record<string, Provider>;
+export const ACCOUNT_PROVIDER = { plaid: "plaid", evm: "evm", solana: "solana" } as const satisfies Record<
+  string,
+  Provider
+>;
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
 export function isDemoGrade(kinds: Iterable<keyof typeof ACCOUNT_PROVIDER>, env: Env = getEnv()): boolean {

@@ -2,9 +2,7 @@ import { z } from "zod";
 
 // One schema for the whole environment, parsed once at start-up. A bad value stops the server
 // with a message naming the variable (see docs/OPERATIONS.md for every variable).
-const bool = z
-  .enum(["0", "1", "true", "false", ""])
-  .transform((v) => v === "1" || v === "true");
+const bool = z.enum(["0", "1", "true", "false", ""]).transform((v) => v === "1" || v === "true");
 
 export const PROVIDER_NAMES = ["google", "apple", "plaid", "evm", "solana", "stripe", "smtp", "prices"] as const;
 
@@ -18,8 +16,19 @@ const EnvSchema = z.object({
   DEMO_PROVIDERS: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.enum(PROVIDER_NAMES, { errorMap: () => ({ message: `each name must be one of ${PROVIDER_NAMES.join(",")}` }) }))),
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum(PROVIDER_NAMES, {
+          errorMap: () => ({ message: `each name must be one of ${PROVIDER_NAMES.join(",")}` }),
+        }),
+      ),
+    ),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -27,7 +36,11 @@ const EnvSchema = z.object({
   // Empty counts as unset (as in many .env files): embedded PGlite.
   DATABASE_URL: z.preprocess(
     (v) => (v === "" ? undefined : v),
-    z.string().url().refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL").optional(),
+    z
+      .string()
+      .url()
+      .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL")
+      .optional(),
   ),
   // PostgreSQL pool: connections per process, time to open one, longest statement, and the
   // longest a request waits for a free connection before it is answered 503 (Retry-After).
@@ -39,7 +52,10 @@ const EnvSchema = z.object({
   // turn before a 503 with Retry-After (see admission.server.ts). Static files, cards, cached pages
   // and health checks are not counted.
   MAX_CONCURRENT_RENDERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(8)),
-  RENDER_QUEUE_WAIT_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().default(250)),
+  RENDER_QUEUE_WAIT_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().positive().default(250),
+  ),
   // How many may wait for a turn; past that a request is refused at once (empty: as many as
   // MAX_CONCURRENT_RENDERS).
   RENDER_QUEUE_MAX: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).optional()),
@@ -54,7 +70,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
   // One JSON line per request (at info level); benchmarks turn it off.
   LOG_REQUESTS: bool.default("1"),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(60 * 24 * 7),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 24 * 7),
   SESSION_MAX_DAYS: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_FACTOR: z.coerce.number().positive().default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -66,22 +86,41 @@ const EnvSchema = z.object({
   DAILY_EVALUATIONS: z.coerce.number().int().min(1).default(5),
   // smtp(s)://user:pass@host:port delivers the outbox. Unset (demo): mail stays in the outbox,
   // readable at /dev/mail.
-  SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().refine((u) => /^smtps?:/.test(u), "must be an smtp:// or smtps:// URL").optional()),
+  SMTP_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((u) => /^smtps?:/.test(u), "must be an smtp:// or smtps:// URL")
+      .optional(),
+  ),
   MAIL_FROM: z.string().optional(),
   // 32-byte key (hex or base64) for AES-256-GCM encryption of provider tokens. Unset: a demo key
   // is generated and kept in DATA_DIR/encryption.key.
   // Required with DATABASE_URL. Rotation: the new key here, the old one(s) in
   // ENCRYPTION_KEY_PREVIOUS (comma separated); secrets sealed with an old key stay readable.
-  ENCRYPTION_KEY: z.string().optional().transform((v) => v || undefined),
+  ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   ENCRYPTION_KEY_PREVIOUS: z.string().default(""),
   // GET /metrics: a scraper sends `Authorization: Bearer <METRICS_TOKEN>` or comes from a
   // METRICS_ALLOW network (comma-separated addresses or CIDRs, e.g. "10.0.0.0/8,127.0.0.1").
-  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined).refine((v) => v === undefined || v.length >= 16, "use at least 16 characters"),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || v.length >= 16, "use at least 16 characters"),
   METRICS_ALLOW: z
     .string()
     .default("")
     .refine(
-      (v) => v.split(",").map((s) => s.trim()).filter(Boolean).every((e) => /^[0-9a-f:.]+(\/\d{1,3})?$/i.test(e)),
+      (v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .every((e) => /^[0-9a-f:.]+(\/\d{1,3})?$/i.test(e)),
       "comma-separated IP addresses or CIDRs",
     ),
   // Ed25519 private key that signs the public grade log (PKCS8 PEM, "\n" escapes allowed, or its
@@ -96,11 +135,26 @@ const EnvSchema = z.object({
   // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against
   // the msw simulators in test/mocks (see docs/DECISIONS.md). APPLE_PRIVATE_KEY is the .p8 PEM
   // ("\n" escapes allowed); OAUTH_STATE_SECRET signs OAuth state (demo: one per process).
-  GOOGLE_CLIENT_ID: z.string().optional().transform((v) => v || undefined),
-  GOOGLE_CLIENT_SECRET: z.string().optional().transform((v) => v || undefined),
-  APPLE_CLIENT_ID: z.string().optional().transform((v) => v || undefined),
-  APPLE_TEAM_ID: z.string().optional().transform((v) => v || undefined),
-  APPLE_KEY_ID: z.string().optional().transform((v) => v || undefined),
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  GOOGLE_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  APPLE_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  APPLE_TEAM_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  APPLE_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   APPLE_PRIVATE_KEY: z
     .string()
     .optional()
@@ -112,22 +166,49 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || v.length >= 32, "use at least 32 characters"),
   // Plaid (broker linking). Without PLAID_CLIENT_ID and PLAID_SECRET it runs in demo mode against
   // the msw simulator in test/mocks/plaid.ts (sandbox base URL, stand-in Link page /demo/plaid-link).
-  PLAID_CLIENT_ID: z.string().optional().transform((v) => v || undefined),
-  PLAID_SECRET: z.string().optional().transform((v) => v || undefined),
+  PLAID_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  PLAID_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   PLAID_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
   // Wallets (MetaMask/EVM, Phantom/Solana; see docs/SOURCES.md). History comes from an
   // Etherscan-compatible explorer API (Etherscan, Blockscout) and a Solana JSON-RPC node. Unset URLs
   // run in demo mode against the msw simulators in test/mocks (evm.ts, solana.ts).
-  EVM_EXPLORER_URL: z.string().url().optional().or(z.literal("")).transform((v) => v || undefined),
-  EVM_EXPLORER_KEY: z.string().optional().transform((v) => v || undefined),
+  EVM_EXPLORER_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
+  EVM_EXPLORER_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   // The EVM chains a wallet's history is read on (Etherscan v2 chain ids; Etherscan's free tier
   // excludes Base 8453, OP 10 and BNB 56). The sign-in message itself is for chain 1.
   EVM_CHAINS: z
     .string()
     .default("1,8453,42161,10,137,56")
-    .transform((v) => v.split(",").map((s) => Number(s.trim())).filter((n) => n > 0))
-    .refine((ids) => ids.length > 0 && ids.every((id) => [1, 8453, 42161, 10, 137, 56].includes(id)), "use chain ids from 1, 8453, 42161, 10, 137, 56"),
-  SOLANA_RPC_URL: z.string().url().optional().or(z.literal("")).transform((v) => v || undefined),
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => Number(s.trim()))
+        .filter((n) => n > 0),
+    )
+    .refine(
+      (ids) => ids.length > 0 && ids.every((id) => [1, 8453, 42161, 10, 137, 56].includes(id)),
+      "use chain ids from 1, 8453, 42161, 10, 137, 56",
+    ),
+  SOLANA_RPC_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.
   WALLET_NONCE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
@@ -144,7 +225,12 @@ const EnvSchema = z.object({
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   // A Plaid webhook may never come: every this many seconds, Plaid accounts not imported for as
   // long are imported again (0 turns the poll off).
-  PLAID_POLL_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(6 * 3600),
+  PLAID_POLL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(6 * 3600),
   // How long an evaluation waits for the re-import it starts before answering 425 (code
   // "still importing"; the import goes on and the trader asks again when it is done).
   EVALUATION_IMPORT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),
@@ -158,12 +244,30 @@ const EnvSchema = z.object({
   PRICES_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   // Scales every simulated provider delay in demo mode (0: none, as in tests; 1: realistic).
   SIM_DELAY_FACTOR: z.coerce.number().min(0).default(1),
-  STRIPE_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
-  STRIPE_PUBLISHABLE_KEY: z.string().optional().transform((v) => v || undefined),
-  STRIPE_WEBHOOK_SECRET: z.string().optional().transform((v) => v || undefined),
-  STRIPE_PRICE_STARTER: z.string().optional().transform((v) => v || undefined),
-  STRIPE_PRICE_PRO: z.string().optional().transform((v) => v || undefined),
-  STRIPE_PRICE_UNLIMITED: z.string().optional().transform((v) => v || undefined),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_PRICE_STARTER: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_PRICE_PRO: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_PRICE_UNLIMITED: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL"> & { PUBLIC_URL: string };

@@ -8,7 +8,13 @@ import { truncateScore } from "~/lib/format-number";
 /** The JSON answer for an evaluation: HTTP 200 with the product's result code in the body. */
 export function outcomeJson(outcome: EvaluationOutcome) {
   if ("message" in outcome) return { code: outcome.code, message: outcome.message };
-  return { code: outcome.code, evaluation_id: outcome.evaluationId, tier: outcome.tier, score: outcome.score === null ? null : truncateScore(outcome.score), verification_code: outcome.verificationCode };
+  return {
+    code: outcome.code,
+    evaluation_id: outcome.evaluationId,
+    tier: outcome.tier,
+    score: outcome.score === null ? null : truncateScore(outcome.score),
+    verification_code: outcome.verificationCode,
+  };
 }
 
 /**

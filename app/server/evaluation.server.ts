@@ -51,7 +51,12 @@ async function claimEvaluationSlot(userId: number): Promise<(() => Promise<void>
     .updateTable("users")
     .set({ evaluating_since: heartbeat })
     .where("id", "=", userId)
-    .where((eb) => eb.or([eb("evaluating_since", "is", null), eb("evaluating_since", "<", sql<Date>`now() - make_interval(secs => ${leaseSeconds})`)]))
+    .where((eb) =>
+      eb.or([
+        eb("evaluating_since", "is", null),
+        eb("evaluating_since", "<", sql<Date>`now() - make_interval(secs => ${leaseSeconds})`),
+      ]),
+    )
     .returning("evaluating_since")
     .executeTakeFirst();
   if (!row) return null;
@@ -92,7 +97,11 @@ type Allowance = { ok: true } | { ok: false; code: 401 | 402 };
  * (or upsert) inside the caller's transaction, so concurrent requests can never exceed either
  * limit, and a later failure in the transaction gives both back.
  */
-export async function consumeAllowance(trx: Awaited<ReturnType<typeof getDb>>, userId: number, now = new Date()): Promise<Allowance> {
+export async function consumeAllowance(
+  trx: Awaited<ReturnType<typeof getDb>>,
+  userId: number,
+  now = new Date(),
+): Promise<Allowance> {
   const env = getEnv();
   const tried = await trx
     .updateTable("users")
@@ -122,7 +131,11 @@ export async function consumeAllowance(trx: Awaited<ReturnType<typeof getDb>>, u
 
 export async function triesLeft(userId: number): Promise<number> {
   const db = await getDb();
-  const row = await db.selectFrom("users").select(["tries_used", "extra_tries"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("users")
+    .select(["tries_used", "extra_tries"])
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
   return Math.max(0, getEnv().FREE_TRIES + row.extra_tries - row.tries_used);
 }
 
@@ -166,7 +179,13 @@ export async function evaluateUser(
       .limit(1)
       .executeTakeFirst();
     if (latest && latest.history_digest === digest && latest.engine_version === ENGINE_VERSION) {
-      return { code: 2002, evaluationId: latest.id, tier: latest.tier, score: latest.score, verificationCode: latest.verification_code };
+      return {
+        code: 2002,
+        evaluationId: latest.id,
+        tier: latest.tier,
+        score: latest.score,
+        verificationCode: latest.verification_code,
+      };
     }
     const graded = await withBenchmark(ledger);
     const evaluation = grade(graded);
@@ -204,11 +223,36 @@ export async function evaluateUser(
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       // Followers hear of a new tier (a first grade included); the owner hears of a grade made for them in the background.
       if (result.tier && result.tier !== (latest?.tier ?? null)) {
-        const followers = await trx.selectFrom("follows").select("follower_id").where("followee_id", "=", userId).execute();
-        await notify(trx, { to: followers.map((f) => f.follower_id), kind: "grade_change", actorId: userId, subject: `user:${userId}`, url: `/u/${userId}`, data: { from: latest?.tier ?? null, to: result.tier } });
+        const followers = await trx
+          .selectFrom("follows")
+          .select("follower_id")
+          .where("followee_id", "=", userId)
+          .execute();
+        await notify(trx, {
+          to: followers.map((f) => f.follower_id),
+          kind: "grade_change",
+          actorId: userId,
+          subject: `user:${userId}`,
+          url: `/u/${userId}`,
+          data: { from: latest?.tier ?? null, to: result.tier },
+        });
       }
-      if (options.automatic) await notify(trx, { to: userId, kind: "grade_done", actorId: null, subject: `evaluation:${row.id}`, url: "/profile/stats", data: { tier: result.tier } });
-      return { code: 200 as const, evaluationId: row.id, tier: result.tier, score: result.score, verificationCode: code };
+      if (options.automatic)
+        await notify(trx, {
+          to: userId,
+          kind: "grade_done",
+          actorId: null,
+          subject: `evaluation:${row.id}`,
+          url: "/profile/stats",
+          data: { tier: result.tier },
+        });
+      return {
+        code: 200 as const,
+        evaluationId: row.id,
+        tier: result.tier,
+        score: result.score,
+        verificationCode: code,
+      };
     });
   } catch (error) {
     if (error instanceof AllowanceRefused) return { code: error.code, message: EVALUATION_MESSAGES[error.code] };
@@ -230,7 +274,11 @@ class AllowanceRefused extends Error {
  * without the transaction it cancels, a split of a position not held), and the symbols whose
  * positions disagree with the provider's holdings.
  */
-async function dataQualityOf(userId: number, builderSkipped: Record<string, number>, ledger: Ledger): Promise<DataQuality> {
+async function dataQualityOf(
+  userId: number,
+  builderSkipped: Record<string, number>,
+  ledger: Ledger,
+): Promise<DataQuality> {
   const db = await getDb();
   const rows = await db
     .selectFrom("imports")
@@ -244,11 +292,16 @@ async function dataQualityOf(userId: number, builderSkipped: Record<string, numb
   for (const r of rows) {
     if (seen.has(r.linked_account_id)) continue; // the latest import of each account
     seen.add(r.linked_account_id);
-    const list = (typeof r.skipped === "string" ? JSON.parse(r.skipped) : r.skipped) as { reason: string; count: number }[];
+    const list = (typeof r.skipped === "string" ? JSON.parse(r.skipped) : r.skipped) as {
+      reason: string;
+      count: number;
+    }[];
     for (const { reason, count } of list ?? []) counts.set(reason, (counts.get(reason) ?? 0) + count);
   }
   return {
-    skipped: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
+    skipped: [...counts]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
     disagreements: await holdingsDisagreements(userId, ledger),
   };
 }
@@ -266,7 +319,9 @@ export async function percentileAmongCurrentGrades(userId: number, score: number
   const db = await getDb();
   const { rows } = await sql<{ below: string; total: string }>`
     select (select count(*) from market_leaderboard where score < ${score}) - (select count(*) from market_leaderboard where user_id = ${userId} and score < ${score}) as below,
-      (select count(*) from market_leaderboard) - (select count(*) from market_leaderboard where user_id = ${userId}) as total`.execute(db);
+      (select count(*) from market_leaderboard) - (select count(*) from market_leaderboard where user_id = ${userId}) as total`.execute(
+    db,
+  );
   const total = Number(rows[0]!.total);
   return total + 1 < MIN_PERCENTILE_POPULATION ? null : Number(rows[0]!.below) / total;
 }
@@ -285,7 +340,14 @@ export async function currentEvaluation(userId: number): Promise<StoredEvaluatio
   const row = await db
     .selectFrom("users")
     .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
-    .select(["evaluations.id", "evaluations.created_at", "evaluations.verification_code", "evaluations.engine_version", "evaluations.ledger_digest", "evaluations.result"])
+    .select([
+      "evaluations.id",
+      "evaluations.created_at",
+      "evaluations.verification_code",
+      "evaluations.engine_version",
+      "evaluations.ledger_digest",
+      "evaluations.result",
+    ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
@@ -352,13 +414,25 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
     currentEvaluation(ownerId),
     gradeHistory(ownerId),
     db.selectFrom("users").select("show_amounts").where("id", "=", ownerId).executeTakeFirst(),
-    db.selectFrom("users").innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id").select("evaluations.data_quality").where("users.id", "=", ownerId).executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+      .select("evaluations.data_quality")
+      .where("users.id", "=", ownerId)
+      .executeTakeFirst(),
   ]);
   if (!current) return null;
   const showAmounts = ownerId === viewerId || Boolean(owner?.show_amounts);
-  const stored = quality?.data_quality ? ((typeof quality.data_quality === "string" ? JSON.parse(quality.data_quality) : quality.data_quality) as DataQuality) : null;
+  const stored = quality?.data_quality
+    ? ((typeof quality.data_quality === "string"
+        ? JSON.parse(quality.data_quality)
+        : quality.data_quality) as DataQuality)
+    : null;
   // Quantities held are the trader's to show: others see the symbols only unless amounts are shown.
-  const dataQuality = stored && !showAmounts ? { ...stored, disagreements: stored.disagreements?.map((d) => ({ symbol: d.symbol })) } : stored;
+  const dataQuality =
+    stored && !showAmounts
+      ? { ...stored, disagreements: stored.disagreements?.map((d) => ({ symbol: d.symbol })) }
+      : stored;
   return {
     evaluation: showAmounts ? current.result : redactAmounts(current.result),
     createdAt: current.createdAt,
@@ -371,7 +445,13 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
   };
 }
 
-export type GradeSummary = { tier: string | null; score: number | null; stars: number; createdAt: string; verificationCode: string };
+export type GradeSummary = {
+  tier: string | null;
+  score: number | null;
+  stars: number;
+  createdAt: string;
+  verificationCode: string;
+};
 
 /** The current grade in a few columns (for the header on every page): no full result parsed. */
 export async function currentGradeSummary(userId: number): Promise<GradeSummary | null> {
@@ -389,5 +469,11 @@ export async function currentGradeSummary(userId: number): Promise<GradeSummary 
     .where("users.id", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
-  return { tier: row.tier, score: row.score, stars: Number(row.stars ?? 0), createdAt: new Date(row.created_at).toISOString(), verificationCode: row.verification_code };
+  return {
+    tier: row.tier,
+    score: row.score,
+    stars: Number(row.stars ?? 0),
+    createdAt: new Date(row.created_at).toISOString(),
+    verificationCode: row.verification_code,
+  };
 }

@@ -19,7 +19,13 @@ const result = (twr: number, tier = "Gold") => ({
   tier,
   score: 71.23456789012,
   stars: { overall: 4 },
-  metrics: { twr, mwr: 0.1, maxDrawdown: 0.2, winRate: 0.5, benchmark: { symbol: "SPY", return: 0.08, excess: twr - 0.08, beta: 1, alpha: null } },
+  metrics: {
+    twr,
+    mwr: 0.1,
+    maxDrawdown: 0.2,
+    winRate: 0.5,
+    benchmark: { symbol: "SPY", return: 0.08, excess: twr - 0.08, beta: 1, alpha: null },
+  },
   curve: [{ date: "2024-01-02", equity: 1, index: 1, drawdown: 0 }],
 });
 
@@ -30,7 +36,16 @@ async function grade(userId: number, code: string, twr: number) {
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("evaluations")
-      .values({ user_id: userId, engine_version: "2.0.0", ledger_digest: "d".repeat(64), tier: "Gold", score: 71.23456789012, percentile: null, verification_code: code, result: JSON.stringify(result(twr)) })
+      .values({
+        user_id: userId,
+        engine_version: "2.0.0",
+        ledger_digest: "d".repeat(64),
+        tier: "Gold",
+        score: 71.23456789012,
+        percentile: null,
+        verification_code: code,
+        result: JSON.stringify(result(twr)),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await appendToGradeLog(trx, row.id);
@@ -56,8 +71,12 @@ async function auditAfter(tamper: (trx: Trx) => Promise<unknown>) {
 beforeAll(async () => {
   await migrateToLatest();
   db = await getDb();
-  for (const email of ["a@example.com", "b@example.com"]) users.push((await db.insertInto("users").values({ email }).returning("id").executeTakeFirstOrThrow()).id);
-  await db.insertInto("linked_accounts").values({ user_id: users[0]!, kind: "plaid", fingerprint: "f1", label: "Broker" }).execute();
+  for (const email of ["a@example.com", "b@example.com"])
+    users.push((await db.insertInto("users").values({ email }).returning("id").executeTakeFirstOrThrow()).id);
+  await db
+    .insertInto("linked_accounts")
+    .values({ user_id: users[0]!, kind: "plaid", fingerprint: "f1", label: "Broker" })
+    .execute();
   await grade(users[0]!, "GR-AAAA-AAA1", 0.12);
   await grade(users[1]!, "GR-BBBB-BBB1", -0.05);
   await grade(users[0]!, "GR-AAAA-AAA2", 0.15);
@@ -76,7 +95,16 @@ describe("the grade log", () => {
     expect(page.entries[0]!.prev_hash).toBe("0".repeat(64));
     for (let i = 1; i < 4; i++) expect(page.entries[i]!.prev_hash).toBe(page.entries[i - 1]!.hash);
     const first = page.entries[0]!.record as Record<string, unknown>;
-    expect(first).toMatchObject({ code: "GR-AAAA-AAA1", tier: "Gold", stars: 4, accounts: { plaid: 1 }, returns: { twr: 0.12, benchmark: { symbol: "SPY", return: 0.08 } }, max_drawdown: 0.2, win_rate: 0.5, data: "demo" });
+    expect(first).toMatchObject({
+      code: "GR-AAAA-AAA1",
+      tier: "Gold",
+      stars: 4,
+      accounts: { plaid: 1 },
+      returns: { twr: 0.12, benchmark: { symbol: "SPY", return: 0.08 } },
+      max_drawdown: 0.2,
+      win_rate: 0.5,
+      data: "demo",
+    });
     expect(String(first.trader)).toMatch(/^t_[0-9a-f]{24}$/);
     expect(JSON.stringify(first)).not.toContain("a@example.com");
     expect(page.entries[2]!.record.trader).toBe(first.trader);
@@ -98,7 +126,10 @@ describe("the grade log", () => {
     const der = privateKey.export({ type: "pkcs8", format: "der" }).toString("base64");
     expect(publicJwk(parseSigningKey(pem))).toEqual(publicJwk(privateKey));
     expect(publicJwk(parseSigningKey(der))).toEqual(publicJwk(privateKey));
-    const ec = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const ec = crypto
+      .generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
     expect(() => parseSigningKey(ec)).toThrow(/Ed25519/);
   });
 
@@ -107,30 +138,63 @@ describe("the grade log", () => {
     const keys = await publishedKeys();
     const entry = entries[1]!;
     expect(checkEntry(entry, keys)).toEqual({ ok: true });
-    const edited = { ...entry, record: { ...entry.record, returns: { ...(entry.record.returns as object), twr: 0.05 } } };
+    const edited = {
+      ...entry,
+      record: { ...entry.record, returns: { ...(entry.record.returns as object), twr: 0.05 } },
+    };
     expect(checkEntry(edited, keys)).toMatchObject({ ok: false, reason: expect.stringContaining("signature") });
     const sig = entry.signature;
     const flipped = sig.slice(0, 10) + (sig[10] === "A" ? "B" : "A") + sig.slice(11);
     expect(checkEntry({ ...entry, signature: flipped }, keys)).toMatchObject({ ok: false });
-    expect(checkEntry({ ...entry, hash: entry.hash.replace(/^./, (c) => (c === "0" ? "1" : "0")) }, keys)).toMatchObject({ ok: false, reason: expect.stringContaining("hash") });
+    expect(
+      checkEntry({ ...entry, hash: entry.hash.replace(/^./, (c) => (c === "0" ? "1" : "0")) }, keys),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining("hash") });
     expect(checkChain([entries[0]!, entries[2]!], keys)).toMatchObject({ ok: false, failure: { seq: 3 } });
   });
 
   it("detects a grade edited in the evaluations table", async () => {
-    expect(await auditAfter((trx) => trx.updateTable("evaluations").set({ tier: "Legend" }).where("verification_code", "=", "GR-BBBB-BBB1").execute())).toEqual([
-      expect.stringContaining("GR-BBBB-BBB1 differs from its signed record"),
-    ]);
-    expect(await auditAfter((trx) => trx.updateTable("evaluations").set({ result: JSON.stringify(result(0.99)) }).where("verification_code", "=", "GR-AAAA-AAA1").execute())).toEqual([
-      expect.stringContaining("GR-AAAA-AAA1 differs"),
-    ]);
+    expect(
+      await auditAfter((trx) =>
+        trx
+          .updateTable("evaluations")
+          .set({ tier: "Legend" })
+          .where("verification_code", "=", "GR-BBBB-BBB1")
+          .execute(),
+      ),
+    ).toEqual([expect.stringContaining("GR-BBBB-BBB1 differs from its signed record")]);
+    expect(
+      await auditAfter((trx) =>
+        trx
+          .updateTable("evaluations")
+          .set({ result: JSON.stringify(result(0.99)) })
+          .where("verification_code", "=", "GR-AAAA-AAA1")
+          .execute(),
+      ),
+    ).toEqual([expect.stringContaining("GR-AAAA-AAA1 differs")]);
   });
 
   it("detects a log record edited by one byte, or deleted in the middle or at the end", async () => {
-    const edited = await auditAfter((trx) => trx.updateTable("grade_log").set({ record: (eb) => eb.fn("replace", [eb.ref("record"), eb.val('"Gold"'), eb.val('"Gole"')]) }).where("seq", "=", "2" as never).execute());
+    const edited = await auditAfter((trx) =>
+      trx
+        .updateTable("grade_log")
+        .set({ record: (eb) => eb.fn("replace", [eb.ref("record"), eb.val('"Gold"'), eb.val('"Gole"')]) })
+        .where("seq", "=", "2" as never)
+        .execute(),
+    );
     expect(edited[0]).toMatch(/^entry 2: the signature does not match/);
-    const middle = await auditAfter((trx) => trx.deleteFrom("grade_log").where("seq", "=", "2" as never).execute());
+    const middle = await auditAfter((trx) =>
+      trx
+        .deleteFrom("grade_log")
+        .where("seq", "=", "2" as never)
+        .execute(),
+    );
     expect(middle[0]).toMatch(/^entry 3: expected seq 2/);
-    const tail = await auditAfter((trx) => trx.deleteFrom("grade_log").where("seq", "=", "4" as never).execute());
+    const tail = await auditAfter((trx) =>
+      trx
+        .deleteFrom("grade_log")
+        .where("seq", "=", "4" as never)
+        .execute(),
+    );
     expect(tail.some((p) => p.includes("entries were removed"))).toBe(true);
   });
 
@@ -147,18 +211,28 @@ describe("the grade log", () => {
     const { gradeVerification } = await import("./verify.server");
     const before = await gradeVerification("GR-BBBB-BBB2");
     expect(before?.log).toMatchObject({ seq: 4, valid: true, accounts: [] });
-    await db.updateTable("evaluations").set({ result: JSON.stringify(result(0.5)) }).where("verification_code", "=", "GR-BBBB-BBB2").execute();
+    await db
+      .updateTable("evaluations")
+      .set({ result: JSON.stringify(result(0.5)) })
+      .where("verification_code", "=", "GR-BBBB-BBB2")
+      .execute();
     try {
       const after = await gradeVerification("GR-BBBB-BBB2");
       expect(after?.log).toMatchObject({ valid: false, problem: "the stored grade differs from its signed record" });
     } finally {
-      await db.updateTable("evaluations").set({ result: JSON.stringify(result(0.01)) }).where("verification_code", "=", "GR-BBBB-BBB2").execute();
+      await db
+        .updateTable("evaluations")
+        .set({ result: JSON.stringify(result(0.01)) })
+        .where("verification_code", "=", "GR-BBBB-BBB2")
+        .execute();
     }
     expect((await gradeVerification("GR-BBBB-BBB2"))?.log?.valid).toBe(true);
   });
 
   it("queues concurrent appends on the head lock: one chain, no fork", async () => {
-    await Promise.all(Array.from({ length: 8 }, (_, i) => grade(users[i % 2]!, `GR-CCCC-CC${String.fromCharCode(65 + i)}2`, 0.01 * i)));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => grade(users[i % 2]!, `GR-CCCC-CC${String.fromCharCode(65 + i)}2`, 0.01 * i)),
+    );
     const audit = await auditGradeLog();
     expect(audit).toMatchObject({ ok: true, checked: 12, problems: [] });
   });
@@ -180,7 +254,10 @@ describe("the grade log", () => {
       expect(entries[0]!.kid).toBe(old!.kid);
       expect(checkChain(entries, keys)).toMatchObject({ ok: true, checked: 13 });
       // Without the old key, its records no longer check: it must stay published.
-      expect(checkChain(entries, { keys: [current!] })).toMatchObject({ ok: false, failure: { seq: 1, reason: expect.stringContaining("unknown key") } });
+      expect(checkChain(entries, { keys: [current!] })).toMatchObject({
+        ok: false,
+        failure: { seq: 1, reason: expect.stringContaining("unknown key") },
+      });
     } finally {
       delete process.env.GRADE_SIGNING_KEY;
       delete (globalThis as Record<string, unknown>).__grader_env;
@@ -191,7 +268,13 @@ describe("the grade log", () => {
     const { gradeVerification, loggedOnlyVerification } = await import("./verify.server");
     await db.deleteFrom("users").where("id", "=", users[1]!).execute();
     expect(await gradeVerification("GR-BBBB-BBB1")).toBeNull();
-    expect(await loggedOnlyVerification("GR-BBBB-BBB1")).toMatchObject({ code: "GR-BBBB-BBB1", tier: "Gold", seq: 2, valid: true, figures: { twr: "\u22125.0%" } });
+    expect(await loggedOnlyVerification("GR-BBBB-BBB1")).toMatchObject({
+      code: "GR-BBBB-BBB1",
+      tier: "Gold",
+      seq: 2,
+      valid: true,
+      figures: { twr: "\u22125.0%" },
+    });
     expect(await loggedOnlyVerification("GR-ZZZZ-ZZZZ")).toBeNull();
     expect(await auditGradeLog()).toMatchObject({ ok: true, problems: [] });
   });

@@ -7,7 +7,18 @@ import { getDb } from "./db.server";
 import type { Database, LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { buildGradeRecord, sha256Hex, type UnlinkedSummary } from "./grade-record.server";
-import { checkChain, entryHash, kidOf, parseSigningKey, publicJwk, recordText, signText, type KeySet, type LogEntry, type PublishedKey } from "./grade-verify.server";
+import {
+  checkChain,
+  entryHash,
+  kidOf,
+  parseSigningKey,
+  publicJwk,
+  recordText,
+  signText,
+  type KeySet,
+  type LogEntry,
+  type PublishedKey,
+} from "./grade-verify.server";
 import { log } from "./log.server";
 
 // The append-only public log of grades. Each new evaluation appends, in its own transaction, one
@@ -43,10 +54,24 @@ async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: Key
   const own = configuredKey();
   if (own) {
     if (!registered.has(own.kid)) {
-      await trx.insertInto("grade_signing_keys").values({ kid: own.kid, public_jwk: JSON.stringify(own.jwk) }).onConflict((oc) => oc.column("kid").doNothing()).execute();
+      await trx
+        .insertInto("grade_signing_keys")
+        .values({ kid: own.kid, public_jwk: JSON.stringify(own.jwk) })
+        .onConflict((oc) => oc.column("kid").doNothing())
+        .execute();
       // It takes over from older keys only, so a replica still on an older key never retires a newer one.
-      const mine = await trx.selectFrom("grade_signing_keys").select("not_before").where("kid", "=", own.kid).executeTakeFirstOrThrow();
-      await trx.updateTable("grade_signing_keys").set({ retired_at: sql`now()` }).where("kid", "!=", own.kid).where("retired_at", "is", null).where("not_before", "<", mine.not_before).execute();
+      const mine = await trx
+        .selectFrom("grade_signing_keys")
+        .select("not_before")
+        .where("kid", "=", own.kid)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable("grade_signing_keys")
+        .set({ retired_at: sql`now()` })
+        .where("kid", "!=", own.kid)
+        .where("retired_at", "is", null)
+        .where("not_before", "<", mine.not_before)
+        .execute();
       registered.add(own.kid);
     }
     return own;
@@ -67,8 +92,16 @@ async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: Key
   const jwk = publicJwk(privateKey);
   const kid = kidOf(jwk.x);
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  await trx.insertInto("grade_signing_keys").values({ kid, public_jwk: JSON.stringify(jwk), private_sealed: encryptSecret(pem) }).execute();
-  await trx.updateTable("grade_signing_keys").set({ retired_at: sql`now()` }).where("kid", "!=", kid).where("retired_at", "is", null).execute();
+  await trx
+    .insertInto("grade_signing_keys")
+    .values({ kid, public_jwk: JSON.stringify(jwk), private_sealed: encryptSecret(pem) })
+    .execute();
+  await trx
+    .updateTable("grade_signing_keys")
+    .set({ retired_at: sql`now()` })
+    .where("kid", "!=", kid)
+    .where("retired_at", "is", null)
+    .execute();
   generated.set(kid, privateKey);
   log("info", "generated a grade signing key", { kid });
   return { kid, privateKey };
@@ -77,15 +110,33 @@ async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: Key
 /** /.well-known/grader-keys.json: every key that has signed (or will sign) a record, with its validity. */
 export async function publishedKeys(db?: Executor): Promise<KeySet> {
   const exec = db ?? (await getDb());
-  const rows = await exec.selectFrom("grade_signing_keys").select(["kid", "public_jwk", "not_before", "retired_at"]).orderBy("not_before").execute();
+  const rows = await exec
+    .selectFrom("grade_signing_keys")
+    .select(["kid", "public_jwk", "not_before", "retired_at"])
+    .orderBy("not_before")
+    .execute();
   // A retired key's exp is its last signature (a replica still on the old key during a rolling
   // deploy may sign after retired_at), so every record it signed stays inside [nbf, exp].
   const lastUse = new Map(
-    (await exec.selectFrom("grade_log").select(["kid", (eb) => eb.fn.max("created_at").as("last")]).groupBy("kid").execute()).map((r) => [r.kid, new Date(r.last as unknown as string)]),
+    (
+      await exec
+        .selectFrom("grade_log")
+        .select(["kid", (eb) => eb.fn.max("created_at").as("last")])
+        .groupBy("kid")
+        .execute()
+    ).map((r) => [r.kid, new Date(r.last as unknown as string)]),
   );
   const keys: PublishedKey[] = rows.map((r) => {
     const jwk = JSON.parse(r.public_jwk) as { x: string };
-    const key: PublishedKey = { kty: "OKP", crv: "Ed25519", x: jwk.x, kid: r.kid, alg: "EdDSA", use: "sig", nbf: Math.floor(new Date(r.not_before).getTime() / 1000) };
+    const key: PublishedKey = {
+      kty: "OKP",
+      crv: "Ed25519",
+      x: jwk.x,
+      kid: r.kid,
+      alg: "EdDSA",
+      use: "sig",
+      nbf: Math.floor(new Date(r.not_before).getTime() / 1000),
+    };
     if (r.retired_at) {
       const last = lastUse.get(r.kid);
       key.exp = Math.ceil(Math.max(new Date(r.retired_at).getTime(), last?.getTime() ?? 0) / 1000);
@@ -94,7 +145,8 @@ export async function publishedKeys(db?: Executor): Promise<KeySet> {
   });
   // A configured key not yet used is published from now on.
   const own = configuredKey();
-  if (own && !keys.some((k) => k.kid === own.kid)) keys.push({ ...own.jwk, kid: own.kid, alg: "EdDSA", use: "sig", nbf: Math.floor(Date.now() / 1000) });
+  if (own && !keys.some((k) => k.kid === own.kid))
+    keys.push({ ...own.jwk, kid: own.kid, alg: "EdDSA", use: "sig", nbf: Math.floor(Date.now() / 1000) });
   return { keys };
 }
 
@@ -111,7 +163,12 @@ function pseudonym(secret: string, userId: number): string {
  * a grade and its record commit together or not at all).
  */
 export async function appendToGradeLog(trx: Executor, evaluationId: number): Promise<void> {
-  const head = await trx.selectFrom("grade_log_head").selectAll().where("id", "=", 1).forUpdate().executeTakeFirstOrThrow();
+  const head = await trx
+    .selectFrom("grade_log_head")
+    .selectAll()
+    .where("id", "=", 1)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   const ev = await trx
     .selectFrom("evaluations")
     .select(["id", "user_id", "created_at", "engine_version", "ledger_digest", "verification_code", "result"])
@@ -119,7 +176,14 @@ export async function appendToGradeLog(trx: Executor, evaluationId: number): Pro
     .executeTakeFirstOrThrow();
   const [accounts, previous] = await Promise.all([
     trx.selectFrom("linked_accounts").select("kind").where("user_id", "=", ev.user_id).execute(),
-    trx.selectFrom("evaluations").select("created_at").where("user_id", "=", ev.user_id).where("id", "<", ev.id).orderBy("id", "desc").limit(1).executeTakeFirst(),
+    trx
+      .selectFrom("evaluations")
+      .select("created_at")
+      .where("user_id", "=", ev.user_id)
+      .where("id", "<", ev.id)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   const unlinked: UnlinkedSummary[] = previous
     ? (
@@ -149,7 +213,10 @@ export async function appendToGradeLog(trx: Executor, evaluationId: number): Pro
   const key = await signingKey(trx);
   const signature = signText(text, key.privateKey);
   const hash = entryHash(text, signature);
-  await trx.insertInto("grade_log").values({ seq, code: ev.verification_code, prev_hash: head.hash, hash, record: text, signature, kid: key.kid }).execute();
+  await trx
+    .insertInto("grade_log")
+    .values({ seq, code: ev.verification_code, prev_hash: head.hash, hash, record: text, signature, kid: key.kid })
+    .execute();
   await trx.updateTable("grade_log_head").set({ seq, hash }).where("id", "=", 1).execute();
 }
 
@@ -163,7 +230,14 @@ function parseResult(raw: unknown): Evaluation {
 type LogRow = { seq: string | number; hash: string; prev_hash: string; record: string; signature: string; kid: string };
 
 function toEntry(r: LogRow): LogEntry {
-  return { seq: Number(r.seq), hash: r.hash, prev_hash: r.prev_hash, record: JSON.parse(r.record), signature: r.signature, kid: r.kid };
+  return {
+    seq: Number(r.seq),
+    hash: r.hash,
+    prev_hash: r.prev_hash,
+    record: JSON.parse(r.record),
+    signature: r.signature,
+    kid: r.kid,
+  };
 }
 
 export const LOG_PAGE_SIZE = 100;
@@ -179,14 +253,26 @@ export async function gradeLogPage(after: number, limit = LOG_PAGE_SIZE, db?: Ex
     .limit(limit + 1)
     .execute();
   const entries = rows.slice(0, limit).map(toEntry);
-  const head = await exec.selectFrom("grade_log_head").select(["seq", "hash"]).where("id", "=", 1).executeTakeFirstOrThrow();
-  return { entries, next: rows.length > limit ? entries[entries.length - 1]!.seq : null, head: { seq: Number(head.seq), hash: head.hash } };
+  const head = await exec
+    .selectFrom("grade_log_head")
+    .select(["seq", "hash"])
+    .where("id", "=", 1)
+    .executeTakeFirstOrThrow();
+  return {
+    entries,
+    next: rows.length > limit ? entries[entries.length - 1]!.seq : null,
+    head: { seq: Number(head.seq), hash: head.hash },
+  };
 }
 
 /** The log entry of one verification code, or null (grades from before the log have none). */
 export async function gradeLogEntry(code: string): Promise<LogEntry | null> {
   const db = await getDb();
-  const row = await db.selectFrom("grade_log").select(["seq", "hash", "prev_hash", "record", "signature", "kid"]).where("code", "=", code).executeTakeFirst();
+  const row = await db
+    .selectFrom("grade_log")
+    .select(["seq", "hash", "prev_hash", "record", "signature", "kid"])
+    .where("code", "=", code)
+    .executeTakeFirst();
   return row ? toEntry(row) : null;
 }
 
@@ -211,9 +297,14 @@ export async function auditGradeLog(db?: Executor): Promise<LogAudit> {
   }
   const chain = checkChain(entries, keys);
   if (!chain.ok) problems.push(`entry ${chain.failure!.seq}: ${chain.failure!.reason}`);
-  const head = await exec.selectFrom("grade_log_head").select(["seq", "hash"]).where("id", "=", 1).executeTakeFirstOrThrow();
+  const head = await exec
+    .selectFrom("grade_log_head")
+    .select(["seq", "hash"])
+    .where("id", "=", 1)
+    .executeTakeFirstOrThrow();
   const last = entries[entries.length - 1];
-  if (Number(head.seq) !== (last?.seq ?? 0) || head.hash !== (last?.hash ?? head.hash)) problems.push(`the head says seq ${head.seq} but the last entry is ${last?.seq ?? 0}: entries were removed`);
+  if (Number(head.seq) !== (last?.seq ?? 0) || head.hash !== (last?.hash ?? head.hash))
+    problems.push(`the head says seq ${head.seq} but the last entry is ${last?.seq ?? 0}: entries were removed`);
   const byCode = new Map(entries.map((e) => [String(e.record.code), e]));
   const first = entries[0];
   const evaluations = await exec
@@ -223,10 +314,14 @@ export async function auditGradeLog(db?: Executor): Promise<LogAudit> {
     .$if(!first, (q) => q.where(sql<boolean>`false`))
     .execute();
   // A record of a living trader whose evaluation is gone was deleted from the database.
-  const secret = (await exec.selectFrom("grade_log_head").select("pseudonym_key").where("id", "=", 1).executeTakeFirstOrThrow()).pseudonym_key;
+  const secret = (
+    await exec.selectFrom("grade_log_head").select("pseudonym_key").where("id", "=", 1).executeTakeFirstOrThrow()
+  ).pseudonym_key;
   const living = new Set((await exec.selectFrom("users").select("id").execute()).map((u) => pseudonym(secret, u.id)));
   const stored = new Set(evaluations.map((e) => e.verification_code));
-  for (const e of entries) if (living.has(String(e.record.trader)) && !stored.has(String(e.record.code))) problems.push(`grade ${String(e.record.code)} (entry ${e.seq}) was deleted`);
+  for (const e of entries)
+    if (living.has(String(e.record.trader)) && !stored.has(String(e.record.code)))
+      problems.push(`grade ${String(e.record.code)} (entry ${e.seq}) was deleted`);
   for (const ev of evaluations) {
     const entry = byCode.get(ev.verification_code);
     if (!entry) {
@@ -235,7 +330,13 @@ export async function auditGradeLog(db?: Executor): Promise<LogAudit> {
     }
     const r = entry.record as Record<string, unknown>;
     const result = parseResult(ev.result);
-    if (r.result_digest !== sha256Hex(canonicalJson(result)) || r.tier !== ev.tier || canonicalJson(r.score) !== canonicalJson(ev.score) || r.engine_version !== ev.engine_version || r.ledger_digest !== ev.ledger_digest) {
+    if (
+      r.result_digest !== sha256Hex(canonicalJson(result)) ||
+      r.tier !== ev.tier ||
+      canonicalJson(r.score) !== canonicalJson(ev.score) ||
+      r.engine_version !== ev.engine_version ||
+      r.ledger_digest !== ev.ledger_digest
+    ) {
       problems.push(`grade ${ev.verification_code} differs from its signed record (entry ${entry.seq})`);
     }
   }

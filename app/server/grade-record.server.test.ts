@@ -9,6 +9,7 @@ describe("normaliseCode", () => {
     expect(normaliseCode("GR-2345-6789")).toBe("GR-2345-6789");
   });
   it("refuses what cannot be a code", () => {
-    for (const raw of ["", "hello", "GR-ABCD-EFG", "GR-ABCD-EFGHI", "GR-ABCD-EF!H", null, undefined]) expect(normaliseCode(raw), String(raw)).toBeNull();
+    for (const raw of ["", "hello", "GR-ABCD-EFG", "GR-ABCD-EFGHI", "GR-ABCD-EF!H", null, undefined])
+      expect(normaliseCode(raw), String(raw)).toBeNull();
   });
 });

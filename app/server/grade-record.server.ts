@@ -40,7 +40,11 @@ export type GradeRecord = {
   tier: string | null;
   score: number | null;
   stars: number | null;
-  returns: { twr: number | null; mwr: number | null; benchmark: { symbol: string; return: number; excess: number | null } | null };
+  returns: {
+    twr: number | null;
+    mwr: number | null;
+    benchmark: { symbol: string; return: number; excess: number | null } | null;
+  };
   max_drawdown: number | null;
   win_rate: number | null;
   period: { from: string | null; to: string | null };

@@ -7,11 +7,27 @@ import { canonicalJson } from "~/grading";
 export const GENESIS_HASH = "0".repeat(64);
 
 /** One key of /.well-known/grader-keys.json: an OKP/Ed25519 JWK, valid for records graded in [nbf, exp]. */
-export type PublishedKey = { kty: "OKP"; crv: "Ed25519"; x: string; kid: string; alg: "EdDSA"; use: "sig"; nbf: number; exp?: number };
+export type PublishedKey = {
+  kty: "OKP";
+  crv: "Ed25519";
+  x: string;
+  kid: string;
+  alg: "EdDSA";
+  use: "sig";
+  nbf: number;
+  exp?: number;
+};
 export type KeySet = { keys: PublishedKey[] };
 
 /** A log entry as the API and record.json carry it. */
-export type LogEntry = { seq: number; hash: string; prev_hash: string; kid: string; signature: string; record: Record<string, unknown> & { seq?: unknown; prev_hash?: unknown; graded_at?: unknown } };
+export type LogEntry = {
+  seq: number;
+  hash: string;
+  prev_hash: string;
+  kid: string;
+  signature: string;
+  record: Record<string, unknown> & { seq?: unknown; prev_hash?: unknown; graded_at?: unknown };
+};
 
 export type Check = { ok: true } | { ok: false; reason: string };
 
@@ -21,7 +37,8 @@ export function parseSigningKey(raw: string): KeyObject {
   const key = text.startsWith("-----BEGIN")
     ? crypto.createPrivateKey({ key: text, format: "pem" })
     : crypto.createPrivateKey({ key: Buffer.from(text, "base64"), format: "der", type: "pkcs8" });
-  if (key.asymmetricKeyType !== "ed25519") throw new Error(`GRADE_SIGNING_KEY must be an Ed25519 key, not ${key.asymmetricKeyType}`);
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new Error(`GRADE_SIGNING_KEY must be an Ed25519 key, not ${key.asymmetricKeyType}`);
   return key;
 }
 
@@ -51,23 +68,32 @@ export function entryHash(text: string, signature: string): string {
 
 /** Checks one entry on its own: key known and valid at grading time, signature, hash, position. */
 export function checkEntry(entry: LogEntry, keys: KeySet): Check {
-  if (!entry || typeof entry !== "object" || !entry.record || typeof entry.record !== "object") return { ok: false, reason: "not a grade record" };
+  if (!entry || typeof entry !== "object" || !entry.record || typeof entry.record !== "object")
+    return { ok: false, reason: "not a grade record" };
   const key = keys.keys.find((k) => k.kid === entry.kid);
   if (!key) return { ok: false, reason: `unknown key ${entry.kid}` };
   const text = recordText(entry.record);
   let valid = false;
   try {
     const publicKey = crypto.createPublicKey({ key: { kty: key.kty, crv: key.crv, x: key.x }, format: "jwk" });
-    valid = crypto.verify(null, Buffer.from(text, "utf8"), publicKey, Buffer.from(String(entry.signature), "base64url"));
+    valid = crypto.verify(
+      null,
+      Buffer.from(text, "utf8"),
+      publicKey,
+      Buffer.from(String(entry.signature), "base64url"),
+    );
   } catch {
     valid = false;
   }
   if (!valid) return { ok: false, reason: "the signature does not match the record" };
   const graded = Date.parse(String(entry.record.graded_at)) / 1000;
-  if (!Number.isFinite(graded) || graded < key.nbf - 60 || (key.exp !== undefined && graded > key.exp + 60)) return { ok: false, reason: `graded outside key ${key.kid}'s validity` };
+  if (!Number.isFinite(graded) || graded < key.nbf - 60 || (key.exp !== undefined && graded > key.exp + 60))
+    return { ok: false, reason: `graded outside key ${key.kid}'s validity` };
   if (entry.record.seq !== Number(entry.seq)) return { ok: false, reason: "the record's seq differs from the entry's" };
-  if (entry.record.prev_hash !== entry.prev_hash) return { ok: false, reason: "the record's prev_hash differs from the entry's" };
-  if (entryHash(text, entry.signature) !== entry.hash) return { ok: false, reason: "the entry's hash does not match its record and signature" };
+  if (entry.record.prev_hash !== entry.prev_hash)
+    return { ok: false, reason: "the record's prev_hash differs from the entry's" };
+  if (entryHash(text, entry.signature) !== entry.hash)
+    return { ok: false, reason: "the entry's hash does not match its record and signature" };
   return { ok: true };
 }
 
@@ -75,13 +101,24 @@ export function checkEntry(entry: LogEntry, keys: KeySet): Check {
  * Walks entries in order from `start` (the hash before the first one: GENESIS_HASH from seq 1).
  * A changed, deleted or inserted entry breaks a signature, a hash or the seq/prev_hash links.
  */
-export function checkChain(entries: Iterable<LogEntry>, keys: KeySet, start = { seq: 0, hash: GENESIS_HASH }): { ok: boolean; checked: number; head: { seq: number; hash: string }; failure?: { seq: number; reason: string } } {
+export function checkChain(
+  entries: Iterable<LogEntry>,
+  keys: KeySet,
+  start = { seq: 0, hash: GENESIS_HASH },
+): { ok: boolean; checked: number; head: { seq: number; hash: string }; failure?: { seq: number; reason: string } } {
   let head = start;
   let checked = 0;
   for (const entry of entries) {
     const seq = Number(entry.seq);
-    if (seq !== head.seq + 1) return { ok: false, checked, head, failure: { seq, reason: `expected seq ${head.seq + 1}: an entry is missing or out of order` } };
-    if (entry.prev_hash !== head.hash) return { ok: false, checked, head, failure: { seq, reason: "prev_hash is not the previous entry's hash" } };
+    if (seq !== head.seq + 1)
+      return {
+        ok: false,
+        checked,
+        head,
+        failure: { seq, reason: `expected seq ${head.seq + 1}: an entry is missing or out of order` },
+      };
+    if (entry.prev_hash !== head.hash)
+      return { ok: false, checked, head, failure: { seq, reason: "prev_hash is not the previous entry's hash" } };
     const check = checkEntry(entry, keys);
     if (!check.ok) return { ok: false, checked, head, failure: { seq, reason: check.reason } };
     head = { seq, hash: entry.hash };

@@ -49,7 +49,10 @@ export async function readForm(request: Request): Promise<FormData> {
   try {
     form = await request.formData();
   } catch {
-    throw new Response("This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.", { status: 400 });
+    throw new Response(
+      "This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
+      { status: 400 },
+    );
   }
   // PostgreSQL text cannot hold U+0000 (the insert fails), and it never means anything typed into
   // a form, so it is dropped here, once, for every action.

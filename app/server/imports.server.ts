@@ -15,7 +15,12 @@ const TRADE_CHUNK = 20_000;
  * Stores a batch for one linked account in one transaction: nothing half-written on failure,
  * and re-importing the same history adds nothing (unique external ids, ON CONFLICT DO NOTHING).
  */
-export async function saveImport(linkedAccountId: number, batch: ImportBatch, trxOrDb?: DB, opts: { finished?: boolean } = {}): Promise<ImportResult> {
+export async function saveImport(
+  linkedAccountId: number,
+  batch: ImportBatch,
+  trxOrDb?: DB,
+  opts: { finished?: boolean } = {},
+): Promise<ImportResult> {
   const run = async (trx: DB): Promise<ImportResult> => {
     let tradesAdded = 0;
     let cashFlowsAdded = 0;
@@ -39,13 +44,32 @@ export async function saveImport(linkedAccountId: number, batch: ImportBatch, tr
       tradesAdded += Number(res.numAffectedRows ?? 0);
     }
     for (let i = 0; i < batch.cashFlows.length; i += CHUNK) {
-      const rows = batch.cashFlows.slice(i, i + CHUNK).map((c) => ({ linked_account_id: linkedAccountId, external_id: c.externalId, time: c.time, amount: c.amount }));
-      const res = await trx.insertInto("cash_flows").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "external_id"]).doNothing()).executeTakeFirst();
+      const rows = batch.cashFlows
+        .slice(i, i + CHUNK)
+        .map((c) => ({
+          linked_account_id: linkedAccountId,
+          external_id: c.externalId,
+          time: c.time,
+          amount: c.amount,
+        }));
+      const res = await trx
+        .insertInto("cash_flows")
+        .values(rows)
+        .onConflict((oc) => oc.columns(["linked_account_id", "external_id"]).doNothing())
+        .executeTakeFirst();
       cashFlowsAdded += Number(res.numInsertedOrUpdatedRows ?? 0);
     }
     for (let i = 0; i < batch.marks.length; i += CHUNK) {
-      const rows = batch.marks.slice(i, i + CHUNK).map((m) => ({ linked_account_id: linkedAccountId, symbol: m.symbol, time: m.time, price: m.price }));
-      await trx.insertInto("price_marks").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "symbol", "time"]).doUpdateSet({ price: sql`excluded.price` })).execute();
+      const rows = batch.marks
+        .slice(i, i + CHUNK)
+        .map((m) => ({ linked_account_id: linkedAccountId, symbol: m.symbol, time: m.time, price: m.price }));
+      await trx
+        .insertInto("price_marks")
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(["linked_account_id", "symbol", "time"]).doUpdateSet({ price: sql`excluded.price` }),
+        )
+        .execute();
     }
     for (let i = 0; i < (batch.events?.length ?? 0); i += CHUNK) {
       const rows = batch.events!.slice(i, i + CHUNK).map(({ externalId, time, kind, ...rest }) => ({
@@ -56,13 +80,25 @@ export async function saveImport(linkedAccountId: number, batch: ImportBatch, tr
         symbol: "symbol" in rest ? (rest.symbol ?? null) : null,
         data: JSON.stringify(rest),
       }));
-      await trx.insertInto("ledger_events").values(rows).onConflict((oc) => oc.columns(["linked_account_id", "external_id"]).doNothing()).execute();
+      await trx
+        .insertInto("ledger_events")
+        .values(rows)
+        .onConflict((oc) => oc.columns(["linked_account_id", "external_id"]).doNothing())
+        .execute();
     }
     for (const p of batch.payloads) {
-      await trx.insertInto("provider_payloads").values({ linked_account_id: linkedAccountId, kind: p.kind, payload: JSON.stringify(p.payload) }).execute();
+      await trx
+        .insertInto("provider_payloads")
+        .values({ linked_account_id: linkedAccountId, kind: p.kind, payload: JSON.stringify(p.payload) })
+        .execute();
     }
     // A page of a running import (finished: false) leaves the account "importing".
-    if (opts.finished !== false) await trx.updateTable("linked_accounts").set({ last_imported_at: sql`now()`, last_error: null, status: "active" }).where("id", "=", linkedAccountId).execute();
+    if (opts.finished !== false)
+      await trx
+        .updateTable("linked_accounts")
+        .set({ last_imported_at: sql`now()`, last_error: null, status: "active" })
+        .where("id", "=", linkedAccountId)
+        .execute();
     return { tradesAdded, cashFlowsAdded };
   };
   if (trxOrDb) return run(trxOrDb);
@@ -70,9 +106,18 @@ export async function saveImport(linkedAccountId: number, batch: ImportBatch, tr
 }
 
 /** Records a failed import without touching what was imported before. */
-export async function markImportFailed(linkedAccountId: number, message: string, status: "error" | "relogin_required" = "error", trx?: DB) {
+export async function markImportFailed(
+  linkedAccountId: number,
+  message: string,
+  status: "error" | "relogin_required" = "error",
+  trx?: DB,
+) {
   const db = trx ?? (await getDb());
-  await db.updateTable("linked_accounts").set({ last_error: message.slice(0, 500), status }).where("id", "=", linkedAccountId).execute();
+  await db
+    .updateTable("linked_accounts")
+    .set({ last_error: message.slice(0, 500), status })
+    .where("id", "=", linkedAccountId)
+    .execute();
 }
 
 export type LinkResult = { ok: true; id: number; created: boolean } | { ok: false; code: 406 };
@@ -81,15 +126,18 @@ export type LinkResult = { ok: true; id: number; created: boolean } | { ok: fals
  * Links an account to a user. The fingerprint is unique across users (a database constraint):
  * one another user holds answers 406 and links nothing; the same user linking it again is fine.
  */
-export async function linkAccount(input: {
-  userId: number;
-  kind: LinkedAccountKind;
-  fingerprint: string;
-  label: string;
-  institutionName?: string | null;
-  accessTokenEnc?: string | null;
-  itemId?: string | null;
-}, trx?: DB): Promise<LinkResult> {
+export async function linkAccount(
+  input: {
+    userId: number;
+    kind: LinkedAccountKind;
+    fingerprint: string;
+    label: string;
+    institutionName?: string | null;
+    accessTokenEnc?: string | null;
+    itemId?: string | null;
+  },
+  trx?: DB,
+): Promise<LinkResult> {
   const db = trx ?? (await getDb());
   const inserted = await db
     .insertInto("linked_accounts")
@@ -107,11 +155,19 @@ export async function linkAccount(input: {
     .returning("id")
     .executeTakeFirst();
   if (inserted) return { ok: true, id: inserted.id, created: true };
-  const existing = await db.selectFrom("linked_accounts").select(["id", "user_id"]).where("fingerprint", "=", input.fingerprint).executeTakeFirst();
+  const existing = await db
+    .selectFrom("linked_accounts")
+    .select(["id", "user_id"])
+    .where("fingerprint", "=", input.fingerprint)
+    .executeTakeFirst();
   if (!existing || existing.user_id !== input.userId) return { ok: false, code: 406 };
   // Re-linking one's own account refreshes its credentials (e.g. after Plaid update mode).
   if (input.accessTokenEnc) {
-    await db.updateTable("linked_accounts").set({ access_token_enc: input.accessTokenEnc, item_id: input.itemId ?? null, status: "active" }).where("id", "=", existing.id).execute();
+    await db
+      .updateTable("linked_accounts")
+      .set({ access_token_enc: input.accessTokenEnc, item_id: input.itemId ?? null, status: "active" })
+      .where("id", "=", existing.id)
+      .execute();
   }
   return { ok: true, id: existing.id, created: false };
 }
@@ -129,7 +185,11 @@ export async function listLinkedAccounts(userId: number) {
 /** Unlinks one of the user's own accounts (its token and imported history go with it). */
 export async function unlinkAccount(userId: number, linkedAccountId: number): Promise<boolean> {
   const db = await getDb();
-  const res = await db.deleteFrom("linked_accounts").where("id", "=", linkedAccountId).where("user_id", "=", userId).executeTakeFirst();
+  const res = await db
+    .deleteFrom("linked_accounts")
+    .where("id", "=", linkedAccountId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 

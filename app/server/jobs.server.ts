@@ -21,7 +21,10 @@ export type JobData = {
   // The periodic poll of Plaid accounts (a webhook that never came); its handler sends the next one.
   "import-poll": Record<string, never>;
 };
-export type JobHandler<N extends JobName> = (data: JobData[N], job: { id: string; retryCount: number; retryLimit: number; output?: unknown }) => Promise<void>;
+export type JobHandler<N extends JobName> = (
+  data: JobData[N],
+  job: { id: string; retryCount: number; retryLimit: number; output?: unknown },
+) => Promise<void>;
 
 // pg-boss's only link to the database: every statement through Kysely (a transaction's when given).
 function adapter(db: DB): PgBoss.Db {
@@ -41,10 +44,24 @@ function queues(): PgBoss.Queue[] {
     // adds jitter); when the retries are spent, the job moves to import-failed, whose handler gives
     // the import its final state and message. A crashed worker's job counts as one failed attempt.
     { name: "import-failed", ...shared, retryLimit: 5, retryDelay: 5, retryBackoff: true },
-    { name: "import-step", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
+    {
+      name: "import-step",
+      ...shared,
+      retryLimit: env.JOB_RETRY_LIMIT,
+      retryDelay: env.JOB_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+      deadLetter: "import-failed",
+    },
     // One poll waiting at a time, whatever the number of processes (stately: one queued, one active).
     { name: "import-poll", ...shared, policy: "stately", retryLimit: 2, retryDelay: 60 },
-    { name: "regrade", ...shared, retryLimit: env.JOB_RETRY_LIMIT, retryDelay: env.JOB_RETRY_DELAY_SECONDS, retryBackoff: true, deadLetter: "import-failed" },
+    {
+      name: "regrade",
+      ...shared,
+      retryLimit: env.JOB_RETRY_LIMIT,
+      retryDelay: env.JOB_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+      deadLetter: "import-failed",
+    },
     // The e-mail digest (notifications.server.ts): idempotent, so a failed run simply waits for the next slot.
     { name: "notification-digest", ...shared, retryLimit: 2, retryDelay: 60 },
   ];
@@ -66,7 +83,9 @@ async function open(): Promise<Running> {
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, env.JOB_EXPIRE_SECONDS)),
     schedule: false,
   });
-  boss.on("error", (error) => log("error", "job queue error", { error: String((error as Error)?.message ?? error).slice(0, 300) }));
+  boss.on("error", (error) =>
+    log("error", "job queue error", { error: String((error as Error)?.message ?? error).slice(0, 300) }),
+  );
   await boss.start();
   for (const q of queues()) {
     if (await boss.getQueue(q.name)) await boss.updateQueue(q.name, q);
@@ -105,17 +124,38 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
     const handler = handlers[name] as JobHandler<JobName>;
     // Imports get the configured workers; the re-grade and dead-letter queues need one.
     for (let i = 0; i < (name === "import-step" ? env.JOB_WORKERS : 1); i++) {
-      const id = await r.boss.work<JobData[JobName]>(name, { pollingIntervalSeconds: env.JOB_POLL_SECONDS, includeMetadata: true }, async ([job]) => {
-        if (!job) return;
-        const started = Date.now();
-        try {
-          await handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, output: job.output });
-          log("info", "job done", { job: name, id: job.id, data: job.data, ms: Date.now() - started, pid: process.pid });
-        } catch (error) {
-          log("info", "job failed", { job: name, id: job.id, data: job.data, retry: job.retryCount, error: String((error as Error)?.message ?? error).slice(0, 300) });
-          throw error;
-        }
-      });
+      const id = await r.boss.work<JobData[JobName]>(
+        name,
+        { pollingIntervalSeconds: env.JOB_POLL_SECONDS, includeMetadata: true },
+        async ([job]) => {
+          if (!job) return;
+          const started = Date.now();
+          try {
+            await handler(job.data, {
+              id: job.id,
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+              output: job.output,
+            });
+            log("info", "job done", {
+              job: name,
+              id: job.id,
+              data: job.data,
+              ms: Date.now() - started,
+              pid: process.pid,
+            });
+          } catch (error) {
+            log("info", "job failed", {
+              job: name,
+              id: job.id,
+              data: job.data,
+              retry: job.retryCount,
+              error: String((error as Error)?.message ?? error).slice(0, 300),
+            });
+            throw error;
+          }
+        },
+      );
       r.workerIds.set(name, [...(r.workerIds.get(name) ?? []), id]);
     }
   }

@@ -2,17 +2,46 @@ import { describe, expect, it } from "vitest";
 import { grade, parseLedger } from "~/grading";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 
-const trade = (id: string, time: string, side: "buy" | "sell", quantity: number, price: number, symbol = "NFLX", fee = 0) => ({
-  id: `1:${id}`, account: "1", time, symbol, assetClass: "stock" as const, side, quantity, price, fee,
+const trade = (
+  id: string,
+  time: string,
+  side: "buy" | "sell",
+  quantity: number,
+  price: number,
+  symbol = "NFLX",
+  fee = 0,
+) => ({
+  id: `1:${id}`,
+  account: "1",
+  time,
+  symbol,
+  assetClass: "stock" as const,
+  side,
+  quantity,
+  price,
+  fee,
 });
-const ev = (externalId: string, time: string, kind: string, symbol: string | null, data: Record<string, unknown>): StoredEvent => ({ account: "1", externalId, time, kind, symbol, data });
+const ev = (
+  externalId: string,
+  time: string,
+  kind: string,
+  symbol: string | null,
+  data: Record<string, unknown>,
+): StoredEvent => ({ account: "1", externalId, time, kind, symbol, data });
 
 describe("resolveEvents", () => {
   it("makes a change in units a split by what was held then, so a 10:1 split is no loss", () => {
-    const trades = [trade("b", "2025-10-01T20:00:00.000Z", "buy", 10, 1200), trade("s", "2025-11-20T20:00:00.000Z", "sell", 100, 125)];
-    const { events, skipped } = resolveEvents(trades, [ev("sp", "2025-11-17T20:00:00.000Z", "shares", "NFLX", { quantity: 90, reason: "split" })]);
+    const trades = [
+      trade("b", "2025-10-01T20:00:00.000Z", "buy", 10, 1200),
+      trade("s", "2025-11-20T20:00:00.000Z", "sell", 100, 125),
+    ];
+    const { events, skipped } = resolveEvents(trades, [
+      ev("sp", "2025-11-17T20:00:00.000Z", "shares", "NFLX", { quantity: 90, reason: "split" }),
+    ]);
     expect(skipped).toEqual({});
-    expect(events).toEqual([{ id: "1:sp", time: "2025-11-17T20:00:00.000Z", kind: "split", symbol: "NFLX", account: "1", ratio: 10 }]);
+    expect(events).toEqual([
+      { id: "1:sp", time: "2025-11-17T20:00:00.000Z", kind: "split", symbol: "NFLX", account: "1", ratio: 10 },
+    ]);
     const parsed = parseLedger({ cashFlows: [{ account: "1", time: "2025-09-01", amount: 20_000 }], trades, events });
     if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
     const m = grade(parsed.ledger).metrics;
@@ -24,25 +53,31 @@ describe("resolveEvents", () => {
     const a = trade("a", "2025-06-01T20:00:00.000Z", "buy", 5, 60, "KO", 1);
     const b = trade("b", "2025-06-03T20:00:00.000Z", "buy", 5, 60, "KO", 1);
     const c = trade("c", "2025-06-04T20:00:00.000Z", "buy", 7, 60, "KO");
-    const out = resolveEvents([c, b, a], [
-      ev("x1", "2025-06-05T20:00:00.000Z", "cancel", "KO", { quantity: 5, amount: 301 }),
-      ev("x2", "2025-06-06T20:00:00.000Z", "cancel", "KO", { quantity: 5, amount: 301 }),
-      ev("x3", "2025-06-07T20:00:00.000Z", "cancel", "KO", { quantity: 5, amount: 301 }),
-      ev("x4", "2025-05-01T20:00:00.000Z", "cancel", "KO", { quantity: 7, amount: 420 }),
-    ]);
+    const out = resolveEvents(
+      [c, b, a],
+      [
+        ev("x1", "2025-06-05T20:00:00.000Z", "cancel", "KO", { quantity: 5, amount: 301 }),
+        ev("x2", "2025-06-06T20:00:00.000Z", "cancel", "KO", { quantity: 5, amount: 301 }),
+        ev("x3", "2025-06-07T20:00:00.000Z", "cancel", "KO", { quantity: 5, amount: 301 }),
+        ev("x4", "2025-05-01T20:00:00.000Z", "cancel", "KO", { quantity: 7, amount: 420 }),
+      ],
+    );
     expect(out.trades).toEqual([c]);
     // x3 found nothing left; x4 comes before the trade it would match.
     expect(out.skipped).toEqual({ "cancel without the transaction it cancels": 2 });
   });
 
   it("maps income, fees, spin-offs and mergers; a split of nothing held is counted", () => {
-    const out = resolveEvents([trade("b", "2025-06-01T20:00:00.000Z", "buy", 8, 210, "HON")], [
-      ev("d", "2025-07-01T20:00:00.000Z", "income", "HON", { amount: 9.04 }),
-      ev("f", "2025-07-02T20:00:00.000Z", "fee", null, { amount: 25 }),
-      ev("so", "2025-10-30T20:00:00.000Z", "spinoff", "SOLS", { quantity: 2, price: 0 }),
-      ev("m", "2025-11-03T20:00:00.000Z", "merger", "OLD", { to: "NEW", ratio: 0.5 }),
-      ev("sp", "2025-11-04T20:00:00.000Z", "shares", "ZZZ", { quantity: 10, reason: "stock distribution" }),
-    ]);
+    const out = resolveEvents(
+      [trade("b", "2025-06-01T20:00:00.000Z", "buy", 8, 210, "HON")],
+      [
+        ev("d", "2025-07-01T20:00:00.000Z", "income", "HON", { amount: 9.04 }),
+        ev("f", "2025-07-02T20:00:00.000Z", "fee", null, { amount: 25 }),
+        ev("so", "2025-10-30T20:00:00.000Z", "spinoff", "SOLS", { quantity: 2, price: 0 }),
+        ev("m", "2025-11-03T20:00:00.000Z", "merger", "OLD", { to: "NEW", ratio: 0.5 }),
+        ev("sp", "2025-11-04T20:00:00.000Z", "shares", "ZZZ", { quantity: 10, reason: "stock distribution" }),
+      ],
+    );
     expect(out.events.map((e) => e.kind)).toEqual(["income", "fee", "receive", "rename"]);
     expect(out.events[2]).toMatchObject({ symbol: "SOLS", quantity: 2, price: 0, account: "1" });
     expect(out.events[3]).toMatchObject({ from: "OLD", to: "NEW", ratio: 0.5 });

@@ -26,10 +26,15 @@ function cashOf(t: Trade): number {
 
 const sameAmount = (a: number, b: number) => Math.abs(a - b) <= 0.01 + 1e-9 * Math.abs(b);
 
-export function resolveEvents(trades: Trade[], stored: StoredEvent[]): { trades: Trade[]; events: LedgerEvent[]; skipped: Record<string, number> } {
+export function resolveEvents(
+  trades: Trade[],
+  stored: StoredEvent[],
+): { trades: Trade[]; events: LedgerEvent[]; skipped: Record<string, number> } {
   const skipped: Record<string, number> = {};
   const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
-  const ordered = [...stored].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.externalId < b.externalId ? -1 : 1));
+  const ordered = [...stored].sort((a, b) =>
+    a.time < b.time ? -1 : a.time > b.time ? 1 : a.externalId < b.externalId ? -1 : 1,
+  );
 
   // Cancels first: each removes the earliest trade of its account, symbol, quantity and amount
   // (at or before it) that no other cancel took.
@@ -73,7 +78,15 @@ export function resolveEvents(trades: Trade[], stored: StoredEvent[]): { trades:
     switch (e.kind) {
       case "income": {
         const amount = num(e.data.amount);
-        if (amount > 0) events.push({ id, time: e.time, kind: "income", account: e.account, ...(e.symbol ? { symbol: e.symbol } : {}), amount });
+        if (amount > 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: "income",
+            account: e.account,
+            ...(e.symbol ? { symbol: e.symbol } : {}),
+            amount,
+          });
         else skip("income without an amount");
         break;
       }
@@ -88,7 +101,14 @@ export function resolveEvents(trades: Trade[], stored: StoredEvent[]): { trades:
         const delta = num(e.data.quantity);
         const before = e.symbol ? heldAt(e.account, e.symbol, e.time) : 0;
         if (e.symbol && before > 0 && before + delta > 0) {
-          events.push({ id, time: e.time, kind: "split", symbol: e.symbol, account: e.account, ratio: (before + delta) / before });
+          events.push({
+            id,
+            time: e.time,
+            kind: "split",
+            symbol: e.symbol,
+            account: e.account,
+            ratio: (before + delta) / before,
+          });
           const key = `${e.account}|${e.symbol}`;
           held.set(key, before + delta);
         } else skip(`${str(e.data.reason) ?? "split"} of a position not held`);
@@ -98,7 +118,17 @@ export function resolveEvents(trades: Trade[], stored: StoredEvent[]): { trades:
         // The parent is not named by the provider: the new shares arrive at no cost, and the value
         // they take moves from the parent's price to theirs.
         const quantity = num(e.data.quantity);
-        if (e.symbol && quantity > 0) events.push({ id, time: e.time, kind: "receive", account: e.account, symbol: e.symbol, quantity, price: 0, assetClass: "stock" });
+        if (e.symbol && quantity > 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: "receive",
+            account: e.account,
+            symbol: e.symbol,
+            quantity,
+            price: 0,
+            assetClass: "stock",
+          });
         else skip("spin off without new shares");
         break;
       }
@@ -114,7 +144,17 @@ export function resolveEvents(trades: Trade[], stored: StoredEvent[]): { trades:
         // A wallet's tokens from or to outside, at their USD price then (deposit / withdrawal in kind).
         const quantity = num(e.data.quantity);
         const price = num(e.data.price);
-        if (e.symbol && quantity > 0 && price >= 0) events.push({ id, time: e.time, kind: e.kind, account: e.account, symbol: e.symbol, quantity, price, assetClass: "crypto" });
+        if (e.symbol && quantity > 0 && price >= 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: e.kind,
+            account: e.account,
+            symbol: e.symbol,
+            quantity,
+            price,
+            assetClass: "crypto",
+          });
         else skip(`${e.kind} without its quantity or price`);
         break;
       }

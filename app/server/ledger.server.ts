@@ -10,7 +10,8 @@ import { benchmarkSeries } from "./prices.server";
 import type { LinkedAccountKind } from "./db/schema";
 
 // Times come out of the database as ISO text directly (no Date round trip for 100k rows).
-const isoTime = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoTime = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const LEDGER_DIGEST_VERSION = "v1";
 
@@ -20,13 +21,26 @@ export const LEDGER_DIGEST_VERSION = "v1";
  * every trade, cash flow and mark in a fixed order. asOf is left out of the digest, so "nothing
  * new" means no new rows.
  */
-export async function buildUserLedger(userId: number, asOf: Date): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number> }> {
+export async function buildUserLedger(
+  userId: number,
+  asOf: Date,
+): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number> }> {
   const db = await getDb();
   const [trades, cashFlows, marks, stored] = await Promise.all([
     db
       .selectFrom("trades")
       .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
-      .select(["trades.external_id", "trades.linked_account_id", isoTime("trades.time").as("time"), "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee"])
+      .select([
+        "trades.external_id",
+        "trades.linked_account_id",
+        isoTime("trades.time").as("time"),
+        "trades.symbol",
+        "trades.asset_class",
+        "trades.side",
+        "trades.quantity",
+        "trades.price",
+        "trades.fee",
+      ])
       .where("linked_accounts.user_id", "=", userId)
       .where("trades.time", "<=", asOf)
       .orderBy("trades.linked_account_id")
@@ -35,7 +49,12 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
     db
       .selectFrom("cash_flows")
       .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
-      .select(["cash_flows.linked_account_id", "cash_flows.external_id", isoTime("cash_flows.time").as("time"), "cash_flows.amount"])
+      .select([
+        "cash_flows.linked_account_id",
+        "cash_flows.external_id",
+        isoTime("cash_flows.time").as("time"),
+        "cash_flows.amount",
+      ])
       .where("linked_accounts.user_id", "=", userId)
       .where("cash_flows.time", "<=", asOf)
       .orderBy("cash_flows.linked_account_id")
@@ -44,7 +63,12 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
     db
       .selectFrom("price_marks")
       .innerJoin("linked_accounts", "linked_accounts.id", "price_marks.linked_account_id")
-      .select(["price_marks.linked_account_id", "price_marks.symbol", isoTime("price_marks.time").as("time"), "price_marks.price"])
+      .select([
+        "price_marks.linked_account_id",
+        "price_marks.symbol",
+        isoTime("price_marks.time").as("time"),
+        "price_marks.price",
+      ])
       .where("linked_accounts.user_id", "=", userId)
       .where("price_marks.time", "<=", asOf)
       .orderBy("price_marks.linked_account_id")
@@ -54,7 +78,14 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
     db
       .selectFrom("ledger_events")
       .innerJoin("linked_accounts", "linked_accounts.id", "ledger_events.linked_account_id")
-      .select(["ledger_events.linked_account_id", "ledger_events.external_id", isoTime("ledger_events.time").as("time"), "ledger_events.kind", "ledger_events.symbol", "ledger_events.data"])
+      .select([
+        "ledger_events.linked_account_id",
+        "ledger_events.external_id",
+        isoTime("ledger_events.time").as("time"),
+        "ledger_events.kind",
+        "ledger_events.symbol",
+        "ledger_events.data",
+      ])
       .where("linked_accounts.user_id", "=", userId)
       .where("ledger_events.time", "<=", asOf)
       .orderBy("ledger_events.linked_account_id")
@@ -65,7 +96,9 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
   const ledger: Ledger = {
     asOf: asOf.toISOString(),
     trades: trades.map((t) => {
-      hash.update(`T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`);
+      hash.update(
+        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`,
+      );
       return {
         // Unique across accounts: two providers may reuse an id.
         id: `${t.linked_account_id}:${t.external_id}`,
@@ -91,8 +124,17 @@ export async function buildUserLedger(userId: number, asOf: Date): Promise<{ led
   };
   const storedEvents: StoredEvent[] = stored.map((e) => {
     const data = (typeof e.data === "string" ? JSON.parse(e.data) : e.data) as Record<string, unknown>;
-    hash.update(`E|${e.linked_account_id}|${e.external_id}|${e.time}|${e.kind}|${e.symbol ?? ""}|${JSON.stringify(data)}\n`);
-    return { account: String(e.linked_account_id), externalId: e.external_id, time: e.time, kind: e.kind, symbol: e.symbol, data };
+    hash.update(
+      `E|${e.linked_account_id}|${e.external_id}|${e.time}|${e.kind}|${e.symbol ?? ""}|${JSON.stringify(data)}\n`,
+    );
+    return {
+      account: String(e.linked_account_id),
+      externalId: e.external_id,
+      time: e.time,
+      kind: e.kind,
+      symbol: e.symbol,
+      data,
+    };
   });
   const resolved = resolveEvents(ledger.trades, storedEvents);
   ledger.trades = resolved.trades;
@@ -115,7 +157,8 @@ export async function withBenchmark(ledger: Ledger): Promise<Ledger> {
   const kind = dominantAssetClass(ledger);
   if (kind === null || ledger.asOf === undefined) return ledger;
   let first = Infinity;
-  for (const items of [ledger.trades, ledger.cashFlows, ledger.events]) for (const x of items) first = Math.min(first, Date.parse(x.time));
+  for (const items of [ledger.trades, ledger.cashFlows, ledger.events])
+    for (const x of items) first = Math.min(first, Date.parse(x.time));
   if (!Number.isFinite(first)) return ledger;
   try {
     const series = await benchmarkSeries(kind, new Date(first), new Date(ledger.asOf));
@@ -134,7 +177,10 @@ const gunzip = promisify(zlib.gunzip);
  * ledgerDigest (SHA-256 of the canonical ledger; node's hash gives the engine's pure-TS result).
  */
 export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; digest: string }> {
-  const digest = crypto.createHash("sha256").update(canonicalJson(canonicalLedger(ledger))).digest("hex");
+  const digest = crypto
+    .createHash("sha256")
+    .update(canonicalJson(canonicalLedger(ledger)))
+    .digest("hex");
   return { gzip: await gzip(JSON.stringify(ledger)), digest };
 }
 
@@ -142,7 +188,10 @@ export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; dige
  * The ledger an evaluation of this user graded: the current one, or `evaluationId` (null when
  * it is not theirs, or was graded before ledgers were kept).
  */
-export async function evaluationLedger(userId: number, evaluationId?: number): Promise<{ evaluationId: number; ledgerDigest: string; engineVersion: string; ledger: Ledger } | null> {
+export async function evaluationLedger(
+  userId: number,
+  evaluationId?: number,
+): Promise<{ evaluationId: number; ledgerDigest: string; engineVersion: string; ledger: Ledger } | null> {
   const db = await getDb();
   const row = await db
     .selectFrom("evaluations")

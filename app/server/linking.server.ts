@@ -14,7 +14,19 @@ import {
   resolvePlaidAccount,
   type PlaidWebhook,
 } from "~/sources/plaid.server";
-import { EVM_ACTIONS, evmChain, evmTransactions, fetchExplorerPage, mapEvmTransactions, nativeToken, nextEvmPage, type EvmChain, type EvmCursor, type EvmMapped, type ExplorerRow } from "~/sources/evm.server";
+import {
+  EVM_ACTIONS,
+  evmChain,
+  evmTransactions,
+  fetchExplorerPage,
+  mapEvmTransactions,
+  nativeToken,
+  nextEvmPage,
+  type EvmChain,
+  type EvmCursor,
+  type EvmMapped,
+  type ExplorerRow,
+} from "~/sources/evm.server";
 import { nextBatchPart } from "~/sources/imported";
 import { DEMO_EVM_EXPLORER_URL } from "~/sources/wallet-demo";
 import { fetchSolanaHistory, mapSolanaHistory, WSOL_MINT } from "~/sources/solana.server";
@@ -81,18 +93,29 @@ export async function startImport(
     await enqueue(trx, "import-step", { importId: id, step: 0 });
     return id;
   }
-  const running = await trx.selectFrom("imports").select(["id"]).where("linked_account_id", "=", input.linkedAccountId).where("state", "in", RUNNING).executeTakeFirstOrThrow();
+  const running = await trx
+    .selectFrom("imports")
+    .select(["id"])
+    .where("linked_account_id", "=", input.linkedAccountId)
+    .where("state", "in", RUNNING)
+    .executeTakeFirstOrThrow();
   if (regrade) await trx.updateTable("imports").set({ regrade: true }).where("id", "=", running.id).execute();
   return running.id;
 }
 
 /** Starts imports for accounts in their own transaction (webhooks, "Try the import again"). */
-export async function startImports(userId: number, linkedAccountIds: number[], reason: ImportReason, regrade = true): Promise<number[]> {
+export async function startImports(
+  userId: number,
+  linkedAccountIds: number[],
+  reason: ImportReason,
+  regrade = true,
+): Promise<number[]> {
   if (!linkedAccountIds.length) return [];
   const db = await getDb();
   const ids = await db.transaction().execute(async (trx) => {
     const ids: number[] = [];
-    for (const id of linkedAccountIds) ids.push(await startImport(trx, { userId, linkedAccountId: id, reason, regrade }));
+    for (const id of linkedAccountIds)
+      ids.push(await startImport(trx, { userId, linkedAccountId: id, reason, regrade }));
     return ids;
   });
   wake("import-step");
@@ -127,12 +150,23 @@ export async function listImports(userId: number, limit = 20): Promise<ImportVie
     .limit(limit)
     .execute();
   const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
-  return rows.map((r) => ({ ...r, skipped: Array.isArray(r.skipped) ? r.skipped : [], created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!, finished_at: iso(r.finished_at) }));
+  return rows.map((r) => ({
+    ...r,
+    skipped: Array.isArray(r.skipped) ? r.skipped : [],
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    finished_at: iso(r.finished_at),
+  }));
 }
 
 async function runningImportIds(userId: number, states = RUNNING): Promise<number[]> {
   const db = await getDb();
-  const rows = await db.selectFrom("imports").select("id").where("user_id", "=", userId).where("state", "in", states).execute();
+  const rows = await db
+    .selectFrom("imports")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("state", "in", states)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -140,7 +174,17 @@ async function runningImportIds(userId: number, states = RUNNING): Promise<numbe
 // Linking
 
 export type PlaidLinkResult =
-  | { ok: true; accounts: { id: number; label: string; institution_name: string | null; created: boolean; status: "importing"; import_id: number }[] }
+  | {
+      ok: true;
+      accounts: {
+        id: number;
+        label: string;
+        institution_name: string | null;
+        created: boolean;
+        status: "importing";
+        import_id: number;
+      }[];
+    }
   | { ok: false; code: 406 };
 
 class Linked406 extends Error {}
@@ -158,10 +202,33 @@ export async function linkPlaidItem(userId: number, publicToken: string): Promis
     const result = await db.transaction().execute(async (trx) => {
       const out: Extract<PlaidLinkResult, { ok: true }>["accounts"] = [];
       for (const account of item.accounts) {
-        const linked = await linkAccount({ userId, kind: "plaid", fingerprint: account.fingerprint, label: account.label, institutionName: item.institutionName, accessTokenEnc, itemId: item.itemId }, trx);
+        const linked = await linkAccount(
+          {
+            userId,
+            kind: "plaid",
+            fingerprint: account.fingerprint,
+            label: account.label,
+            institutionName: item.institutionName,
+            accessTokenEnc,
+            itemId: item.itemId,
+          },
+          trx,
+        );
         if (!linked.ok) throw new Linked406();
-        const importId = await startImport(trx, { userId, linkedAccountId: linked.id, reason: "link", cursor: { plaidAccountId: account.plaidAccountId } });
-        out.push({ id: linked.id, label: account.label, institution_name: item.institutionName, created: linked.created, status: "importing", import_id: importId });
+        const importId = await startImport(trx, {
+          userId,
+          linkedAccountId: linked.id,
+          reason: "link",
+          cursor: { plaidAccountId: account.plaidAccountId },
+        });
+        out.push({
+          id: linked.id,
+          label: account.label,
+          institution_name: item.institutionName,
+          created: linked.created,
+          status: "importing",
+          import_id: importId,
+        });
       }
       return { ok: true as const, accounts: out };
     });
@@ -194,18 +261,38 @@ export async function reconnectAndDescribe(userId: number, linkedAccountId: numb
 /** "Try the import again" on the account page: any of the user's own accounts. */
 export async function retryImport(userId: number, linkedAccountId: number): Promise<boolean> {
   const db = await getDb();
-  const own = await db.selectFrom("linked_accounts").select("id").where("id", "=", linkedAccountId).where("user_id", "=", userId).executeTakeFirst();
+  const own = await db
+    .selectFrom("linked_accounts")
+    .select("id")
+    .where("id", "=", linkedAccountId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!own) return false;
   await startImports(userId, [linkedAccountId], "retry");
   return true;
 }
 
 /** A wallet proved and linked: the account and its import's first job in one transaction. */
-export async function linkWallet(input: { userId: number; kind: "evm" | "solana"; fingerprint: string; label: string; institutionName: string }) {
+export async function linkWallet(input: {
+  userId: number;
+  kind: "evm" | "solana";
+  fingerprint: string;
+  label: string;
+  institutionName: string;
+}) {
   const db = await getDb();
   try {
     const result = await db.transaction().execute(async (trx) => {
-      const linked = await linkAccount({ userId: input.userId, kind: input.kind, fingerprint: input.fingerprint, label: input.label, institutionName: input.institutionName }, trx);
+      const linked = await linkAccount(
+        {
+          userId: input.userId,
+          kind: input.kind,
+          fingerprint: input.fingerprint,
+          label: input.label,
+          institutionName: input.institutionName,
+        },
+        trx,
+      );
       if (!linked.ok) throw new Linked406();
       const importId = await startImport(trx, { userId: input.userId, linkedAccountId: linked.id, reason: "link" });
       return { ok: true as const, id: linked.id, created: linked.created, importId };
@@ -222,7 +309,12 @@ export async function linkWallet(input: { userId: number; kind: "evm" | "solana"
 export async function handlePlaidWebhook(hook: PlaidWebhook): Promise<{ action: string; accounts: number }> {
   if (!hook.item_id) return { action: "ignored", accounts: 0 };
   const db = await getDb();
-  const accounts = await db.selectFrom("linked_accounts").select(["id", "user_id"]).where("kind", "=", "plaid").where("item_id", "=", hook.item_id).execute();
+  const accounts = await db
+    .selectFrom("linked_accounts")
+    .select(["id", "user_id"])
+    .where("kind", "=", "plaid")
+    .where("item_id", "=", hook.item_id)
+    .execute();
   if (!accounts.length) return { action: "unknown item", accounts: 0 };
   const action = classifyPlaidWebhook(hook);
   if (action.action === "import") {
@@ -255,10 +347,17 @@ export async function reimportForEvaluation(userId: number, kind: LinkedAccountK
     .where("user_id", "=", userId)
     .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
     .execute();
-  const ids = await startImports(userId, accounts.map((a) => a.id), "evaluation", false);
+  const ids = await startImports(
+    userId,
+    accounts.map((a) => a.id),
+    "evaluation",
+    false,
+  );
   const deadline = Date.now() + getEnv().EVALUATION_IMPORT_WAIT_MS;
   for (;;) {
-    const rows = ids.length ? await db.selectFrom("imports").select(["state", "error"]).where("id", "in", ids).execute() : [];
+    const rows = ids.length
+      ? await db.selectFrom("imports").select(["state", "error"]).where("id", "in", ids).execute()
+      : [];
     const failed = rows.find((r) => r.state === "failed");
     if (failed) throw new Error(failed.error ?? "The import failed.");
     if (rows.every((r) => !IMPORTING.includes(r.state))) return;
@@ -270,7 +369,18 @@ export async function reimportForEvaluation(userId: number, kind: LinkedAccountK
 // ---------------------------------------------------------------------------------------------
 // The jobs
 
-type StepRow = { id: number; user_id: number; linked_account_id: number; state: ImportState; cursor: Cursor; fetched: number; skipped: { reason: string; count: number }[]; regrade: boolean; kind: LinkedAccountKind; fingerprint: string };
+type StepRow = {
+  id: number;
+  user_id: number;
+  linked_account_id: number;
+  state: ImportState;
+  cursor: Cursor;
+  fetched: number;
+  skipped: { reason: string; count: number }[];
+  regrade: boolean;
+  kind: LinkedAccountKind;
+  fingerprint: string;
+};
 
 class StepFailure extends Error {
   constructor(
@@ -297,7 +407,8 @@ function stepFailureOf(error: unknown): StepFailure {
           : `${error.code}: ${error.message}`;
     return new StepFailure(message, retryable, error.kind === "relogin" ? "relogin_required" : "error", waiting);
   }
-  if (error instanceof WalletProviderError || error instanceof PriceSourceError) return new StepFailure(error.message, true);
+  if (error instanceof WalletProviderError || error instanceof PriceSourceError)
+    return new StepFailure(error.message, true);
   log("error", "import step failed", { error: String((error as Error)?.message ?? error).slice(0, 300) });
   return new StepFailure("The import failed unexpectedly.", true);
 }
@@ -317,12 +428,27 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
   const row = (await db
     .selectFrom("imports")
     .innerJoin("linked_accounts", "linked_accounts.id", "imports.linked_account_id")
-    .select(["imports.id", "imports.user_id", "imports.linked_account_id", "imports.state", "imports.cursor", "imports.fetched", "imports.skipped", "imports.regrade", "linked_accounts.kind", "linked_accounts.fingerprint"])
+    .select([
+      "imports.id",
+      "imports.user_id",
+      "imports.linked_account_id",
+      "imports.state",
+      "imports.cursor",
+      "imports.fetched",
+      "imports.skipped",
+      "imports.regrade",
+      "linked_accounts.kind",
+      "linked_accounts.fingerprint",
+    ])
     .where("imports.id", "=", data.importId)
     .executeTakeFirst()) as StepRow | undefined;
   // Gone (unlinked), finished, or a step already done (a retry of a job whose work was committed).
   if (!row || !IMPORTING.includes(row.state) || (row.cursor.step ?? 0) !== data.step) return;
-  await db.updateTable("imports").set({ attempts: sql`attempts + 1`, updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  await db
+    .updateTable("imports")
+    .set({ attempts: sql`attempts + 1`, updated_at: sql`now()` })
+    .where("id", "=", row.id)
+    .execute();
   try {
     if (row.kind === "plaid") await plaidStep(row);
     else if (row.kind === "evm") await evmStep(row);
@@ -339,7 +465,12 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable("imports")
-          .set({ state: "waiting_for_provider", error: failure.message, cursor: JSON.stringify({ ...row.cursor, waits: waits + 1 }), updated_at: sql`now()` })
+          .set({
+            state: "waiting_for_provider",
+            error: failure.message,
+            cursor: JSON.stringify({ ...row.cursor, waits: waits + 1 }),
+            updated_at: sql`now()`,
+          })
           .where("id", "=", row.id)
           .execute();
         await enqueue(trx, "import-step", { importId: row.id, step: data.step }, { startAfterSeconds: delay });
@@ -348,7 +479,11 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
     }
     await db
       .updateTable("imports")
-      .set({ error: failure.message, updated_at: sql`now()`, ...(failure.waiting ? { state: "waiting_for_provider" as const } : {}) })
+      .set({
+        error: failure.message,
+        updated_at: sql`now()`,
+        ...(failure.waiting ? { state: "waiting_for_provider" as const } : {}),
+      })
       .where("id", "=", row.id)
       .execute();
     throw failure; // pg-boss retries with backoff, then dead-letters to import-failed
@@ -356,7 +491,17 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
 }
 
 /** Commits a step's rows, the import's progress and the next job together. */
-async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, progress: { state: ImportState; cursor: Cursor; fetched?: number; total?: number | null; skipped?: Record<string, number> }) {
+async function commitStep(
+  row: StepRow,
+  write: (trx: DB) => Promise<number>,
+  progress: {
+    state: ImportState;
+    cursor: Cursor;
+    fetched?: number;
+    total?: number | null;
+    skipped?: Record<string, number>;
+  },
+) {
   const db = await getDb();
   const step = (row.cursor.step ?? 0) + 1;
   const finishing = progress.state === "grading" || progress.state === "done";
@@ -382,7 +527,11 @@ async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, pro
     // The history is in: told now (the automatic grade, if any, is its own notification). An
     // evaluation's own re-import is not news: the user is watching it.
     if (finishing && updated.reason !== "evaluation") {
-      const account = await trx.selectFrom("linked_accounts").select(["institution_name", "label"]).where("id", "=", row.linked_account_id).executeTakeFirst();
+      const account = await trx
+        .selectFrom("linked_accounts")
+        .select(["institution_name", "label"])
+        .where("id", "=", row.linked_account_id)
+        .executeTakeFirst();
       await notify(trx, {
         to: row.user_id,
         kind: "import_done",
@@ -397,7 +546,12 @@ async function commitStep(row: StepRow, write: (trx: DB) => Promise<number>, pro
   });
   wake(finishing ? "regrade" : "import-step");
   // How long the step held its transaction (on PGlite it holds the only connection).
-  log("debug", "import step stored", { importId: row.id, step, state: progress.state, trxMs: Math.round(performance.now() - began) });
+  log("debug", "import step stored", {
+    importId: row.id,
+    step,
+    state: progress.state,
+    trxMs: Math.round(performance.now() - began),
+  });
 }
 
 async function plaidStep(row: StepRow): Promise<void> {
@@ -408,21 +562,58 @@ async function plaidStep(row: StepRow): Promise<void> {
   if ((cursor.phase ?? "transactions") === "transactions") {
     const offset = cursor.offset ?? 0;
     const page = await fetchPlaidTransactionsPage(accessToken, cursor.plaidAccountId, cursor.window, offset);
-    const mapped = mapPlaidInvestments({ transactions: page.transactions, securities: page.securities, holdings: [], asOf: new Date() });
+    const mapped = mapPlaidInvestments({
+      transactions: page.transactions,
+      securities: page.securities,
+      holdings: [],
+      asOf: new Date(),
+    });
     const fetched = offset + page.transactions.length;
     const more = page.transactions.length > 0 && fetched < page.total;
     await commitStep(
       row,
-      async (trx) => (await saveImport(row.linked_account_id, { trades: mapped.trades, cashFlows: mapped.cashFlows, marks: [], events: mapped.events, payloads: [{ kind: "plaid:/investments/transactions/get", payload: page.payload }] }, trx, { finished: false })).tradesAdded,
-      { state: "fetching", cursor: { ...cursor, offset: fetched, phase: more ? "transactions" : "holdings" }, fetched, total: page.total, skipped: mapped.stats.skipped },
+      async (trx) =>
+        (
+          await saveImport(
+            row.linked_account_id,
+            {
+              trades: mapped.trades,
+              cashFlows: mapped.cashFlows,
+              marks: [],
+              events: mapped.events,
+              payloads: [{ kind: "plaid:/investments/transactions/get", payload: page.payload }],
+            },
+            trx,
+            { finished: false },
+          )
+        ).tradesAdded,
+      {
+        state: "fetching",
+        cursor: { ...cursor, offset: fetched, phase: more ? "transactions" : "holdings" },
+        fetched,
+        total: page.total,
+        skipped: mapped.stats.skipped,
+      },
     );
     return;
   }
   const holdings = await fetchPlaidHoldings(accessToken, cursor.plaidAccountId);
-  const marks = mapPlaidInvestments({ transactions: [], securities: holdings.securities, holdings: holdings.holdings, asOf: new Date() }).marks;
+  const marks = mapPlaidInvestments({
+    transactions: [],
+    securities: holdings.securities,
+    holdings: holdings.holdings,
+    asOf: new Date(),
+  }).marks;
   await commitStep(
     row,
-    async (trx) => (await saveImport(row.linked_account_id, { trades: [], cashFlows: [], marks, payloads: [{ kind: PLAID_HOLDINGS_PAYLOAD, payload: holdings.payload }] }, trx)).tradesAdded,
+    async (trx) =>
+      (
+        await saveImport(
+          row.linked_account_id,
+          { trades: [], cashFlows: [], marks, payloads: [{ kind: PLAID_HOLDINGS_PAYLOAD, payload: holdings.payload }] },
+          trx,
+        )
+      ).tradesAdded,
     { state: row.regrade ? "grading" : "done", cursor },
   );
 }
@@ -442,16 +633,38 @@ async function evmStep(row: StepRow): Promise<void> {
   const chain = evmChain(chains[c.chain]!)!;
   if (!c.mapping) {
     const action = EVM_ACTIONS[c.action]!;
-    const config = { baseUrl: env.EVM_EXPLORER_URL ?? DEMO_EVM_EXPLORER_URL, apiKey: env.EVM_EXPLORER_KEY, timeoutMs: env.WALLET_PROVIDER_TIMEOUT_MS };
-    const rows = await fetchExplorerPage(config, { chainId: chain.id, action, address, startBlock: c.startBlock, page: c.page });
+    const config = {
+      baseUrl: env.EVM_EXPLORER_URL ?? DEMO_EVM_EXPLORER_URL,
+      apiKey: env.EVM_EXPLORER_KEY,
+      timeoutMs: env.WALLET_PROVIDER_TIMEOUT_MS,
+    };
+    const rows = await fetchExplorerPage(config, {
+      chainId: chain.id,
+      action,
+      address,
+      startBlock: c.startBlock,
+      page: c.page,
+    });
     const next = nextEvmPage(c, rows);
     await commitStep(
       row,
       async (trx) => {
-        if (rows.length) await trx.insertInto("provider_payloads").values({ linked_account_id: row.linked_account_id, kind: evmPayloadKind(chain, action, row.id), payload: JSON.stringify({ startBlock: c.startBlock, page: c.page, result: rows }) }).execute();
+        if (rows.length)
+          await trx
+            .insertInto("provider_payloads")
+            .values({
+              linked_account_id: row.linked_account_id,
+              kind: evmPayloadKind(chain, action, row.id),
+              payload: JSON.stringify({ startBlock: c.startBlock, page: c.page, result: rows }),
+            })
+            .execute();
         return 0;
       },
-      { state: "fetching", cursor: { ...row.cursor, evm: next ? { ...next, chain: c.chain } : { ...c, mapping: true } }, fetched: row.fetched + rows.length },
+      {
+        state: "fetching",
+        cursor: { ...row.cursor, evm: next ? { ...next, chain: c.chain } : { ...c, mapping: true } },
+        fetched: row.fetched + rows.length,
+      },
     );
     return;
   }
@@ -463,7 +676,14 @@ async function evmStep(row: StepRow): Promise<void> {
     async (trx) => (await saveImport(row.linked_account_id, { ...part, payloads: [] }, trx, { finished })).tradesAdded,
     {
       state: finished ? (row.regrade ? "grading" : "done") : last !== null ? "mapping" : "fetching",
-      cursor: { ...row.cursor, evm: finished ? c : last !== null ? { ...c, after: last } : { chain: c.chain + 1, action: 0, startBlock: 0, page: 1 } },
+      cursor: {
+        ...row.cursor,
+        evm: finished
+          ? c
+          : last !== null
+            ? { ...c, after: last }
+            : { chain: c.chain + 1, action: 0, startBlock: 0, page: 1 },
+      },
       // Counted once per chain, with its first part.
       ...(c.after === undefined ? { skipped: mapped.skipped } : {}),
     },
@@ -488,12 +708,20 @@ async function mappedEvmChain(row: StepRow, address: string, chain: EvmChain): P
   const kept = mappedChains.get(key);
   if (kept) return kept;
   const db = await getDb();
-  await db.updateTable("imports").set({ state: "mapping", updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  await db
+    .updateTable("imports")
+    .set({ state: "mapping", updated_at: sql`now()` })
+    .where("id", "=", row.id)
+    .execute();
   const pages = await db
     .selectFrom("provider_payloads")
     .select(["kind", "payload"])
     .where("linked_account_id", "=", row.linked_account_id)
-    .where("kind", "in", EVM_ACTIONS.map((action) => evmPayloadKind(chain, action, row.id)))
+    .where(
+      "kind",
+      "in",
+      EVM_ACTIONS.map((action) => evmPayloadKind(chain, action, row.id)),
+    )
     .orderBy("id")
     .execute();
   const rows = { txlist: [] as ExplorerRow[], txlistinternal: [] as ExplorerRow[], tokentx: [] as ExplorerRow[] };
@@ -503,12 +731,19 @@ async function mappedEvmChain(row: StepRow, address: string, chain: EvmChain): P
     rows[action].push(...payload.result);
   }
   const transactions = evmTransactions(address, chain, rows);
-  const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, { nativeToken: nativeToken(chain), transfers: true });
+  const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, {
+    nativeToken: nativeToken(chain),
+    transfers: true,
+  });
   const valued = mapEvmTransactions(chain, transactions, priceAt);
-  if (valued.warnings.length) log("debug", "evm import warnings", { importId: row.id, chain: chain.id, warnings: valued.warnings.slice(0, 5) });
+  if (valued.warnings.length)
+    log("debug", "evm import warnings", { importId: row.id, chain: chain.id, warnings: valued.warnings.slice(0, 5) });
   const mapped = {
     batch: valued.batch,
-    skipped: { ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}), ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}) },
+    skipped: {
+      ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
+      ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
+    },
   };
   if (mappedChains.size >= MAPPED_CHAINS_KEPT) mappedChains.delete(mappedChains.keys().next().value!);
   mappedChains.set(key, mapped);
@@ -525,20 +760,24 @@ async function solanaHistory(address: string) {
 async function walletStep(row: StepRow): Promise<void> {
   const address = row.fingerprint.slice(row.kind.length + 1); // "<chain>:<address>"
   const db = await getDb();
-  await db.updateTable("imports").set({ state: "fetching", updated_at: sql`now()` }).where("id", "=", row.id).execute();
+  await db
+    .updateTable("imports")
+    .set({ state: "fetching", updated_at: sql`now()` })
+    .where("id", "=", row.id)
+    .execute();
   const history = await solanaHistory(address);
-  await db.updateTable("imports").set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` }).where("id", "=", row.id).execute();
-  await commitStep(
-    row,
-    async (trx) => (await saveImport(row.linked_account_id, history.batch, trx)).tradesAdded,
-    {
-      state: row.regrade ? "grading" : "done",
-      cursor: row.cursor,
-      fetched: history.swapsSeen,
-      total: history.swapsSeen,
-      skipped: history.swapsSkipped ? { "swap without a USD price": history.swapsSkipped } : {},
-    },
-  );
+  await db
+    .updateTable("imports")
+    .set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` })
+    .where("id", "=", row.id)
+    .execute();
+  await commitStep(row, async (trx) => (await saveImport(row.linked_account_id, history.batch, trx)).tradesAdded, {
+    state: row.regrade ? "grading" : "done",
+    cursor: row.cursor,
+    fetched: history.swapsSeen,
+    total: history.swapsSeen,
+    skipped: history.swapsSkipped ? { "swap without a USD price": history.swapsSkipped } : {},
+  });
 }
 
 async function failImport(importId: number, message: string, accountStatus: "error" | "relogin_required") {
@@ -565,19 +804,41 @@ async function regrade(data: JobData["regrade"]): Promise<void> {
     const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
     if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
   }
-  await db.updateTable("imports").set({ state: "done", finished_at: sql`now()`, updated_at: sql`now()` }).where("id", "=", data.importId).where("state", "=", "grading").execute();
+  await db
+    .updateTable("imports")
+    .set({ state: "done", finished_at: sql`now()`, updated_at: sql`now()` })
+    .where("id", "=", data.importId)
+    .where("state", "=", "grading")
+    .execute();
 }
 
 /** The dead-letter queue: an import step or re-grade out of retries. */
 async function importFailed(data: JobData["import-failed"]): Promise<void> {
   const db = await getDb();
-  const row = await db.selectFrom("imports").select(["state", "error", "attempts"]).where("id", "=", data.importId).executeTakeFirst();
+  const row = await db
+    .selectFrom("imports")
+    .select(["state", "error", "attempts"])
+    .where("id", "=", data.importId)
+    .executeTakeFirst();
   if (!row) return;
   if (row.state === "grading") {
-    await db.updateTable("imports").set({ state: "done", error: "The import finished, but the automatic grade could not be made. Ask for a grade.", finished_at: sql`now()`, updated_at: sql`now()` }).where("id", "=", data.importId).execute();
+    await db
+      .updateTable("imports")
+      .set({
+        state: "done",
+        error: "The import finished, but the automatic grade could not be made. Ask for a grade.",
+        finished_at: sql`now()`,
+        updated_at: sql`now()`,
+      })
+      .where("id", "=", data.importId)
+      .execute();
     return;
   }
-  await failImport(data.importId, `${row.error ?? "The provider kept failing."} Gave up after ${row.attempts} attempts; try the import again later.`, "error");
+  await failImport(
+    data.importId,
+    `${row.error ?? "The provider kept failing."} Gave up after ${row.attempts} attempts; try the import again later.`,
+    "error",
+  );
 }
 
 /**
@@ -596,8 +857,22 @@ async function pollImports(): Promise<void> {
     .select(["la.id", "la.user_id"])
     .where("la.kind", "=", "plaid")
     .where("la.status", "in", ["active", "error"])
-    .where((eb) => eb.or([eb("la.last_imported_at", "is", null), eb("la.last_imported_at", "<", sql<Date>`now() - make_interval(secs => ${every})`)]))
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("imports").select("imports.id").whereRef("imports.linked_account_id", "=", "la.id").where("imports.state", "in", RUNNING))))
+    .where((eb) =>
+      eb.or([
+        eb("la.last_imported_at", "is", null),
+        eb("la.last_imported_at", "<", sql<Date>`now() - make_interval(secs => ${every})`),
+      ]),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("imports")
+            .select("imports.id")
+            .whereRef("imports.linked_account_id", "=", "la.id")
+            .where("imports.state", "in", RUNNING),
+        ),
+      ),
+    )
     .orderBy("la.id")
     .execute();
   const byUser = new Map<number, number[]>();

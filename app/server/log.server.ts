@@ -10,7 +10,9 @@ type Level = "error" | "info" | "debug";
 type Context = { requestId: string };
 type Shared = { storage: AsyncLocalStorage<Context>; logger?: pino.Logger };
 
-const shared = ((globalThis as unknown as { __grader_log?: Shared }).__grader_log ??= { storage: new AsyncLocalStorage<Context>() });
+const shared = ((globalThis as unknown as { __grader_log?: Shared }).__grader_log ??= {
+  storage: new AsyncLocalStorage<Context>(),
+});
 
 function logger(): pino.Logger {
   if (shared.logger) return shared.logger;

@@ -45,7 +45,11 @@ export function mayReadDemoMail(request: Request): boolean {
 // ---- Delivery (SMTP) -------------------------------------------------------------------------
 
 const MAX_ATTEMPTS = 8;
-const worker = ((globalThis as unknown as { __grader_mail?: { transport?: Transporter; timer?: NodeJS.Timeout; running?: boolean; kick?: NodeJS.Timeout } }).__grader_mail ??= {});
+const worker = ((
+  globalThis as unknown as {
+    __grader_mail?: { transport?: Transporter; timer?: NodeJS.Timeout; running?: boolean; kick?: NodeJS.Timeout };
+  }
+).__grader_mail ??= {});
 
 function transport(): Transporter {
   const env = getEnv();
@@ -76,11 +80,19 @@ export async function deliverOutbox(batch = 20): Promise<number> {
     for (const row of rows) {
       try {
         await transport().sendMail({ from, to: row.to_email, subject: row.subject, text: row.text });
-        await trx.updateTable("outbox").set({ sent_at: sql`now()`, attempts: sql`attempts + 1`, last_error: null }).where("id", "=", row.id).execute();
+        await trx
+          .updateTable("outbox")
+          .set({ sent_at: sql`now()`, attempts: sql`attempts + 1`, last_error: null })
+          .where("id", "=", row.id)
+          .execute();
         sent++;
       } catch (error) {
         log("error", "mail not delivered", { id: row.id, error: String(error) });
-        await trx.updateTable("outbox").set({ attempts: sql`attempts + 1`, last_error: String(error).slice(0, 500) }).where("id", "=", row.id).execute();
+        await trx
+          .updateTable("outbox")
+          .set({ attempts: sql`attempts + 1`, last_error: String(error).slice(0, 500) })
+          .where("id", "=", row.id)
+          .execute();
       }
     }
     return sent;
@@ -103,8 +115,13 @@ async function runWorker() {
 
 /** Starts periodic delivery (every 5 s) when SMTP is configured; returns a stop function. */
 export function startMailWorker(): () => void {
-  if (isLocalDemoMailbox()) log("info", "demo mail: nothing is sent; the outbox is readable at /dev/mail from this machine");
-  else if (isDemoMail()) log("error", "SMTP_URL is not set: mail (verification, password resets) is not delivered, and the demo mailbox is closed on a public URL");
+  if (isLocalDemoMailbox())
+    log("info", "demo mail: nothing is sent; the outbox is readable at /dev/mail from this machine");
+  else if (isDemoMail())
+    log(
+      "error",
+      "SMTP_URL is not set: mail (verification, password resets) is not delivered, and the demo mailbox is closed on a public URL",
+    );
   if (isDemoMail()) return () => {};
   worker.timer = setInterval(() => void runWorker(), 5000);
   worker.timer.unref();

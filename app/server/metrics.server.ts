@@ -116,7 +116,10 @@ function allowed(ip: string): boolean {
   if (!source) return false;
   if (allowList?.source !== source) {
     const list = new BlockList();
-    for (const entry of source.split(",").map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of source
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const [address, prefix] = entry.split("/");
       const type = isIP(address!) === 6 ? "ipv6" : "ipv4";
       if (prefix === undefined) list.addAddress(address!, type);

@@ -14,7 +14,11 @@ const tag = Date.now().toString(36);
 async function user(opts: { verified?: boolean; first?: string } = {}) {
   const row = await db
     .insertInto("users")
-    .values({ email: `n${tag}${seq++}@example.com`, first_name: opts.first ?? null, email_verified_at: opts.verified ? new Date() : null })
+    .values({
+      email: `n${tag}${seq++}@example.com`,
+      first_name: opts.first ?? null,
+      email_verified_at: opts.verified ? new Date() : null,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -37,20 +41,26 @@ describe("notify", () => {
     const [me, ann] = [await user(), await user({ first: "Ann" })];
     await send({ to: [me, ann], kind: "follow", actorId: ann, subject: `user:${ann}`, url: `/u/${ann}` });
     const mine = await n.listNotifications(me, first);
-    expect(mine.data.map((x) => [x.kind, x.text, x.url, x.read, x.actor?.id])).toEqual([["follow", "Ann started following you", `/u/${ann}`, false, ann]]);
+    expect(mine.data.map((x) => [x.kind, x.text, x.url, x.read, x.actor?.id])).toEqual([
+      ["follow", "Ann started following you", `/u/${ann}`, false, ann],
+    ]);
     expect(mine.meta).toEqual({ page: 1, page_size: 20, total: 1, unread: 1 });
     expect((await n.listNotifications(ann, first)).data).toEqual([]);
   });
 
   it("merges unread events on one subject, and starts a new row once read", async () => {
     const [me, bo] = [await user(), await user({ first: "Bo" })];
-    for (let i = 0; i < 3; i++) await send({ to: me, kind: "message", actorId: bo, subject: "conversation:1", url: "/messages/1/reply" });
+    for (let i = 0; i < 3; i++)
+      await send({ to: me, kind: "message", actorId: bo, subject: "conversation:1", url: "/messages/1/reply" });
     let list = await n.listNotifications(me, first);
     expect(list.data.map((x) => [x.count, x.text])).toEqual([[3, "Bo sent you 3 messages"]]);
     await n.markAllRead(me);
     await send({ to: me, kind: "message", actorId: bo, subject: "conversation:1", url: "/messages/1/reply" });
     list = await n.listNotifications(me, first);
-    expect(list.data.map((x) => [x.count, x.read])).toEqual([[1, false], [3, true]]);
+    expect(list.data.map((x) => [x.count, x.read])).toEqual([
+      [1, false],
+      [3, true],
+    ]);
     expect(list.meta.unread).toBe(1);
   });
 
@@ -107,8 +117,15 @@ describe("the e-mail digest", () => {
     await n.saveNotificationSettings(unverified, { muted: [], digest: "daily" });
     await send({ to: [me, unverified], kind: "follow", actorId: actor, subject: `user:${actor}`, url: `/u/${actor}` });
     const outbox = async () => {
-      const emails = (await db.selectFrom("users").select("email").where("id", "in", [me, unverified]).execute()).map((r) => r.email);
-      return db.selectFrom("outbox").select(["to_email", "subject", "text"]).where("to_email", "in", emails).orderBy("id").execute();
+      const emails = (await db.selectFrom("users").select("email").where("id", "in", [me, unverified]).execute()).map(
+        (r) => r.email,
+      );
+      return db
+        .selectFrom("outbox")
+        .select(["to_email", "subject", "text"])
+        .where("to_email", "in", emails)
+        .orderBy("id")
+        .execute();
     };
     const t0 = new Date();
     await n.sendDueDigests(t0);

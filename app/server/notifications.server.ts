@@ -42,7 +42,9 @@ export async function notify(trx: DB, input: NotifyInput): Promise<void> {
     where not exists (select 1 from notification_settings s where s.user_id = r.id and ${input.kind} = any(s.muted))
       and not exists (select 1 from blocks b where b.blocker_id = r.id and b.blocked_id = ${input.actorId}::int)
     on conflict (user_id, kind, subject) where read_at is null
-    do update set count = notifications.count + 1, actor_id = excluded.actor_id, url = excluded.url, data = excluded.data, created_at = now()`.execute(trx);
+    do update set count = notifications.count + 1, actor_id = excluded.actor_id, url = excluded.url, data = excluded.data, created_at = now()`.execute(
+    trx,
+  );
 }
 
 export type NotificationView = {
@@ -91,7 +93,10 @@ export async function listNotifications(userId: number, paging: Pick<Paging<stri
       .execute(),
     db
       .selectFrom("notifications")
-      .select((eb) => [eb.fn.countAll<string>().as("total"), sql<string>`count(*) filter (where read_at is null)`.as("unread")])
+      .select((eb) => [
+        eb.fn.countAll<string>().as("total"),
+        sql<string>`count(*) filter (where read_at is null)`.as("unread"),
+      ])
       .where("user_id", "=", userId)
       .executeTakeFirstOrThrow(),
   ]);
@@ -110,12 +115,25 @@ export async function listNotifications(userId: number, paging: Pick<Paging<stri
       read: r.read_at !== null,
     };
   });
-  return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(counts.total), unread: Number(counts.unread) } };
+  return {
+    data,
+    meta: {
+      page: paging.page,
+      page_size: paging.page_size,
+      total: Number(counts.total),
+      unread: Number(counts.unread),
+    },
+  };
 }
 
 export async function unreadCount(userId: number): Promise<number> {
   const db = await getDb();
-  const row = await db.selectFrom("notifications").select((eb) => eb.fn.countAll<string>().as("n")).where("user_id", "=", userId).where("read_at", "is", null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("notifications")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -135,20 +153,35 @@ export async function markRead(userId: number, id: string): Promise<string | nul
 
 export async function markAllRead(userId: number): Promise<number> {
   const db = await getDb();
-  const result = await db.updateTable("notifications").set({ read_at: sql`now()` }).where("user_id", "=", userId).where("read_at", "is", null).executeTakeFirst();
+  const result = await db
+    .updateTable("notifications")
+    .set({ read_at: sql`now()` })
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
 /** Reading what a notification is about (an open conversation) reads the notification too. */
 export async function markSubjectRead(db: DB, userId: number, subject: string): Promise<void> {
-  await db.updateTable("notifications").set({ read_at: sql`now()` }).where("user_id", "=", userId).where("subject", "=", subject).where("read_at", "is", null).execute();
+  await db
+    .updateTable("notifications")
+    .set({ read_at: sql`now()` })
+    .where("user_id", "=", userId)
+    .where("subject", "=", subject)
+    .where("read_at", "is", null)
+    .execute();
 }
 
 export type NotificationSettings = { muted: NotificationKind[]; digest: DigestFrequency };
 
 export async function getNotificationSettings(userId: number): Promise<NotificationSettings> {
   const db = await getDb();
-  const row = await db.selectFrom("notification_settings").select(["muted", "digest"]).where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("notification_settings")
+    .select(["muted", "digest"])
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return { muted: row?.muted ?? [], digest: row?.digest ?? "off" };
 }
 
@@ -181,7 +214,12 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
     .where("users.email_verified_at", "is not", null)
     .where((eb) =>
       eb.exists(
-        eb.selectFrom("notifications").select("notifications.id").whereRef("notifications.user_id", "=", "notification_settings.user_id").where("notifications.read_at", "is", null).where("notifications.emailed_at", "is", null),
+        eb
+          .selectFrom("notifications")
+          .select("notifications.id")
+          .whereRef("notifications.user_id", "=", "notification_settings.user_id")
+          .where("notifications.read_at", "is", null)
+          .where("notifications.emailed_at", "is", null),
       ),
     )
     .execute();
@@ -197,7 +235,12 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
         .select(["users.email"])
         .where("notification_settings.user_id", "=", c.user_id)
         .where("notification_settings.digest", "=", frequency)
-        .where((eb) => eb.or([eb("notification_settings.last_digest_at", "is", null), eb("notification_settings.last_digest_at", "<=", due)]))
+        .where((eb) =>
+          eb.or([
+            eb("notification_settings.last_digest_at", "is", null),
+            eb("notification_settings.last_digest_at", "<=", due),
+          ]),
+        )
         .forUpdate("notification_settings")
         .skipLocked()
         .executeTakeFirst();
@@ -205,7 +248,18 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
       const rows = await trx
         .selectFrom("notifications")
         .leftJoin("users", "users.id", "notifications.actor_id")
-        .select(["notifications.id", "notifications.kind", "notifications.count", "notifications.url", "notifications.data", "notifications.actor_id", "users.username", "users.first_name", "users.last_name", "users.name"])
+        .select([
+          "notifications.id",
+          "notifications.kind",
+          "notifications.count",
+          "notifications.url",
+          "notifications.data",
+          "notifications.actor_id",
+          "users.username",
+          "users.first_name",
+          "users.last_name",
+          "users.name",
+        ])
         .where("notifications.user_id", "=", c.user_id)
         .where("notifications.read_at", "is", null)
         .where("notifications.emailed_at", "is", null)
@@ -214,7 +268,12 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
         .execute();
       if (rows.length === 0) return false;
       const items = rows.map((r) => ({
-        text: notificationText({ kind: r.kind, count: r.count, actor: r.actor_id === null ? null : displayName(r) || "Trader", data: (typeof r.data === "string" ? JSON.parse(r.data) : r.data) as Record<string, unknown> }),
+        text: notificationText({
+          kind: r.kind,
+          count: r.count,
+          actor: r.actor_id === null ? null : displayName(r) || "Trader",
+          data: (typeof r.data === "string" ? JSON.parse(r.data) : r.data) as Record<string, unknown>,
+        }),
         url: r.url,
       }));
       const mail = digestText(items, getEnv().PUBLIC_URL, frequency);
@@ -226,7 +285,11 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
         .where("read_at", "is", null)
         .where("emailed_at", "is", null)
         .execute();
-      await trx.updateTable("notification_settings").set({ last_digest_at: now }).where("user_id", "=", c.user_id).execute();
+      await trx
+        .updateTable("notification_settings")
+        .set({ last_digest_at: now })
+        .where("user_id", "=", c.user_id)
+        .execute();
       return true;
     });
     if (done) sent++;
@@ -245,9 +308,12 @@ export async function digestJob(): Promise<void> {
 /** Every process asks for the digest job now and then; the singleton key keeps it to one run per slot. */
 export function startDigestSchedule(): () => void {
   const request = () =>
-    void enqueue(null, "notification-digest", {}, { singletonKey: "notification-digest", singletonSeconds: DIGEST_CHECK_SECONDS }).catch((error) =>
-      log("error", "digest job not queued", { error: String(error) }),
-    );
+    void enqueue(
+      null,
+      "notification-digest",
+      {},
+      { singletonKey: "notification-digest", singletonSeconds: DIGEST_CHECK_SECONDS },
+    ).catch((error) => log("error", "digest job not queued", { error: String(error) }));
   request();
   const timer = setInterval(request, DIGEST_CHECK_SECONDS * 1000);
   timer.unref();

@@ -13,10 +13,34 @@ export async function exportUserData(userId: number) {
   const db = await getDb();
   const user = await db
     .selectFrom("users")
-    .select(["id", "email", "username", "first_name", "last_name", "name", "avatar_url", "email_verified_at", "markets", "experience", "show_amounts", "share_trades", "time_zone", "tries_used", "extra_tries", "unlimited_until", "points_balance", "created_at"])
+    .select([
+      "id",
+      "email",
+      "username",
+      "first_name",
+      "last_name",
+      "name",
+      "avatar_url",
+      "email_verified_at",
+      "markets",
+      "experience",
+      "show_amounts",
+      "share_trades",
+      "time_zone",
+      "tries_used",
+      "extra_tries",
+      "unlimited_until",
+      "points_balance",
+      "created_at",
+    ])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
-  const accounts = await db.selectFrom("linked_accounts").select(["id", "kind", "label", "institution_name", "status", "last_imported_at", "created_at"]).where("user_id", "=", userId).orderBy("id").execute();
+  const accounts = await db
+    .selectFrom("linked_accounts")
+    .select(["id", "kind", "label", "institution_name", "status", "last_imported_at", "created_at"])
+    .where("user_id", "=", userId)
+    .orderBy("id")
+    .execute();
   const accountIds = accounts.map((a) => a.id);
   const ofAccounts = <T>(rows: () => Promise<T[]>) => (accountIds.length ? rows() : Promise.resolve([] as T[]));
   const conversations = await db
@@ -26,21 +50,120 @@ export async function exportUserData(userId: number) {
     .orderBy("id")
     .execute();
   const conversationIds = conversations.map((c) => c.id);
-  const [trades, cashFlows, ledgerEvents, grades, posts, likes, following, followers, messages, star, points, notifications, notificationSettings] = await Promise.all([
-    ofAccounts(() => db.selectFrom("trades").select(["linked_account_id", "time", "symbol", "asset_class", "side", "quantity", "price", "fee"]).where("linked_account_id", "in", accountIds).orderBy("time").execute()),
-    ofAccounts(() => db.selectFrom("cash_flows").select(["linked_account_id", "time", "amount"]).where("linked_account_id", "in", accountIds).orderBy("time").execute()),
-    ofAccounts(() => db.selectFrom("ledger_events").select(["linked_account_id", "time", "kind", "symbol", "data"]).where("linked_account_id", "in", accountIds).orderBy("time").execute()),
-    db.selectFrom("evaluations").select(["id", "created_at", "engine_version", "tier", "score", "percentile", "verification_code", "demo", "result"]).where("user_id", "=", userId).orderBy("id").execute(),
-    db.selectFrom("posts").select(["id", "parent_id", "body", "evaluation_id", "like_count", "reply_count", "hidden_at", "deleted_at", "created_at"]).where("author_id", "=", userId).orderBy("id").execute(),
-    db.selectFrom("post_likes").select(["post_id", "created_at"]).where("user_id", "=", userId).orderBy("created_at").execute(),
-    db.selectFrom("follows").select(["followee_id as user_id", "created_at"]).where("follower_id", "=", userId).orderBy("created_at").execute(),
-    db.selectFrom("follows").select(["follower_id as user_id", "created_at"]).where("followee_id", "=", userId).orderBy("created_at").execute(),
+  const [
+    trades,
+    cashFlows,
+    ledgerEvents,
+    grades,
+    posts,
+    likes,
+    following,
+    followers,
+    messages,
+    star,
+    points,
+    notifications,
+    notificationSettings,
+  ] = await Promise.all([
+    ofAccounts(() =>
+      db
+        .selectFrom("trades")
+        .select(["linked_account_id", "time", "symbol", "asset_class", "side", "quantity", "price", "fee"])
+        .where("linked_account_id", "in", accountIds)
+        .orderBy("time")
+        .execute(),
+    ),
+    ofAccounts(() =>
+      db
+        .selectFrom("cash_flows")
+        .select(["linked_account_id", "time", "amount"])
+        .where("linked_account_id", "in", accountIds)
+        .orderBy("time")
+        .execute(),
+    ),
+    ofAccounts(() =>
+      db
+        .selectFrom("ledger_events")
+        .select(["linked_account_id", "time", "kind", "symbol", "data"])
+        .where("linked_account_id", "in", accountIds)
+        .orderBy("time")
+        .execute(),
+    ),
+    db
+      .selectFrom("evaluations")
+      .select([
+        "id",
+        "created_at",
+        "engine_version",
+        "tier",
+        "score",
+        "percentile",
+        "verification_code",
+        "demo",
+        "result",
+      ])
+      .where("user_id", "=", userId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("posts")
+      .select([
+        "id",
+        "parent_id",
+        "body",
+        "evaluation_id",
+        "like_count",
+        "reply_count",
+        "hidden_at",
+        "deleted_at",
+        "created_at",
+      ])
+      .where("author_id", "=", userId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("post_likes")
+      .select(["post_id", "created_at"])
+      .where("user_id", "=", userId)
+      .orderBy("created_at")
+      .execute(),
+    db
+      .selectFrom("follows")
+      .select(["followee_id as user_id", "created_at"])
+      .where("follower_id", "=", userId)
+      .orderBy("created_at")
+      .execute(),
+    db
+      .selectFrom("follows")
+      .select(["follower_id as user_id", "created_at"])
+      .where("followee_id", "=", userId)
+      .orderBy("created_at")
+      .execute(),
     conversationIds.length
-      ? db.selectFrom("messages").select(["conversation_id", "sender_id", "body", "created_at"]).where("conversation_id", "in", conversationIds).orderBy("id").execute()
+      ? db
+          .selectFrom("messages")
+          .select(["conversation_id", "sender_id", "body", "created_at"])
+          .where("conversation_id", "in", conversationIds)
+          .orderBy("id")
+          .execute()
       : Promise.resolve([]),
-    db.selectFrom("star_applications").select(["bio", "strategy", "markets", "status", "created_at", "reviewed_at"]).where("user_id", "=", userId).executeTakeFirst(),
-    db.selectFrom("points_ledger").select(["amount", "reason", "created_at"]).where("user_id", "=", userId).orderBy("id").execute(),
-    db.selectFrom("notifications").select(["kind", "actor_id", "subject", "url", "data", "count", "created_at", "read_at", "emailed_at"]).where("user_id", "=", userId).orderBy("id").execute(),
+    db
+      .selectFrom("star_applications")
+      .select(["bio", "strategy", "markets", "status", "created_at", "reviewed_at"])
+      .where("user_id", "=", userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom("points_ledger")
+      .select(["amount", "reason", "created_at"])
+      .where("user_id", "=", userId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("notifications")
+      .select(["kind", "actor_id", "subject", "url", "data", "count", "created_at", "read_at", "emailed_at"])
+      .where("user_id", "=", userId)
+      .orderBy("id")
+      .execute(),
     db.selectFrom("notification_settings").select(["muted", "digest"]).where("user_id", "=", userId).executeTakeFirst(),
   ]);
   return {
@@ -53,8 +176,19 @@ export async function exportUserData(userId: number) {
     likes,
     following,
     followers,
-    conversations: conversations.map((c) => ({ id: c.id, with_user_id: c.user_a === userId ? c.user_b : c.user_a, started_by_me: c.started_by === userId, status: c.status, created_at: c.created_at })),
-    messages: messages.map((m) => ({ conversation_id: m.conversation_id, sent_by_me: m.sender_id === userId, body: m.body, created_at: m.created_at })),
+    conversations: conversations.map((c) => ({
+      id: c.id,
+      with_user_id: c.user_a === userId ? c.user_b : c.user_a,
+      started_by_me: c.started_by === userId,
+      status: c.status,
+      created_at: c.created_at,
+    })),
+    messages: messages.map((m) => ({
+      conversation_id: m.conversation_id,
+      sent_by_me: m.sender_id === userId,
+      body: m.body,
+      created_at: m.created_at,
+    })),
     star_application: star ?? null,
     points,
     notifications,
@@ -78,18 +212,39 @@ export async function deletionConfirmation(userId: number): Promise<"password" |
  * corrected first. The public grade log is untouched: its entries name a pseudonym, never the
  * user, so the hash chain stays whole.
  */
-export async function deleteAccount(userId: number, confirmation: string): Promise<{ ok: true } | { ok: false; field: "confirmation"; message: string }> {
+export async function deleteAccount(
+  userId: number,
+  confirmation: string,
+): Promise<{ ok: true } | { ok: false; field: "confirmation"; message: string }> {
   const db = await getDb();
-  const user = await db.selectFrom("users").select(["email", "password_hash", "tries_used"]).where("id", "=", userId).executeTakeFirstOrThrow();
-  const confirmed = user.password_hash ? (await checkPassword(user.password_hash, confirmation)).ok : normalizeEmail(confirmation) === user.email;
+  const user = await db
+    .selectFrom("users")
+    .select(["email", "password_hash", "tries_used"])
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  const confirmed = user.password_hash
+    ? (await checkPassword(user.password_hash, confirmation)).ok
+    : normalizeEmail(confirmation) === user.email;
   if (!confirmed) {
-    return { ok: false, field: "confirmation", message: user.password_hash ? "That is not your password." : "Type the e-mail address of this account." };
+    return {
+      ok: false,
+      field: "confirmation",
+      message: user.password_hash ? "That is not your password." : "Type the e-mail address of this account.",
+    };
   }
   const usedFree = Math.min(user.tries_used, getEnv().FREE_TRIES);
   await db.transaction().execute(async (trx) => {
     await retireTries(trx, user.email, usedFree);
-    await trx.updateTable("users").set({ followers_count: sql`greatest(followers_count - 1, 0)` }).where("id", "in", trx.selectFrom("follows").select("followee_id").where("follower_id", "=", userId)).execute();
-    await trx.updateTable("users").set({ following_count: sql`greatest(following_count - 1, 0)` }).where("id", "in", trx.selectFrom("follows").select("follower_id").where("followee_id", "=", userId)).execute();
+    await trx
+      .updateTable("users")
+      .set({ followers_count: sql`greatest(followers_count - 1, 0)` })
+      .where("id", "in", trx.selectFrom("follows").select("followee_id").where("follower_id", "=", userId))
+      .execute();
+    await trx
+      .updateTable("users")
+      .set({ following_count: sql`greatest(following_count - 1, 0)` })
+      .where("id", "in", trx.selectFrom("follows").select("follower_id").where("followee_id", "=", userId))
+      .execute();
     await trx
       .updateTable("posts")
       .set({ like_count: sql`greatest(like_count - 1, 0)` })
@@ -99,11 +254,23 @@ export async function deleteAccount(userId: number, confirmation: string): Promi
     await trx
       .updateTable("posts")
       .set({ reply_count: sql`greatest(reply_count - 1, 0)` })
-      .where("id", "in", trx.selectFrom("posts as r").select("r.parent_id").where("r.author_id", "=", userId).where("r.deleted_at", "is", null).where("r.parent_id", "is not", null))
+      .where(
+        "id",
+        "in",
+        trx
+          .selectFrom("posts as r")
+          .select("r.parent_id")
+          .where("r.author_id", "=", userId)
+          .where("r.deleted_at", "is", null)
+          .where("r.parent_id", "is not", null),
+      )
       .where("author_id", "!=", userId)
       .execute();
     await trx.deleteFrom("outbox").where("to_email", "=", user.email).execute();
-    await trx.deleteFrom("contact_messages").where((eb) => eb.or([eb("user_id", "=", userId), eb("email", "=", user.email)])).execute();
+    await trx
+      .deleteFrom("contact_messages")
+      .where((eb) => eb.or([eb("user_id", "=", userId), eb("email", "=", user.email)]))
+      .execute();
     await trx.deleteFrom("pass_grants").where("user_id", "=", userId).execute();
     // page_views and referrals keep their rows without the user (ON DELETE SET NULL).
     await trx.deleteFrom("users").where("id", "=", userId).execute();

@@ -6,7 +6,9 @@ export type PageView = { path: string; source: string | null; userId: number | n
 // Views are buffered and written in one multi-row INSERT per second, so counting a popular page
 // costs no database round trip on its request.
 // On globalThis: server.ts and the Remix bundle load this module separately but share one buffer.
-const state = ((globalThis as unknown as { __grader_page_views?: { buffer: PageView[]; timer?: NodeJS.Timeout } }).__grader_page_views ??= {
+const state = ((
+  globalThis as unknown as { __grader_page_views?: { buffer: PageView[]; timer?: NodeJS.Timeout } }
+).__grader_page_views ??= {
   buffer: [],
 });
 const buffer = state.buffer;
@@ -32,7 +34,10 @@ export async function flushPageViews(): Promise<number> {
   if (!rows.length) return 0;
   try {
     const db = await getDb();
-    await db.insertInto("page_views").values(rows.map((r) => ({ path: r.path, source: r.source, user_id: r.userId }))).execute();
+    await db
+      .insertInto("page_views")
+      .values(rows.map((r) => ({ path: r.path, source: r.source, user_id: r.userId })))
+      .execute();
   } catch (error) {
     log("error", "page views not recorded", { count: rows.length, error: String(error) });
   }
@@ -42,7 +47,11 @@ export async function flushPageViews(): Promise<number> {
 export async function countPageViews(path: string): Promise<number> {
   await flushPageViews();
   const db = await getDb();
-  const row = await db.selectFrom("page_views").select((eb) => eb.fn.countAll<string>().as("n")).where("path", "=", path).executeTakeFirst();
+  const row = await db
+    .selectFrom("page_views")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("path", "=", path)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

@@ -13,10 +13,25 @@ let db: Db;
 const users: number[] = [];
 
 async function gradedTrader(score: number) {
-  const id = (await db.insertInto("users").values({ email: `t${users.length}@example.com` }).returning("id").executeTakeFirstOrThrow()).id;
+  const id = (
+    await db
+      .insertInto("users")
+      .values({ email: `t${users.length}@example.com` })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
   const ev = await db
     .insertInto("evaluations")
-    .values({ user_id: id, engine_version: "2.0.0", ledger_digest: "d".repeat(64), tier: "Gold", score, percentile: null, verification_code: `GR-P${String(users.length).padStart(3, "0")}-AAA1`, result: "{}" })
+    .values({
+      user_id: id,
+      engine_version: "2.0.0",
+      ledger_digest: "d".repeat(64),
+      tier: "Gold",
+      score,
+      percentile: null,
+      verification_code: `GR-P${String(users.length).padStart(3, "0")}-AAA1`,
+      result: "{}",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   await db.updateTable("users").set({ current_evaluation_id: ev.id }).where("id", "=", id).execute();

@@ -1,7 +1,14 @@
 import { json } from "@remix-run/node";
 import { pagingSchema, parsePaging } from "~/lib/paging";
 import { apiError } from "./api.server";
-import { HIDDEN_TRADE_SORTS, HOLDING_SORTS, pagedHoldings, pagedTrades, showsAmounts, TRADE_SORTS } from "./portfolio.server";
+import {
+  HIDDEN_TRADE_SORTS,
+  HOLDING_SORTS,
+  pagedHoldings,
+  pagedTrades,
+  showsAmounts,
+  TRADE_SORTS,
+} from "./portfolio.server";
 
 // The query schemas, also the JSON API's documented parameters (openapi.server.ts).
 export const TRADES_QUERY = pagingSchema(TRADE_SORTS, { sort_by: "time", order: "desc" });

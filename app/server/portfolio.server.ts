@@ -8,15 +8,42 @@ export const TRADE_SORTS = ["time", "symbol", "side", "quantity", "price"] as co
 export const HIDDEN_TRADE_SORTS: ReadonlySet<(typeof TRADE_SORTS)[number]> = new Set(["quantity"]);
 export const HOLDING_SORTS = ["symbol", "value", "weight", "unrealized"] as const;
 
-export type TradeRow = { id: string; time: string; symbol: string; asset_class: string; side: string; quantity: number | null; price: number; fee: number | null; account: string };
-export type HoldingRow = { symbol: string; asset_class: string; quantity: number | null; avg_cost: number | null; mark: number; value: number | null; weight: number; unrealized: number | null };
+export type TradeRow = {
+  id: string;
+  time: string;
+  symbol: string;
+  asset_class: string;
+  side: string;
+  quantity: number | null;
+  price: number;
+  fee: number | null;
+  account: string;
+};
+export type HoldingRow = {
+  symbol: string;
+  asset_class: string;
+  quantity: number | null;
+  avg_cost: number | null;
+  mark: number;
+  value: number | null;
+  weight: number;
+  unrealized: number | null;
+};
 
 /** A user's imported trades, paged; quantities and fees only when amounts may be shown. */
 // Other people see which kind of account a trade came from, never its name or number (a broker
 // login name and the last digits, or a wallet address).
-const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = { plaid: "Broker account", evm: "EVM wallet", solana: "Solana wallet" };
+const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
+  plaid: "Broker account",
+  evm: "EVM wallet",
+  solana: "Solana wallet",
+};
 
-export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_SORTS)[number]>, view: { amounts: boolean; account: boolean }) {
+export async function pagedTrades(
+  userId: number,
+  paging: Paging<(typeof TRADE_SORTS)[number]>,
+  view: { amounts: boolean; account: boolean },
+) {
   const db = await getDb();
   const base = db
     .selectFrom("trades")
@@ -24,7 +51,18 @@ export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_S
     .where("linked_accounts.user_id", "=", userId);
   const [rows, total] = await Promise.all([
     base
-      .select(["trades.id", "trades.time", "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee", "linked_accounts.label", "linked_accounts.kind"])
+      .select([
+        "trades.id",
+        "trades.time",
+        "trades.symbol",
+        "trades.asset_class",
+        "trades.side",
+        "trades.quantity",
+        "trades.price",
+        "trades.fee",
+        "linked_accounts.label",
+        "linked_accounts.kind",
+      ])
       .orderBy(`trades.${paging.sort_by}`, paging.order)
       .orderBy("trades.id", paging.order)
       .limit(paging.page_size)
@@ -36,7 +74,18 @@ export async function pagedTrades(userId: number, paging: Paging<(typeof TRADE_S
   return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
 }
 
-type TradeSelect = { id: number | string; time: Date | string; symbol: string; asset_class: string; side: string; quantity: number; price: number; fee: number; label: string; kind: LinkedAccountKind };
+type TradeSelect = {
+  id: number | string;
+  time: Date | string;
+  symbol: string;
+  asset_class: string;
+  side: string;
+  quantity: number;
+  price: number;
+  fee: number;
+  label: string;
+  kind: LinkedAccountKind;
+};
 
 function tradeRow(r: TradeSelect, view: { amounts: boolean; account: boolean }): TradeRow {
   return {
@@ -59,7 +108,18 @@ export async function allOwnTrades(userId: number): Promise<TradeRow[]> {
     .selectFrom("trades")
     .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
     .where("linked_accounts.user_id", "=", userId)
-    .select(["trades.id", "trades.time", "trades.symbol", "trades.asset_class", "trades.side", "trades.quantity", "trades.price", "trades.fee", "linked_accounts.label", "linked_accounts.kind"])
+    .select([
+      "trades.id",
+      "trades.time",
+      "trades.symbol",
+      "trades.asset_class",
+      "trades.side",
+      "trades.quantity",
+      "trades.price",
+      "trades.fee",
+      "linked_accounts.label",
+      "linked_accounts.kind",
+    ])
     .orderBy("trades.time", "desc")
     .orderBy("trades.id", "desc")
     .execute();
@@ -67,7 +127,11 @@ export async function allOwnTrades(userId: number): Promise<TradeRow[]> {
 }
 
 /** Open positions at the current grade's valuation time, with their share of the portfolio. */
-export async function pagedHoldings(userId: number, paging: Paging<(typeof HOLDING_SORTS)[number]>, showAmounts: boolean) {
+export async function pagedHoldings(
+  userId: number,
+  paging: Paging<(typeof HOLDING_SORTS)[number]>,
+  showAmounts: boolean,
+) {
   const current = await currentEvaluation(userId);
   const positions = current?.result.positions ?? [];
   const gross = positions.reduce((sum, p) => sum + Math.abs(p.marketValue), 0) || 1;
@@ -83,7 +147,13 @@ export async function pagedHoldings(userId: number, paging: Paging<(typeof HOLDI
   }));
   // Sorting by money uses the weight when amounts are hidden (same order, nothing revealed).
   const key = (h: HoldingRow): number | string =>
-    paging.sort_by === "symbol" ? h.symbol : paging.sort_by === "unrealized" ? (showAmounts ? (h.unrealized ?? 0) : 0) : h.weight;
+    paging.sort_by === "symbol"
+      ? h.symbol
+      : paging.sort_by === "unrealized"
+        ? showAmounts
+          ? (h.unrealized ?? 0)
+          : 0
+        : h.weight;
   all.sort((a, b) => {
     const ka = key(a);
     const kb = key(b);

@@ -41,7 +41,9 @@ type Range = { from: Day; to: Day };
 function sources() {
   const env = getEnv();
   const options: FetchOptions = { timeoutMs: env.PRICES_TIMEOUT_MS };
-  return isSimulated("prices", env) ? { yahoo: DEMO_YAHOO_URL, llama: DEMO_DEFILLAMA_URL, options } : { yahoo: YAHOO_BASE_URL, llama: DEFILLAMA_BASE_URL, options };
+  return isSimulated("prices", env)
+    ? { yahoo: DEMO_YAHOO_URL, llama: DEMO_DEFILLAMA_URL, options }
+    : { yahoo: YAHOO_BASE_URL, llama: DEFILLAMA_BASE_URL, options };
 }
 
 /** The last day whose price is final (a US close or a UTC day's end is behind us): yesterday, UTC. */
@@ -71,7 +73,12 @@ async function coveredRanges(db: DB, instrument: string): Promise<Range[]> {
     .execute();
 }
 
-async function neighbour(db: DB, instrument: string, side: "before" | "after", day: Day): Promise<DailyPrice | undefined> {
+async function neighbour(
+  db: DB,
+  instrument: string,
+  side: "before" | "after",
+  day: Day,
+): Promise<DailyPrice | undefined> {
   return db
     .selectFrom("price_history")
     .select([sql<string>`day::text`.as("day"), "price"])
@@ -87,7 +94,11 @@ async function store(db: DB, instrument: string, prices: DailyPrice[], range: Ra
     if (replace) await tx.deleteFrom("price_history").where("instrument", "=", instrument).execute();
     for (let i = 0; i < prices.length; i += 1000) {
       const rows = prices.slice(i, i + 1000).map((p) => ({ instrument, day: p.day, price: p.price }));
-      await tx.insertInto("price_history").values(rows).onConflict((oc) => oc.columns(["instrument", "day"]).doNothing()).execute();
+      await tx
+        .insertInto("price_history")
+        .values(rows)
+        .onConflict((oc) => oc.columns(["instrument", "day"]).doNothing())
+        .execute();
     }
     await tx.insertInto("price_ranges").values({ instrument, from_day: range.from, to_day: range.to }).execute();
   });
@@ -121,13 +132,20 @@ async function fill(db: DB, instrument: Instrument, gap: Range, lastFinal: Day):
       // As traded needs no link up to today.
       data = await fetchYahooDaily(src.yahoo, parsed.symbol, gap.from, null, src.options);
       const all = unadjustSplits(data);
-      await store(db, instrument, all.filter((p) => p.day >= covered.from && p.day <= covered.to), covered);
+      await store(
+        db,
+        instrument,
+        all.filter((p) => p.day >= covered.from && p.day <= covered.to),
+        covered,
+      );
       return;
     }
     // Total return: one fresh answer for the whole run replaces the stored levels (one scale again).
     const first = (await neighbour(db, instrument, "after", "0001-01-01"))?.day ?? gap.from;
     const from = first < gap.from ? first : gap.from;
-    const fresh = totalReturnLevels(await fetchYahooDaily(src.yahoo, parsed.symbol, from, null, src.options)).filter((p) => p.day <= lastFinal);
+    const fresh = totalReturnLevels(await fetchYahooDaily(src.yahoo, parsed.symbol, from, null, src.options)).filter(
+      (p) => p.day <= lastFinal,
+    );
     await store(db, instrument, fresh, { from, to: lastFinal }, true);
     return;
   }
@@ -146,7 +164,8 @@ async function fill(db: DB, instrument: Instrument, gap: Range, lastFinal: Day):
  * today on (not final yet). Throws PriceSourceError when a provider fails.
  */
 export async function dailyPrices(instrument: Instrument, fromDay: Day, toDay: Day): Promise<DailyPrice[]> {
-  if (!isDay(fromDay) || !isDay(toDay)) throw new PriceSourceError(`Days must be YYYY-MM-DD (got ${fromDay} and ${toDay}).`);
+  if (!isDay(fromDay) || !isDay(toDay))
+    throw new PriceSourceError(`Days must be YYYY-MM-DD (got ${fromDay} and ${toDay}).`);
   const parsed = parseInstrument(instrument);
   const key: Instrument = parsed.kind === "coin" ? `coin:${parsed.id}` : `${parsed.kind}:${parsed.symbol}`;
   const lastFinal = lastFinalDay();
@@ -189,7 +208,10 @@ export async function benchmarkSeries(kind: BenchmarkKind, from: Date, to: Date)
   const instrument: Instrument = kind === "stocks" ? "stock-tr:SPY" : "coin:coingecko:bitcoin";
   // Ten days back finds a price before `from` across weekends and holidays.
   const rows = await dailyPrices(instrument, addDays(dayOf(from.getTime()), -10), dayOf(to.getTime()));
-  const timed = rows.map((r) => ({ time: kind === "stocks" ? nyCloseTime(r.day) : new Date(`${r.day}T23:59:59.999Z`), price: r.price }));
+  const timed = rows.map((r) => ({
+    time: kind === "stocks" ? nyCloseTime(r.day) : new Date(`${r.day}T23:59:59.999Z`),
+    price: r.price,
+  }));
   const firstIn = timed.findIndex((p) => p.time.getTime() > from.getTime());
   const start = firstIn === -1 ? Math.max(0, timed.length - 1) : Math.max(0, firstIn - 1);
   return {
@@ -207,7 +229,9 @@ export async function benchmarkSeries(kind: BenchmarkKind, from: Date, to: Date)
  * before the instant. An instrument whose provider fails is left out (logged), so its lookups
  * answer undefined and the caller falls back.
  */
-export async function pricesAt(needs: Array<{ instrument: Instrument; time: Date }>): Promise<(instrument: Instrument, time: Date) => number | undefined> {
+export async function pricesAt(
+  needs: Array<{ instrument: Instrument; time: Date }>,
+): Promise<(instrument: Instrument, time: Date) => number | undefined> {
   const byInstrument = new Map<Instrument, { from: Day; to: Day }>();
   for (const n of needs) {
     const day = dayOf(n.time.getTime());
@@ -219,7 +243,10 @@ export async function pricesAt(needs: Array<{ instrument: Instrument; time: Date
     try {
       const coin = instrument.startsWith("coin:");
       const rows = await dailyPrices(instrument, addDays(r.from, coin ? -1 : -10), r.to);
-      series.set(instrument, rows.map((p) => ({ t: coin ? dayStart(p.day) + 86_400_000 : nyCloseTime(p.day).getTime(), price: p.price })));
+      series.set(
+        instrument,
+        rows.map((p) => ({ t: coin ? dayStart(p.day) + 86_400_000 : nyCloseTime(p.day).getTime(), price: p.price })),
+      );
     } catch (error) {
       if (!(error instanceof PriceSourceError)) throw error;
       log("info", "prices: no historical prices", { instrument, error: error.message });
@@ -239,7 +266,9 @@ export async function pricesAt(needs: Array<{ instrument: Instrument; time: Date
       return Math.exp((1 - f) * Math.log(before.price) + f * Math.log(after.price));
     }
     // At the edge (e.g. today, not final yet): the nearest day's end within a day.
-    const near = [before, after].filter((p) => p && Math.abs(p.t - t) <= 86_400_000).sort((a, b) => Math.abs(a!.t - t) - Math.abs(b!.t - t))[0];
+    const near = [before, after]
+      .filter((p) => p && Math.abs(p.t - t) <= 86_400_000)
+      .sort((a, b) => Math.abs(a!.t - t) - Math.abs(b!.t - t))[0];
     return near?.price;
   };
 }
@@ -249,7 +278,11 @@ export async function pricesAt(needs: Array<{ instrument: Instrument; time: Date
  * prefetches (through the cache) the historical USD prices of the tokens its swaps without a
  * stablecoin leg, its fees and (with `transfers`) the tokens it received or sent need. Keys are the adapters' token keys (see walletTokenInstrument).
  */
-export async function swapPriceLookup(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, transactions: WalletTransaction[], opts: { nativeToken?: string; transfers?: boolean } = {}): Promise<PriceLookup> {
+export async function swapPriceLookup(
+  chain: { kind: "evm"; chainId: number } | { kind: "solana" },
+  transactions: WalletTransaction[],
+  opts: { nativeToken?: string; transfers?: boolean } = {},
+): Promise<PriceLookup> {
   const instrumentOf = (token: string) => walletTokenInstrument(chain, token);
   const needs = pricesNeeded(transactions, opts).flatMap((n) => {
     const instrument = instrumentOf(n.token);

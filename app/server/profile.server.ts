@@ -20,7 +20,11 @@ export async function updateProfile(userId: number, update: ProfileUpdate): Prom
   try {
     await db
       .updateTable("users")
-      .set({ ...fields, updated_at: sql`now()`, ...(onboarded ? { onboarded_at: sql`coalesce(onboarded_at, now())` } : {}) })
+      .set({
+        ...fields,
+        updated_at: sql`now()`,
+        ...(onboarded ? { onboarded_at: sql`coalesce(onboarded_at, now())` } : {}),
+      })
       .where("id", "=", userId)
       .execute();
     return "ok";
@@ -34,7 +38,18 @@ export async function getProfile(userId: number) {
   const db = await getDb();
   return db
     .selectFrom("users")
-    .select(["username", "first_name", "last_name", "markets", "experience", "show_amounts", "share_trades", "time_zone", "email", "avatar_url"])
+    .select([
+      "username",
+      "first_name",
+      "last_name",
+      "markets",
+      "experience",
+      "show_amounts",
+      "share_trades",
+      "time_zone",
+      "email",
+      "avatar_url",
+    ])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
 }

@@ -22,7 +22,10 @@ export async function hitRateLimit(key: string, limit: number, windowSeconds: nu
     .returning("count")
     .executeTakeFirstOrThrow();
   if (Math.random() < 0.01) {
-    await db.deleteFrom("rate_limits").where("window_start", "<", new Date(now - 2 * 86_400_000)).execute();
+    await db
+      .deleteFrom("rate_limits")
+      .where("window_start", "<", new Date(now - 2 * 86_400_000))
+      .execute();
   }
   if (row.count <= max) return { ok: true };
   return { ok: false, retryAfter: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)) };

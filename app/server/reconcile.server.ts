@@ -11,7 +11,10 @@ export const PLAID_HOLDINGS_PAYLOAD = "plaid:/investments/holdings/get";
  * history is missing (bought before the 24 months Plaid offers, a transfer Plaid did not report) or
  * mapped wrongly; the grade shows it rather than hiding it.
  */
-export async function holdingsDisagreements(userId: number, ledger: Pick<Ledger, "trades" | "events">): Promise<PositionDisagreement[]> {
+export async function holdingsDisagreements(
+  userId: number,
+  ledger: Pick<Ledger, "trades" | "events">,
+): Promise<PositionDisagreement[]> {
   const db = await getDb();
   const rows = await db
     .selectFrom("provider_payloads as p")
@@ -21,7 +24,15 @@ export async function holdingsDisagreements(userId: number, ledger: Pick<Ledger,
     .where("la.kind", "=", "plaid")
     .where("p.kind", "=", PLAID_HOLDINGS_PAYLOAD)
     .where((eb) =>
-      eb("p.id", "=", eb.selectFrom("provider_payloads as q").select((q) => q.fn.max("q.id").as("id")).whereRef("q.linked_account_id", "=", "p.linked_account_id").where("q.kind", "=", PLAID_HOLDINGS_PAYLOAD)),
+      eb(
+        "p.id",
+        "=",
+        eb
+          .selectFrom("provider_payloads as q")
+          .select((q) => q.fn.max("q.id").as("id"))
+          .whereRef("q.linked_account_id", "=", "p.linked_account_id")
+          .where("q.kind", "=", PLAID_HOLDINGS_PAYLOAD),
+      ),
     )
     .orderBy("p.linked_account_id")
     .execute();
@@ -29,7 +40,9 @@ export async function holdingsDisagreements(userId: number, ledger: Pick<Ledger,
   for (const r of rows) {
     const holdings = parsePlaidHoldings(typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload);
     if (!holdings) continue;
-    out.push(...positionDisagreements(positionsOf(ledger, String(r.linked_account_id)), plaidHoldingPositions(holdings)));
+    out.push(
+      ...positionDisagreements(positionsOf(ledger, String(r.linked_account_id)), plaidHoldingPositions(holdings)),
+    );
   }
   return out;
 }

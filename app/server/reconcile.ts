@@ -16,10 +16,20 @@ export function positionsOf(ledger: Pick<Ledger, "trades" | "events">, account: 
   for (const e of ledger.events) {
     if ("account" in e && e.account !== undefined && e.account !== account) continue;
     // At one instant corporate actions come before the trades (docs/GRADING.md §1).
-    if (e.kind === "split") steps.push({ time: e.time, order: 0, apply: (h) => h.has(e.symbol) && h.set(e.symbol, h.get(e.symbol)! * e.ratio) });
+    if (e.kind === "split")
+      steps.push({
+        time: e.time,
+        order: 0,
+        apply: (h) => h.has(e.symbol) && h.set(e.symbol, h.get(e.symbol)! * e.ratio),
+      });
     else if (e.kind === "receive") steps.push({ time: e.time, order: 0, apply: (h) => add(h, e.symbol, e.quantity) });
     else if (e.kind === "send") steps.push({ time: e.time, order: 0, apply: (h) => add(h, e.symbol, -e.quantity) });
-    else if (e.kind === "spinoff") steps.push({ time: e.time, order: 0, apply: (h) => h.has(e.symbol) && add(h, e.newSymbol, h.get(e.symbol)! * e.ratio) });
+    else if (e.kind === "spinoff")
+      steps.push({
+        time: e.time,
+        order: 0,
+        apply: (h) => h.has(e.symbol) && add(h, e.newSymbol, h.get(e.symbol)! * e.ratio),
+      });
     else if (e.kind === "transfer") {
       if (e.from === account) steps.push({ time: e.time, order: 0, apply: (h) => add(h, e.symbol, -e.quantity) });
       if (e.to === account) steps.push({ time: e.time, order: 0, apply: (h) => add(h, e.symbol, e.quantity) });
@@ -45,7 +55,10 @@ export function positionsOf(ledger: Pick<Ledger, "trades" | "events">, account: 
  * Symbols whose computed and reported quantities differ by more than a rounding (1e-6 of a unit
  * or of the position): held on one side only, or in another quantity.
  */
-export function positionDisagreements(computed: Map<string, number>, reported: Map<string, number>): PositionDisagreement[] {
+export function positionDisagreements(
+  computed: Map<string, number>,
+  reported: Map<string, number>,
+): PositionDisagreement[] {
   const out: PositionDisagreement[] = [];
   for (const symbol of new Set([...computed.keys(), ...reported.keys()])) {
     const c = computed.get(symbol) ?? 0;

@@ -15,7 +15,14 @@ export async function retireTries(exec: Executor, email: string, used: number): 
   await exec
     .insertInto("retired_tries")
     .values({ email_hmac: hashes(email)[0]!, tries_used: used })
-    .onConflict((oc) => oc.column("email_hmac").doUpdateSet({ tries_used: sql`greatest(retired_tries.tries_used, excluded.tries_used)`, retired_at: sql`now()` }))
+    .onConflict((oc) =>
+      oc
+        .column("email_hmac")
+        .doUpdateSet({
+          tries_used: sql`greatest(retired_tries.tries_used, excluded.tries_used)`,
+          retired_at: sql`now()`,
+        }),
+    )
     .execute();
 }
 
@@ -24,6 +31,15 @@ export async function retireTries(exec: Executor, email: string, used: number): 
  * account was deleted starts with the free tries that account had used.
  */
 export async function applyRetiredTries(exec: Executor, userId: number, email: string): Promise<void> {
-  const row = await exec.selectFrom("retired_tries").select((eb) => eb.fn.max("tries_used").as("used")).where("email_hmac", "in", hashes(email)).executeTakeFirst();
-  if (row?.used) await exec.updateTable("users").set({ tries_used: sql`greatest(tries_used, ${row.used})` }).where("id", "=", userId).execute();
+  const row = await exec
+    .selectFrom("retired_tries")
+    .select((eb) => eb.fn.max("tries_used").as("used"))
+    .where("email_hmac", "in", hashes(email))
+    .executeTakeFirst();
+  if (row?.used)
+    await exec
+      .updateTable("users")
+      .set({ tries_used: sql`greatest(tries_used, ${row.used})` })
+      .where("id", "=", userId)
+      .execute();
 }

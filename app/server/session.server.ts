@@ -110,7 +110,11 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   if (!row) return null;
   // Sliding idle timeout, written at most once a minute to keep reads cheap.
   if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000) {
-    await db.updateTable("sessions").set({ last_seen_at: sql`now()` }).where("id_hash", "=", row.id_hash).execute();
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: sql`now()` })
+      .where("id_hash", "=", row.id_hash)
+      .execute();
   }
   const { id_hash: _h, last_seen_at: _l, ...user } = row;
   return user;

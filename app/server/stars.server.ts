@@ -13,8 +13,16 @@ import { flushPageViews } from "./page-views.server";
 export const STAR_TIERS = ["Gold", "Master", "Legend"] as const;
 
 export const StarApplicationSchema = z.object({
-  bio: z.string().trim().min(20, "Write at least 20 characters about yourself.").max(500, "Keep your bio under 500 characters."),
-  strategy: z.string().trim().min(20, "Describe your strategy in at least 20 characters.").max(1000, "Keep your strategy under 1,000 characters."),
+  bio: z
+    .string()
+    .trim()
+    .min(20, "Write at least 20 characters about yourself.")
+    .max(500, "Keep your bio under 500 characters."),
+  strategy: z
+    .string()
+    .trim()
+    .min(20, "Describe your strategy in at least 20 characters.")
+    .max(1000, "Keep your strategy under 1,000 characters."),
   markets: z.string().trim().min(2, "Name the markets you trade.").max(200, "Keep the markets under 200 characters."),
 });
 
@@ -30,7 +38,10 @@ export async function starApplication(userId: number) {
 export type ApplyResult = { ok: true } | { ok: false; reason: "not_graded" | "tier_too_low"; tier: string | null };
 
 /** Applies (or updates a pending/rejected application; an approved star only updates the text). */
-export async function submitStarApplication(userId: number, input: z.infer<typeof StarApplicationSchema>): Promise<ApplyResult> {
+export async function submitStarApplication(
+  userId: number,
+  input: z.infer<typeof StarApplicationSchema>,
+): Promise<ApplyResult> {
   const grade = await currentGradeSummary(userId);
   if (!grade) return { ok: false, reason: "not_graded", tier: null };
   if (!isStarTier(grade.tier)) return { ok: false, reason: "tier_too_low", tier: grade.tier };
@@ -53,14 +64,27 @@ export async function submitStarApplication(userId: number, input: z.infer<typeo
 /** Operator review: approves or rejects by username. Returns the user id, or null when there is no application. */
 export async function reviewStarApplication(username: string, status: "approved" | "rejected"): Promise<number | null> {
   const db = await getDb();
-  const user = await db.selectFrom("users").select("id").where(sql<string>`lower(username)`, "=", username.trim().toLowerCase()).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select("id")
+    .where(sql<string>`lower(username)`, "=", username.trim().toLowerCase())
+    .executeTakeFirst();
   if (!user) return null;
   return reviewStarApplicationOf(db, user.id, status);
 }
 
 /** Operator review by user id (/admin/stars, inside its transaction); null when there is no application. */
-export async function reviewStarApplicationOf(exec: DB | Transaction<Database>, userId: number, status: "approved" | "rejected"): Promise<number | null> {
-  const row = await exec.updateTable("star_applications").set({ status, reviewed_at: sql`now()` }).where("user_id", "=", userId).returning("user_id").executeTakeFirst();
+export async function reviewStarApplicationOf(
+  exec: DB | Transaction<Database>,
+  userId: number,
+  status: "approved" | "rejected",
+): Promise<number | null> {
+  const row = await exec
+    .updateTable("star_applications")
+    .set({ status, reviewed_at: sql`now()` })
+    .where("user_id", "=", userId)
+    .returning("user_id")
+    .executeTakeFirst();
   return row?.user_id ?? null;
 }
 
@@ -143,15 +167,27 @@ export async function starDashboard(userId: number) {
   const db = await getDb();
   await flushPageViews();
   const cardPath = `/share/open_graph/${userId}`;
-  const views = db.selectFrom("page_views").where((eb) => eb.or([eb("path", "=", cardPath), eb("path", "like", `${cardPath}/%`), eb("path", "like", `${cardPath}?%`)]));
+  const views = db
+    .selectFrom("page_views")
+    .where((eb) =>
+      eb.or([eb("path", "=", cardPath), eb("path", "like", `${cardPath}/%`), eb("path", "like", `${cardPath}?%`)]),
+    );
   const [byDay, bySource, total] = await Promise.all([
     views
-      .select([sql<string>`to_char(date_trunc('day', created_at), 'YYYY-MM-DD')`.as("day"), (eb) => eb.fn.countAll<string>().as("n")])
+      .select([
+        sql<string>`to_char(date_trunc('day', created_at), 'YYYY-MM-DD')`.as("day"),
+        (eb) => eb.fn.countAll<string>().as("n"),
+      ])
       .where("created_at", ">", new Date(Date.now() - 30 * 86_400_000))
       .groupBy(sql`date_trunc('day', created_at)`)
       .orderBy(sql`date_trunc('day', created_at)`)
       .execute(),
-    views.select([sql<string>`coalesce(source, 'direct')`.as("source"), (eb) => eb.fn.countAll<string>().as("n")]).groupBy(sql`coalesce(source, 'direct')`).orderBy(sql`count(*) desc`).limit(20).execute(),
+    views
+      .select([sql<string>`coalesce(source, 'direct')`.as("source"), (eb) => eb.fn.countAll<string>().as("n")])
+      .groupBy(sql`coalesce(source, 'direct')`)
+      .orderBy(sql`count(*) desc`)
+      .limit(20)
+      .execute(),
     views.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirst(),
   ]);
   let followers: { week: string; total: number }[] | null = null;

@@ -11,7 +11,12 @@ export async function issueToken(db: DB, userId: number, purpose: TokenPurpose):
   const token = crypto.randomBytes(32).toString("base64url");
   await db
     .insertInto("auth_tokens")
-    .values({ token_hash: hashToken(token), user_id: userId, purpose, expires_at: new Date(Date.now() + TOKEN_TTL_MS[purpose]) })
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      purpose,
+      expires_at: new Date(Date.now() + TOKEN_TTL_MS[purpose]),
+    })
     .execute();
   return token;
 }
@@ -36,7 +41,13 @@ export async function consumeToken(db: DB, token: string, purpose: TokenPurpose)
  * changes, no older link opens the account.
  */
 export async function voidTokens(db: DB, userId: number, purpose: TokenPurpose): Promise<void> {
-  await db.updateTable("auth_tokens").set({ used_at: sql`now()` }).where("user_id", "=", userId).where("purpose", "=", purpose).where("used_at", "is", null).execute();
+  await db
+    .updateTable("auth_tokens")
+    .set({ used_at: sql`now()` })
+    .where("user_id", "=", userId)
+    .where("purpose", "=", purpose)
+    .where("used_at", "is", null)
+    .execute();
 }
 
 /** Checks a token without using it (to show the reset form only for a live link). */

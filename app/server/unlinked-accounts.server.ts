@@ -12,18 +12,29 @@ import { log } from "./log.server";
 /** Unlinks one of the user's accounts (imports.server.ts) and keeps its summary when it was graded. */
 export async function unlinkAccountKeepingHistory(userId: number, linkedAccountId: number): Promise<boolean> {
   const db = await getDb();
-  const account = await db.selectFrom("linked_accounts").select(["kind", "created_at"]).where("id", "=", linkedAccountId).where("user_id", "=", userId).executeTakeFirst();
+  const account = await db
+    .selectFrom("linked_accounts")
+    .select(["kind", "created_at"])
+    .where("id", "=", linkedAccountId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!account) return false;
   const grade = await db
     .selectFrom("users")
     .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
-    .select(["evaluations.created_at", sql<number | null>`(evaluations.result #>> '{metrics,twr}')::double precision`.as("twr")])
+    .select([
+      "evaluations.created_at",
+      sql<number | null>`(evaluations.result #>> '{metrics,twr}')::double precision`.as("twr"),
+    ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
   const removed = await unlinkAccount(userId, linkedAccountId);
   // An account linked after the latest grade was never part of one: nothing to disclose.
   if (removed && grade && new Date(account.created_at) <= new Date(grade.created_at)) {
-    await db.insertInto("unlinked_accounts").values({ user_id: userId, kind: account.kind, twr: grade.twr === null ? null : Number(grade.twr) }).execute();
+    await db
+      .insertInto("unlinked_accounts")
+      .values({ user_id: userId, kind: account.kind, twr: grade.twr === null ? null : Number(grade.twr) })
+      .execute();
     log("info", "unlinked a graded account", { userId, kind: account.kind });
   }
   return removed;

@@ -96,7 +96,12 @@ export async function verifyLogin(email: string, password: string): Promise<numb
   if (!check.ok) return null;
   if (check.rehash) {
     // A hash from before NFC normalisation: replaced by the NFC one, unless it changed meanwhile.
-    await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", user.password_hash).execute();
+    await db
+      .updateTable("users")
+      .set({ password_hash: await hashPassword(password) })
+      .where("id", "=", user.id)
+      .where("password_hash", "=", user.password_hash)
+      .execute();
   }
   return user.id;
 }

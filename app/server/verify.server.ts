@@ -20,7 +20,10 @@ function dataQualitySummary(raw: unknown): string | null {
   if (!raw) return null;
   const q = (typeof raw === "string" ? JSON.parse(raw) : raw) as DataQuality;
   const skipped = q.skipped.reduce((n, s) => n + s.count, 0);
-  const parts = [skipped ? `${skipped} item${skipped === 1 ? "" : "s"} left out` : null, disagreementSummary(q.disagreements)].filter(Boolean);
+  const parts = [
+    skipped ? `${skipped} item${skipped === 1 ? "" : "s"} left out` : null,
+    disagreementSummary(q.disagreements),
+  ].filter(Boolean);
   return parts.length ? parts.join("; ") : "Nothing left out";
 }
 
@@ -60,7 +63,10 @@ export async function gradeVerification(code: string) {
   const record = entry?.record as GradeRecord | undefined;
   const signed = entry ? checkEntry(entry, await publishedKeys()) : null;
   // The figures shown come from the stored grade: it must still be the one the record signed.
-  const check = signed?.ok && record?.result_digest !== sha256Hex(canonicalJson(result)) ? { ok: false as const, reason: "the stored grade differs from its signed record" } : signed;
+  const check =
+    signed?.ok && record?.result_digest !== sha256Hex(canonicalJson(result))
+      ? { ok: false as const, reason: "the stored grade differs from its signed record" }
+      : signed;
   const benchmark = m.benchmark;
   return {
     code: row.verification_code,
@@ -78,22 +84,25 @@ export async function gradeVerification(code: string) {
       maxDrawdown: cardPercent(m.maxDrawdown === null ? null : -Math.abs(m.maxDrawdown)),
       winRate: cardPercent(m.winRate, false),
       totalPnl: row.show_amounts ? cardUsd(m.totalPnl) : null,
-      benchmark: benchmark ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) } : null,
+      benchmark: benchmark
+        ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) }
+        : null,
     },
     current,
     dataQuality: dataQualitySummary(row.data_quality),
-    log: entry && record
-      ? {
-          seq: entry.seq,
-          kid: entry.kid,
-          hash: entry.hash,
-          valid: check?.ok ?? false,
-          problem: check && !check.ok ? check.reason : null,
-          data: record.data,
-          accounts: Object.entries(record.accounts).map(([kind, count]) => ({ kind, count })),
-          unlinked: unlinkedDisclosure(record.unlinked),
-        }
-      : null,
+    log:
+      entry && record
+        ? {
+            seq: entry.seq,
+            kid: entry.kid,
+            hash: entry.hash,
+            valid: check?.ok ?? false,
+            problem: check && !check.ok ? check.reason : null,
+            data: record.data,
+            accounts: Object.entries(record.accounts).map(([kind, count]) => ({ kind, count })),
+            unlinked: unlinkedDisclosure(record.unlinked),
+          }
+        : null,
     card: card ? { path: `/cards/${card.hash}.png`, width: card.width, height: card.height } : null,
     trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
   };

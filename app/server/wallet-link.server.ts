@@ -1,5 +1,11 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { checkWalletProof, normalizeWalletAddress, parseSignInMessage, walletFingerprint, type WalletChain } from "~/sources/siwe.server";
+import {
+  checkWalletProof,
+  normalizeWalletAddress,
+  parseSignInMessage,
+  walletFingerprint,
+  type WalletChain,
+} from "~/sources/siwe.server";
 import { isSolanaDemo } from "~/sources/solana.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "./api.server";
 import { WalletLinkBody, WalletNonceBody } from "./api-schemas.server";
@@ -7,7 +13,13 @@ import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { MESSAGE_406 } from "./imports.server";
 import { linkWallet } from "./linking.server";
-import { consumeSignInNonce, contractWalletProvider, createSignInMessage, findSignInNonce, signInExpectations } from "./wallet-proof.server";
+import {
+  consumeSignInNonce,
+  contractWalletProvider,
+  createSignInMessage,
+  findSignInNonce,
+  signInExpectations,
+} from "./wallet-proof.server";
 
 /**
  * The wallet calls of the JSON API (docs/API.md), shared by EVM and Solana:
@@ -22,13 +34,15 @@ const ADDRESS_HINT: Record<WalletChain, string> = {
   solana: "a Solana address (base58)",
 };
 
-
 export const PROOF_REQUIRED_MESSAGE =
   "A wallet is linked by proving you own it: ask POST /api/{chain}/nonce for a sign-in message, sign it in your wallet, then send wallet_address, message and signature. An address alone is not accepted.";
 
 function addressOr400(chain: WalletChain, input: string): string {
   const address = normalizeWalletAddress(chain, input);
-  if (!address) throw apiError(400, `wallet_address: not ${ADDRESS_HINT[chain]}.`, { wallet_address: `Not ${ADDRESS_HINT[chain]}.` });
+  if (!address)
+    throw apiError(400, `wallet_address: not ${ADDRESS_HINT[chain]}.`, {
+      wallet_address: `Not ${ADDRESS_HINT[chain]}.`,
+    });
   return address;
 }
 
@@ -48,7 +62,10 @@ export function walletNonceAction(chain: WalletChain) {
     const body = await readBody(request, WalletNonceBody);
     const address = addressOr400(chain, body.wallet_address);
     const issued = await createSignInMessage(user.id, chain, address);
-    return apiData({ message: issued.message, nonce: issued.nonce, expires_at: issued.expiresAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
+    return apiData(
+      { message: issued.message, nonce: issued.nonce, expires_at: issued.expiresAt.toISOString() },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   };
 }
 
@@ -80,18 +97,29 @@ export function walletLinkAction(chain: WalletChain) {
       ...(chain === "evm" ? { provider: contractWalletProvider() } : {}),
     });
     if (!check.ok) return apiError(400, check.message);
-    if (!(await consumeSignInNonce(check.fields.nonce, user.id))) return apiError(400, "This sign-in message was already used or has expired. Ask for a new one and sign it.");
+    if (!(await consumeSignInNonce(check.fields.nonce, user.id)))
+      return apiError(400, "This sign-in message was already used or has expired. Ask for a new one and sign it.");
 
     // 2. The 406 rule before any provider call (linkAccount enforces it again, atomically).
     const fingerprint = walletFingerprint(chain, address);
     const db = await getDb();
-    const holder = await db.selectFrom("linked_accounts").select(["id", "user_id"]).where("fingerprint", "=", fingerprint).executeTakeFirst();
+    const holder = await db
+      .selectFrom("linked_accounts")
+      .select(["id", "user_id"])
+      .where("fingerprint", "=", fingerprint)
+      .executeTakeFirst();
     if (holder && holder.user_id !== user.id) return conflict406();
 
     // 3. Link, and start the import as a job in the same transaction: the answer comes at once
     // (status "importing"); GET /api/portal/imports shows the progress.
     const label = `${WALLET_NAME[chain]} ${address.slice(0, 6)}…${address.slice(-4)}`;
-    const linked = await linkWallet({ userId: user.id, kind: chain, fingerprint, label, institutionName: WALLET_NAME[chain] });
+    const linked = await linkWallet({
+      userId: user.id,
+      kind: chain,
+      fingerprint,
+      label,
+      institutionName: WALLET_NAME[chain],
+    });
     if (!linked.ok) return conflict406();
     return apiData(
       {

@@ -1,6 +1,12 @@
 import crypto from "node:crypto";
 import { EtherscanProvider, Network, type Provider } from "ethers";
-import { buildSignInMessage, SIGN_IN_STATEMENT, type SignInExpectations, type StoredNonce, type WalletChain } from "~/sources/siwe.server";
+import {
+  buildSignInMessage,
+  SIGN_IN_STATEMENT,
+  type SignInExpectations,
+  type StoredNonce,
+  type WalletChain,
+} from "~/sources/siwe.server";
 import { DEMO_EVM_EXPLORER_URL } from "~/sources/wallet-demo";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
@@ -54,7 +60,11 @@ export function contractWalletProvider(): Provider {
 }
 
 /** Issues and stores a single-use sign-in message for this user and address. */
-export async function createSignInMessage(userId: number, chain: WalletChain, address: string): Promise<{ message: string; nonce: string; expiresAt: Date }> {
+export async function createSignInMessage(
+  userId: number,
+  chain: WalletChain,
+  address: string,
+): Promise<{ message: string; nonce: string; expiresAt: Date }> {
   const env = getEnv();
   const expected = signInExpectations(chain);
   const nonce = crypto.randomBytes(16).toString("hex");
@@ -72,8 +82,15 @@ export async function createSignInMessage(userId: number, chain: WalletChain, ad
   });
   const db = await getDb();
   // Old, long-expired messages of this user go first; the table stays small.
-  await db.deleteFrom("wallet_nonces").where("user_id", "=", userId).where("expires_at", "<", new Date(Date.now() - 86_400_000)).execute();
-  await db.insertInto("wallet_nonces").values({ nonce, user_id: userId, chain, address, message, expires_at: expiresAt }).execute();
+  await db
+    .deleteFrom("wallet_nonces")
+    .where("user_id", "=", userId)
+    .where("expires_at", "<", new Date(Date.now() - 86_400_000))
+    .execute();
+  await db
+    .insertInto("wallet_nonces")
+    .values({ nonce, user_id: userId, chain, address, message, expires_at: expiresAt })
+    .execute();
   return { message, nonce, expiresAt };
 }
 
@@ -81,7 +98,12 @@ export async function findSignInNonce(nonce: string): Promise<StoredNonce | unde
   const db = await getDb();
   const row = await db.selectFrom("wallet_nonces").selectAll().where("nonce", "=", nonce).executeTakeFirst();
   if (!row) return undefined;
-  return { ...row, chain: row.chain as WalletChain, expires_at: new Date(row.expires_at), used_at: row.used_at ? new Date(row.used_at) : null };
+  return {
+    ...row,
+    chain: row.chain as WalletChain,
+    expires_at: new Date(row.expires_at),
+    used_at: row.used_at ? new Date(row.used_at) : null,
+  };
 }
 
 /** Marks the nonce used; false when it was used (or expired) meanwhile. One conditional UPDATE. */

@@ -1,26 +1,61 @@
 import { describe, expect, it } from "vitest";
-import { EVM_CHAINS, EVM_PAGE_SIZE, evmTransactions, mapEvmTransactions, nextEvmPage, type ExplorerRow } from "./evm.server";
+import {
+  EVM_CHAINS,
+  EVM_PAGE_SIZE,
+  evmTransactions,
+  mapEvmTransactions,
+  nextEvmPage,
+  type ExplorerRow,
+} from "./evm.server";
 
 const ethereum = EVM_CHAINS[0]!;
 const me = "0x00000000000000000000000000000000000000aa";
 const router = "0x00000000000000000000000000000000000000bb";
 const LINK = "0x514910771af9ca656af840dff83e8264ecf986ca";
 const USDC = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
-const rows = (n: number, block = 100): ExplorerRow[] => Array.from({ length: n }, (_, i) => ({ blockNumber: String(block + i) }));
+const rows = (n: number, block = 100): ExplorerRow[] =>
+  Array.from({ length: n }, (_, i) => ({ blockNumber: String(block + i) }));
 
 describe("nextEvmPage", () => {
   it("pages through a window, opens a new window from the last block past 10,000 rows, then moves to the next action", () => {
-    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 0, page: 1 }, rows(EVM_PAGE_SIZE))).toEqual({ action: 0, startBlock: 0, page: 2 });
-    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 0, page: 10 }, rows(EVM_PAGE_SIZE, 5000))).toEqual({ action: 0, startBlock: 5000 + EVM_PAGE_SIZE - 1, page: 1 });
-    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 0, page: 3 }, rows(12))).toEqual({ action: 1, startBlock: 0, page: 1 });
+    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 0, page: 1 }, rows(EVM_PAGE_SIZE))).toEqual({
+      action: 0,
+      startBlock: 0,
+      page: 2,
+    });
+    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 0, page: 10 }, rows(EVM_PAGE_SIZE, 5000))).toEqual({
+      action: 0,
+      startBlock: 5000 + EVM_PAGE_SIZE - 1,
+      page: 1,
+    });
+    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 0, page: 3 }, rows(12))).toEqual({
+      action: 1,
+      startBlock: 0,
+      page: 1,
+    });
     expect(nextEvmPage({ chain: 0, action: 2, startBlock: 0, page: 1 }, [])).toBeNull();
     // 10,000 rows in one block cannot move the window: it goes on past that block.
-    expect(nextEvmPage({ chain: 0, action: 0, startBlock: 7, page: 10 }, rows(EVM_PAGE_SIZE).map(() => ({ blockNumber: "7" })))).toEqual({ action: 0, startBlock: 8, page: 1 });
+    expect(
+      nextEvmPage(
+        { chain: 0, action: 0, startBlock: 7, page: 10 },
+        rows(EVM_PAGE_SIZE).map(() => ({ blockNumber: "7" })),
+      ),
+    ).toEqual({ action: 0, startBlock: 8, page: 1 });
   });
 });
 
 describe("evmTransactions and mapEvmTransactions", () => {
-  const token = (hash: string, contract: string, symbol: string, decimals: number, from: string, to: string, value: string, logIndex: string, time = "1746230400") => ({
+  const token = (
+    hash: string,
+    contract: string,
+    symbol: string,
+    decimals: number,
+    from: string,
+    to: string,
+    value: string,
+    logIndex: string,
+    time = "1746230400",
+  ) => ({
     hash,
     timeStamp: time,
     blockNumber: "1",
@@ -34,8 +69,29 @@ describe("evmTransactions and mapEvmTransactions", () => {
   });
   it("counts native coin paid out by a contract (internal transactions) as a swap leg, dedupes overlapping windows, and books transfers in kind", () => {
     const txs = evmTransactions(me, ethereum, {
-      txlist: [{ hash: "0xS", timeStamp: "1746316800", from: me, to: router, value: "0", gasUsed: "100000", gasPrice: "10000000000", isError: "0" }],
-      txlistinternal: [{ hash: "0xS", timeStamp: "1746316800", from: router, to: me, value: "2000000000000000000", traceId: "0_1", isError: "0" }],
+      txlist: [
+        {
+          hash: "0xS",
+          timeStamp: "1746316800",
+          from: me,
+          to: router,
+          value: "0",
+          gasUsed: "100000",
+          gasPrice: "10000000000",
+          isError: "0",
+        },
+      ],
+      txlistinternal: [
+        {
+          hash: "0xS",
+          timeStamp: "1746316800",
+          from: router,
+          to: me,
+          value: "2000000000000000000",
+          traceId: "0_1",
+          isError: "0",
+        },
+      ],
       tokentx: [
         token("0xD", USDC, "USDC", 6, router, me, "5000000000", "1", "1746144000"),
         token("0xR", LINK, "LINK", 18, router, me, "100000000000000000000", "4"),
@@ -51,7 +107,16 @@ describe("evmTransactions and mapEvmTransactions", () => {
     const prices: Record<string, number> = { [LINK]: 15, [ethereum.wrapped]: 2500 };
     const mapped = mapEvmTransactions(ethereum, txs, (t) => prices[t]);
     // Received LINK: a deposit in kind at its price then; USDC from an exchange: a deposit.
-    expect(mapped.events).toEqual([{ externalId: "1:0xr:4", time: new Date(1746230400_000), kind: "receive", symbol: "LINK", quantity: 100, price: 15 }]);
+    expect(mapped.events).toEqual([
+      {
+        externalId: "1:0xr:4",
+        time: new Date(1746230400_000),
+        kind: "receive",
+        symbol: "LINK",
+        quantity: 100,
+        price: 15,
+      },
+    ]);
     expect(mapped.cashFlows).toEqual([{ externalId: "1:0xd:1", time: new Date(1746144000_000), amount: 5000 }]);
     // LINK for ETH, valued through ETH's historical price (the native coin first): 2 × 2500.
     expect(mapped.trades.map((t) => [t.side, t.symbol, t.quantity, t.price])).toEqual([
@@ -60,6 +125,10 @@ describe("evmTransactions and mapEvmTransactions", () => {
     ]);
     expect(mapped.trades[0]!.fee).toBeCloseTo((0.001 * 2500) / 2, 6);
     // Without any price the received token is counted, not booked.
-    expect(mapEvmTransactions(ethereum, txs, () => undefined)).toMatchObject({ events: [], transfersSkipped: 1, swapsSkipped: 1 });
+    expect(mapEvmTransactions(ethereum, txs, () => undefined)).toMatchObject({
+      events: [],
+      transfersSkipped: 1,
+      swapsSkipped: 1,
+    });
   });
 });

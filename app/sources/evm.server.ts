@@ -18,7 +18,13 @@ export const EVM_WINDOW_ROWS = 10_000;
 export const EVM_ACTIONS = ["txlist", "txlistinternal", "tokentx"] as const;
 export type EvmAction = (typeof EVM_ACTIONS)[number];
 
-export type EvmChain = { id: number; name: string; native: string; /** wrapped native coin: its swaps count as the coin */ wrapped: string; stables: string[] };
+export type EvmChain = {
+  id: number;
+  name: string;
+  native: string;
+  /** wrapped native coin: its swaps count as the coin */ wrapped: string;
+  stables: string[];
+};
 
 /** The chains every wallet is read on (Etherscan v2 chain ids); EVM_CHAINS can narrow them. */
 export const EVM_CHAINS: EvmChain[] = [
@@ -27,31 +33,59 @@ export const EVM_CHAINS: EvmChain[] = [
     name: "Ethereum",
     native: "ETH",
     wrapped: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
-    stables: ["0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", "0xdac17f958d2ee523a2206206994597c13d831ec7", "0x6b175474e89094c44da98b954eedeac495271d0f"],
+    stables: [
+      "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+      "0xdac17f958d2ee523a2206206994597c13d831ec7",
+      "0x6b175474e89094c44da98b954eedeac495271d0f",
+    ],
   },
-  { id: 8453, name: "Base", native: "ETH", wrapped: "0x4200000000000000000000000000000000000006", stables: ["0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", "0x50c5725949a6f0c72e6c4a641f24049a917db0cb"] },
+  {
+    id: 8453,
+    name: "Base",
+    native: "ETH",
+    wrapped: "0x4200000000000000000000000000000000000006",
+    stables: ["0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", "0x50c5725949a6f0c72e6c4a641f24049a917db0cb"],
+  },
   {
     id: 42161,
     name: "Arbitrum",
     native: "ETH",
     wrapped: "0x82af49447d8a07e3bd95bd0d56f35241523fbab1",
-    stables: ["0xaf88d065e77c8cc2239327c5edb3a432268e5831", "0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9", "0xda10009cbd5d07dd0cecc66161fc93d7c9000da1"],
+    stables: [
+      "0xaf88d065e77c8cc2239327c5edb3a432268e5831",
+      "0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9",
+      "0xda10009cbd5d07dd0cecc66161fc93d7c9000da1",
+    ],
   },
   {
     id: 10,
     name: "Optimism",
     native: "ETH",
     wrapped: "0x4200000000000000000000000000000000000006",
-    stables: ["0x0b2c639c533813f4aa9d7837caf62653d097ff85", "0x94b008aa00579c1307b0ef2c499ad98a8ce58e58", "0xda10009cbd5d07dd0cecc66161fc93d7c9000da1"],
+    stables: [
+      "0x0b2c639c533813f4aa9d7837caf62653d097ff85",
+      "0x94b008aa00579c1307b0ef2c499ad98a8ce58e58",
+      "0xda10009cbd5d07dd0cecc66161fc93d7c9000da1",
+    ],
   },
   {
     id: 137,
     name: "Polygon",
     native: "POL",
     wrapped: "0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270",
-    stables: ["0x3c499c542cef5e3811e1192ce70d8cc03d5c3359", "0xc2132d05d31c914a87c6611c10748aeb04b58e8f", "0x8f3cf7ad23cd3cadbd9735aff958023239c6a063"],
+    stables: [
+      "0x3c499c542cef5e3811e1192ce70d8cc03d5c3359",
+      "0xc2132d05d31c914a87c6611c10748aeb04b58e8f",
+      "0x8f3cf7ad23cd3cadbd9735aff958023239c6a063",
+    ],
   },
-  { id: 56, name: "BNB Chain", native: "BNB", wrapped: "0xbb4cdb9cbd36b01bd1cbaee0c2de46d7f5ff52e8", stables: ["0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d", "0x55d398326f99059ff775485246999027b3197955"] },
+  {
+    id: 56,
+    name: "BNB Chain",
+    native: "BNB",
+    wrapped: "0xbb4cdb9cbd36b01bd1cbaee0c2de46d7f5ff52e8",
+    stables: ["0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d", "0x55d398326f99059ff775485246999027b3197955"],
+  },
 ];
 
 export function evmChain(id: number): EvmChain | undefined {
@@ -65,7 +99,10 @@ export type ExplorerRow = Record<string, string>;
 const PROVIDER = "The blockchain explorer";
 
 /** One page of one action on one chain, from `startBlock` on, oldest first. Throws WalletProviderError. */
-export async function fetchExplorerPage(config: ExplorerConfig, q: { chainId: number; action: EvmAction; address: string; startBlock: number; page: number }): Promise<ExplorerRow[]> {
+export async function fetchExplorerPage(
+  config: ExplorerConfig,
+  q: { chainId: number; action: EvmAction; address: string; startBlock: number; page: number },
+): Promise<ExplorerRow[]> {
   const url = new URL(config.baseUrl);
   const params: Record<string, string> = {
     chainid: String(q.chainId),
@@ -86,10 +123,14 @@ export async function fetchExplorerPage(config: ExplorerConfig, q: { chainId: nu
     throw new WalletProviderError(`${PROVIDER} answered HTTP ${res.status}.`);
   }
   const body = (await readJson(PROVIDER, res)) as { status?: string; message?: string; result?: unknown };
-  if (!body || typeof body !== "object") throw new WalletProviderError(`${PROVIDER} answered with something that is not an explorer response.`);
+  if (!body || typeof body !== "object")
+    throw new WalletProviderError(`${PROVIDER} answered with something that is not an explorer response.`);
   if (!Array.isArray(body.result)) {
     // Etherscan: {"status":"0","message":"NOTOK","result":"Max rate limit reached"}.
-    const detail = typeof body.result === "string" ? body.result.replace(/[a-z0-9]{20,}/gi, "…").slice(0, 120) : body.message ?? "no result";
+    const detail =
+      typeof body.result === "string"
+        ? body.result.replace(/[a-z0-9]{20,}/gi, "…").slice(0, 120)
+        : (body.message ?? "no result");
     throw new WalletProviderError(`${PROVIDER} refused the request: ${detail}.`);
   }
   return body.result as ExplorerRow[];
@@ -105,7 +146,8 @@ export type EvmCursor = { chain: number; action: number; startBlock: number; pag
  */
 export function nextEvmPage(c: EvmCursor, rows: ExplorerRow[]): Omit<EvmCursor, "chain"> | null {
   if (rows.length >= EVM_PAGE_SIZE) {
-    if ((c.page + 1) * EVM_PAGE_SIZE <= EVM_WINDOW_ROWS) return { action: c.action, startBlock: c.startBlock, page: c.page + 1 };
+    if ((c.page + 1) * EVM_PAGE_SIZE <= EVM_WINDOW_ROWS)
+      return { action: c.action, startBlock: c.startBlock, page: c.page + 1 };
     const last = Number(rows[rows.length - 1]!.blockNumber);
     // A window that cannot move (10,000 rows in one block) would loop: go on past that block.
     const next = Number.isFinite(last) ? (last > c.startBlock ? last : last + 1) : c.startBlock + 1;
@@ -131,7 +173,11 @@ export function nativeToken(chain: EvmChain): string {
  * Groups one chain's explorer rows into wallet transactions (pure). Rows read twice (overlapping
  * windows) count once. Symbols are the chain's: the wrapped coin is the native symbol.
  */
-export function evmTransactions(address: string, chain: EvmChain, rows: { txlist: ExplorerRow[]; txlistinternal: ExplorerRow[]; tokentx: ExplorerRow[] }): WalletTransaction[] {
+export function evmTransactions(
+  address: string,
+  chain: EvmChain,
+  rows: { txlist: ExplorerRow[]; txlistinternal: ExplorerRow[]; tokentx: ExplorerRow[] },
+): WalletTransaction[] {
   const me = address.toLowerCase();
   const native = nativeToken(chain);
   const stables = new Set(chain.stables);
@@ -152,8 +198,16 @@ export function evmTransactions(address: string, chain: EvmChain, rows: { txlist
     if (from !== me && to !== me) continue;
     const tx = get(hash, t.timeStamp);
     const value = toAmount(t.value ?? "0", 18);
-    if (value > 0 && from !== to) tx.legs.push({ id: `${tx.id}:native`, token: native, symbol: chain.native, amount: from === me ? -value : value, stable: false });
-    if (from === me && t.gasUsed && t.gasPrice) tx.fee = toAmount((BigInt(t.gasUsed) * BigInt(t.gasPrice)).toString(), 18);
+    if (value > 0 && from !== to)
+      tx.legs.push({
+        id: `${tx.id}:native`,
+        token: native,
+        symbol: chain.native,
+        amount: from === me ? -value : value,
+        stable: false,
+      });
+    if (from === me && t.gasUsed && t.gasPrice)
+      tx.fee = toAmount((BigInt(t.gasUsed) * BigInt(t.gasPrice)).toString(), 18);
   }
   for (const t of rows.txlistinternal) {
     if (t.isError === "1" || !t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
@@ -166,7 +220,13 @@ export function evmTransactions(address: string, chain: EvmChain, rows: { txlist
     const value = toAmount(t.value ?? "0", 18);
     if (!(value > 0)) continue;
     const tx = get(hash, t.timeStamp);
-    tx.legs.push({ id: `${tx.id}:internal:${trace}`, token: native, symbol: chain.native, amount: from === me ? -value : value, stable: false });
+    tx.legs.push({
+      id: `${tx.id}:internal:${trace}`,
+      token: native,
+      symbol: chain.native,
+      amount: from === me ? -value : value,
+      stable: false,
+    });
   }
   for (const t of rows.tokentx) {
     if (!t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
@@ -176,12 +236,19 @@ export function evmTransactions(address: string, chain: EvmChain, rows: { txlist
     const to = t.to?.toLowerCase();
     if ((from !== me && to !== me) || from === to) continue;
     const contract = (t.contractAddress ?? "").toLowerCase();
-    let symbol = (t.tokenSymbol ?? "").trim().toUpperCase().slice(0, 20) || `${contract.slice(0, 6)}…${contract.slice(-4)}`;
+    let symbol =
+      (t.tokenSymbol ?? "").trim().toUpperCase().slice(0, 20) || `${contract.slice(0, 6)}…${contract.slice(-4)}`;
     if (contract === native) symbol = chain.native;
     const amount = toAmount(t.value ?? "0", Number(t.tokenDecimal) || 0);
     if (!(amount > 0)) continue;
     const tx = get(hash, t.timeStamp);
-    const leg: SwapLeg = { id: `${tx.id}:${t.logIndex}`, token: contract, symbol, amount: from === me ? -amount : amount, stable: stables.has(contract) };
+    const leg: SwapLeg = {
+      id: `${tx.id}:${t.logIndex}`,
+      token: contract,
+      symbol,
+      amount: from === me ? -amount : amount,
+      stable: stables.has(contract),
+    };
     tx.legs.push(leg);
   }
   return [...byHash.values()];
@@ -190,7 +257,11 @@ export function evmTransactions(address: string, chain: EvmChain, rows: { txlist
 export type EvmMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
 
 /** One chain's transactions → ledger rows: swaps priced in USD, transfers as deposits in kind (pure). */
-export function mapEvmTransactions(chain: EvmChain, transactions: WalletTransaction[], priceAt?: PriceLookup): EvmMapped {
+export function mapEvmTransactions(
+  chain: EvmChain,
+  transactions: WalletTransaction[],
+  priceAt?: PriceLookup,
+): EvmMapped {
   const valued = valueSwaps(transactions, { nativeToken: nativeToken(chain), priceAt, transfers: true });
   return { ...valued, batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events } };
 }

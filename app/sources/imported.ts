@@ -43,7 +43,11 @@ export type ImportBatch = {
  * the history again after a crash resumes where the stored parts end even if the mapping moved.
  * `last` is the key to resume after, null when this part ends the history.
  */
-export function nextBatchPart(batch: Omit<ImportBatch, "payloads">, after: string | null, size: number): { part: Omit<ImportBatch, "payloads">; last: string | null } {
+export function nextBatchPart(
+  batch: Omit<ImportBatch, "payloads">,
+  after: string | null,
+  size: number,
+): { part: Omit<ImportBatch, "payloads">; last: string | null } {
   type Keyed = { key: string; trade?: ImportedTrade; cashFlow?: ImportedCashFlow; event?: ImportedEvent };
   const keyed: Keyed[] = [
     ...batch.trades.map((row) => ({ key: `t:${row.externalId}`, trade: row })),
@@ -54,7 +58,12 @@ export function nextBatchPart(batch: Omit<ImportBatch, "payloads">, after: strin
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const rows = keyed.slice(0, size);
   // Marks (a price at a time, upserted) go with the first part.
-  const part = { trades: [] as ImportedTrade[], cashFlows: [] as ImportedCashFlow[], marks: after === null ? batch.marks : [], events: [] as ImportedEvent[] };
+  const part = {
+    trades: [] as ImportedTrade[],
+    cashFlows: [] as ImportedCashFlow[],
+    marks: after === null ? batch.marks : [],
+    events: [] as ImportedEvent[],
+  };
   for (const r of rows) {
     if (r.trade) part.trades.push(r.trade);
     else if (r.cashFlow) part.cashFlows.push(r.cashFlow);

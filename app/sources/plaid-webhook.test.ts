@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { classifyPlaidWebhook, isRetryablePlaidFailure, PlaidFailure } from "./plaid.server";
 
 describe("classifyPlaidWebhook", () => {
-  const hook = (webhook_type: string, webhook_code: string, error_code?: string) => ({ webhook_type, webhook_code, item_id: "i", error: error_code ? { error_code } : null });
+  const hook = (webhook_type: string, webhook_code: string, error_code?: string) => ({
+    webhook_type,
+    webhook_code,
+    item_id: "i",
+    error: error_code ? { error_code } : null,
+  });
 
   it("asks for an import on new investment data and after a repaired login", () => {
     for (const [type, code] of [
@@ -16,8 +21,14 @@ describe("classifyPlaidWebhook", () => {
   });
 
   it("marks item errors: login problems need the user, others are errors", () => {
-    expect(classifyPlaidWebhook(hook("ITEM", "ERROR", "ITEM_LOGIN_REQUIRED"))).toEqual({ action: "relogin_required", message: "ITEM_LOGIN_REQUIRED: reported by Plaid webhook" });
-    expect(classifyPlaidWebhook(hook("ITEM", "ERROR", "INTERNAL_SERVER_ERROR"))).toEqual({ action: "error", message: "INTERNAL_SERVER_ERROR: reported by Plaid webhook" });
+    expect(classifyPlaidWebhook(hook("ITEM", "ERROR", "ITEM_LOGIN_REQUIRED"))).toEqual({
+      action: "relogin_required",
+      message: "ITEM_LOGIN_REQUIRED: reported by Plaid webhook",
+    });
+    expect(classifyPlaidWebhook(hook("ITEM", "ERROR", "INTERNAL_SERVER_ERROR"))).toEqual({
+      action: "error",
+      message: "INTERNAL_SERVER_ERROR: reported by Plaid webhook",
+    });
     expect(classifyPlaidWebhook(hook("ITEM", "PENDING_EXPIRATION"))).toMatchObject({ action: "relogin_required" });
     expect(classifyPlaidWebhook(hook("ITEM", "USER_PERMISSION_REVOKED"))).toMatchObject({ action: "relogin_required" });
     expect(classifyPlaidWebhook(hook("TRANSACTIONS", "SYNC_UPDATES_AVAILABLE"))).toEqual({ action: "ignored" });

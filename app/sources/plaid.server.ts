@@ -84,34 +84,45 @@ export class PlaidFailure extends Error {
   }
 }
 
-const PlaidErrorBody = z.object({ error_type: z.string(), error_code: z.string(), error_message: z.string().optional() }).passthrough();
+const PlaidErrorBody = z
+  .object({ error_type: z.string(), error_code: z.string(), error_message: z.string().optional() })
+  .passthrough();
 
 /** Turns whatever the SDK threw into a PlaidFailure carrying no secret. */
 function toFailure(error: unknown, call: string): PlaidFailure {
   if (error instanceof PlaidFailure) return error;
   const e = error as { isAxiosError?: boolean; code?: string; response?: { status?: number; data?: unknown } };
   if (e?.isAxiosError) {
-    if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT") return new PlaidFailure("timeout", "TIMEOUT", `Plaid did not answer ${call} in time.`);
+    if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT")
+      return new PlaidFailure("timeout", "TIMEOUT", `Plaid did not answer ${call} in time.`);
     const status = e.response?.status;
     const body = PlaidErrorBody.safeParse(e.response?.data);
     if (body.success) {
       const code = body.data.error_code;
       // Plaid names the limit hit in the code (e.g. INVESTMENT_TRANSACTIONS_LIMIT); the type and the 429 say what it is.
-      if (status === 429 || body.data.error_type === "RATE_LIMIT_EXCEEDED") return new PlaidFailure("rate_limit", code, `Plaid is limiting our requests (${code}).`);
-      if (RELOGIN_CODES.has(code)) return new PlaidFailure("relogin", code, "Your broker needs you to log in again. Use Reconnect to continue.");
-      if (status && status >= 500) return new PlaidFailure("provider", code, `Plaid answered ${call} with an error (${code}).`);
+      if (status === 429 || body.data.error_type === "RATE_LIMIT_EXCEEDED")
+        return new PlaidFailure("rate_limit", code, `Plaid is limiting our requests (${code}).`);
+      if (RELOGIN_CODES.has(code))
+        return new PlaidFailure("relogin", code, "Your broker needs you to log in again. Use Reconnect to continue.");
+      if (status && status >= 500)
+        return new PlaidFailure("provider", code, `Plaid answered ${call} with an error (${code}).`);
       return new PlaidFailure("invalid", code, `Plaid refused ${call} (${code}).`);
     }
     if (status === 429) return new PlaidFailure("rate_limit", "HTTP_429", `Plaid is limiting our requests (HTTP 429).`);
     if (status) return new PlaidFailure("provider", `HTTP_${status}`, `Plaid answered ${call} with HTTP ${status}.`);
     return new PlaidFailure("provider", e.code ?? "NETWORK", `Plaid could not be reached for ${call}.`);
   }
-  if (error instanceof SyntaxError) return new PlaidFailure("provider", "MALFORMED", `Plaid's answer to ${call} was not valid JSON.`);
+  if (error instanceof SyntaxError)
+    return new PlaidFailure("provider", "MALFORMED", `Plaid's answer to ${call} was not valid JSON.`);
   return new PlaidFailure("provider", "UNKNOWN", `Calling Plaid ${call} failed.`);
 }
 
 /** Calls the SDK, validates the answer's shape (a truncated or malformed body is a provider failure). */
-async function call<S extends z.ZodTypeAny>(name: string, schema: S, run: () => Promise<{ data: unknown }>): Promise<z.infer<S>> {
+async function call<S extends z.ZodTypeAny>(
+  name: string,
+  schema: S,
+  run: () => Promise<{ data: unknown }>,
+): Promise<z.infer<S>> {
   let data: unknown;
   try {
     data = (await run()).data;
@@ -143,7 +154,12 @@ const SecuritySchema = z
     is_cash_equivalent: z.boolean().nullable().optional(),
     close_price: num.nullable().optional(),
     option_contract: z
-      .object({ contract_type: z.string(), expiration_date: z.string(), strike_price: num, underlying_security_ticker: z.string() })
+      .object({
+        contract_type: z.string(),
+        expiration_date: z.string(),
+        strike_price: num,
+        underlying_security_ticker: z.string(),
+      })
       .nullable()
       .optional(),
   })
@@ -186,18 +202,40 @@ const AccountSchema = z
     subtype: z.string().nullable().optional(),
   })
   .passthrough();
-const ItemSchema = z.object({ item_id: z.string(), institution_id: z.string().nullable().optional(), institution_name: z.string().nullable().optional() }).passthrough();
+const ItemSchema = z
+  .object({
+    item_id: z.string(),
+    institution_id: z.string().nullable().optional(),
+    institution_name: z.string().nullable().optional(),
+  })
+  .passthrough();
 
 const LinkTokenResponse = z.object({ link_token: z.string(), hosted_link_url: z.string().url().optional() });
 const ExchangeResponse = z.object({ access_token: z.string(), item_id: z.string() });
 const AccountsResponse = z.object({ accounts: z.array(AccountSchema), item: ItemSchema });
 const InstitutionResponse = z.object({ institution: z.object({ name: z.string() }) });
 const TransactionsResponse = z
-  .object({ investment_transactions: z.array(TransactionSchema), securities: z.array(SecuritySchema), total_investment_transactions: z.number().int().nonnegative() })
+  .object({
+    investment_transactions: z.array(TransactionSchema),
+    securities: z.array(SecuritySchema),
+    total_investment_transactions: z.number().int().nonnegative(),
+  })
   .passthrough();
-const HoldingsResponse = z.object({ holdings: z.array(HoldingSchema), securities: z.array(SecuritySchema) }).passthrough();
+const HoldingsResponse = z
+  .object({ holdings: z.array(HoldingSchema), securities: z.array(SecuritySchema) })
+  .passthrough();
 const VerificationKeyResponse = z.object({
-  key: z.object({ alg: z.string(), kid: z.string(), kty: z.string(), crv: z.string(), x: z.string(), y: z.string(), expired_at: z.number().nullable().optional() }).passthrough(),
+  key: z
+    .object({
+      alg: z.string(),
+      kid: z.string(),
+      kty: z.string(),
+      crv: z.string(),
+      x: z.string(),
+      y: z.string(),
+      expired_at: z.number().nullable().optional(),
+    })
+    .passthrough(),
 });
 
 export type PlaidSecurity = z.infer<typeof SecuritySchema>;
@@ -210,7 +248,16 @@ export type PlaidHolding = z.infer<typeof HoldingSchema>;
 const EXTERNAL_CASH_IN = new Set(["deposit", "contribution"]);
 const EXTERNAL_CASH_OUT = new Set(["withdrawal", "distribution"]);
 /** Cash that is the account's return: dividends, interest, capital-gain distributions. */
-const INCOME = new Set(["dividend", "qualified dividend", "non-qualified dividend", "interest", "interest receivable", "long-term capital gain", "short-term capital gain", "unqualified gain"]);
+const INCOME = new Set([
+  "dividend",
+  "qualified dividend",
+  "non-qualified dividend",
+  "interest",
+  "interest receivable",
+  "long-term capital gain",
+  "short-term capital gain",
+  "unqualified gain",
+]);
 /** Cash that the account pays out of its return: taxes withheld. */
 const TAXES = new Set(["tax", "tax withheld", "non-resident tax"]);
 /** Share transfers that change the units held, not the value: split, stock dividend. */
@@ -240,7 +287,8 @@ function isCashLike(sec: PlaidSecurity | undefined): boolean {
 export function symbolOf(sec: PlaidSecurity): string {
   if (sec.ticker_symbol) return sec.ticker_symbol.trim().toUpperCase();
   const o = sec.option_contract;
-  if (o) return `${o.underlying_security_ticker.toUpperCase()} ${o.expiration_date} ${o.contract_type.toLowerCase().startsWith("p") ? "P" : "C"}${o.strike_price}`;
+  if (o)
+    return `${o.underlying_security_ticker.toUpperCase()} ${o.expiration_date} ${o.contract_type.toLowerCase().startsWith("p") ? "P" : "C"}${o.strike_price}`;
   // No ticker (a trust or fund share class): the broker's name for it, which is what a trader
   // recognises; the identifiers only when there is no name.
   const name = sec.name?.trim();
@@ -285,7 +333,13 @@ export function mapPlaidInvestments(input: {
   securities: PlaidSecurity[];
   holdings: PlaidHolding[];
   asOf: Date;
-}): { trades: ImportedTrade[]; cashFlows: ImportedCashFlow[]; marks: ImportedMark[]; events: ImportedEvent[]; stats: MappingStats } {
+}): {
+  trades: ImportedTrade[];
+  cashFlows: ImportedCashFlow[];
+  marks: ImportedMark[];
+  events: ImportedEvent[];
+  stats: MappingStats;
+} {
   const securities = new Map(input.securities.map((s) => [s.security_id, s]));
   const trades: ImportedTrade[] = [];
   const cashFlows: ImportedCashFlow[] = [];
@@ -312,19 +366,29 @@ export function mapPlaidInvestments(input: {
         if (t.amount !== 0) cashFlows.push({ externalId, time, amount: cashIn });
         else skip("zero cash flow");
       } else if (INCOME.has(subtype)) {
-        if (cashIn > 0) events.push({ kind: "income", externalId, time, ...(sec && !isCashLike(sec) ? { symbol: symbolOf(sec) } : {}), amount: cashIn });
-        else if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn }); // an income reversal
+        if (cashIn > 0)
+          events.push({
+            kind: "income",
+            externalId,
+            time,
+            ...(sec && !isCashLike(sec) ? { symbol: symbolOf(sec) } : {}),
+            amount: cashIn,
+          });
+        else if (cashIn < 0)
+          events.push({ kind: "fee", externalId, time, amount: -cashIn }); // an income reversal
         else skip("zero income");
       } else if (TAXES.has(subtype)) {
         if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn });
-        else if (cashIn > 0) events.push({ kind: "income", externalId, time, amount: cashIn }); // a tax refund
+        else if (cashIn > 0)
+          events.push({ kind: "income", externalId, time, amount: cashIn }); // a tax refund
         else skip("zero tax");
       } else skip(`cash ${subtype}`);
       continue;
     }
     if (type === "fee") {
       if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn });
-      else if (cashIn > 0) events.push({ kind: "income", externalId, time, amount: cashIn }); // a fee rebate
+      else if (cashIn > 0)
+        events.push({ kind: "income", externalId, time, amount: cashIn }); // a fee rebate
       else skip("zero fee");
       continue;
     }
@@ -343,20 +407,44 @@ export function mapPlaidInvestments(input: {
     const assetClass = assetClassOf(sec);
     const qty = Math.abs(t.quantity);
     // Cash of the fill net of its fee (Plaid's amount includes it): what the contracts cost.
-    const net = Math.abs(t.amount) + ((t.amount >= 0 ? -1 : 1) * Math.max(0, t.fees ?? 0));
+    const net = Math.abs(t.amount) + (t.amount >= 0 ? -1 : 1) * Math.max(0, t.fees ?? 0);
     const multiplier = assetClass === "option" ? optionMultiplier(qty, t.price, net) : 1;
     if (type === "cancel") {
-      if (qty > 0) events.push({ kind: "cancel", externalId, time, symbol: symbolOf(sec), quantity: qty * multiplier, amount: Math.abs(t.amount) });
+      if (qty > 0)
+        events.push({
+          kind: "cancel",
+          externalId,
+          time,
+          symbol: symbolOf(sec),
+          quantity: qty * multiplier,
+          amount: Math.abs(t.amount),
+        });
       else skip("cancel without a quantity");
       continue;
     }
     if (type === "transfer" && UNIT_CHANGES.has(subtype)) {
-      if (t.quantity !== 0) events.push({ kind: "shares", externalId, time, symbol: symbolOf(sec), quantity: t.quantity * multiplier, reason: subtype });
+      if (t.quantity !== 0)
+        events.push({
+          kind: "shares",
+          externalId,
+          time,
+          symbol: symbolOf(sec),
+          quantity: t.quantity * multiplier,
+          reason: subtype,
+        });
       else skip(`${subtype} without a quantity`);
       continue;
     }
     if (type === "transfer" && subtype === "spin off") {
-      if (t.quantity > 0) events.push({ kind: "spinoff", externalId, time, symbol: symbolOf(sec), quantity: t.quantity * multiplier, price: Math.max(0, t.price) });
+      if (t.quantity > 0)
+        events.push({
+          kind: "spinoff",
+          externalId,
+          time,
+          symbol: symbolOf(sec),
+          quantity: t.quantity * multiplier,
+          price: Math.max(0, t.price),
+        });
       else skip("spin off without new shares");
       continue;
     }
@@ -369,9 +457,11 @@ export function mapPlaidInvestments(input: {
       continue;
     }
     const fee = Math.max(0, t.fees ?? 0);
-    const side: "buy" | "sell" = type === "transfer" ? (t.quantity > 0 ? "buy" : "sell") : type === "buy" ? "buy" : "sell";
+    const side: "buy" | "sell" =
+      type === "transfer" ? (t.quantity > 0 ? "buy" : "sell") : type === "buy" ? "buy" : "sell";
     let price = t.price;
-    if (!(price > 0) && type !== "transfer") price = Math.max(0, (Math.abs(t.amount) + (side === "buy" ? -fee : fee)) / (qty * multiplier));
+    if (!(price > 0) && type !== "transfer")
+      price = Math.max(0, (Math.abs(t.amount) + (side === "buy" ? -fee : fee)) / (qty * multiplier));
     if (!(price > 0) && type === "transfer") price = sec.close_price ?? 0;
     if (!(price > 0)) {
       skip("no price");
@@ -408,7 +498,9 @@ export function mapPlaidInvestments(input: {
     const sec = securities.get(h.security_id);
     if (!sec || isCashLike(sec) || !(h.institution_price >= 0)) continue;
     const symbol = symbolOf(sec);
-    const time = h.institution_price_as_of ? new Date(`${h.institution_price_as_of.slice(0, 10)}T20:00:00.000Z`) : input.asOf;
+    const time = h.institution_price_as_of
+      ? new Date(`${h.institution_price_as_of.slice(0, 10)}T20:00:00.000Z`)
+      : input.asOf;
     const key = `${symbol}|${time.toISOString()}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -421,14 +513,20 @@ export function mapPlaidInvestments(input: {
  * The units per symbol Plaid reports held (/investments/holdings/get), in the ledger's terms:
  * options in shares (contracts × multiplier), cash equivalents left out as the mapping leaves them.
  */
-export function plaidHoldingPositions(input: { holdings: PlaidHolding[]; securities: PlaidSecurity[] }): Map<string, number> {
+export function plaidHoldingPositions(input: {
+  holdings: PlaidHolding[];
+  securities: PlaidSecurity[];
+}): Map<string, number> {
   const securities = new Map(input.securities.map((s) => [s.security_id, s]));
   const held = new Map<string, number>();
   for (const h of input.holdings) {
     const sec = securities.get(h.security_id);
     if (!sec || isCashLike(sec)) continue;
     const symbol = symbolOf(sec);
-    const multiplier = assetClassOf(sec) === "option" ? optionMultiplier(Math.abs(h.quantity), h.institution_price, Math.abs(h.institution_value ?? 0)) : 1;
+    const multiplier =
+      assetClassOf(sec) === "option"
+        ? optionMultiplier(Math.abs(h.quantity), h.institution_price, Math.abs(h.institution_value ?? 0))
+        : 1;
     held.set(symbol, (held.get(symbol) ?? 0) + h.quantity * multiplier);
   }
   return held;
@@ -470,7 +568,8 @@ export async function createLinkToken(
   let accessToken: string | undefined;
   if (opts.linkedAccountId !== undefined) {
     const account = await ownedAccount(userId, opts.linkedAccountId);
-    if (!account?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
+    if (!account?.access_token_enc)
+      throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
     accessToken = decryptSecret(account.access_token_enc);
   }
   const res = await call("/link/token/create", LinkTokenResponse, () =>
@@ -481,7 +580,9 @@ export async function createLinkToken(
       country_codes: [CountryCode.Us],
       webhook: webhookUrl(),
       ...(accessToken ? { access_token: accessToken } : { products: [Products.Investments] }),
-      ...(opts.completionRedirectUri && !isPlaidDemo() ? { hosted_link: { completion_redirect_uri: opts.completionRedirectUri } } : {}),
+      ...(opts.completionRedirectUri && !isPlaidDemo()
+        ? { hosted_link: { completion_redirect_uri: opts.completionRedirectUri } }
+        : {}),
     }),
   );
   return { linkToken: res.link_token, hostedLinkUrl: res.hosted_link_url ?? null };
@@ -491,7 +592,22 @@ export async function createLinkToken(
 export async function publicTokenFromLinkSession(linkToken: string): Promise<string | null> {
   const res = await call(
     "/link/token/get",
-    z.object({ link_sessions: z.array(z.object({ results: z.object({ item_add_results: z.array(z.object({ public_token: z.string() })) }).nullable().optional() }).passthrough()).optional() }).passthrough(),
+    z
+      .object({
+        link_sessions: z
+          .array(
+            z
+              .object({
+                results: z
+                  .object({ item_add_results: z.array(z.object({ public_token: z.string() })) })
+                  .nullable()
+                  .optional(),
+              })
+              .passthrough(),
+          )
+          .optional(),
+      })
+      .passthrough(),
     () => plaid().linkTokenGet({ link_token: linkToken }),
   );
   for (const session of res.link_sessions ?? []) {
@@ -513,10 +629,20 @@ export function plaidHistoryWindow(now = new Date()): { start: string; end: stri
   return { start: isoDate(new Date(now.getTime() - HISTORY_DAYS * 86_400_000)), end: isoDate(now) };
 }
 
-export type PlaidTransactionsPage = { transactions: PlaidInvestmentTransaction[]; securities: PlaidSecurity[]; total: number; payload: unknown };
+export type PlaidTransactionsPage = {
+  transactions: PlaidInvestmentTransaction[];
+  securities: PlaidSecurity[];
+  total: number;
+  payload: unknown;
+};
 
 /** One page (up to 500) of /investments/transactions/get from `offset`. */
-export async function fetchPlaidTransactionsPage(accessToken: string, plaidAccountId: string, window: { start: string; end: string }, offset: number): Promise<PlaidTransactionsPage> {
+export async function fetchPlaidTransactionsPage(
+  accessToken: string,
+  plaidAccountId: string,
+  window: { start: string; end: string },
+  offset: number,
+): Promise<PlaidTransactionsPage> {
   const res = await call("/investments/transactions/get", TransactionsResponse, () =>
     plaid().investmentsTransactionsGet({
       access_token: accessToken,
@@ -526,12 +652,22 @@ export async function fetchPlaidTransactionsPage(accessToken: string, plaidAccou
     }),
   );
   const { item: _item, accounts: _accounts, ...kept } = res as Record<string, unknown>;
-  return { transactions: res.investment_transactions, securities: res.securities, total: res.total_investment_transactions, payload: kept };
+  return {
+    transactions: res.investment_transactions,
+    securities: res.securities,
+    total: res.total_investment_transactions,
+    payload: kept,
+  };
 }
 
 /** /investments/holdings/get for one account. */
-export async function fetchPlaidHoldings(accessToken: string, plaidAccountId: string): Promise<{ holdings: PlaidHolding[]; securities: PlaidSecurity[]; payload: unknown }> {
-  const res = await call("/investments/holdings/get", HoldingsResponse, () => plaid().investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }));
+export async function fetchPlaidHoldings(
+  accessToken: string,
+  plaidAccountId: string,
+): Promise<{ holdings: PlaidHolding[]; securities: PlaidSecurity[]; payload: unknown }> {
+  const res = await call("/investments/holdings/get", HoldingsResponse, () =>
+    plaid().investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }),
+  );
   const { item: _item, ...kept } = res as Record<string, unknown>;
   return { holdings: res.holdings, securities: res.securities, payload: kept };
 }
@@ -542,26 +678,46 @@ export async function fetchPlaidHoldings(accessToken: string, plaidAccountId: st
  * reports it.
  */
 export async function resolvePlaidAccount(accessToken: string, fingerprint: string): Promise<string> {
-  const { accounts } = await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }));
+  const { accounts } = await call("/accounts/get", AccountsResponse, () =>
+    plaid().accountsGet({ access_token: accessToken }),
+  );
   const id = fingerprint.split(":").slice(2).join(":");
   const account = accounts.find((a) => (a.persistent_account_id ?? a.account_id) === id);
-  if (!account) throw new PlaidFailure("relogin", "ACCOUNT_GONE", "The institution no longer reports this account. Use Reconnect.");
+  if (!account)
+    throw new PlaidFailure("relogin", "ACCOUNT_GONE", "The institution no longer reports this account. Use Reconnect.");
   return account.account_id;
 }
 
 /** A linked Plaid account's access token (decrypted here, never returned to a route). */
 export async function plaidAccessToken(linkedAccountId: number): Promise<string> {
   const db = await getDb();
-  const row = await db.selectFrom("linked_accounts").select(["access_token_enc"]).where("id", "=", linkedAccountId).where("kind", "=", "plaid").executeTakeFirst();
+  const row = await db
+    .selectFrom("linked_accounts")
+    .select(["access_token_enc"])
+    .where("id", "=", linkedAccountId)
+    .where("kind", "=", "plaid")
+    .executeTakeFirst();
   if (!row?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
   return decryptSecret(row.access_token_enc);
 }
 
-const RETRYABLE_CODES = new Set(["PRODUCT_NOT_READY", "RATE_LIMIT_EXCEEDED", "INSTITUTION_DOWN", "INSTITUTION_NOT_RESPONDING", "INTERNAL_SERVER_ERROR", "PLANNED_MAINTENANCE"]);
+const RETRYABLE_CODES = new Set([
+  "PRODUCT_NOT_READY",
+  "RATE_LIMIT_EXCEEDED",
+  "INSTITUTION_DOWN",
+  "INSTITUTION_NOT_RESPONDING",
+  "INTERNAL_SERVER_ERROR",
+  "PLANNED_MAINTENANCE",
+]);
 
 /** Whether a failure may go away by itself (try again later) or needs the user. */
 export function isRetryablePlaidFailure(error: PlaidFailure): boolean {
-  return error.kind === "provider" || error.kind === "rate_limit" || error.kind === "timeout" || RETRYABLE_CODES.has(error.code);
+  return (
+    error.kind === "provider" ||
+    error.kind === "rate_limit" ||
+    error.kind === "timeout" ||
+    RETRYABLE_CODES.has(error.code)
+  );
 }
 
 export { toFailure as plaidFailureOf };
@@ -591,17 +747,26 @@ export type ExchangedItem = {
 
 /** /item/public_token/exchange and the item's investment accounts (no writes). */
 export async function exchangePublicToken(publicToken: string): Promise<ExchangedItem> {
-  const exchange = await call("/item/public_token/exchange", ExchangeResponse, () => plaid().itemPublicTokenExchange({ public_token: publicToken }));
+  const exchange = await call("/item/public_token/exchange", ExchangeResponse, () =>
+    plaid().itemPublicTokenExchange({ public_token: publicToken }),
+  );
   const accessToken = exchange.access_token;
-  const { accounts, item } = await call("/accounts/get", AccountsResponse, () => plaid().accountsGet({ access_token: accessToken }));
+  const { accounts, item } = await call("/accounts/get", AccountsResponse, () =>
+    plaid().accountsGet({ access_token: accessToken }),
+  );
   const investment = accounts.filter((a) => a.type === "investment");
-  if (!investment.length) throw new PlaidFailure("no_accounts", "NO_INVESTMENT_ACCOUNTS", "This login has no investment account to grade.");
+  if (!investment.length)
+    throw new PlaidFailure("no_accounts", "NO_INVESTMENT_ACCOUNTS", "This login has no investment account to grade.");
   const institutionId = item.institution_id ?? "unknown";
   return {
     accessToken,
     itemId: exchange.item_id,
     institutionName: await institutionName(institutionId, item.institution_name),
-    accounts: investment.map((a) => ({ plaidAccountId: a.account_id, fingerprint: fingerprintOf(institutionId, a), label: a.mask ? `${a.name} ••${a.mask}` : a.name })),
+    accounts: investment.map((a) => ({
+      plaidAccountId: a.account_id,
+      fingerprint: fingerprintOf(institutionId, a),
+      label: a.mask ? `${a.name} ••${a.mask}` : a.name,
+    })),
   };
 }
 
@@ -625,8 +790,16 @@ export async function listLinkedAccountsWithCounts(userId: number) {
       "la.last_imported_at",
       "la.last_error",
       "la.created_at",
-      eb.selectFrom("trades").select((e) => e.fn.countAll<string>().as("n")).whereRef("trades.linked_account_id", "=", "la.id").as("trades"),
-      eb.selectFrom("cash_flows").select((e) => e.fn.countAll<string>().as("n")).whereRef("cash_flows.linked_account_id", "=", "la.id").as("cash_flows"),
+      eb
+        .selectFrom("trades")
+        .select((e) => e.fn.countAll<string>().as("n"))
+        .whereRef("trades.linked_account_id", "=", "la.id")
+        .as("trades"),
+      eb
+        .selectFrom("cash_flows")
+        .select((e) => e.fn.countAll<string>().as("n"))
+        .whereRef("cash_flows.linked_account_id", "=", "la.id")
+        .as("cash_flows"),
       eb
         .selectFrom("cash_flows")
         .select((e) => e.fn.countAll<string>().as("n"))
@@ -637,7 +810,14 @@ export async function listLinkedAccountsWithCounts(userId: number) {
     .where("la.user_id", "=", userId)
     .orderBy("la.id")
     .execute()
-    .then((rows) => rows.map((r) => ({ ...r, trades: Number(r.trades ?? 0), cash_flows: Number(r.cash_flows ?? 0), withdrawals: Number(r.withdrawals ?? 0) })));
+    .then((rows) =>
+      rows.map((r) => ({
+        ...r,
+        trades: Number(r.trades ?? 0),
+        cash_flows: Number(r.cash_flows ?? 0),
+        withdrawals: Number(r.withdrawals ?? 0),
+      })),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -647,7 +827,11 @@ export type DemoLinkOutcome =
   | { ok: true; publicToken: string | null; update: boolean; clientUserId: string }
   | { ok: false; reason: "credentials" | "link_token" | "unavailable" };
 
-export async function completeDemoLink(linkToken: string, username: string, password: string): Promise<DemoLinkOutcome> {
+export async function completeDemoLink(
+  linkToken: string,
+  username: string,
+  password: string,
+): Promise<DemoLinkOutcome> {
   if (!isPlaidDemo()) return { ok: false, reason: "unavailable" };
   try {
     const res = await fetch(DEMO_LINK_COMPLETE_URL, {
@@ -656,8 +840,19 @@ export async function completeDemoLink(linkToken: string, username: string, pass
       body: JSON.stringify({ link_token: linkToken, username, password }),
       signal: AbortSignal.timeout(5000),
     });
-    const body = (await res.json()) as { public_token?: string | null; update?: boolean; client_user_id?: string; error_code?: string };
-    if (res.ok && typeof body.client_user_id === "string") return { ok: true, publicToken: body.public_token ?? null, update: body.update === true, clientUserId: body.client_user_id };
+    const body = (await res.json()) as {
+      public_token?: string | null;
+      update?: boolean;
+      client_user_id?: string;
+      error_code?: string;
+    };
+    if (res.ok && typeof body.client_user_id === "string")
+      return {
+        ok: true,
+        publicToken: body.public_token ?? null,
+        update: body.update === true,
+        clientUserId: body.client_user_id,
+      };
     if (body.error_code === "INVALID_CREDENTIALS") return { ok: false, reason: "credentials" };
     if (body.error_code === "INVALID_LINK_TOKEN") return { ok: false, reason: "link_token" };
     return { ok: false, reason: "unavailable" };
@@ -678,12 +873,18 @@ async function verificationKey(kid: string) {
   if (cached) return cached;
   let res: z.infer<typeof VerificationKeyResponse>;
   try {
-    res = await call("/webhook_verification_key/get", VerificationKeyResponse, () => plaid().webhookVerificationKeyGet({ key_id: kid }));
+    res = await call("/webhook_verification_key/get", VerificationKeyResponse, () =>
+      plaid().webhookVerificationKeyGet({ key_id: kid }),
+    );
   } catch {
     throw new WebhookRejected("unknown key id");
   }
-  if (res.key.alg !== "ES256" || res.key.kty !== "EC" || res.key.crv !== "P-256") throw new WebhookRejected("unexpected key type");
-  const entry = { key: await importJWK({ kty: res.key.kty, crv: res.key.crv, x: res.key.x, y: res.key.y } as JWK, "ES256"), expired: res.key.expired_at != null };
+  if (res.key.alg !== "ES256" || res.key.kty !== "EC" || res.key.crv !== "P-256")
+    throw new WebhookRejected("unexpected key type");
+  const entry = {
+    key: await importJWK({ kty: res.key.kty, crv: res.key.crv, x: res.key.x, y: res.key.y } as JWK, "ES256"),
+    expired: res.key.expired_at != null,
+  };
   keyCache.set(kid, entry);
   return entry;
 }
@@ -693,7 +894,11 @@ const WebhookBody = z
     webhook_type: z.string(),
     webhook_code: z.string(),
     item_id: z.string().optional(),
-    error: z.object({ error_code: z.string().optional(), error_type: z.string().optional() }).passthrough().nullable().optional(),
+    error: z
+      .object({ error_code: z.string().optional(), error_type: z.string().optional() })
+      .passthrough()
+      .nullable()
+      .optional(),
   })
   .passthrough();
 export type PlaidWebhook = z.infer<typeof WebhookBody>;
@@ -713,18 +918,24 @@ export async function verifyPlaidWebhook(rawBody: string, headers: Headers): Pro
     throw new WebhookRejected("malformed JWT");
   }
   if (header.alg !== "ES256") throw new WebhookRejected("alg must be ES256");
-  if (typeof header.kid !== "string" || !header.kid || header.kid.length > 200) throw new WebhookRejected("missing kid");
+  if (typeof header.kid !== "string" || !header.kid || header.kid.length > 200)
+    throw new WebhookRejected("missing kid");
   const { key, expired } = await verificationKey(header.kid);
   if (expired) throw new WebhookRejected("key expired");
   let claims: Record<string, unknown>;
   try {
-    ({ payload: claims } = await jwtVerify(token, key, { algorithms: ["ES256"], maxTokenAge: "5 min", clockTolerance: 5 }));
+    ({ payload: claims } = await jwtVerify(token, key, {
+      algorithms: ["ES256"],
+      maxTokenAge: "5 min",
+      clockTolerance: 5,
+    }));
   } catch {
     throw new WebhookRejected("signature or age check failed");
   }
   const expected = typeof claims.request_body_sha256 === "string" ? claims.request_body_sha256 : "";
   const actual = crypto.createHash("sha256").update(rawBody, "utf8").digest("hex");
-  if (expected.length !== actual.length || !crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(actual))) throw new WebhookRejected("body hash mismatch");
+  if (expected.length !== actual.length || !crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(actual)))
+    throw new WebhookRejected("body hash mismatch");
   let body: unknown;
   try {
     body = JSON.parse(rawBody);
@@ -736,19 +947,28 @@ export async function verifyPlaidWebhook(rawBody: string, headers: Headers): Pro
   return parsed.data;
 }
 
-export type WebhookAction = { action: "import" } | { action: "relogin_required" | "error"; message: string } | { action: "ignored" };
+export type WebhookAction =
+  { action: "import" } | { action: "relogin_required" | "error"; message: string } | { action: "ignored" };
 
 /** What a verified webhook asks for: an import on new data, a failed state on item errors. */
 export function classifyPlaidWebhook(hook: PlaidWebhook): WebhookAction {
   const type = hook.webhook_type;
   const code = hook.webhook_code;
-  if ((type === "INVESTMENTS_TRANSACTIONS" || type === "HOLDINGS") && (code === "DEFAULT_UPDATE" || code === "HISTORICAL_UPDATE")) return { action: "import" };
+  if (
+    (type === "INVESTMENTS_TRANSACTIONS" || type === "HOLDINGS") &&
+    (code === "DEFAULT_UPDATE" || code === "HISTORICAL_UPDATE")
+  )
+    return { action: "import" };
   if (type === "ITEM" && code === "LOGIN_REPAIRED") return { action: "import" };
   if (type === "ITEM" && (code === "ERROR" || code === "PENDING_EXPIRATION" || code === "PENDING_DISCONNECT")) {
     const errorCode = hook.error?.error_code ?? code;
-    return { action: code !== "ERROR" || RELOGIN_CODES.has(errorCode) ? "relogin_required" : "error", message: `${errorCode}: reported by Plaid webhook` };
+    return {
+      action: code !== "ERROR" || RELOGIN_CODES.has(errorCode) ? "relogin_required" : "error",
+      message: `${errorCode}: reported by Plaid webhook`,
+    };
   }
-  if (type === "ITEM" && code === "USER_PERMISSION_REVOKED") return { action: "relogin_required", message: "USER_PERMISSION_REVOKED: reported by Plaid webhook" };
+  if (type === "ITEM" && code === "USER_PERMISSION_REVOKED")
+    return { action: "relogin_required", message: "USER_PERMISSION_REVOKED: reported by Plaid webhook" };
   return { action: "ignored" };
 }
 
@@ -756,7 +976,8 @@ export function classifyPlaidWebhook(hook: PlaidWebhook): WebhookAction {
 // How routes answer a failure (no provider detail beyond the Plaid error code).
 
 export const ADD_FAILED_MESSAGE = "Failed to add the account!";
-export const PLAID_HICCUP_MESSAGE = "Looks like there was a hiccup connecting through Plaid. No worries — please try again shortly! 🚀";
+export const PLAID_HICCUP_MESSAGE =
+  "Looks like there was a hiccup connecting through Plaid. No worries — please try again shortly! 🚀";
 
 export function describeFailure(error: unknown): { status: number; code: string; message: string; relogin: boolean } {
   if (!(error instanceof PlaidFailure)) {
@@ -767,12 +988,27 @@ export function describeFailure(error: unknown): { status: number; code: string;
     case "relogin":
       return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: true };
     case "timeout":
-      return { status: 504, code: error.code, message: `${ADD_FAILED_MESSAGE} Plaid did not answer in time; please try again shortly.`, relogin: false };
+      return {
+        status: 504,
+        code: error.code,
+        message: `${ADD_FAILED_MESSAGE} Plaid did not answer in time; please try again shortly.`,
+        relogin: false,
+      };
     case "no_accounts":
       return { status: 422, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
     case "invalid":
-      return { status: error.code === "NOT_FOUND" ? 404 : 400, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
+      return {
+        status: error.code === "NOT_FOUND" ? 404 : 400,
+        code: error.code,
+        message: `${ADD_FAILED_MESSAGE} ${error.message}`,
+        relogin: false,
+      };
     default:
-      return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} Plaid did not answer properly; please try again shortly.`, relogin: false };
+      return {
+        status: 502,
+        code: error.code,
+        message: `${ADD_FAILED_MESSAGE} Plaid did not answer properly; please try again shortly.`,
+        relogin: false,
+      };
   }
 }

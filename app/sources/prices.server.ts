@@ -30,9 +30,13 @@ export type ParsedInstrument = { kind: "stock" | "stock-tr"; symbol: string } | 
 
 export function parseInstrument(instrument: string): ParsedInstrument {
   const m = /^(stock|stock-tr|coin):(.+)$/.exec(instrument);
-  if (!m) throw new PriceSourceError(`"${instrument}" is not an instrument (stock:SYM, stock-tr:SYM or coin:<DefiLlama id>).`);
+  if (!m)
+    throw new PriceSourceError(
+      `"${instrument}" is not an instrument (stock:SYM, stock-tr:SYM or coin:<DefiLlama id>).`,
+    );
   if (m[1] === "coin") {
-    if (!/^[a-z0-9-]+:[A-Za-z0-9._-]+$/.test(m[2]!)) throw new PriceSourceError(`"${m[2]}" is not a DefiLlama coin id (chain:address or coingecko:slug).`);
+    if (!/^[a-z0-9-]+:[A-Za-z0-9._-]+$/.test(m[2]!))
+      throw new PriceSourceError(`"${m[2]}" is not a DefiLlama coin id (chain:address or coingecko:slug).`);
     return { kind: "coin", id: m[2]! };
   }
   const symbol = m[2]!.toUpperCase();
@@ -68,7 +72,11 @@ const EVM_CHAINS: Record<number, { chain: string; native: string; wrapped?: stri
   1: { chain: "ethereum", native: "coingecko:ethereum", wrapped: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2" },
   10: { chain: "optimism", native: "coingecko:ethereum", wrapped: "0x4200000000000000000000000000000000000006" },
   56: { chain: "bsc", native: "coingecko:binancecoin", wrapped: "0xbb4cdb9cbd36b01bd1cbaee0c2de46d7f5ff52e8" },
-  137: { chain: "polygon", native: "coingecko:polygon-ecosystem-token", wrapped: "0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270" },
+  137: {
+    chain: "polygon",
+    native: "coingecko:polygon-ecosystem-token",
+    wrapped: "0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270",
+  },
   8453: { chain: "base", native: "coingecko:ethereum", wrapped: "0x4200000000000000000000000000000000000006" },
   42161: { chain: "arbitrum", native: "coingecko:ethereum", wrapped: "0x82af49447d8a07e3bd95bd0d56f35241523fbab1" },
   43114: { chain: "avax", native: "coingecko:avalanche-2" },
@@ -79,7 +87,10 @@ const EVM_CHAINS: Record<number, { chain: string; native: string; wrapped?: stri
  * wrapped native coin, or "native", as the coin) (app/sources/evm.server.ts); a Solana mint
  * (app/sources/solana.server.ts, wrapped SOL for SOL). Null for a chain DefiLlama naming is not known for here.
  */
-export function walletTokenInstrument(chain: { kind: "evm"; chainId: number } | { kind: "solana" }, token: string): Instrument | null {
+export function walletTokenInstrument(
+  chain: { kind: "evm"; chainId: number } | { kind: "solana" },
+  token: string,
+): Instrument | null {
   if (chain.kind === "solana") return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(token) ? `coin:solana:${token}` : null;
   const c = EVM_CHAINS[chain.chainId];
   if (!c) return null;
@@ -132,7 +143,11 @@ function retryAfterMs(header: string | null): number | null {
  * GET a JSON document with a time limit and retries. 404 answers `{ status: 404, body }` (the
  * caller decides what "not found" means); any other non-2xx after the retries is a PriceSourceError.
  */
-export async function getJson(provider: string, url: URL, options: FetchOptions = {}): Promise<{ status: number; body: unknown }> {
+export async function getJson(
+  provider: string,
+  url: URL,
+  options: FetchOptions = {},
+): Promise<{ status: number; body: unknown }> {
   const o = { ...DEFAULTS, ...options };
   let last = "";
   for (let attempt = 0; ; attempt++) {
@@ -149,14 +164,23 @@ export async function getJson(provider: string, url: URL, options: FetchOptions 
         }
       }
       if (res.status !== 429 && res.status < 500) {
-        throw new PriceSourceError(`${provider} refused the request (HTTP ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 160)}).`, res.status);
+        throw new PriceSourceError(
+          `${provider} refused the request (HTTP ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 160)}).`,
+          res.status,
+        );
       }
-      last = res.status === 429 ? `${provider} kept answering HTTP 429 (rate limited)` : `${provider} answered HTTP ${res.status}`;
+      last =
+        res.status === 429
+          ? `${provider} kept answering HTTP 429 (rate limited)`
+          : `${provider} answered HTTP ${res.status}`;
       wait = retryAfterMs(res.headers.get("retry-after"));
     } catch (error) {
       if (error instanceof PriceSourceError) throw error;
       const name = (error as Error)?.name;
-      last = name === "TimeoutError" || name === "AbortError" ? `${provider} did not answer within ${Math.round(o.timeoutMs / 1000)} s` : `${provider} could not be reached`;
+      last =
+        name === "TimeoutError" || name === "AbortError"
+          ? `${provider} did not answer within ${Math.round(o.timeoutMs / 1000)} s`
+          : `${provider} could not be reached`;
     }
     if (attempt >= o.retries) throw new PriceSourceError(`${last} after ${attempt + 1} attempts.`);
     const backoff = o.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2);
@@ -187,7 +211,9 @@ const nyOffset = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York"
 /** The instant of the New York close (16:00 local, DST-aware) of a trading day. */
 export function nyCloseTime(day: Day): Date {
   // Offset at noon UTC of that day (never near a DST switch, which happens at 2 a.m. local).
-  const part = nyOffset.formatToParts(new Date(dayStart(day) + 12 * 3_600_000)).find((p) => p.type === "timeZoneName")?.value ?? "GMT-5";
+  const part =
+    nyOffset.formatToParts(new Date(dayStart(day) + 12 * 3_600_000)).find((p) => p.type === "timeZoneName")?.value ??
+    "GMT-5";
   const hours = Number(/GMT([+-]\d+)/.exec(part)?.[1] ?? -5);
   return new Date(dayStart(day) + (16 - hours) * 3_600_000);
 }
@@ -205,7 +231,10 @@ type YahooChart = {
       meta?: { gmtoffset?: number; currency?: string };
       timestamp?: number[];
       events?: { splits?: Record<string, { date?: number; numerator?: number; denominator?: number }> };
-      indicators?: { quote?: Array<{ close?: Array<number | null> }>; adjclose?: Array<{ adjclose?: Array<number | null> }> };
+      indicators?: {
+        quote?: Array<{ close?: Array<number | null> }>;
+        adjclose?: Array<{ adjclose?: Array<number | null> }>;
+      };
     }> | null;
     error?: { code?: string; description?: string } | null;
   };
@@ -214,11 +243,14 @@ type YahooChart = {
 /** Maps a Yahoo chart answer to daily bars (exchange-local dates) and split events (pure). */
 export function mapYahooChart(symbol: string, body: unknown): YahooDaily {
   const chart = (body as YahooChart)?.chart;
-  if (!chart || typeof chart !== "object") throw new PriceSourceError("Yahoo answered with something that is not a chart.");
+  if (!chart || typeof chart !== "object")
+    throw new PriceSourceError("Yahoo answered with something that is not a chart.");
   const result = chart.result?.[0];
   if (!result) {
     if (chart.error?.code === "Not Found") return { symbol, bars: [], splits: [], notFound: true };
-    throw new PriceSourceError(`Yahoo answered without data for ${symbol}${chart.error?.description ? `: ${chart.error.description}` : ""}.`);
+    throw new PriceSourceError(
+      `Yahoo answered without data for ${symbol}${chart.error?.description ? `: ${chart.error.description}` : ""}.`,
+    );
   }
   const currency = result.meta?.currency;
   if (currency && currency !== "USD") throw new PriceSourceError(`Yahoo quotes ${symbol} in ${currency}, not USD.`);
@@ -230,7 +262,11 @@ export function mapYahooChart(symbol: string, body: unknown): YahooDaily {
     const close = closes[i];
     if (typeof close !== "number" || !(close > 0)) return; // Yahoo leaves nulls for halted or missing days
     const a = adj[i];
-    byDay.set(dayOf(ts * 1000 + offset), { day: dayOf(ts * 1000 + offset), close, adjclose: typeof a === "number" && a > 0 ? a : null });
+    byDay.set(dayOf(ts * 1000 + offset), {
+      day: dayOf(ts * 1000 + offset),
+      close,
+      adjclose: typeof a === "number" && a > 0 ? a : null,
+    });
   });
   const splits: YahooSplit[] = [];
   for (const s of Object.values(result.events?.splits ?? {})) {
@@ -242,7 +278,13 @@ export function mapYahooChart(symbol: string, body: unknown): YahooDaily {
 }
 
 /** Daily bars from `fromDay` to `toDay` (inclusive), or to the present when `toDay` is null. */
-export async function fetchYahooDaily(baseUrl: string, symbol: string, fromDay: Day, toDay: Day | null, options?: FetchOptions): Promise<YahooDaily> {
+export async function fetchYahooDaily(
+  baseUrl: string,
+  symbol: string,
+  fromDay: Day,
+  toDay: Day | null,
+  options?: FetchOptions,
+): Promise<YahooDaily> {
   // Yahoo writes class shares with a dash (BRK-B), brokers with a dot (BRK.B).
   const ysym = symbol.toUpperCase().replace(/\./g, "-");
   const url = new URL(`${baseUrl.replace(/\/$/, "")}/v8/finance/chart/${encodeURIComponent(ysym)}`);
@@ -310,8 +352,15 @@ export function totalReturnLevels(data: Pick<YahooDaily, "bars">, link?: DailyPr
 /** Days per chart request: DefiLlama serves at most 500 points (HTTP 400 beyond, per a secondary source). */
 export const DEFILLAMA_MAX_SPAN = 365;
 
-type LlamaChart = { coins?: Record<string, { symbol?: string; confidence?: number; prices?: Array<{ timestamp?: number; price?: number }> }> };
-type LlamaPrices = { coins?: Record<string, { symbol?: string; price?: number; timestamp?: number; confidence?: number }> };
+type LlamaChart = {
+  coins?: Record<
+    string,
+    { symbol?: string; confidence?: number; prices?: Array<{ timestamp?: number; price?: number }> }
+  >;
+};
+type LlamaPrices = {
+  coins?: Record<string, { symbol?: string; price?: number; timestamp?: number; confidence?: number }>;
+};
 
 /**
  * Maps a /chart answer to one price per UTC day: the point nearest the end of that day (points
@@ -320,7 +369,8 @@ type LlamaPrices = { coins?: Record<string, { symbol?: string; price?: number; t
  */
 export function mapDefiLlamaChart(id: string, body: unknown): DailyPrice[] {
   const coins = (body as LlamaChart)?.coins;
-  if (!coins || typeof coins !== "object") throw new PriceSourceError("DefiLlama answered with something that is not a price chart.");
+  if (!coins || typeof coins !== "object")
+    throw new PriceSourceError("DefiLlama answered with something that is not a price chart.");
   const best = new Map<Day, { price: number; distance: number }>();
   for (const p of coins[id]?.prices ?? []) {
     if (typeof p?.timestamp !== "number" || typeof p.price !== "number" || !(p.price > 0)) continue;
@@ -334,7 +384,13 @@ export function mapDefiLlamaChart(id: string, body: unknown): DailyPrice[] {
 }
 
 /** Daily prices of one DefiLlama id from `fromDay` to `toDay` (end-of-day values), in chunks. */
-export async function fetchDefiLlamaDaily(baseUrl: string, id: string, fromDay: Day, toDay: Day, options?: FetchOptions): Promise<DailyPrice[]> {
+export async function fetchDefiLlamaDaily(
+  baseUrl: string,
+  id: string,
+  fromDay: Day,
+  toDay: Day,
+  options?: FetchOptions,
+): Promise<DailyPrice[]> {
   const out: DailyPrice[] = [];
   for (let start = fromDay; start <= toDay; start = addDays(start, DEFILLAMA_MAX_SPAN)) {
     const last = [addDays(start, DEFILLAMA_MAX_SPAN - 1), toDay].sort()[0]!;
@@ -354,16 +410,24 @@ export async function fetchDefiLlamaDaily(baseUrl: string, id: string, fromDay: 
 /** Maps a /prices/historical answer to a price per id (ids DefiLlama cannot price are absent; pure). */
 export function mapDefiLlamaHistorical(body: unknown): Map<string, number> {
   const coins = (body as LlamaPrices)?.coins;
-  if (!coins || typeof coins !== "object") throw new PriceSourceError("DefiLlama answered with something that is not a price list.");
+  if (!coins || typeof coins !== "object")
+    throw new PriceSourceError("DefiLlama answered with something that is not a price list.");
   const out = new Map<string, number>();
   for (const [id, c] of Object.entries(coins)) if (typeof c?.price === "number" && c.price > 0) out.set(id, c.price);
   return out;
 }
 
 /** USD prices of several DefiLlama ids at one instant. */
-export async function fetchDefiLlamaPricesAt(baseUrl: string, ids: string[], time: Date, options?: FetchOptions): Promise<Map<string, number>> {
+export async function fetchDefiLlamaPricesAt(
+  baseUrl: string,
+  ids: string[],
+  time: Date,
+  options?: FetchOptions,
+): Promise<Map<string, number>> {
   if (!ids.length) return new Map();
-  const url = new URL(`${baseUrl.replace(/\/$/, "")}/prices/historical/${Math.floor(time.getTime() / 1000)}/${ids.map((id) => encodeURIComponent(id).replace(/%3A/gi, ":")).join(",")}`);
+  const url = new URL(
+    `${baseUrl.replace(/\/$/, "")}/prices/historical/${Math.floor(time.getTime() / 1000)}/${ids.map((id) => encodeURIComponent(id).replace(/%3A/gi, ":")).join(",")}`,
+  );
   const { status, body } = await getJson("DefiLlama", url, options);
   return status === 404 ? new Map() : mapDefiLlamaHistorical(body);
 }

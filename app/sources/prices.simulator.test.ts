@@ -1,7 +1,16 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { priceHandlers, RATE_LIMIT_EVERY, simulatedAsTraded } from "../../test/mocks/prices";
-import { DEMO_DEFILLAMA_URL, DEMO_YAHOO_URL, fetchDefiLlamaDaily, fetchDefiLlamaPricesAt, fetchYahooDaily, totalReturnLevels, unadjustSplits, type DailyPrice } from "./prices.server";
+import {
+  DEMO_DEFILLAMA_URL,
+  DEMO_YAHOO_URL,
+  fetchDefiLlamaDaily,
+  fetchDefiLlamaPricesAt,
+  fetchYahooDaily,
+  totalReturnLevels,
+  unadjustSplits,
+  type DailyPrice,
+} from "./prices.server";
 
 // The demo price simulator (test/mocks/prices.ts) read through the real adapter: plausible levels,
 // the splits that really happened, Yahoo's adjusted closes un-adjusted back to as traded.
@@ -14,7 +23,8 @@ beforeAll(() => {
 afterAll(() => server.close());
 const opts = { baseDelayMs: 1, maxDelayMs: 5 };
 
-const between = (p: DailyPrice[], from: string, to: string) => p.filter((x) => x.day >= from && x.day <= to).map((x) => x.price);
+const between = (p: DailyPrice[], from: string, to: string) =>
+  p.filter((x) => x.day >= from && x.day <= to).map((x) => x.price);
 
 describe("stocks", () => {
   it("NVDA as traded: about $1,200 in late May 2024, about $120 from its 10:1 split on 10 June", async () => {
@@ -29,7 +39,9 @@ describe("stocks", () => {
     for (const p of after) expect(p).toBeGreaterThan(85);
     for (const p of after) expect(p).toBeLessThan(160);
     // No NVDA at $679 after the split, no jump in the adjusted series across it.
-    const adjusted = (await fetchYahooDaily(DEMO_YAHOO_URL, "NVDA", "2024-06-06", "2024-06-11", opts)).bars.map((b) => b.close);
+    const adjusted = (await fetchYahooDaily(DEMO_YAHOO_URL, "NVDA", "2024-06-06", "2024-06-11", opts)).bars.map(
+      (b) => b.close,
+    );
     expect(Math.max(...adjusted) / Math.min(...adjusted)).toBeLessThan(1.3);
   });
 
@@ -56,15 +68,33 @@ describe("stocks", () => {
 
   it("plausible levels for the common tickers, and a sane one for an unknown ticker", async () => {
     // The real 2024 range as traded (low, high), less 20 % and plus 20 %.
-    const real: Record<string, [number, number]> = { SPY: [467, 607], QQQ: [400, 539], AAPL: [165, 259], MSFT: [367, 467], TSLA: [142, 480], META: [344, 632], AMZN: [144, 232], GOOGL: [131, 196], AMD: [121, 211], AVGO: [130, 1_800], WMT: [58, 176] };
+    const real: Record<string, [number, number]> = {
+      SPY: [467, 607],
+      QQQ: [400, 539],
+      AAPL: [165, 259],
+      MSFT: [367, 467],
+      TSLA: [142, 480],
+      META: [344, 632],
+      AMZN: [144, 232],
+      GOOGL: [131, 196],
+      AMD: [121, 211],
+      AVGO: [130, 1_800],
+      WMT: [58, 176],
+    };
     const bands = Object.fromEntries(Object.entries(real).map(([s, [lo, hi]]) => [s, [lo * 0.8, hi * 1.2]]));
     for (const [symbol, [lo, hi]] of Object.entries(bands)) {
-      const p = between(unadjustSplits(await fetchYahooDaily(DEMO_YAHOO_URL, symbol, "2024-01-01", null, opts)), "2024-01-01", "2024-12-31");
+      const p = between(
+        unadjustSplits(await fetchYahooDaily(DEMO_YAHOO_URL, symbol, "2024-01-01", null, opts)),
+        "2024-01-01",
+        "2024-12-31",
+      );
       expect(p.length, symbol).toBeGreaterThan(240);
       expect(Math.min(...p), symbol).toBeGreaterThan(lo);
       expect(Math.max(...p), symbol).toBeLessThan(hi);
     }
-    const unknown = (await fetchYahooDaily(DEMO_YAHOO_URL, "QWXZ", "2024-01-01", "2024-12-31", opts)).bars.map((b) => b.close);
+    const unknown = (await fetchYahooDaily(DEMO_YAHOO_URL, "QWXZ", "2024-01-01", "2024-12-31", opts)).bars.map(
+      (b) => b.close,
+    );
     expect(Math.min(...unknown)).toBeGreaterThan(1);
     expect(Math.max(...unknown)).toBeLessThan(1_000);
     expect((await fetchYahooDaily(DEMO_YAHOO_URL, "NOTREAL", "2024-01-01", "2024-12-31", opts)).notFound).toBe(true);
@@ -102,7 +132,18 @@ describe("crypto", () => {
 
   it("ETH, SOL and wrapped ETH agree; an unknown CoinGecko slug is unpriced; a token address gets a price", async () => {
     const t = new Date("2024-06-01T12:00:00Z");
-    const m = await fetchDefiLlamaPricesAt(DEMO_DEFILLAMA_URL, ["coingecko:ethereum", "ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2", "coingecko:solana", "coingecko:no-such-coin", "ethereum:0x0000000000000000000000000000000000c0ffee"], t, opts);
+    const m = await fetchDefiLlamaPricesAt(
+      DEMO_DEFILLAMA_URL,
+      [
+        "coingecko:ethereum",
+        "ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+        "coingecko:solana",
+        "coingecko:no-such-coin",
+        "ethereum:0x0000000000000000000000000000000000c0ffee",
+      ],
+      t,
+      opts,
+    );
     expect(m.get("coingecko:ethereum")).toBeGreaterThan(2_500);
     expect(m.get("coingecko:ethereum")).toBeLessThan(5_500);
     expect(m.get("ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2")).toBe(m.get("coingecko:ethereum"));

@@ -13,7 +13,8 @@ import nacl from "tweetnacl";
  */
 export type WalletChain = "evm" | "solana";
 
-export const SIGN_IN_STATEMENT = "Link this wallet to your Grader account. Signing proves you own it; it costs nothing and authorises no transaction.";
+export const SIGN_IN_STATEMENT =
+  "Link this wallet to your Grader account. Signing proves you own it; it costs nothing and authorises no transaction.";
 
 export type SignInFields = {
   domain: string;
@@ -29,7 +30,10 @@ export type SignInFields = {
 
 const CHAIN_WORD: Record<WalletChain, string> = { evm: "Ethereum", solana: "Solana" };
 
-export function buildSignInMessage(chain: WalletChain, f: Omit<SignInFields, "version"> & { version?: string }): string {
+export function buildSignInMessage(
+  chain: WalletChain,
+  f: Omit<SignInFields, "version"> & { version?: string },
+): string {
   if (chain === "evm") {
     return new SiweMessage({
       domain: f.domain,
@@ -45,7 +49,13 @@ export function buildSignInMessage(chain: WalletChain, f: Omit<SignInFields, "ve
   }
   const lines = [`${f.domain} wants you to sign in with your ${CHAIN_WORD[chain]} account:`, f.address, ""];
   if (f.statement) lines.push(f.statement, "");
-  lines.push(`URI: ${f.uri}`, `Version: ${f.version ?? "1"}`, `Chain ID: ${f.chainId}`, `Nonce: ${f.nonce}`, `Issued At: ${f.issuedAt}`);
+  lines.push(
+    `URI: ${f.uri}`,
+    `Version: ${f.version ?? "1"}`,
+    `Chain ID: ${f.chainId}`,
+    `Nonce: ${f.nonce}`,
+    `Issued At: ${f.issuedAt}`,
+  );
   if (f.expirationTime) lines.push(`Expiration Time: ${f.expirationTime}`);
   return lines.join("\n");
 }
@@ -150,7 +160,12 @@ export function walletFingerprint(chain: WalletChain, address: string): string {
  * the address, the address's EIP-1271 `isValidSignature` answer through `provider` (a Safe, a
  * Coinbase Smart Wallet). siwe also checks domain, nonce and expiry at `now` once more.
  */
-async function verifyEvmSignature(message: string, signature: string, expected: { domain: string; nonce: string; now: Date }, provider?: Provider): Promise<boolean> {
+async function verifyEvmSignature(
+  message: string,
+  signature: string,
+  expected: { domain: string; nonce: string; now: Date },
+  provider?: Provider,
+): Promise<boolean> {
   const sig = signature.trim();
   if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(sig) || sig.length > 2 + 2 * 4096) return false;
   // Only a contract wallet signs with other than 65 bytes; without a provider to ask, it fails.
@@ -214,28 +229,53 @@ export async function checkWalletProof(input: {
 }): Promise<ProofCheck> {
   const { chain, expected } = input;
   const fields = parseSignInMessage(chain, input.message);
-  if (!fields) return { ok: false, message: "The message is not a sign-in message from this site. Ask for a new one and sign it." };
+  if (!fields)
+    return {
+      ok: false,
+      message: "The message is not a sign-in message from this site. Ask for a new one and sign it.",
+    };
   if (fields.domain !== expected.domain || fields.uri !== expected.uri) {
-    return { ok: false, message: `The signed message is for another site (${fields.domain}), not ${expected.domain}. Nothing was linked.` };
+    return {
+      ok: false,
+      message: `The signed message is for another site (${fields.domain}), not ${expected.domain}. Nothing was linked.`,
+    };
   }
-  if (fields.chainId !== expected.chainId) return { ok: false, message: `The signed message is for chain ${fields.chainId}; this site uses ${expected.chainId}.` };
-  if (fields.address !== input.address) return { ok: false, message: "The signed message is for another wallet address." };
+  if (fields.chainId !== expected.chainId)
+    return {
+      ok: false,
+      message: `The signed message is for chain ${fields.chainId}; this site uses ${expected.chainId}.`,
+    };
+  if (fields.address !== input.address)
+    return { ok: false, message: "The signed message is for another wallet address." };
   const stored = input.stored;
   if (!stored || stored.user_id !== input.userId || stored.chain !== chain || stored.address !== input.address) {
     return { ok: false, message: "This sign-in message was not issued to you. Ask for a new one and sign it." };
   }
-  if (stored.message !== input.message) return { ok: false, message: "The signed message differs from the one this site issued. Ask for a new one and sign it." };
-  if (stored.used_at) return { ok: false, message: "This sign-in message was already used. Ask for a new one and sign it." };
+  if (stored.message !== input.message)
+    return {
+      ok: false,
+      message: "The signed message differs from the one this site issued. Ask for a new one and sign it.",
+    };
+  if (stored.used_at)
+    return { ok: false, message: "This sign-in message was already used. Ask for a new one and sign it." };
   const expiry = fields.expirationTime ? Date.parse(fields.expirationTime) : NaN;
   if (stored.expires_at.getTime() <= input.now.getTime() || !(expiry > input.now.getTime())) {
     return { ok: false, message: "This sign-in message has expired. Ask for a new one and sign it." };
   }
   const signed =
     chain === "evm"
-      ? await verifyEvmSignature(input.message, input.signature, { domain: expected.domain, nonce: fields.nonce, now: input.now }, input.provider)
+      ? await verifyEvmSignature(
+          input.message,
+          input.signature,
+          { domain: expected.domain, nonce: fields.nonce, now: input.now },
+          input.provider,
+        )
       : verifySolanaSignature(input.message, input.signature, input.address);
   if (!signed) {
-    return { ok: false, message: "The signature does not match this wallet. Sign the message with the wallet you are linking." };
+    return {
+      ok: false,
+      message: "The signature does not match this wallet. Sign the message with the wallet you are linking.",
+    };
   }
   return { ok: true, fields };
 }

@@ -35,7 +35,9 @@ describe("Solana history", () => {
     const raw = JSON.stringify(history.payloads.filter((p) => p.kind === "solana.getParsedTransactions"));
     for (const program of Object.values(SWAP_PROGRAMS)) expect(raw).toContain(program);
 
-    const swaps = history.transactions.filter((t) => t.legs.some((l) => l.amount < 0) && t.legs.some((l) => l.amount > 0));
+    const swaps = history.transactions.filter(
+      (t) => t.legs.some((l) => l.amount < 0) && t.legs.some((l) => l.amount > 0),
+    );
     const noStable = swaps.filter((t) => !t.legs.some((l) => l.stable));
     expect(noStable.length).toBeGreaterThan(0);
     expect(noStable.some((t) => t.legs.some((l) => l.token === WSOL_MINT))).toBe(true); // native lamports as a leg

@@ -58,7 +58,11 @@ function connection(failure: { error?: WalletProviderError }) {
       text = await res.text();
     } catch (error) {
       const name = (error as Error)?.name;
-      return fail(name === "TimeoutError" || name === "AbortError" ? `${PROVIDER} did not answer within ${Math.round(timeoutMs / 1000)} s.` : `${PROVIDER} could not be reached.`);
+      return fail(
+        name === "TimeoutError" || name === "AbortError"
+          ? `${PROVIDER} did not answer within ${Math.round(timeoutMs / 1000)} s.`
+          : `${PROVIDER} could not be reached.`,
+      );
     }
     if (!res.ok && res.status !== 429) return fail(`${PROVIDER} answered HTTP ${res.status}.`);
     try {
@@ -85,14 +89,20 @@ function uiAmount(b: { uiTokenAmount: { amount: string; decimals: number } }): n
 }
 
 /** One parsed transaction → the owner's legs (pure; exported for tests). */
-export function solanaTransaction(owner: string, signature: string, tx: ParsedTransactionWithMeta | null): WalletTransaction | null {
+export function solanaTransaction(
+  owner: string,
+  signature: string,
+  tx: ParsedTransactionWithMeta | null,
+): WalletTransaction | null {
   if (!tx?.meta || tx.meta.err) return null;
   const time = new Date((tx.blockTime ?? 0) * 1000);
   const legs: WalletTransaction["legs"] = [];
   const pre = new Map<number, { mint: string; amount: number }>();
-  for (const b of tx.meta.preTokenBalances ?? []) if (b.owner === owner) pre.set(b.accountIndex, { mint: b.mint, amount: uiAmount(b) });
+  for (const b of tx.meta.preTokenBalances ?? [])
+    if (b.owner === owner) pre.set(b.accountIndex, { mint: b.mint, amount: uiAmount(b) });
   const post = new Map<number, { mint: string; amount: number }>();
-  for (const b of tx.meta.postTokenBalances ?? []) if (b.owner === owner) post.set(b.accountIndex, { mint: b.mint, amount: uiAmount(b) });
+  for (const b of tx.meta.postTokenBalances ?? [])
+    if (b.owner === owner) post.set(b.accountIndex, { mint: b.mint, amount: uiAmount(b) });
   for (const index of new Set([...pre.keys(), ...post.keys()])) {
     const mint = (post.get(index) ?? pre.get(index))!.mint;
     const delta = (post.get(index)?.amount ?? 0) - (pre.get(index)?.amount ?? 0);
@@ -100,14 +110,18 @@ export function solanaTransaction(owner: string, signature: string, tx: ParsedTr
     const info = mintInfo(mint);
     legs.push({ id: `${signature}:${index}`, token: mint, symbol: info.symbol, amount: delta, stable: info.stable });
   }
-  const keys = tx.transaction.message.accountKeys.map((k) => (typeof k.pubkey === "string" ? k.pubkey : k.pubkey.toBase58()));
+  const keys = tx.transaction.message.accountKeys.map((k) =>
+    typeof k.pubkey === "string" ? k.pubkey : k.pubkey.toBase58(),
+  );
   const ownerIndex = keys.indexOf(owner);
   let fee: number | undefined;
   if (ownerIndex >= 0) {
     const feePayer = ownerIndex === 0;
-    const lamports = (tx.meta.postBalances[ownerIndex] ?? 0) - (tx.meta.preBalances[ownerIndex] ?? 0) + (feePayer ? tx.meta.fee : 0);
+    const lamports =
+      (tx.meta.postBalances[ownerIndex] ?? 0) - (tx.meta.preBalances[ownerIndex] ?? 0) + (feePayer ? tx.meta.fee : 0);
     const sol = lamports / LAMPORTS;
-    if (Math.abs(sol) >= NATIVE_DUST_SOL) legs.push({ id: `${signature}:sol`, token: WSOL_MINT, symbol: "SOL", amount: sol, stable: false });
+    if (Math.abs(sol) >= NATIVE_DUST_SOL)
+      legs.push({ id: `${signature}:sol`, token: WSOL_MINT, symbol: "SOL", amount: sol, stable: false });
     if (feePayer) fee = tx.meta.fee / LAMPORTS;
   }
   return { id: signature, time, legs, fee };
@@ -137,7 +151,10 @@ export async function fetchSolanaHistory(address: string): Promise<SolanaHistory
     }
     for (let i = 0; i < signatures.length; i += TX_BATCH) {
       const chunk = signatures.slice(i, i + TX_BATCH);
-      const parsed = await rpc.getParsedTransactions(chunk, { maxSupportedTransactionVersion: 0, commitment: "confirmed" });
+      const parsed = await rpc.getParsedTransactions(chunk, {
+        maxSupportedTransactionVersion: 0,
+        commitment: "confirmed",
+      });
       payloads.push({ kind: "solana.getParsedTransactions", payload: parsed });
       parsed.forEach((tx, j) => {
         const walletTx = solanaTransaction(address, chunk[j]!, tx);
@@ -155,5 +172,10 @@ export async function fetchSolanaHistory(address: string): Promise<SolanaHistory
 /** A fetched history → ledger rows, each swap valued in USD (priceAt: historical prices by mint). */
 export function mapSolanaHistory(history: SolanaHistory, priceAt?: PriceLookup): WalletHistory {
   const valued = valueSwaps(history.transactions, { nativeToken: WSOL_MINT, priceAt });
-  return { batch: { trades: valued.trades, cashFlows: [], marks: [], payloads: history.payloads }, warnings: valued.warnings, swapsSeen: valued.swapsSeen, swapsSkipped: valued.swapsSkipped };
+  return {
+    batch: { trades: valued.trades, cashFlows: [], marks: [], payloads: history.payloads },
+    warnings: valued.warnings,
+    swapsSeen: valued.swapsSeen,
+    swapsSkipped: valued.swapsSkipped,
+  };
 }

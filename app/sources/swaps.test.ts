@@ -2,14 +2,35 @@ import { describe, expect, it } from "vitest";
 import { pricesNeeded, valueSwaps, type PriceLookup, type SwapLeg, type WalletTransaction } from "./swaps";
 
 const usdc = (id: string, amount: number): SwapLeg => ({ id, token: "usdc", symbol: "USDC", amount, stable: true });
-const tok = (sym: string, id: string, amount: number): SwapLeg => ({ id, token: sym.toLowerCase(), symbol: sym, amount, stable: false });
-const tx = (id: string, day: number, legs: SwapLeg[], fee?: number): WalletTransaction => ({ id, time: new Date(Date.UTC(2025, 5, day)), legs, fee });
+const tok = (sym: string, id: string, amount: number): SwapLeg => ({
+  id,
+  token: sym.toLowerCase(),
+  symbol: sym,
+  amount,
+  stable: false,
+});
+const tx = (id: string, day: number, legs: SwapLeg[], fee?: number): WalletTransaction => ({
+  id,
+  time: new Date(Date.UTC(2025, 5, day)),
+  legs,
+  fee,
+});
 
 describe("valueSwaps", () => {
   it("turns stablecoin swaps into buys and sells at the implied price", () => {
-    const r = valueSwaps([tx("a", 1, [usdc("a:1", -1000), tok("LINK", "a:2", 50)]), tx("b", 2, [tok("LINK", "b:1", -20), usdc("b:2", 500)])]);
+    const r = valueSwaps([
+      tx("a", 1, [usdc("a:1", -1000), tok("LINK", "a:2", 50)]),
+      tx("b", 2, [tok("LINK", "b:1", -20), usdc("b:2", 500)]),
+    ]);
     expect(r.trades).toEqual([
-      expect.objectContaining({ externalId: "a:2", symbol: "LINK", side: "buy", quantity: 50, price: 20, assetClass: "crypto" }),
+      expect.objectContaining({
+        externalId: "a:2",
+        symbol: "LINK",
+        side: "buy",
+        quantity: 50,
+        price: 20,
+        assetClass: "crypto",
+      }),
       expect.objectContaining({ externalId: "b:1", symbol: "LINK", side: "sell", quantity: 20, price: 25 }),
     ]);
   });
@@ -67,7 +88,14 @@ describe("valueSwaps", () => {
       // 0.2 ETH × $3,300 = $660 for 66 UNI: $10 each, not the stale $5; the fee at ETH's price.
       expect(r.trades.slice(1)).toEqual([
         expect.objectContaining({ externalId: "b:1", side: "sell", symbol: "UNI", quantity: 66, price: 10, fee: 1.65 }),
-        expect.objectContaining({ externalId: "b:2", side: "buy", symbol: "ETH", quantity: 0.2, price: 3300, fee: 1.65 }),
+        expect.objectContaining({
+          externalId: "b:2",
+          side: "buy",
+          symbol: "ETH",
+          quantity: 0.2,
+          price: 3300,
+          fee: 1.65,
+        }),
       ]);
     });
 

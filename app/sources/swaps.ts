@@ -61,7 +61,12 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
   const net = new Map<string, SwapLeg>();
   for (const leg of tx.legs) {
     const seen = net.get(leg.token);
-    if (seen) net.set(leg.token, { ...seen, amount: seen.amount + leg.amount, id: Math.abs(leg.amount) > Math.abs(seen.amount) ? leg.id : seen.id });
+    if (seen)
+      net.set(leg.token, {
+        ...seen,
+        amount: seen.amount + leg.amount,
+        id: Math.abs(leg.amount) > Math.abs(seen.amount) ? leg.id : seen.id,
+      });
     else net.set(leg.token, { ...leg });
   }
   const legs = [...net.values()].filter((l) => Math.abs(l.amount) > DUST);
@@ -73,12 +78,16 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
  * stablecoin leg, and the native coin at each transaction that paid a fee. A caller fetches these
  * (asynchronously, e.g. app/server/prices.server.ts) and passes a lookup over the answers.
  */
-export function pricesNeeded(transactions: WalletTransaction[], opts: { nativeToken?: string; transfers?: boolean } = {}): Array<{ token: string; time: Date }> {
+export function pricesNeeded(
+  transactions: WalletTransaction[],
+  opts: { nativeToken?: string; transfers?: boolean } = {},
+): Array<{ token: string; time: Date }> {
   const out: Array<{ token: string; time: Date }> = [];
   for (const tx of transactions) {
     const { outs, ins } = netLegs(tx);
     if (!outs.length || !ins.length) {
-      if (opts.transfers) for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
+      if (opts.transfers)
+        for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
       continue;
     }
     if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
@@ -117,10 +126,19 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
         const price = historical(leg.token, tx.time) ?? lastPrice.get(leg.token);
         if (price === undefined) {
           transfersSkipped++;
-          warnings.push(`${tx.id}: ${quantity} ${leg.symbol} ${leg.amount > 0 ? "received" : "sent"} has no known USD price; skipped.`);
+          warnings.push(
+            `${tx.id}: ${quantity} ${leg.symbol} ${leg.amount > 0 ? "received" : "sent"} has no known USD price; skipped.`,
+          );
           continue;
         }
-        events.push({ externalId: leg.id, time: tx.time, kind: leg.amount > 0 ? "receive" : "send", symbol: leg.symbol, quantity, price });
+        events.push({
+          externalId: leg.id,
+          time: tx.time,
+          kind: leg.amount > 0 ? "receive" : "send",
+          symbol: leg.symbol,
+          quantity,
+          price,
+        });
       }
       continue;
     }
@@ -134,20 +152,38 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     const inn = ins[0]!;
     const outQty = -out.amount;
     const inQty = inn.amount;
-    const nativePrice = opts.nativeToken ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken)) : undefined;
+    const nativePrice = opts.nativeToken
+      ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
+      : undefined;
     const feeUsd = tx.fee && nativePrice ? tx.fee * nativePrice : 0;
     const base = { time: tx.time, assetClass: "crypto" as const };
     if (out.stable && inn.stable) continue; // moving between dollars is not a trade
     if (out.stable) {
       const price = outQty / inQty;
       lastPrice.set(inn.token, price);
-      trades.push({ ...base, externalId: inn.id, symbol: inn.symbol, side: "buy", quantity: inQty, price, fee: round(feeUsd) });
+      trades.push({
+        ...base,
+        externalId: inn.id,
+        symbol: inn.symbol,
+        side: "buy",
+        quantity: inQty,
+        price,
+        fee: round(feeUsd),
+      });
       continue;
     }
     if (inn.stable) {
       const price = inQty / outQty;
       lastPrice.set(out.token, price);
-      trades.push({ ...base, externalId: out.id, symbol: out.symbol, side: "sell", quantity: outQty, price, fee: round(feeUsd) });
+      trades.push({
+        ...base,
+        externalId: out.id,
+        symbol: out.symbol,
+        side: "sell",
+        quantity: outQty,
+        price,
+        fee: round(feeUsd),
+      });
       continue;
     }
     // Token for token: value through a historical price of either side (the native coin's first),
@@ -158,18 +194,41 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
       const p = historical(leg.token, tx.time);
       if (usd === null && p !== undefined) usd = Math.abs(leg.amount) * p;
     }
-    if (usd === null) usd = lastPrice.has(out.token) ? outQty * lastPrice.get(out.token)! : lastPrice.has(inn.token) ? inQty * lastPrice.get(inn.token)! : null;
+    if (usd === null)
+      usd = lastPrice.has(out.token)
+        ? outQty * lastPrice.get(out.token)!
+        : lastPrice.has(inn.token)
+          ? inQty * lastPrice.get(inn.token)!
+          : null;
     if (usd === null) {
       swapsSkipped++;
-      warnings.push(`${tx.id}: ${out.symbol} → ${inn.symbol} has no known USD price (no historical price, no earlier stablecoin swap of either); skipped.`);
+      warnings.push(
+        `${tx.id}: ${out.symbol} → ${inn.symbol} has no known USD price (no historical price, no earlier stablecoin swap of either); skipped.`,
+      );
       continue;
     }
     const sellPrice = usd / outQty;
     const buyPrice = usd / inQty;
     lastPrice.set(out.token, sellPrice);
     lastPrice.set(inn.token, buyPrice);
-    trades.push({ ...base, externalId: out.id, symbol: out.symbol, side: "sell", quantity: outQty, price: sellPrice, fee: round(feeUsd / 2) });
-    trades.push({ ...base, externalId: inn.id, symbol: inn.symbol, side: "buy", quantity: inQty, price: buyPrice, fee: round(feeUsd / 2) });
+    trades.push({
+      ...base,
+      externalId: out.id,
+      symbol: out.symbol,
+      side: "sell",
+      quantity: outQty,
+      price: sellPrice,
+      fee: round(feeUsd / 2),
+    });
+    trades.push({
+      ...base,
+      externalId: inn.id,
+      symbol: inn.symbol,
+      side: "buy",
+      quantity: inQty,
+      price: buyPrice,
+      fee: round(feeUsd / 2),
+    });
   }
   return { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped };
 }

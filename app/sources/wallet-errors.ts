@@ -7,12 +7,18 @@ export class WalletProviderError extends Error {
 }
 
 /** fetch with a time limit; failures become WalletProviderError with a plain message. */
-export async function fetchWithTimeout(provider: string, input: string | URL, init: RequestInit, timeoutMs: number): Promise<Response> {
+export async function fetchWithTimeout(
+  provider: string,
+  input: string | URL,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Response> {
   try {
     return await fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const name = (error as Error)?.name;
-    if (name === "TimeoutError" || name === "AbortError") throw new WalletProviderError(`${provider} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+    if (name === "TimeoutError" || name === "AbortError")
+      throw new WalletProviderError(`${provider} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
     throw new WalletProviderError(`${provider} could not be reached.`);
   }
 }
@@ -24,7 +30,11 @@ export async function readJson(provider: string, res: Response): Promise<unknown
     text = await res.text();
   } catch (error) {
     const name = (error as Error)?.name;
-    throw new WalletProviderError(name === "TimeoutError" || name === "AbortError" ? `${provider} did not finish answering in time.` : `${provider} broke off its answer.`);
+    throw new WalletProviderError(
+      name === "TimeoutError" || name === "AbortError"
+        ? `${provider} did not finish answering in time.`
+        : `${provider} broke off its answer.`,
+    );
   }
   try {
     return JSON.parse(text);

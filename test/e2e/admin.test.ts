@@ -23,7 +23,9 @@ describe.skipIf(skipE2E)("admin and account deletion without JavaScript", () => 
     const reporter = await signUp({ base });
     const body = `browser report ${Date.now()}`;
     expect((await postForm("/community", { intent: "post", body }, { base, cookie: author.cookie })).status).toBe(303);
-    const feed = (await (await get("/community?_data=routes%2Fcommunity", { base, cookie: author.cookie })).json()) as { posts: { id: string; body: string }[] };
+    const feed = (await (await get("/community?_data=routes%2Fcommunity", { base, cookie: author.cookie })).json()) as {
+      posts: { id: string; body: string }[];
+    };
     const postId = String(feed.posts.find((p) => p.body === body)!.id);
     await postForm(`/posts/${postId}`, { intent: "report", reason: "abusive" }, { base, cookie: reporter.cookie });
 
@@ -37,7 +39,10 @@ describe.skipIf(skipE2E)("admin and account deletion without JavaScript", () => 
     const card = page.locator(`[data-post="${postId}"]`);
     await expect.poll(() => card.textContent()).toContain("abusive");
     await card.getByRole("button", { name: "Hide" }).click();
-    await page.getByRole("status").filter({ hasText: `Post ${postId} is hidden.` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Post ${postId} is hidden.` })
+      .waitFor();
     expect(await page.locator(`[data-post="${postId}"]`).count()).toBe(0);
     expect((await get(`/posts/${postId}`, { base, cookie: reporter.cookie })).status).toBe(404);
     await browserCtx.close();

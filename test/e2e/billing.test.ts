@@ -3,8 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, signedInPage as signedInPageFor, skipE2E, seriousViolations } from "../support/browser";
 import { baseUrl } from "../support/http";
 
-
-
 // Pricing → (demo) Stripe Checkout → /pay-result, in a real browser against the built server in
 // Stripe demo mode: the stand-in checkout page, the signed webhook and the return page all run.
 describe.skipIf(skipE2E)("pricing and checkout", () => {

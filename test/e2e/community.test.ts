@@ -11,7 +11,11 @@ async function member(first: string): Promise<Member> {
   const { cookie } = await signUp();
   const username = `e${run}_${seq++}`;
   const last = `Zed${run}${seq}`;
-  const res = await postForm("/user-questions", { username, first_name: first, last_name: last, experience: "1-3" }, { cookie });
+  const res = await postForm(
+    "/user-questions",
+    { username, first_name: first, last_name: last, experience: "1-3" },
+    { cookie },
+  );
   expect(res.status).toBe(302);
   const info = (await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } };
   return { cookie, id: info.data.id, username, name: `${first} ${last}` };
@@ -27,7 +31,10 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
   });
 
   async function as(m: Member, js: boolean): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-    const ctx = await sessionContext(browser, m.cookie, { javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+    const ctx = await sessionContext(browser, m.cookie, {
+      javaScriptEnabled: js,
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -48,7 +55,10 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
     const box = page.locator("#trader-search");
     const active = () => box.getAttribute("aria-activedescendant");
     // Typing before React owns the box would go unseen by the search.
-    const hydrated = () => page.waitForFunction(() => Object.keys(document.querySelector("#trader-search") ?? {}).some((k) => k.startsWith("__reactProps")));
+    const hydrated = () =>
+      page.waitForFunction(() =>
+        Object.keys(document.querySelector("#trader-search") ?? {}).some((k) => k.startsWith("__reactProps")),
+      );
     await hydrated();
     // Every member of this run matches the shared prefix of their usernames: at least three results.
     await box.pressSequentially(`e${run}`);
@@ -159,7 +169,9 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
       await main.locator("button", { hasText: "Liked" }).waitFor();
       expect(await main.locator("button[aria-pressed=true] .count").textContent()).toBe("1");
       await page.reload();
-      expect(await page.locator(".post-card").first().locator("button[aria-pressed=true] .count").textContent()).toBe("1");
+      expect(await page.locator(".post-card").first().locator("button[aria-pressed=true] .count").textContent()).toBe(
+        "1",
+      );
       expect(await page.locator(".post-card").first().textContent()).toMatch(/1 reply/);
       expect(errors).toEqual([]);
       await ctx.close();

@@ -78,7 +78,9 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
     await page.waitForURL(/\/profile\/stats\?evaluated=1$/, { timeout: 30_000 });
     expect(await page.locator(".form-success").textContent()).toBe("Evaluated successfully!");
     expect(await page.locator(".profile-head .grade-tier").textContent()).toMatch(TIER);
-    expect(await page.locator(".report .grade-tier").first().textContent()).toBe(await page.locator(".profile-head .grade-tier").textContent());
+    expect(await page.locator(".report .grade-tier").first().textContent()).toBe(
+      await page.locator(".profile-head .grade-tier").textContent(),
+    );
     await ctx.close();
   });
 

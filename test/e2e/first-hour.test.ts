@@ -33,7 +33,11 @@ async function linkDemoBrokerInBrowser(page: Page) {
 /** WCAG contrast ratio of two CSS rgb() colours. */
 function contrast(a: string, b: string) {
   const lum = (c: string) => {
-    const [r, g, bl] = c.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((v) => Number(v) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = c
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [x, y] = [lum(a), lum(b)];
@@ -103,7 +107,12 @@ describe.skipIf(skipE2E)("the first hour", () => {
       // A real form posting to the evaluation action; the header keeps the product's label.
       expect(await next.locator("form").getAttribute("action")).toBe("/evaluate");
       expect(await next.locator("form").getAttribute("method")).toBe("post");
-      expect(await page.locator(".site-header").getByRole("link", { name: /^(Get|Refresh) Grade$/ }).count()).toBe(1);
+      expect(
+        await page
+          .locator(".site-header")
+          .getByRole("link", { name: /^(Get|Refresh) Grade$/ })
+          .count(),
+      ).toBe(1);
       await next.getByRole("button", { name: "Get my grade" }).click();
       await page.waitForURL(/\/profile\/stats\?evaluated=1$/, { timeout: 30_000 });
       expect(await page.locator(".profile-head .grade-tier").textContent()).toMatch(TIER);
@@ -179,15 +188,22 @@ describe.skipIf(skipE2E)("the first hour", () => {
   });
 
   it("names holdings by ticker or name, and cuts scores in the API to 0.1", async () => {
-    const holdings = (await (await get("/api/portal/holdings?page_size=100", { cookie: graded })).json()) as { data: { symbol: string }[] };
+    const holdings = (await (await get("/api/portal/holdings?page_size=100", { cookie: graded })).json()) as {
+      data: { symbol: string }[];
+    };
     const symbols = holdings.data.map((h) => h.symbol);
     expect(symbols.some((s) => s.startsWith("CUSIP:"))).toBe(false);
     expect(symbols).toContain("Vanguard Target Retirement 2050 Trust II");
-    const evaluation = await fetch(baseUrl() + "/api/finance/plaid/evaluation", { method: "POST", headers: { cookie: graded } });
+    const evaluation = await fetch(baseUrl() + "/api/finance/plaid/evaluation", {
+      method: "POST",
+      headers: { cookie: graded },
+    });
     const body = ((await evaluation.json()) as { data: { code: number; score: number } }).data;
     expect([200, 2002]).toContain(body.code);
     expect(Math.round(body.score * 10) / 10).toBe(body.score);
-    const traders = (await (await get("/api/portal/market/traders?page_size=50", { cookie: graded })).json()) as { data: { score: number | null }[] };
+    const traders = (await (await get("/api/portal/market/traders?page_size=50", { cookie: graded })).json()) as {
+      data: { score: number | null }[];
+    };
     expect(traders.data.length).toBeGreaterThan(0);
     for (const t of traders.data) if (t.score !== null) expect(Math.round(t.score * 10) / 10).toBe(t.score);
   });
@@ -212,10 +228,17 @@ describe.skipIf(skipE2E)("the first hour", () => {
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/signup");
-    expect(await page.getByRole("link", { name: "Continue with Google" }).getAttribute("href")).toBe("/oauth/google-login");
-    expect(await page.getByRole("link", { name: "Continue with Apple" }).getAttribute("href")).toBe("/oauth/apple-login");
-    const hrefs = await page.locator("a[href^='http']").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    for (const generic of ["https://x.com/", "https://discord.com/", "https://t.me/"]) expect(hrefs).not.toContain(generic);
+    expect(await page.getByRole("link", { name: "Continue with Google" }).getAttribute("href")).toBe(
+      "/oauth/google-login",
+    );
+    expect(await page.getByRole("link", { name: "Continue with Apple" }).getAttribute("href")).toBe(
+      "/oauth/apple-login",
+    );
+    const hrefs = await page
+      .locator("a[href^='http']")
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    for (const generic of ["https://x.com/", "https://discord.com/", "https://t.me/"])
+      expect(hrefs).not.toContain(generic);
     await ctx.close();
   });
 
@@ -232,17 +255,22 @@ describe.skipIf(skipE2E)("the first hour", () => {
     expect(fonts).toContain(preload);
     const faces = await page.evaluate(async () => {
       await document.fonts.ready;
-      return [...document.fonts].filter((f) => f.family.replace(/"/g, "") === "Inter").map((f) => ({ weight: f.weight, display: f.display, status: f.status }));
+      return [...document.fonts]
+        .filter((f) => f.family.replace(/"/g, "") === "Inter")
+        .map((f) => ({ weight: f.weight, display: f.display, status: f.status }));
     });
     expect(faces.length).toBeGreaterThan(0);
     expect(faces.every((f) => f.display === "swap")).toBe(true);
     expect(faces.some((f) => f.weight === "400" && f.status === "loaded")).toBe(true);
     expect(await page.evaluate(() => document.fonts.check('16px "Inter"'))).toBe(true);
     // The sample card's initials sit on a gradient axe cannot judge: against both ends, ≥ 4.5:1.
-    const initials = await page.locator(".avatar-initials").first().evaluate((el) => {
-      const s = getComputedStyle(el);
-      return { color: s.color, stops: s.backgroundImage.match(/rgba?\([^)]*\)/g) ?? [] };
-    });
+    const initials = await page
+      .locator(".avatar-initials")
+      .first()
+      .evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { color: s.color, stops: s.backgroundImage.match(/rgba?\([^)]*\)/g) ?? [] };
+      });
     expect(initials.stops.length).toBe(2);
     for (const stop of initials.stops) expect(contrast(initials.color, stop)).toBeGreaterThanOrEqual(4.5);
     await ctx.close();
@@ -267,11 +295,18 @@ describe.skipIf(skipE2E)("the first hour", () => {
       const page = await ctx.newPage();
       await page.goto(baseUrl() + "/user/settings");
       const form = page.locator("form", { has: page.locator('input[name="theme"]') });
-      if (js) await page.waitForFunction(() => Object.keys(document.querySelector('input[name="theme"]')?.closest("form") ?? {}).some((k) => k.startsWith("__reactProps")));
+      if (js)
+        await page.waitForFunction(() =>
+          Object.keys(document.querySelector('input[name="theme"]')?.closest("form") ?? {}).some((k) =>
+            k.startsWith("__reactProps"),
+          ),
+        );
       expect(await form.getByLabel("System (follows your device)").isChecked()).toBe(true);
       await form.getByLabel("Dark").check();
       await form.getByRole("button", { name: "Save theme" }).click();
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme ?? null), { timeout: 10_000 }).toBe("dark");
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dataset.theme ?? null), { timeout: 10_000 })
+        .toBe("dark");
       expect(await bodyBg(page)).toBe("rgb(11, 16, 32)");
       await page.goto(baseUrl() + "/community");
       expect(await bodyBg(page)).toBe("rgb(11, 16, 32)");
@@ -279,7 +314,11 @@ describe.skipIf(skipE2E)("the first hour", () => {
     }
     // Both themes pass axe (contrast included) on the landing and a graded trader's pages.
     for (const colorScheme of ["light", "dark"] as const) {
-      const ctx = await sessionContext(browser, graded, { colorScheme, reducedMotion: "reduce", viewport: { width: 1280, height: 900 } });
+      const ctx = await sessionContext(browser, graded, {
+        colorScheme,
+        reducedMotion: "reduce",
+        viewport: { width: 1280, height: 900 },
+      });
       const page = await ctx.newPage();
       for (const p of ["/profile/stats", "/profile/account", "/user/settings"]) {
         await page.goto(baseUrl() + p);
@@ -287,7 +326,11 @@ describe.skipIf(skipE2E)("the first hour", () => {
       }
       await ctx.close();
       // Settled, as pages.test.ts checks it: entrance animations start from transparent.
-      const visitor = await browser.newContext({ colorScheme, reducedMotion: "reduce", viewport: { width: 1280, height: 900 } });
+      const visitor = await browser.newContext({
+        colorScheme,
+        reducedMotion: "reduce",
+        viewport: { width: 1280, height: 900 },
+      });
       const vp = await visitor.newPage();
       await vp.goto(baseUrl() + "/");
       expect(await seriousViolations(vp), `/ (${colorScheme})`).toEqual([]);

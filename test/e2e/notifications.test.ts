@@ -13,14 +13,20 @@ let seq = 0;
 async function member(first = "Nora", last = "Notified") {
   const { cookie } = await signUp();
   const username = `n${run}_${seq++}`;
-  const res = await postForm("/user-questions", { username, first_name: first, last_name: last, experience: "1-3" }, { cookie });
+  const res = await postForm(
+    "/user-questions",
+    { username, first_name: first, last_name: last, experience: "1-3" },
+    { cookie },
+  );
   expect(res.status).toBe(302);
   const info = (await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } };
   return { cookie, id: info.data.id, username };
 }
 
 async function unread(cookie: string): Promise<number> {
-  const body = (await (await get("/api/portal/notifications?page_size=1", { cookie })).json()) as { meta: { unread: number } };
+  const body = (await (await get("/api/portal/notifications?page_size=1", { cookie })).json()) as {
+    meta: { unread: number };
+  };
   return body.meta.unread;
 }
 
@@ -29,7 +35,13 @@ async function fits(page: Page, selector: string) {
   return page.evaluate((sel) => {
     const el = document.querySelector(sel)!;
     const r = el.getBoundingClientRect();
-    return { scrollWidth: document.documentElement.scrollWidth, viewport: window.innerWidth, left: r.left, right: r.right, width: r.width };
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+      left: r.left,
+      right: r.right,
+      width: r.width,
+    };
   }, selector);
 }
 
@@ -84,14 +96,20 @@ describe.skipIf(skipE2E)("notifications and the signed-in header in a real brows
     const b = await member("Bob", "Booster");
     await postForm(`/u/${me.id}`, { intent: "follow" }, { cookie: a.cookie });
     await postForm(`/u/${me.id}`, { intent: "follow" }, { cookie: b.cookie });
-    const ctx = await sessionContext(browser, me.cookie, { javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const ctx = await sessionContext(browser, me.cookie, {
+      javaScriptEnabled: false,
+      viewport: { width: 375, height: 800 },
+    });
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/community");
     expect(await page.locator("a.bell").getAttribute("aria-label")).toBe("Notifications, 2 unread");
     await page.locator("a.bell").click();
     await page.waitForURL(/\/notifications$/);
     const items = page.locator("li.notification");
-    expect(await items.allInnerTexts()).toEqual([expect.stringContaining("Bob Booster started following you"), expect.stringContaining("Ann Admirer started following you")]);
+    expect(await items.allInnerTexts()).toEqual([
+      expect.stringContaining("Bob Booster started following you"),
+      expect.stringContaining("Ann Admirer started following you"),
+    ]);
     expect(await page.locator("li.notification.unread").count()).toBe(2);
     await page.getByRole("button", { name: "Mark as read: Bob Booster started following you" }).click();
     await page.waitForURL(/\/notifications$/);
@@ -122,12 +140,17 @@ describe.skipIf(skipE2E)("notifications and the signed-in header in a real brows
       await waitForImports(me.cookie);
       await postForm(`/u/${me.id}`, { intent: "follow" }, { cookie: fan.cookie });
       for (const js of [true, false]) {
-        const ctx = await sessionContext(browser, me.cookie, { javaScriptEnabled: js, viewport: { width, height: 800 } });
+        const ctx = await sessionContext(browser, me.cookie, {
+          javaScriptEnabled: js,
+          viewport: { width, height: 800 },
+        });
         const page = await ctx.newPage();
         await page.goto(baseUrl() + "/community");
         await page.getByRole("link", { name: "Refresh Grade" }).waitFor();
         const avatar = await fits(page, ".user-menu summary");
-        expect(avatar.scrollWidth, `page width at ${width} px (JavaScript ${js ? "on" : "off"})`).toBeLessThanOrEqual(width);
+        expect(avatar.scrollWidth, `page width at ${width} px (JavaScript ${js ? "on" : "off"})`).toBeLessThanOrEqual(
+          width,
+        );
         expect(avatar.left).toBeGreaterThanOrEqual(0);
         expect(avatar.right).toBeLessThanOrEqual(width);
         const bell = await fits(page, "a.bell");

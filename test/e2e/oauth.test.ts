@@ -6,8 +6,6 @@ import { baseUrl } from "../support/http";
 // Google and Apple sign-in in a real browser, in demo mode (no provider credentials): the browser
 // goes through the local stand-in consent pages; the server's real sign-in code talks to msw.
 
-
-
 async function heading(page: Page) {
   return (await page.locator("h1").first().textContent())?.trim() ?? "";
 }

@@ -7,7 +7,6 @@ import { baseUrl, signUp } from "../support/http";
 
 const shots = path.resolve(import.meta.dirname, "../../test-results");
 
-
 describe.skipIf(skipE2E)("landing, blog, white paper, contact in a real browser", () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -30,7 +29,11 @@ describe.skipIf(skipE2E)("landing, blog, white paper, contact in a real browser"
       ] as const) {
         await page.locator(".nav-desktop a", { hasText: label }).click();
         await page.waitForURL(new RegExp(`#${id}$`));
-        await expect.poll(() => page.locator(`#${id}`).evaluate((el) => el.getBoundingClientRect().top < window.innerHeight), { timeout: 5000 }).toBe(true);
+        await expect
+          .poll(() => page.locator(`#${id}`).evaluate((el) => el.getBoundingClientRect().top < window.innerHeight), {
+            timeout: 5000,
+          })
+          .toBe(true);
         expect(await page.locator(`#${id} h2`).first().textContent()).toContain(heading);
       }
       await page.goto(baseUrl() + "/#contact-container");
@@ -53,7 +56,10 @@ describe.skipIf(skipE2E)("landing, blog, white paper, contact in a real browser"
   });
 
   it("renders the mobile landing at 375 px and the desktop one at 1280 px, and saves screenshots", async () => {
-    for (const [width, variant] of [[375, "mobile"], [1280, "desktop"]] as const) {
+    for (const [width, variant] of [
+      [375, "mobile"],
+      [1280, "desktop"],
+    ] as const) {
       const ctx = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: "reduce" });
       const page = await ctx.newPage();
       await page.goto(baseUrl() + "/");
@@ -76,7 +82,9 @@ describe.skipIf(skipE2E)("landing, blog, white paper, contact in a real browser"
     await page.goto(baseUrl() + "/", { waitUntil: "networkidle" });
     const js = sizes.filter((s) => s.type === "script").reduce((a, s) => a + s.bytes, 0);
     const all = sizes.reduce((a, s) => a + s.bytes, 0);
-    console.log(`landing budget: JavaScript ${(js / 1024).toFixed(1)} KB, all ${(all / 1024).toFixed(1)} KB over ${sizes.length} requests`);
+    console.log(
+      `landing budget: JavaScript ${(js / 1024).toFixed(1)} KB, all ${(all / 1024).toFixed(1)} KB over ${sizes.length} requests`,
+    );
     expect(js).toBeLessThanOrEqual(150 * 1024);
     expect(all).toBeLessThanOrEqual(600 * 1024);
     await ctx.close();
@@ -97,7 +105,21 @@ describe.skipIf(skipE2E)("landing, blog, white paper, contact in a real browser"
   });
 
   it("walks the white paper through all 13 sections with next and back with previous", async () => {
-    const slugs = ["welcome", "what-is-grader", "we-solved-it", "tokenomics", "nfts-membership", "nfts-performance", "roadmap", "key-features", "utility", "revenue-streams", "deflation", "involved", "disclaimer"];
+    const slugs = [
+      "welcome",
+      "what-is-grader",
+      "we-solved-it",
+      "tokenomics",
+      "nfts-membership",
+      "nfts-performance",
+      "roadmap",
+      "key-features",
+      "utility",
+      "revenue-streams",
+      "deflation",
+      "involved",
+      "disclaimer",
+    ];
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/white-paper");
@@ -135,7 +157,19 @@ describe.skipIf(skipE2E)("landing, blog, white paper, contact in a real browser"
 
   it("has no serious or critical axe violations on the landing (both widths), blog, white paper and contact pages", async () => {
     for (const [width, paths] of [
-      [1280, ["/", "/blogs", "/blogs/Aq7TrX8B", "/white-paper", "/white-paper/what-is-grader", "/contact", "/privacy", "/m/guide"]],
+      [
+        1280,
+        [
+          "/",
+          "/blogs",
+          "/blogs/Aq7TrX8B",
+          "/white-paper",
+          "/white-paper/what-is-grader",
+          "/contact",
+          "/privacy",
+          "/m/guide",
+        ],
+      ],
       [375, ["/", "/blogs/Vm9FaTcN", "/contact"]],
     ] as const) {
       const ctx = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: "reduce" });

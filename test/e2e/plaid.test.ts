@@ -8,8 +8,6 @@ import { baseUrl, signUp } from "../support/http";
 // /profile/account with the account listed and its import's progress, until the import is done
 // and graded. With JavaScript on (the page updates itself) and off (it refreshes every 2 s).
 
-
-
 // The JS-on test links user_good once per database; later runs on a reused PostgreSQL database use
 // a run-unique demo login (user_good_<run>) so the 406 case stays theirs to provoke.
 const RUN = Date.now().toString(36);
@@ -35,7 +33,10 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
 
   async function signedInPage(js: boolean) {
     const { cookie } = await signUp();
-    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport: { width: 1280, height: 800 } });
+    const ctx = await sessionContext(browser, cookie, {
+      javaScriptEnabled: js,
+      viewport: { width: 1280, height: 800 },
+    });
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -83,7 +84,9 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     const { ctx, page } = await signedInPage(false);
     await linkThroughStandIn(page, first);
     await page.waitForURL(/\/profile\/account\?linkError=406$/);
-    expect(await page.getByTestId("link-flash").textContent()).toContain("This investment account has been associated with a Grader account.");
+    expect(await page.getByTestId("link-flash").textContent()).toContain(
+      "This investment account has been associated with a Grader account.",
+    );
     expect(await page.getByTestId("linked-account").count()).toBe(0);
 
     await linkThroughStandIn(page, `user_good_${RUN}e`);
@@ -101,7 +104,10 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
 
     // Unlink with the no-JavaScript confirmation step.
     await page.getByRole("button", { name: /^Unlink Platypus Brokerage/ }).click();
-    await page.getByRole("group").filter({ hasText: new RegExp(`Unlink Platypus Brokerage \\(${RUN}e\\) ••\\d{4}\\?`) }).waitFor();
+    await page
+      .getByRole("group")
+      .filter({ hasText: new RegExp(`Unlink Platypus Brokerage \\(${RUN}e\\) ••\\d{4}\\?`) })
+      .waitFor();
     await page.getByRole("group").getByRole("button", { name: "Unlink" }).click();
     await page.waitForURL(/\/profile\/account\?unlinked=1$/);
     expect(await page.getByTestId("linked-account").count()).toBe(0);

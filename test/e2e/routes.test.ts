@@ -4,7 +4,6 @@ import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../su
 import { baseUrl, get, postForm, signUp } from "../support/http";
 import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
 
-
 async function mainHeading(page: Page) {
   return (await page.locator("h1").first().textContent())?.trim() ?? "";
 }
@@ -13,7 +12,6 @@ function expectHeading(text: string, heading: RegExp | string) {
   if (typeof heading === "string") expect(text).toBe(heading);
   else expect(text).toMatch(heading);
 }
-
 
 describe.skipIf(skipE2E)("every route in a real browser", () => {
   let browser: Browser;
@@ -65,26 +63,41 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     });
   }
 
-  it.each([false, true])("fits a phone's width on every route: no sideways scrolling at 375 px (JavaScript %s)", async (js) => {
-    // A user with no name yet: the profile's heading is the email address, long and without a break.
-    const { cookie } = await signUp({ email: `phone${Date.now()}${process.pid}${js ? 1 : 0}tradingaccountholder@example.com` });
-    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport: { width: 375, height: 812 } });
-    const page = await ctx.newPage();
-    const wide: string[] = [];
-    for (const route of [...publicRoutes, ...memberRoutes]) {
-      await page.goto(baseUrl() + withSelf(route.path, selfId));
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-      if (scroll > client) wide.push(`${route.path}: ${scroll} px`);
-    }
-    expect(wide).toEqual([]);
-    await ctx.close();
-  });
+  it.each([false, true])(
+    "fits a phone's width on every route: no sideways scrolling at 375 px (JavaScript %s)",
+    async (js) => {
+      // A user with no name yet: the profile's heading is the email address, long and without a break.
+      const { cookie } = await signUp({
+        email: `phone${Date.now()}${process.pid}${js ? 1 : 0}tradingaccountholder@example.com`,
+      });
+      const ctx = await sessionContext(browser, cookie, {
+        javaScriptEnabled: js,
+        viewport: { width: 375, height: 812 },
+      });
+      const page = await ctx.newPage();
+      const wide: string[] = [];
+      for (const route of [...publicRoutes, ...memberRoutes]) {
+        await page.goto(baseUrl() + withSelf(route.path, selfId));
+        const { scroll, client } = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          client: document.documentElement.clientWidth,
+        }));
+        if (scroll > client) wide.push(`${route.path}: ${scroll} px`);
+      }
+      expect(wide).toEqual([]);
+      await ctx.close();
+    },
+  );
 
   it("keeps 60-letter names, previews and posts inside the page, on a phone and a desktop", async () => {
     const longUser = async (letter: string) => {
       const { cookie } = await signUp();
       const username = `${letter.repeat(20)}${Date.now().toString(36)}`.slice(0, 30).toLowerCase();
-      await postForm("/user-questions", { username, first_name: letter.repeat(60), last_name: "W".repeat(60), experience: "1-3" }, { cookie });
+      await postForm(
+        "/user-questions",
+        { username, first_name: letter.repeat(60), last_name: "W".repeat(60), experience: "1-3" },
+        { cookie },
+      );
       const id = ((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id;
       return { cookie, id, username };
     };
@@ -96,9 +109,20 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     for (const width of [375, 1280]) {
       const ctx = await sessionContext(browser, a.cookie, { viewport: { width, height: 900 } });
       const page = await ctx.newPage();
-      for (const path of ["/community", `/u/${a.id}`, "/profile/posts", "/messages", `/search?keyword=${b.username.slice(0, 10)}`, "/pricing", "/share"]) {
+      for (const path of [
+        "/community",
+        `/u/${a.id}`,
+        "/profile/posts",
+        "/messages",
+        `/search?keyword=${b.username.slice(0, 10)}`,
+        "/pricing",
+        "/share",
+      ]) {
         await page.goto(baseUrl() + path);
-        const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        const { scroll, client } = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          client: document.documentElement.clientWidth,
+        }));
         if (scroll > client) wide.push(`${width}px ${path}: ${scroll} px`);
       }
       await ctx.close();
@@ -138,33 +162,33 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
   });
 
   for (const js of [true, false]) {
-  it(`signs up, onboards, signs out and signs in with next, JavaScript ${js ? "on" : "off"}`, async () => {
-    const ctx = await context(js, false);
-    const page = await ctx.newPage();
-    await page.goto(baseUrl() + "/signup");
-    const email = `e2e-${js ? "js" : "nojs"}-${Date.now()}@example.com`;
-    await page.fill("#f-email", email);
-    await page.fill("#f-password", "correct horse battery");
-    await page.click("form.card button[type=submit]");
-    await page.waitForURL(/\/user-questions$/);
-    await page.fill("#f-username", `e2e_${Date.now().toString(36)}`);
-    await page.fill("#f-first_name", "Edith");
-    await page.check("input[value=crypto]");
-    await page.selectOption("#f-experience", "1-3");
-    await page.click("form.card button[type=submit]");
-    await page.waitForURL(/\/community$/);
-    await page.getByRole("heading", { level: 1, name: "Community" }).waitFor();
-    await page.locator(".user-menu summary").click();
-    await page.locator(".menu-button", { hasText: "Logout" }).click();
-    await page.waitForURL(/\/signin$/);
-    await page.goto(baseUrl() + "/signin?next=%2Fprofile%2Fstats");
-    await page.fill("#f-email", email);
-    await page.fill("#f-password", "correct horse battery");
-    await page.click("form.card button[type=submit]");
-    await page.waitForURL(/\/profile\/stats$/);
-    await page.locator(".profile-head h1", { hasText: "Edith" }).waitFor();
-    await ctx.close();
-  });
+    it(`signs up, onboards, signs out and signs in with next, JavaScript ${js ? "on" : "off"}`, async () => {
+      const ctx = await context(js, false);
+      const page = await ctx.newPage();
+      await page.goto(baseUrl() + "/signup");
+      const email = `e2e-${js ? "js" : "nojs"}-${Date.now()}@example.com`;
+      await page.fill("#f-email", email);
+      await page.fill("#f-password", "correct horse battery");
+      await page.click("form.card button[type=submit]");
+      await page.waitForURL(/\/user-questions$/);
+      await page.fill("#f-username", `e2e_${Date.now().toString(36)}`);
+      await page.fill("#f-first_name", "Edith");
+      await page.check("input[value=crypto]");
+      await page.selectOption("#f-experience", "1-3");
+      await page.click("form.card button[type=submit]");
+      await page.waitForURL(/\/community$/);
+      await page.getByRole("heading", { level: 1, name: "Community" }).waitFor();
+      await page.locator(".user-menu summary").click();
+      await page.locator(".menu-button", { hasText: "Logout" }).click();
+      await page.waitForURL(/\/signin$/);
+      await page.goto(baseUrl() + "/signin?next=%2Fprofile%2Fstats");
+      await page.fill("#f-email", email);
+      await page.fill("#f-password", "correct horse battery");
+      await page.click("form.card button[type=submit]");
+      await page.waitForURL(/\/profile\/stats$/);
+      await page.locator(".profile-head h1", { hasText: "Edith" }).waitFor();
+      await ctx.close();
+    });
   }
 
   it("shows the sign-in toasts with JavaScript on", async () => {

@@ -4,7 +4,10 @@ import { launchBrowser, signedInPage, skipE2E } from "../support/browser";
 import { baseUrl } from "../support/http";
 
 // A 2×3 PNG.
-const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR42mP8z8DwnwEJMCJzAE0SA/3Z0O4QAAAAAElFTkSuQmCC", "base64");
+const png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR42mP8z8DwnwEJMCJzAE0SA/3Z0O4QAAAAAElFTkSuQmCC",
+  "base64",
+);
 
 describe.skipIf(skipE2E)("settings avatar in a real browser", () => {
   let browser: Browser;
@@ -23,12 +26,21 @@ describe.skipIf(skipE2E)("settings avatar in a real browser", () => {
       await page.goto(baseUrl() + "/user/settings");
       const card = page.locator("form", { has: page.locator("#f-avatar") });
       // With JavaScript, wait until React owns the form, or the click is a plain (no-JS) post.
-      if (js) await page.waitForFunction(() => Object.keys(document.querySelector("#f-avatar")?.closest("form") ?? {}).some((k) => k.startsWith("__reactProps")));
+      if (js)
+        await page.waitForFunction(() =>
+          Object.keys(document.querySelector("#f-avatar")?.closest("form") ?? {}).some((k) =>
+            k.startsWith("__reactProps"),
+          ),
+        );
       await page.setInputFiles("#f-avatar", { name: "me.png", mimeType: "image/png", buffer: png });
       await card.getByRole("button", { name: "Upload avatar" }).click();
       await card.getByRole("status").filter({ hasText: "Your avatar is updated." }).waitFor();
       // The file is stored: the input no longer names it, and nothing is said in the profile form.
-      await expect.poll(() => page.locator("#f-avatar").evaluate((el) => (el as HTMLInputElement).files?.length ?? 0), { timeout: 3000 }).toBe(0);
+      await expect
+        .poll(() => page.locator("#f-avatar").evaluate((el) => (el as HTMLInputElement).files?.length ?? 0), {
+          timeout: 3000,
+        })
+        .toBe(0);
       expect(await page.getByText("Your settings are saved.").count()).toBe(0);
       await card.getByRole("button", { name: "Remove avatar" }).click();
       await card.getByRole("status").filter({ hasText: "Your avatar is removed." }).waitFor();

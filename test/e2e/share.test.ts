@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp, waitForImports } from "../support/http";
 
-
-
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function post(path: string, cookie: string, body: unknown = {}) {
-  const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  const res = await fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { data?: Record<string, unknown> };
 }
 
@@ -33,7 +36,11 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
   });
 
   async function pageFor(cookie: string, js: boolean) {
-    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: js, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const ctx = await sessionContext(browser, cookie, {
+      javaScriptEnabled: js,
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
     return { ctx, page: await ctx.newPage() };
   }
 
@@ -57,10 +64,14 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
     await modal.getByRole("button", { name: "Share" }).click();
     const x = modal.getByRole("menuitem", { name: "X (Twitter)" });
     const href = (await x.getAttribute("href"))!;
-    expect(decodeURIComponent(href)).toContain("Check out my Grader performance card. Think I'm bluffing? Let's settle it in the markets!");
+    expect(decodeURIComponent(href)).toContain(
+      "Check out my Grader performance card. Think I'm bluffing? Let's settle it in the markets!",
+    );
     expect(decodeURIComponent(href)).toMatch(/\/share\/open_graph\/\d+\?from=twitter/);
     await modal.getByRole("menuitem", { name: "Instagram" }).click();
-    const instagram = page.getByText("To share on Instagram, please download your performance card first, then upload it to your feed or story.");
+    const instagram = page.getByText(
+      "To share on Instagram, please download your performance card first, then upload it to your feed or story.",
+    );
     await instagram.waitFor();
     // The toast shows above the modal's backdrop and can be closed while the modal is open.
     await page.locator(".toast-close").click({ timeout: 5000 });
@@ -87,7 +98,9 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
     const { ctx, page } = await pageFor(cookie, true);
     await page.goto(baseUrl() + "/community");
     await page.getByRole("link", { name: "Share", exact: true }).click();
-    await page.getByText("You don’t have a grade yet. Connect your investment account to get your grade, then share it!").waitFor();
+    await page
+      .getByText("You don’t have a grade yet. Connect your investment account to get your grade, then share it!")
+      .waitFor();
     await page.waitForURL(/\/evaluate/);
     await ctx.close();
   });
@@ -127,7 +140,9 @@ describe.skipIf(skipE2E)("sharing the performance card", () => {
 
   it("the public share page shows the card to a visitor without a session", async () => {
     const cookie = await gradedCookie();
-    const id = ((await (await fetch(baseUrl() + "/api/user/info", { headers: { cookie } })).json()) as { data: { id: number } }).data.id;
+    const id = (
+      (await (await fetch(baseUrl() + "/api/user/info", { headers: { cookie } })).json()) as { data: { id: number } }
+    ).data.id;
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
     const res = await page.goto(`${baseUrl()}/share/open_graph/${id}?from=x`);

@@ -3,10 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function post(path: string, cookie: string, body: unknown = {}) {
-  const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  const res = await fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { data?: Record<string, unknown> };
 }
 
@@ -38,7 +43,10 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
   for (const js of [true, false]) {
     for (const width of [375, 1280]) {
       it(`renders readable at ${width} px with JavaScript ${js ? "on" : "off"}: axes, tables, calendar and journal`, async () => {
-        const ctx = await sessionContext(browser, trader.cookie, { javaScriptEnabled: js, viewport: { width, height: 900 } });
+        const ctx = await sessionContext(browser, trader.cookie, {
+          javaScriptEnabled: js,
+          viewport: { width, height: 900 },
+        });
         const page = await ctx.newPage();
         const res = await page.goto(baseUrl() + "/profile/stats");
         expect(res?.status()).toBe(200);
@@ -50,10 +58,20 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
         expect(xLabels.every((t) => /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\d{4})/.test(t))).toBe(true);
         expect((await equity.locator(".y-tick").allTextContents()).every((t) => /^\d+\.\d\d$/.test(t))).toBe(true);
         // Axis labels never overlap one another (x) and stay readable (≥ 11 px) at any width.
-        const boxes = await equity.locator(".x-tick").evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== "none").map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+        const boxes = await equity.locator(".x-tick").evaluateAll((els) =>
+          els
+            .filter((e) => getComputedStyle(e).display !== "none")
+            .map((e) => e.getBoundingClientRect())
+            .map((r) => [r.left, r.right]),
+        );
         expect(boxes.length).toBeGreaterThanOrEqual(2);
         for (let i = 1; i < boxes.length; i++) expect(boxes[i]![0]).toBeGreaterThan(boxes[i - 1]![1]);
-        expect(await equity.locator(".x-tick").first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(11);
+        expect(
+          await equity
+            .locator(".x-tick")
+            .first()
+            .evaluate((e) => parseFloat(getComputedStyle(e).fontSize)),
+        ).toBeGreaterThanOrEqual(11);
         expect(await page.locator(".chart-legend").first().textContent()).toMatch(/You.*S&P 500, on the same scale/);
         await page.getByRole("heading", { name: "Monthly returns" }).waitFor();
         await page.getByRole("heading", { name: "By weekday" }).waitFor();
@@ -71,8 +89,20 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
         );
         expect(wide).toEqual([]);
         if (SHOTS) {
-          const parts = { charts: ".charts", figures: ".figures", monthly: "[aria-labelledby=monthly-title]", calendar: "[aria-labelledby=calendar-title]", breakdowns: "[aria-labelledby=breakdowns-title]", distribution: "[aria-labelledby=distribution-title]", journal: "#journal" };
-          for (const [name, sel] of Object.entries(parts)) await page.locator(sel).first().screenshot({ path: `${SHOTS}/${width}-${js ? "js" : "nojs"}-${name}.png` });
+          const parts = {
+            charts: ".charts",
+            figures: ".figures",
+            monthly: "[aria-labelledby=monthly-title]",
+            calendar: "[aria-labelledby=calendar-title]",
+            breakdowns: "[aria-labelledby=breakdowns-title]",
+            distribution: "[aria-labelledby=distribution-title]",
+            journal: "#journal",
+          };
+          for (const [name, sel] of Object.entries(parts))
+            await page
+              .locator(sel)
+              .first()
+              .screenshot({ path: `${SHOTS}/${width}-${js ? "js" : "nojs"}-${name}.png` });
         }
 
         // The journal's GET form filters without JavaScript as with it.
@@ -83,18 +113,24 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
         await page.waitForURL(/outcome=loss/);
         // The page's own links are rendered from the new query once it has loaded.
         await page.locator('a[href*="round_trips.csv?outcome=loss"]').waitFor();
-        const returns = (await page.locator("table.journal tbody tr td:nth-child(3)").allTextContents()).map((t) => Number(t.replace("−", "-").replace("%", "")));
+        const returns = (await page.locator("table.journal tbody tr td:nth-child(3)").allTextContents()).map((t) =>
+          Number(t.replace("−", "-").replace("%", "")),
+        );
         expect(returns.length).toBeGreaterThan(0);
         expect(returns.every((r) => r < 0)).toBe(true);
         expect(returns).toEqual([...returns].sort((a, b) => a - b));
         // The CSV link carries the same filters.
-        expect(await page.getByRole("link", { name: "these round trips (CSV)" }).getAttribute("href")).toMatch(/^\/api\/portal\/round_trips\.csv\?outcome=loss&sort_by=return&order=asc$/);
+        expect(await page.getByRole("link", { name: "these round trips (CSV)" }).getAttribute("href")).toMatch(
+          /^\/api\/portal\/round_trips\.csv\?outcome=loss&sort_by=return&order=asc$/,
+        );
         if (js && width === 1280) {
           // JavaScript adds the hovered day's figures to the chart.
           const plot = page.locator(".chart-plot").first();
           const box = (await plot.boundingBox())!;
           await plot.hover({ position: { x: box.width * 0.25, y: box.height / 2 } });
-          expect(await plot.locator(".chart-hover").textContent()).toMatch(/^\d{4}-\d\d-\d\d \d+\.\d\d · S&P 500 \d+\.\d\d$/);
+          expect(await plot.locator(".chart-hover").textContent()).toMatch(
+            /^\d{4}-\d\d-\d\d \d+\.\d\d · S&P 500 \d+\.\d\d$/,
+          );
           expect(await seriousViolations(page)).toEqual([]);
           // A figure's explanation shows on keyboard focus.
           const term = page.locator(".figures .term a").first();
@@ -127,13 +163,23 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/glossary#psr");
     await page.getByRole("heading", { level: 1, name: "Glossary" }).waitFor();
-    expect(await page.locator("#psr dd").textContent()).toMatch(/probability that your true Sharpe ratio is above zero/);
+    expect(await page.locator("#psr dd").textContent()).toMatch(
+      /probability that your true Sharpe ratio is above zero/,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await ctx.close();
-    const bad = await postForm("/user/settings", { username: `tz${Date.now().toString(36)}`, show_amounts: "percentages", time_zone: "Mars/Olympus" }, { cookie: trader.cookie });
+    const bad = await postForm(
+      "/user/settings",
+      { username: `tz${Date.now().toString(36)}`, show_amounts: "percentages", time_zone: "Mars/Olympus" },
+      { cookie: trader.cookie },
+    );
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/Choose a time zone from the list/);
-    const ok = await postForm("/user/settings", { username: `tz${Date.now().toString(36)}`, show_amounts: "percentages", time_zone: "Asia/Tokyo" }, { cookie: trader.cookie });
+    const ok = await postForm(
+      "/user/settings",
+      { username: `tz${Date.now().toString(36)}`, show_amounts: "percentages", time_zone: "Asia/Tokyo" },
+      { cookie: trader.cookie },
+    );
     expect(ok.status).toBe(200);
     const html = await (await get("/profile/stats", { cookie: trader.cookie })).text();
     expect(html).toMatch(/in (<!-- -->)?Asia\/Tokyo/);

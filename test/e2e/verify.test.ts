@@ -7,21 +7,33 @@ import { baseUrl, get, signUp, waitForImports } from "../support/http";
 // record with the card and the signed-record download; a wrong code stays on the form with the
 // message (the 404 page keeps the form); axe (JavaScript on) finds no serious issue.
 
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 let traderCookie = "";
 
 async function gradedCode(): Promise<string> {
   const { cookie } = await signUp();
   traderCookie = cookie;
-  const post = (path: string, body: unknown) => fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
-  expect((await post("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(300);
+  const post = (path: string, body: unknown) =>
+    fetch(baseUrl() + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify(body),
+    });
+  expect((await post("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(
+    300,
+  );
   // The history imports as jobs and ends with an automatic grade, which this call finds (2002).
   await waitForImports(cookie);
-  const graded = (await (await post("/api/finance/plaid/evaluation", {})).json()) as { data: { code: number; verification_code: string } };
+  const graded = (await (await post("/api/finance/plaid/evaluation", {})).json()) as {
+    data: { code: number; verification_code: string };
+  };
   expect([200, 2002]).toContain(graded.data.code);
   // The card is rendered by the share flow; the record page shows the same image.
-  await get(`/share/open_graph/${((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id}`);
+  await get(
+    `/share/open_graph/${((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id}`,
+  );
   return graded.data.verification_code;
 }
 
@@ -47,13 +59,22 @@ describe.skipIf(skipE2E)("/verify without JavaScript", () => {
       await page.waitForURL(new RegExp(`/verify/${code}$`));
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Verified evaluation");
       const body = await page.locator("body").innerText();
-      for (const text of ["Time-weighted return", "Max drawdown", "Win rate", "Accounts linked", "the signature and hash check out"]) expect(body).toContain(text);
+      for (const text of [
+        "Time-weighted return",
+        "Max drawdown",
+        "Win rate",
+        "Accounts linked",
+        "the signature and hash check out",
+      ])
+        expect(body).toContain(text);
       const card = page.getByRole("img", { name: new RegExp(`The card of this grade.*${code}`) });
       const src = (await card.getAttribute("src"))!;
       expect(src).toMatch(/^\/cards\/[0-9a-f]{64}\.png$/);
       const png = await get(src);
       expect(png.headers.get("content-type")).toBe("image/png");
-      expect(await page.getByRole("link", { name: "Download the signed record" }).getAttribute("href")).toBe(`/verify/${code}/record.json`);
+      expect(await page.getByRole("link", { name: "Download the signed record" }).getAttribute("href")).toBe(
+        `/verify/${code}/record.json`,
+      );
 
       await page.getByLabel("Verification code").fill("GR-ZZZZ-ZZZZ");
       await page.getByRole("button", { name: "Verify" }).click();
@@ -83,9 +104,19 @@ describe.skipIf(skipE2E)("/verify without JavaScript", () => {
     const badge = page.getByLabel("Badge (image with a link)");
     expect(await badge.inputValue()).toMatch(/<img src="[^"]+\/u\/\d+\/badge\.svg"/);
     expect(await page.getByLabel("Card (frame)").inputValue()).toMatch(/<iframe src="[^"]+\/embed\/u\/\d+"/);
-    expect(await page.getByRole("img", { name: "Your grade badge" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      await page
+        .getByRole("img", { name: "Your grade badge" })
+        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
     // The snippets stay inside the phone's width (the header of a graded trader is checked elsewhere).
-    expect(await page.evaluate(() => [...document.querySelectorAll(".embed-snippets, .embed-snippets *")].every((e) => e.getBoundingClientRect().right <= window.innerWidth))).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll(".embed-snippets, .embed-snippets *")].every(
+          (e) => e.getBoundingClientRect().right <= window.innerWidth,
+        ),
+      ),
+    ).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await ctx.close();
   });

@@ -14,10 +14,13 @@ import { ownDatabase, startServer, type RunningServer } from "../support/server"
 // an EIP-6963 / window.ethereum provider, a tweetnacl key pair behind window.phantom.solana. The
 // server verifies those signatures exactly as it would MetaMask's and Phantom's.
 
-
 // Scoped to the page content (the shared header is tested by routes.test.ts).
 
-async function injectEvmWallet(page: Page, wallet: Pick<Wallet, "address" | "signMessage">, mode: "eip6963" | "window.ethereum") {
+async function injectEvmWallet(
+  page: Page,
+  wallet: Pick<Wallet, "address" | "signMessage">,
+  mode: "eip6963" | "window.ethereum",
+) {
   const signed: string[] = [];
   await page.exposeFunction("__testPersonalSign", async (hex: string, address: string) => {
     if (address.toLowerCase() !== wallet.address.toLowerCase()) throw new Error("personal_sign for another account");
@@ -31,7 +34,10 @@ async function injectEvmWallet(page: Page, wallet: Pick<Wallet, "address" | "sig
         isMetaMask: true,
         request: async ({ method, params }: { method: string; params?: unknown[] }) => {
           if (method === "eth_requestAccounts" || method === "eth_accounts") return [address];
-          if (method === "personal_sign") return (window as unknown as { __testPersonalSign: (h: unknown, a: unknown) => Promise<string> }).__testPersonalSign(params?.[0], params?.[1]);
+          if (method === "personal_sign")
+            return (
+              window as unknown as { __testPersonalSign: (h: unknown, a: unknown) => Promise<string> }
+            ).__testPersonalSign(params?.[0], params?.[1]);
           throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
         },
       };
@@ -42,7 +48,15 @@ async function injectEvmWallet(page: Page, wallet: Pick<Wallet, "address" | "sig
       const announce = () =>
         window.dispatchEvent(
           new CustomEvent("eip6963:announceProvider", {
-            detail: Object.freeze({ info: { uuid: "7a3b2c1d-test", name: "MetaMask (test)", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "io.metamask" }, provider }),
+            detail: Object.freeze({
+              info: {
+                uuid: "7a3b2c1d-test",
+                name: "MetaMask (test)",
+                icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
+                rdns: "io.metamask",
+              },
+              provider,
+            }),
           }),
         );
       window.addEventListener("eip6963:requestProvider", announce);
@@ -71,7 +85,9 @@ async function injectPhantom(page: Page, keys: nacl.SignKeyPair) {
         return { publicKey: key };
       },
       signMessage: async (message: Uint8Array) => {
-        const sig = await (window as unknown as { __testPhantomSign: (b: number[]) => Promise<number[]> }).__testPhantomSign(Array.from(message));
+        const sig = await (
+          window as unknown as { __testPhantomSign: (b: number[]) => Promise<number[]> }
+        ).__testPhantomSign(Array.from(message));
         return { signature: Uint8Array.from(sig), publicKey: key };
       },
     };
@@ -89,9 +105,15 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     await browser?.close();
   });
 
-  async function signedIn(opts: { js?: boolean; width?: number; cookie?: string } = {}): Promise<{ ctx: BrowserContext; page: Page; cookie: string; errors: string[] }> {
+  async function signedIn(
+    opts: { js?: boolean; width?: number; cookie?: string } = {},
+  ): Promise<{ ctx: BrowserContext; page: Page; cookie: string; errors: string[] }> {
     const cookie = opts.cookie ?? (await signUp()).cookie;
-    const ctx = await sessionContext(browser, cookie, { javaScriptEnabled: opts.js ?? true, viewport: { width: opts.width ?? 1280, height: 800 }, reducedMotion: "reduce" });
+    const ctx = await sessionContext(browser, cookie, {
+      javaScriptEnabled: opts.js ?? true,
+      viewport: { width: opts.width ?? 1280, height: 800 },
+      reducedMotion: "reduce",
+    });
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -150,7 +172,9 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     const withExtension = await signedIn();
     await injectEvmWallet(withExtension.page, Wallet.createRandom(), "eip6963");
     await withExtension.page.goto(baseUrl() + "/link/evm");
-    await expect.poll(() => withExtension.page.getByRole("button", { name: "Connect MetaMask" }).isEnabled()).toBe(true);
+    await expect
+      .poll(() => withExtension.page.getByRole("button", { name: "Connect MetaMask" }).isEnabled())
+      .toBe(true);
     await new Promise((r) => setTimeout(r, 800)); // past the extension discovery
     expect(await withExtension.page.getByRole("button", { name: "Use a demo wallet" }).count()).toBe(0);
     await withExtension.ctx.close();
@@ -158,7 +182,11 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     // Without JavaScript nothing can sign: the page says so, and offers no button that would do nothing.
     const noJs = await signedIn({ js: false });
     await noJs.page.goto(baseUrl() + "/link/evm");
-    expect(await noJs.page.getByText(/Linking a wallet needs JavaScript.*or, on this demo server, by a demo wallet in your browser/).isVisible()).toBe(true);
+    expect(
+      await noJs.page
+        .getByText(/Linking a wallet needs JavaScript.*or, on this demo server, by a demo wallet in your browser/)
+        .isVisible(),
+    ).toBe(true);
     expect(await noJs.page.getByRole("button", { name: "Use a demo wallet" }).count()).toBe(0);
     await noJs.ctx.close();
   });
@@ -200,7 +228,12 @@ describe.skipIf(skipE2E)("linking wallets in a real browser", () => {
     // account page (updating itself) says why.
     await page.waitForURL(/\/profile\/account\?added=1#imports$/, { timeout: 30_000 });
     await page.locator('[data-testid="import-progress"][data-state="failed"]').waitFor({ timeout: 30_000 });
-    expect(await page.getByRole("alert").filter({ hasText: /HTTP 500/ }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole("alert")
+        .filter({ hasText: /HTTP 500/ })
+        .count(),
+    ).toBe(1);
     expect(await page.getByRole("button", { name: "Try the import again" }).count()).toBe(1);
     await ctx.close();
   });

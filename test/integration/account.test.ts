@@ -40,7 +40,11 @@ describe("password reset", () => {
     // Both fields take the same length, so a long pasted password is never cut in one only.
     expect(inputTag(formHtml, "password")).toMatch(/maxLength="128"/i);
     expect(inputTag(formHtml, "confirm")).toMatch(/maxLength="128"/i);
-    const reset = await postForm("/reset-password", { token, password: "a brand new password", confirm: "a brand new password" });
+    const reset = await postForm("/reset-password", {
+      token,
+      password: "a brand new password",
+      confirm: "a brand new password",
+    });
     expect(reset.status).toBe(302);
     expect(reset.headers.get("location")).toBe("/signin?reset=1");
     const signinPage = await (await get("/signin?reset=1")).text();
@@ -49,13 +53,21 @@ describe("password reset", () => {
     // Every session of the user is revoked; the new password works, the link works once.
     expect((await get("/api/user/info", { cookie: oldCookie })).status).toBe(401);
     expect((await postForm("/signin", { email, password: "a brand new password" })).status).toBe(302);
-    const again = await postForm("/reset-password", { token, password: "yet another password", confirm: "yet another password" });
+    const again = await postForm("/reset-password", {
+      token,
+      password: "yet another password",
+      confirm: "yet another password",
+    });
     expect(again.status).toBe(400);
     expect(await again.text()).toContain("expired or was already used");
   });
 
   it("refuses mismatched passwords and keeps the token", async () => {
-    const res = await postForm("/reset-password", { token: "x", password: "long enough pw", confirm: "different pw!!" });
+    const res = await postForm("/reset-password", {
+      token: "x",
+      password: "long enough pw",
+      confirm: "different pw!!",
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("The two passwords don&#x27;t match.");
   });
@@ -89,18 +101,36 @@ describe("settings and password change", () => {
     const a = await signUp();
     const b = await signUp();
     const username = `set_${Date.now().toString(36)}`;
-    const ok = await postForm("/user/settings", { username, first_name: "Ada", last_name: "", show_amounts: "amounts" }, { cookie: a.cookie });
+    const ok = await postForm(
+      "/user/settings",
+      { username, first_name: "Ada", last_name: "", show_amounts: "amounts" },
+      { cookie: a.cookie },
+    );
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain("Your settings are saved.");
-    const info = (await (await get("/api/user/info", { cookie: a.cookie })).json()) as { data: { username: string; first_name: string; last_name: string | null } };
+    const info = (await (await get("/api/user/info", { cookie: a.cookie })).json()) as {
+      data: { username: string; first_name: string; last_name: string | null };
+    };
     expect(info.data).toMatchObject({ username, first_name: "Ada", last_name: null });
-    const taken = await postForm("/user/settings", { username: username.toUpperCase(), first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
+    const taken = await postForm(
+      "/user/settings",
+      { username: username.toUpperCase(), first_name: "", last_name: "", show_amounts: "percentages" },
+      { cookie: b.cookie },
+    );
     expect(taken.status).toBe(400);
     expect(await taken.text()).toContain("That username is taken.");
-    const bad = await postForm("/portal/settings", { username: "no spaces!", first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
+    const bad = await postForm(
+      "/portal/settings",
+      { username: "no spaces!", first_name: "", last_name: "", show_amounts: "percentages" },
+      { cookie: b.cookie },
+    );
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("Use only lowercase letters, digits and _.");
-    const short = await postForm("/user/settings", { username: "ab", first_name: "", last_name: "", show_amounts: "percentages" }, { cookie: b.cookie });
+    const short = await postForm(
+      "/user/settings",
+      { username: "ab", first_name: "", last_name: "", show_amounts: "percentages" },
+      { cookie: b.cookie },
+    );
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("At least 3 characters.");
   });
@@ -111,9 +141,17 @@ describe("settings and password change", () => {
     expect(inputTag(page, "password")).toMatch(/maxLength="128"/i);
     expect(inputTag(page, "confirm")).toMatch(/maxLength="128"/i);
     const elsewhere = sessionCookie(await postForm("/signin", { email, password }));
-    const wrong = await postForm("/user/settings/change-password", { current: "not it at all", password: "new password 123", confirm: "new password 123" }, { cookie: here });
+    const wrong = await postForm(
+      "/user/settings/change-password",
+      { current: "not it at all", password: "new password 123", confirm: "new password 123" },
+      { cookie: here },
+    );
     expect(wrong.status).toBe(400);
-    const ok = await postForm("/user/settings/change-password", { current: password, password: "new password 123", confirm: "new password 123" }, { cookie: here });
+    const ok = await postForm(
+      "/user/settings/change-password",
+      { current: password, password: "new password 123", confirm: "new password 123" },
+      { cookie: here },
+    );
     expect(ok.status).toBe(200);
     expect((await get("/api/user/info", { cookie: here })).status).toBe(200);
     expect((await get("/api/user/info", { cookie: elsewhere })).status).toBe(401);
@@ -122,7 +160,11 @@ describe("settings and password change", () => {
   it("stores onboarding answers", async () => {
     const { cookie } = await signUp();
     const username = `ob_${Date.now().toString(36)}`;
-    const res = await postForm("/user-questions", { username, first_name: "Lin", last_name: "Wu", markets: ["us-stocks", "crypto"], experience: "3-5" }, { cookie });
+    const res = await postForm(
+      "/user-questions",
+      { username, first_name: "Lin", last_name: "Wu", markets: ["us-stocks", "crypto"], experience: "3-5" },
+      { cookie },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/community");
     const page = await (await get("/user-questions", { cookie })).text();
@@ -136,7 +178,11 @@ describe("settings and password change", () => {
     expect(html).toContain("Choose your experience.");
     // A taken username keeps everything else the user typed (the page is all there is without JavaScript).
     const other = await signUp();
-    const taken = await postForm("/user-questions", { username, first_name: "Kim", last_name: "Park", markets: ["etfs"], experience: "5-10" }, { cookie: other.cookie });
+    const taken = await postForm(
+      "/user-questions",
+      { username, first_name: "Kim", last_name: "Park", markets: ["etfs"], experience: "5-10" },
+      { cookie: other.cookie },
+    );
     expect(taken.status).toBe(400);
     const again = await taken.text();
     expect(again).toContain("That username is taken.");
@@ -148,18 +194,28 @@ describe("settings and password change", () => {
 });
 
 describe("avatar upload", () => {
-  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR42mP8z8DwnwEJMCJzAE0SA/3Z0O4QAAAAAElFTkSuQmCC", "base64");
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR42mP8z8DwnwEJMCJzAE0SA/3Z0O4QAAAAAElFTkSuQmCC",
+    "base64",
+  );
   async function upload(cookie: string, bytes: Buffer, name: string, type: string) {
     const form = new FormData();
     form.append("avatar", new Blob([new Uint8Array(bytes)], { type }), name);
-    return fetch(baseUrl() + "/user/settings", { method: "POST", body: form, headers: { cookie, origin: baseUrl() }, redirect: "manual" });
+    return fetch(baseUrl() + "/user/settings", {
+      method: "POST",
+      body: form,
+      headers: { cookie, origin: baseUrl() },
+      redirect: "manual",
+    });
   }
 
   it("stores a PNG, serves it at a versioned URL, and lists it in the user record", async () => {
     const { cookie } = await signUp();
     const res = await upload(cookie, png, "me.png", "image/png");
     expect(res.status).toBe(200);
-    const { data } = (await (await get("/api/user/info", { cookie })).json()) as { data: { avatar: string; id: number } };
+    const { data } = (await (await get("/api/user/info", { cookie })).json()) as {
+      data: { avatar: string; id: number };
+    };
     expect(data.avatar).toMatch(new RegExp(`^/avatars/${data.id}\\?v=`));
     const img = await get(data.avatar);
     expect(img.headers.get("content-type")).toBe("image/png");
@@ -168,7 +224,8 @@ describe("avatar upload", () => {
   });
 
   /** The Avatar card: the upload form, whose feedback and Remove button belong inside it. */
-  const avatarCard = (html: string) => html.match(/<form[^>]*enctype="multipart\/form-data"[^>]*>[\s\S]*?<\/form>/i)?.[0] ?? "";
+  const avatarCard = (html: string) =>
+    html.match(/<form[^>]*enctype="multipart\/form-data"[^>]*>[\s\S]*?<\/form>/i)?.[0] ?? "";
 
   it("answers in the Avatar card, with the Remove button in it, and removes without JavaScript", async () => {
     const { cookie } = await signUp();
@@ -190,7 +247,12 @@ describe("avatar upload", () => {
 
   it("refuses a file that is not PNG, JPEG or WebP whatever its name, and one over 2 MB", async () => {
     const { cookie } = await signUp();
-    const fake = await upload(cookie, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"), "x.png", "image/png");
+    const fake = await upload(
+      cookie,
+      Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"),
+      "x.png",
+      "image/png",
+    );
     expect(fake.status).toBe(400);
     expect(await fake.text()).toContain("Use a PNG, JPEG or WebP image.");
     const big = await upload(cookie, Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024 + 10)]), "big.png", "image/png");

@@ -16,16 +16,36 @@ describe("admin.server", () => {
   it("approves and rejects a Star application by user id; no application is false", async () => {
     const db = await getDb();
     const username = `gold${Date.now().toString(36)}`;
-    const user = await db.insertInto("users").values({ email: `${username}@example.com`, username }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ email: `${username}@example.com`, username })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const ev = await db
       .insertInto("evaluations")
-      .values({ user_id: user.id, engine_version: "test", ledger_digest: "x", tier: "Gold", score: 85, percentile: null, verification_code: `GR-A${user.id}`, result: "{}" })
+      .values({
+        user_id: user.id,
+        engine_version: "test",
+        ledger_digest: "x",
+        tier: "Gold",
+        score: 85,
+        percentile: null,
+        verification_code: `GR-A${user.id}`,
+        result: "{}",
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await db.updateTable("users").set({ current_evaluation_id: ev.id }).where("id", "=", user.id).execute();
     expect(await admin.reviewStar(user.id, "approved")).toBe(false);
-    await stars.submitStarApplication(user.id, { bio: "Swing trader for eight years, large caps.", strategy: "Trend following with a 1% risk per trade and weekly exits.", markets: "US stocks" });
-    expect((await stars.listStarApplications("pending")).find((a) => a.id === user.id)).toMatchObject({ tier: "Gold", markets: "US stocks" });
+    await stars.submitStarApplication(user.id, {
+      bio: "Swing trader for eight years, large caps.",
+      strategy: "Trend following with a 1% risk per trade and weekly exits.",
+      markets: "US stocks",
+    });
+    expect((await stars.listStarApplications("pending")).find((a) => a.id === user.id)).toMatchObject({
+      tier: "Gold",
+      markets: "US stocks",
+    });
     expect(await admin.reviewStar(user.id, "approved")).toBe(true);
     expect((await stars.listStars()).some((s) => s.id === user.id)).toBe(true);
     expect(await admin.reviewStar(user.id, "rejected")).toBe(true);
@@ -58,6 +78,8 @@ describe("/dev/mail", () => {
     const at = html.indexOf(`to ${email}`);
     expect(at).toBeGreaterThan(0);
     const mail = html.slice(at, html.indexOf("</li>", at));
-    expect(mail).toMatch(/<a href="http:\/\/localhost:3000\/reset-password\?token=[A-Za-z0-9_-]+">http:\/\/localhost:3000\/reset-password\?token=[A-Za-z0-9_-]+<\/a>/);
+    expect(mail).toMatch(
+      /<a href="http:\/\/localhost:3000\/reset-password\?token=[A-Za-z0-9_-]+">http:\/\/localhost:3000\/reset-password\?token=[A-Za-z0-9_-]+<\/a>/,
+    );
   });
 });

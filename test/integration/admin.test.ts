@@ -17,7 +17,9 @@ afterAll(async () => {
 async function postBy(cookie: string, body: string) {
   const res = await postForm("/community", { intent: "post", body }, { base: base(), cookie });
   expect(res.status).toBe(303);
-  const feed = (await (await get("/community?_data=routes%2Fcommunity", { base: base(), cookie })).json()) as { posts: { id: string; body: string }[] };
+  const feed = (await (await get("/community?_data=routes%2Fcommunity", { base: base(), cookie })).json()) as {
+    posts: { id: string; body: string }[];
+  };
   return String(feed.posts.find((p) => p.body === body)!.id);
 }
 
@@ -30,9 +32,17 @@ describe("/admin authorisation", () => {
     }
     const author = await signUp({ base: base() });
     const postId = await postBy(author.cookie, `not for outsiders ${Date.now()}`);
-    expect((await postForm("/admin/reports", { post_id: postId, decision: "hide" }, { base: base(), cookie: user.cookie })).status).toBe(404);
-    expect((await postForm("/admin/users", { user_id: "1", role: "grant" }, { base: base(), cookie: user.cookie })).status).toBe(404);
-    expect((await postForm("/admin/stars", { user_id: "1", decision: "approved" }, { base: base(), cookie: user.cookie })).status).toBe(404);
+    expect(
+      (await postForm("/admin/reports", { post_id: postId, decision: "hide" }, { base: base(), cookie: user.cookie }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await postForm("/admin/users", { user_id: "1", role: "grant" }, { base: base(), cookie: user.cookie })).status,
+    ).toBe(404);
+    expect(
+      (await postForm("/admin/stars", { user_id: "1", decision: "approved" }, { base: base(), cookie: user.cookie }))
+        .status,
+    ).toBe(404);
     // The post is still visible to everyone: nothing happened.
     expect((await get(`/posts/${postId}`, { base: base(), cookie: user.cookie })).status).toBe(200);
     // And the role did not move to the non-admin.
@@ -45,7 +55,11 @@ describe("/admin authorisation", () => {
     expect(res.headers.get("location")).toBe("/admin/reports");
     const page = await (await get("/admin/reports", { base: base(), cookie: ctx.admin.cookie })).text();
     expect(page).toContain("Reported posts");
-    const foreign = await postForm("/admin/reports", { post_id: "1", decision: "hide" }, { base: base(), cookie: ctx.admin.cookie, origin: "https://evil.example" });
+    const foreign = await postForm(
+      "/admin/reports",
+      { post_id: "1", decision: "hide" },
+      { base: base(), cookie: ctx.admin.cookie, origin: "https://evil.example" },
+    );
     expect(foreign.status).toBe(403);
   });
 });
@@ -56,13 +70,21 @@ describe("/admin/reports", () => {
     const reporter = await signUp({ base: base() });
     const body = `report me ${Date.now()}`;
     const postId = await postBy(author.cookie, body);
-    const reported = await postForm(`/posts/${postId}`, { intent: "report", post_id: postId, reason: "spam link" }, { base: base(), cookie: reporter.cookie });
+    const reported = await postForm(
+      `/posts/${postId}`,
+      { intent: "report", post_id: postId, reason: "spam link" },
+      { base: base(), cookie: reporter.cookie },
+    );
     expect(reported.status).toBeLessThan(400);
     let page = await (await get("/admin/reports", { base: base(), cookie: ctx.admin.cookie })).text();
     expect(page).toContain(body);
     expect(page).toContain("spam link");
 
-    const hide = await postForm("/admin/reports", { post_id: postId, decision: "hide" }, { base: base(), cookie: ctx.admin.cookie });
+    const hide = await postForm(
+      "/admin/reports",
+      { post_id: postId, decision: "hide" },
+      { base: base(), cookie: ctx.admin.cookie },
+    );
     expect(hide.status).toBe(200);
     expect(await hide.text()).toContain(`Post ${postId} is hidden.`);
     expect((await get(`/posts/${postId}`, { base: base(), cookie: reporter.cookie })).status).toBe(404);
@@ -71,37 +93,78 @@ describe("/admin/reports", () => {
 
     // Reported again by someone else, then restored: visible again.
     const other = await signUp({ base: base() });
-    await postForm(`/posts/${postId}`, { intent: "report", post_id: postId, reason: "still bad" }, { base: base(), cookie: other.cookie });
-    const restore = await postForm("/admin/reports", { post_id: postId, decision: "restore" }, { base: base(), cookie: ctx.admin.cookie });
+    await postForm(
+      `/posts/${postId}`,
+      { intent: "report", post_id: postId, reason: "still bad" },
+      { base: base(), cookie: other.cookie },
+    );
+    const restore = await postForm(
+      "/admin/reports",
+      { post_id: postId, decision: "restore" },
+      { base: base(), cookie: ctx.admin.cookie },
+    );
     expect(restore.status).toBe(200);
     expect((await get(`/posts/${postId}`, { base: base(), cookie: reporter.cookie })).status).toBe(200);
 
     // Dismiss: the reports close, the post stays as it is.
     const third = await signUp({ base: base() });
-    await postForm(`/posts/${postId}`, { intent: "report", post_id: postId, reason: "meh" }, { base: base(), cookie: third.cookie });
+    await postForm(
+      `/posts/${postId}`,
+      { intent: "report", post_id: postId, reason: "meh" },
+      { base: base(), cookie: third.cookie },
+    );
     expect(await (await get("/admin/reports", { base: base(), cookie: ctx.admin.cookie })).text()).toContain("meh");
-    const dismiss = await postForm("/admin/reports", { post_id: postId, decision: "dismiss" }, { base: base(), cookie: ctx.admin.cookie });
+    const dismiss = await postForm(
+      "/admin/reports",
+      { post_id: postId, decision: "dismiss" },
+      { base: base(), cookie: ctx.admin.cookie },
+    );
     expect(dismiss.status).toBe(200);
     expect(await (await get("/admin/reports", { base: base(), cookie: ctx.admin.cookie })).text()).not.toContain(body);
     expect((await get(`/posts/${postId}`, { base: base(), cookie: reporter.cookie })).status).toBe(200);
   });
 
   it("bad input is a 400 and a missing post a 404, never a 500", async () => {
-    expect((await postForm("/admin/reports", { post_id: "abc", decision: "hide" }, { base: base(), cookie: ctx.admin.cookie })).status).toBe(400);
-    expect((await postForm("/admin/reports", { post_id: "1", decision: "burn" }, { base: base(), cookie: ctx.admin.cookie })).status).toBe(400);
-    expect((await postForm("/admin/reports", { post_id: "999999999", decision: "hide" }, { base: base(), cookie: ctx.admin.cookie })).status).toBe(404);
+    expect(
+      (
+        await postForm(
+          "/admin/reports",
+          { post_id: "abc", decision: "hide" },
+          { base: base(), cookie: ctx.admin.cookie },
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await postForm("/admin/reports", { post_id: "1", decision: "burn" }, { base: base(), cookie: ctx.admin.cookie }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await postForm(
+          "/admin/reports",
+          { post_id: "999999999", decision: "hide" },
+          { base: base(), cookie: ctx.admin.cookie },
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe("/admin/users and the role", () => {
   it("lists and searches users; an admin grants the role to another, who may use /admin at once", async () => {
     const user = await signUp({ base: base() });
-    const html = await (await get(`/admin/users?q=${encodeURIComponent(user.email)}`, { base: base(), cookie: ctx.admin.cookie })).text();
+    const html = await (
+      await get(`/admin/users?q=${encodeURIComponent(user.email)}`, { base: base(), cookie: ctx.admin.cookie })
+    ).text();
     expect(html).toContain(user.email);
     // One row: the search matched only that user (the admin's own e-mail is in the page's header).
     expect(html.match(/data-user="\d+"/g)).toHaveLength(1);
     const id = html.match(/data-user="(\d+)"/)![1]!;
-    const grant = await postForm(`/admin/users`, { user_id: id, role: "grant" }, { base: base(), cookie: ctx.admin.cookie });
+    const grant = await postForm(
+      `/admin/users`,
+      { user_id: id, role: "grant" },
+      { base: base(), cookie: ctx.admin.cookie },
+    );
     expect(grant.status).toBe(200);
     expect((await get("/admin/users", { base: base(), cookie: user.cookie })).status).toBe(200);
     await postForm(`/admin/users`, { user_id: id, role: "revoke" }, { base: base(), cookie: ctx.admin.cookie });

@@ -26,7 +26,12 @@ async function gradedUser(showAmounts = false) {
     .values({ email: `csv-${Date.now()}-${Math.random()}@example.com`, show_amounts: showAmounts })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const link = await linkAccount({ userId, kind: "plaid", fingerprint: `plaid:csv:${userId}`, label: "=cmd|' /C calc'!A0" });
+  const link = await linkAccount({
+    userId,
+    kind: "plaid",
+    fingerprint: `plaid:csv:${userId}`,
+    label: "=cmd|' /C calc'!A0",
+  });
   if (!link.ok) throw new Error("link failed");
   const t0 = Date.UTC(2025, 0, 2, 15);
   const symbols = ["AAPL", "MSFT", ...HOSTILE];
@@ -52,7 +57,9 @@ async function gradedUser(showAmounts = false) {
 }
 
 const call = async (route: { loader: (args: never) => unknown }, path: string, token?: string) => {
-  const request = new Request(`http://localhost${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const request = new Request(`http://localhost${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   try {
     return (await route.loader({ request, params: {}, context: {} } as never)) as Response;
   } catch (thrown) {
@@ -81,7 +88,11 @@ function reparse(text: string, numeric: string[]) {
 describe("journal and CSV exports", () => {
   it("round_trips.csv re-parses to exactly the API's rows, with a header row and an attachment", async () => {
     const { token } = await gradedUser();
-    const json = await call(roundTripsApi, "/api/portal/round_trips?page_size=100&sort_by=close_time&order=desc", token);
+    const json = await call(
+      roundTripsApi,
+      "/api/portal/round_trips?page_size=100&sort_by=close_time&order=desc",
+      token,
+    );
     expect(json.status).toBe(200);
     const body = (await json.json()) as { data: Record<string, unknown>[]; meta: { total: number } };
     expect(body.meta.total).toBe(12);
@@ -91,7 +102,9 @@ describe("journal and CSV exports", () => {
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("content-disposition")).toBe('attachment; filename="round_trips.csv"');
     const text = await csv.text();
-    expect(text.split("\n")[0]).toBe("n,account,symbol,asset_class,side,open_time,close_time,holding_days,entry_notional,pnl,return,outcome");
+    expect(text.split("\n")[0]).toBe(
+      "n,account,symbol,asset_class,side,open_time,close_time,holding_days,entry_notional,pnl,return,outcome",
+    );
     expect(reparse(text, TRIP_NUMBERS)).toEqual(body.data);
     // Filters apply to the CSV as to the API.
     const longs = await call(roundTripsCsv, "/api/portal/round_trips.csv?symbol=AAPL", token);
@@ -100,7 +113,9 @@ describe("journal and CSV exports", () => {
 
   it("the sum of the journal's P&L is the grade's: Σ trips = roundTrips, mean = expectancy", async () => {
     const { userId, token } = await gradedUser();
-    const body = (await (await call(roundTripsApi, "/api/portal/round_trips?page_size=100", token)).json()) as { data: { pnl: number; outcome: string }[] };
+    const body = (await (await call(roundTripsApi, "/api/portal/round_trips?page_size=100", token)).json()) as {
+      data: { pnl: number; outcome: string }[];
+    };
     const m = (await currentEvaluation(userId))!.result.metrics;
     expect(body.data.length).toBe(m.roundTrips);
     expect(body.data.reduce((s, r) => s + r.pnl, 0) / m.roundTrips).toBeCloseTo(m.expectancy!, 9);
@@ -109,7 +124,9 @@ describe("journal and CSV exports", () => {
 
   it("trades.csv re-parses to the trades API's rows", async () => {
     const { token } = await gradedUser();
-    const api = (await (await call(tradesApi, "/api/portal/trades?page_size=100", token)).json()) as { data: Record<string, unknown>[] };
+    const api = (await (await call(tradesApi, "/api/portal/trades?page_size=100", token)).json()) as {
+      data: Record<string, unknown>[];
+    };
     expect(api.data).toHaveLength(24);
     const csv = await call(tradesCsv, "/api/portal/trades.csv", token);
     expect(csv.headers.get("content-disposition")).toBe('attachment; filename="trades.csv"');
@@ -126,7 +143,9 @@ describe("journal and CSV exports", () => {
     for (const c of cells) expect(c, c).not.toMatch(/^[=+\-@]/);
     const symbols = new Set((parse(text, { columns: true }) as Record<string, string>[]).map((r) => r.symbol));
     for (const s of HOSTILE) expect(symbols).toContain(`'${s}`);
-    expect(new Set((parse(text, { columns: true }) as Record<string, string>[]).map((r) => r.account))).toEqual(new Set(["'=cmd|' /C calc'!A0"]));
+    expect(new Set((parse(text, { columns: true }) as Record<string, string>[]).map((r) => r.account))).toEqual(
+      new Set(["'=cmd|' /C calc'!A0"]),
+    );
     const trips = await (await call(roundTripsCsv, "/api/portal/round_trips.csv", token)).text();
     const tripSymbols = (parse(trips, { columns: true }) as Record<string, string>[]).map((r) => r.symbol);
     expect(tripSymbols).toContain("'-2+3");

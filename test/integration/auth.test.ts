@@ -3,7 +3,11 @@ import { baseUrl, get, postForm, sessionCookie, signUp, uniqueEmail } from "../s
 import { startServer, type RunningServer } from "../support/server";
 
 async function apiPost(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe("sign-up, sign-in and sessions", () => {
@@ -18,7 +22,19 @@ describe("sign-up, sign-in and sessions", () => {
     const info = await get("/api/user/info", { cookie: sessionCookie(res) });
     const { data } = (await info.json()) as { data: Record<string, unknown> };
     expect(data.email).toBe(email.toLowerCase());
-    expect(Object.keys(data)).toEqual(expect.arrayContaining(["id", "username", "email", "first_name", "last_name", "name", "avatar", "platform_name", "is_star"]));
+    expect(Object.keys(data)).toEqual(
+      expect.arrayContaining([
+        "id",
+        "username",
+        "email",
+        "first_name",
+        "last_name",
+        "name",
+        "avatar",
+        "platform_name",
+        "is_star",
+      ]),
+    );
   });
 
   it("shows field errors, keeps the email and never echoes the password", async () => {
@@ -87,7 +103,11 @@ describe("sign-up, sign-in and sessions", () => {
   });
 
   it("rejects a filled honeypot", async () => {
-    const res = await postForm("/signup", { email: uniqueEmail(), password: "correct horse battery", website: "http://spam" });
+    const res = await postForm("/signup", {
+      email: uniqueEmail(),
+      password: "correct horse battery",
+      website: "http://spam",
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -95,7 +115,13 @@ describe("sign-up, sign-in and sessions", () => {
 describe("the user API", () => {
   it("registers, logs in with a bearer token and reads the user", async () => {
     const email = uniqueEmail("api");
-    const reg = await apiPost("/api/user/register", { email, password: "correct horse battery", username: `api_${Date.now().toString(36)}`, first_name: "Ada", color: "ignored" });
+    const reg = await apiPost("/api/user/register", {
+      email,
+      password: "correct horse battery",
+      username: `api_${Date.now().toString(36)}`,
+      first_name: "Ada",
+      color: "ignored",
+    });
     expect(reg.status).toBe(201);
     const login = await apiPost("/api/user/login", { email, password: "correct horse battery" });
     expect(login.status).toBe(200);
@@ -122,7 +148,11 @@ describe("the user API", () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { message: string; fields: Record<string, string> } };
     expect(Object.keys(body.error.fields).sort()).toEqual(["email", "password"]);
-    const notJson = await fetch(baseUrl() + "/api/user/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+    const notJson = await fetch(baseUrl() + "/api/user/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{oops",
+    });
     expect(notJson.status).toBe(400);
   });
 });
@@ -142,7 +172,11 @@ describe("login rate limit", () => {
     if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const res = await postForm("/signin", { email: uniqueEmail("rl"), password: "wrong password" }, { base: server.url, headers: { "x-forwarded-for": ip } });
+      const res = await postForm(
+        "/signin",
+        { email: uniqueEmail("rl"), password: "wrong password" },
+        { base: server.url, headers: { "x-forwarded-for": ip } },
+      );
       statuses.push(res.status);
       if (i === 10) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     }
@@ -150,34 +184,64 @@ describe("login rate limit", () => {
     expect(statuses[10]).toBe(429);
   });
 
-  it("throttles an account against strangers without locking its owner's own browser out", { timeout: 120_000 }, async () => {
-    const net = `198.51.${Math.floor(Math.random() * 250)}`;
-    const ip = (i: number) => `${net}.${(i % 250) + 1}`;
-    const password = "the owner's password";
-    const email = uniqueEmail("owner");
-    expect((await postForm("/signup", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(240) } })).status).toBe(302);
-    const first = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(0) } });
-    expect(first.status).toBe(302);
-    const device = first.headers.getSetCookie().find((c) => c.startsWith("grader_device="))!;
-    expect(device).toMatch(/HttpOnly/);
-    const deviceCookie = device.split(";")[0]!;
-    // An attacker spends the account's 100 attempts an hour from many addresses (10 each, under the per-IP limit)…
-    let last = 0;
-    for (let i = 0; i < 101; i++) {
-      const res = await postForm("/signin", { email, password: `guess ${i}` }, { base: server.url, headers: { "x-forwarded-for": ip(1 + Math.floor(i / 9)) } });
-      last = res.status;
-      if (i < 99) expect(res.status).toBe(400);
-    }
-    expect(last).toBe(429);
-    // …after which even the right password from a stranger's browser waits,
-    const stranger = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(200) } });
-    expect(stranger.status).toBe(429);
-    // and a forged device cookie changes nothing,
-    const forged = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(201), cookie: deviceCookie.replace(/.$/, (c) => (c === "A" ? "B" : "A")) } });
-    expect(forged.status).toBe(429);
-    // but the owner's browser, which signed in before, still gets in.
-    const owner = await postForm("/signin", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(202), cookie: deviceCookie } });
-    expect(owner.status).toBe(302);
-    expect(owner.headers.getSetCookie().some((c) => c.startsWith("grader_session="))).toBe(true);
-  });
+  it(
+    "throttles an account against strangers without locking its owner's own browser out",
+    { timeout: 120_000 },
+    async () => {
+      const net = `198.51.${Math.floor(Math.random() * 250)}`;
+      const ip = (i: number) => `${net}.${(i % 250) + 1}`;
+      const password = "the owner's password";
+      const email = uniqueEmail("owner");
+      expect(
+        (await postForm("/signup", { email, password }, { base: server.url, headers: { "x-forwarded-for": ip(240) } }))
+          .status,
+      ).toBe(302);
+      const first = await postForm(
+        "/signin",
+        { email, password },
+        { base: server.url, headers: { "x-forwarded-for": ip(0) } },
+      );
+      expect(first.status).toBe(302);
+      const device = first.headers.getSetCookie().find((c) => c.startsWith("grader_device="))!;
+      expect(device).toMatch(/HttpOnly/);
+      const deviceCookie = device.split(";")[0]!;
+      // An attacker spends the account's 100 attempts an hour from many addresses (10 each, under the per-IP limit)…
+      let last = 0;
+      for (let i = 0; i < 101; i++) {
+        const res = await postForm(
+          "/signin",
+          { email, password: `guess ${i}` },
+          { base: server.url, headers: { "x-forwarded-for": ip(1 + Math.floor(i / 9)) } },
+        );
+        last = res.status;
+        if (i < 99) expect(res.status).toBe(400);
+      }
+      expect(last).toBe(429);
+      // …after which even the right password from a stranger's browser waits,
+      const stranger = await postForm(
+        "/signin",
+        { email, password },
+        { base: server.url, headers: { "x-forwarded-for": ip(200) } },
+      );
+      expect(stranger.status).toBe(429);
+      // and a forged device cookie changes nothing,
+      const forged = await postForm(
+        "/signin",
+        { email, password },
+        {
+          base: server.url,
+          headers: { "x-forwarded-for": ip(201), cookie: deviceCookie.replace(/.$/, (c) => (c === "A" ? "B" : "A")) },
+        },
+      );
+      expect(forged.status).toBe(429);
+      // but the owner's browser, which signed in before, still gets in.
+      const owner = await postForm(
+        "/signin",
+        { email, password },
+        { base: server.url, headers: { "x-forwarded-for": ip(202), cookie: deviceCookie } },
+      );
+      expect(owner.status).toBe(302);
+      expect(owner.headers.getSetCookie().some((c) => c.startsWith("grader_session="))).toBe(true);
+    },
+  );
 });

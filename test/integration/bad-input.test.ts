@@ -5,7 +5,11 @@ import { baseUrl, get, postForm, signUp } from "../support/http";
 // Inputs no browser of ours sends, each answered with a 4xx and a reason, never a 500.
 
 async function api(path: string, cookie: string, body: string, headers: Record<string, string> = {}) {
-  return fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", origin: baseUrl(), cookie, ...headers }, body });
+  return fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl(), cookie, ...headers },
+    body,
+  });
 }
 
 describe("a malformed session cookie", () => {
@@ -36,11 +40,17 @@ describe("ids out of range", () => {
   it("answers the JSON API with 400 naming the field", async () => {
     for (const raw of badIds) {
       // As a JSON number too ("0x10" is 16 there, a valid id: not found).
-      const res = await api("/api/finance/plaid/import", cookie, `{"linked_account_id": ${JSON.stringify(Number(raw))}}`);
+      const res = await api(
+        "/api/finance/plaid/import",
+        cookie,
+        `{"linked_account_id": ${JSON.stringify(Number(raw))}}`,
+      );
       expect(res.status, raw).toBe(raw === "0x10" ? 404 : 400);
       const res2 = await api("/api/finance/plaid/import", cookie, JSON.stringify({ linked_account_id: raw }));
       expect(res2.status, raw).toBe(400);
-      expect(((await res2.json()) as { error: { fields: Record<string, string> } }).error.fields).toHaveProperty("linked_account_id");
+      expect(((await res2.json()) as { error: { fields: Record<string, string> } }).error.fields).toHaveProperty(
+        "linked_account_id",
+      );
     }
     const literal = await api("/api/finance/plaid/import", cookie, `{"linked_account_id": 1e308}`);
     expect(literal.status).toBe(400);
@@ -66,21 +76,39 @@ describe("ids out of range", () => {
       expect(unstake.status, raw).toBe(404);
       const wallet = await postForm("/airdrop", { intent: "register_wallet", linked_account_id: raw }, { cookie });
       expect(wallet.status, raw).toBe(400);
-      const unlink = await postForm("/profile/account", { intent: "unlink", linked_account_id: raw, id: raw }, { cookie });
+      const unlink = await postForm(
+        "/profile/account",
+        { intent: "unlink", linked_account_id: raw, id: raw },
+        { cookie },
+      );
       expect(unlink.status, raw).toBeLessThan(500);
     }
   });
 });
 
 /** A raw HTTP/1.1 request, so the test controls Content-Length and Transfer-Encoding itself. */
-function rawPost(path: string, headers: Record<string, string>, body?: Buffer | string, chunked = false): Promise<{ status: number; text: string }> {
+function rawPost(
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+  chunked = false,
+): Promise<{ status: number; text: string }> {
   const url = new URL(baseUrl() + path);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { origin: baseUrl(), ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (c: Buffer) => (text += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { origin: baseUrl(), ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     // The server may answer and close before the whole body is sent.
     req.on("error", (error) => reject(error));
     if (chunked) {
@@ -92,26 +120,44 @@ function rawPost(path: string, headers: Record<string, string>, body?: Buffer | 
 
 describe("body size limits", () => {
   it("refuse a 10 MB JSON body with 413 before reading it", async () => {
-    const declared = await rawPost("/api/user/login", { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) });
+    const declared = await rawPost("/api/user/login", {
+      "content-type": "application/json",
+      "content-length": String(10 * 1024 * 1024),
+    });
     expect(declared.status).toBe(413);
     expect(declared.text).toContain("too large");
     // A body actually sent: still 413, and the server keeps answering others.
     const big = Buffer.alloc(10 * 1024 * 1024, 0x20);
-    const res = await fetch(baseUrl() + "/api/user/login", { method: "POST", headers: { "content-type": "application/json", origin: baseUrl() }, body: big }).catch((error: Error) => error);
+    const res = await fetch(baseUrl() + "/api/user/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseUrl() },
+      body: big,
+    }).catch((error: Error) => error);
     if (!(res instanceof Error)) expect(res.status).toBe(413);
     expect((await get("/healthz")).status).toBe(200);
   });
 
   it("refuse a large form post, and an avatar upload over its own larger limit", async () => {
-    const form = await rawPost("/signin", { "content-type": "application/x-www-form-urlencoded", "content-length": String(100 * 1024) });
+    const form = await rawPost("/signin", {
+      "content-type": "application/x-www-form-urlencoded",
+      "content-length": String(100 * 1024),
+    });
     expect(form.status).toBe(413);
-    const avatar = await rawPost("/user/settings", { "content-type": "multipart/form-data; boundary=x", "content-length": String(3 * 1024 * 1024) });
+    const avatar = await rawPost("/user/settings", {
+      "content-type": "multipart/form-data; boundary=x",
+      "content-length": String(3 * 1024 * 1024),
+    });
     expect(avatar.status).toBe(413);
     expect(avatar.text).toContain("at most 2112 KB");
   });
 
   it("answer a body without a declared length with 411", async () => {
-    const res = await rawPost("/api/user/login", { "content-type": "application/json", "transfer-encoding": "chunked" }, '{"email":"a@b.c"}', true);
+    const res = await rawPost(
+      "/api/user/login",
+      { "content-type": "application/json", "transfer-encoding": "chunked" },
+      '{"email":"a@b.c"}',
+      true,
+    );
     expect(res.status).toBe(411);
   });
 
@@ -123,9 +169,17 @@ describe("body size limits", () => {
 
 describe("a POST without Origin", () => {
   it("is refused when its Referer is another site", async () => {
-    const foreign = await postForm("/signin", { email: "a@example.com", password: "whatever pw" }, { origin: null, headers: { referer: "https://evil.example/form" } });
+    const foreign = await postForm(
+      "/signin",
+      { email: "a@example.com", password: "whatever pw" },
+      { origin: null, headers: { referer: "https://evil.example/form" } },
+    );
     expect(foreign.status).toBe(403);
-    const own = await postForm("/signin", { email: "a@example.com", password: "whatever pw" }, { origin: null, headers: { referer: `${baseUrl()}/signin` } });
+    const own = await postForm(
+      "/signin",
+      { email: "a@example.com", password: "whatever pw" },
+      { origin: null, headers: { referer: `${baseUrl()}/signin` } },
+    );
     expect(own.status).toBe(400);
   });
 });

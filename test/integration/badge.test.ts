@@ -5,21 +5,32 @@ import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http"
 // paths only), no cookies, and dollars only for a trader who shows amounts.
 
 async function api(path: string, cookie: string, body: unknown = {}) {
-  const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  const res = await fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown> } };
 }
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function gradedTrader(showAmounts: boolean) {
   const { cookie } = await signUp();
-  expect((await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() })).status).toBeLessThan(300);
+  expect(
+    (await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() })).status,
+  ).toBeLessThan(300);
   // The history imports as jobs and ends with an automatic grade, which this call finds (2002).
   await waitForImports(cookie);
   const graded = await api("/api/finance/plaid/evaluation", cookie);
   expect([200, 2002]).toContain(graded.body.data?.code);
   const id = ((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id;
   if (showAmounts) {
-    const saved = await postForm("/user/settings", { username: `badge_${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`, show_amounts: "amounts" }, { cookie });
+    const saved = await postForm(
+      "/user/settings",
+      { username: `badge_${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`, show_amounts: "amounts" },
+      { cookie },
+    );
     expect(saved.status).toBeLessThan(400);
   }
   return { cookie, id, code: graded.body.data!.verification_code as string, tier: graded.body.data!.tier as string };
@@ -79,8 +90,16 @@ describe("the badge and the embeddable card", () => {
 
   it("answers 404 for unknown and ungraded traders", async () => {
     const ungraded = await signUp();
-    const id = ((await (await get("/api/user/info", { cookie: ungraded.cookie })).json()) as { data: { id: number } }).data.id;
-    for (const path of [`/u/${id}/badge.svg`, `/embed/u/${id}`, "/u/999999999/badge.svg", "/embed/u/999999999", "/embed/u/abc"]) expect((await get(path)).status, path).toBe(404);
+    const id = ((await (await get("/api/user/info", { cookie: ungraded.cookie })).json()) as { data: { id: number } })
+      .data.id;
+    for (const path of [
+      `/u/${id}/badge.svg`,
+      `/embed/u/${id}`,
+      "/u/999999999/badge.svg",
+      "/embed/u/999999999",
+      "/embed/u/abc",
+    ])
+      expect((await get(path)).status, path).toBe(404);
   });
 
   it("offers both snippets on the profile to copy", async () => {

@@ -9,7 +9,10 @@ import { baseUrl, get, postForm, signUp } from "../support/http";
 // Real HTTP against the built server in Stripe demo mode: the `stripe` SDK talks to the msw
 // simulator, webhooks are signed with the demo secret exactly as Stripe signs them.
 const DEMO_WEBHOOK_SECRET = "whsec_demo_grader_webhook_secret";
-const FIXTURE = readFileSync(path.resolve(import.meta.dirname, "../fixtures/stripe/checkout-session-completed.json"), "utf8");
+const FIXTURE = readFileSync(
+  path.resolve(import.meta.dirname, "../fixtures/stripe/checkout-session-completed.json"),
+  "utf8",
+);
 
 async function createSession(cookie: string, priceId: string) {
   return fetch(baseUrl() + "/api/stripe/create_stripe_session", {
@@ -26,7 +29,10 @@ async function triesCount(cookie: string): Promise<number> {
   return Number(m[1]);
 }
 
-function fixtureEvent(sessionId: string, patch: { type?: string; payment_status?: string; amount_total?: number } = {}) {
+function fixtureEvent(
+  sessionId: string,
+  patch: { type?: string; payment_status?: string; amount_total?: number } = {},
+) {
   const event = JSON.parse(FIXTURE);
   event.id = `evt_test_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   event.created = Math.floor(Date.now() / 1000);
@@ -38,11 +44,19 @@ function fixtureEvent(sessionId: string, patch: { type?: string; payment_status?
 }
 
 function sign(payload: string, timestamp?: number) {
-  return Stripe.webhooks.generateTestHeaderString({ payload, secret: DEMO_WEBHOOK_SECRET, ...(timestamp ? { timestamp } : {}) });
+  return Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: DEMO_WEBHOOK_SECRET,
+    ...(timestamp ? { timestamp } : {}),
+  });
 }
 
 async function deliver(payload: string, signature: string) {
-  return fetch(baseUrl() + "/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
+  return fetch(baseUrl() + "/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+    body: payload,
+  });
 }
 
 async function newSession(cookie: string, priceId = "price_demo_starter") {
@@ -65,7 +79,11 @@ describe("POST /api/stripe/create_stripe_session", () => {
     const res = await createSession(cookie, "price_nope");
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Unknown price id.");
-    const anon = await fetch(baseUrl() + "/api/stripe/create_stripe_session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ price_id: "price_demo_starter" }) });
+    const anon = await fetch(baseUrl() + "/api/stripe/create_stripe_session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ price_id: "price_demo_starter" }),
+    });
     expect(anon.status).toBe(401);
   });
 });
@@ -96,7 +114,12 @@ describe("POST /api/stripe/webhook", () => {
     const { session_id } = await newSession(cookie);
     const payload = fixtureEvent(session_id);
     const signature = sign(payload);
-    const answers = await Promise.all(Array.from({ length: 10 }, async () => (await deliver(payload, signature)).json() as Promise<{ duplicate: boolean }>));
+    const answers = await Promise.all(
+      Array.from(
+        { length: 10 },
+        async () => (await deliver(payload, signature)).json() as Promise<{ duplicate: boolean }>,
+      ),
+    );
     expect(answers.filter((a) => a.duplicate === false)).toHaveLength(1);
     expect(answers.filter((a) => a.duplicate === true)).toHaveLength(9);
     expect(await triesCount(cookie)).toBe(before + 10);
@@ -131,12 +154,20 @@ describe("POST /api/stripe/webhook", () => {
     const unpaid = fixtureEvent(a.session_id, { payment_status: "unpaid", amount_total: 1499 });
     expect((await deliver(unpaid, sign(unpaid))).status).toBe(200);
     expect(await triesCount(cookie)).toBe(before);
-    const ok = fixtureEvent(a.session_id, { type: "checkout.session.async_payment_succeeded", payment_status: "paid", amount_total: 1499 });
+    const ok = fixtureEvent(a.session_id, {
+      type: "checkout.session.async_payment_succeeded",
+      payment_status: "paid",
+      amount_total: 1499,
+    });
     expect((await deliver(ok, sign(ok))).status).toBe(200);
     expect(await triesCount(cookie)).toBe(before + 50);
 
     const b = await newSession(cookie, "price_demo_pro");
-    const failed = fixtureEvent(b.session_id, { type: "checkout.session.async_payment_failed", payment_status: "unpaid", amount_total: 1499 });
+    const failed = fixtureEvent(b.session_id, {
+      type: "checkout.session.async_payment_failed",
+      payment_status: "unpaid",
+      amount_total: 1499,
+    });
     expect((await deliver(failed, sign(failed))).status).toBe(200);
     expect(await triesCount(cookie)).toBe(before + 50);
     const shown = await (await get(`/pay-result?session_id=${b.session_id}`, { cookie })).text();
@@ -171,7 +202,11 @@ describe("hosted checkout and the demo checkout page", () => {
     const form = await get(page, { cookie });
     expect(form.status).toBe(200);
     expect(await form.text()).toContain("4242 4242 4242 4242");
-    const paid = await postForm(page, { card_number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" }, { cookie });
+    const paid = await postForm(
+      page,
+      { card_number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" },
+      { cookie },
+    );
     expect(paid.status).toBe(302);
     const result = paid.headers.get("location")!;
     expect(result).toMatch(/^\/pay-result\?session_id=cs_test_/);
@@ -197,11 +232,27 @@ describe("hosted checkout and the demo checkout page", () => {
     await new Promise<void>((r) => decoy.listen(0, "127.0.0.1", r));
     const decoyHost = `localhost:${(decoy.address() as AddressInfo).port}`;
     try {
-      const body = new URLSearchParams({ card_number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" }).toString();
+      const body = new URLSearchParams({
+        card_number: "4242 4242 4242 4242",
+        expiry: "12 / 34",
+        cvc: "123",
+      }).toString();
       const status = await new Promise<number>((resolve, reject) => {
         const url = new URL(baseUrl() + page);
         const req = http.request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: decoyHost, origin: `http://${decoyHost}`, cookie, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: "POST",
+            headers: {
+              host: decoyHost,
+              origin: `http://${decoyHost}`,
+              cookie,
+              "content-type": "application/x-www-form-urlencoded",
+              "content-length": Buffer.byteLength(body),
+            },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
@@ -222,7 +273,11 @@ describe("hosted checkout and the demo checkout page", () => {
     const { cookie } = await signUp();
     const before = await triesCount(cookie);
     const page = await startHosted(cookie);
-    const declined = await postForm(page, { card_number: "4000 0000 0000 0002", expiry: "12 / 34", cvc: "123" }, { cookie });
+    const declined = await postForm(
+      page,
+      { card_number: "4000 0000 0000 0002", expiry: "12 / 34", cvc: "123" },
+      { cookie },
+    );
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain("Your card was declined.");
     expect(await triesCount(cookie)).toBe(before);

@@ -4,14 +4,33 @@ import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http"
 // Performance cards and sharing over HTTP: rendering, the content-addressed cache, the download
 // proxy's refusals, the public share page and the verification page.
 
-type ShareAnswer = { data?: { share_url: string; format: string; width: number; height: number; page_url: string; verification_code: string }; error?: { message: string } };
+type ShareAnswer = {
+  data?: {
+    share_url: string;
+    format: string;
+    width: number;
+    height: number;
+    page_url: string;
+    verification_code: string;
+  };
+  error?: { message: string };
+};
 
 async function api(path: string, cookie: string, body: unknown = {}) {
-  const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as ShareAnswer & { data?: Record<string, unknown> } };
+  const res = await fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as ShareAnswer & { data?: Record<string, unknown> },
+  };
 }
 
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function userId(cookie: string): Promise<number> {
   return ((await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } }).data.id;
@@ -83,7 +102,8 @@ describe("performance cards", () => {
     const unknown = await get(`/cards/${"0".repeat(64)}.png`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("cache-control")).toBe("no-store");
-    for (const name of ["abc.png", `${"A".repeat(64)}.png`, `${"0".repeat(64)}.jpg`]) expect((await get(`/cards/${name}`)).status, name).toBe(404);
+    for (const name of ["abc.png", `${"A".repeat(64)}.png`, `${"0".repeat(64)}.jpg`])
+      expect((await get(`/cards/${name}`)).status, name).toBe(404);
   });
 
   it("renders the 1080×1350 story card with format=story", async () => {
@@ -109,8 +129,14 @@ describe("performance cards", () => {
 
   it("gives a changed privacy choice and a new grade a new URL", async () => {
     const before = await api(`/api/share/image/${trader.id}`, trader.cookie);
-    const info = ((await (await get("/api/user/info", { cookie: trader.cookie })).json()) as { data: { username: string | null } }).data;
-    const saved = await postForm("/user/settings", { username: info.username ?? `card_${Date.now().toString(36)}`, show_amounts: "amounts" }, { cookie: trader.cookie });
+    const info = (
+      (await (await get("/api/user/info", { cookie: trader.cookie })).json()) as { data: { username: string | null } }
+    ).data;
+    const saved = await postForm(
+      "/user/settings",
+      { username: info.username ?? `card_${Date.now().toString(36)}`, show_amounts: "amounts" },
+      { cookie: trader.cookie },
+    );
     expect(saved.status).toBeLessThan(400);
     const amounts = await api(`/api/share/image/${trader.id}`, trader.cookie);
     expect(amounts.headers.get("x-card-cache")).toBe("miss");
@@ -137,7 +163,9 @@ describe("performance cards", () => {
     expect(other.body.data!.share_url).toBe(linkUrl);
     const own = await api(`/api/share/image/${await userId(viewer.cookie)}`, viewer.cookie);
     expect(own.status).toBe(404);
-    expect(own.body.error?.message).toBe("You don’t have a grade yet. Connect your investment account to get your grade, then share it!");
+    expect(own.body.error?.message).toBe(
+      "You don’t have a grade yet. Connect your investment account to get your grade, then share it!",
+    );
     const ungraded = await api(`/api/share/image/${await userId(viewer.cookie)}`, trader.cookie);
     expect(ungraded.status).toBe(404);
     expect((await api("/api/share/image/999999999", viewer.cookie)).status).toBe(404);
@@ -146,7 +174,11 @@ describe("performance cards", () => {
   });
 
   it("downloads a card through the proxy as an attachment named after the trader", async () => {
-    const info = ((await (await get("/api/user/info", { cookie: trader.cookie })).json()) as { data: { username: string | null; first_name: string | null } }).data;
+    const info = (
+      (await (await get("/api/user/info", { cookie: trader.cookie })).json()) as {
+        data: { username: string | null; first_name: string | null };
+      }
+    ).data;
     const res = await get(`/api/share/proxy?file_url=${encodeURIComponent(linkUrl)}`, { cookie: trader.cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
@@ -184,14 +216,18 @@ describe("performance cards", () => {
       expect(res.status, url).toBe(400);
     }
     expect((await get("/api/share/proxy")).status).toBe(400);
-    expect((await get(`/api/share/proxy?file_url=${encodeURIComponent(`${ours.origin}/cards/${"0".repeat(64)}.png`)}`)).status).toBe(404);
+    expect(
+      (await get(`/api/share/proxy?file_url=${encodeURIComponent(`${ours.origin}/cards/${"0".repeat(64)}.png`)}`))
+        .status,
+    ).toBe(404);
   });
 
   it("serves the public share page with Open Graph tags whose image is a real PNG", async () => {
     const res = await get(`/share/open_graph/${trader.id}?from=x`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    const meta = (attr: string, key: string) => new RegExp(`<meta[^>]*${attr}="${key.replace(/[:]/g, "\\:")}"[^>]*content="([^"]*)"`).exec(html)?.[1];
+    const meta = (attr: string, key: string) =>
+      new RegExp(`<meta[^>]*${attr}="${key.replace(/[:]/g, "\\:")}"[^>]*content="([^"]*)"`).exec(html)?.[1];
     const image = meta("property", "og:image");
     expect(image).toBe(linkUrl);
     expect(meta("property", "og:image:width")).toBe("1200");
@@ -204,7 +240,8 @@ describe("performance cards", () => {
     expect(png.status).toBe(200);
     expect(png.headers.get("content-type")).toBe("image/png");
     expect(pngSize(new Uint8Array(await png.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
-    for (const text of ["Grade summary", trader.code, "Get your grade", `/verify/${trader.code}`]) expect(html).toContain(text);
+    for (const text of ["Grade summary", trader.code, "Get your grade", `/verify/${trader.code}`])
+      expect(html).toContain(text);
     // Graded from the Plaid simulator (the test server runs with DEMO=1): said on the page and in the unfurl.
     expect(html).toContain("Demo data:");
     expect(meta("property", "og:description")).toMatch(/^Demo data\. /);
@@ -241,7 +278,8 @@ describe("performance cards", () => {
     expect(html).toContain(`href="/u/${trader.id}"`);
     // Everything the card draws is on the record, and the card itself.
     const card = await api(`/api/share/image/${trader.id}`, trader.cookie);
-    for (const label of ["Time-weighted return", "Max drawdown", "Win rate", "Stars", "Score", "Graded on", "Period"]) expect(html).toContain(label);
+    for (const label of ["Time-weighted return", "Max drawdown", "Win rate", "Stars", "Score", "Graded on", "Period"])
+      expect(html).toContain(label);
     expect(html).toContain(`src="${local(card.body.data!.share_url)}"`);
     for (const path of ["/verify/GR-ZZZZ-ZZZZ", "/verify/nonsense"]) {
       const missing = await get(path);
@@ -273,7 +311,8 @@ describe("performance cards", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toMatch(/<img[^>]+src="\/cards\/[0-9a-f]{64}\.png"/);
-    for (const host of ["twitter.com/intent/tweet", "facebook.com/sharer", "reddit.com/submit"]) expect(html).toContain(host);
+    for (const host of ["twitter.com/intent/tweet", "facebook.com/sharer", "reddit.com/submit"])
+      expect(html).toContain(host);
     expect(html).toContain(encodeURIComponent(`/share/open_graph/${trader.id}?from=twitter`));
     expect(html).toContain("/api/share/proxy?file_url=");
     expect(html).toContain("To share on Instagram, please download your performance card first");
@@ -290,7 +329,15 @@ describe("the card renderer (in process)", () => {
     const { drawableName, cardPercent, cardUsd } = await import("../../app/server/cards.server");
     // Cyrillic, Greek, Vietnamese, Chinese and Japanese have bundled glyphs; emoji, Korean and
     // right-to-left scripts fall back to the @username instead of drawing tofu.
-    for (const name of ["Иван Петров", "Γιώργος Παπαδόπουλος", "Nguyễn Văn An", "王小明", "山田 太郎", "Zoë Ørsted-Łukasiewicz"]) expect(facesForText(name), name).not.toBeNull();
+    for (const name of [
+      "Иван Петров",
+      "Γιώργος Παπαδόπουλος",
+      "Nguyễn Văn An",
+      "王小明",
+      "山田 太郎",
+      "Zoë Ørsted-Łukasiewicz",
+    ])
+      expect(facesForText(name), name).not.toBeNull();
     for (const name of ["😀 Joe", "김민준", "محمد", "דוד"]) expect(facesForText(name), name).toBeNull();
     const owner = { username: "kim_trader", first_name: "김민준", last_name: null, name: null, show_amounts: false };
     expect(drawableName(owner)).toEqual({ name: "@kim_trader", initials: "K" });
@@ -323,7 +370,9 @@ describe("the card renderer (in process)", () => {
     };
     for (const format of ["link", "story"] as const) {
       const png = await renderCardPng({ ...data, format });
-      expect(pngSize(new Uint8Array(png))).toEqual(format === "link" ? { width: 1200, height: 630 } : { width: 1080, height: 1350 });
+      expect(pngSize(new Uint8Array(png))).toEqual(
+        format === "link" ? { width: 1200, height: 630 } : { width: 1080, height: 1350 },
+      );
       expect(png.length).toBeLessThan(150 * 1024);
     }
   });
@@ -331,7 +380,9 @@ describe("the card renderer (in process)", () => {
   it("counts share-page views with their source", async () => {
     const trader = await gradedTrader();
     const path = `/share/open_graph/${trader.id}`;
-    const views = async () => ((await (await get(`/api/page-views?path=${encodeURIComponent(path)}`)).json()) as { data: { views: number } }).data.views;
+    const views = async () =>
+      ((await (await get(`/api/page-views?path=${encodeURIComponent(path)}`)).json()) as { data: { views: number } })
+        .data.views;
     const before = await views();
     expect((await get(`${path}?from=twitter`)).status).toBe(200);
     expect((await get(`${path}?from=reddit`)).status).toBe(200);

@@ -8,10 +8,16 @@ let seq = 0;
 
 type Member = { cookie: string; id: number; username: string };
 
-async function member(opts: { username?: string; first_name?: string; last_name?: string; base?: string } = {}): Promise<Member> {
+async function member(
+  opts: { username?: string; first_name?: string; last_name?: string; base?: string } = {},
+): Promise<Member> {
   const { cookie } = await signUp({ base: opts.base });
   const username = opts.username ?? `u${run}_${seq++}`;
-  const res = await postForm("/user-questions", { username, first_name: opts.first_name ?? "", last_name: opts.last_name ?? "", experience: "1-3" }, { cookie, base: opts.base });
+  const res = await postForm(
+    "/user-questions",
+    { username, first_name: opts.first_name ?? "", last_name: opts.last_name ?? "", experience: "1-3" },
+    { cookie, base: opts.base },
+  );
   expect(res.status, await res.clone().text()).toBe(302);
   const info = (await (await get("/api/user/info", { cookie, base: opts.base })).json()) as { data: { id: number } };
   return { cookie, id: info.data.id, username };
@@ -26,10 +32,27 @@ async function data<T>(path: string, route: string, cookie: string): Promise<T> 
 
 async function apiGet(path: string, cookie: string) {
   const res = await get(path, { cookie });
-  return { status: res.status, body: (await res.json()) as { data?: unknown; meta?: { page: number; page_size: number; total: number }; error?: { message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      data?: unknown;
+      meta?: { page: number; page_size: number; total: number };
+      error?: { message: string };
+    },
+  };
 }
 
-type Post = { id: string; body: string; like_count: number; reply_count: number; liked: boolean; deleted: boolean; root_id: string | null; parent_id: string | null; card: { tier: string; image: string | null } | null };
+type Post = {
+  id: string;
+  body: string;
+  like_count: number;
+  reply_count: number;
+  liked: boolean;
+  deleted: boolean;
+  root_id: string | null;
+  parent_id: string | null;
+  card: { tier: string; image: string | null } | null;
+};
 
 async function createPost(m: Member, body: string, extra: Record<string, string> = {}) {
   const res = await postForm("/community", { body, intent: "post", ...extra }, { cookie: m.cookie });
@@ -45,8 +68,14 @@ const demoToken = () => `public-sandbox-user_good_${run}${Math.floor(Math.random
 async function graded(): Promise<Member> {
   const m = await member({ first_name: "Graded", last_name: `Trader${run}` });
   const call = (path: string, body: unknown) =>
-    fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie: m.cookie }, body: JSON.stringify(body) });
-  expect((await call("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(300);
+    fetch(baseUrl() + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: m.cookie },
+      body: JSON.stringify(body),
+    });
+  expect((await call("/api/finance/plaid/exchange-public-token", { public_token: demoToken() })).status).toBeLessThan(
+    300,
+  );
   await waitForImports(m.cookie); // graded automatically after the import
   const ev = (await (await call("/api/finance/plaid/evaluation", {})).json()) as { data: { code: number } };
   expect(ev.data.code).toBe(2002);
@@ -65,16 +94,26 @@ describe("trader search", () => {
   it("ranks an exact username first, then username prefixes, then names; answers the PRODUCT §3 fields", async () => {
     const res = await apiGet(`/api/portal/search/trader?keyword=srch${run}`, exact.cookie);
     expect(res.status).toBe(200);
-    const list = res.body.data as { id: number; username: string; first_name: string | null; last_name: string | null; avatar: string | null }[];
+    const list = res.body.data as {
+      id: number;
+      username: string;
+      first_name: string | null;
+      last_name: string | null;
+      avatar: string | null;
+    }[];
     expect(list.map((t) => t.username)).toEqual([`srch${run}`, `srch${run}x`, `other${run}`]);
     expect(Object.keys(list[0]!).sort()).toEqual(["avatar", "first_name", "id", "last_name", "username"]);
     expect(list[0]!.id).toBe(exact.id);
   });
 
   it("finds by first and last name and tolerates a typo (trigram similarity)", async () => {
-    const byName = (await apiGet(`/api/portal/search/trader?keyword=${encodeURIComponent(`Srch${run} Smith`)}`, exact.cookie)).body.data as { username: string }[];
+    const byName = (
+      await apiGet(`/api/portal/search/trader?keyword=${encodeURIComponent(`Srch${run} Smith`)}`, exact.cookie)
+    ).body.data as { username: string }[];
     expect(byName[0]!.username).toBe(`other${run}`);
-    const typo = (await apiGet(`/api/portal/search/trader?keyword=${`many${run}`.replace(/(.)(.)$/, "$2$1")}`, exact.cookie)).body.data as unknown[];
+    const typo = (
+      await apiGet(`/api/portal/search/trader?keyword=${`many${run}`.replace(/(.)(.)$/, "$2$1")}`, exact.cookie)
+    ).body.data as unknown[];
     expect(Array.isArray(typo)).toBe(true);
   });
 
@@ -93,7 +132,9 @@ describe("trader search", () => {
   it("has a results page that works without JavaScript", async () => {
     const html = await (await get(`/search?keyword=srch${run}`, { cookie: exact.cookie })).text();
     expect(html).toContain(`href="/u/${exact.id}"`);
-    expect(await (await get("/search?keyword=ab", { cookie: exact.cookie })).text()).toContain("Type at least 3 characters.");
+    expect(await (await get("/search?keyword=ab", { cookie: exact.cookie })).text()).toContain(
+      "Type at least 3 characters.",
+    );
   });
 });
 
@@ -103,20 +144,35 @@ describe("follows", () => {
     a = await member();
     b = await member();
   });
-  const counts = async (m: Member, viewer: Member) => (await data<{ counts: { followers: number; following: number }; following: boolean }>(`/u/${m.id}`, "routes/u.$id", viewer.cookie));
+  const counts = async (m: Member, viewer: Member) =>
+    await data<{ counts: { followers: number; following: number }; following: boolean }>(
+      `/u/${m.id}`,
+      "routes/u.$id",
+      viewer.cookie,
+    );
 
   it("follows idempotently and keeps the counts equal to the rows", async () => {
-    for (let i = 0; i < 2; i++) expect((await postForm(`/u/${b.id}`, { intent: "follow" }, { cookie: a.cookie })).status).toBe(303);
+    for (let i = 0; i < 2; i++)
+      expect((await postForm(`/u/${b.id}`, { intent: "follow" }, { cookie: a.cookie })).status).toBe(303);
     const seen = await counts(b, a);
     expect(seen.following).toBe(true);
     expect(seen.counts.followers).toBe(1);
     expect((await counts(a, b)).counts.following).toBe(1);
-    const list = await data<{ data: { id: number }[]; meta: { total: number } }>("/profile/following", "routes/profile.following", a.cookie);
+    const list = await data<{ data: { id: number }[]; meta: { total: number } }>(
+      "/profile/following",
+      "routes/profile.following",
+      a.cookie,
+    );
     expect(list.data.map((r) => r.id)).toEqual([b.id]);
     expect(list.meta.total).toBe(1);
-    const followers = await data<{ data: { id: number }[] }>("/profile/followers", "routes/profile.followers", b.cookie);
+    const followers = await data<{ data: { id: number }[] }>(
+      "/profile/followers",
+      "routes/profile.followers",
+      b.cookie,
+    );
     expect(followers.data.map((r) => r.id)).toEqual([a.id]);
-    for (let i = 0; i < 2; i++) expect((await postForm(`/u/${b.id}`, { intent: "unfollow" }, { cookie: a.cookie })).status).toBe(303);
+    for (let i = 0; i < 2; i++)
+      expect((await postForm(`/u/${b.id}`, { intent: "unfollow" }, { cookie: a.cookie })).status).toBe(303);
     expect((await counts(b, a)).counts.followers).toBe(0);
     expect((await counts(a, b)).counts.following).toBe(0);
   });
@@ -128,7 +184,9 @@ describe("follows", () => {
   });
 
   it("concurrent follows keep the count consistent", async () => {
-    await Promise.all(Array.from({ length: 5 }, () => postForm(`/u/${b.id}`, { intent: "follow" }, { cookie: a.cookie })));
+    await Promise.all(
+      Array.from({ length: 5 }, () => postForm(`/u/${b.id}`, { intent: "follow" }, { cookie: a.cookie })),
+    );
     expect((await counts(b, a)).counts.followers).toBe(1);
     await postForm(`/u/${b.id}`, { intent: "unfollow" }, { cookie: a.cookie });
   });
@@ -148,20 +206,38 @@ describe("posts, replies and likes", () => {
 
   it("posts, replies, replies to a reply, and counts them", async () => {
     const post = await createPost(a, `Hello from ${run} a`);
-    expect((await postForm(`/posts/${post.id}?index`, { intent: "reply", body: "first reply" }, { cookie: b.cookie })).status).toBe(303);
-    const page = await data<{ post: Post; replies: { data: Post[] } }>(`/posts/${post.id}`, "routes/posts.$id._index", a.cookie);
+    expect(
+      (await postForm(`/posts/${post.id}?index`, { intent: "reply", body: "first reply" }, { cookie: b.cookie }))
+        .status,
+    ).toBe(303);
+    const page = await data<{ post: Post; replies: { data: Post[] } }>(
+      `/posts/${post.id}`,
+      "routes/posts.$id._index",
+      a.cookie,
+    );
     expect(page.post.reply_count).toBe(1);
     const reply = page.replies.data[0]!;
     expect(reply.body).toBe("first reply");
     expect(reply.root_id).toBe(post.id);
-    expect((await postForm(`/posts/${post.id}/${reply.id}`, { intent: "reply", body: "nested" }, { cookie: a.cookie })).status).toBe(303);
-    const nested = await data<{ reply: Post; replies: { data: Post[] } }>(`/posts/${post.id}/${reply.id}`, "routes/posts.$id.$cid", a.cookie);
+    expect(
+      (await postForm(`/posts/${post.id}/${reply.id}`, { intent: "reply", body: "nested" }, { cookie: a.cookie }))
+        .status,
+    ).toBe(303);
+    const nested = await data<{ reply: Post; replies: { data: Post[] } }>(
+      `/posts/${post.id}/${reply.id}`,
+      "routes/posts.$id.$cid",
+      a.cookie,
+    );
     expect(nested.reply.reply_count).toBe(1);
     expect(nested.replies.data[0]!.body).toBe("nested");
     expect(nested.replies.data[0]!.parent_id).toBe(reply.id);
     // A reply's id is not a post page, and a reply under the wrong root is a 404.
     // A page number that is not a whole number shows the first page.
-    for (const q of ["1.01", "-3", "x"]) expect((await data<{ replies: { data: Post[] } }>(`/posts/${post.id}?page=${q}`, "routes/posts.$id._index", a.cookie)).replies.data.length).toBe(1);
+    for (const q of ["1.01", "-3", "x"])
+      expect(
+        (await data<{ replies: { data: Post[] } }>(`/posts/${post.id}?page=${q}`, "routes/posts.$id._index", a.cookie))
+          .replies.data.length,
+      ).toBe(1);
     expect((await get(`/posts/${post.id}/${reply.id}?page=2.5`, { cookie: a.cookie })).status).toBe(200);
     expect((await get(`/posts/${reply.id}`, { cookie: a.cookie })).status).toBe(404);
     expect((await get(`/posts/${Number(post.id) + 100000}/${reply.id}`, { cookie: a.cookie })).status).toBe(404);
@@ -181,8 +257,11 @@ describe("posts, replies and likes", () => {
 
   it("allows one like per user and post; likes and unlikes are idempotent", async () => {
     const post = await createPost(a, `Like me ${run}`);
-    for (let i = 0; i < 3; i++) await postForm(`/posts/${post.id}?index`, { intent: "like", redirect_to: "/community" }, { cookie: b.cookie });
-    await Promise.all(Array.from({ length: 4 }, () => postForm(`/posts/${post.id}?index`, { intent: "like" }, { cookie: a.cookie })));
+    for (let i = 0; i < 3; i++)
+      await postForm(`/posts/${post.id}?index`, { intent: "like", redirect_to: "/community" }, { cookie: b.cookie });
+    await Promise.all(
+      Array.from({ length: 4 }, () => postForm(`/posts/${post.id}?index`, { intent: "like" }, { cookie: a.cookie })),
+    );
     let seen = await data<{ post: Post }>(`/posts/${post.id}`, "routes/posts.$id._index", b.cookie);
     expect(seen.post.like_count).toBe(2);
     expect(seen.post.liked).toBe(true);
@@ -197,15 +276,27 @@ describe("posts, replies and likes", () => {
   it("lets authors delete only their own posts and replies", async () => {
     const post = await createPost(a, `Delete test ${run}`);
     await postForm(`/posts/${post.id}?index`, { intent: "reply", body: "to be deleted" }, { cookie: b.cookie });
-    const reply = (await data<{ replies: { data: Post[] } }>(`/posts/${post.id}`, "routes/posts.$id._index", a.cookie)).replies.data[0]!;
-    expect((await postForm(`/posts/${post.id}/${reply.id}`, { intent: "delete" }, { cookie: a.cookie })).status).toBe(404);
+    const reply = (await data<{ replies: { data: Post[] } }>(`/posts/${post.id}`, "routes/posts.$id._index", a.cookie))
+      .replies.data[0]!;
+    expect((await postForm(`/posts/${post.id}/${reply.id}`, { intent: "delete" }, { cookie: a.cookie })).status).toBe(
+      404,
+    );
     expect((await postForm(`/posts/${post.id}?index`, { intent: "delete" }, { cookie: b.cookie })).status).toBe(404);
-    expect((await postForm(`/posts/${post.id}/${reply.id}`, { intent: "delete" }, { cookie: b.cookie })).status).toBe(303);
-    const after = await data<{ post: Post; replies: { data: Post[] } }>(`/posts/${post.id}`, "routes/posts.$id._index", a.cookie);
+    expect((await postForm(`/posts/${post.id}/${reply.id}`, { intent: "delete" }, { cookie: b.cookie })).status).toBe(
+      303,
+    );
+    const after = await data<{ post: Post; replies: { data: Post[] } }>(
+      `/posts/${post.id}`,
+      "routes/posts.$id._index",
+      a.cookie,
+    );
     expect(after.post.reply_count).toBe(0);
     expect(after.replies.data[0]!.deleted).toBe(true);
     expect(after.replies.data[0]!.body).toBe("");
-    expect((await postForm(`/posts/${post.id}?index`, { intent: "delete", redirect_to: "/community" }, { cookie: a.cookie })).status).toBe(303);
+    expect(
+      (await postForm(`/posts/${post.id}?index`, { intent: "delete", redirect_to: "/community" }, { cookie: a.cookie }))
+        .status,
+    ).toBe(303);
     const feed = await data<{ posts: Post[] }>("/community", "routes/community", a.cookie);
     expect(feed.posts.map((p) => p.id)).not.toContain(post.id);
   });
@@ -222,7 +313,11 @@ describe("posts, replies and likes", () => {
     const latest = await data<{ posts: Post[]; next: string | null }>("/community", "routes/community", a.cookie);
     expect(latest.posts.map((p) => p.id)).toContain(fromC.id);
     // Keyset paging: the next page starts below the last id shown.
-    const older = await data<{ posts: Post[] }>(`/community?before=${latest.posts[0]!.id}`, "routes/community", a.cookie);
+    const older = await data<{ posts: Post[] }>(
+      `/community?before=${latest.posts[0]!.id}`,
+      "routes/community",
+      a.cookie,
+    );
     expect(older.posts.every((p) => BigInt(p.id) < BigInt(latest.posts[0]!.id))).toBe(true);
   });
 
@@ -262,18 +357,35 @@ describe("safety: reports", () => {
     const author = await member();
     const post = await createPost(author, `Spam ${run}`);
     const reporters = await Promise.all([member(), member(), member()]);
-    expect((await postForm(`/posts/${post.id}?index`, { intent: "report", reason: "spam" }, { cookie: author.cookie })).status).toBe(400);
+    expect(
+      (await postForm(`/posts/${post.id}?index`, { intent: "report", reason: "spam" }, { cookie: author.cookie }))
+        .status,
+    ).toBe(400);
     for (const r of reporters.slice(0, 2)) {
-      expect((await postForm(`/posts/${post.id}?index`, { intent: "report", reason: "spam", redirect_to: "/community" }, { cookie: r.cookie })).status).toBe(303);
+      expect(
+        (
+          await postForm(
+            `/posts/${post.id}?index`,
+            { intent: "report", reason: "spam", redirect_to: "/community" },
+            { cookie: r.cookie },
+          )
+        ).status,
+      ).toBe(303);
       // Reporting twice counts once.
       await postForm(`/posts/${post.id}?index`, { intent: "report", reason: "spam" }, { cookie: r.cookie });
     }
-    expect((await data<{ posts: Post[] }>("/community", "routes/community", reporters[2]!.cookie)).posts.map((p) => p.id)).toContain(post.id);
+    expect(
+      (await data<{ posts: Post[] }>("/community", "routes/community", reporters[2]!.cookie)).posts.map((p) => p.id),
+    ).toContain(post.id);
     await postForm(`/posts/${post.id}?index`, { intent: "report", reason: "spam" }, { cookie: reporters[2]!.cookie });
-    expect((await data<{ posts: Post[] }>("/community", "routes/community", reporters[0]!.cookie)).posts.map((p) => p.id)).not.toContain(post.id);
+    expect(
+      (await data<{ posts: Post[] }>("/community", "routes/community", reporters[0]!.cookie)).posts.map((p) => p.id),
+    ).not.toContain(post.id);
     expect((await get(`/posts/${post.id}`, { cookie: reporters[0]!.cookie })).status).toBe(404);
     expect((await get(`/posts/${post.id}`, { cookie: author.cookie })).status).toBe(200);
-    expect((await data<{ data: Post[] }>(`/u/${author.id}/posts`, "routes/u.$id.posts", reporters[0]!.cookie)).data).toHaveLength(0);
+    expect(
+      (await data<{ data: Post[] }>(`/u/${author.id}/posts`, "routes/u.$id.posts", reporters[0]!.cookie)).data,
+    ).toHaveLength(0);
   });
 
   it("reports a user (stored, once), never oneself", async () => {
@@ -293,14 +405,17 @@ describe("direct messages", () => {
     [a, b, c] = await Promise.all([member(), member(), member()]);
   });
 
-  const send = (from: Member, to: Member, body: string) => postForm(`/u/${to.id}`, { intent: "message", body }, { cookie: from.cookie });
+  const send = (from: Member, to: Member, body: string) =>
+    postForm(`/u/${to.id}`, { intent: "message", body }, { cookie: from.cookie });
   const convId = (res: Response) => Number(/\/messages\/(\d+)\/reply/.exec(res.headers.get("location") ?? "")![1]);
 
   it("a message from someone the recipient does not follow arrives as a request", async () => {
     const res = await send(a, b, `hi b <b>bold</b> ${run}`);
     expect(res.status).toBe(303);
     requestId = convId(res);
-    const inbox = await data<{ conversations: { id: number; incoming_request: boolean; unread: number; last_message: { body: string } }[] }>("/messages", "routes/messages._index", b.cookie);
+    const inbox = await data<{
+      conversations: { id: number; incoming_request: boolean; unread: number; last_message: { body: string } }[];
+    }>("/messages", "routes/messages._index", b.cookie);
     const row = inbox.conversations.find((x) => x.id === requestId)!;
     expect(row.incoming_request).toBe(true);
     expect(row.unread).toBe(1);
@@ -317,7 +432,11 @@ describe("direct messages", () => {
     const early = await postForm(`/messages/${requestId}/reply`, { body: "early" }, { cookie: b.cookie });
     expect(early.status).toBe(302);
     expect(early.headers.get("location")).toBe(`/messages/${requestId}/request`);
-    const thread = await data<{ messages: { body: string }[] }>(`/messages/${requestId}/reply`, "routes/messages.$id.reply", a.cookie);
+    const thread = await data<{ messages: { body: string }[] }>(
+      `/messages/${requestId}/reply`,
+      "routes/messages.$id.reply",
+      a.cookie,
+    );
     expect(thread.messages.map((m) => m.body).join()).not.toContain("early");
   });
 
@@ -326,13 +445,27 @@ describe("direct messages", () => {
       const res = await get(path, { cookie: c.cookie });
       expect(res.status, path).toBe(404);
       expect(await res.text()).not.toContain("hi b");
-      expect((await postForm(path, { body: "intrusion", answer: "accept" }, { cookie: c.cookie })).status, `POST ${path}`).toBe(404);
-      expect((await get(`${path}?_data=${encodeURIComponent(path.endsWith("reply") ? "routes/messages.$id.reply" : "routes/messages.$id.request")}`, { cookie: c.cookie })).status).toBe(404);
+      expect(
+        (await postForm(path, { body: "intrusion", answer: "accept" }, { cookie: c.cookie })).status,
+        `POST ${path}`,
+      ).toBe(404);
+      expect(
+        (
+          await get(
+            `${path}?_data=${encodeURIComponent(path.endsWith("reply") ? "routes/messages.$id.reply" : "routes/messages.$id.request")}`,
+            { cookie: c.cookie },
+          )
+        ).status,
+      ).toBe(404);
     }
     const inbox = await data<{ conversations: { id: number }[] }>("/messages", "routes/messages._index", c.cookie);
     expect(inbox.conversations.map((x) => x.id)).not.toContain(requestId);
     // Nothing changed for the participants.
-    const thread = await data<{ messages: { body: string }[] }>(`/messages/${requestId}/reply`, "routes/messages.$id.reply", a.cookie);
+    const thread = await data<{ messages: { body: string }[] }>(
+      `/messages/${requestId}/reply`,
+      "routes/messages.$id.reply",
+      a.cookie,
+    );
     expect(thread.messages.map((m) => m.body).join()).not.toContain("intrusion");
     // Signed out: sign in first.
     expect((await get(`/messages/${requestId}/reply`)).status).toBe(302);
@@ -342,20 +475,37 @@ describe("direct messages", () => {
     const res = await postForm(`/messages/${requestId}/request`, { answer: "accept" }, { cookie: b.cookie });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/messages/${requestId}/reply`);
-    expect((await postForm(`/messages/${requestId}/reply`, { body: "hello a" }, { cookie: b.cookie })).status).toBe(303);
-    const inboxA = await data<{ conversations: { id: number; unread: number; status: string }[] }>("/messages", "routes/messages._index", a.cookie);
+    expect((await postForm(`/messages/${requestId}/reply`, { body: "hello a" }, { cookie: b.cookie })).status).toBe(
+      303,
+    );
+    const inboxA = await data<{ conversations: { id: number; unread: number; status: string }[] }>(
+      "/messages",
+      "routes/messages._index",
+      a.cookie,
+    );
     const row = inboxA.conversations.find((x) => x.id === requestId)!;
     expect(row.status).toBe("accepted");
     expect(row.unread).toBe(1);
-    const thread = await data<{ messages: { body: string; mine: boolean }[] }>(`/messages/${requestId}/reply`, "routes/messages.$id.reply", a.cookie);
+    const thread = await data<{ messages: { body: string; mine: boolean }[] }>(
+      `/messages/${requestId}/reply`,
+      "routes/messages.$id.reply",
+      a.cookie,
+    );
     expect(thread.messages.map((m) => m.body)).toEqual([expect.stringContaining("hi b"), "hello a"]);
-    const again = await data<{ conversations: { id: number; unread: number }[] }>("/messages", "routes/messages._index", a.cookie);
+    const again = await data<{ conversations: { id: number; unread: number }[] }>(
+      "/messages",
+      "routes/messages._index",
+      a.cookie,
+    );
     expect(again.conversations.find((x) => x.id === requestId)!.unread).toBe(0);
     expect((await postForm(`/messages/${requestId}/reply`, { body: "" }, { cookie: a.cookie })).status).toBe(400);
   });
 
   it("pages a long conversation: the newest 50, then older ones by cursor", async () => {
-    for (let i = 0; i < 55; i++) expect((await postForm(`/messages/${requestId}/reply`, { body: `note ${i}` }, { cookie: b.cookie })).status).toBe(303);
+    for (let i = 0; i < 55; i++)
+      expect((await postForm(`/messages/${requestId}/reply`, { body: `note ${i}` }, { cookie: b.cookie })).status).toBe(
+        303,
+      );
     type Thread = { messages: { id: string; body: string }[]; older: string | null };
     const path = `/messages/${requestId}/reply`;
     const newest = await data<Thread>(path, "routes/messages.$id.reply", a.cookie);
@@ -367,11 +517,23 @@ describe("direct messages", () => {
     expect(html).toContain(`href="${path}?before=${newest.older}"`);
     expect(html).not.toContain("Newest messages");
     const older = await data<Thread>(`${path}?before=${newest.older}`, "routes/messages.$id.reply", a.cookie);
-    expect(older.messages.map((m) => m.body)).toEqual([expect.stringContaining("hi b"), "hello a", "note 0", "note 1", "note 2", "note 3", "note 4"]);
+    expect(older.messages.map((m) => m.body)).toEqual([
+      expect.stringContaining("hi b"),
+      "hello a",
+      "note 0",
+      "note 1",
+      "note 2",
+      "note 3",
+      "note 4",
+    ]);
     expect(older.older).toBeNull();
-    expect(await (await get(`${path}?before=${newest.older}`, { cookie: a.cookie })).text()).toContain(`href="${path}">Newest messages`);
+    expect(await (await get(`${path}?before=${newest.older}`, { cookie: a.cookie })).text()).toContain(
+      `href="${path}">Newest messages`,
+    );
     // A malformed cursor is the newest page, not an error.
-    expect((await data<Thread>(`${path}?before=abc`, "routes/messages.$id.reply", a.cookie)).messages.at(-1)!.body).toBe("note 54");
+    expect(
+      (await data<Thread>(`${path}?before=abc`, "routes/messages.$id.reply", a.cookie)).messages.at(-1)!.body,
+    ).toBe("note 54");
   });
 
   it("pages the inbox, 50 conversations a page", async () => {
@@ -399,7 +561,11 @@ describe("direct messages", () => {
     await postForm(`/u/${a.id}`, { intent: "follow" }, { cookie: d.cookie });
     const res = await send(a, d, "you follow me");
     const id = convId(res);
-    const inbox = await data<{ conversations: { id: number; status: string; incoming_request: boolean }[] }>("/messages", "routes/messages._index", d.cookie);
+    const inbox = await data<{ conversations: { id: number; status: string; incoming_request: boolean }[] }>(
+      "/messages",
+      "routes/messages._index",
+      d.cookie,
+    );
     expect(inbox.conversations.find((x) => x.id === id)).toMatchObject({ status: "accepted", incoming_request: false });
   });
 
@@ -437,23 +603,39 @@ describe("market", () => {
   it("lists graded traders with PRODUCT §3 paging, sorts and filters; unknown sort → 400", async () => {
     const res = await apiGet("/api/portal/market/traders?page_size=100", g.cookie);
     expect(res.status).toBe(200);
-    const rows = res.body.data as { id: number; score: number; return: number | null; drawdown: number | null; followers: number; tier: string }[];
+    const rows = res.body.data as {
+      id: number;
+      score: number;
+      return: number | null;
+      drawdown: number | null;
+      followers: number;
+      tier: string;
+    }[];
     expect(rows.map((r) => r.id)).toContain(g.id);
     expect(res.body.meta).toMatchObject({ page: 1, page_size: 100 });
     const scores = rows.map((r) => r.score);
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
     for (const sort of ["return", "drawdown", "followers"]) {
-      const asc = (await apiGet(`/api/portal/market/traders?sort_by=${sort}&order=asc`, g.cookie)).body.data as Record<string, number | null>[];
+      const asc = (await apiGet(`/api/portal/market/traders?sort_by=${sort}&order=asc`, g.cookie)).body.data as Record<
+        string,
+        number | null
+      >[];
       const values = asc.map((r) => r[sort]).filter((v): v is number => v !== null);
       expect(values).toEqual([...values].sort((x, y) => x - y));
     }
     const me = rows.find((r) => r.id === g.id)!;
-    const tier = (await apiGet(`/api/portal/market/traders?tier=${me.tier}&page_size=100`, g.cookie)).body.data as { tier: string }[];
+    const tier = (await apiGet(`/api/portal/market/traders?tier=${me.tier}&page_size=100`, g.cookie)).body.data as {
+      tier: string;
+    }[];
     expect(tier.every((r) => r.tier === me.tier)).toBe(true);
     const other = ["Bronze", "Silver", "Gold", "Master", "Legend"].find((t) => t !== me.tier)!;
-    const notMe = (await apiGet(`/api/portal/market/traders?tier=${other}&page_size=100`, g.cookie)).body.data as { id: number }[];
+    const notMe = (await apiGet(`/api/portal/market/traders?tier=${other}&page_size=100`, g.cookie)).body.data as {
+      id: number;
+    }[];
     expect(notMe.map((r) => r.id)).not.toContain(g.id);
-    const stocks = (await apiGet("/api/portal/market/traders?asset_class=stock&page_size=100", g.cookie)).body.data as { id: number }[];
+    const stocks = (await apiGet("/api/portal/market/traders?asset_class=stock&page_size=100", g.cookie)).body.data as {
+      id: number;
+    }[];
     expect(stocks.map((r) => r.id)).toContain(g.id);
     expect((await apiGet("/api/portal/market/traders?sort_by=password", g.cookie)).status).toBe(400);
     expect((await apiGet("/api/portal/market/traders?tier=Diamond", g.cookie)).status).toBe(400);
@@ -469,11 +651,17 @@ describe("market", () => {
     const owners = (before.body.data as { trader: { id: number } }[]).map((t) => t.trader.id);
     expect(owners).not.toContain(g.id);
     // Choosing to show amounts (settings) shares the trades with their quantities.
-    const settings = await postForm("/user/settings", { username: g.username, first_name: "Graded", last_name: `Trader${run}`, show_amounts: "amounts" }, { cookie: g.cookie });
+    const settings = await postForm(
+      "/user/settings",
+      { username: g.username, first_name: "Graded", last_name: `Trader${run}`, show_amounts: "amounts" },
+      { cookie: g.cookie },
+    );
     expect(settings.status).toBeLessThan(400);
     const viewer = await member();
     const after = await apiGet("/api/portal/market/trades?page_size=100&sort_by=time&order=desc", viewer.cookie);
-    const mine = (after.body.data as { trader: { id: number }; quantity: number | null; time: string }[]).filter((t) => t.trader.id === g.id);
+    const mine = (after.body.data as { trader: { id: number }; quantity: number | null; time: string }[]).filter(
+      (t) => t.trader.id === g.id,
+    );
     expect(mine.length).toBeGreaterThan(0);
     expect(typeof mine[0]!.quantity).toBe("number");
     const times = (after.body.data as { time: string }[]).map((t) => t.time);
@@ -484,8 +672,25 @@ describe("market", () => {
 
   it("lists the trades of a trader who ticks the settings switch, without quantities, until it is unticked", async () => {
     const viewer = await member();
-    const ownerIds = async () => ((await apiGet("/api/portal/market/trades?page_size=100", viewer.cookie)).body.data as { trader: { id: number }; quantity: number | null }[]).filter((t) => t.trader.id === g.id);
-    const save = (extra: Record<string, string>) => postForm("/user/settings", { username: g.username, first_name: "Graded", last_name: `Trader${run}`, show_amounts: "percentages", ...extra }, { cookie: g.cookie });
+    const ownerIds = async () =>
+      (
+        (await apiGet("/api/portal/market/trades?page_size=100", viewer.cookie)).body.data as {
+          trader: { id: number };
+          quantity: number | null;
+        }[]
+      ).filter((t) => t.trader.id === g.id);
+    const save = (extra: Record<string, string>) =>
+      postForm(
+        "/user/settings",
+        {
+          username: g.username,
+          first_name: "Graded",
+          last_name: `Trader${run}`,
+          show_amounts: "percentages",
+          ...extra,
+        },
+        { cookie: g.cookie },
+      );
     expect((await save({})).status).toBe(200);
     expect(await ownerIds()).toEqual([]);
     const ticked = await save({ share_trades: "on" });
@@ -519,7 +724,10 @@ describe("posting is rate-limited", () => {
     // on the main server; on in-memory PGlite each server has its own database.
     const m = await member(process.env.DATABASE_URL ? {} : { base: server.url });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await postForm("/community", { body: `post ${i}` }, { cookie: m.cookie, base: server.url })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await postForm("/community", { body: `post ${i}` }, { cookie: m.cookie, base: server.url })).status,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 303)).toBe(true);
     expect(statuses[10]).toBe(429);
   });

@@ -8,17 +8,20 @@ function metaContent(html: string, attr: "name" | "property", key: string) {
 }
 
 describe("SEO and sharing", () => {
-  it.each(publicRoutes.filter((r) => !r.status && !r.path.startsWith("/oauth/")))("$path has a title, description, canonical URL and Open Graph tags", async ({ path }) => {
-    const html = await (await get(path)).text();
-    expect(html).toMatch(/<title>[^<]{3,}<\/title>/);
-    expect(metaContent(html, "name", "description")?.length).toBeGreaterThan(20);
-    const canonical = html.match(/<link rel="canonical" href="([^"]+)"/)?.[1];
-    expect(canonical).toBe(`http://localhost:3000${path.split("?")[0]}`);
-    expect(metaContent(html, "property", "og:title")).toBeTruthy();
-    expect(metaContent(html, "property", "og:url")).toBe(canonical);
-    expect(metaContent(html, "property", "og:image")).toMatch(/^http:\/\/localhost:3000\//);
-    expect(metaContent(html, "name", "twitter:card")).toBe("summary_large_image");
-  });
+  it.each(publicRoutes.filter((r) => !r.status && !r.path.startsWith("/oauth/")))(
+    "$path has a title, description, canonical URL and Open Graph tags",
+    async ({ path }) => {
+      const html = await (await get(path)).text();
+      expect(html).toMatch(/<title>[^<]{3,}<\/title>/);
+      expect(metaContent(html, "name", "description")?.length).toBeGreaterThan(20);
+      const canonical = html.match(/<link rel="canonical" href="([^"]+)"/)?.[1];
+      expect(canonical).toBe(`http://localhost:3000${path.split("?")[0]}`);
+      expect(metaContent(html, "property", "og:title")).toBeTruthy();
+      expect(metaContent(html, "property", "og:url")).toBe(canonical);
+      expect(metaContent(html, "property", "og:image")).toMatch(/^http:\/\/localhost:3000\//);
+      expect(metaContent(html, "name", "twitter:card")).toBe("summary_large_image");
+    },
+  );
 
   it("lists the public pages, the three articles and the 13 white-paper sections in /sitemap.xml", async () => {
     const res = await get("/sitemap.xml");
@@ -47,7 +50,8 @@ describe("SEO and sharing", () => {
 
 describe("blog", () => {
   it("shows the article with its read time and date, and counts each view", async () => {
-    const count = async () => ((await (await get("/api/page-views?path=/blogs/tB6YwPoQ")).json()) as { data: { views: number } }).data.views;
+    const count = async () =>
+      ((await (await get("/api/page-views?path=/blogs/tB6YwPoQ")).json()) as { data: { views: number } }).data.views;
     const before = await count();
     const res = await get("/blogs/tB6YwPoQ");
     const html = await res.text();
@@ -74,7 +78,11 @@ describe("blog", () => {
 describe("contact form", () => {
   it("stores a message, sends it to the support address and thanks the sender", async () => {
     const email = uniqueEmail("contact");
-    const res = await postForm("/contact", { name: "Grace", email, message: "Hello, I would like my data exported please." });
+    const res = await postForm("/contact", {
+      name: "Grace",
+      email,
+      message: "Hello, I would like my data exported please.",
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Thank you!");
     const mail = await (await get("/dev/mail")).text();
@@ -94,7 +102,12 @@ describe("contact form", () => {
 
   it("rejects a filled honeypot without storing anything", async () => {
     const email = uniqueEmail("bot");
-    const res = await postForm("/contact", { name: "Bot", email, message: "Buy cheap followers now!!!", website: "spam.example" });
+    const res = await postForm("/contact", {
+      name: "Bot",
+      email,
+      message: "Buy cheap followers now!!!",
+      website: "spam.example",
+    });
     expect(res.status).toBe(400);
     expect(await (await get("/dev/mail")).text()).not.toContain(email);
   });

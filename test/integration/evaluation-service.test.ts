@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft, StillImporting, EVALUATION_LEASE_MS } = await import("~/server/evaluation.server");
+const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft, StillImporting, EVALUATION_LEASE_MS } =
+  await import("~/server/evaluation.server");
 const { isSimulated } = await import("~/server/demo.server");
 const { saveImport, linkAccount } = await import("~/server/imports.server");
 // The benchmark series comes from the price source; its simulator answers at the network edge.
@@ -16,13 +17,22 @@ let seq = 0;
 
 async function newUser(extraTries = 0) {
   const db = await getDb();
-  const row = await db.insertInto("users").values({ email: `eval-${Date.now()}-${seq++}-${Math.random()}@example.com` }).returning("id").executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto("users")
+    .values({ email: `eval-${Date.now()}-${seq++}-${Math.random()}@example.com` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   if (extraTries) await db.updateTable("users").set({ extra_tries: extraTries }).where("id", "=", row.id).execute();
   return row.id;
 }
 
 async function linkWithHistory(userId: number, trades = 4) {
-  const link = await linkAccount({ userId, kind: "plaid", fingerprint: `plaid:test:${userId}:${Math.random()}`, label: "Test brokerage" });
+  const link = await linkAccount({
+    userId,
+    kind: "plaid",
+    fingerprint: `plaid:test:${userId}:${Math.random()}`,
+    label: "Test brokerage",
+  });
   if (!link.ok) throw new Error("link failed");
   const t0 = Date.UTC(2025, 0, 2);
   await saveImport(link.id, {
@@ -45,7 +55,18 @@ async function linkWithHistory(userId: number, trades = 4) {
 
 async function addTrade(accountId: number, n: number) {
   await saveImport(accountId, {
-    trades: [{ externalId: `extra-${n}`, time: new Date(Date.UTC(2025, 5, 1) + n * 3_600_000), symbol: "MSFT", assetClass: "stock", side: n % 2 ? "sell" : "buy", quantity: 1, price: 300, fee: 0 }],
+    trades: [
+      {
+        externalId: `extra-${n}`,
+        time: new Date(Date.UTC(2025, 5, 1) + n * 3_600_000),
+        symbol: "MSFT",
+        assetClass: "stock",
+        side: n % 2 ? "sell" : "buy",
+        quantity: 1,
+        price: 300,
+        fee: 0,
+      },
+    ],
     cashFlows: [],
     marks: [],
     payloads: [],
@@ -59,7 +80,10 @@ beforeAll(async () => {
 describe("evaluateUser", () => {
   it("answers 403 without a linked account", async () => {
     const userId = await newUser();
-    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 403, message: "Link your Robinhood or Metamask account first, then give it another go." });
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({
+      code: 403,
+      message: "Link your Robinhood or Metamask account first, then give it another go.",
+    });
     expect(await evaluateUser(userId, "evm", noReimport)).toMatchObject({ code: 403 });
   });
 
@@ -106,7 +130,10 @@ describe("evaluateUser", () => {
       expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);
     }
     await addTrade(account, 99);
-    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 401, message: "Your free tries are all used up! Buy a pass to keep going." });
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({
+      code: 401,
+      message: "Your free tries are all used up! Buy a pass to keep going.",
+    });
   });
 
   it("answers 402 at the daily limit, and gives the try back", async () => {
@@ -118,7 +145,10 @@ describe("evaluateUser", () => {
     }
     await addTrade(account, 50);
     const before = await triesLeft(userId);
-    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 402, message: "You've hit today's limit for evaluations—try again tomorrow!" });
+    expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({
+      code: 402,
+      message: "You've hit today's limit for evaluations—try again tomorrow!",
+    });
     expect(await triesLeft(userId)).toBe(before);
   });
 
@@ -153,7 +183,9 @@ describe("evaluateUser", () => {
       expect((await evaluateUser(userId, "all", noReimport, { automatic: true })).code).toBe(200);
     }
     expect(await triesLeft(userId)).toBe(3);
-    expect(await db.selectFrom("evaluation_days").select("count").where("user_id", "=", userId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom("evaluation_days").select("count").where("user_id", "=", userId).executeTakeFirst(),
+    ).toBeUndefined();
     expect(await db.selectFrom("evaluations").select("id").where("user_id", "=", userId).execute()).toHaveLength(7);
     // The trader's own request still uses a try.
     await addTrade(account, 300);
@@ -178,12 +210,24 @@ describe("evaluateUser", () => {
     const userId = await newUser();
     await linkWithHistory(userId);
     // A holder that renewed 5 s ago is alive: the slot is taken.
-    await db.updateTable("users").set({ evaluating_since: sql`now() - interval '5 seconds'` }).where("id", "=", userId).execute();
+    await db
+      .updateTable("users")
+      .set({ evaluating_since: sql`now() - interval '5 seconds'` })
+      .where("id", "=", userId)
+      .execute();
     expect(await evaluateUser(userId, "all", noReimport)).toMatchObject({ code: 409 });
     // One silent for longer than the lease (killed with -9 mid-evaluation) no longer holds it.
-    await db.updateTable("users").set({ evaluating_since: sql`now() - make_interval(secs => ${EVALUATION_LEASE_MS / 1000 + 1})` }).where("id", "=", userId).execute();
+    await db
+      .updateTable("users")
+      .set({ evaluating_since: sql`now() - make_interval(secs => ${EVALUATION_LEASE_MS / 1000 + 1})` })
+      .where("id", "=", userId)
+      .execute();
     expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);
-    const after = await db.selectFrom("users").select("evaluating_since").where("id", "=", userId).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("users")
+      .select("evaluating_since")
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
     expect(after.evaluating_since).toBeNull();
   });
 
@@ -193,7 +237,11 @@ describe("evaluateUser", () => {
     await linkWithHistory(userId);
     const out = await evaluateUser(userId, "all", noReimport);
     expect(out.code).toBe(200);
-    const row = await db.selectFrom("evaluations").select("demo").where("user_id", "=", userId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("evaluations")
+      .select("demo")
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
     // No PLAID_CLIENT_ID/PLAID_SECRET in the test environment: Plaid is simulated.
     expect(row.demo).toBe(isSimulated("plaid"));
     expect(row.demo).toBe(true);

@@ -2,12 +2,20 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 
 async function api(path: string, cookie: string, body: unknown = {}) {
-  const res = await fetch(baseUrl() + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } } };
+  const res = await fetch(baseUrl() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } },
+  };
 }
 
 // Each demo username (user_good_<suffix>) is its own institution account, so tests never collide on the 406 rule.
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function info(cookie: string) {
   return ((await (await get("/api/user/info", { cookie })).json()) as { data: Record<string, unknown> }).data;
@@ -21,7 +29,10 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(linked.status).toBeLessThan(300);
     // Linking answers before the import ends: an evaluation now answers 425 at once, using no try.
     const early = await api("/api/finance/plaid/evaluation", cookie);
-    expect(early.body.data).toEqual({ code: 425, message: "Your trades are still importing. Try again when the import is done." });
+    expect(early.body.data).toEqual({
+      code: 425,
+      message: "Your trades are still importing. Try again when the import is done.",
+    });
     expect((await waitForImports(cookie)).map((i) => i.state)).toEqual(["done"]);
     trader = { cookie, id: (await info(cookie)).id as number };
   });
@@ -31,13 +42,18 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     for (const path of ["/api/finance/plaid/evaluation", "/api/evm/evaluation", "/api/solana/evaluation"]) {
       const res = await api(path, cookie);
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ code: 403, message: "Link your Robinhood or Metamask account first, then give it another go." });
+      expect(res.body.data).toEqual({
+        code: 403,
+        message: "Link your Robinhood or Metamask account first, then give it another go.",
+      });
     }
   });
 
   it("the import's automatic grade is there, using no try; an evaluation then answers 2002 when nothing is new", async () => {
     expect((await info(trader.cookie)).is_star).toBe(true);
-    expect((await (await get("/evaluate", { cookie: trader.cookie })).text()).replace(/<!-- -->/g, "")).toContain("you have 3 left");
+    expect((await (await get("/evaluate", { cookie: trader.cookie })).text()).replace(/<!-- -->/g, "")).toContain(
+      "you have 3 left",
+    );
     const first = await api("/api/finance/plaid/evaluation", trader.cookie);
     expect(first.body.data?.code).toBe(2002);
     expect(["Bronze", "Silver", "Gold", "Master", "Legend"]).toContain(first.body.data?.tier);
@@ -52,7 +68,18 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
 
   it("shows the grade in the header, the stats page and the profile", async () => {
     const stats = await (await get("/profile/stats", { cookie: trader.cookie })).text();
-    for (const text of ["Dimensions", "Key figures", "Time-weighted return", "Money-weighted return", "Max drawdown", "Win rate", "Profit factor", "Grade history", "Flow-adjusted account index", "Drawdown from the running peak"]) {
+    for (const text of [
+      "Dimensions",
+      "Key figures",
+      "Time-weighted return",
+      "Money-weighted return",
+      "Max drawdown",
+      "Win rate",
+      "Profit factor",
+      "Grade history",
+      "Flow-adjusted account index",
+      "Drawdown from the running peak",
+    ]) {
       expect(stats).toContain(text);
     }
     expect(stats).toMatch(/<svg class="chart"[^>]*role="img"/);
@@ -70,7 +97,10 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(html).toContain("✓ Get your grade");
     expect(html).not.toContain("✓ Share your card");
     // Sharing from the share modal records it (the airdrop task), and the step is done.
-    const shared = await fetch(baseUrl() + "/api/airdrop/share", { method: "POST", headers: { cookie: trader.cookie, origin: baseUrl() } });
+    const shared = await fetch(baseUrl() + "/api/airdrop/share", {
+      method: "POST",
+      headers: { cookie: trader.cookie, origin: baseUrl() },
+    });
     expect(shared.status).toBeLessThan(300);
     expect(await (await get("/portal/dashboard", { cookie: trader.cookie })).text()).toContain("✓ Share your card");
     const fresh = await signUp();
@@ -80,7 +110,12 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
   });
 
   it("lists holdings and trades with paging and refuses unknown sort fields", async () => {
-    const trades = (await (await get("/api/portal/trades?page=2&page_size=10&sort_by=symbol&order=asc", { cookie: trader.cookie })).json()) as { data: { symbol: string; quantity: number }[]; meta: { page: number; page_size: number; total: number } };
+    const trades = (await (
+      await get("/api/portal/trades?page=2&page_size=10&sort_by=symbol&order=asc", { cookie: trader.cookie })
+    ).json()) as {
+      data: { symbol: string; quantity: number }[];
+      meta: { page: number; page_size: number; total: number };
+    };
     expect(trades.meta).toMatchObject({ page: 2, page_size: 10 });
     expect(trades.meta.total).toBeGreaterThanOrEqual(150);
     expect(trades.data).toHaveLength(10);
@@ -91,7 +126,10 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("sort_by");
     const page = await (await get("/profile/history?page_size=5", { cookie: trader.cookie })).text();
     expect(page).toContain("Page 1 of");
-    const holdings = (await (await get("/api/portal/holdings", { cookie: trader.cookie })).json()) as { data: { weight: number }[]; meta: { total: number } };
+    const holdings = (await (await get("/api/portal/holdings", { cookie: trader.cookie })).json()) as {
+      data: { weight: number }[];
+      meta: { total: number };
+    };
     expect(holdings.meta.total).toBeGreaterThan(0);
     const total = holdings.data.reduce((s, h) => s + h.weight, 0);
     expect(total).toBeGreaterThan(0);
@@ -99,34 +137,58 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
 
   it("hides another trader's dollar amounts by default, everywhere", async () => {
     const viewer = await signUp();
-    const statsData = (await (await get(`/u/${trader.id}/stats?_data=${encodeURIComponent("routes/u.$id.stats")}`, { cookie: viewer.cookie })).json()) as { report: { evaluation: { metrics: Record<string, unknown>; positions: unknown[]; curve: { equity: unknown }[] } } };
+    const statsData = (await (
+      await get(`/u/${trader.id}/stats?_data=${encodeURIComponent("routes/u.$id.stats")}`, { cookie: viewer.cookie })
+    ).json()) as {
+      report: { evaluation: { metrics: Record<string, unknown>; positions: unknown[]; curve: { equity: unknown }[] } };
+    };
     expect(statsData.report.evaluation.metrics.totalPnl).toBeNull();
     expect(statsData.report.evaluation.metrics.equity).toBeNull();
     expect(statsData.report.evaluation.positions).toEqual([]);
     expect(statsData.report.evaluation.curve.every((c) => c.equity === null)).toBe(true);
-    const trades = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown; fee: unknown; account: string }[] };
+    const trades = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as {
+      data: { quantity: unknown; fee: unknown; account: string }[];
+    };
     expect(trades.data.every((t) => t.quantity === null && t.fee === null)).toBe(true);
     // Nor can the order give the hidden sizes away: sorting by them is refused, naming the field.
     for (const order of ["asc", "desc"]) {
-      const sorted = await get(`/api/portal/trades?user_id=${trader.id}&sort_by=quantity&order=${order}`, { cookie: viewer.cookie });
+      const sorted = await get(`/api/portal/trades?user_id=${trader.id}&sort_by=quantity&order=${order}`, {
+        cookie: viewer.cookie,
+      });
       expect(sorted.status).toBe(400);
-      expect(((await sorted.json()) as { error: { message: string } }).error.message).toMatch(/^sort_by: quantity is hidden/);
-      expect((await get(`/u/${trader.id}/transactions?sort_by=quantity&order=${order}`, { cookie: viewer.cookie })).status).toBe(400);
+      expect(((await sorted.json()) as { error: { message: string } }).error.message).toMatch(
+        /^sort_by: quantity is hidden/,
+      );
+      expect(
+        (await get(`/u/${trader.id}/transactions?sort_by=quantity&order=${order}`, { cookie: viewer.cookie })).status,
+      ).toBe(400);
     }
     expect((await get(`/api/portal/trades?sort_by=quantity`, { cookie: trader.cookie })).status).toBe(200);
     // The account's name and last digits are the owner's alone.
     expect(new Set(trades.data.map((t) => t.account))).toEqual(new Set(["Broker account"]));
-    const own = (await (await get("/api/portal/trades", { cookie: trader.cookie })).json()) as { data: { account: string }[] };
+    const own = (await (await get("/api/portal/trades", { cookie: trader.cookie })).json()) as {
+      data: { account: string }[];
+    };
     expect(own.data[0]!.account).toMatch(/••\d{4}/);
     expect(await (await get(`/u/${trader.id}/transactions`, { cookie: viewer.cookie })).text()).not.toContain("••");
-    const holdings = (await (await get(`/api/portal/holdings?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { value: unknown }[] };
+    const holdings = (await (
+      await get(`/api/portal/holdings?user_id=${trader.id}`, { cookie: viewer.cookie })
+    ).json()) as { data: { value: unknown }[] };
     expect(holdings.data.every((h) => h.value === null)).toBe(true);
     // Once the trader chooses to show amounts, they appear.
     const me = await info(trader.cookie);
-    await postForm("/user/settings", { username: (me.username as string) ?? `t_${Date.now().toString(36)}`, show_amounts: "amounts" }, { cookie: trader.cookie });
-    const shown = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as { data: { quantity: unknown }[] };
+    await postForm(
+      "/user/settings",
+      { username: (me.username as string) ?? `t_${Date.now().toString(36)}`, show_amounts: "amounts" },
+      { cookie: trader.cookie },
+    );
+    const shown = (await (await get(`/api/portal/trades?user_id=${trader.id}`, { cookie: viewer.cookie })).json()) as {
+      data: { quantity: unknown }[];
+    };
     expect(typeof shown.data[0]!.quantity).toBe("number");
-    expect((await get(`/api/portal/trades?user_id=${trader.id}&sort_by=quantity`, { cookie: viewer.cookie })).status).toBe(200);
+    expect(
+      (await get(`/api/portal/trades?user_id=${trader.id}&sort_by=quantity`, { cookie: viewer.cookie })).status,
+    ).toBe(200);
   });
 
   it("works as a plain form without JavaScript: success goes to the stats, a failure shows the Tips", async () => {

@@ -13,14 +13,26 @@ import { ownDatabase, startServer, type RunningServer } from "../support/server"
 // with the price source → ledger v2 → automatic grade, against the explorer and price simulators.
 
 async function apiPost(path: string, body: unknown, cookie: string, base = baseUrl()) {
-  const res = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } } };
+  const res = await fetch(base + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } },
+  };
 }
 
 async function linkEvm(wallet: Wallet, cookie: string, base?: string) {
   const nonce = await apiPost("/api/evm/nonce", { wallet_address: wallet.address }, cookie, base);
   const message = nonce.body.data!.message as string;
-  const res = await apiPost("/api/evm/wallet", { wallet_address: wallet.address, message, signature: await wallet.signMessage(message) }, cookie, base);
+  const res = await apiPost(
+    "/api/evm/wallet",
+    { wallet_address: wallet.address, message, signature: await wallet.signMessage(message) },
+    cookie,
+    base,
+  );
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
   return res.body.data!;
 }
@@ -48,11 +60,15 @@ describe("EVM histories on several chains", () => {
     expect(res.status).toBe(200);
     const ledger = ((await res.json()) as LedgerBody).data;
     const at = (t: number) => new Date(t * 1000).toISOString();
-    const trade = (side: string, symbol: string, time: number) => ledger.trades.find((t) => t.side === side && t.symbol === symbol && t.time === at(time));
+    const trade = (side: string, symbol: string, time: number) =>
+      ledger.trades.find((t) => t.side === side && t.symbol === symbol && t.time === at(time));
 
     // The 1,000 LINK from an exchange: a receive at LINK's historical price (a deposit in kind).
     const receive = ledger.events.find((e) => e.kind === "receive" && e.symbol === "LINK");
-    const linkPrice = simulatedCoinPrice("ethereum:0x514910771af9ca656af840dff83e8264ecf986ca", new Date(SCENARIO.received.time * 1000))!;
+    const linkPrice = simulatedCoinPrice(
+      "ethereum:0x514910771af9ca656af840dff83e8264ecf986ca",
+      new Date(SCENARIO.received.time * 1000),
+    )!;
     expect(receive).toMatchObject({ quantity: 1000 });
     expect(receive!.price).toBeGreaterThan(linkPrice * 0.9);
     expect(receive!.price).toBeLessThan(linkPrice * 1.1);
@@ -64,7 +80,10 @@ describe("EVM histories on several chains", () => {
     expect(sold.quantity).toBe(400);
     expect(bought.quantity).toBe(700);
     expect(sold.quantity * sold.price).toBeCloseTo(bought.quantity * bought.price, 6);
-    const linkThen = simulatedCoinPrice("ethereum:0x514910771af9ca656af840dff83e8264ecf986ca", new Date(t4t.time * 1000))!;
+    const linkThen = simulatedCoinPrice(
+      "ethereum:0x514910771af9ca656af840dff83e8264ecf986ca",
+      new Date(t4t.time * 1000),
+    )!;
     expect(sold.price / linkThen).toBeGreaterThan(0.9);
     expect(sold.price / linkThen).toBeLessThan(1.1);
 
@@ -87,7 +106,6 @@ describe("EVM histories on several chains", () => {
     expect(evaluation.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
     await unlink(cookie, linked.linked_account_id as number);
   });
-
 });
 
 /** A database of the test's own, kept across a restart: a PGlite directory, or a new PostgreSQL database. */
@@ -113,9 +131,12 @@ describe("a wallet past the explorer's 10,000-row cap, its worker killed while s
     const deadline = Date.now() + 120_000;
     let before: ImportRow | undefined;
     for (;;) {
-      [before] = ((await (await get("/api/portal/imports", { cookie, base: first.url })).json()) as { data: ImportRow[] }).data;
+      [before] = (
+        (await (await get("/api/portal/imports", { cookie, base: first.url })).json()) as { data: ImportRow[] }
+      ).data;
       if (before?.state === "mapping" && before.trades_added > 0) break;
-      if (Date.now() > deadline || !["queued", "fetching", "mapping"].includes(before?.state ?? "")) throw new Error(`never caught storing: ${JSON.stringify(before)}\n${first.logs.slice(-20).join("\n")}`);
+      if (Date.now() > deadline || !["queued", "fetching", "mapping"].includes(before?.state ?? ""))
+        throw new Error(`never caught storing: ${JSON.stringify(before)}\n${first.logs.slice(-20).join("\n")}`);
       await new Promise((r) => setTimeout(r, 25));
     }
     first.process.kill("SIGKILL");
@@ -131,10 +152,17 @@ describe("a wallet past the explorer's 10,000-row cap, its worker killed while s
       throw new Error(`${(error as Error).message}\n${second.logs.slice(-30).join("\n")}`);
     }
     // Every trade once: the parts stored before the kill stay, the rest follow, none twice.
-    expect(imported, JSON.stringify(imported)).toMatchObject({ id: before.id, state: "done", error: null, trades_added: BIG_WALLET_SWAPS });
+    expect(imported, JSON.stringify(imported)).toMatchObject({
+      id: before.id,
+      state: "done",
+      error: null,
+      trades_added: BIG_WALLET_SWAPS,
+    });
     // Every row was read at least once (windows overlap by a block): txlist + tokentx.
     expect(imported!.fetched).toBeGreaterThanOrEqual(BIG_WALLET_SWAPS + 2 * BIG_WALLET_SWAPS + 1);
-    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie, base: second.url })).json()) as { meta: { total: number } };
+    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie, base: second.url })).json()) as {
+      meta: { total: number };
+    };
     expect(trades.meta.total).toBe(BIG_WALLET_SWAPS);
   }, 240_000);
 });

@@ -13,7 +13,14 @@ import { baseUrl, signUp } from "../support/http";
 
 const routesDir = path.resolve(import.meta.dirname, "../../app/routes");
 
-type Target = { file: string; pattern: string; method: "GET" | "POST"; json: boolean; fields: string[]; intents: string[] };
+type Target = {
+  file: string;
+  pattern: string;
+  method: "GET" | "POST";
+  json: boolean;
+  fields: string[];
+  intents: string[];
+};
 
 /** Remix flat-route file name → URL pattern (":param" for $param). */
 function urlPattern(file: string): string | null {
@@ -27,11 +34,17 @@ function urlPattern(file: string): string | null {
   return "/" + segments.join("/");
 }
 
-type Operation = { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { $ref?: string; properties?: Record<string, unknown> } }> } };
+type Operation = {
+  parameters?: { name: string }[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string; properties?: Record<string, unknown> } }> };
+};
 
 /** The field names the OpenAPI document gives a JSON route (query parameters and body properties). */
 function documentedFields(pattern: string, method: "get" | "post"): string[] {
-  const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+  const doc = openApiDocument() as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+  };
   const op = doc.paths[pattern.replace(/:([^/]+)/g, "{$1}")]?.[method];
   if (!op) return [];
   let schema = op.requestBody?.content["application/json"]?.schema;
@@ -48,19 +61,43 @@ function targets(): Target[] {
     const fields = new Set<string>(["intent", "id", "email", "password"]);
     for (const m of source.matchAll(/(?:get|has|getAll)\("([a-z_]+)"\)/g)) fields.add(m[1]!);
     for (const m of source.matchAll(/\bname="([a-z_]+)"/g)) fields.add(m[1]!);
-    for (const m of source.matchAll(/^\s+([a-z_]+): (?:z\.|idSchema|email|password|username|name\b)/gm)) fields.add(m[1]!);
+    for (const m of source.matchAll(/^\s+([a-z_]+): (?:z\.|idSchema|email|password|username|name\b)/gm))
+      fields.add(m[1]!);
     const intents = [...source.matchAll(/intent === "([a-z_-]+)"/g)].map((m) => m[1]!);
     const json = file.startsWith("api.");
-    if (json) for (const method of ["get", "post"] as const) for (const f of documentedFields(pattern, method)) fields.add(f);
-    if (/export (async )?function action|export const action/.test(source)) out.push({ file, pattern, method: "POST", json, fields: [...fields], intents });
-    if (json && /export (async )?function loader|export const loader/.test(source)) out.push({ file, pattern, method: "GET", json, fields: [...fields], intents });
+    if (json)
+      for (const method of ["get", "post"] as const) for (const f of documentedFields(pattern, method)) fields.add(f);
+    if (/export (async )?function action|export const action/.test(source))
+      out.push({ file, pattern, method: "POST", json, fields: [...fields], intents });
+    if (json && /export (async )?function loader|export const loader/.test(source))
+      out.push({ file, pattern, method: "GET", json, fields: [...fields], intents });
   }
   return out;
 }
 
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom("", " ", "%E0%A4%A", "%", "\u0000", "1e308", "9007199254740992", "-1", "1.5", "NaN", "null", "[]", "{}", "<script>", "'; drop table users; --", "ü\u0301", "x".repeat(5000), "GR-AAAA-AAAA", "public-sandbox-x"),
+  fc.constantFrom(
+    "",
+    " ",
+    "%E0%A4%A",
+    "%",
+    "\u0000",
+    "1e308",
+    "9007199254740992",
+    "-1",
+    "1.5",
+    "NaN",
+    "null",
+    "[]",
+    "{}",
+    "<script>",
+    "'; drop table users; --",
+    "ü\u0301",
+    "x".repeat(5000),
+    "GR-AAAA-AAAA",
+    "public-sandbox-x",
+  ),
 );
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
@@ -69,35 +106,70 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(hostileString, { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 5 }), hostileString, { maxKeys: 2 }),
 );
-const pathParam = fc.oneof(fc.constantFrom("1", "2", "0", "-1", "1e308", "9007199254740992", "2147483648", "abc", "%E0%A4%A", "GR-AAAA-AAAA", "1.5"), fc.string({ maxLength: 12 }).map(encodeURIComponent));
+const pathParam = fc.oneof(
+  fc.constantFrom(
+    "1",
+    "2",
+    "0",
+    "-1",
+    "1e308",
+    "9007199254740992",
+    "2147483648",
+    "abc",
+    "%E0%A4%A",
+    "GR-AAAA-AAAA",
+    "1.5",
+  ),
+  fc.string({ maxLength: 12 }).map(encodeURIComponent),
+);
 
 function requestFor(target: Target) {
   const params = [...target.pattern.matchAll(/:([a-zA-Z]+)/g)].map((m) => m[1]!);
   return fc.record({
     params: fc.tuple(...params.map(() => pathParam)),
     body: fc.dictionary(fc.constantFrom(...target.fields), hostileValue, { maxKeys: 6 }),
-    intent: target.intents.length ? fc.option(fc.constantFrom(...target.intents), { nil: undefined }) : fc.constant(undefined),
-    rawBody: fc.option(fc.constantFrom("{", "not json", "a=%zz&b", "[1,2]", "null", '{"__proto__":{"x":1}}'), { nil: undefined, freq: 5 }),
+    intent: target.intents.length
+      ? fc.option(fc.constantFrom(...target.intents), { nil: undefined })
+      : fc.constant(undefined),
+    rawBody: fc.option(fc.constantFrom("{", "not json", "a=%zz&b", "[1,2]", "null", '{"__proto__":{"x":1}}'), {
+      nil: undefined,
+      freq: 5,
+    }),
     contentType: fc.constantFrom("json", "form", "text/plain", "multipart/form-data; boundary=x", "none"),
     session: fc.constantFrom("none", "valid", "malformed"),
   });
 }
 
-function build(target: Target, r: { params: string[]; body: Record<string, unknown>; intent?: string; rawBody?: string; contentType: string }) {
+function build(
+  target: Target,
+  r: { params: string[]; body: Record<string, unknown>; intent?: string; rawBody?: string; contentType: string },
+) {
   let i = 0;
   const url = target.pattern.replace(/:([a-zA-Z]+)/g, () => r.params[i++] ?? "1");
   const body = { ...r.body, ...(r.intent ? { intent: r.intent } : {}) };
   if (target.method === "GET") {
-    const query = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+    const query = new URLSearchParams(
+      Object.entries(body).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+    );
     return { url: `${url}?${query}`, init: { method: "GET" } as RequestInit };
   }
   const headers: Record<string, string> = { origin: baseUrl() };
   let payload: string | undefined;
-  const type = r.contentType === "json" ? (target.json ? "application/json" : "application/x-www-form-urlencoded") : r.contentType === "form" ? "application/x-www-form-urlencoded" : r.contentType;
+  const type =
+    r.contentType === "json"
+      ? target.json
+        ? "application/json"
+        : "application/x-www-form-urlencoded"
+      : r.contentType === "form"
+        ? "application/x-www-form-urlencoded"
+        : r.contentType;
   if (type !== "none") headers["content-type"] = type;
   if (r.rawBody !== undefined) payload = r.rawBody;
   else if (type === "application/json") payload = JSON.stringify(body);
-  else if (type !== "none") payload = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+  else if (type !== "none")
+    payload = new URLSearchParams(
+      Object.entries(body).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+    ).toString();
   return { url, init: { method: "POST", headers, body: payload, redirect: "manual" } as RequestInit };
 }
 
@@ -121,19 +193,21 @@ describe("fuzzing every JSON route and form action", () => {
     for (const target of all) {
       // The sign-out and account deletion would end the shared session; they run signed out.
       const mayUseSession = !/^(logout|user\.settings)/.test(target.file);
-      await fc.assert(
-        fc.asyncProperty(requestFor(target), async (r) => {
-          const { url, init } = build(target, r);
-          const headers = new Headers(init.headers);
-          if (r.session === "valid" && mayUseSession) headers.set("cookie", cookie);
-          if (r.session === "malformed") headers.set("cookie", "grader_session=%E0%A4%A");
-          const res = await fetch(baseUrl() + url, { ...init, headers, redirect: "manual" });
-          await res.arrayBuffer();
-          if (res.status >= 500) failures.push(`${init.method} ${url} ${JSON.stringify(r)} → ${res.status}`);
-          return res.status < 500;
-        }),
-        { numRuns: 20, seed: 17, endOnFailure: true },
-      ).catch(() => {});
+      await fc
+        .assert(
+          fc.asyncProperty(requestFor(target), async (r) => {
+            const { url, init } = build(target, r);
+            const headers = new Headers(init.headers);
+            if (r.session === "valid" && mayUseSession) headers.set("cookie", cookie);
+            if (r.session === "malformed") headers.set("cookie", "grader_session=%E0%A4%A");
+            const res = await fetch(baseUrl() + url, { ...init, headers, redirect: "manual" });
+            await res.arrayBuffer();
+            if (res.status >= 500) failures.push(`${init.method} ${url} ${JSON.stringify(r)} → ${res.status}`);
+            return res.status < 500;
+          }),
+          { numRuns: 20, seed: 17, endOnFailure: true },
+        )
+        .catch(() => {});
     }
     expect(failures).toEqual([]);
   }, 120_000);

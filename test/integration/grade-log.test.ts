@@ -12,15 +12,22 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 
 async function api(p: string, cookie: string, body: unknown = {}) {
-  const res = await fetch(baseUrl() + p, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  const res = await fetch(baseUrl() + p, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown> } };
 }
 
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function gradedTrader() {
   const { cookie } = await signUp();
-  expect((await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() })).status).toBeLessThan(300);
+  expect(
+    (await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() })).status,
+  ).toBeLessThan(300);
   // The history imports as jobs and ends with an automatic grade, which this call finds (2002).
   await waitForImports(cookie);
   const graded = await api("/api/finance/plaid/evaluation", cookie);
@@ -32,7 +39,10 @@ async function gradedTrader() {
 /** Runs an npm script; resolves with its exit code and output (never throws on exit 1). */
 async function npmRun(script: string, args: string[]) {
   try {
-    const { stdout, stderr } = await run("npx", ["tsx", `scripts/${script}.ts`, ...args], { cwd: root, env: { ...process.env, DATA_DIR: "memory://" } });
+    const { stdout, stderr } = await run("npx", ["tsx", `scripts/${script}.ts`, ...args], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: "memory://" },
+    });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -68,7 +78,17 @@ describe("signed grades and the public log", () => {
     await gradedTrader();
     const first = await get("/api/grades/log?after=0");
     expect(first.status).toBe(200);
-    const body = (await first.json()) as { data: { seq: number; hash: string; prev_hash: string; record: Record<string, unknown>; signature: string; kid: string }[]; meta: { next: number | null; head: { seq: number } } };
+    const body = (await first.json()) as {
+      data: {
+        seq: number;
+        hash: string;
+        prev_hash: string;
+        record: Record<string, unknown>;
+        signature: string;
+        kid: string;
+      }[];
+      meta: { next: number | null; head: { seq: number } };
+    };
     expect(body.data.length).toBeGreaterThanOrEqual(2);
     expect(body.meta.next).toBeNull();
     expect(body.meta.head.seq).toBe(body.data[body.data.length - 1]!.seq);
@@ -102,7 +122,10 @@ describe("signed grades and the public log", () => {
     expect(ok.out).toContain(`valid: ${trader.code}`);
     expect(ok.code).toBe(0);
     // One byte of the return changed: the signature no longer covers it.
-    const tampered = text.replace(/"twr": (-?)(\d)/, (_m, sign: string, d: string) => `"twr": ${sign}${(Number(d) + 1) % 10}`);
+    const tampered = text.replace(
+      /"twr": (-?)(\d)/,
+      (_m, sign: string, d: string) => `"twr": ${sign}${(Number(d) + 1) % 10}`,
+    );
     expect(tampered).not.toBe(text);
     fs.writeFileSync(recordFile, tampered);
     const bad = await npmRun("verify-grade", [recordFile, "--keys", keysFile]);

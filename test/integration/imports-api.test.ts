@@ -3,12 +3,18 @@ import { baseUrl, get, signUp, waitForImports, type ImportRow } from "../support
 
 // GET /api/portal/imports and the account page's progress, on the shared test server.
 
-const demoToken = () => `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const demoToken = () =>
+  `public-sandbox-user_good_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 async function link(cookie: string) {
-  const res = await fetch(baseUrl() + "/api/finance/plaid/exchange-public-token", { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ public_token: demoToken() }) });
+  const res = await fetch(baseUrl() + "/api/finance/plaid/exchange-public-token", {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ public_token: demoToken() }),
+  });
   expect(res.status).toBe(201);
-  return ((await res.json()) as { data: { accounts: { id: number; import_id: number; status: string }[] } }).data.accounts[0]!;
+  return ((await res.json()) as { data: { accounts: { id: number; import_id: number; status: string }[] } }).data
+    .accounts[0]!;
 }
 
 async function imports(cookie: string) {

@@ -6,11 +6,26 @@ const { linkAccount, saveImport, unlinkAccount } = await import("~/server/import
 
 async function user() {
   const db = await getDb();
-  return (await db.insertInto("users").values({ email: `imp-${Date.now()}-${Math.random()}@example.com` }).returning("id").executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .insertInto("users")
+      .values({ email: `imp-${Date.now()}-${Math.random()}@example.com` })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 const batch = (n: number, from = 0) => ({
-  trades: Array.from({ length: n }, (_, i) => ({ externalId: `x${from + i}`, time: new Date(Date.UTC(2025, 0, 1) + (from + i) * 60_000), symbol: "BTC", assetClass: "crypto" as const, side: "buy" as const, quantity: 0.5, price: 50_000, fee: 1 })),
+  trades: Array.from({ length: n }, (_, i) => ({
+    externalId: `x${from + i}`,
+    time: new Date(Date.UTC(2025, 0, 1) + (from + i) * 60_000),
+    symbol: "BTC",
+    assetClass: "crypto" as const,
+    side: "buy" as const,
+    quantity: 0.5,
+    price: 50_000,
+    fee: 1,
+  })),
   cashFlows: [{ externalId: "dep", time: new Date(Date.UTC(2024, 11, 31)), amount: 100_000 }],
   marks: [{ symbol: "BTC", time: new Date(Date.UTC(2025, 0, 2)), price: 51_000 }],
   payloads: [{ kind: "test", payload: { n } }],
@@ -29,7 +44,11 @@ describe("saveImport", () => {
     expect(await saveImport(link.id, batch(30_000))).toEqual({ tradesAdded: 0, cashFlowsAdded: 0 });
     expect(await saveImport(link.id, batch(10, 29_995))).toEqual({ tradesAdded: 5, cashFlowsAdded: 0 });
     const db = await getDb();
-    const n = await db.selectFrom("trades").select((eb) => eb.fn.countAll<string>().as("n")).where("linked_account_id", "=", link.id).executeTakeFirstOrThrow();
+    const n = await db
+      .selectFrom("trades")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("linked_account_id", "=", link.id)
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(30_005);
   });
 
@@ -41,7 +60,11 @@ describe("saveImport", () => {
     bad.trades[99] = { ...bad.trades[99]!, quantity: -1 };
     await expect(saveImport(link.id, bad)).rejects.toThrow();
     const db = await getDb();
-    const n = await db.selectFrom("trades").select((eb) => eb.fn.countAll<string>().as("n")).where("linked_account_id", "=", link.id).executeTakeFirstOrThrow();
+    const n = await db
+      .selectFrom("trades")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("linked_account_id", "=", link.id)
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(0);
   });
 
@@ -49,11 +72,24 @@ describe("saveImport", () => {
     const a = await user();
     const b = await user();
     const fingerprint = `plaid:ins_1:acct-${a}`;
-    expect(await linkAccount({ userId: a, kind: "plaid", fingerprint, label: "Broker" })).toMatchObject({ ok: true, created: true });
-    expect(await linkAccount({ userId: a, kind: "plaid", fingerprint, label: "Broker" })).toMatchObject({ ok: true, created: false });
-    expect(await linkAccount({ userId: b, kind: "plaid", fingerprint, label: "Broker" })).toEqual({ ok: false, code: 406 });
+    expect(await linkAccount({ userId: a, kind: "plaid", fingerprint, label: "Broker" })).toMatchObject({
+      ok: true,
+      created: true,
+    });
+    expect(await linkAccount({ userId: a, kind: "plaid", fingerprint, label: "Broker" })).toMatchObject({
+      ok: true,
+      created: false,
+    });
+    expect(await linkAccount({ userId: b, kind: "plaid", fingerprint, label: "Broker" })).toEqual({
+      ok: false,
+      code: 406,
+    });
     const db = await getDb();
-    const row = await db.selectFrom("linked_accounts").select("id").where("fingerprint", "=", fingerprint).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("linked_accounts")
+      .select("id")
+      .where("fingerprint", "=", fingerprint)
+      .executeTakeFirstOrThrow();
     expect(await unlinkAccount(b, row.id)).toBe(false);
     expect(await unlinkAccount(a, row.id)).toBe(true);
   });

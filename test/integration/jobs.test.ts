@@ -19,7 +19,12 @@ afterAll(async () => {
   for (const s of started) if (s.process.exitCode === null && s.process.signalCode === null) await s.stop();
 });
 
-const SLOW = { SIM_DELAY_FACTOR: "5", SIM_PLAID_PAGE_SIZE: "40", JOB_EXPIRE_SECONDS: "3", ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex") };
+const SLOW = {
+  SIM_DELAY_FACTOR: "5",
+  SIM_PLAID_PAGE_SIZE: "40",
+  JOB_EXPIRE_SECONDS: "3",
+  ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+};
 
 async function start(env: Record<string, string>) {
   const server = await startServer(env);
@@ -31,7 +36,9 @@ async function exchange(base: string, cookie: string, username: string, scenario
   const res = await fetch(base + "/api/finance/plaid/exchange-public-token", {
     method: "POST",
     headers: { "content-type": "application/json", cookie },
-    body: JSON.stringify({ public_token: `public-sandbox-${scenario}${username}-${crypto.randomBytes(4).toString("hex")}` }),
+    body: JSON.stringify({
+      public_token: `public-sandbox-${scenario}${username}-${crypto.randomBytes(4).toString("hex")}`,
+    }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { data: { accounts: { id: number; import_id: number }[] } }).data.accounts[0]!;
@@ -47,13 +54,16 @@ async function midImport(base: string, cookie: string): Promise<ImportRow> {
   for (;;) {
     const [row] = await importsOf(base, cookie);
     if (row && row.state === "fetching" && row.fetched > 0 && row.total && row.fetched < row.total) return row;
-    if (Date.now() > deadline || row?.state === "done") throw new Error(`never caught mid-import: ${JSON.stringify(row)}`);
+    if (Date.now() > deadline || row?.state === "done")
+      throw new Error(`never caught mid-import: ${JSON.stringify(row)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 async function tradesOf(base: string, cookie: string): Promise<number> {
-  const list = ((await (await get("/api/finance/plaid/accounts", { base, cookie })).json()) as { data: { trades: number }[] }).data;
+  const list = (
+    (await (await get("/api/finance/plaid/accounts", { base, cookie })).json()) as { data: { trades: number }[] }
+  ).data;
   return list.reduce((n, a) => n + a.trades, 0);
 }
 
@@ -70,25 +80,35 @@ describe("imports survive the server going away", () => {
   it.each([
     ["SIGTERM (a restart)", "SIGTERM"],
     ["kill -9 (a crash)", "SIGKILL"],
-  ] as const)("%s in the middle of an import: the next server finishes it, no trade twice", async (_name, signal) => {
-    const env = { ...SLOW, ...(await storage()) };
-    const first = await start(env);
-    const { cookie } = await signUp({ base: first.url });
-    const username = `user_good_${RUN}${signal === "SIGKILL" ? "k" : "t"}`;
-    const linked = await exchange(first.url, cookie, username);
-    const before = await midImport(first.url, cookie);
-    first.process.kill(signal);
-    await new Promise<void>((resolve) => first.process.once("exit", () => resolve()));
+  ] as const)(
+    "%s in the middle of an import: the next server finishes it, no trade twice",
+    async (_name, signal) => {
+      const env = { ...SLOW, ...(await storage()) };
+      const first = await start(env);
+      const { cookie } = await signUp({ base: first.url });
+      const username = `user_good_${RUN}${signal === "SIGKILL" ? "k" : "t"}`;
+      const linked = await exchange(first.url, cookie, username);
+      const before = await midImport(first.url, cookie);
+      first.process.kill(signal);
+      await new Promise<void>((resolve) => first.process.once("exit", () => resolve()));
 
-    const second = await start(env);
-    const [done] = await waitForImports(cookie, { base: second.url, timeoutMs: 60_000 });
-    const expected = expectedDemoLedger(username);
-    expect(done).toMatchObject({ id: linked.import_id, state: "done", error: null, total: expected.transactions, fetched: expected.transactions });
-    expect(done!.fetched).toBeGreaterThan(before.fetched);
-    // Every trade once: what the brokerage holds, not a page more.
-    expect(await tradesOf(second.url, cookie)).toBe(expected.trades);
-    expect(done!.trades_added).toBe(expected.trades);
-  }, 120_000);
+      const second = await start(env);
+      const [done] = await waitForImports(cookie, { base: second.url, timeoutMs: 60_000 });
+      const expected = expectedDemoLedger(username);
+      expect(done).toMatchObject({
+        id: linked.import_id,
+        state: "done",
+        error: null,
+        total: expected.transactions,
+        fetched: expected.transactions,
+      });
+      expect(done!.fetched).toBeGreaterThan(before.fetched);
+      // Every trade once: what the brokerage holds, not a page more.
+      expect(await tradesOf(second.url, cookie)).toBe(expected.trades);
+      expect(done!.trades_added).toBe(expected.trades);
+    },
+    120_000,
+  );
 });
 
 describe("a provider that is not ready yet", () => {
@@ -131,7 +151,9 @@ describe("a provider that limits its rate", () => {
       await new Promise((r) => setTimeout(r, 40));
     }
     // The simulator's 429 reached the real SDK and was read as a rate limit, not a refusal.
-    const limited = server.logs.filter((l) => l.includes("plaid call failed") && l.includes("INVESTMENT_HOLDINGS_GET_LIMIT"));
+    const limited = server.logs.filter(
+      (l) => l.includes("plaid call failed") && l.includes("INVESTMENT_HOLDINGS_GET_LIMIT"),
+    );
     expect(limited.length).toBe(1);
     expect(limited[0]).toContain('"kind":"rate_limit"');
     expect(waiting.length).toBeGreaterThan(0);
@@ -166,7 +188,14 @@ describe("a webhook that never comes", () => {
 // Two app processes need a database both can reach: PostgreSQL (PGlite has one process).
 describe.skipIf(!process.env.DATABASE_URL)("two app processes on one PostgreSQL", () => {
   it("run each job once, and every import completes with each trade once", async () => {
-    const env = { SIM_DELAY_FACTOR: "1", SIM_PLAID_PAGE_SIZE: "60", ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"), LOG_LEVEL: "info", LOG_REQUESTS: "0", ...(await storage()) };
+    const env = {
+      SIM_DELAY_FACTOR: "1",
+      SIM_PLAID_PAGE_SIZE: "60",
+      ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+      LOG_LEVEL: "info",
+      LOG_REQUESTS: "0",
+      ...(await storage()),
+    };
     const a = await start(env);
     const b = await start(env);
     const users: { cookie: string; username: string }[] = [];
@@ -199,7 +228,9 @@ describe.skipIf(!process.env.DATABASE_URL)("two app processes on one PostgreSQL"
     const client = new pg.Client({ connectionString: (env as Record<string, string>).DATABASE_URL });
     await client.connect();
     try {
-      const { rows } = await client.query("select count(*)::int as n from pgboss.job where state in ('active', 'created', 'retry') and name = 'import-step'");
+      const { rows } = await client.query(
+        "select count(*)::int as n from pgboss.job where state in ('active', 'created', 'retry') and name = 'import-step'",
+      );
       expect(rows[0].n).toBe(0);
     } finally {
       await client.end();

@@ -19,8 +19,17 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 async function gradedUser() {
   const db = await getDb();
-  const { id: userId } = await db.insertInto("users").values({ email: `ledger-${Date.now()}-${Math.random()}@example.com` }).returning("id").executeTakeFirstOrThrow();
-  const link = await linkAccount({ userId, kind: "plaid", fingerprint: `plaid:ledger:${userId}`, label: "Test brokerage" });
+  const { id: userId } = await db
+    .insertInto("users")
+    .values({ email: `ledger-${Date.now()}-${Math.random()}@example.com` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const link = await linkAccount({
+    userId,
+    kind: "plaid",
+    fingerprint: `plaid:ledger:${userId}`,
+    label: "Test brokerage",
+  });
   if (!link.ok) throw new Error("link failed");
   const t0 = Date.UTC(2025, 0, 2, 15);
   await saveImport(link.id, {
@@ -68,7 +77,10 @@ describe("the ledger kept with each evaluation", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "ledger-")), "ledger.json");
     // What GET /api/portal/ledger answers: { data: ledger, meta }.
     writeFileSync(file, JSON.stringify({ data: found!.ledger, meta: { evaluationId: found!.evaluationId } }));
-    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/grade.ts", file, "--digest"], { cwd: root, encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/grade.ts", file, "--digest"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     expect(run.status, run.stderr).toBe(0);
     const out = run.stdout;
     const evaluation = JSON.parse(out);

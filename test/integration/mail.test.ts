@@ -27,7 +27,12 @@ describe("mail delivery over SMTP", () => {
     await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
     const port = (smtp.server.address() as { port: number }).port;
     // Its own in-memory database: a shared outbox would put other tests' mail ahead of ours.
-    app = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Grader <no-reply@grader.test>", DATABASE_URL: "", DATA_DIR: "memory://" });
+    app = await startServer({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: "Grader <no-reply@grader.test>",
+      DATABASE_URL: "",
+      DATA_DIR: "memory://",
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -38,7 +43,8 @@ describe("mail delivery over SMTP", () => {
     const { email } = await signUp({ base: app.url });
     await postForm("/forgot-password", { email }, { base: app.url });
     const deadline = Date.now() + 15_000;
-    while (received.filter((m) => m.to === email).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (received.filter((m) => m.to === email).length < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const mine = received.filter((m) => m.to === email);
     expect(mine).toHaveLength(2);
     expect(mine.some((m) => m.raw.includes("Subject: Confirm your email for Grader"))).toBe(true);
@@ -52,7 +58,12 @@ describe("the demo mailbox", () => {
   let app: RunningServer;
   beforeAll(async () => {
     // No SMTP, but deployed: the mailbox would hand everyone's reset links to anyone.
-    app = await startServer({ SMTP_URL: "", PUBLIC_URL: "https://grader.example", DATABASE_URL: "", DATA_DIR: "memory://" });
+    app = await startServer({
+      SMTP_URL: "",
+      PUBLIC_URL: "https://grader.example",
+      DATABASE_URL: "",
+      DATA_DIR: "memory://",
+    });
   });
   afterAll(async () => {
     await app?.stop();

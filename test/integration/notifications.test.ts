@@ -9,13 +9,30 @@ const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toStrin
 let seq = 0;
 
 type Member = { cookie: string; id: number; username: string };
-type Note = { id: string; kind: string; text: string; url: string; count: number; actor: { id: number; name: string } | null; data: Record<string, unknown>; created_at: string; read: boolean };
-type Answer = { data: Note[]; meta: { page: number; page_size: number; total: number; unread: number; sort_by: string; order: string } };
+type Note = {
+  id: string;
+  kind: string;
+  text: string;
+  url: string;
+  count: number;
+  actor: { id: number; name: string } | null;
+  data: Record<string, unknown>;
+  created_at: string;
+  read: boolean;
+};
+type Answer = {
+  data: Note[];
+  meta: { page: number; page_size: number; total: number; unread: number; sort_by: string; order: string };
+};
 
 async function member(first: string, last = `N${run}`): Promise<Member> {
   const { cookie } = await signUp();
   const username = `nt${run}${seq++}`;
-  const res = await postForm("/user-questions", { username, first_name: first, last_name: last, experience: "1-3" }, { cookie });
+  const res = await postForm(
+    "/user-questions",
+    { username, first_name: first, last_name: last, experience: "1-3" },
+    { cookie },
+  );
   expect(res.status).toBe(302);
   const info = (await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } };
   return { cookie, id: info.data.id, username };
@@ -46,7 +63,13 @@ describe("each kind comes from its action", () => {
   it("follow", async () => {
     expect((await postForm(`/u/${ann.id}`, { intent: "follow" }, { cookie: bob.cookie })).status).toBe(303);
     const [n] = of(await notes(ann), "follow");
-    expect(n).toMatchObject({ text: `Bob N${run} started following you`, url: `/u/${bob.id}`, actor: { id: bob.id }, read: false, count: 1 });
+    expect(n).toMatchObject({
+      text: `Bob N${run} started following you`,
+      url: `/u/${bob.id}`,
+      actor: { id: bob.id },
+      read: false,
+      count: 1,
+    });
     // Nobody hears of their own action.
     expect(of(await notes(bob), "follow")).toEqual([]);
   });
@@ -55,11 +78,21 @@ describe("each kind comes from its action", () => {
     const carl = await member("Carl");
     const first = await postForm(`/u/${carl.id}`, { intent: "message", body: "hello" }, { cookie: ann.cookie });
     const conv = Number(/\/messages\/(\d+)\/reply/.exec(first.headers.get("location")!)![1]);
-    expect(of(await notes(carl), "message_request")).toMatchObject([{ text: `Ann N${run} wants to send you a message`, url: `/messages/${conv}/request` }]);
-    expect((await postForm(`/messages/${conv}/request`, { answer: "accept" }, { cookie: carl.cookie })).status).toBeLessThan(400);
-    for (const body of ["one", "two"]) expect((await postForm(`/messages/${conv}/reply`, { body }, { cookie: ann.cookie })).status).toBe(303);
+    expect(of(await notes(carl), "message_request")).toMatchObject([
+      { text: `Ann N${run} wants to send you a message`, url: `/messages/${conv}/request` },
+    ]);
+    expect(
+      (await postForm(`/messages/${conv}/request`, { answer: "accept" }, { cookie: carl.cookie })).status,
+    ).toBeLessThan(400);
+    for (const body of ["one", "two"])
+      expect((await postForm(`/messages/${conv}/reply`, { body }, { cookie: ann.cookie })).status).toBe(303);
     const [m] = of(await notes(carl), "message");
-    expect(m).toMatchObject({ count: 2, text: `Ann N${run} sent you 2 messages`, url: `/messages/${conv}/reply`, read: false });
+    expect(m).toMatchObject({
+      count: 2,
+      text: `Ann N${run} sent you 2 messages`,
+      url: `/messages/${conv}/reply`,
+      read: false,
+    });
     expect((await get(`/messages/${conv}/reply`, { cookie: carl.cookie })).status).toBe(200);
     expect(of(await notes(carl), "message")[0]!.read).toBe(true);
   });
@@ -69,7 +102,15 @@ describe("each kind comes from its action", () => {
     expect((await postForm(`/posts/${id}?index`, { intent: "like" }, { cookie: bob.cookie })).status).toBe(303);
     expect(of(await notes(ann), "like")).toMatchObject([{ text: `Bob N${run} liked your post`, url: `/posts/${id}` }]);
     // A reply that also names the post's author is one notification (the reply), not two.
-    expect((await postForm(`/posts/${id}?index`, { intent: "reply", body: `agreed @${ann.username}` }, { cookie: bob.cookie })).status).toBe(303);
+    expect(
+      (
+        await postForm(
+          `/posts/${id}?index`,
+          { intent: "reply", body: `agreed @${ann.username}` },
+          { cookie: bob.cookie },
+        )
+      ).status,
+    ).toBe(303);
     const replies = of(await notes(ann), "reply");
     expect(replies).toHaveLength(1);
     expect(replies[0]!.url).toMatch(new RegExp(`^/posts/${id}/\\d+$`));
@@ -77,7 +118,9 @@ describe("each kind comes from its action", () => {
     expect(of(await notes(ann), "mention")).toEqual([]);
     const dan = await member("Dan");
     const mentioning = await post(bob, `ask @${dan.username} and @nobody${run} about it`);
-    expect(of(await notes(dan), "mention")).toMatchObject([{ text: `Bob N${run} mentioned you in a post`, url: `/posts/${mentioning}` }]);
+    expect(of(await notes(dan), "mention")).toMatchObject([
+      { text: `Bob N${run} mentioned you in a post`, url: `/posts/${mentioning}` },
+    ]);
   });
 
   it("import done, grade done, and the grade change for followers", async () => {
@@ -99,7 +142,9 @@ describe("each kind comes from its action", () => {
     expect(graded).toMatchObject({ url: "/profile/stats", actor: null });
     const tier = String(graded!.data.tier);
     expect(graded!.text).toBe(`Your new grade is ready: ${tier}`);
-    expect(of(await notes(fan), "grade_change")).toMatchObject([{ text: `Tia N${run} got a first grade: ${tier}`, url: `/u/${trader.id}`, data: { from: null, to: tier } }]);
+    expect(of(await notes(fan), "grade_change")).toMatchObject([
+      { text: `Tia N${run} got a first grade: ${tier}`, url: `/u/${trader.id}`, data: { from: null, to: tier } },
+    ]);
   });
 });
 
@@ -116,7 +161,17 @@ describe("privacy, reading and the API", () => {
     const all = await notes(eve);
     expect(all.meta).toEqual({ page: 1, page_size: 20, total: 2, unread: 2, sort_by: "created_at", order: "desc" });
     expect(all.data.map((n) => n.actor!.id)).toEqual([gus.id, fay.id]);
-    expect(Object.keys(all.data[0]!).sort()).toEqual(["actor", "count", "created_at", "data", "id", "kind", "read", "text", "url"]);
+    expect(Object.keys(all.data[0]!).sort()).toEqual([
+      "actor",
+      "count",
+      "created_at",
+      "data",
+      "id",
+      "kind",
+      "read",
+      "text",
+      "url",
+    ]);
     const second = await notes(eve, "?page=2&page_size=1");
     expect(second.data.map((n) => n.actor!.id)).toEqual([fay.id]);
     expect(second.meta).toMatchObject({ page: 2, page_size: 1, total: 2, unread: 2 });
@@ -147,7 +202,11 @@ describe("privacy, reading and the API", () => {
   it("marks one read, opens one, and marks all read with plain form posts", async () => {
     const before = await notes(eve);
     const [newest, older] = before.data;
-    const read = await postForm("/notifications", { intent: "read", id: newest!.id, page: "1" }, { cookie: eve.cookie });
+    const read = await postForm(
+      "/notifications",
+      { intent: "read", id: newest!.id, page: "1" },
+      { cookie: eve.cookie },
+    );
     expect(read.status).toBe(303);
     expect(read.headers.get("location")).toBe("/notifications");
     let now = await notes(eve);
@@ -165,17 +224,27 @@ describe("privacy, reading and the API", () => {
     now = await notes(eve);
     expect(now.meta.unread).toBe(0);
     expect((await postForm("/notifications", { intent: "explode" }, { cookie: eve.cookie })).status).toBe(400);
-    expect((await postForm("/notifications", { intent: "read", id: "x'; drop" }, { cookie: eve.cookie })).status).toBe(404);
+    expect((await postForm("/notifications", { intent: "read", id: "x'; drop" }, { cookie: eve.cookie })).status).toBe(
+      404,
+    );
   });
 });
 
 describe("settings", () => {
   it("a kind turned off is not recorded; the others still are; bad input is a 400 that saves nothing", async () => {
     const [hal, ivy] = await Promise.all([member("Hal"), member("Ivy")]);
-    const bad = await postForm("/user/settings/notifications", { kinds: ["message", "bogus"], digest: "daily" }, { cookie: hal.cookie });
+    const bad = await postForm(
+      "/user/settings/notifications",
+      { kinds: ["message", "bogus"], digest: "daily" },
+      { cookie: hal.cookie },
+    );
     expect(bad.status).toBe(400);
     const on = ["message", "message_request", "like", "reply", "mention", "grade_change", "import_done", "grade_done"];
-    const saved = await postForm("/user/settings/notifications", { kinds: on, digest: "weekly" }, { cookie: hal.cookie });
+    const saved = await postForm(
+      "/user/settings/notifications",
+      { kinds: on, digest: "weekly" },
+      { cookie: hal.cookie },
+    );
     expect(saved.status).toBe(200);
     expect(await saved.text()).toContain("Your notification settings are saved.");
     const page = await (await get("/user/settings/notifications", { cookie: hal.cookie })).text();

@@ -20,7 +20,14 @@ function alive(pid: number): boolean {
 describe("npm start", () => {
   it("starts in demo mode without credentials and forwards SIGTERM: the server exits, no orphan", async () => {
     // As on a fresh machine: no credentials, no DEMO, no NODE_ENV (the script sets both).
-    const env: Record<string, string | undefined> = { ...process.env, ...NO_PROVIDERS, PORT: "0", HOST: "127.0.0.1", DATA_DIR: "memory://", LOG_LEVEL: "info" };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      ...NO_PROVIDERS,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: "memory://",
+      LOG_LEVEL: "info",
+    };
     delete env.NODE_ENV;
     // As on a fresh machine: embedded PGlite, whatever database the suite runs on.
     delete env.DATABASE_URL;

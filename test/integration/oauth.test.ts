@@ -18,7 +18,11 @@ function cookiePair(res: Response, name: string): string {
 async function userInfo(cookie: string) {
   const res = await get("/api/user/info", { cookie });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { id: number; email: string; email_verified: boolean; first_name: string | null; name: string | null } }).data;
+  return (
+    (await res.json()) as {
+      data: { id: number; email: string; email_verified: boolean; first_name: string | null; name: string | null };
+    }
+  ).data;
 }
 
 /** /oauth/google-login → demo consent page: the state cookie and the consent URL's parameters. */
@@ -70,7 +74,13 @@ async function appleConsent(identity?: Identity, startPath = "/oauth/apple-login
   const html = await page.text();
   const form = html.match(/<form[^>]*method="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/)!;
   const fields: Record<string, string> = {};
-  const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const unescape = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   for (const [, name, value] of form[2]!.matchAll(/name="([^"]*)" value="([^"]*)"/g)) fields[name!] = unescape(value!);
   expect(Object.keys(fields).sort()).toEqual(["code", "id_token", "state", "user"]);
   return { action: form[1]!, fields, nonce: consent.searchParams.get("nonce")!, start };
@@ -78,13 +88,19 @@ async function appleConsent(identity?: Identity, startPath = "/oauth/apple-login
 
 /** Apple's form_post arrives cross-site, from appleid.apple.com, without our cookies. */
 function postToApple(path: string, fields: Record<string, string>, opts: { base?: string; cookie?: string } = {}) {
-  return postForm(path, fields, { origin: "https://appleid.apple.com", headers: { "sec-fetch-site": "cross-site" }, ...opts });
+  return postForm(path, fields, {
+    origin: "https://appleid.apple.com",
+    headers: { "sec-fetch-site": "cross-site" },
+    ...opts,
+  });
 }
 
 function expectSigninError(res: Response, code: string) {
   expect(res.status).toBe(302);
   expect(res.headers.get("location")).toBe(`/signin?error=${code}`);
-  expect(res.headers.getSetCookie().some((c) => c.startsWith("grader_session=") && !c.startsWith("grader_session=;"))).toBe(false);
+  expect(
+    res.headers.getSetCookie().some((c) => c.startsWith("grader_session=") && !c.startsWith("grader_session=;")),
+  ).toBe(false);
 }
 
 describe("Google sign-in (demo mode)", () => {
@@ -147,7 +163,10 @@ describe("Google sign-in (demo mode)", () => {
     const denied = await consentGoogle(consent, { email: uniqueEmail("deny") }, "deny");
     expect(denied.searchParams.get("error")).toBe("access_denied");
     expectSigninError(await get(denied.pathname + denied.search, { cookie }), "google-cancelled");
-    const badCode = await get(`/oauth/google-callback?code=forged&state=${encodeURIComponent(consent.searchParams.get("state")!)}`, { cookie });
+    const badCode = await get(
+      `/oauth/google-callback?code=forged&state=${encodeURIComponent(consent.searchParams.get("state")!)}`,
+      { cookie },
+    );
     expectSigninError(badCode, "google");
     const page = await (await get("/signin?error=google")).text();
     expect(page).toContain("We couldn&#x27;t sign you in with Google. Please try again.");
@@ -157,7 +176,12 @@ describe("Google sign-in (demo mode)", () => {
     const { consent } = await startGoogle();
     consent.searchParams.set("redirect_uri", "https://evil.example/oauth/google-callback");
     expect((await get(consent.pathname + consent.search)).status).toBe(400);
-    const res = await postForm("/oauth/demo/google", { state: "x", redirect_uri: "https://evil.example/cb", email: "a@b.co", intent: "allow" });
+    const res = await postForm("/oauth/demo/google", {
+      state: "x",
+      redirect_uri: "https://evil.example/cb",
+      email: "a@b.co",
+      intent: "allow",
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -167,7 +191,12 @@ describe("Apple sign-in (demo mode)", () => {
     const email = uniqueEmail("apple");
     const { action, fields, nonce } = await appleConsent({ email, name: "Ada Lovelace" });
     expect(action).toBe("/oauth/apple-callback");
-    expect(decodeJwt(fields.id_token!)).toMatchObject({ iss: "https://appleid.apple.com", aud: "demo.grader.apple", nonce, email });
+    expect(decodeJwt(fields.id_token!)).toMatchObject({
+      iss: "https://appleid.apple.com",
+      aud: "demo.grader.apple",
+      nonce,
+      email,
+    });
     const res = await postToApple(action, fields);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/user-questions");
@@ -186,7 +215,10 @@ describe("Apple sign-in (demo mode)", () => {
     const { fields } = await appleConsent({ email: uniqueEmail("badsig") });
     const [header, payload, signature] = fields.id_token!.split(".");
     const flipped = (signature!.startsWith("A") ? "B" : "A") + signature!.slice(1);
-    expectSigninError(await postToApple("/oauth/apple-callback", { ...fields, id_token: `${header}.${payload}.${flipped}` }), "apple");
+    expectSigninError(
+      await postToApple("/oauth/apple-callback", { ...fields, id_token: `${header}.${payload}.${flipped}` }),
+      "apple",
+    );
 
     // Same claims and key id, signed with a key that is not Apple's.
     const { fields: fresh } = await appleConsent({ email: uniqueEmail("forged") });
@@ -201,8 +233,13 @@ describe("Apple sign-in (demo mode)", () => {
     const a = await appleConsent({ email: uniqueEmail("state") });
     const b = await appleConsent({ email: uniqueEmail("state") });
     const [payload, mac] = a.fields.state!.split(".");
-    const tampered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), r: "/profile" })).toString("base64url");
-    expectSigninError(await postToApple("/oauth/apple-callback", { ...a.fields, state: `${tampered}.${mac}` }), "apple");
+    const tampered = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), r: "/profile" }),
+    ).toString("base64url");
+    expectSigninError(
+      await postToApple("/oauth/apple-callback", { ...a.fields, state: `${tampered}.${mac}` }),
+      "apple",
+    );
     expectSigninError(await postToApple("/oauth/apple-callback", { ...a.fields, state: "not-a-state" }), "apple");
     const { state: _drop, ...withoutState } = a.fields;
     expectSigninError(await postToApple("/oauth/apple-callback", withoutState), "apple");
@@ -228,7 +265,10 @@ describe("Apple sign-in (demo mode)", () => {
 
   it("handles cancel, a forged code and a GET on the callback without a 500", async () => {
     const { fields } = await appleConsent({ email: uniqueEmail("cancel") });
-    expectSigninError(await postToApple("/oauth/apple-callback", { state: fields.state!, error: "user_cancelled_authorize" }), "apple-cancelled");
+    expectSigninError(
+      await postToApple("/oauth/apple-callback", { state: fields.state!, error: "user_cancelled_authorize" }),
+      "apple-cancelled",
+    );
     expectSigninError(await postToApple("/oauth/apple-callback", { ...fields, code: "forged" }), "apple");
     const getCallback = await get("/oauth/apple-callback");
     expect(getCallback.status).toBe(302);
@@ -242,7 +282,9 @@ describe("Apple sign-in (demo mode)", () => {
     const first = await appleConsent({ email });
     expect((await postToApple("/oauth/apple-callback", first.fields)).headers.get("location")).toBe("/user-questions");
     const again = await appleConsent({ email }, "/oauth/apple-login?next=%2Fprofile%3Ftab%3Dposts");
-    expect((await postToApple("/oauth/apple-callback", again.fields)).headers.get("location")).toBe("/profile?tab=posts");
+    expect((await postToApple("/oauth/apple-callback", again.fields)).headers.get("location")).toBe(
+      "/profile?tab=posts",
+    );
     const evil = await appleConsent({ email }, "/oauth/apple-login?next=%2F%2Fevil.example");
     expect((await postToApple("/oauth/apple-callback", evil.fields)).headers.get("location")).toBe("/community");
   });
@@ -261,7 +303,10 @@ describe("Apple sign-in served over HTTPS", () => {
     expect(binding).toMatch(/HttpOnly; Secure; SameSite=None/);
     // Without the cookie (the form_post was started in another browser): refused.
     expectSigninError(await postToApple("/oauth/apple-callback", a.fields, { base: server.url }), "apple");
-    const ok = await postToApple("/oauth/apple-callback", a.fields, { base: server.url, cookie: binding.split(";")[0] });
+    const ok = await postToApple("/oauth/apple-callback", a.fields, {
+      base: server.url,
+      cookie: binding.split(";")[0],
+    });
     expect(ok.headers.get("location")).toBe("/user-questions");
     expect(ok.headers.getSetCookie().join()).toMatch(/grader_apple_nonce=;.*Max-Age=0/);
   });

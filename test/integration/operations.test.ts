@@ -46,7 +46,9 @@ describe("/metrics", () => {
     expect(byToken.status).toBe(200);
     expect(byToken.headers.get("content-type")).toMatch(/^text\/plain;.*version=0\.0\.4/);
     const text = await byToken.text();
-    expect(text).toMatch(/grader_http_request_duration_seconds_bucket\{le="0\.005",route="\/healthz",method="GET",status="2xx"\} \d+/);
+    expect(text).toMatch(
+      /grader_http_request_duration_seconds_bucket\{le="0\.005",route="\/healthz",method="GET",status="2xx"\} \d+/,
+    );
     // Unknown pages share one label, so scanners mint no new series.
     expect(text).toContain('route="unmatched"');
     expect(text).toContain('route="/u/:id"');
@@ -60,7 +62,11 @@ describe("/metrics", () => {
   });
 
   it("puts the request id on every line the request logs, also inside the routes", async () => {
-    const res = await fetch(server.url + "/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=bad" }, body: "{}" });
+    const res = await fetch(server.url + "/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=bad" },
+      body: "{}",
+    });
     expect(res.status).toBe(400);
     const id = res.headers.get("x-request-id")!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);

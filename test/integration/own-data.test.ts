@@ -21,25 +21,52 @@ async function world() {
   const b = (await createUser({ email: email("b"), password: "correct horse battery" }))!.id;
   const c = (await createUser({ email: email("c"), password: "correct horse battery" }))!.id;
   const pair = (x: number, y: number) => ({ user_a: Math.min(x, y), user_b: Math.max(x, y) });
-  const ab = await db.insertInto("conversations").values({ ...pair(a, b), started_by: a, status: "accepted" }).returning("id").executeTakeFirstOrThrow();
-  const bc = await db.insertInto("conversations").values({ ...pair(b, c), started_by: b, status: "accepted" }).returning("id").executeTakeFirstOrThrow();
-  await db.insertInto("messages").values([
-    { conversation_id: ab.id, sender_id: a, body: "hi from a" },
-    { conversation_id: ab.id, sender_id: b, body: "hi back from b" },
-    { conversation_id: bc.id, sender_id: b, body: "secret between b and c" },
-  ]).execute();
-  await db.insertInto("follows").values([{ follower_id: a, followee_id: b }, { follower_id: c, followee_id: a }]).execute();
+  const ab = await db
+    .insertInto("conversations")
+    .values({ ...pair(a, b), started_by: a, status: "accepted" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const bc = await db
+    .insertInto("conversations")
+    .values({ ...pair(b, c), started_by: b, status: "accepted" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("messages")
+    .values([
+      { conversation_id: ab.id, sender_id: a, body: "hi from a" },
+      { conversation_id: ab.id, sender_id: b, body: "hi back from b" },
+      { conversation_id: bc.id, sender_id: b, body: "secret between b and c" },
+    ])
+    .execute();
+  await db
+    .insertInto("follows")
+    .values([
+      { follower_id: a, followee_id: b },
+      { follower_id: c, followee_id: a },
+    ])
+    .execute();
   await db.updateTable("users").set({ followers_count: 1 }).where("id", "in", [a, b]).execute();
   await db.updateTable("users").set({ following_count: 1 }).where("id", "in", [a, c]).execute();
-  const bPost = await db.insertInto("posts").values({ author_id: b, body: "b's post" }).returning("id").executeTakeFirstOrThrow();
-  await db.insertInto("posts").values({ author_id: a, body: "a's reply", parent_id: bPost.id, root_id: bPost.id }).execute();
+  const bPost = await db
+    .insertInto("posts")
+    .values({ author_id: b, body: "b's post" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("posts")
+    .values({ author_id: a, body: "a's reply", parent_id: bPost.id, root_id: bPost.id })
+    .execute();
   await db.updateTable("posts").set({ reply_count: 1, like_count: 1 }).where("id", "=", bPost.id).execute();
   await db.insertInto("post_likes").values({ user_id: a, post_id: bPost.id }).execute();
   await db.insertInto("posts").values({ author_id: c, body: "c's post" }).execute();
-  await db.insertInto("notifications").values([
-    { user_id: a, kind: "follow", actor_id: c, subject: `follow:${c}`, url: `/u/${c}` },
-    { user_id: b, kind: "follow", actor_id: a, subject: `follow:${a}`, url: `/u/${a}` },
-  ]).execute();
+  await db
+    .insertInto("notifications")
+    .values([
+      { user_id: a, kind: "follow", actor_id: c, subject: `follow:${c}`, url: `/u/${c}` },
+      { user_id: b, kind: "follow", actor_id: a, subject: `follow:${a}`, url: `/u/${a}` },
+    ])
+    .execute();
   return { a, b, c, bPost: bPost.id, ab: ab.id };
 }
 
@@ -51,7 +78,10 @@ describe("Download my data", () => {
     expect(data.profile.id).toBe(w.a);
     expect(text).not.toContain("password_hash");
     expect(data.posts.map((p) => p.body)).toEqual(["a's reply"]);
-    expect(data.messages.map((m) => [m.body, m.sent_by_me])).toEqual([["hi from a", true], ["hi back from b", false]]);
+    expect(data.messages.map((m) => [m.body, m.sent_by_me])).toEqual([
+      ["hi from a", true],
+      ["hi back from b", false],
+    ]);
     expect(text).not.toContain("secret between b and c");
     expect(text).not.toContain("c's post");
     expect(data.following.map((f) => f.user_id)).toEqual([w.b]);
@@ -82,14 +112,24 @@ describe("Delete my account", () => {
     expect(await db.selectFrom("users").select("id").where("id", "=", w.a).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom("posts").select("id").where("author_id", "=", w.a).execute()).toEqual([]);
     expect(await db.selectFrom("messages").select("id").where("conversation_id", "=", w.ab).execute()).toEqual([]);
-    expect(await db.selectFrom("follows").select("follower_id").where((eb) => eb.or([eb("follower_id", "=", w.a), eb("followee_id", "=", w.a)])).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom("follows")
+        .select("follower_id")
+        .where((eb) => eb.or([eb("follower_id", "=", w.a), eb("followee_id", "=", w.a)]))
+        .execute(),
+    ).toEqual([]);
     expect(await db.selectFrom("outbox").select("id").where("to_email", "=", aEmail).execute()).toEqual([]);
     expect(await db.selectFrom("sessions").select("user_id").where("user_id", "=", w.a).execute()).toEqual([]);
     const b = await db.selectFrom("users").select(["followers_count"]).where("id", "=", w.b).executeTakeFirstOrThrow();
     const c = await db.selectFrom("users").select(["following_count"]).where("id", "=", w.c).executeTakeFirstOrThrow();
     expect(b.followers_count).toBe(0);
     expect(c.following_count).toBe(0);
-    const bPost = await db.selectFrom("posts").select(["like_count", "reply_count"]).where("id", "=", String(w.bPost)).executeTakeFirstOrThrow();
+    const bPost = await db
+      .selectFrom("posts")
+      .select(["like_count", "reply_count"])
+      .where("id", "=", String(w.bPost))
+      .executeTakeFirstOrThrow();
     expect(bPost).toEqual({ like_count: 0, reply_count: 0 });
     // The other side's conversation with b and c is untouched.
     expect((await own.exportUserData(w.b)).messages.map((m) => m.body)).toEqual(["secret between b and c"]);
@@ -99,7 +139,9 @@ describe("Delete my account", () => {
     expect(JSON.stringify(retired)).not.toContain(aEmail);
     // Signing up again with the same address brings the used tries back, not new ones.
     const again = (await createUser({ email: aEmail.toUpperCase(), password: "another good password" }))!.id;
-    expect((await db.selectFrom("users").select("tries_used").where("id", "=", again).executeTakeFirstOrThrow()).tries_used).toBe(2);
+    expect(
+      (await db.selectFrom("users").select("tries_used").where("id", "=", again).executeTakeFirstOrThrow()).tries_used,
+    ).toBe(2);
   });
 });
 
@@ -107,9 +149,16 @@ describe("Delete my account without a password (Google or Apple only)", () => {
   it("is confirmed with the account's e-mail address", async () => {
     const db = await getDb();
     const address = email("oauth");
-    const user = await db.insertInto("users").values({ email: address, password_hash: null }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ email: address, password_hash: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     expect(await own.deletionConfirmation(user.id)).toBe("email");
-    expect(await own.deleteAccount(user.id, "someone-else@example.com")).toMatchObject({ ok: false, message: "Type the e-mail address of this account." });
+    expect(await own.deleteAccount(user.id, "someone-else@example.com")).toMatchObject({
+      ok: false,
+      message: "Type the e-mail address of this account.",
+    });
     expect(await db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeDefined();
     expect(await own.deleteAccount(user.id, ` ${address.toUpperCase()} `)).toEqual({ ok: true });
     expect(await db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeUndefined();
@@ -132,7 +181,10 @@ describe("over HTTP", () => {
   it("deleting asks for the password, then ends every session and the sign-in", async () => {
     const me = await signUp();
     const second = await postForm("/signin", { email: me.email, password: me.password });
-    const otherSession = second.headers.getSetCookie().find((c) => c.startsWith("grader_session="))!.split(";")[0]!;
+    const otherSession = second.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("grader_session="))!
+      .split(";")[0]!;
     const wrong = await postForm("/user/settings/delete-account", { confirmation: "not it" }, { cookie: me.cookie });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain("That is not your password.");

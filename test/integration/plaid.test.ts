@@ -17,7 +17,10 @@ let server: RunningServer;
 let base: string;
 const seen: string[] = []; // every response body, checked for leaked tokens at the end
 
-async function call(path: string, opts: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string>; raw?: string } = {}) {
+async function call(
+  path: string,
+  opts: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string>; raw?: string } = {},
+) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.body !== undefined || opts.raw !== undefined) headers["content-type"] ??= "application/json";
   if (opts.cookie) headers.cookie = opts.cookie;
@@ -48,8 +51,15 @@ async function newUser() {
 const RUN = Date.now().toString(36);
 const U = `user_good_${RUN}`;
 const token = (tail: string) => `public-sandbox-${tail}-${crypto.randomBytes(4).toString("hex")}`;
-const exchange = (cookie: string, publicToken: string) => call("/api/finance/plaid/exchange-public-token", { body: { public_token: publicToken }, cookie });
-const accounts = async (cookie: string) => (await call("/api/finance/plaid/accounts", { cookie })).json.data as { id: number; trades: number; last_imported_at: string; [k: string]: unknown }[];
+const exchange = (cookie: string, publicToken: string) =>
+  call("/api/finance/plaid/exchange-public-token", { body: { public_token: publicToken }, cookie });
+const accounts = async (cookie: string) =>
+  (await call("/api/finance/plaid/accounts", { cookie })).json.data as {
+    id: number;
+    trades: number;
+    last_imported_at: string;
+    [k: string]: unknown;
+  }[];
 const imports = (cookie: string) => waitForImports(cookie, { base });
 
 const expected = expectedDemoLedger;
@@ -78,7 +88,9 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(b.transactions.some((t) => t.name.includes("partial fill"))).toBe(true);
     expect(b.transactions.some((t) => t.fees > 0)).toBe(true);
     // Deterministic: the same every time.
-    expect(JSON.stringify(demoBrokerage("user_good").transactions.slice(0, 5))).toBe(JSON.stringify(b.transactions.slice(0, 5)));
+    expect(JSON.stringify(demoBrokerage("user_good").transactions.slice(0, 5))).toBe(
+      JSON.stringify(b.transactions.slice(0, 5)),
+    );
   });
 
   it("answers a link token (investments) and 401 without a session", async () => {
@@ -102,7 +114,13 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(linked.import_id).toBeGreaterThan(0);
     aliceAccountId = linked.id;
     const [done] = await imports(alice);
-    expect(done).toMatchObject({ id: linked.import_id, linked_account_id: linked.id, state: "done", error: null, trades_added: e.trades });
+    expect(done).toMatchObject({
+      id: linked.import_id,
+      linked_account_id: linked.id,
+      state: "done",
+      error: null,
+      trades_added: e.trades,
+    });
     expect(done.total).toBe(demoBrokerage(U).transactions.length);
     expect(done.fetched).toBe(done.total);
     // The automatic re-grade after the import: a grade, and every free try left.
@@ -110,20 +128,33 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect((await call("/evaluate", { cookie: alice })).text.replace(/<!-- -->/g, "")).toContain("you have 3 left");
     const list = await accounts(alice);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ kind: "plaid", status: "active", trades: e.trades, cash_flows: e.cashFlows, withdrawals: e.withdrawals });
+    expect(list[0]).toMatchObject({
+      kind: "plaid",
+      status: "active",
+      trades: e.trades,
+      cash_flows: e.cashFlows,
+      withdrawals: e.withdrawals,
+    });
     expect(list[0].trades).toBeGreaterThanOrEqual(150);
     expect(list[0].last_imported_at).toBeTruthy();
     expect((await call("/api/user/info", { cookie: alice })).json.data.platform_name).toBe("plaid");
   });
 
   it("re-importing adds nothing (webhook-style refresh and a second exchange)", async () => {
-    const again = await call("/api/finance/plaid/import", { body: { linked_account_id: aliceAccountId }, cookie: alice });
+    const again = await call("/api/finance/plaid/import", {
+      body: { linked_account_id: aliceAccountId },
+      cookie: alice,
+    });
     expect(again.status).toBe(202);
     expect((await imports(alice))[0]).toMatchObject({ id: again.json.data.import_id, state: "done", trades_added: 0 });
     const relink = await exchange(alice, token(U));
     expect(relink.status).toBe(201);
     expect(relink.json.data.accounts[0]).toMatchObject({ id: aliceAccountId, created: false });
-    expect((await imports(alice))[0]).toMatchObject({ id: relink.json.data.accounts[0].import_id, state: "done", trades_added: 0 });
+    expect((await imports(alice))[0]).toMatchObject({
+      id: relink.json.data.accounts[0].import_id,
+      state: "done",
+      trades_added: 0,
+    });
     expect((await accounts(alice))[0].trades).toBe(expected(U).trades);
   });
 
@@ -148,7 +179,8 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
   });
 
   it("reconciles the computed positions with Plaid's holdings: a difference is a warning naming the symbol, on the stats page and the verify record", async () => {
-    const html = async (path: string, cookie?: string) => (await call(path, { cookie })).text.replace(/<!-- -->/g, "").replace(/&#x27;|&#39;/g, "'");
+    const html = async (path: string, cookie?: string) =>
+      (await call(path, { cookie })).text.replace(/<!-- -->/g, "").replace(/&#x27;|&#39;/g, "'");
     // Alice's history adds up to what Plaid reports held: no warning.
     expect(await html("/profile/stats", alice)).not.toContain("positions disagree");
 
@@ -175,17 +207,35 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(failed).toMatchObject({ linked_account_id: before.id, state: "failed", attempts: 1 });
     expect(failed.error).toContain("ITEM_LOGIN_REQUIRED");
     const after = (await accounts(alice))[0];
-    expect(after).toMatchObject({ id: before.id, status: "relogin_required", trades: before.trades, cash_flows: before.cash_flows });
+    expect(after).toMatchObject({
+      id: before.id,
+      status: "relogin_required",
+      trades: before.trades,
+      cash_flows: before.cash_flows,
+    });
 
     // Update mode: a link token made with the item's access token, then the stand-in Link page.
-    const lt = await call("/api/finance/plaid/link-token", { body: { linked_account_id: aliceAccountId }, cookie: alice });
+    const lt = await call("/api/finance/plaid/link-token", {
+      body: { linked_account_id: aliceAccountId },
+      cookie: alice,
+    });
     expect(lt.status).toBe(200);
     const start = await postForm("/link/plaid", { linked_account_id: String(aliceAccountId) }, { base, cookie: alice });
     expect(start.status).toBe(302);
     const location = start.headers.get("location")!;
     expect(location).toMatch(/^\/demo\/plaid-link\?link_token=link-sandbox-.+&account=\d+$/);
     const params = new URL(location, base).searchParams;
-    const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: params.get("account")!, username: U, password: "pass_good", intent: "submit" }, { base, cookie: alice });
+    const done = await postForm(
+      "/demo/plaid-link",
+      {
+        link_token: params.get("link_token")!,
+        account: params.get("account")!,
+        username: U,
+        password: "pass_good",
+        intent: "submit",
+      },
+      { base, cookie: alice },
+    );
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/profile/account?reconnected=1#imports");
     expect((await imports(alice))[0]).toMatchObject({ linked_account_id: before.id, state: "done" });
@@ -216,7 +266,11 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     const res = await exchange(alice, token(`server-error-${U}`));
     expect(res.status).toBe(201);
     await imports(alice);
-    expect((await accounts(alice))[0]).toMatchObject({ status: "error", trades: before.trades, cash_flows: before.cash_flows });
+    expect((await accounts(alice))[0]).toMatchObject({
+      status: "error",
+      trades: before.trades,
+      cash_flows: before.cash_flows,
+    });
     const repaired = await exchange(alice, token(U));
     expect(repaired.status).toBe(201);
     await imports(alice);
@@ -240,13 +294,21 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(page.text).toContain("Demo data");
     const linkToken = new URL(location, base).searchParams.get("link_token")!;
 
-    const wrong = await postForm(location, { link_token: linkToken, username: `${U}d`, password: "wrong", intent: "submit" }, { base, cookie: dave });
+    const wrong = await postForm(
+      location,
+      { link_token: linkToken, username: `${U}d`, password: "wrong", intent: "submit" },
+      { base, cookie: dave },
+    );
     expect(wrong.status).toBe(400);
     const html = await wrong.text();
     expect(html).toContain("The username or password provided were not correct.");
     expect(html).toContain(`value="${U}d"`);
 
-    const ok = await postForm(location, { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: dave });
+    const ok = await postForm(
+      location,
+      { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" },
+      { base, cookie: dave },
+    );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe("/profile/account?added=1#imports");
     await imports(dave);
@@ -256,13 +318,23 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
 
     // Someone else's link token is refused; the 406 case lands on the message.
     const erin = await newUser();
-    const foreign = await postForm("/demo/plaid-link", { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: erin });
+    const foreign = await postForm(
+      "/demo/plaid-link",
+      { link_token: linkToken, username: `${U}d`, password: "pass_good", intent: "submit" },
+      { base, cookie: erin },
+    );
     expect(foreign.headers.get("location")).toBe("/profile/account?linkError=hiccup");
     const erinStart = await postForm("/link/plaid", {}, { base, cookie: erin });
     const erinToken = new URL(erinStart.headers.get("location")!, base).searchParams.get("link_token")!;
-    const taken = await postForm("/demo/plaid-link", { link_token: erinToken, username: `${U}d`, password: "pass_good", intent: "submit" }, { base, cookie: erin });
+    const taken = await postForm(
+      "/demo/plaid-link",
+      { link_token: erinToken, username: `${U}d`, password: "pass_good", intent: "submit" },
+      { base, cookie: erin },
+    );
     expect(taken.headers.get("location")).toBe("/profile/account?linkError=406");
-    expect((await call("/profile/account?linkError=406", { cookie: erin })).text).toContain("This investment account has been associated with a Grader account.");
+    expect((await call("/profile/account?linkError=406", { cookie: erin })).text).toContain(
+      "This investment account has been associated with a Grader account.",
+    );
     expect(await accounts(erin)).toEqual([]);
 
     // Unlink with a confirmation step.
@@ -271,7 +343,11 @@ describe("Plaid linking (demo mode, msw simulator)", () => {
     expect(ask.status).toBe(200);
     expect(await ask.text()).toContain(`Unlink Platypus Brokerage (${RUN}d)`);
     expect(await accounts(dave)).toHaveLength(1);
-    const confirm = await postForm("/profile/account", { intent: "unlink", id: String(id), confirm: "yes" }, { base, cookie: dave });
+    const confirm = await postForm(
+      "/profile/account",
+      { intent: "unlink", id: String(id), confirm: "yes" },
+      { base, cookie: dave },
+    );
     expect(confirm.status).toBe(302);
     expect(await accounts(dave)).toEqual([]);
   });
@@ -294,7 +370,13 @@ describe("Plaid webhooks", () => {
 
   it("accepts a valid signature and re-imports on DEFAULT_UPDATE (adding nothing new)", async () => {
     const before = (await accounts(cookie))[0];
-    const raw = JSON.stringify({ webhook_type: "INVESTMENTS_TRANSACTIONS", webhook_code: "DEFAULT_UPDATE", item_id: demoItemId(publicToken), new_investments_transactions: 0, environment: "sandbox" });
+    const raw = JSON.stringify({
+      webhook_type: "INVESTMENTS_TRANSACTIONS",
+      webhook_code: "DEFAULT_UPDATE",
+      item_id: demoItemId(publicToken),
+      new_investments_transactions: 0,
+      environment: "sandbox",
+    });
     const res = await post(raw, await signDemoWebhook(raw));
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ received: true, action: "import queued", accounts: 1 });
@@ -302,18 +384,30 @@ describe("Plaid webhooks", () => {
     expect(imp).toMatchObject({ reason: "webhook", state: "done", trades_added: 0 });
     const after = (await accounts(cookie))[0];
     expect(after.trades).toBe(before.trades);
-    expect(new Date(after.last_imported_at).getTime()).toBeGreaterThanOrEqual(new Date(before.last_imported_at).getTime());
+    expect(new Date(after.last_imported_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(before.last_imported_at).getTime(),
+    );
   });
 
   it("marks the item relogin_required on an ITEM ERROR webhook", async () => {
-    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "ERROR", item_id: demoItemId(publicToken), error: { error_type: "ITEM_ERROR", error_code: "ITEM_LOGIN_REQUIRED", error_message: "login required" }, environment: "sandbox" });
+    const raw = JSON.stringify({
+      webhook_type: "ITEM",
+      webhook_code: "ERROR",
+      item_id: demoItemId(publicToken),
+      error: { error_type: "ITEM_ERROR", error_code: "ITEM_LOGIN_REQUIRED", error_message: "login required" },
+      environment: "sandbox",
+    });
     const res = await post(raw, await signDemoWebhook(raw));
     expect(res.status).toBe(200);
     expect((await accounts(cookie))[0].status).toBe("relogin_required");
   });
 
   it("answers 400 to a bad signature, an old iat, a wrong body hash, alg none, HS256 or no header", async () => {
-    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "LOGIN_REPAIRED", item_id: demoItemId(publicToken) });
+    const raw = JSON.stringify({
+      webhook_type: "ITEM",
+      webhook_code: "LOGIN_REPAIRED",
+      item_id: demoItemId(publicToken),
+    });
     const other = await generateKeyPair("ES256");
     const forged = await new SignJWT({ request_body_sha256: crypto.createHash("sha256").update(raw).digest("hex") })
       .setProtectedHeader({ alg: "ES256", kid: DEMO_WEBHOOK_KID })
@@ -328,7 +422,15 @@ describe("Plaid webhooks", () => {
     const cases: [string, string | undefined, string?][] = [
       ["bad signature", forged],
       ["old iat", await signDemoWebhook(raw, { iat: Math.floor(Date.now() / 1000) - 6 * 60 })],
-      ["wrong body hash", await signDemoWebhook(raw, { bodySha256: crypto.createHash("sha256").update(raw + " ").digest("hex") })],
+      [
+        "wrong body hash",
+        await signDemoWebhook(raw, {
+          bodySha256: crypto
+            .createHash("sha256")
+            .update(raw + " ")
+            .digest("hex"),
+        }),
+      ],
       ["body changed after signing", await signDemoWebhook(raw), raw.replace("LOGIN_REPAIRED", "ERROR")],
       ["alg none", none],
       ["HS256", hs],
@@ -345,7 +447,13 @@ describe("Plaid webhooks", () => {
 
   it("PENDING_EXPIRATION asks for a re-login on the account page; Reconnect opens Link in update mode on the same item and imports resume", async () => {
     const before = await accounts(cookie);
-    const raw = JSON.stringify({ webhook_type: "ITEM", webhook_code: "PENDING_EXPIRATION", item_id: demoItemId(publicToken), consent_expiration_time: "2026-12-01T00:00:00Z", environment: "sandbox" });
+    const raw = JSON.stringify({
+      webhook_type: "ITEM",
+      webhook_code: "PENDING_EXPIRATION",
+      item_id: demoItemId(publicToken),
+      consent_expiration_time: "2026-12-01T00:00:00Z",
+      environment: "sandbox",
+    });
     const res = await post(raw, await signDemoWebhook(raw));
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ action: "relogin_required", accounts: 1 });
@@ -354,17 +462,36 @@ describe("Plaid webhooks", () => {
 
     const page = (await call("/profile/account", { cookie })).text.replace(/&#x27;|&#39;/g, "'");
     expect(page).toContain("Your broker's consent for Grader expires soon. Use Reconnect: imports resume after it.");
-    expect(page).toMatch(new RegExp(`<form method="post" action="/link/plaid"><input type="hidden" name="linked_account_id" value="${account.id}"/><button[^>]*>Reconnect</button>`));
+    expect(page).toMatch(
+      new RegExp(
+        `<form method="post" action="/link/plaid"><input type="hidden" name="linked_account_id" value="${account.id}"/><button[^>]*>Reconnect</button>`,
+      ),
+    );
 
     // The button: a link token for the item's access token (update mode), then Link's credential step.
     const start = await postForm("/link/plaid", { linked_account_id: String(account.id) }, { base, cookie });
     expect(start.status).toBe(302);
     const params = new URL(start.headers.get("location")!, base).searchParams;
     expect(params.get("account")).toBe(String(account.id));
-    const done = await postForm("/demo/plaid-link", { link_token: params.get("link_token")!, account: String(account.id), username: `${U}h`, password: "pass_good", intent: "submit" }, { base, cookie });
+    const done = await postForm(
+      "/demo/plaid-link",
+      {
+        link_token: params.get("link_token")!,
+        account: String(account.id),
+        username: `${U}h`,
+        password: "pass_good",
+        intent: "submit",
+      },
+      { base, cookie },
+    );
     // Update mode hands back no public token: nothing is exchanged, no item or account is added.
     expect(done.headers.get("location")).toBe("/profile/account?reconnected=1#imports");
-    expect((await imports(cookie))[0]).toMatchObject({ linked_account_id: account.id, reason: "retry", state: "done", error: null });
+    expect((await imports(cookie))[0]).toMatchObject({
+      linked_account_id: account.id,
+      reason: "retry",
+      state: "done",
+      error: null,
+    });
     const after = await accounts(cookie);
     expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
     expect(after[0]).toMatchObject({ status: "active", trades: before[0].trades });

@@ -24,15 +24,30 @@ async function giveEvaluation(userId: number) {
   const db = await getDb();
   const ev = await db
     .insertInto("evaluations")
-    .values({ user_id: userId, engine_version: "test", ledger_digest: "x", tier: "Gold", score: 80, percentile: null, verification_code: `GR-T${userId}-${seq++}`, result: "{}" })
+    .values({
+      user_id: userId,
+      engine_version: "test",
+      ledger_digest: "x",
+      tier: "Gold",
+      score: 80,
+      percentile: null,
+      verification_code: `GR-T${userId}-${seq++}`,
+      result: "{}",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await db.updateTable("users").set({ current_evaluation_id: ev.id, email_verified_at: new Date() }).where("id", "=", userId).execute();
+  await db
+    .updateTable("users")
+    .set({ current_evaluation_id: ev.id, email_verified_at: new Date() })
+    .where("id", "=", userId)
+    .execute();
 }
 
 async function grant(userId: number, amount: number) {
   const db = await getDb();
-  await db.transaction().execute((trx) => points.applyPoints(trx, userId, amount, "test:grant", `test:grant:${userId}:${seq++}`));
+  await db
+    .transaction()
+    .execute((trx) => points.applyPoints(trx, userId, amount, "test:grant", `test:grant:${userId}:${seq++}`));
 }
 
 async function expectConsistent(userId: number) {
@@ -51,10 +66,23 @@ describe("pass fulfilment", () => {
     const userId = await newUser();
     const db = await getDb();
     const id = `cs_test_concurrent_${Date.now()}`;
-    await db.insertInto("checkout_sessions").values({ id, user_id: userId, pass_id: "starter", price_id: "price_demo_starter", amount_cents: 499, currency: "usd", ui_mode: "hosted" }).execute();
+    await db
+      .insertInto("checkout_sessions")
+      .values({
+        id,
+        user_id: userId,
+        pass_id: "starter",
+        price_id: "price_demo_starter",
+        amount_cents: 499,
+        currency: "usd",
+        ui_mode: "hosted",
+      })
+      .execute();
     const before = await triesLeft(userId);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => fulfilCheckoutSession({ id, status: "complete", paymentStatus: "paid", amountTotal: 499, currency: "usd" })),
+      Array.from({ length: 20 }, () =>
+        fulfilCheckoutSession({ id, status: "complete", paymentStatus: "paid", amountTotal: 499, currency: "usd" }),
+      ),
     );
     expect(results.every((r) => r.ok)).toBe(true);
     expect(results.filter((r) => r.ok && r.granted)).toHaveLength(1);
@@ -67,10 +95,39 @@ describe("pass fulfilment", () => {
     const userId = await newUser();
     const db = await getDb();
     const id = `cs_test_checks_${Date.now()}`;
-    await db.insertInto("checkout_sessions").values({ id, user_id: userId, pass_id: "pro", price_id: "price_demo_pro", amount_cents: 1499, currency: "usd", ui_mode: "embedded" }).execute();
-    expect(await fulfilCheckoutSession({ id, status: "complete", paymentStatus: "unpaid", amountTotal: 1499, currency: "usd" })).toEqual({ ok: false, reason: "not_paid" });
-    expect(await fulfilCheckoutSession({ id: "cs_test_unknown", status: "complete", paymentStatus: "paid", amountTotal: 1499, currency: "usd" })).toEqual({ ok: false, reason: "unknown_session" });
-    expect(await fulfilCheckoutSession({ id, status: "complete", paymentStatus: "paid", amountTotal: 100, currency: "usd" })).toEqual({ ok: false, reason: "amount_mismatch" });
+    await db
+      .insertInto("checkout_sessions")
+      .values({
+        id,
+        user_id: userId,
+        pass_id: "pro",
+        price_id: "price_demo_pro",
+        amount_cents: 1499,
+        currency: "usd",
+        ui_mode: "embedded",
+      })
+      .execute();
+    expect(
+      await fulfilCheckoutSession({
+        id,
+        status: "complete",
+        paymentStatus: "unpaid",
+        amountTotal: 1499,
+        currency: "usd",
+      }),
+    ).toEqual({ ok: false, reason: "not_paid" });
+    expect(
+      await fulfilCheckoutSession({
+        id: "cs_test_unknown",
+        status: "complete",
+        paymentStatus: "paid",
+        amountTotal: 1499,
+        currency: "usd",
+      }),
+    ).toEqual({ ok: false, reason: "unknown_session" });
+    expect(
+      await fulfilCheckoutSession({ id, status: "complete", paymentStatus: "paid", amountTotal: 100, currency: "usd" }),
+    ).toEqual({ ok: false, reason: "amount_mismatch" });
     expect(await triesLeft(userId)).toBe(3);
   });
 
@@ -79,10 +136,31 @@ describe("pass fulfilment", () => {
     const db = await getDb();
     const ids = [`cs_test_unl_a_${Date.now()}`, `cs_test_unl_b_${Date.now()}`];
     for (const id of ids) {
-      await db.insertInto("checkout_sessions").values({ id, user_id: userId, pass_id: "unlimited", price_id: "price_demo_unlimited", amount_cents: 2999, currency: "usd", ui_mode: "hosted" }).execute();
-      await fulfilCheckoutSession({ id, status: "complete", paymentStatus: "paid", amountTotal: 2999, currency: "usd" });
+      await db
+        .insertInto("checkout_sessions")
+        .values({
+          id,
+          user_id: userId,
+          pass_id: "unlimited",
+          price_id: "price_demo_unlimited",
+          amount_cents: 2999,
+          currency: "usd",
+          ui_mode: "hosted",
+        })
+        .execute();
+      await fulfilCheckoutSession({
+        id,
+        status: "complete",
+        paymentStatus: "paid",
+        amountTotal: 2999,
+        currency: "usd",
+      });
     }
-    const user = await db.selectFrom("users").select(["unlimited_until", "extra_tries"]).where("id", "=", userId).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom("users")
+      .select(["unlimited_until", "extra_tries"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
     expect(user.extra_tries).toBe(200);
     const days = (new Date(user.unlimited_until!).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(59.9);
@@ -93,7 +171,11 @@ describe("pass fulfilment", () => {
       expect(ok).toEqual({ ok: true });
     }
     // After the period the daily limit is back (today already has nothing counted: the 6th of a fresh day is refused).
-    await db.updateTable("users").set({ unlimited_until: new Date(Date.now() - 1000) }).where("id", "=", userId).execute();
+    await db
+      .updateTable("users")
+      .set({ unlimited_until: new Date(Date.now() - 1000) })
+      .where("id", "=", userId)
+      .execute();
     const outcomes = [];
     for (let i = 0; i < 6; i++) outcomes.push(await db.transaction().execute((trx) => consumeAllowance(trx, userId)));
     expect(outcomes.slice(0, 5).every((o) => o.ok)).toBe(true);
@@ -105,8 +187,12 @@ describe("points ledger", () => {
   it("a balance can never go negative, not even by a direct UPDATE (CHECK)", async () => {
     const userId = await newUser();
     const db = await getDb();
-    await expect(db.updateTable("users").set({ points_balance: -1 }).where("id", "=", userId).execute()).rejects.toThrow();
-    await expect(db.transaction().execute((trx) => points.applyPoints(trx, userId, -5, "test", `neg:${userId}`))).rejects.toBeInstanceOf(points.InsufficientPointsError);
+    await expect(
+      db.updateTable("users").set({ points_balance: -1 }).where("id", "=", userId).execute(),
+    ).rejects.toThrow();
+    await expect(
+      db.transaction().execute((trx) => points.applyPoints(trx, userId, -5, "test", `neg:${userId}`)),
+    ).rejects.toBeInstanceOf(points.InsufficientPointsError);
     expect(await points.pointsBalance(userId)).toBe(0);
     expect(await points.ledgerSum(userId)).toBe(0);
   });
@@ -143,13 +229,21 @@ describe("points ledger", () => {
   it("referrals: never yourself, only verified and graded friends, each friend once, concurrently", async () => {
     const db = await getDb();
     const referrer = await newUser({ username: `ref${Date.now()}${seq++}` });
-    const refName = (await db.selectFrom("users").select("username").where("id", "=", referrer).executeTakeFirstOrThrow()).username!;
+    const refName = (
+      await db.selectFrom("users").select("username").where("id", "=", referrer).executeTakeFirstOrThrow()
+    ).username!;
     // Self-referral: the link of your own username does nothing.
     await points.recordReferral(referrer, refName);
-    expect((await db.selectFrom("users").select("referred_by").where("id", "=", referrer).executeTakeFirstOrThrow()).referred_by).toBeNull();
+    expect(
+      (await db.selectFrom("users").select("referred_by").where("id", "=", referrer).executeTakeFirstOrThrow())
+        .referred_by,
+    ).toBeNull();
     const friend = await newUser();
     await points.recordReferral(friend, refName.toUpperCase());
-    expect((await db.selectFrom("users").select("referred_by").where("id", "=", friend).executeTakeFirstOrThrow()).referred_by).toBe(referrer);
+    expect(
+      (await db.selectFrom("users").select("referred_by").where("id", "=", friend).executeTakeFirstOrThrow())
+        .referred_by,
+    ).toBe(referrer);
     // Not graded yet: nothing to claim.
     expect(await points.claimTask(referrer, "referral")).toEqual({ ok: false, reason: "not_eligible" });
     await giveEvaluation(friend);
@@ -158,9 +252,14 @@ describe("points ledger", () => {
     expect(await points.pointsBalance(referrer)).toBe(200);
     // The referrer cannot be changed afterwards.
     const other = await newUser({ username: `other${Date.now()}${seq++}` });
-    const otherName = (await db.selectFrom("users").select("username").where("id", "=", other).executeTakeFirstOrThrow()).username!;
+    const otherName = (
+      await db.selectFrom("users").select("username").where("id", "=", other).executeTakeFirstOrThrow()
+    ).username!;
     await points.recordReferral(friend, otherName);
-    expect((await db.selectFrom("users").select("referred_by").where("id", "=", friend).executeTakeFirstOrThrow()).referred_by).toBe(referrer);
+    expect(
+      (await db.selectFrom("users").select("referred_by").where("id", "=", friend).executeTakeFirstOrThrow())
+        .referred_by,
+    ).toBe(referrer);
     await expectConsistent(referrer);
   });
 });
@@ -169,12 +268,17 @@ describe("staking", () => {
   it("stakes once per form key, concurrently, and never beyond the balance", async () => {
     const userId = await newUser();
     await grant(userId, 100);
-    const same = await Promise.all(Array.from({ length: 10 }, () => points.stakePoints(userId, 60, 30, "form-key-aaaa")));
+    const same = await Promise.all(
+      Array.from({ length: 10 }, () => points.stakePoints(userId, 60, 30, "form-key-aaaa")),
+    );
     expect(same.every((r) => r.ok)).toBe(true);
     expect(same.filter((r) => r.ok && r.created)).toHaveLength(1);
     expect(await points.pointsBalance(userId)).toBe(40);
     // Two different stakes of 40 at once with 40 left: exactly one succeeds.
-    const two = await Promise.all([points.stakePoints(userId, 40, 90, "form-key-bbbb"), points.stakePoints(userId, 40, 180, "form-key-cccc")]);
+    const two = await Promise.all([
+      points.stakePoints(userId, 40, 90, "form-key-bbbb"),
+      points.stakePoints(userId, 40, 180, "form-key-cccc"),
+    ]);
     expect(two.filter((r) => r.ok)).toHaveLength(1);
     expect(two.filter((r) => !r.ok && r.reason === "insufficient")).toHaveLength(1);
     expect(await points.pointsBalance(userId)).toBe(0);
@@ -197,7 +301,11 @@ describe("staking", () => {
     expect(await points.unstakePoints(otherUser, staked.stakeId)).toEqual({ ok: false, reason: "not_found" });
     // Time passes: the lock ends.
     const db = await getDb();
-    await db.updateTable("stakes").set({ unlocks_at: sql<Date>`now() - interval '1 minute'` }).where("id", "=", staked.stakeId).execute();
+    await db
+      .updateTable("stakes")
+      .set({ unlocks_at: sql<Date>`now() - interval '1 minute'` })
+      .where("id", "=", staked.stakeId)
+      .execute();
     const results = await Promise.all(Array.from({ length: 10 }, () => points.unstakePoints(userId, staked.stakeId)));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok && r.reason === "already_unstaked")).toHaveLength(9);

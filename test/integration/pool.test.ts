@@ -22,14 +22,19 @@ describe("the pool wait limit", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     // Hold every connection in an open transaction.
-    const holders = Array.from({ length: size }, () => db.transaction().execute(async (trx) => {
-      await sql`select 1`.execute(trx);
-      await gate;
-    }));
+    const holders = Array.from({ length: size }, () =>
+      db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await gate;
+      }),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const before = poolStats.waitTimeouts;
     const started = Date.now();
-    const error = await sql`select 1`.execute(db).then(() => null, (e: unknown) => e);
+    const error = await sql`select 1`.execute(db).then(
+      () => null,
+      (e: unknown) => e,
+    );
     const waited = Date.now() - started;
     release();
     await Promise.all(holders);

@@ -9,7 +9,8 @@ import { priceHandlers, rateLimitNext, simulatedAsTraded, simulatedCoinPrice, ya
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.PRICES_LIVE = "0";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, swapPriceLookup } = await import("~/server/prices.server");
+const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, swapPriceLookup } =
+  await import("~/server/prices.server");
 const { valueSwaps } = await import("~/sources/swaps");
 
 const server = setupServer(...priceHandlers());
@@ -34,7 +35,10 @@ beforeEach(() => {
   requests.length = 0;
 });
 
-const asked = () => requests.map((u) => new URL(u)).map((u) => `${u.pathname}?${u.searchParams.get("period1") ?? u.searchParams.get("start")}`);
+const asked = () =>
+  requests
+    .map((u) => new URL(u))
+    .map((u) => `${u.pathname}?${u.searchParams.get("period1") ?? u.searchParams.get("start")}`);
 
 describe("dailyPrices", () => {
   it("answers NVDA as traded across its split, and a second request asks the provider nothing", async () => {
@@ -48,7 +52,9 @@ describe("dailyPrices", () => {
 
     requests.length = 0;
     expect(await dailyPrices("stock:NVDA", "2024-05-01", "2024-06-30")).toEqual(first);
-    expect(await dailyPrices("stock:NVDA", "2024-06-01", "2024-06-15")).toEqual(first.filter((p) => p.day >= "2024-06-01" && p.day <= "2024-06-15"));
+    expect(await dailyPrices("stock:NVDA", "2024-06-01", "2024-06-15")).toEqual(
+      first.filter((p) => p.day >= "2024-06-01" && p.day <= "2024-06-15"),
+    );
     // The first answer ran to today (to learn every later split), so later days are stored too.
     expect((await dailyPrices("stock:NVDA", "2025-03-01", "2025-03-31")).length).toBeGreaterThan(18);
     expect(requests).toEqual([]);
@@ -89,9 +95,13 @@ describe("dailyPrices", () => {
       ),
     );
     const p = await dailyPrices("stock:AVGO", "2024-06-03", "2024-07-31");
-    expect(requests.map((u) => new URL(u).searchParams.get("period2"))).toEqual([String(Date.parse("2024-07-02T00:00:00Z") / 1000), expect.any(String)]);
+    expect(requests.map((u) => new URL(u).searchParams.get("period2"))).toEqual([
+      String(Date.parse("2024-07-02T00:00:00Z") / 1000),
+      expect.any(String),
+    ]);
     expect(Number(new URL(requests[1]!).searchParams.get("period2"))).toBeGreaterThan(Date.now() / 1000 - 60);
-    for (const day of ["2024-06-03", "2024-07-12", "2024-07-15"]) expect(p.find((x) => x.day === day)!.price, day).toBeCloseTo(simulatedAsTraded("AVGO", day), 2);
+    for (const day of ["2024-06-03", "2024-07-12", "2024-07-15"])
+      expect(p.find((x) => x.day === day)!.price, day).toBeCloseTo(simulatedAsTraded("AVGO", day), 2);
     expect(p.find((x) => x.day === "2024-07-12")!.price).toBeGreaterThan(1_000); // before its 10:1 split
   });
 
@@ -114,7 +124,10 @@ describe("dailyPrices", () => {
     const more = await dailyPrices("coin:coingecko:bitcoin", "2020-12-01", "2022-01-31");
     expect(more).toHaveLength(31 + 365 + 31);
     const starts = requests.map((u) => new URL(u).searchParams.get("start")).sort();
-    expect(starts).toEqual([String(Date.parse("2020-12-02T00:00:00Z") / 1000), String(Date.parse("2022-01-02T00:00:00Z") / 1000)]);
+    expect(starts).toEqual([
+      String(Date.parse("2020-12-02T00:00:00Z") / 1000),
+      String(Date.parse("2022-01-02T00:00:00Z") / 1000),
+    ]);
     expect(more.filter((p) => p.day >= "2021-01-01" && p.day <= "2021-12-31")).toEqual(btc);
   });
 
@@ -151,7 +164,9 @@ describe("benchmarkSeries", () => {
     expect(at(all, "2023-03-01")).toBeCloseTo(at(early, "2023-03-01"), 8);
     // Across the day where the older piece was linked to the stored one (2023-12-27), returns are
     // those of one uninterrupted Yahoo answer.
-    const fresh = totalReturnLevels(await fetchYahooDaily(DEMO_YAHOO_URL, "SPY", "2022-01-01", null, { baseDelayMs: 1 }));
+    const fresh = totalReturnLevels(
+      await fetchYahooDaily(DEMO_YAHOO_URL, "SPY", "2022-01-01", null, { baseDelayMs: 1 }),
+    );
     const f = (day: string) => fresh.find((p) => p.day === day)!.price;
     expect(at(all, "2024-06-03") / at(all, "2023-06-01")).toBeCloseTo(f("2024-06-03") / f("2023-06-01"), 5);
     // Total return beats the price return by the dividends (SPY ≈ 1.3 % a year over 3.5 years).
@@ -166,9 +181,15 @@ describe("benchmarkSeries", () => {
     await dailyPrices("stock-tr:QQQ", "2024-01-02", "2024-12-31");
     // As if the stored levels came from an answer scaled to an older dividend.
     const db = await getDb();
-    await db.updateTable("price_history").set((eb) => ({ price: eb("price", "*", 2) })).where("instrument", "=", "stock-tr:QQQ").execute();
+    await db
+      .updateTable("price_history")
+      .set((eb) => ({ price: eb("price", "*", 2) }))
+      .where("instrument", "=", "stock-tr:QQQ")
+      .execute();
     const joined = await dailyPrices("stock-tr:QQQ", "2023-01-03", "2024-12-31");
-    const fresh = totalReturnLevels(await fetchYahooDaily(DEMO_YAHOO_URL, "QQQ", "2023-01-01", null, { baseDelayMs: 1 }));
+    const fresh = totalReturnLevels(
+      await fetchYahooDaily(DEMO_YAHOO_URL, "QQQ", "2023-01-01", null, { baseDelayMs: 1 }),
+    );
     const j = (day: string) => joined.find((p) => p.day === day)!.price;
     const f = (day: string) => fresh.find((p) => p.day === day)!.price;
     expect(j("2024-06-03") / j("2023-06-01")).toBeCloseTo(f("2024-06-03") / f("2023-06-01"), 6);
@@ -178,7 +199,11 @@ describe("benchmarkSeries", () => {
   it("rebuilds a total-return run from one fresh answer when Yahoo lacks the stored day to link to", async () => {
     await dailyPrices("stock-tr:WMT", "2024-03-01", "2024-03-31");
     const db = await getDb();
-    await db.updateTable("price_history").set((eb) => ({ price: eb("price", "*", 2) })).where("instrument", "=", "stock-tr:WMT").execute();
+    await db
+      .updateTable("price_history")
+      .set((eb) => ({ price: eb("price", "*", 2) }))
+      .where("instrument", "=", "stock-tr:WMT")
+      .execute();
     requests.length = 0;
     server.use(
       http.get(
@@ -197,9 +222,12 @@ describe("benchmarkSeries", () => {
     );
     const joined = await dailyPrices("stock-tr:WMT", "2023-01-03", "2024-12-31");
     expect(requests).toHaveLength(2);
-    const fresh = totalReturnLevels(await fetchYahooDaily(DEMO_YAHOO_URL, "WMT", "2023-01-01", null, { baseDelayMs: 1 }));
+    const fresh = totalReturnLevels(
+      await fetchYahooDaily(DEMO_YAHOO_URL, "WMT", "2023-01-01", null, { baseDelayMs: 1 }),
+    );
     const f = (day: string) => fresh.find((p) => p.day === day)!.price;
-    for (const day of ["2023-06-01", "2024-03-01", "2024-12-02"]) expect(joined.find((p) => p.day === day)!.price / f(day), day).toBeCloseTo(1, 8);
+    for (const day of ["2023-06-01", "2024-03-01", "2024-12-02"])
+      expect(joined.find((p) => p.day === day)!.price / f(day), day).toBeCloseTo(1, 8);
     requests.length = 0;
     await dailyPrices("stock-tr:WMT", "2023-01-03", "2025-01-31");
     expect(requests).toEqual([]);
@@ -223,7 +251,17 @@ describe("swapPriceLookup", () => {
 
   it("values an ETH → PEPE swap with no stablecoin leg at ETH's price at that hour, from the cache the second time", async () => {
     const time = new Date("2024-06-01T12:00:00Z");
-    const txs = [{ id: "0xswap", time, legs: [{ id: "0xswap:native", token: WETH, symbol: "ETH", amount: -2, stable: false }, { id: "0xswap:7", token: PEPE, symbol: "PEPE", amount: 1.5e8, stable: false }], fee: 0.001 }];
+    const txs = [
+      {
+        id: "0xswap",
+        time,
+        legs: [
+          { id: "0xswap:native", token: WETH, symbol: "ETH", amount: -2, stable: false },
+          { id: "0xswap:7", token: PEPE, symbol: "PEPE", amount: 1.5e8, stable: false },
+        ],
+        fee: 0.001,
+      },
+    ];
     const priceAt = await swapPriceLookup({ kind: "evm", chainId: 1 }, txs, { nativeToken: WETH });
     const eth = simulatedCoinPrice("coingecko:ethereum", time)!;
     expect(priceAt(WETH, time)! / eth).toBeCloseTo(1, 2);
@@ -242,11 +280,31 @@ describe("swapPriceLookup", () => {
 
   it("values a Solana BONK → SOL swap through SOL, and leaves unknown chains to the fallback", async () => {
     const time = new Date("2025-03-10T06:00:00Z");
-    const txs = [{ id: "sig", time, legs: [{ id: "sig:3", token: BONK, symbol: "BONK", amount: -5e6, stable: false }, { id: "sig:sol", token: WSOL, symbol: "SOL", amount: 0.8, stable: false }] }];
+    const txs = [
+      {
+        id: "sig",
+        time,
+        legs: [
+          { id: "sig:3", token: BONK, symbol: "BONK", amount: -5e6, stable: false },
+          { id: "sig:sol", token: WSOL, symbol: "SOL", amount: 0.8, stable: false },
+        ],
+      },
+    ];
     const priceAt = await swapPriceLookup({ kind: "solana" }, txs, { nativeToken: WSOL });
     const r = valueSwaps(txs, { nativeToken: WSOL, priceAt });
-    expect(r.trades.find((t) => t.symbol === "SOL")!.price / simulatedCoinPrice("coingecko:solana", time)!).toBeCloseTo(1, 2);
-    const unknown = await swapPriceLookup({ kind: "evm", chainId: 999_999 }, [{ ...txs[0]!, legs: [{ ...txs[0]!.legs[0]!, token: PEPE }, { ...txs[0]!.legs[1]!, token: "native" }] }]);
+    expect(r.trades.find((t) => t.symbol === "SOL")!.price / simulatedCoinPrice("coingecko:solana", time)!).toBeCloseTo(
+      1,
+      2,
+    );
+    const unknown = await swapPriceLookup({ kind: "evm", chainId: 999_999 }, [
+      {
+        ...txs[0]!,
+        legs: [
+          { ...txs[0]!.legs[0]!, token: PEPE },
+          { ...txs[0]!.legs[1]!, token: "native" },
+        ],
+      },
+    ]);
     expect(unknown("native", time)).toBeUndefined();
   });
 });

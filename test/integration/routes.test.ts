@@ -4,7 +4,10 @@ import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
 
 function h1(html: string): string {
   const m = html.match(/<h1[^>]*>([\s\S]*?)<\/h1>/);
-  return (m?.[1] ?? "").replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").trim();
+  return (m?.[1] ?? "")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;|&#39;/g, "'")
+    .trim();
 }
 
 function expectHeading(html: string, heading: RegExp | string) {
@@ -51,13 +54,16 @@ describe("every route of PRODUCT §2 renders a real page", () => {
     expectHeading(await res.text(), heading);
   });
 
-  it.each(memberRoutes.filter((r) => !r.status))("$path sends a visitor to /signin (next only for /u/)", async ({ path }) => {
-    const real = withSelf(path, selfId);
-    const res = await get(real);
-    expect(res.status).toBe(302);
-    const expected = real.startsWith("/u/") ? `/signin?next=${encodeURIComponent(real)}` : "/signin";
-    expect(res.headers.get("location")).toBe(expected);
-  });
+  it.each(memberRoutes.filter((r) => !r.status))(
+    "$path sends a visitor to /signin (next only for /u/)",
+    async ({ path }) => {
+      const real = withSelf(path, selfId);
+      const res = await get(real);
+      expect(res.status).toBe(302);
+      const expected = real.startsWith("/u/") ? `/signin?next=${encodeURIComponent(real)}` : "/signin";
+      expect(res.headers.get("location")).toBe(expected);
+    },
+  );
 
   it("sends a logged-in visitor from the landing and auth pages to /community, or to next first", async () => {
     for (const path of ["/", "/landing", "/signin", "/signup"]) {
@@ -72,7 +78,9 @@ describe("every route of PRODUCT §2 renders a real page", () => {
   });
 
   it("renders the mobile landing for a phone and the desktop one otherwise", async () => {
-    const phone = await get("/", { headers: { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148" } });
+    const phone = await get("/", {
+      headers: { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148" },
+    });
     expect(await phone.text()).toContain('data-variant="mobile"');
     const desktop = await get("/", { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/120" } });
     expect(await desktop.text()).toContain('data-variant="desktop"');
@@ -83,9 +91,20 @@ describe("every route of PRODUCT §2 renders a real page", () => {
     expect(member).toContain('role="search"');
     expect(member).toContain("Get Grade");
     expect(member).toContain("Logout");
-    expect(member).toMatch(/href="\/community"[^>]*aria-label="Grader home"|aria-label="Grader home"[^>]*href="\/community"/);
+    expect(member).toMatch(
+      /href="\/community"[^>]*aria-label="Grader home"|aria-label="Grader home"[^>]*href="\/community"/,
+    );
     const visitor = await (await get("/blogs")).text();
-    for (const label of ["How it works", "Features", "Roadmap", "White Paper", "Airdrop", "Blogs", "Log in", "Join us for free"]) {
+    for (const label of [
+      "How it works",
+      "Features",
+      "Roadmap",
+      "White Paper",
+      "Airdrop",
+      "Blogs",
+      "Log in",
+      "Join us for free",
+    ]) {
       expect(visitor).toContain(label);
     }
     expect(visitor).toMatch(/href="\/"[^>]*aria-label="Grader home"/);

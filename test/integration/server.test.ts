@@ -41,10 +41,15 @@ describe("server.ts", () => {
     expect(page.headers.get("content-encoding")).toBe("gzip");
     expect(page.headers.get("vary")).toMatch(/accept-encoding/i);
     // A client that takes no encoding gets the page as is, without compression's bookkeeping.
-    const plain = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(baseUrl() + "/signin", resolve).on("error", reject));
+    const plain = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(baseUrl() + "/signin", resolve).on("error", reject),
+    );
     const body = await new Promise<string>((resolve) => {
       let text = "";
-      plain.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("end", () => resolve(text));
+      plain
+        .setEncoding("utf8")
+        .on("data", (chunk: string) => (text += chunk))
+        .on("end", () => resolve(text));
     });
     expect(plain.statusCode).toBe(200);
     expect(plain.headers["content-encoding"]).toBeUndefined();
@@ -55,7 +60,11 @@ describe("server.ts", () => {
   it("refuses a foreign-Origin or cross-site POST with 403 and accepts our own", async () => {
     const foreign = await postForm("/signin", { email: "a@b.co", password: "x" }, { origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
-    const crossSite = await postForm("/contact", { name: "a" }, { origin: null, headers: { "sec-fetch-site": "cross-site" } });
+    const crossSite = await postForm(
+      "/contact",
+      { name: "a" },
+      { origin: null, headers: { "sec-fetch-site": "cross-site" } },
+    );
     expect(crossSite.status).toBe(403);
     const own = await postForm("/signin", { email: "nobody@example.com", password: "wrong-password" });
     expect(own.status).toBe(400);
@@ -71,10 +80,17 @@ describe("server.ts", () => {
     ];
     for (const path of ["/community", "/contact", "/signin", "/user/settings/change-password"]) {
       for (const [type, body] of bodies) {
-        const res = await fetch(baseUrl() + path, { method: "POST", body, headers: { cookie, origin: baseUrl(), ...(type ? { "content-type": type } : {}) }, redirect: "manual" });
+        const res = await fetch(baseUrl() + path, {
+          method: "POST",
+          body,
+          headers: { cookie, origin: baseUrl(), ...(type ? { "content-type": type } : {}) },
+          redirect: "manual",
+        });
         expect(res.status, `${path} ${type}`).toBe(400);
         const html = await res.text();
-        expect(html).toContain("This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.");
+        expect(html).toContain(
+          "This form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
+        );
         expect(html).not.toContain("Something went wrong");
       }
     }
@@ -85,9 +101,19 @@ describe("server.ts", () => {
     await postForm("/user-questions", { username: `nul_${Date.now().toString(36)}`, experience: "1-3" }, { cookie });
     const posted = await postForm("/community", { body: "hi\u0000there" }, { cookie });
     expect(posted.status).toBe(303);
-    const feed = (await (await get("/community?_data=routes%2Fcommunity", { cookie })).json()) as { posts: { body: string }[] };
+    const feed = (await (await get("/community?_data=routes%2Fcommunity", { cookie })).json()) as {
+      posts: { body: string }[];
+    };
     expect(feed.posts.map((p) => p.body)).toContain("hithere");
-    expect((await postForm("/contact", { name: "A\u0000B", email: "a@example.com", message: "Hello there, a question about grades." }, { cookie })).status).toBeLessThan(500);
+    expect(
+      (
+        await postForm(
+          "/contact",
+          { name: "A\u0000B", email: "a@example.com", message: "Hello there, a question about grades." },
+          { cookie },
+        )
+      ).status,
+    ).toBeLessThan(500);
     for (const path of ["/search?keyword=%00%00%00", "/api/portal/search/trader?keyword=ab%00c", "/u/1%00"]) {
       expect((await get(path, { cookie })).status, path).toBe(400);
     }

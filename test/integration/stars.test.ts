@@ -12,11 +12,24 @@ let seq = 0;
 async function trader(tier: string | null) {
   const db = await getDb();
   const username = `star${Date.now().toString(36)}${seq++}`;
-  const user = await db.insertInto("users").values({ email: `${username}@example.com`, username, first_name: "Ada", last_name: `Star${seq}` }).returning("id").executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto("users")
+    .values({ email: `${username}@example.com`, username, first_name: "Ada", last_name: `Star${seq}` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   if (tier) {
     const ev = await db
       .insertInto("evaluations")
-      .values({ user_id: user.id, engine_version: "test", ledger_digest: "x", tier, score: 85, percentile: null, verification_code: `GR-S${user.id}-${seq++}`, result: "{}" })
+      .values({
+        user_id: user.id,
+        engine_version: "test",
+        ledger_digest: "x",
+        tier,
+        score: 85,
+        percentile: null,
+        verification_code: `GR-S${user.id}-${seq++}`,
+        result: "{}",
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await db.updateTable("users").set({ current_evaluation_id: ev.id }).where("id", "=", user.id).execute();
@@ -24,7 +37,11 @@ async function trader(tier: string | null) {
   return { id: user.id, username };
 }
 
-const application = { bio: "Swing trader for eight years, mostly large caps.", strategy: "Trend following with tight risk: 1% per trade, exits on a weekly close below the 20-week average.", markets: "US stocks, ETFs" };
+const application = {
+  bio: "Swing trader for eight years, mostly large caps.",
+  strategy: "Trend following with tight risk: 1% per trade, exits on a weekly close below the 20-week average.",
+  markets: "US stocks, ETFs",
+};
 
 beforeAll(async () => {
   await migrateToLatest();
@@ -34,8 +51,16 @@ describe("Star applications and review", () => {
   it("only Gold or better may apply; others are told why", async () => {
     const none = await trader(null);
     const silver = await trader("Silver");
-    expect(await stars.submitStarApplication(none.id, application)).toEqual({ ok: false, reason: "not_graded", tier: null });
-    expect(await stars.submitStarApplication(silver.id, application)).toEqual({ ok: false, reason: "tier_too_low", tier: "Silver" });
+    expect(await stars.submitStarApplication(none.id, application)).toEqual({
+      ok: false,
+      reason: "not_graded",
+      tier: null,
+    });
+    expect(await stars.submitStarApplication(silver.id, application)).toEqual({
+      ok: false,
+      reason: "tier_too_low",
+      tier: "Silver",
+    });
     for (const tier of ["Gold", "Master", "Legend"]) {
       const t = await trader(tier);
       expect(await stars.submitStarApplication(t.id, application)).toEqual({ ok: true });
@@ -71,7 +96,8 @@ describe("Star applications and review", () => {
       ])
       .execute();
     const fans = [await trader(null), await trader(null)];
-    for (const f of fans) await sql`insert into follows (follower_id, followee_id) values (${f.id}, ${gold.id})`.execute(db);
+    for (const f of fans)
+      await sql`insert into follows (follower_id, followee_id) values (${f.id}, ${gold.id})`.execute(db);
     const dash = await stars.starDashboard(gold.id);
     expect(dash.cardViews).toBe(4);
     expect(dash.viewsBySource).toEqual([
@@ -91,12 +117,16 @@ describe("points and Stars pages over HTTP", () => {
     expect(await anon.text()).toContain("Leaderboard");
     const { cookie } = await signUp();
     const html = await (await get("/airdrop", { cookie })).text();
-    for (const task of ["first_grade", "share_card", "follow_three", "referral"]) expect(html).toContain(`data-task="${task}"`);
+    for (const task of ["first_grade", "share_card", "follow_three", "referral"])
+      expect(html).toContain(`data-task="${task}"`);
     expect(html).toContain('data-testid="points-balance">0<');
     const claim = await postForm("/airdrop", { intent: "claim", task: "first_grade" }, { cookie });
     expect(claim.status).toBe(400);
     expect(await claim.text()).toContain("Finish the task first");
-    const share = await fetch(`${baseUrl()}/api/airdrop/share`, { method: "POST", headers: { cookie, origin: baseUrl() } });
+    const share = await fetch(`${baseUrl()}/api/airdrop/share`, {
+      method: "POST",
+      headers: { cookie, origin: baseUrl() },
+    });
     expect(share.status).toBe(409);
   });
 
@@ -105,16 +135,28 @@ describe("points and Stars pages over HTTP", () => {
     const page = await (await get("/staking", { cookie })).text();
     const key = /name="request_key" value="([^"]+)"/.exec(page)?.[1];
     expect(key).toBeTruthy();
-    const res = await postForm("/staking", { intent: "stake", amount: "100", lock_days: "30", request_key: key! }, { cookie });
+    const res = await postForm(
+      "/staking",
+      { intent: "stake", amount: "100", lock_days: "30", request_key: key! },
+      { cookie },
+    );
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("You don&#x27;t have that many points.");
     // Only plain decimal digits are an amount: hex, exponents and fractions are not whole numbers typed.
     for (const amount of ["0x10", "1e2", "12.0", "+20", ""]) {
-      const odd = await postForm("/staking", { intent: "stake", amount, lock_days: "30", request_key: key! }, { cookie });
+      const odd = await postForm(
+        "/staking",
+        { intent: "stake", amount, lock_days: "30", request_key: key! },
+        { cookie },
+      );
       expect(odd.status, amount).toBe(400);
       expect(await odd.text(), amount).toContain("Stake a whole number of at least 10 points");
     }
-    const grouped = await postForm("/staking", { intent: "stake", amount: " 1,000 ", lock_days: "30", request_key: key! }, { cookie });
+    const grouped = await postForm(
+      "/staking",
+      { intent: "stake", amount: " 1,000 ", lock_days: "30", request_key: key! },
+      { cookie },
+    );
     expect(await grouped.text()).toContain("You don&#x27;t have that many points.");
     const unstake = await postForm("/staking", { intent: "unstake", stake_id: "999999" }, { cookie });
     expect(unstake.status).toBe(404);

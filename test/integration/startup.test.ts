@@ -15,7 +15,17 @@ describe("start-up configuration", () => {
     const { code, output } = await runServerUntilExit({});
     expect(code).not.toBe(0);
     expect(output).toContain("Refusing to start");
-    for (const name of ["GOOGLE_CLIENT_ID", "APPLE_PRIVATE_KEY", "PLAID_CLIENT_ID", "PLAID_SECRET", "EVM_EXPLORER_URL", "SOLANA_RPC_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL"]) {
+    for (const name of [
+      "GOOGLE_CLIENT_ID",
+      "APPLE_PRIVATE_KEY",
+      "PLAID_CLIENT_ID",
+      "PLAID_SECRET",
+      "EVM_EXPLORER_URL",
+      "SOLANA_RPC_URL",
+      "STRIPE_SECRET_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+      "SMTP_URL",
+    ]) {
       expect(output).toContain(name);
     }
     expect(output).not.toContain('"msg":"listening"');
@@ -37,7 +47,10 @@ describe("start-up configuration", () => {
 
   it("requires ENCRYPTION_KEY with DATABASE_URL and says how to make one", async () => {
     // The check comes before any connection: the port may as well be closed.
-    const { code, output } = await runServerUntilExit({ DEMO: "1", DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" });
+    const { code, output } = await runServerUntilExit({
+      DEMO: "1",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:1/none",
+    });
     expect(code).not.toBe(0);
     expect(output).toContain("ENCRYPTION_KEY");
     expect(output).toContain("openssl rand -hex 32");
@@ -48,7 +61,9 @@ describe("demo mode", () => {
   it("says so in a slim banner on every page", async () => {
     for (const path of ["/", "/pricing", "/signin"]) {
       const html = await (await get(path)).text();
-      expect(html).toMatch(/class="demo-banner"[^>]*>.*Demo mode:.*simulated brokers, wallets, payments, sign-in and prices\./s);
+      expect(html).toMatch(
+        /class="demo-banner"[^>]*>.*Demo mode:.*simulated brokers, wallets, payments, sign-in and prices\./s,
+      );
     }
   });
 });
@@ -58,7 +73,10 @@ describe("the database at start-up", () => {
 
   it("names DATABASE_URL for a closed port, without a stack trace", async () => {
     const port = await closedPort();
-    const { code, output } = await runServerUntilExit({ ...base, DATABASE_URL: `postgres://grader:secret@127.0.0.1:${port}/grader` });
+    const { code, output } = await runServerUntilExit({
+      ...base,
+      DATABASE_URL: `postgres://grader:secret@127.0.0.1:${port}/grader`,
+    });
     expect(code).toBe(1);
     expect(output).toContain(`Cannot use the database of DATABASE_URL (127.0.0.1:${port}/grader)`);
     expect(output).toContain("ECONNREFUSED");
@@ -72,7 +90,10 @@ describe("the database at start-up", () => {
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
     const port = (silent.address() as net.AddressInfo).port;
     try {
-      const { code, output } = await runServerUntilExit({ ...base, DATABASE_URL: `postgres://grader@127.0.0.1:${port}/grader`, DATABASE_CONNECT_TIMEOUT_MS: "500" }, 30_000);
+      const { code, output } = await runServerUntilExit(
+        { ...base, DATABASE_URL: `postgres://grader@127.0.0.1:${port}/grader`, DATABASE_CONNECT_TIMEOUT_MS: "500" },
+        30_000,
+      );
       expect(code).toBe(1);
       expect(output).toContain("DATABASE_URL");
       expect(output).toContain("no answer within 500 ms");

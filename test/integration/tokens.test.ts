@@ -14,7 +14,13 @@ describe("single-use tokens", () => {
   beforeAll(async () => {
     await migrateToLatest();
     const db = await getDb();
-    userId = (await db.insertInto("users").values({ email: `tok-${Date.now()}-${Math.random()}@example.com` }).returning("id").executeTakeFirstOrThrow()).id;
+    userId = (
+      await db
+        .insertInto("users")
+        .values({ email: `tok-${Date.now()}-${Math.random()}@example.com` })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
   });
 
   it("works once", async () => {
@@ -36,10 +42,20 @@ describe("single-use tokens", () => {
   it("does not work after it expires (reset: 30 minutes)", async () => {
     const db = await getDb();
     const token = await issueToken(db, userId, "reset");
-    const row = await db.selectFrom("auth_tokens").select(["token_hash", "expires_at", "created_at"]).where("user_id", "=", userId).where("used_at", "is", null).where("purpose", "=", "reset").executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("auth_tokens")
+      .select(["token_hash", "expires_at", "created_at"])
+      .where("user_id", "=", userId)
+      .where("used_at", "is", null)
+      .where("purpose", "=", "reset")
+      .executeTakeFirstOrThrow();
     const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime();
     expect(Math.round(ttl / 60_000)).toBe(30);
-    await db.updateTable("auth_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("token_hash", "=", row.token_hash).execute();
+    await db
+      .updateTable("auth_tokens")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where("token_hash", "=", row.token_hash)
+      .execute();
     expect(await consumeToken(db, token, "reset")).toBeNull();
   });
 
@@ -60,7 +76,11 @@ describe("single-use tokens", () => {
 
   it("voids every reset link when the password changes", async () => {
     const db = await getDb();
-    await db.updateTable("users").set({ password_hash: await hashPassword("the current password") }).where("id", "=", userId).execute();
+    await db
+      .updateTable("users")
+      .set({ password_hash: await hashPassword("the current password") })
+      .where("id", "=", userId)
+      .execute();
     const pending = await issueToken(db, userId, "reset");
     expect(await changePassword(userId, undefined, "the current password", "a changed password")).toBe(true);
     expect(await resetPassword(pending, "an attacker's password")).toBe(false);

@@ -12,14 +12,26 @@ import { ownDatabase, startServer, type RunningServer } from "../support/server"
 // EVM_EXPLORER_URL / SOLANA_RPC_URL, so it runs them). Keys are real: ethers wallets and
 // tweetnacl key pairs sign the server's messages exactly as MetaMask and Phantom would.
 
-type Answer = { status: number; body: { data?: Record<string, unknown>; error?: { message: string; fields?: Record<string, string> }; code?: number } };
+type Answer = {
+  status: number;
+  body: { data?: Record<string, unknown>; error?: { message: string; fields?: Record<string, string> }; code?: number };
+};
 
 async function apiPost(path: string, body: unknown, cookie: string, base = baseUrl()): Promise<Answer> {
-  const res = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Answer["body"] };
 }
 
-type Signer = { chain: "evm" | "solana"; address: string; sent: string; sign: (message: string) => Promise<string> | string };
+type Signer = {
+  chain: "evm" | "solana";
+  address: string;
+  sent: string;
+  sign: (message: string) => Promise<string> | string;
+};
 
 function evmSigner(wallet: { address: string; signMessage(m: string): Promise<string> }): Signer {
   // PRODUCT §5: the browser sends the address without its 0x prefix.
@@ -28,7 +40,12 @@ function evmSigner(wallet: { address: string; signMessage(m: string): Promise<st
 
 function solanaSigner(keys = nacl.sign.keyPair()): Signer {
   const address = bs58.encode(keys.publicKey);
-  return { chain: "solana", address, sent: address, sign: (m) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(m), keys.secretKey)) };
+  return {
+    chain: "solana",
+    address,
+    sent: address,
+    sign: (m) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(m), keys.secretKey)),
+  };
 }
 
 async function nonceFor(signer: Signer, cookie: string, base?: string): Promise<string> {
@@ -41,7 +58,12 @@ async function link(signer: Signer, cookie: string, opts: { base?: string; edit?
   const issued = await nonceFor(signer, cookie, opts.base);
   const message = opts.edit ? opts.edit(issued) : issued;
   const signature = await signer.sign(message);
-  const res = await apiPost(`/api/${signer.chain}/wallet`, { wallet_address: signer.sent, message, signature }, cookie, opts.base);
+  const res = await apiPost(
+    `/api/${signer.chain}/wallet`,
+    { wallet_address: signer.sent, message, signature },
+    cookie,
+    opts.base,
+  );
   return { ...res, message, signature };
 }
 
@@ -51,7 +73,12 @@ async function unlink(cookie: string, id: number) {
 }
 
 const chains = [
-  { name: "EVM (MetaMask)", chain: "evm" as const, fresh: () => evmSigner(Wallet.createRandom()), failing: (mode: keyof typeof EVM_FAILURE_KEYS) => evmSigner(new Wallet(EVM_FAILURE_KEYS[mode])) },
+  {
+    name: "EVM (MetaMask)",
+    chain: "evm" as const,
+    fresh: () => evmSigner(Wallet.createRandom()),
+    failing: (mode: keyof typeof EVM_FAILURE_KEYS) => evmSigner(new Wallet(EVM_FAILURE_KEYS[mode])),
+  },
   {
     name: "Solana (Phantom)",
     chain: "solana" as const,
@@ -67,7 +94,9 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const signer = fresh();
     const message = await nonceFor(signer, cookie);
     const lines = message.split("\n");
-    expect(lines[0]).toBe(`localhost:3000 wants you to sign in with your ${chain === "evm" ? "Ethereum" : "Solana"} account:`);
+    expect(lines[0]).toBe(
+      `localhost:3000 wants you to sign in with your ${chain === "evm" ? "Ethereum" : "Solana"} account:`,
+    );
     expect(lines[1]).toBe(signer.address); // checksummed, with 0x, although it was sent without
     expect(message).toContain("\nURI: http://localhost:3000\n");
     expect(message).toContain(`\nChain ID: ${chain === "evm" ? "1" : "mainnet"}\n`);
@@ -76,8 +105,14 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect(expires - issued).toBe(600_000);
     expect(/Nonce: ([A-Za-z0-9]{16,})/.test(message)).toBe(true);
     // The Host header does not change the domain.
-    const spoofed = await fetch(baseUrl() + `/api/${chain}/nonce`, { method: "POST", headers: { "content-type": "application/json", cookie, "x-forwarded-host": "evil.example" }, body: JSON.stringify({ wallet_address: signer.sent }) });
-    expect(((await spoofed.json()) as { data: { message: string } }).data.message.startsWith("localhost:3000 ")).toBe(true);
+    const spoofed = await fetch(baseUrl() + `/api/${chain}/nonce`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, "x-forwarded-host": "evil.example" },
+      body: JSON.stringify({ wallet_address: signer.sent }),
+    });
+    expect(((await spoofed.json()) as { data: { message: string } }).data.message.startsWith("localhost:3000 ")).toBe(
+      true,
+    );
   });
 
   it("links with a real signature, imports buys and sells, and a re-import adds nothing", async () => {
@@ -93,7 +128,9 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const [imported] = await waitForImports(cookie);
     expect(imported).toMatchObject({ id: data.import_id, state: "done", error: null });
     expect(imported!.trades_added).toBeGreaterThan(20);
-    const trades = (await (await get("/api/portal/trades?page_size=100", { cookie })).json()) as { data: { side: string }[] };
+    const trades = (await (await get("/api/portal/trades?page_size=100", { cookie })).json()) as {
+      data: { side: string }[];
+    };
     expect(trades.data.some((t) => t.side === "buy")).toBe(true);
     expect(trades.data.some((t) => t.side === "sell")).toBe(true);
     const again = await link(signer, cookie);
@@ -111,7 +148,11 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     expect(Object.keys(res.body.error!.fields!)).toEqual(["message", "signature"]);
     const bad = await apiPost(`/api/${chain}/nonce`, { wallet_address: "not-an-address" }, cookie);
     expect(bad.status).toBe(400);
-    const anonymous = await fetch(baseUrl() + `/api/${chain}/nonce`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ wallet_address: fresh().sent }) });
+    const anonymous = await fetch(baseUrl() + `/api/${chain}/nonce`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ wallet_address: fresh().sent }),
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -120,11 +161,19 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const signer = fresh();
     const other = fresh();
     const message = await nonceFor(signer, cookie);
-    const res = await apiPost(`/api/${chain}/wallet`, { wallet_address: signer.sent, message, signature: await other.sign(message) }, cookie);
+    const res = await apiPost(
+      `/api/${chain}/wallet`,
+      { wallet_address: signer.sent, message, signature: await other.sign(message) },
+      cookie,
+    );
     expect(res.status).toBe(400);
     expect(res.body.error!.message).toMatch(/signature does not match/);
     // The nonce was not spent by the failed attempt: the right signature still works.
-    const ok = await apiPost(`/api/${chain}/wallet`, { wallet_address: signer.sent, message, signature: await signer.sign(message) }, cookie);
+    const ok = await apiPost(
+      `/api/${chain}/wallet`,
+      { wallet_address: signer.sent, message, signature: await signer.sign(message) },
+      cookie,
+    );
     expect(ok.status).toBe(201);
   });
 
@@ -133,7 +182,11 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const signer = fresh();
     const first = await link(signer, cookie);
     expect(first.status).toBe(201);
-    const replay = await apiPost(`/api/${chain}/wallet`, { wallet_address: signer.sent, message: first.message, signature: first.signature }, cookie);
+    const replay = await apiPost(
+      `/api/${chain}/wallet`,
+      { wallet_address: signer.sent, message: first.message, signature: first.signature },
+      cookie,
+    );
     expect(replay.status).toBe(400);
     expect(replay.body.error!.message).toMatch(/already used/);
   });
@@ -141,10 +194,17 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
   it("refuses a message for another domain, and one that differs from the issued text", async () => {
     const { cookie } = await signUp();
     const signer = fresh();
-    const foreign = await link(signer, cookie, { edit: (m) => m.replace(/^localhost:3000 /, "evil.example ").replace("URI: http://localhost:3000", "URI: https://evil.example") });
+    const foreign = await link(signer, cookie, {
+      edit: (m) =>
+        m
+          .replace(/^localhost:3000 /, "evil.example ")
+          .replace("URI: http://localhost:3000", "URI: https://evil.example"),
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error!.message).toMatch(/another site \(evil\.example\)/);
-    const altered = await link(signer, cookie, { edit: (m) => m.replace(/Expiration Time: .+/, "Expiration Time: 2999-01-01T00:00:00.000Z") });
+    const altered = await link(signer, cookie, {
+      edit: (m) => m.replace(/Expiration Time: .+/, "Expiration Time: 2999-01-01T00:00:00.000Z"),
+    });
     expect(altered.status).toBe(400);
     expect(altered.body.error!.message).toMatch(/differs from the one this site issued/);
   });
@@ -164,26 +224,33 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
   it.each([
     ["explorer500", /answered HTTP 500/],
     ["malformed", /malformed JSON/],
-  ] as const)("a provider failure (%s) is retried, then the import ends failed with a clear message", async (mode, pattern) => {
-    const alice = await signUp();
-    const signer = failing(mode);
-    const res = await link(signer, alice.cookie);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const [failed] = await waitForImports(alice.cookie);
-    expect(failed).toMatchObject({ state: "failed", trades_added: 0 });
-    expect(failed!.error).toMatch(pattern);
-    expect(failed!.error).toMatch(/Gave up after 3 attempts/);
-    // "Try the import again" on the account page (a plain form) starts another import.
-    const retry = await postForm("/profile/account", { intent: "reimport", id: String(failed!.linked_account_id) }, { cookie: alice.cookie });
-    expect(retry.status).toBe(302);
-    expect(retry.headers.get("location")).toBe("/profile/account?retrying=1");
-    const rows = await waitForImports(alice.cookie);
-    expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ reason: "retry", state: "failed" });
-    // A failed wallet stays linked until its owner unlinks it (these test wallets are fixed keys:
-    // unlinking keeps the suite repeatable on a reused PostgreSQL database).
-    await unlink(alice.cookie, failed!.linked_account_id);
-  });
+  ] as const)(
+    "a provider failure (%s) is retried, then the import ends failed with a clear message",
+    async (mode, pattern) => {
+      const alice = await signUp();
+      const signer = failing(mode);
+      const res = await link(signer, alice.cookie);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const [failed] = await waitForImports(alice.cookie);
+      expect(failed).toMatchObject({ state: "failed", trades_added: 0 });
+      expect(failed!.error).toMatch(pattern);
+      expect(failed!.error).toMatch(/Gave up after 3 attempts/);
+      // "Try the import again" on the account page (a plain form) starts another import.
+      const retry = await postForm(
+        "/profile/account",
+        { intent: "reimport", id: String(failed!.linked_account_id) },
+        { cookie: alice.cookie },
+      );
+      expect(retry.status).toBe(302);
+      expect(retry.headers.get("location")).toBe("/profile/account?retrying=1");
+      const rows = await waitForImports(alice.cookie);
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toMatchObject({ reason: "retry", state: "failed" });
+      // A failed wallet stays linked until its owner unlinks it (these test wallets are fixed keys:
+      // unlinking keeps the suite repeatable on a reused PostgreSQL database).
+      await unlink(alice.cookie, failed!.linked_account_id);
+    },
+  );
 
   it("a failed re-import leaves the earlier ledger as it was", async () => {
     // The simulator fails every second reading of this wallet's history.
@@ -200,8 +267,15 @@ describe.each(chains)("$name wallets", ({ chain, fresh, failing }) => {
     const again = await link(signer, cookie);
     expect(again.status).toBe(200);
     const [retried] = await waitForImports(cookie);
-    expect(retried).toMatchObject({ id: again.body.data!.import_id, state: "done", attempts: imported!.attempts + 1, trades_added: 0 });
-    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie })).json()) as { meta: { total: number } };
+    expect(retried).toMatchObject({
+      id: again.body.data!.import_id,
+      state: "done",
+      attempts: imported!.attempts + 1,
+      trades_added: 0,
+    });
+    const trades = (await (await get("/api/portal/trades?page_size=1", { cookie })).json()) as {
+      meta: { total: number };
+    };
     expect(trades.meta.total).toBe(found);
     await unlink(cookie, retried!.linked_account_id);
   });
@@ -211,13 +285,26 @@ describe("smart-contract wallets (EIP-1271)", () => {
   it("links a contract wallet by its owner's signature, resolved through isValidSignature on the explorer simulator", async () => {
     const { cookie } = await signUp();
     const owner = new Wallet(DEMO_CONTRACT_WALLET.ownerKey);
-    const contract: Signer = { chain: "evm", address: DEMO_CONTRACT_WALLET.address, sent: DEMO_CONTRACT_WALLET.address, sign: (m) => owner.signMessage(m) };
+    const contract: Signer = {
+      chain: "evm",
+      address: DEMO_CONTRACT_WALLET.address,
+      sent: DEMO_CONTRACT_WALLET.address,
+      sign: (m) => owner.signMessage(m),
+    };
     // Another key's signature is refused by the contract.
     const message = await nonceFor(contract, cookie);
-    const refused = await apiPost("/api/evm/wallet", { wallet_address: contract.sent, message, signature: await Wallet.createRandom().signMessage(message) }, cookie);
+    const refused = await apiPost(
+      "/api/evm/wallet",
+      { wallet_address: contract.sent, message, signature: await Wallet.createRandom().signMessage(message) },
+      cookie,
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error!.message).toMatch(/signature does not match/);
-    const res = await apiPost("/api/evm/wallet", { wallet_address: contract.sent, message, signature: await owner.signMessage(message) }, cookie);
+    const res = await apiPost(
+      "/api/evm/wallet",
+      { wallet_address: contract.sent, message, signature: await owner.signMessage(message) },
+      cookie,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ fingerprint: `evm:${DEMO_CONTRACT_WALLET.address}`, status: "importing" });
     await waitForImports(cookie);
@@ -228,7 +315,11 @@ describe("smart-contract wallets (EIP-1271)", () => {
 describe("short limits (second server: 2 s nonces, 1.5 s provider time limit)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ WALLET_NONCE_TTL_SECONDS: "2", WALLET_PROVIDER_TIMEOUT_MS: "1500", ...(await ownDatabase()) });
+    server = await startServer({
+      WALLET_NONCE_TTL_SECONDS: "2",
+      WALLET_PROVIDER_TIMEOUT_MS: "1500",
+      ...(await ownDatabase()),
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -239,7 +330,12 @@ describe("short limits (second server: 2 s nonces, 1.5 s provider time limit)", 
     const signer = fresh();
     const message = await nonceFor(signer, cookie, server.url);
     await new Promise((r) => setTimeout(r, 2300));
-    const res = await apiPost(`/api/${signer.chain}/wallet`, { wallet_address: signer.sent, message, signature: await signer.sign(message) }, cookie, server.url);
+    const res = await apiPost(
+      `/api/${signer.chain}/wallet`,
+      { wallet_address: signer.sent, message, signature: await signer.sign(message) },
+      cookie,
+      server.url,
+    );
     expect(res.status).toBe(400);
     expect(res.body.error!.message).toMatch(/expired/);
   });

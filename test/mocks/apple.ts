@@ -60,7 +60,12 @@ export async function appleHandlers() {
     http.get(APPLE_KEYS_URL, () => HttpResponse.json({ keys: [jwk] })),
 
     http.post(APPLE_DEMO_CONSENT_URL, async ({ request }) => {
-      const body = (await request.json()) as { email?: unknown; verified?: unknown; nonce?: unknown; client_id?: unknown };
+      const body = (await request.json()) as {
+        email?: unknown;
+        verified?: unknown;
+        nonce?: unknown;
+        client_id?: unknown;
+      };
       if (typeof body.email !== "string" || !body.email.includes("@") || typeof body.client_id !== "string") {
         return HttpResponse.json({ error: "invalid_request" }, { status: 400 });
       }
@@ -80,12 +85,17 @@ export async function appleHandlers() {
       let secretOk = false;
       try {
         const secret = decodeJwt(form.get("client_secret") ?? "");
-        secretOk = secret.sub === clientId && secret.aud === ISSUER && typeof secret.iss === "string" && (secret.exp ?? 0) * 1000 > Date.now();
+        secretOk =
+          secret.sub === clientId &&
+          secret.aud === ISSUER &&
+          typeof secret.iss === "string" &&
+          (secret.exp ?? 0) * 1000 > Date.now();
       } catch {
         secretOk = false;
       }
       if (!secretOk) return HttpResponse.json({ error: "invalid_client" }, { status: 400 });
-      if (form.get("grant_type") !== "authorization_code" || !form.get("redirect_uri")) return HttpResponse.json({ error: "invalid_request" }, { status: 400 });
+      if (form.get("grant_type") !== "authorization_code" || !form.get("redirect_uri"))
+        return HttpResponse.json({ error: "invalid_request" }, { status: 400 });
       if (!payload || payload.aud !== clientId) return HttpResponse.json({ error: "invalid_grant" }, { status: 400 });
       if (payload.email.startsWith("error500")) return HttpResponse.json({ error: "server_error" }, { status: 500 });
       return HttpResponse.json({

@@ -34,20 +34,49 @@ export const EVM_FAILURE_KEYS = {
   explorer500Browser: `0x${"0".repeat(63)}5`,
 } as const;
 const flakyReads = new Map<string, number>();
-const FAILURES = new Map(Object.entries(EVM_FAILURE_KEYS).map(([mode, key]) => [computeAddress(key).toLowerCase(), mode === "explorer500Browser" ? "explorer500" : mode]));
+const FAILURES = new Map(
+  Object.entries(EVM_FAILURE_KEYS).map(([mode, key]) => [
+    computeAddress(key).toLowerCase(),
+    mode === "explorer500Browser" ? "explorer500" : mode,
+  ]),
+);
 
 type Token = { address: string; symbol: string; name: string; decimals: number; price: number };
 const TOKENS: Token[] = [
-  { address: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2", symbol: "WETH", name: "Wrapped Ether", decimals: 18, price: 2600 },
-  { address: "0x514910771af9ca656af840dff83e8264ecf986ca", symbol: "LINK", name: "ChainLink Token", decimals: 18, price: 15 },
+  {
+    address: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+    symbol: "WETH",
+    name: "Wrapped Ether",
+    decimals: 18,
+    price: 2600,
+  },
+  {
+    address: "0x514910771af9ca656af840dff83e8264ecf986ca",
+    symbol: "LINK",
+    name: "ChainLink Token",
+    decimals: 18,
+    price: 15,
+  },
   { address: "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984", symbol: "UNI", name: "Uniswap", decimals: 18, price: 8 },
   { address: "0x6982508145454ce325ddbe47a25d4ec3d2311933", symbol: "PEPE", name: "Pepe", decimals: 18, price: 0.00001 },
-  { address: "0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9", symbol: "AAVE", name: "Aave Token", decimals: 18, price: 220 },
+  {
+    address: "0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9",
+    symbol: "AAVE",
+    name: "Aave Token",
+    decimals: 18,
+    price: 220,
+  },
 ];
 const STABLES: Token[] = [
   { address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", symbol: "USDC", name: "USD Coin", decimals: 6, price: 1 },
   { address: "0xdac17f958d2ee523a2206206994597c13d831ec7", symbol: "USDT", name: "Tether USD", decimals: 6, price: 1 },
-  { address: "0x6b175474e89094c44da98b954eedeac495271d0f", symbol: "DAI", name: "Dai Stablecoin", decimals: 18, price: 1 },
+  {
+    address: "0x6b175474e89094c44da98b954eedeac495271d0f",
+    symbol: "DAI",
+    name: "Dai Stablecoin",
+    decimals: 18,
+    price: 1,
+  },
 ];
 const ROUTER = "0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad";
 const EXCHANGE = "0x28c6c06298d514db089934071355e5743bf21d60";
@@ -77,7 +106,11 @@ function blockAt(chainId: number, time: number) {
 function chainTokens(chainId: number): { tokens: Token[]; stables: Token[] } {
   if (chainId === 1) return { tokens: TOKENS, stables: STABLES };
   const chain = EVM_CHAINS.find((c) => c.id === chainId)!;
-  const tokens = TOKENS.map((t, i) => (i === 0 ? { ...t, address: chain.wrapped } : { ...t, address: `0x${hexDigest("token", String(chainId), t.symbol).slice(0, 40)}` }));
+  const tokens = TOKENS.map((t, i) =>
+    i === 0
+      ? { ...t, address: chain.wrapped }
+      : { ...t, address: `0x${hexDigest("token", String(chainId), t.symbol).slice(0, 40)}` },
+  );
   const stables = chain.stables.slice(0, 2).map((address, i) => ({ ...STABLES[i]!, address }));
   return { tokens, stables };
 }
@@ -87,12 +120,17 @@ export function demoEvmHistory(address: string, chainId = 1): History {
   return cache(`${chainId}:${me}`, () => {
     if (!ACTIVE_CHAINS.has(chainId)) return { txlist: [], txlistinternal: [], tokentx: [] };
     if (me === computeAddress(EVM_SCENARIO_KEY).toLowerCase()) return scenarioHistory(me, chainId);
-    if (me === computeAddress(EVM_BIG_WALLET_KEY).toLowerCase()) return chainId === 1 ? bigHistory(me) : { txlist: [], txlistinternal: [], tokentx: [] };
+    if (me === computeAddress(EVM_BIG_WALLET_KEY).toLowerCase())
+      return chainId === 1 ? bigHistory(me) : { txlist: [], txlistinternal: [], tokentx: [] };
     const { tokens, stables } = chainTokens(chainId);
     const byAddress = new Map([...tokens, ...stables].map((t) => [t.address, t]));
     const weth = tokens[0]!.address;
     const seed = chainId === 1 ? `evm:${me}` : `evm:${chainId}:${me}`;
-    let events = simulateTrading(seed, tokens.map((t) => ({ key: t.address, basePrice: t.price })), stables.map((s) => s.address));
+    let events = simulateTrading(
+      seed,
+      tokens.map((t) => ({ key: t.address, basePrice: t.price })),
+      stables.map((s) => s.address),
+    );
     // Layer 2s: a shorter history (its first third), still starting with its deposit.
     if (chainId !== 1) events = events.slice(0, Math.ceil(events.length / 3));
     const txlist: Row[] = [];
@@ -102,7 +140,16 @@ export function demoEvmHistory(address: string, chainId = 1): History {
       const hash = `0x${hexDigest("evm", chainId === 1 ? me : `${chainId}:${me}`, String(e.index))}`;
       const block = blockAt(chainId, e.time);
       const gasPrice = String((5 + (n % 7) * 3) * 1_000_000_000);
-      const common = { blockNumber: String(block), timeStamp: String(e.time), hash, nonce: String(n), blockHash: `0x${hexDigest("block", String(block))}`, transactionIndex: String(n % 150), gasPrice, confirmations: "120000" };
+      const common = {
+        blockNumber: String(block),
+        timeStamp: String(e.time),
+        hash,
+        nonce: String(n),
+        blockHash: `0x${hexDigest("block", String(block))}`,
+        transactionIndex: String(n % 150),
+        gasPrice,
+        confirmations: "120000",
+      };
       const transfer = (token: Token, from: string, to: string, amount: number, logIndex: number): Row => ({
         ...common,
         from,
@@ -130,9 +177,38 @@ export function demoEvmHistory(address: string, chainId = 1): History {
       const nativeIn = inn.address === weth && e.index % 2 === 1;
       const failedFirst = e.index % 23 === 5; // a reverted attempt before some swaps
       if (failedFirst) {
-        txlist.push({ ...common, hash: `0x${hexDigest("evm-reverted", me, String(e.index))}`, from: me, to: ROUTER, value: "0", gas: "300000", gasUsed: "45000", cumulativeGasUsed: "900000", isError: "1", txreceipt_status: "0", input: "0x3593564c", contractAddress: "", methodId: "0x3593564c", functionName: "execute(bytes commands,bytes[] inputs,uint256 deadline)" });
+        txlist.push({
+          ...common,
+          hash: `0x${hexDigest("evm-reverted", me, String(e.index))}`,
+          from: me,
+          to: ROUTER,
+          value: "0",
+          gas: "300000",
+          gasUsed: "45000",
+          cumulativeGasUsed: "900000",
+          isError: "1",
+          txreceipt_status: "0",
+          input: "0x3593564c",
+          contractAddress: "",
+          methodId: "0x3593564c",
+          functionName: "execute(bytes commands,bytes[] inputs,uint256 deadline)",
+        });
       }
-      txlist.push({ ...common, from: me, to: ROUTER, value: nativeOut ? baseUnits(e.outAmount, 18) : "0", gas: "300000", gasUsed: String(120_000 + (n % 9) * 9000), cumulativeGasUsed: "2100000", isError: "0", txreceipt_status: "1", input: "0x3593564c", contractAddress: "", methodId: "0x3593564c", functionName: "execute(bytes commands,bytes[] inputs,uint256 deadline)" });
+      txlist.push({
+        ...common,
+        from: me,
+        to: ROUTER,
+        value: nativeOut ? baseUnits(e.outAmount, 18) : "0",
+        gas: "300000",
+        gasUsed: String(120_000 + (n % 9) * 9000),
+        cumulativeGasUsed: "2100000",
+        isError: "0",
+        txreceipt_status: "1",
+        input: "0x3593564c",
+        contractAddress: "",
+        methodId: "0x3593564c",
+        functionName: "execute(bytes commands,bytes[] inputs,uint256 deadline)",
+      });
       const p = pool(out.address, inn.address);
       const logIndex = 100 + (n % 80);
       if (!nativeOut) tokentx.push(transfer(out, me, p, e.outAmount, logIndex));
@@ -143,21 +219,67 @@ export function demoEvmHistory(address: string, chainId = 1): History {
       // A bridge payout: the wallet claims, the bridge contract sends ETH (an internal transfer in).
       const time = Math.floor(SIM_START / 1000) + 12 * 86400 + 777;
       const block = blockAt(1, time);
-      const common = { blockNumber: String(block), timeStamp: String(time), hash: `0x${hexDigest("evm-bridge", me)}`, gasPrice: "9000000000" };
-      txlist.push({ ...common, from: me, to: BRIDGE, value: "0", gas: "200000", gasUsed: "90000", isError: "0", txreceipt_status: "1", input: "0x379607f5", contractAddress: "", methodId: "0x379607f5", functionName: "claim(uint256 amount)" });
+      const common = {
+        blockNumber: String(block),
+        timeStamp: String(time),
+        hash: `0x${hexDigest("evm-bridge", me)}`,
+        gasPrice: "9000000000",
+      };
+      txlist.push({
+        ...common,
+        from: me,
+        to: BRIDGE,
+        value: "0",
+        gas: "200000",
+        gasUsed: "90000",
+        isError: "0",
+        txreceipt_status: "1",
+        input: "0x379607f5",
+        contractAddress: "",
+        methodId: "0x379607f5",
+        functionName: "claim(uint256 amount)",
+      });
       txlistinternal.push(internal(common, BRIDGE, me, 0.25));
     }
     const byBlock = (a: Row, b: Row) => Number(a.blockNumber) - Number(b.blockNumber);
-    return { txlist: txlist.sort(byBlock), txlistinternal: txlistinternal.sort(byBlock), tokentx: tokentx.sort(byBlock) };
+    return {
+      txlist: txlist.sort(byBlock),
+      txlistinternal: txlistinternal.sort(byBlock),
+      tokentx: tokentx.sort(byBlock),
+    };
   });
 }
 
 /** An internal transaction row (Etherscan's txlistinternal shape). */
 function internal(common: Row, from: string, to: string, eth: number, traceId = "0_1"): Row {
-  return { blockNumber: common.blockNumber!, timeStamp: common.timeStamp!, hash: common.hash!, from, to, value: baseUnits(eth, 18), contractAddress: "", input: "", type: "call", gas: "2300", gasUsed: "0", traceId, isError: "0", errCode: "" };
+  return {
+    blockNumber: common.blockNumber!,
+    timeStamp: common.timeStamp!,
+    hash: common.hash!,
+    from,
+    to,
+    value: baseUnits(eth, 18),
+    contractAddress: "",
+    input: "",
+    type: "call",
+    gas: "2300",
+    gasUsed: "0",
+    traceId,
+    isError: "0",
+    errCode: "",
+  };
 }
 
-function tokenRow(token: Token, hash: string, time: number, block: number, from: string, to: string, amount: number, logIndex: number): Row {
+function tokenRow(
+  token: Token,
+  hash: string,
+  time: number,
+  block: number,
+  from: string,
+  to: string,
+  amount: number,
+  logIndex: number,
+): Row {
   return {
     blockNumber: String(block),
     timeStamp: String(time),
@@ -176,13 +298,33 @@ function tokenRow(token: Token, hash: string, time: number, block: number, from:
 }
 
 function callRow(hash: string, time: number, block: number, from: string, to: string): Row {
-  return { blockNumber: String(block), timeStamp: String(time), hash, from, to, value: "0", gas: "300000", gasUsed: "150000", gasPrice: "8000000000", isError: "0", txreceipt_status: "1", input: "0x3593564c", contractAddress: "" };
+  return {
+    blockNumber: String(block),
+    timeStamp: String(time),
+    hash,
+    from,
+    to,
+    value: "0",
+    gas: "300000",
+    gasUsed: "150000",
+    gasPrice: "8000000000",
+    isError: "0",
+    txreceipt_status: "1",
+    input: "0x3593564c",
+    contractAddress: "",
+  };
 }
 
 /** EVM_SCENARIO_KEY's history: each case once, at known times (2025-05-03 … 05-11). */
 export const SCENARIO = {
   received: { symbol: "LINK", quantity: 1000, time: Math.floor(SIM_START / 1000) + 2 * 86400 },
-  tokenForToken: { outSymbol: "LINK", outQuantity: 400, inSymbol: "UNI", inQuantity: 700, time: Math.floor(SIM_START / 1000) + 5 * 86400 },
+  tokenForToken: {
+    outSymbol: "LINK",
+    outQuantity: 400,
+    inSymbol: "UNI",
+    inQuantity: 700,
+    time: Math.floor(SIM_START / 1000) + 5 * 86400,
+  },
   soldReceived: { symbol: "LINK", quantity: 600, usd: 9000, time: Math.floor(SIM_START / 1000) + 8 * 86400 },
   internalEth: { outSymbol: "UNI", outQuantity: 700, eth: 2, time: Math.floor(SIM_START / 1000) + 10 * 86400 },
   baseDeposit: { usd: 1000, time: Math.floor(SIM_START / 1000) + 3 * 86400 },
@@ -198,16 +340,53 @@ function scenarioHistory(me: string, chainId: number): History {
     h.tokentx.push(tokenRow(link, hash("received"), r.time, blockAt(1, r.time), EXCHANGE, me, r.quantity, 7));
     const t = SCENARIO.tokenForToken;
     h.txlist.push(callRow(hash("t4t"), t.time, blockAt(1, t.time), me, ROUTER));
-    h.tokentx.push(tokenRow(link, hash("t4t"), t.time, blockAt(1, t.time), me, pool(link.address, uni.address), t.outQuantity, 10));
-    h.tokentx.push(tokenRow(uni, hash("t4t"), t.time, blockAt(1, t.time), pool(link.address, uni.address), me, t.inQuantity, 11));
+    h.tokentx.push(
+      tokenRow(link, hash("t4t"), t.time, blockAt(1, t.time), me, pool(link.address, uni.address), t.outQuantity, 10),
+    );
+    h.tokentx.push(
+      tokenRow(uni, hash("t4t"), t.time, blockAt(1, t.time), pool(link.address, uni.address), me, t.inQuantity, 11),
+    );
     const s = SCENARIO.soldReceived;
     h.txlist.push(callRow(hash("sell"), s.time, blockAt(1, s.time), me, ROUTER));
-    h.tokentx.push(tokenRow(link, hash("sell"), s.time, blockAt(1, s.time), me, pool(link.address, STABLES[0]!.address), s.quantity, 20));
-    h.tokentx.push(tokenRow(STABLES[0]!, hash("sell"), s.time, blockAt(1, s.time), pool(link.address, STABLES[0]!.address), me, s.usd, 21));
+    h.tokentx.push(
+      tokenRow(
+        link,
+        hash("sell"),
+        s.time,
+        blockAt(1, s.time),
+        me,
+        pool(link.address, STABLES[0]!.address),
+        s.quantity,
+        20,
+      ),
+    );
+    h.tokentx.push(
+      tokenRow(
+        STABLES[0]!,
+        hash("sell"),
+        s.time,
+        blockAt(1, s.time),
+        pool(link.address, STABLES[0]!.address),
+        me,
+        s.usd,
+        21,
+      ),
+    );
     const i = SCENARIO.internalEth;
     const common = callRow(hash("eth-out"), i.time, blockAt(1, i.time), me, ROUTER);
     h.txlist.push(common);
-    h.tokentx.push(tokenRow(uni, hash("eth-out"), i.time, blockAt(1, i.time), me, pool(uni.address, weth.address), i.outQuantity, 30));
+    h.tokentx.push(
+      tokenRow(
+        uni,
+        hash("eth-out"),
+        i.time,
+        blockAt(1, i.time),
+        me,
+        pool(uni.address, weth.address),
+        i.outQuantity,
+        30,
+      ),
+    );
     h.txlistinternal.push(internal(common, ROUTER, me, i.eth));
   }
   if (chainId === 8453) {
@@ -216,8 +395,30 @@ function scenarioHistory(me: string, chainId: number): History {
     h.tokentx.push(tokenRow(stables[0]!, hash("deposit"), d.time, blockAt(8453, d.time), EXCHANGE, me, d.usd, 3));
     const b = SCENARIO.baseBuy;
     h.txlist.push(callRow(hash("buy"), b.time, blockAt(8453, b.time), me, ROUTER));
-    h.tokentx.push(tokenRow(stables[0]!, hash("buy"), b.time, blockAt(8453, b.time), me, pool(stables[0]!.address, tokens[0]!.address), b.usd, 5));
-    h.tokentx.push(tokenRow(tokens[0]!, hash("buy"), b.time, blockAt(8453, b.time), pool(stables[0]!.address, tokens[0]!.address), me, b.eth, 6));
+    h.tokentx.push(
+      tokenRow(
+        stables[0]!,
+        hash("buy"),
+        b.time,
+        blockAt(8453, b.time),
+        me,
+        pool(stables[0]!.address, tokens[0]!.address),
+        b.usd,
+        5,
+      ),
+    );
+    h.tokentx.push(
+      tokenRow(
+        tokens[0]!,
+        hash("buy"),
+        b.time,
+        blockAt(8453, b.time),
+        pool(stables[0]!.address, tokens[0]!.address),
+        me,
+        b.eth,
+        6,
+      ),
+    );
   }
   return h;
 }
@@ -237,14 +438,19 @@ function bigHistory(me: string): History {
     const qty = 100 + (n % 7);
     const usd = qty * (15 + (n % 11) / 10);
     h.txlist.push(callRow(hash, time, block, me, ROUTER));
-    h.tokentx.push(tokenRow(buy ? usdc : link, hash, time, block, me, pool(link.address, usdc.address), buy ? usd : qty, 2));
-    h.tokentx.push(tokenRow(buy ? link : usdc, hash, time, block, pool(link.address, usdc.address), me, buy ? qty : usd, 3));
+    h.tokentx.push(
+      tokenRow(buy ? usdc : link, hash, time, block, me, pool(link.address, usdc.address), buy ? usd : qty, 2),
+    );
+    h.tokentx.push(
+      tokenRow(buy ? link : usdc, hash, time, block, pool(link.address, usdc.address), me, buy ? qty : usd, 3),
+    );
   }
   return h;
 }
 
 function etherscan(result: unknown) {
-  if (Array.isArray(result) && result.length === 0) return HttpResponse.json({ status: "0", message: "No transactions found", result: [] });
+  if (Array.isArray(result) && result.length === 0)
+    return HttpResponse.json({ status: "0", message: "No transactions found", result: [] });
   return HttpResponse.json({ status: "1", message: "OK", result });
 }
 
@@ -258,7 +464,11 @@ export function evmHandlers() {
         return HttpResponse.json({ status: "0", message: "NOTOK", result: "Error! Missing Or invalid Action name" });
       }
       try {
-        return HttpResponse.json({ jsonrpc: "2.0", id, result: simulatedEthCall(form.get("to") ?? "", form.get("data") ?? "0x") });
+        return HttpResponse.json({
+          jsonrpc: "2.0",
+          id,
+          result: simulatedEthCall(form.get("to") ?? "", form.get("data") ?? "0x"),
+        });
       } catch {
         return HttpResponse.json({ jsonrpc: "2.0", id, error: { code: 3, message: "execution reverted", data: "0x" } });
       }
@@ -268,28 +478,53 @@ export function evmHandlers() {
       const address = (q.get("address") ?? "").toLowerCase();
       const action = q.get("action");
       const chainId = Number(q.get("chainid") ?? "1");
-      if (!EVM_CHAINS.some((c) => c.id === chainId)) return HttpResponse.json({ status: "0", message: "NOTOK", result: "Missing or unsupported chainid parameter (required for v2 api)" });
-      if (q.get("module") !== "account" || (action !== "txlist" && action !== "txlistinternal" && action !== "tokentx")) {
+      if (!EVM_CHAINS.some((c) => c.id === chainId))
+        return HttpResponse.json({
+          status: "0",
+          message: "NOTOK",
+          result: "Missing or unsupported chainid parameter (required for v2 api)",
+        });
+      if (
+        q.get("module") !== "account" ||
+        (action !== "txlist" && action !== "txlistinternal" && action !== "tokentx")
+      ) {
         return HttpResponse.json({ status: "0", message: "NOTOK", result: "Error! Missing Or invalid Action name" });
       }
-      if (!/^0x[0-9a-f]{40}$/.test(address)) return HttpResponse.json({ status: "0", message: "NOTOK", result: "Error! Invalid address format" });
+      if (!/^0x[0-9a-f]{40}$/.test(address))
+        return HttpResponse.json({ status: "0", message: "NOTOK", result: "Error! Invalid address format" });
       const failure = FAILURES.get(address);
-      if (failure === "explorer500") return new HttpResponse("<html><body>500 Internal Server Error</body></html>", { status: 500, headers: { "content-type": "text/html" } });
+      if (failure === "explorer500")
+        return new HttpResponse("<html><body>500 Internal Server Error</body></html>", {
+          status: 500,
+          headers: { "content-type": "text/html" },
+        });
       if (failure === "timeout") {
         await delay("infinite");
       }
-      if (failure === "malformed") return new HttpResponse('{"status":"1","message":"OK","result":[{"blockNumber":"2239', { status: 200, headers: { "content-type": "application/json" } });
+      if (failure === "malformed")
+        return new HttpResponse('{"status":"1","message":"OK","result":[{"blockNumber":"2239', {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        });
       if (failure === "flaky" && chainId === 1 && action === "txlist" && (q.get("page") ?? "1") === "1") {
         const reads = (flakyReads.get(address) ?? 0) + 1;
         flakyReads.set(address, reads);
-        if (reads % 2 === 0) return HttpResponse.json({ status: "0", message: "Service temporarily unavailable" }, { status: 503 });
+        if (reads % 2 === 0)
+          return HttpResponse.json({ status: "0", message: "Service temporarily unavailable" }, { status: 503 });
       }
       const page = Math.max(1, Number(q.get("page")) || 1);
       const offset = Math.min(10_000, Math.max(1, Number(q.get("offset")) || 10_000));
-      if (page * offset > 10_000) return HttpResponse.json({ status: "0", message: "NOTOK", result: "Result window is too large, PageNo x Offset size must be less than or equal to 10000" });
+      if (page * offset > 10_000)
+        return HttpResponse.json({
+          status: "0",
+          message: "NOTOK",
+          result: "Result window is too large, PageNo x Offset size must be less than or equal to 10000",
+        });
       const startBlock = Number(q.get("startblock") ?? 0) || 0;
       const endBlock = Number(q.get("endblock") ?? 99_999_999_999) || 99_999_999_999;
-      const rows = demoEvmHistory(address, chainId)[action].filter((r) => Number(r.blockNumber) >= startBlock && Number(r.blockNumber) <= endBlock);
+      const rows = demoEvmHistory(address, chainId)[action].filter(
+        (r) => Number(r.blockNumber) >= startBlock && Number(r.blockNumber) <= endBlock,
+      );
       const sorted = q.get("sort") === "desc" ? [...rows].reverse() : rows;
       return etherscan(sorted.slice((page - 1) * offset, page * offset));
     }),

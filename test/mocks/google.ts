@@ -21,7 +21,9 @@ function encode(identity: DemoIdentity): string {
 function decode(value: string | null | undefined, prefix: string): DemoIdentity | null {
   if (!value?.startsWith(prefix)) return null;
   try {
-    const raw = JSON.parse(Buffer.from(value.slice(prefix.length), "base64url").toString("utf8")) as Partial<DemoIdentity>;
+    const raw = JSON.parse(
+      Buffer.from(value.slice(prefix.length), "base64url").toString("utf8"),
+    ) as Partial<DemoIdentity>;
     if (typeof raw.email !== "string" || typeof raw.name !== "string" || typeof raw.verified !== "boolean") return null;
     return { email: raw.email, name: raw.name, verified: raw.verified };
   } catch {
@@ -38,19 +40,31 @@ export function googleHandlers() {
   return [
     http.post(GOOGLE_DEMO_CONSENT_URL, async ({ request }) => {
       const body = (await request.json()) as Partial<DemoIdentity>;
-      if (typeof body.email !== "string" || !body.email.includes("@")) return HttpResponse.json({ error: "invalid_request" }, { status: 400 });
-      const identity = { email: body.email.trim().toLowerCase(), name: String(body.name ?? "").slice(0, 100) || "Demo Google User", verified: body.verified !== false };
+      if (typeof body.email !== "string" || !body.email.includes("@"))
+        return HttpResponse.json({ error: "invalid_request" }, { status: 400 });
+      const identity = {
+        email: body.email.trim().toLowerCase(),
+        name: String(body.name ?? "").slice(0, 100) || "Demo Google User",
+        verified: body.verified !== false,
+      };
       return HttpResponse.json({ code: `demo-code.${encode(identity)}` });
     }),
 
     http.post(GOOGLE_TOKEN_URL, async ({ request }) => {
       const form = new URLSearchParams(await request.text());
       const identity = decode(form.get("code"), "demo-code.");
-      if (form.get("grant_type") !== "authorization_code" || !form.get("client_id") || !form.get("client_secret") || !form.get("redirect_uri")) {
+      if (
+        form.get("grant_type") !== "authorization_code" ||
+        !form.get("client_id") ||
+        !form.get("client_secret") ||
+        !form.get("redirect_uri")
+      ) {
         return HttpResponse.json({ error: "invalid_request" }, { status: 400 });
       }
-      if (!identity) return HttpResponse.json({ error: "invalid_grant", error_description: "Bad Request" }, { status: 400 });
-      if (identity.email.startsWith("error500")) return HttpResponse.json({ error: "internal_failure" }, { status: 500 });
+      if (!identity)
+        return HttpResponse.json({ error: "invalid_grant", error_description: "Bad Request" }, { status: 400 });
+      if (identity.email.startsWith("error500"))
+        return HttpResponse.json({ error: "internal_failure" }, { status: 500 });
       return HttpResponse.json({
         access_token: `demo-at.${encode(identity)}`,
         expires_in: 3599,
@@ -63,7 +77,11 @@ export function googleHandlers() {
     http.get(GOOGLE_USERINFO_URL, ({ request }) => {
       const auth = request.headers.get("authorization") ?? "";
       const identity = decode(auth.startsWith("Bearer ") ? auth.slice(7) : null, "demo-at.");
-      if (!identity) return HttpResponse.json({ error: "invalid_request", error_description: "Invalid Credentials" }, { status: 401 });
+      if (!identity)
+        return HttpResponse.json(
+          { error: "invalid_request", error_description: "Invalid Credentials" },
+          { status: 401 },
+        );
       const [given, ...family] = identity.name.split(" ");
       return HttpResponse.json({
         sub: demoGoogleSubject(identity.email),

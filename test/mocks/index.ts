@@ -14,9 +14,19 @@ import { stripeHandlers } from "./stripe";
  * provider has a handler file here; add a flag and a line below for the next one (Plaid, Stripe,
  * explorers…). Requests msw does not handle go to the network unchanged.
  */
-export type ProviderMockFlags = { google?: boolean; apple?: boolean; plaid?: boolean; evm?: boolean; solana?: boolean; stripe?: boolean; prices?: boolean };
+export type ProviderMockFlags = {
+  google?: boolean;
+  apple?: boolean;
+  plaid?: boolean;
+  evm?: boolean;
+  solana?: boolean;
+  stripe?: boolean;
+  prices?: boolean;
+};
 
-export async function startProviderMocks(which: ProviderMockFlags): Promise<{ server: SetupServer; providers: string[] } | null> {
+export async function startProviderMocks(
+  which: ProviderMockFlags,
+): Promise<{ server: SetupServer; providers: string[] } | null> {
   const handlers: RequestHandler[] = [];
   const providers: string[] = [];
   if (which.google) {

@@ -26,7 +26,8 @@ export const DEMO_PASSWORD = "pass_good";
 /** user_good, or user_good_<suffix> for other deterministic demo brokerages. */
 export const DEMO_USERNAME_RE = /^user_good(?:_[a-z0-9]{1,24})?$/;
 
-export type DemoScenario = "ok" | "item-login-required" | "server-error" | "malformed" | "product-not-ready" | "holdings-mismatch";
+export type DemoScenario =
+  "ok" | "item-login-required" | "server-error" | "malformed" | "product-not-ready" | "holdings-mismatch";
 
 /**
  * Any public-sandbox-… token is accepted. Its tail may name a failure scenario
@@ -38,7 +39,10 @@ export function parseDemoToken(token: string): { scenario: DemoScenario; usernam
   const m = /^(?:public|access)-sandbox-(.+)$/.exec(token);
   if (!m) return null;
   const rest = m[1]!;
-  const scenario = (["item-login-required", "server-error", "malformed", "product-not-ready", "holdings-mismatch"] as const).find((s) => rest.startsWith(s)) ?? "ok";
+  const scenario =
+    (["item-login-required", "server-error", "malformed", "product-not-ready", "holdings-mismatch"] as const).find(
+      (s) => rest.startsWith(s),
+    ) ?? "ok";
   const username = /user_good(?:_[a-z0-9]{1,24})?/.exec(rest)?.[0] ?? DEMO_USERNAME;
   return { scenario, username };
 }
@@ -77,7 +81,12 @@ export type DemoSecurity = {
   market_identifier_code: string | null;
   sector: null;
   industry: null;
-  option_contract: null | { contract_type: "call" | "put"; expiration_date: string; strike_price: number; underlying_security_ticker: string };
+  option_contract: null | {
+    contract_type: "call" | "put";
+    expiration_date: string;
+    strike_price: number;
+    underlying_security_ticker: string;
+  };
   fixed_income: null;
 };
 
@@ -130,7 +139,13 @@ function demoAccounts(username: string, cash: number, value: number) {
     {
       account_id: ids.brokerage,
       persistent_account_id: null,
-      balances: { available: round2(cash), current: round2(value), limit: null, iso_currency_code: "USD", unofficial_currency_code: null },
+      balances: {
+        available: round2(cash),
+        current: round2(value),
+        limit: null,
+        iso_currency_code: "USD",
+        unofficial_currency_code: null,
+      },
       mask: String(1000 + (parseInt(ids.brokerage.slice(0, 6), 16) % 9000)),
       name: `Platypus Brokerage${suffix}`,
       official_name: "Platypus Individual Brokerage Account",
@@ -141,7 +156,13 @@ function demoAccounts(username: string, cash: number, value: number) {
     {
       account_id: ids.checking,
       persistent_account_id: null,
-      balances: { available: 2310.55, current: 2410.55, limit: null, iso_currency_code: "USD", unofficial_currency_code: null },
+      balances: {
+        available: 2310.55,
+        current: 2410.55,
+        limit: null,
+        iso_currency_code: "USD",
+        unofficial_currency_code: null,
+      },
       mask: "0000",
       name: "Plaid Checking",
       official_name: "Plaid Gold Standard 0% Interest Checking",
@@ -161,7 +182,15 @@ const round4 = (x: number) => Math.round(x * 10000) / 10000;
 /** Netflix traded split-adjusted (10 for 1) from this day. */
 export const NFLX_SPLIT_DAY = "2025-11-17";
 /** Quarterly dividend per share (approximate 2025 rates). */
-const DIVIDENDS: [string, number][] = [["KO", 0.51], ["AAPL", 0.26], ["MSFT", 0.83], ["JPM", 1.4], ["XOM", 0.99], ["SPY", 1.76], ["QQQ", 0.68]];
+const DIVIDENDS: [string, number][] = [
+  ["KO", 0.51],
+  ["AAPL", 0.26],
+  ["MSFT", 0.83],
+  ["JPM", 1.4],
+  ["XOM", 0.99],
+  ["SPY", 1.76],
+  ["QQQ", 0.68],
+];
 
 // ticker, name, type, starting price, annual drift, annual volatility
 const TICKERS: [string, string, "equity" | "etf", number, number, number][] = [
@@ -215,7 +244,11 @@ function security(partial: Partial<DemoSecurity> & Pick<DemoSecurity, "name" | "
 
 function tradingDays(): string[] {
   const days: string[] = [];
-  for (let t = Date.parse(`${DEMO_HISTORY_START}T00:00:00Z`); t <= Date.parse(`${DEMO_HISTORY_END}T00:00:00Z`); t += 86_400_000) {
+  for (
+    let t = Date.parse(`${DEMO_HISTORY_START}T00:00:00Z`);
+    t <= Date.parse(`${DEMO_HISTORY_END}T00:00:00Z`);
+    t += 86_400_000
+  ) {
     const d = new Date(t);
     if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) days.push(d.toISOString().slice(0, 10));
   }
@@ -255,27 +288,85 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
   for (let i = 0; i < days.length; i++) if (days[i]! >= NFLX_SPLIT_DAY) nflx[i] = round2(nflx[i]! / 10);
 
   const securities = TICKERS.map(([ticker, name, type]) =>
-    security({ ticker_symbol: ticker, name, type, market_identifier_code: "XNAS", close_price: prices.get(ticker)!.at(-1)!, close_price_as_of: DEMO_HISTORY_END }),
+    security({
+      ticker_symbol: ticker,
+      name,
+      type,
+      market_identifier_code: "XNAS",
+      close_price: prices.get(ticker)!.at(-1)!,
+      close_price_as_of: DEMO_HISTORY_END,
+    }),
   );
   const bySymbol = new Map(securities.map((s) => [s.ticker_symbol!, s]));
-  const moneyMarket = security({ ticker_symbol: "VMFXX", name: "Vanguard Federal Money Market Fund", type: "mutual fund", is_cash_equivalent: true, close_price: 1, close_price_as_of: DEMO_HISTORY_END });
-  const cashSecurity = security({ ticker_symbol: "CUR:USD", name: "U S Dollar", type: "cash", is_cash_equivalent: true, close_price: 1, close_price_as_of: DEMO_HISTORY_END });
-  const trust = security({ ticker_symbol: null, cusip: "92202V351", isin: "US92202V3513", name: "Vanguard Target Retirement 2050 Trust II", type: "mutual fund", close_price: 27.84, close_price_as_of: DEMO_HISTORY_END });
+  const moneyMarket = security({
+    ticker_symbol: "VMFXX",
+    name: "Vanguard Federal Money Market Fund",
+    type: "mutual fund",
+    is_cash_equivalent: true,
+    close_price: 1,
+    close_price_as_of: DEMO_HISTORY_END,
+  });
+  const cashSecurity = security({
+    ticker_symbol: "CUR:USD",
+    name: "U S Dollar",
+    type: "cash",
+    is_cash_equivalent: true,
+    close_price: 1,
+    close_price_as_of: DEMO_HISTORY_END,
+  });
+  const trust = security({
+    ticker_symbol: null,
+    cusip: "92202V351",
+    isin: "US92202V3513",
+    name: "Vanguard Target Retirement 2050 Trust II",
+    type: "mutual fund",
+    close_price: 27.84,
+    close_price_as_of: DEMO_HISTORY_END,
+  });
   const option = security({
     ticker_symbol: "AAPL261218C00250000",
     name: "AAPL Dec 18 2026 250.00 Call",
     type: "derivative",
     close_price: 9.6,
     close_price_as_of: DEMO_HISTORY_END,
-    option_contract: { contract_type: "call", expiration_date: "2026-12-18", strike_price: 250, underlying_security_ticker: "AAPL" },
+    option_contract: {
+      contract_type: "call",
+      expiration_date: "2026-12-18",
+      strike_price: 250,
+      underlying_security_ticker: "AAPL",
+    },
   });
-  const hon = security({ ticker_symbol: "HON", name: "Honeywell International Inc.", type: "equity", market_identifier_code: "XNAS", close_price: 198.4, close_price_as_of: DEMO_HISTORY_END });
-  const sols = security({ ticker_symbol: "SOLS", name: "Solstice Advanced Materials Inc.", type: "equity", market_identifier_code: "XNAS", close_price: 51.2, close_price_as_of: DEMO_HISTORY_END });
+  const hon = security({
+    ticker_symbol: "HON",
+    name: "Honeywell International Inc.",
+    type: "equity",
+    market_identifier_code: "XNAS",
+    close_price: 198.4,
+    close_price_as_of: DEMO_HISTORY_END,
+  });
+  const sols = security({
+    ticker_symbol: "SOLS",
+    name: "Solstice Advanced Materials Inc.",
+    type: "equity",
+    market_identifier_code: "XNAS",
+    close_price: 51.2,
+    close_price_as_of: DEMO_HISTORY_END,
+  });
   securities.push(moneyMarket, cashSecurity, trust, option, hon, sols);
 
   const txs: DemoTransaction[] = [];
   let seq = 0;
-  const push = (t: Omit<DemoTransaction, "investment_transaction_id" | "account_id" | "iso_currency_code" | "unofficial_currency_code" | "cancel_transaction_id" | "transaction_datetime">) => {
+  const push = (
+    t: Omit<
+      DemoTransaction,
+      | "investment_transaction_id"
+      | "account_id"
+      | "iso_currency_code"
+      | "unofficial_currency_code"
+      | "cancel_transaction_id"
+      | "transaction_datetime"
+    >,
+  ) => {
     txs.push({
       investment_transaction_id: hex(`${username}:tx:${seq++}`),
       account_id: accountId,
@@ -291,7 +382,17 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
   const positions = new Map<string, number>();
   const deposit = (date: string, amount: number, name: string) => {
     cash += amount;
-    push({ security_id: null, date, name, quantity: 0, amount: -amount, price: 0, fees: 0, type: "cash", subtype: "deposit" });
+    push({
+      security_id: null,
+      date,
+      name,
+      quantity: 0,
+      amount: -amount,
+      price: 0,
+      fees: 0,
+      type: "cash",
+      subtype: "deposit",
+    });
   };
 
   let trustUnits = 0;
@@ -311,40 +412,120 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     // Fixed events, so every brokerage shows each case at least once.
     if (date === "2025-05-02") {
       cash -= 5000;
-      push({ security_id: moneyMarket.security_id, date, name: "BUY VANGUARD FEDERAL MONEY MARKET (SWEEP)", quantity: 5000, amount: 5000, price: 1, fees: 0, type: "buy", subtype: "buy" });
+      push({
+        security_id: moneyMarket.security_id,
+        date,
+        name: "BUY VANGUARD FEDERAL MONEY MARKET (SWEEP)",
+        quantity: 5000,
+        amount: 5000,
+        price: 1,
+        fees: 0,
+        type: "buy",
+        subtype: "buy",
+      });
     }
     if (date === "2025-07-01") {
       cash += 5000;
-      push({ security_id: moneyMarket.security_id, date, name: "SELL VANGUARD FEDERAL MONEY MARKET (SWEEP)", quantity: -5000, amount: -5000, price: 1, fees: 0, type: "sell", subtype: "sell" });
+      push({
+        security_id: moneyMarket.security_id,
+        date,
+        name: "SELL VANGUARD FEDERAL MONEY MARKET (SWEEP)",
+        quantity: -5000,
+        amount: -5000,
+        price: 1,
+        fees: 0,
+        type: "sell",
+        subtype: "sell",
+      });
     }
     if (date === "2025-06-10") {
       positions.set("KO", (positions.get("KO") ?? 0) + 20);
-      push({ security_id: bySymbol.get("KO")!.security_id, date, name: "ACATS TRANSFER IN 20 KO", quantity: 20, amount: 0, price: price("KO"), fees: 0, type: "transfer", subtype: "transfer" });
+      push({
+        security_id: bySymbol.get("KO")!.security_id,
+        date,
+        name: "ACATS TRANSFER IN 20 KO",
+        quantity: 20,
+        amount: 0,
+        price: price("KO"),
+        fees: 0,
+        type: "transfer",
+        subtype: "transfer",
+      });
     }
     if (date === "2025-08-04" || date === "2025-12-01" || date === "2026-07-01") {
       const units = date === "2025-08-04" ? 100 : date === "2025-12-01" ? 50 : -60;
       const p = date === "2025-08-04" ? 25 : date === "2025-12-01" ? 26.1 : 27.5;
       trustUnits += units;
       cash -= units * p;
-      push({ security_id: trust.security_id, date, name: `${units > 0 ? "BUY" : "SELL"} TARGET RETIREMENT 2050 TRUST II`, quantity: units, amount: round2(units * p), price: p, fees: 0, type: units > 0 ? "buy" : "sell", subtype: units > 0 ? "buy" : "sell" });
+      push({
+        security_id: trust.security_id,
+        date,
+        name: `${units > 0 ? "BUY" : "SELL"} TARGET RETIREMENT 2050 TRUST II`,
+        quantity: units,
+        amount: round2(units * p),
+        price: p,
+        fees: 0,
+        type: units > 0 ? "buy" : "sell",
+        subtype: units > 0 ? "buy" : "sell",
+      });
     }
     if (date === "2025-09-15") {
       cash -= 2 * 100 * 8.4 + 1.3;
-      push({ security_id: option.security_id, date, name: "BUY TO OPEN 2 AAPL 12/18/2026 250 C", quantity: 2, amount: 1681.3, price: 8.4, fees: 1.3, type: "buy", subtype: "buy" });
+      push({
+        security_id: option.security_id,
+        date,
+        name: "BUY TO OPEN 2 AAPL 12/18/2026 250 C",
+        quantity: 2,
+        amount: 1681.3,
+        price: 8.4,
+        fees: 1.3,
+        type: "buy",
+        subtype: "buy",
+      });
     }
     if (date === "2026-02-20") {
       cash += 2 * 100 * 11.05 - 1.32;
-      push({ security_id: option.security_id, date, name: "SELL TO CLOSE 2 AAPL 12/18/2026 250 C", quantity: -2, amount: -2208.68, price: 11.05, fees: 1.32, type: "sell", subtype: "sell" });
+      push({
+        security_id: option.security_id,
+        date,
+        name: "SELL TO CLOSE 2 AAPL 12/18/2026 250 C",
+        quantity: -2,
+        amount: -2208.68,
+        price: 11.05,
+        fees: 1.32,
+        type: "sell",
+        subtype: "sell",
+      });
     }
     if (date === "2025-09-02" || date === "2026-06-01") {
       cash -= 25;
-      push({ security_id: null, date, name: "ACCOUNT MAINTENANCE FEE", quantity: 0, amount: 25, price: 0, fees: 0, type: "fee", subtype: "account fee" });
+      push({
+        security_id: null,
+        date,
+        name: "ACCOUNT MAINTENANCE FEE",
+        quantity: 0,
+        amount: 25,
+        price: 0,
+        fees: 0,
+        type: "fee",
+        subtype: "account fee",
+      });
     }
     if (date >= "2026-03-16" && date <= "2026-03-20" && !txs.some((t) => t.subtype === "withdrawal")) {
       const amount = Math.min(6000, Math.max(0, round2(cash - 100)));
       if (amount > 0) {
         cash -= amount;
-        push({ security_id: null, date, name: "ACH WITHDRAWAL", quantity: 0, amount, price: 0, fees: 0, type: "cash", subtype: "withdrawal" });
+        push({
+          security_id: null,
+          date,
+          name: "ACH WITHDRAWAL",
+          quantity: 0,
+          amount,
+          price: 0,
+          fees: 0,
+          type: "cash",
+          subtype: "withdrawal",
+        });
       }
     }
 
@@ -357,33 +538,108 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
         if (q <= 0) continue;
         const amount = round2(q * dps);
         sideCash += amount;
-        push({ security_id: bySymbol.get(sym)!.security_id, date, name: `QUALIFIED DIVIDEND ${sym}`, quantity: 0, amount: -amount, price: 0, fees: 0, type: "cash", subtype: "qualified dividend" });
+        push({
+          security_id: bySymbol.get(sym)!.security_id,
+          date,
+          name: `QUALIFIED DIVIDEND ${sym}`,
+          quantity: 0,
+          amount: -amount,
+          price: 0,
+          fees: 0,
+          type: "cash",
+          subtype: "qualified dividend",
+        });
       }
     }
     if (date === NFLX_SPLIT_DAY) {
       const q = positions.get("NFLX") ?? 0;
       if (q > 0) {
         positions.set("NFLX", q * 10);
-        push({ security_id: bySymbol.get("NFLX")!.security_id, date, name: "STOCK SPLIT 10 FOR 1 NFLX", quantity: q * 9, amount: 0, price: 0, fees: 0, type: "transfer", subtype: "split" });
+        push({
+          security_id: bySymbol.get("NFLX")!.security_id,
+          date,
+          name: "STOCK SPLIT 10 FOR 1 NFLX",
+          quantity: q * 9,
+          amount: 0,
+          price: 0,
+          fees: 0,
+          type: "transfer",
+          subtype: "split",
+        });
       }
     }
     if (date === "2025-05-05") {
       sideCash += 2000 - 8 * 211.3;
-      push({ security_id: null, date, name: "ACH DEPOSIT", quantity: 0, amount: -2000, price: 0, fees: 0, type: "cash", subtype: "deposit" });
-      push({ security_id: hon.security_id, date, name: "BUY 8 HON @ 211.3", quantity: 8, amount: 1690.4, price: 211.3, fees: 0, type: "buy", subtype: "buy" });
+      push({
+        security_id: null,
+        date,
+        name: "ACH DEPOSIT",
+        quantity: 0,
+        amount: -2000,
+        price: 0,
+        fees: 0,
+        type: "cash",
+        subtype: "deposit",
+      });
+      push({
+        security_id: hon.security_id,
+        date,
+        name: "BUY 8 HON @ 211.3",
+        quantity: 8,
+        amount: 1690.4,
+        price: 211.3,
+        fees: 0,
+        type: "buy",
+        subtype: "buy",
+      });
     }
     if (date === "2025-10-30") {
-      push({ security_id: sols.security_id, date, name: "SPIN OFF SOLS FROM HON", quantity: 2, amount: 0, price: 0, fees: 0, type: "transfer", subtype: "spin off" });
+      push({
+        security_id: sols.security_id,
+        date,
+        name: "SPIN OFF SOLS FROM HON",
+        quantity: 2,
+        amount: 0,
+        price: 0,
+        fees: 0,
+        type: "transfer",
+        subtype: "spin off",
+      });
     }
     if (date === "2025-12-15") {
       sideCash += round2(2 * 48.9 - 0.01);
-      push({ security_id: sols.security_id, date, name: "SELL 2 SOLS @ 48.9", quantity: -2, amount: -round2(2 * 48.9 - 0.01), price: 48.9, fees: 0.01, type: "sell", subtype: "sell" });
+      push({
+        security_id: sols.security_id,
+        date,
+        name: "SELL 2 SOLS @ 48.9",
+        quantity: -2,
+        amount: -round2(2 * 48.9 - 0.01),
+        price: 48.9,
+        fees: 0.01,
+        type: "sell",
+        subtype: "sell",
+      });
     }
     if (date === "2025-10-06" || date === "2025-10-07") {
       // An order booked by mistake and cancelled the next day: the cancel states the same quantity and amount.
-      const order = { security_id: bySymbol.get("KO")!.security_id, quantity: 10, amount: 623.4, price: 62.34, fees: 0 };
+      const order = {
+        security_id: bySymbol.get("KO")!.security_id,
+        quantity: 10,
+        amount: 623.4,
+        price: 62.34,
+        fees: 0,
+      };
       if (date === "2025-10-06") push({ ...order, date, name: "BUY 10 KO @ 62.34", type: "buy", subtype: "buy" });
-      else push({ ...order, quantity: -10, amount: -623.4, date, name: "CANCEL BUY 10 KO @ 62.34", type: "cancel", subtype: "cancel" });
+      else
+        push({
+          ...order,
+          quantity: -10,
+          amount: -623.4,
+          date,
+          name: "CANCEL BUY 10 KO @ 62.34",
+          type: "cancel",
+          subtype: "cancel",
+        });
     }
 
     // Discretionary orders: about 1.2 a day, a quarter of them filled in parts.
@@ -419,11 +675,31 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
           const fee = round2(Math.max(0.01, notional * 0.0000278 + Math.min(fillQty * 0.000166, 8.3)));
           positions.set(sym, positions.get(sym)! - fillQty);
           cash += notional - fee;
-          push({ security_id: bySymbol.get(sym)!.security_id, date, name: `SELL ${fillQty} ${sym} @ ${p}${label}`, quantity: -fillQty, amount: -round2(notional - fee), price: p, fees: fee, type: "sell", subtype: "sell" });
+          push({
+            security_id: bySymbol.get(sym)!.security_id,
+            date,
+            name: `SELL ${fillQty} ${sym} @ ${p}${label}`,
+            quantity: -fillQty,
+            amount: -round2(notional - fee),
+            price: p,
+            fees: fee,
+            type: "sell",
+            subtype: "sell",
+          });
         } else {
           positions.set(sym, (positions.get(sym) ?? 0) + fillQty);
           cash -= notional;
-          push({ security_id: bySymbol.get(sym)!.security_id, date, name: `BUY ${fillQty} ${sym} @ ${p}${label}`, quantity: fillQty, amount: round2(notional), price: p, fees: 0, type: "buy", subtype: "buy" });
+          push({
+            security_id: bySymbol.get(sym)!.security_id,
+            date,
+            name: `BUY ${fillQty} ${sym} @ ${p}${label}`,
+            quantity: fillQty,
+            amount: round2(notional),
+            price: p,
+            fees: 0,
+            type: "buy",
+            subtype: "buy",
+          });
         }
       }
       (sell ? soldToday : boughtToday).add(sym);
@@ -454,7 +730,13 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
   const value = holdings.reduce((s, h) => s + h.institution_value, 0);
 
   txs.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));
-  const brokerage = { username, accounts: demoAccounts(username, cash, value), securities, transactions: txs, holdings };
+  const brokerage = {
+    username,
+    accounts: demoAccounts(username, cash, value),
+    securities,
+    transactions: txs,
+    holdings,
+  };
   cache.set(username, brokerage);
   return brokerage;
 }

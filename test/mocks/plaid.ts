@@ -64,7 +64,9 @@ export const DEMO_WEBHOOK_PRIVATE_JWK: JWK = {
 /** Signs a webhook body the way Plaid does (Plaid-Verification header value). */
 export async function signDemoWebhook(rawBody: string, opts: { iat?: number; kid?: string; bodySha256?: string } = {}) {
   const key = await importJWK(DEMO_WEBHOOK_PRIVATE_JWK, "ES256");
-  return new SignJWT({ request_body_sha256: opts.bodySha256 ?? crypto.createHash("sha256").update(rawBody).digest("hex") })
+  return new SignJWT({
+    request_body_sha256: opts.bodySha256 ?? crypto.createHash("sha256").update(rawBody).digest("hex"),
+  })
     .setProtectedHeader({ alg: "ES256", kid: opts.kid ?? DEMO_WEBHOOK_KID, typ: "JWT" })
     .setIssuedAt(opts.iat ?? Math.floor(Date.now() / 1000))
     .sign(key);
@@ -74,7 +76,17 @@ const requestId = () => crypto.randomBytes(8).toString("hex").slice(0, 15);
 
 function plaidError(status: number, error_type: string, error_code: string, error_message: string) {
   return HttpResponse.json(
-    { error_type, error_code, error_message, display_message: null, request_id: requestId(), causes: [], status, documentation_url: `https://plaid.com/docs/errors/`, suggested_action: null },
+    {
+      error_type,
+      error_code,
+      error_message,
+      display_message: null,
+      request_id: requestId(),
+      causes: [],
+      status,
+      documentation_url: `https://plaid.com/docs/errors/`,
+      suggested_action: null,
+    },
     { status },
   );
 }
@@ -83,7 +95,10 @@ type Body = Record<string, unknown>;
 
 export function plaidHandlers() {
   // link_token → whose Link session it is, and the item when it was made for update mode.
-  const linkTokens = new Map<string, { clientUserId: string; itemId: string | null; accessToken: string | null; expires: number }>();
+  const linkTokens = new Map<
+    string,
+    { clientUserId: string; itemId: string | null; accessToken: string | null; expires: number }
+  >();
   const repairedItems = new Set<string>();
   const notReadyCalls = new Map<string, number>();
   // Items that asked for their first transactions page (an import starting) since their last 429:
@@ -144,7 +159,13 @@ export function plaidHandlers() {
   function withToken(handler: (token: string, body: Body) => Response | Promise<Response>) {
     return (body: Body) => {
       const token = accessTokenFrom(body);
-      if (!token) return plaidError(400, "INVALID_INPUT", "INVALID_ACCESS_TOKEN", "provided access token is in an invalid format");
+      if (!token)
+        return plaidError(
+          400,
+          "INVALID_INPUT",
+          "INVALID_ACCESS_TOKEN",
+          "provided access token is in an invalid format",
+        );
       return handler(token, body);
     };
   }
@@ -152,8 +173,17 @@ export function plaidHandlers() {
   return [
     route("/link/token/create", (body) => {
       const user = body.user as { client_user_id?: unknown } | undefined;
-      if (typeof user?.client_user_id !== "string" || typeof body.client_name !== "string" || !Array.isArray(body.country_codes)) {
-        return plaidError(400, "INVALID_REQUEST", "MISSING_FIELDS", "the following required fields are missing: user.client_user_id, client_name, country_codes");
+      if (
+        typeof user?.client_user_id !== "string" ||
+        typeof body.client_name !== "string" ||
+        !Array.isArray(body.country_codes)
+      ) {
+        return plaidError(
+          400,
+          "INVALID_REQUEST",
+          "MISSING_FIELDS",
+          "the following required fields are missing: user.client_user_id, client_name, country_codes",
+        );
       }
       const access = typeof body.access_token === "string" ? body.access_token : null;
       if (!access && !(Array.isArray(body.products) && body.products.includes("investments"))) {
@@ -161,15 +191,25 @@ export function plaidHandlers() {
       }
       const linkToken = `link-sandbox-${crypto.randomUUID()}`;
       const expires = Date.now() + 4 * 3600_000;
-      linkTokens.set(linkToken, { clientUserId: user.client_user_id, itemId: access ? item(access).record.item_id : null, accessToken: access, expires });
-      return HttpResponse.json({ link_token: linkToken, expiration: new Date(expires).toISOString(), request_id: requestId() });
+      linkTokens.set(linkToken, {
+        clientUserId: user.client_user_id,
+        itemId: access ? item(access).record.item_id : null,
+        accessToken: access,
+        expires,
+      });
+      return HttpResponse.json({
+        link_token: linkToken,
+        expiration: new Date(expires).toISOString(),
+        request_id: requestId(),
+      });
     }),
 
     // Stand-in for the user typing credentials into Plaid Link (not a Plaid API call).
     http.post(DEMO_LINK_COMPLETE_URL, async ({ request }) => {
       const body = (await request.json()) as { link_token?: string; username?: string; password?: string };
       const session = body.link_token ? linkTokens.get(body.link_token) : undefined;
-      if (!session || session.expires < Date.now()) return plaidError(400, "INVALID_INPUT", "INVALID_LINK_TOKEN", "link token is invalid or expired");
+      if (!session || session.expires < Date.now())
+        return plaidError(400, "INVALID_INPUT", "INVALID_LINK_TOKEN", "link token is invalid or expired");
       const username = String(body.username ?? "").trim();
       if (!DEMO_USERNAME_RE.test(username) || body.password !== DEMO_PASSWORD) {
         return plaidError(400, "ITEM_ERROR", "INVALID_CREDENTIALS", "the provided credentials were not correct");
@@ -177,7 +217,12 @@ export function plaidHandlers() {
       if (session.itemId) {
         // Update mode: the item's login is repaired; the access token stays the same.
         repairedItems.add(session.itemId);
-        return HttpResponse.json({ public_token: null, update: true, client_user_id: session.clientUserId, item_id: session.itemId });
+        return HttpResponse.json({
+          public_token: null,
+          update: true,
+          client_user_id: session.clientUserId,
+          item_id: session.itemId,
+        });
       }
       const publicToken = `public-sandbox-${username}-${crypto.randomBytes(6).toString("hex")}`;
       return HttpResponse.json({ public_token: publicToken, update: false, client_user_id: session.clientUserId });
@@ -186,17 +231,30 @@ export function plaidHandlers() {
     route("/item/public_token/exchange", (body) => {
       const token = typeof body.public_token === "string" ? body.public_token : "";
       if (!token.startsWith("public-sandbox-") || !parseDemoToken(token)) {
-        return plaidError(400, "INVALID_INPUT", "INVALID_PUBLIC_TOKEN", "provided public token is in an invalid format");
+        return plaidError(
+          400,
+          "INVALID_INPUT",
+          "INVALID_PUBLIC_TOKEN",
+          "provided public token is in an invalid format",
+        );
       }
       const itemId = demoItemId(token);
-      return HttpResponse.json({ access_token: `access-sandbox-${token.slice("public-sandbox-".length)}~${itemId}`, item_id: itemId, request_id: requestId() });
+      return HttpResponse.json({
+        access_token: `access-sandbox-${token.slice("public-sandbox-".length)}~${itemId}`,
+        item_id: itemId,
+        request_id: requestId(),
+      });
     }),
 
     route(
       "/accounts/get",
       withToken((token) => {
         const { parsed, record } = item(token);
-        return HttpResponse.json({ accounts: demoBrokerage(parsed.username).accounts, item: record, request_id: requestId() });
+        return HttpResponse.json({
+          accounts: demoBrokerage(parsed.username).accounts,
+          item: record,
+          request_id: requestId(),
+        });
       }),
     ),
 
@@ -204,15 +262,34 @@ export function plaidHandlers() {
       "/item/get",
       withToken((token) => {
         const { record, loginRequired } = item(token);
-        const error = loginRequired ? { error_type: "ITEM_ERROR", error_code: "ITEM_LOGIN_REQUIRED", error_message: "the login details of this item have changed" } : null;
+        const error = loginRequired
+          ? {
+              error_type: "ITEM_ERROR",
+              error_code: "ITEM_LOGIN_REQUIRED",
+              error_message: "the login details of this item have changed",
+            }
+          : null;
         return HttpResponse.json({ item: { ...record, error }, status: null, request_id: requestId() });
       }),
     ),
 
     route("/institutions/get_by_id", (body) => {
-      if (body.institution_id !== DEMO_INSTITUTION.institution_id) return plaidError(400, "INVALID_INPUT", "INVALID_INSTITUTION", "invalid institution_id provided");
+      if (body.institution_id !== DEMO_INSTITUTION.institution_id)
+        return plaidError(400, "INVALID_INPUT", "INVALID_INSTITUTION", "invalid institution_id provided");
       return HttpResponse.json({
-        institution: { institution_id: DEMO_INSTITUTION.institution_id, name: DEMO_INSTITUTION.name, products: ["investments", "transactions"], country_codes: ["US"], url: null, logo: null, routing_numbers: [], oauth: false, status: null, primary_color: null, dtc_numbers: null },
+        institution: {
+          institution_id: DEMO_INSTITUTION.institution_id,
+          name: DEMO_INSTITUTION.name,
+          products: ["investments", "transactions"],
+          country_codes: ["US"],
+          url: null,
+          logo: null,
+          routing_numbers: [],
+          oauth: false,
+          status: null,
+          primary_color: null,
+          dtc_numbers: null,
+        },
         request_id: requestId(),
       });
     }),
@@ -221,29 +298,54 @@ export function plaidHandlers() {
       "/investments/transactions/get",
       withToken((token, body) => {
         const { parsed, loginRequired, record } = item(token);
-        if (loginRequired) return plaidError(400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED", "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information");
+        if (loginRequired)
+          return plaidError(
+            400,
+            "ITEM_ERROR",
+            "ITEM_LOGIN_REQUIRED",
+            "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information",
+          );
         const start = String(body.start_date ?? "");
         const end = String(body.end_date ?? "");
         if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end) || start > end) {
-          return plaidError(400, "INVALID_REQUEST", "INVALID_FIELD", "start_date and end_date must be YYYY-MM-DD, start before end");
+          return plaidError(
+            400,
+            "INVALID_REQUEST",
+            "INVALID_FIELD",
+            "start_date and end_date must be YYYY-MM-DD, start before end",
+          );
         }
         const options = (body.options ?? {}) as { count?: number; offset?: number; account_ids?: string[] };
         const count = options.count ?? 100;
         const offset = options.offset ?? 0;
         if (!Number.isInteger(count) || count < 1 || count > 500 || !Number.isInteger(offset) || offset < 0) {
-          return plaidError(400, "INVALID_REQUEST", "INVALID_FIELD", "options.count must be 1..500 and options.offset ≥ 0");
+          return plaidError(
+            400,
+            "INVALID_REQUEST",
+            "INVALID_FIELD",
+            "options.count must be 1..500 and options.offset ≥ 0",
+          );
         }
-        if (parsed.scenario === "server-error" && offset > 0) return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
+        if (parsed.scenario === "server-error" && offset > 0)
+          return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
         if (parsed.scenario === "product-not-ready") {
           const calls = (notReadyCalls.get(record.item_id) ?? 0) + 1;
           notReadyCalls.set(record.item_id, calls);
-          if (calls <= 2) return plaidError(400, "ITEM_ERROR", "PRODUCT_NOT_READY", "the requested product is not yet ready. please provide a webhook or try the request again later");
+          if (calls <= 2)
+            return plaidError(
+              400,
+              "ITEM_ERROR",
+              "PRODUCT_NOT_READY",
+              "the requested product is not yet ready. please provide a webhook or try the request again later",
+            );
         }
         if (offset === 0) rateLimitDue.add(record.item_id);
         const pageSize = Math.min(count, Number(process.env.SIM_PLAID_PAGE_SIZE) || count);
         const brokerage = demoBrokerage(parsed.username);
         const accountIds = options.account_ids ?? brokerage.accounts.map((a) => a.account_id);
-        const all = brokerage.transactions.filter((t) => t.date >= start && t.date <= end && accountIds.includes(t.account_id));
+        const all = brokerage.transactions.filter(
+          (t) => t.date >= start && t.date <= end && accountIds.includes(t.account_id),
+        );
         return HttpResponse.json({
           item: record,
           accounts: brokerage.accounts.filter((a) => a.type === "investment" && accountIds.includes(a.account_id)),
@@ -260,13 +362,28 @@ export function plaidHandlers() {
       "/investments/holdings/get",
       withToken((token, body) => {
         const { parsed, loginRequired, record } = item(token);
-        if (loginRequired) return plaidError(400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED", "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information");
+        if (loginRequired)
+          return plaidError(
+            400,
+            "ITEM_ERROR",
+            "ITEM_LOGIN_REQUIRED",
+            "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information",
+          );
         if (rateLimitDue.delete(record.item_id)) {
-          return plaidError(429, "RATE_LIMIT_EXCEEDED", "INVESTMENT_HOLDINGS_GET_LIMIT", "rate limit exceeded for attempts to access this item. please try again later");
+          return plaidError(
+            429,
+            "RATE_LIMIT_EXCEEDED",
+            "INVESTMENT_HOLDINGS_GET_LIMIT",
+            "rate limit exceeded for attempts to access this item. please try again later",
+          );
         }
-        if (parsed.scenario === "server-error") return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
+        if (parsed.scenario === "server-error")
+          return plaidError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred");
         if (parsed.scenario === "malformed") {
-          return new HttpResponse('{"accounts":[{"account_id":"x","balances":{"current":', { status: 200, headers: { "content-type": "application/json" } });
+          return new HttpResponse('{"accounts":[{"account_id":"x","balances":{"current":', {
+            status: 200,
+            headers: { "content-type": "application/json" },
+          });
         }
         const brokerage = demoBrokerage(parsed.username);
         const options = (body.options ?? {}) as { account_ids?: string[] };
@@ -278,7 +395,11 @@ export function plaidHandlers() {
           securities: brokerage.securities,
           holdings: brokerage.holdings
             .filter((h) => accountIds.includes(h.account_id))
-            .map((h) => (parsed.scenario === "holdings-mismatch" && h.security_id === hon.security_id ? { ...h, quantity: h.quantity + MISMATCH_EXTRA_HON } : h)),
+            .map((h) =>
+              parsed.scenario === "holdings-mismatch" && h.security_id === hon.security_id
+                ? { ...h, quantity: h.quantity + MISMATCH_EXTRA_HON }
+                : h,
+            ),
           is_investments_fallback_item: false,
           request_id: requestId(),
         });
@@ -286,7 +407,8 @@ export function plaidHandlers() {
     ),
 
     route("/webhook_verification_key/get", (body) => {
-      if (body.key_id !== DEMO_WEBHOOK_KID) return plaidError(400, "INVALID_INPUT", "INVALID_WEBHOOK_VERIFICATION_KEY_ID", "invalid key_id provided");
+      if (body.key_id !== DEMO_WEBHOOK_KID)
+        return plaidError(400, "INVALID_INPUT", "INVALID_WEBHOOK_VERIFICATION_KEY_ID", "invalid key_id provided");
       const { d: _private, ...pub } = DEMO_WEBHOOK_PRIVATE_JWK;
       return HttpResponse.json({
         key: { ...pub, alg: "ES256", kid: DEMO_WEBHOOK_KID, use: "sig", created_at: 1_700_000_000, expired_at: null },

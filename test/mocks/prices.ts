@@ -35,48 +35,391 @@ type Profile = {
 
 // Approximate real levels in today's shares (1 January unless dated otherwise).
 const y = (levels: Record<string, number>): Array<[string, number]> =>
-  Object.entries(levels).map(([k, v]) => [k.length === 4 ? `${k}-01-02` : k, v] as [string, number]).sort(([a], [b]) => a.localeCompare(b));
+  Object.entries(levels)
+    .map(([k, v]) => [k.length === 4 ? `${k}-01-02` : k, v] as [string, number])
+    .sort(([a], [b]) => a.localeCompare(b));
 
 const STOCKS: Record<string, Profile> = {
-  SPY: { name: "SPDR S&P 500 ETF Trust", type: "ETF", vol: 0.011, dividendYield: 0.013, anchors: y({ 2015: 206, 2016: 204, 2017: 224, 2018: 268, 2019: 250, 2020: 322, "2020-03-23": 222, 2021: 373, 2022: 476, "2022-10-12": 357, 2023: 383, 2024: 472, 2025: 587, "2025-04-08": 496, "2025-07-01": 617 }) },
-  QQQ: { name: "Invesco QQQ Trust", type: "ETF", vol: 0.014, dividendYield: 0.006, anchors: y({ 2015: 103, 2016: 112, 2017: 119, 2018: 156, 2019: 154, 2020: 212, 2021: 313, 2022: 398, 2023: 266, 2024: 409, 2025: 511, "2025-04-08": 423, "2025-07-01": 550 }) },
-  AAPL: { name: "Apple Inc.", vol: 0.017, dividendYield: 0.005, splits: [["2014-06-09", 7, 1], ["2020-08-31", 4, 1]], anchors: y({ 2015: 27.6, 2016: 26.3, 2017: 29, 2018: 42.3, 2019: 39.5, 2020: 74.4, 2021: 132.7, 2022: 177.6, 2023: 129.9, 2024: 192.5, 2025: 250, "2025-07-01": 205 }) },
-  MSFT: { name: "Microsoft Corporation", vol: 0.016, dividendYield: 0.008, anchors: y({ 2015: 46.5, 2016: 55.5, 2017: 62, 2018: 85.5, 2019: 101.6, 2020: 157.7, 2021: 222.4, 2022: 336.3, 2023: 239.8, 2024: 376, 2025: 421.5, "2025-07-01": 495 }) },
+  SPY: {
+    name: "SPDR S&P 500 ETF Trust",
+    type: "ETF",
+    vol: 0.011,
+    dividendYield: 0.013,
+    anchors: y({
+      2015: 206,
+      2016: 204,
+      2017: 224,
+      2018: 268,
+      2019: 250,
+      2020: 322,
+      "2020-03-23": 222,
+      2021: 373,
+      2022: 476,
+      "2022-10-12": 357,
+      2023: 383,
+      2024: 472,
+      2025: 587,
+      "2025-04-08": 496,
+      "2025-07-01": 617,
+    }),
+  },
+  QQQ: {
+    name: "Invesco QQQ Trust",
+    type: "ETF",
+    vol: 0.014,
+    dividendYield: 0.006,
+    anchors: y({
+      2015: 103,
+      2016: 112,
+      2017: 119,
+      2018: 156,
+      2019: 154,
+      2020: 212,
+      2021: 313,
+      2022: 398,
+      2023: 266,
+      2024: 409,
+      2025: 511,
+      "2025-04-08": 423,
+      "2025-07-01": 550,
+    }),
+  },
+  AAPL: {
+    name: "Apple Inc.",
+    vol: 0.017,
+    dividendYield: 0.005,
+    splits: [
+      ["2014-06-09", 7, 1],
+      ["2020-08-31", 4, 1],
+    ],
+    anchors: y({
+      2015: 27.6,
+      2016: 26.3,
+      2017: 29,
+      2018: 42.3,
+      2019: 39.5,
+      2020: 74.4,
+      2021: 132.7,
+      2022: 177.6,
+      2023: 129.9,
+      2024: 192.5,
+      2025: 250,
+      "2025-07-01": 205,
+    }),
+  },
+  MSFT: {
+    name: "Microsoft Corporation",
+    vol: 0.016,
+    dividendYield: 0.008,
+    anchors: y({
+      2015: 46.5,
+      2016: 55.5,
+      2017: 62,
+      2018: 85.5,
+      2019: 101.6,
+      2020: 157.7,
+      2021: 222.4,
+      2022: 336.3,
+      2023: 239.8,
+      2024: 376,
+      2025: 421.5,
+      "2025-07-01": 495,
+    }),
+  },
   NVDA: {
     name: "NVIDIA Corporation",
     vol: 0.03,
-    splits: [["2021-07-20", 4, 1], ["2024-06-10", 10, 1]],
-    anchors: y({ 2015: 0.5, 2016: 0.83, 2017: 2.67, 2018: 4.84, 2019: 3.34, 2020: 5.9, 2021: 13.05, "2021-07-19": 18.8, 2022: 29.4, 2023: 14.6, 2024: 49.5, "2024-03-01": 82.2, "2024-05-01": 83, "2024-06-07": 120.9, 2025: 134.3, "2025-04-07": 97, "2025-07-01": 157 }),
+    splits: [
+      ["2021-07-20", 4, 1],
+      ["2024-06-10", 10, 1],
+    ],
+    anchors: y({
+      2015: 0.5,
+      2016: 0.83,
+      2017: 2.67,
+      2018: 4.84,
+      2019: 3.34,
+      2020: 5.9,
+      2021: 13.05,
+      "2021-07-19": 18.8,
+      2022: 29.4,
+      2023: 14.6,
+      2024: 49.5,
+      "2024-03-01": 82.2,
+      "2024-05-01": 83,
+      "2024-06-07": 120.9,
+      2025: 134.3,
+      "2025-04-07": 97,
+      "2025-07-01": 157,
+    }),
   },
   TSLA: {
     name: "Tesla, Inc.",
     vol: 0.035,
-    splits: [["2020-08-31", 5, 1], ["2022-08-25", 3, 1]],
-    anchors: y({ 2015: 14.8, 2016: 16, 2017: 14.3, 2018: 20.7, 2019: 22.1, 2020: 27.9, "2020-08-28": 147.5, 2021: 235, 2022: 400, "2022-08-24": 297, 2023: 123, 2024: 248, "2024-04-22": 142, "2024-11-04": 242, "2024-12-17": 480, 2025: 404, "2025-07-01": 317 }),
+    splits: [
+      ["2020-08-31", 5, 1],
+      ["2022-08-25", 3, 1],
+    ],
+    anchors: y({
+      2015: 14.8,
+      2016: 16,
+      2017: 14.3,
+      2018: 20.7,
+      2019: 22.1,
+      2020: 27.9,
+      "2020-08-28": 147.5,
+      2021: 235,
+      2022: 400,
+      "2022-08-24": 297,
+      2023: 123,
+      2024: 248,
+      "2024-04-22": 142,
+      "2024-11-04": 242,
+      "2024-12-17": 480,
+      2025: 404,
+      "2025-07-01": 317,
+    }),
   },
-  AMZN: { name: "Amazon.com, Inc.", vol: 0.02, splits: [["2022-06-06", 20, 1]], anchors: y({ 2015: 15.5, 2016: 33.8, 2017: 37.5, 2018: 58.5, 2019: 75, 2020: 92.4, 2021: 162.8, 2022: 166.7, "2022-06-03": 122.4, 2023: 84, 2024: 152, 2025: 219, "2025-07-01": 220 }) },
-  GOOGL: { name: "Alphabet Inc.", vol: 0.018, splits: [["2022-07-18", 20, 1]], anchors: y({ 2015: 26.5, 2016: 38.9, 2017: 39.6, 2018: 52.7, 2019: 52.2, 2020: 66.9, 2021: 87.6, 2022: 144.9, "2022-07-15": 111.8, 2023: 88.2, 2024: 139.7, 2025: 189.3, "2025-07-01": 176 }) },
-  META: { name: "Meta Platforms, Inc.", vol: 0.024, anchors: y({ 2015: 78, 2016: 104.7, 2017: 115, 2018: 176.5, 2019: 131, 2020: 205, 2021: 273, 2022: 336, "2022-11-03": 89, 2023: 120, 2024: 354, 2025: 585, "2025-07-01": 738 }) },
-  AMD: { name: "Advanced Micro Devices, Inc.", vol: 0.03, anchors: y({ 2015: 2.67, 2016: 2.87, 2017: 11.34, 2018: 10.28, 2019: 18.46, 2020: 45.86, 2021: 91.71, 2022: 143.9, 2023: 64.8, "2024-03-07": 211, 2024: 147.4, 2025: 120.8, "2025-07-01": 142 }) },
-  AVGO: { name: "Broadcom Inc.", vol: 0.022, dividendYield: 0.015, splits: [["2024-07-15", 10, 1]], anchors: y({ 2015: 10, 2016: 14.5, 2017: 17.7, 2018: 25.7, 2019: 25.4, 2020: 31.6, 2021: 43.8, 2022: 66.5, 2023: 55.9, 2024: 111.6, "2024-07-12": 170, 2025: 231.8, "2025-07-01": 275 }) },
-  WMT: { name: "Walmart Inc.", vol: 0.012, dividendYield: 0.014, splits: [["2024-02-26", 3, 1]], anchors: y({ 2015: 28.7, 2016: 20.4, 2017: 23, 2018: 32.9, 2019: 31, 2020: 39.6, 2021: 48, 2022: 48.2, 2023: 47.3, 2024: 52.5, "2024-02-23": 58.5, 2025: 90.4, "2025-07-01": 97 }) },
+  AMZN: {
+    name: "Amazon.com, Inc.",
+    vol: 0.02,
+    splits: [["2022-06-06", 20, 1]],
+    anchors: y({
+      2015: 15.5,
+      2016: 33.8,
+      2017: 37.5,
+      2018: 58.5,
+      2019: 75,
+      2020: 92.4,
+      2021: 162.8,
+      2022: 166.7,
+      "2022-06-03": 122.4,
+      2023: 84,
+      2024: 152,
+      2025: 219,
+      "2025-07-01": 220,
+    }),
+  },
+  GOOGL: {
+    name: "Alphabet Inc.",
+    vol: 0.018,
+    splits: [["2022-07-18", 20, 1]],
+    anchors: y({
+      2015: 26.5,
+      2016: 38.9,
+      2017: 39.6,
+      2018: 52.7,
+      2019: 52.2,
+      2020: 66.9,
+      2021: 87.6,
+      2022: 144.9,
+      "2022-07-15": 111.8,
+      2023: 88.2,
+      2024: 139.7,
+      2025: 189.3,
+      "2025-07-01": 176,
+    }),
+  },
+  META: {
+    name: "Meta Platforms, Inc.",
+    vol: 0.024,
+    anchors: y({
+      2015: 78,
+      2016: 104.7,
+      2017: 115,
+      2018: 176.5,
+      2019: 131,
+      2020: 205,
+      2021: 273,
+      2022: 336,
+      "2022-11-03": 89,
+      2023: 120,
+      2024: 354,
+      2025: 585,
+      "2025-07-01": 738,
+    }),
+  },
+  AMD: {
+    name: "Advanced Micro Devices, Inc.",
+    vol: 0.03,
+    anchors: y({
+      2015: 2.67,
+      2016: 2.87,
+      2017: 11.34,
+      2018: 10.28,
+      2019: 18.46,
+      2020: 45.86,
+      2021: 91.71,
+      2022: 143.9,
+      2023: 64.8,
+      "2024-03-07": 211,
+      2024: 147.4,
+      2025: 120.8,
+      "2025-07-01": 142,
+    }),
+  },
+  AVGO: {
+    name: "Broadcom Inc.",
+    vol: 0.022,
+    dividendYield: 0.015,
+    splits: [["2024-07-15", 10, 1]],
+    anchors: y({
+      2015: 10,
+      2016: 14.5,
+      2017: 17.7,
+      2018: 25.7,
+      2019: 25.4,
+      2020: 31.6,
+      2021: 43.8,
+      2022: 66.5,
+      2023: 55.9,
+      2024: 111.6,
+      "2024-07-12": 170,
+      2025: 231.8,
+      "2025-07-01": 275,
+    }),
+  },
+  WMT: {
+    name: "Walmart Inc.",
+    vol: 0.012,
+    dividendYield: 0.014,
+    splits: [["2024-02-26", 3, 1]],
+    anchors: y({
+      2015: 28.7,
+      2016: 20.4,
+      2017: 23,
+      2018: 32.9,
+      2019: 31,
+      2020: 39.6,
+      2021: 48,
+      2022: 48.2,
+      2023: 47.3,
+      2024: 52.5,
+      "2024-02-23": 58.5,
+      2025: 90.4,
+      "2025-07-01": 97,
+    }),
+  },
   // The other tickers of the Plaid demo broker (test/mocks/plaid-data.ts), coarser.
-  NFLX: { name: "Netflix, Inc.", vol: 0.025, anchors: y({ 2020: 329, 2022: 602, "2022-05-11": 174, 2023: 295, 2024: 487, 2025: 890, "2025-07-01": 1300 }) },
-  JPM: { name: "JPMorgan Chase & Co.", vol: 0.015, dividendYield: 0.022, anchors: y({ 2020: 139, 2022: 158, 2023: 134, 2024: 170, 2025: 240, "2025-07-01": 290 }) },
-  XOM: { name: "Exxon Mobil Corporation", vol: 0.016, dividendYield: 0.035, anchors: y({ 2020: 70, 2021: 41, 2022: 61, 2023: 110, 2024: 100, 2025: 107, "2025-07-01": 108 }) },
-  DIS: { name: "The Walt Disney Company", vol: 0.018, anchors: y({ 2020: 145, 2021: 181, 2022: 155, 2023: 87, 2024: 90, 2025: 111, "2025-07-01": 124 }) },
-  PYPL: { name: "PayPal Holdings, Inc.", vol: 0.024, anchors: y({ 2020: 108, 2021: 234, 2022: 189, 2023: 71, 2024: 61, 2025: 85, "2025-07-01": 74 }) },
-  INTC: { name: "Intel Corporation", vol: 0.024, anchors: y({ 2020: 60, 2021: 50, 2022: 51.5, 2023: 26.4, 2024: 50, 2025: 20, "2025-07-01": 22 }) },
-  BA: { name: "The Boeing Company", vol: 0.022, anchors: y({ 2020: 326, 2021: 214, 2022: 201, 2023: 190, 2024: 260, 2025: 177, "2025-07-01": 210 }) },
-  COIN: { name: "Coinbase Global, Inc.", vol: 0.045, anchors: y({ "2021-04-14": 328, 2022: 252, 2023: 35, 2024: 174, 2025: 248, "2025-07-01": 350 }) },
-  SHOP: { name: "Shopify Inc.", vol: 0.03, splits: [["2022-06-29", 10, 1]], anchors: y({ 2020: 40, 2021: 113, 2022: 138, 2023: 35, 2024: 78, 2025: 106, "2025-07-01": 115 }) },
-  KO: { name: "The Coca-Cola Company", vol: 0.009, dividendYield: 0.03, anchors: y({ 2020: 55, 2021: 54.8, 2022: 59, 2023: 63.6, 2024: 59, 2025: 62, "2025-07-01": 71 }) },
+  NFLX: {
+    name: "Netflix, Inc.",
+    vol: 0.025,
+    anchors: y({ 2020: 329, 2022: 602, "2022-05-11": 174, 2023: 295, 2024: 487, 2025: 890, "2025-07-01": 1300 }),
+  },
+  JPM: {
+    name: "JPMorgan Chase & Co.",
+    vol: 0.015,
+    dividendYield: 0.022,
+    anchors: y({ 2020: 139, 2022: 158, 2023: 134, 2024: 170, 2025: 240, "2025-07-01": 290 }),
+  },
+  XOM: {
+    name: "Exxon Mobil Corporation",
+    vol: 0.016,
+    dividendYield: 0.035,
+    anchors: y({ 2020: 70, 2021: 41, 2022: 61, 2023: 110, 2024: 100, 2025: 107, "2025-07-01": 108 }),
+  },
+  DIS: {
+    name: "The Walt Disney Company",
+    vol: 0.018,
+    anchors: y({ 2020: 145, 2021: 181, 2022: 155, 2023: 87, 2024: 90, 2025: 111, "2025-07-01": 124 }),
+  },
+  PYPL: {
+    name: "PayPal Holdings, Inc.",
+    vol: 0.024,
+    anchors: y({ 2020: 108, 2021: 234, 2022: 189, 2023: 71, 2024: 61, 2025: 85, "2025-07-01": 74 }),
+  },
+  INTC: {
+    name: "Intel Corporation",
+    vol: 0.024,
+    anchors: y({ 2020: 60, 2021: 50, 2022: 51.5, 2023: 26.4, 2024: 50, 2025: 20, "2025-07-01": 22 }),
+  },
+  BA: {
+    name: "The Boeing Company",
+    vol: 0.022,
+    anchors: y({ 2020: 326, 2021: 214, 2022: 201, 2023: 190, 2024: 260, 2025: 177, "2025-07-01": 210 }),
+  },
+  COIN: {
+    name: "Coinbase Global, Inc.",
+    vol: 0.045,
+    anchors: y({ "2021-04-14": 328, 2022: 252, 2023: 35, 2024: 174, 2025: 248, "2025-07-01": 350 }),
+  },
+  SHOP: {
+    name: "Shopify Inc.",
+    vol: 0.03,
+    splits: [["2022-06-29", 10, 1]],
+    anchors: y({ 2020: 40, 2021: 113, 2022: 138, 2023: 35, 2024: 78, 2025: 106, "2025-07-01": 115 }),
+  },
+  KO: {
+    name: "The Coca-Cola Company",
+    vol: 0.009,
+    dividendYield: 0.03,
+    anchors: y({ 2020: 55, 2021: 54.8, 2022: 59, 2023: 63.6, 2024: 59, 2025: 62, "2025-07-01": 71 }),
+  },
 };
 
 // DefiLlama ids → profiles. Wrapped coins share their coin's walk.
-const BTC: Profile = { name: "BTC", vol: 0.032, anchors: y({ 2015: 314, 2016: 430, 2017: 998, "2017-12-17": 19_100, 2018: 13_500, 2019: 3_700, 2020: 7_200, "2020-03-13": 4_900, 2021: 29_000, "2021-04-14": 63_500, "2021-07-20": 29_800, "2021-11-10": 67_000, 2022: 46_300, "2022-06-18": 19_000, 2023: 16_600, 2024: 42_300, "2024-03-14": 73_000, 2025: 93_400, "2025-07-01": 107_000 }) };
-const ETH: Profile = { name: "ETH", vol: 0.04, anchors: y({ "2016-01-02": 0.95, 2017: 8.2, 2018: 757, 2019: 140, 2020: 130, 2021: 737, "2021-05-12": 4_170, "2021-11-10": 4_800, 2022: 3_700, "2022-06-18": 1_000, 2023: 1_200, 2024: 2_280, "2024-03-12": 4_000, 2025: 3_330, "2025-04-08": 1_500, "2025-07-01": 2_500 }) };
-const SOL: Profile = { name: "SOL", vol: 0.05, anchors: y({ "2020-04-11": 0.95, 2021: 1.5, "2021-11-06": 258, 2022: 170, "2022-11-09": 16, 2023: 10, 2024: 101, 2025: 189, "2025-07-01": 150 }) };
+const BTC: Profile = {
+  name: "BTC",
+  vol: 0.032,
+  anchors: y({
+    2015: 314,
+    2016: 430,
+    2017: 998,
+    "2017-12-17": 19_100,
+    2018: 13_500,
+    2019: 3_700,
+    2020: 7_200,
+    "2020-03-13": 4_900,
+    2021: 29_000,
+    "2021-04-14": 63_500,
+    "2021-07-20": 29_800,
+    "2021-11-10": 67_000,
+    2022: 46_300,
+    "2022-06-18": 19_000,
+    2023: 16_600,
+    2024: 42_300,
+    "2024-03-14": 73_000,
+    2025: 93_400,
+    "2025-07-01": 107_000,
+  }),
+};
+const ETH: Profile = {
+  name: "ETH",
+  vol: 0.04,
+  anchors: y({
+    "2016-01-02": 0.95,
+    2017: 8.2,
+    2018: 757,
+    2019: 140,
+    2020: 130,
+    2021: 737,
+    "2021-05-12": 4_170,
+    "2021-11-10": 4_800,
+    2022: 3_700,
+    "2022-06-18": 1_000,
+    2023: 1_200,
+    2024: 2_280,
+    "2024-03-12": 4_000,
+    2025: 3_330,
+    "2025-04-08": 1_500,
+    "2025-07-01": 2_500,
+  }),
+};
+const SOL: Profile = {
+  name: "SOL",
+  vol: 0.05,
+  anchors: y({
+    "2020-04-11": 0.95,
+    2021: 1.5,
+    "2021-11-06": 258,
+    2022: 170,
+    "2022-11-09": 16,
+    2023: 10,
+    2024: 101,
+    2025: 189,
+    "2025-07-01": 150,
+  }),
+};
 const flatStable = (name: string): Profile => ({ name, vol: 0.0004, anchors: [["2015-01-02", 1]] });
 const COINS: Record<string, Profile> = {
   "coingecko:bitcoin": BTC,
@@ -93,10 +436,26 @@ const COINS: Record<string, Profile> = {
   "ethereum:0x6b175474e89094c44da98b954eedeac495271d0f": flatStable("DAI"),
   "solana:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": flatStable("USDC"),
   "solana:Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB": flatStable("USDT"),
-  "ethereum:0x514910771af9ca656af840dff83e8264ecf986ca": { name: "LINK", vol: 0.045, anchors: y({ 2021: 11.5, 2022: 20, 2023: 5.6, 2024: 15, 2025: 20, "2025-07-01": 13.5 }) },
-  "ethereum:0x1f9840a85d5af5bf1d1762f925bdaddc4201f984": { name: "UNI", vol: 0.05, anchors: y({ 2021: 5, 2022: 17, 2023: 5.2, 2024: 6.3, 2025: 13, "2025-07-01": 7.5 }) },
-  "ethereum:0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9": { name: "AAVE", vol: 0.05, anchors: y({ 2021: 88, 2022: 265, 2023: 52, 2024: 106, 2025: 310, "2025-07-01": 250 }) },
-  "ethereum:0x6982508145454ce325ddbe47a25d4ec3d2311933": { name: "PEPE", vol: 0.07, anchors: y({ "2023-04-20": 0.0000001, 2024: 0.0000014, 2025: 0.000019, "2025-07-01": 0.00001 }) },
+  "ethereum:0x514910771af9ca656af840dff83e8264ecf986ca": {
+    name: "LINK",
+    vol: 0.045,
+    anchors: y({ 2021: 11.5, 2022: 20, 2023: 5.6, 2024: 15, 2025: 20, "2025-07-01": 13.5 }),
+  },
+  "ethereum:0x1f9840a85d5af5bf1d1762f925bdaddc4201f984": {
+    name: "UNI",
+    vol: 0.05,
+    anchors: y({ 2021: 5, 2022: 17, 2023: 5.2, 2024: 6.3, 2025: 13, "2025-07-01": 7.5 }),
+  },
+  "ethereum:0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9": {
+    name: "AAVE",
+    vol: 0.05,
+    anchors: y({ 2021: 88, 2022: 265, 2023: 52, 2024: 106, 2025: 310, "2025-07-01": 250 }),
+  },
+  "ethereum:0x6982508145454ce325ddbe47a25d4ec3d2311933": {
+    name: "PEPE",
+    vol: 0.07,
+    anchors: y({ "2023-04-20": 0.0000001, 2024: 0.0000014, 2025: 0.000019, "2025-07-01": 0.00001 }),
+  },
 };
 
 const DAY = 86_400_000;
@@ -111,7 +470,15 @@ function seed(...parts: string[]): number {
 function defaultProfile(key: string, kind: "stock" | "coin"): Profile {
   const r = mulberry32(seed("default", key));
   const level = kind === "stock" ? 5 * Math.exp(r() * Math.log(60)) : 0.01 * Math.exp(r() * Math.log(5000));
-  return { name: key, vol: kind === "stock" ? 0.02 : 0.05, anchors: [["2020-01-02", level], ["2023-01-02", level * (0.6 + r())], ["2025-07-01", level * (0.6 + r() * 1.2)]] };
+  return {
+    name: key,
+    vol: kind === "stock" ? 0.02 : 0.05,
+    anchors: [
+      ["2020-01-02", level],
+      ["2023-01-02", level * (0.6 + r())],
+      ["2025-07-01", level * (0.6 + r() * 1.2)],
+    ],
+  };
 }
 
 const walks = new Map<string, Float64Array>();
@@ -183,7 +550,8 @@ function isHoliday(n: number): boolean {
     return m === mm && date === obs;
   };
   if (observed(1, 1) || observed(7, 4) || observed(12, 25) || (yr >= 2022 && observed(6, 19))) return true;
-  if (wd === 1 && ((m === 1 && nth(3)) || (m === 2 && nth(3)) || (m === 9 && nth(1)) || (m === 5 && date + 7 > 31))) return true;
+  if (wd === 1 && ((m === 1 && nth(3)) || (m === 2 && nth(3)) || (m === 9 && nth(1)) || (m === 5 && date + 7 > 31)))
+    return true;
   return wd === 4 && m === 11 && nth(4);
 }
 export function isTradingDay(day: string): boolean {
@@ -272,7 +640,10 @@ export function yahooChart(symbol: string, period1: number, period2: number, eve
       const ts = openTs(e);
       if (ts < period1 || ts >= period2) continue;
       const prev = dayStr(e - 1);
-      dividends[String(ts)] = { amount: round((q * simulatedAsTraded(symbol, prev)) / splitFactorAfter(p, prev, today), 4), date: ts };
+      dividends[String(ts)] = {
+        amount: round((q * simulatedAsTraded(symbol, prev)) / splitFactorAfter(p, prev, today), 4),
+        date: ts,
+      };
     }
     if (Object.keys(dividends).length) ev.dividends = dividends;
   }
@@ -280,7 +651,8 @@ export function yahooChart(symbol: string, period1: number, period2: number, eve
     const splits: Record<string, unknown> = {};
     for (const [d, numerator, denominator] of p.splits ?? []) {
       const ts = openTs(dayNum(d));
-      if (ts >= period1 && ts < period2 && ts * 1000 <= now) splits[String(ts)] = { date: ts, numerator, denominator, splitRatio: `${numerator}:${denominator}` };
+      if (ts >= period1 && ts < period2 && ts * 1000 <= now)
+        splits[String(ts)] = { date: ts, numerator, denominator, splitRatio: `${numerator}:${denominator}` };
     }
     if (Object.keys(splits).length) ev.splits = splits;
   }
@@ -324,7 +696,8 @@ export function yahooChart(symbol: string, period1: number, period2: number, eve
 function coinProfile(id: string): Profile | null {
   if (COINS[id]) return COINS[id];
   // Token addresses of any chain get a made-up but stable price; unknown CoinGecko slugs are unpriced.
-  if (/^[a-z0-9-]+:(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/.test(id) && !id.startsWith("coingecko:")) return defaultProfile(id, "coin");
+  if (/^[a-z0-9-]+:(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/.test(id) && !id.startsWith("coingecko:"))
+    return defaultProfile(id, "coin");
   return null;
 }
 
@@ -381,8 +754,14 @@ async function throttle(provider: keyof typeof requests) {
   if (force) forced[provider]--;
   if (force || n % RATE_LIMIT_EVERY === 0) {
     return provider === "yahoo"
-      ? new HttpResponse("Too Many Requests\r\n", { status: 429, headers: { "content-type": "text/plain", "retry-after": String(Math.ceil(simDelayFactor())) } })
-      : HttpResponse.json({ message: "Too many requests" }, { status: 429, headers: { "retry-after": String(Math.ceil(simDelayFactor())) } });
+      ? new HttpResponse("Too Many Requests\r\n", {
+          status: 429,
+          headers: { "content-type": "text/plain", "retry-after": String(Math.ceil(simDelayFactor())) },
+        })
+      : HttpResponse.json(
+          { message: "Too many requests" },
+          { status: 429, headers: { "retry-after": String(Math.ceil(simDelayFactor())) } },
+        );
   }
   return null;
 }
@@ -397,10 +776,23 @@ export function priceHandlers() {
       const period1 = Number(q.get("period1"));
       const period2 = Number(q.get("period2"));
       if (q.get("interval") !== "1d" || !Number.isFinite(period1) || !Number.isFinite(period2) || period2 <= period1) {
-        return HttpResponse.json({ chart: { result: null, error: { code: "Bad Request", description: "Invalid input - interval=1d, period1 < period2 expected" } } }, { status: 400 });
+        return HttpResponse.json(
+          {
+            chart: {
+              result: null,
+              error: { code: "Bad Request", description: "Invalid input - interval=1d, period1 < period2 expected" },
+            },
+          },
+          { status: 400 },
+        );
       }
       if (!/^[A-Z0-9^=-]{1,12}$/.test(symbol) || symbol.includes("NOTREAL")) {
-        return HttpResponse.json({ chart: { result: null, error: { code: "Not Found", description: "No data found, symbol may be delisted" } } }, { status: 404 });
+        return HttpResponse.json(
+          {
+            chart: { result: null, error: { code: "Not Found", description: "No data found, symbol may be delisted" } },
+          },
+          { status: 404 },
+        );
       }
       return HttpResponse.json(yahooChart(symbol, period1, period2, q.get("events") ?? ""));
     }),
@@ -412,9 +804,17 @@ export function priceHandlers() {
       const period = parsePeriod(q.get("period"));
       const span = Number(q.get("span") ?? "0") || 0;
       if (!period) return HttpResponse.json({ message: "invalid period" }, { status: 400 });
-      if (span > 500) return HttpResponse.json({ message: `Requested ${span} data points exceeds the maximum of 500.` }, { status: 400 });
+      if (span > 500)
+        return HttpResponse.json(
+          { message: `Requested ${span} data points exceeds the maximum of 500.` },
+          { status: 400 },
+        );
       const end = q.get("end") ? Number(q.get("end")) : null;
-      const start = q.get("start") ? Number(q.get("start")) : end !== null ? end - Math.max(span - 1, 0) * period : Math.floor(Date.now() / 1000) - Math.max(span - 1, 0) * period;
+      const start = q.get("start")
+        ? Number(q.get("start"))
+        : end !== null
+          ? end - Math.max(span - 1, 0) * period
+          : Math.floor(Date.now() / 1000) - Math.max(span - 1, 0) * period;
       return HttpResponse.json(chart(ids, start, Math.max(span, 1), period));
     }),
     http.get(`${DEMO_DEFILLAMA_URL}/prices/historical/:ts/:coins`, async ({ params }) => {

@@ -25,7 +25,12 @@ export const SOLANA_FAILURE_SEEDS = {
   flaky: new Uint8Array(32).fill(4),
 } as const;
 const flakyReads = new Map<string, number>();
-const FAILURES = new Map(Object.entries(SOLANA_FAILURE_SEEDS).map(([mode, seed]) => [bs58.encode(nacl.sign.keyPair.fromSeed(seed).publicKey), mode]));
+const FAILURES = new Map(
+  Object.entries(SOLANA_FAILURE_SEEDS).map(([mode, seed]) => [
+    bs58.encode(nacl.sign.keyPair.fromSeed(seed).publicKey),
+    mode,
+  ]),
+);
 
 type Mint = { mint: string; decimals: number; price: number };
 export const PUMP_MINT = "9QfRbSzqS1mXy8hmyGMzAcMWxYBpqxZf6ZWH3Bvfpump";
@@ -74,21 +79,35 @@ const cache = memo<History>();
 const bySignature = new Map<string, Tx>();
 
 function tokenBalance(accountIndex: number, mint: Mint, owner: string, amount: number) {
-  const units = BigInt(Math.max(0, Math.round(amount * 10 ** Math.min(mint.decimals, 6)))) * 10n ** BigInt(Math.max(0, mint.decimals - 6));
+  const units =
+    BigInt(Math.max(0, Math.round(amount * 10 ** Math.min(mint.decimals, 6)))) *
+    10n ** BigInt(Math.max(0, mint.decimals - 6));
   const ui = Number(units) / 10 ** mint.decimals;
-  return { accountIndex, mint: mint.mint, owner, programId: TOKEN_PROGRAM, uiTokenAmount: { amount: units.toString(), decimals: mint.decimals, uiAmount: ui, uiAmountString: String(ui) } };
+  return {
+    accountIndex,
+    mint: mint.mint,
+    owner,
+    programId: TOKEN_PROGRAM,
+    uiTokenAmount: { amount: units.toString(), decimals: mint.decimals, uiAmount: ui, uiAmountString: String(ui) },
+  };
 }
 
 export function demoSolanaHistory(owner: string): History {
   return cache(owner, () => {
-    const events = simulateTrading(`solana:${owner}`, TOKENS.map((t) => ({ key: t.mint, basePrice: t.price })), STABLES.map((s) => s.mint));
+    const events = simulateTrading(
+      `solana:${owner}`,
+      TOKENS.map((t) => ({ key: t.mint, basePrice: t.price })),
+      STABLES.map((s) => s.mint),
+    );
     const balances = new Map<string, number>(); // the owner's token balances by mint
     let lamports = SOL_BALANCE;
     const txs: Tx[] = [];
     events.forEach((e: SimEvent) => {
       const sig = signature("solana", owner, String(e.index));
       const slot = 330_000_000 + Math.floor((e.time - 1746057600) / 0.4);
-      const keys: { pubkey: string; signer: boolean; writable: boolean; source: "transaction" }[] = [{ pubkey: owner, signer: true, writable: true, source: "transaction" }];
+      const keys: { pubkey: string; signer: boolean; writable: boolean; source: "transaction" }[] = [
+        { pubkey: owner, signer: true, writable: true, source: "transaction" },
+      ];
       const pre: ReturnType<typeof tokenBalance>[] = [];
       const post: ReturnType<typeof tokenBalance>[] = [];
       const preLamports = [lamports];
@@ -122,7 +141,10 @@ export function demoSolanaHistory(owner: string): History {
         move(BY_MINT.get(e.inToken)!, e.inAmount, poolAuthority);
       }
       const program = programOf(e);
-      keys.push({ pubkey: program, signer: false, writable: false, source: "transaction" }, { pubkey: TOKEN_PROGRAM, signer: false, writable: false, source: "transaction" });
+      keys.push(
+        { pubkey: program, signer: false, writable: false, source: "transaction" },
+        { pubkey: TOKEN_PROGRAM, signer: false, writable: false, source: "transaction" },
+      );
       preLamports.push(1_141_440, 934_087_680);
       // Keep the simulated wallet solvent in SOL for fees and native sells.
       if (lamports + ownerLamportDelta < 0.05 * 1e9) lamports += SOL_BALANCE;
@@ -152,7 +174,14 @@ export function demoSolanaHistory(owner: string): History {
           signatures: [sig],
           message: {
             accountKeys: keys,
-            instructions: [{ programId: program, accounts: keys.slice(0, -2).map((k) => k.pubkey), data: bs58.encode(Buffer.from(hexDigest("ix", sig).slice(0, 16), "hex")), stackHeight: null }],
+            instructions: [
+              {
+                programId: program,
+                accounts: keys.slice(0, -2).map((k) => k.pubkey),
+                data: bs58.encode(Buffer.from(hexDigest("ix", sig).slice(0, 16), "hex")),
+                stackHeight: null,
+              },
+            ],
             recentBlockhash: pubkey("blockhash", String(slot)),
             addressTableLookups: [],
           },
@@ -183,8 +212,23 @@ function answer(call: RpcCall) {
       start = at < 0 ? txs.length : at + 1;
     }
     // SIM_SOLANA_PAGE_SIZE answers shorter pages than asked (a node may), so tests page a short history.
-    const limit = Math.min(1000, Math.max(1, Number(opts.limit) || 1000), Number(process.env.SIM_SOLANA_PAGE_SIZE) || 1000);
-    return ok(txs.slice(start, start + limit).map((t) => ({ signature: t.signature, slot: t.slot, err: null, memo: null, blockTime: t.blockTime, confirmationStatus: "finalized" })));
+    const limit = Math.min(
+      1000,
+      Math.max(1, Number(opts.limit) || 1000),
+      Number(process.env.SIM_SOLANA_PAGE_SIZE) || 1000,
+    );
+    return ok(
+      txs
+        .slice(start, start + limit)
+        .map((t) => ({
+          signature: t.signature,
+          slot: t.slot,
+          err: null,
+          memo: null,
+          blockTime: t.blockTime,
+          confirmationStatus: "finalized",
+        })),
+    );
   }
   if (call.method === "getTransaction") {
     return ok(bySignature.get(String(params[0] ?? ""))?.result ?? null);
@@ -198,7 +242,8 @@ function failureOf(calls: RpcCall[]): string | undefined {
     if (typeof first === "string" && FAILURES.has(first)) return FAILURES.get(first);
     // getTransaction asks by signature: find whose history it belongs to.
     if (c.method === "getTransaction" && typeof first === "string") {
-      const tx = bySignature.get(first) as (Tx & { result: { transaction: { message: { accountKeys: { pubkey: string }[] } } } }) | undefined;
+      const tx = bySignature.get(first) as
+        (Tx & { result: { transaction: { message: { accountKeys: { pubkey: string }[] } } } }) | undefined;
       const owner = tx?.result.transaction.message.accountKeys[0]?.pubkey;
       if (owner && FAILURES.has(owner)) return FAILURES.get(owner);
     }
@@ -217,15 +262,26 @@ export function solanaHandlers() {
       }
       const calls = Array.isArray(body) ? body : [body];
       const failure = failureOf(calls);
-      if (failure === "rpc500") return new HttpResponse("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
+      if (failure === "rpc500")
+        return new HttpResponse("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
       if (failure === "timeout") await delay("infinite");
-      if (failure === "malformed") return new HttpResponse('{"jsonrpc":"2.0","result":[{"signature":"5x', { status: 200, headers: { "content-type": "application/json" } });
-      const firstPage = calls.find((c) => c.method === "getSignaturesForAddress" && !(c.params?.[1] as { before?: string } | undefined)?.before);
+      if (failure === "malformed")
+        return new HttpResponse('{"jsonrpc":"2.0","result":[{"signature":"5x', {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        });
+      const firstPage = calls.find(
+        (c) => c.method === "getSignaturesForAddress" && !(c.params?.[1] as { before?: string } | undefined)?.before,
+      );
       if (failure === "flaky" && firstPage) {
         const address = String(firstPage.params![0]);
         const reads = (flakyReads.get(address) ?? 0) + 1;
         flakyReads.set(address, reads);
-        if (reads % 2 === 0) return HttpResponse.json({ jsonrpc: "2.0", error: { code: -32005, message: "Node is behind" }, id: firstPage.id ?? null }, { status: 503 });
+        if (reads % 2 === 0)
+          return HttpResponse.json(
+            { jsonrpc: "2.0", error: { code: -32005, message: "Node is behind" }, id: firstPage.id ?? null },
+            { status: 503 },
+          );
       }
       const answers = calls.map(answer);
       return HttpResponse.json(Array.isArray(body) ? answers : answers[0]);

@@ -22,7 +22,8 @@ export const PROCESSING_CARD = "4000000000000077";
 
 type Session = Record<string, unknown> & { id: string; status: string; payment_status: string };
 
-const randomId = (prefix: string, n = 24) => `${prefix}_${crypto.randomBytes(n).toString("base64url").replace(/[-_]/g, "x").slice(0, n)}`;
+const randomId = (prefix: string, n = 24) =>
+  `${prefix}_${crypto.randomBytes(n).toString("base64url").replace(/[-_]/g, "x").slice(0, n)}`;
 
 function stripeError(status: number, error: Record<string, unknown>) {
   return HttpResponse.json({ error }, { status, headers: { "request-id": randomId("req", 14) } });
@@ -34,7 +35,11 @@ function demoPrices(): Map<string, { amount: number; currency: string }> {
 
 /** Signs an event body exactly as Stripe does (Stripe-Signature header value). */
 export function signDemoEvent(payload: string, timestamp?: number) {
-  return Stripe.webhooks.generateTestHeaderString({ payload, secret: DEMO_WEBHOOK_SECRET, ...(timestamp ? { timestamp } : {}) });
+  return Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: DEMO_WEBHOOK_SECRET,
+    ...(timestamp ? { timestamp } : {}),
+  });
 }
 
 export function stripeHandlers() {
@@ -76,7 +81,12 @@ export function stripeHandlers() {
       const quantity = Number(form.get("line_items[0][quantity]") ?? "1");
       const price = prices.get(priceId);
       if (!price) {
-        return stripeError(400, { type: "invalid_request_error", code: "resource_missing", param: "line_items[0][price]", message: `No such price: '${priceId}'` });
+        return stripeError(400, {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          param: "line_items[0][price]",
+          message: `No such price: '${priceId}'`,
+        });
       }
       const uiMode = form.get("ui_mode") ?? "hosted_page";
       const id = randomId("cs_test", 58);
@@ -120,7 +130,13 @@ export function stripeHandlers() {
       const denied = authed(request);
       if (denied) return denied;
       const session = sessions.get(String(params.id));
-      if (!session) return stripeError(404, { type: "invalid_request_error", code: "resource_missing", param: "id", message: `No such checkout.session: '${params.id}'` });
+      if (!session)
+        return stripeError(404, {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          param: "id",
+          message: `No such checkout.session: '${params.id}'`,
+        });
       return HttpResponse.json(session);
     }),
 
@@ -129,14 +145,33 @@ export function stripeHandlers() {
       const denied = authed(request);
       if (denied) return denied;
       const session = sessions.get(String(params.id));
-      if (!session) return stripeError(404, { type: "invalid_request_error", code: "resource_missing", message: "No such checkout session." });
-      if (session.status !== "open") return stripeError(400, { type: "invalid_request_error", code: "checkout_session_not_open", message: "This checkout session is no longer open." });
+      if (!session)
+        return stripeError(404, {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          message: "No such checkout session.",
+        });
+      if (session.status !== "open")
+        return stripeError(400, {
+          type: "invalid_request_error",
+          code: "checkout_session_not_open",
+          message: "This checkout session is no longer open.",
+        });
       const card = (new URLSearchParams(await request.text()).get("card_number") ?? "").replace(/[\s-]/g, "");
       if (card === DECLINED_CARD) {
-        return stripeError(402, { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." });
+        return stripeError(402, {
+          type: "card_error",
+          code: "card_declined",
+          decline_code: "generic_decline",
+          message: "Your card was declined.",
+        });
       }
       if (card !== SUCCESS_CARD && card !== PROCESSING_CARD) {
-        return stripeError(402, { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect. In demo mode use 4242 4242 4242 4242." });
+        return stripeError(402, {
+          type: "card_error",
+          code: "incorrect_number",
+          message: "Your card number is incorrect. In demo mode use 4242 4242 4242 4242.",
+        });
       }
       session.status = "complete";
       session.payment_status = card === SUCCESS_CARD ? "paid" : "unpaid";

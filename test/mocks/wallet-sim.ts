@@ -47,11 +47,14 @@ export function simulateTrading(seed: string, tokens: SimToken[], stables: strin
     }
     prices.set(t.key, series);
   }
-  const priceAt = (key: string, time: number) => prices.get(key)![Math.min(SIM_DAYS, Math.floor((time - SIM_START / 1000) / 86400))]! * (0.99 + rand() * 0.02);
+  const priceAt = (key: string, time: number) =>
+    prices.get(key)![Math.min(SIM_DAYS, Math.floor((time - SIM_START / 1000) / 86400))]! * (0.99 + rand() * 0.02);
 
   const events: SimEvent[] = [];
   const count = 60 + Math.floor(rand() * 40);
-  const times = Array.from({ length: count }, () => Math.floor(SIM_START / 1000 + 86400 + rand() * (SIM_DAYS - 1) * 86400)).sort((a, b) => a - b);
+  const times = Array.from({ length: count }, () =>
+    Math.floor(SIM_START / 1000 + 86400 + rand() * (SIM_DAYS - 1) * 86400),
+  ).sort((a, b) => a - b);
   let cash = 10_000 + Math.floor(rand() * 40) * 1000;
   let index = 0;
   events.push({ index: index++, time: Math.floor(SIM_START / 1000) + 3600, deposit: stables[0]!, amount: cash });

@@ -30,7 +30,12 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A browser context carrying a session cookie ("grader_session=…") for the test server (or `url`). */
-export async function sessionContext(browser: Browser, cookie: string, options: BrowserContextOptions = {}, url?: string): Promise<BrowserContext> {
+export async function sessionContext(
+  browser: Browser,
+  cookie: string,
+  options: BrowserContextOptions = {},
+  url?: string,
+): Promise<BrowserContext> {
   const { baseUrl } = await import("./http");
   const ctx = await browser.newContext(options);
   await ctx.addCookies([{ name: "grader_session", value: cookie.split("=")[1]!, url: url ?? baseUrl() }]);
@@ -53,7 +58,11 @@ export async function seriousViolations(page: Page) {
   const violations = (await page.evaluate(async () => {
     // @ts-expect-error axe is injected above
     const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(" ")),
+    }));
   })) as { id: string; impact: string; targets: string[] }[];
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }

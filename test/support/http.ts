@@ -8,7 +8,11 @@ export function uniqueEmail(tag = "user") {
 }
 
 /** A form POST as a browser on our own origin makes it (Origin header set), without following redirects. */
-export async function postForm(path: string, fields: Record<string, string | string[]>, opts: { cookie?: string; origin?: string | null; base?: string; headers?: Record<string, string> } = {}) {
+export async function postForm(
+  path: string,
+  fields: Record<string, string | string[]>,
+  opts: { cookie?: string; origin?: string | null; base?: string; headers?: Record<string, string> } = {},
+) {
   const base = opts.base ?? baseUrl();
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
@@ -33,19 +37,35 @@ export async function signUp(opts: { base?: string; password?: string; email?: s
   return { email, password, cookie: sessionCookie(res) };
 }
 
-export async function get(path: string, opts: { cookie?: string; base?: string; headers?: Record<string, string> } = {}) {
+export async function get(
+  path: string,
+  opts: { cookie?: string; base?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.cookie) headers.cookie = opts.cookie;
   return fetch((opts.base ?? baseUrl()) + path, { headers, redirect: "manual" });
 }
 
-export type ImportRow = { id: number; linked_account_id: number; state: string; fetched: number; total: number | null; skipped: { reason: string; count: number }[]; error: string | null; attempts: number; trades_added: number };
+export type ImportRow = {
+  id: number;
+  linked_account_id: number;
+  state: string;
+  fetched: number;
+  total: number | null;
+  skipped: { reason: string; count: number }[];
+  error: string | null;
+  attempts: number;
+  trades_added: number;
+};
 
 /**
  * Linking answers before the history is in: waits until none of the user's imports runs
  * (GET /api/portal/imports) and returns them, newest first.
  */
-export async function waitForImports(cookie: string, opts: { base?: string; timeoutMs?: number } = {}): Promise<ImportRow[]> {
+export async function waitForImports(
+  cookie: string,
+  opts: { base?: string; timeoutMs?: number } = {},
+): Promise<ImportRow[]> {
   const deadline = Date.now() + (opts.timeoutMs ?? 25_000);
   for (;;) {
     const res = await get("/api/portal/imports", { cookie, base: opts.base });

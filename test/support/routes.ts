@@ -44,7 +44,11 @@ export const memberRoutes: RouteCase[] = [
     heading: /example\.com|./,
   })),
   { path: "/u/{self}", auth: true, heading: /./ },
-  ...["posts", "replies", "stats", "holdings", "transactions", "history"].map((t) => ({ path: `/u/{self}/${t}`, auth: true, heading: /./ })),
+  ...["posts", "replies", "stats", "holdings", "transactions", "history"].map((t) => ({
+    path: `/u/{self}/${t}`,
+    auth: true,
+    heading: /./,
+  })),
   { path: "/u/999999999", auth: true, heading: "Nothing to see here!", status: 404 },
   { path: "/messages", auth: true, heading: "Messages" },
   { path: "/messages/1/reply", auth: true, heading: "Nothing to see here!", status: 404 },

@@ -17,7 +17,10 @@ const root = path.resolve(import.meta.dirname, "../..");
  * Starts the built server (server.ts + build/) on an ephemeral port, as `npm start` would run it:
  * in-memory PGlite by default, or the PostgreSQL of DATABASE_URL when set (CI).
  */
-export async function startServer(env: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  opts: { timeoutMs?: number } = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     env: {
@@ -50,7 +53,10 @@ export async function startServer(env: Record<string, string> = {}, opts: { time
   });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), opts.timeoutMs ?? 180_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${logs.join("\n")}`)),
+      opts.timeoutMs ?? 180_000,
+    );
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();

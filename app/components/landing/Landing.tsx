@@ -18,7 +18,16 @@ function Hero({ startHref, mobile }: { startHref: string; mobile?: boolean }) {
           {hero.cta}
         </Link>
       </div>
-      <div className="hero-art">{mobile ? <RotatingBadge /> : <><RotatingBadge /><SampleCard /></>}</div>
+      <div className="hero-art">
+        {mobile ? (
+          <RotatingBadge />
+        ) : (
+          <>
+            <RotatingBadge />
+            <SampleCard />
+          </>
+        )}
+      </div>
     </section>
   );
 }
@@ -102,7 +111,11 @@ function Roadmap() {
       <h2>Roadmap</h2>
       <ol className="roadmap">
         {roadmap.map((r, i) => (
-          <li key={r.quarter} className="roadmap-item" style={{ animationDelay: `${Math.round((i * 700) / (roadmap.length - 1))}ms` }}>
+          <li
+            key={r.quarter}
+            className="roadmap-item"
+            style={{ animationDelay: `${Math.round((i * 700) / (roadmap.length - 1))}ms` }}
+          >
             <span className="roadmap-q">{r.quarter}</span>
             <h3>{r.title}</h3>
             <p className="muted">{r.description}</p>

@@ -22,8 +22,26 @@ export type Pass = {
 };
 
 export const PASSES: readonly Pass[] = [
-  { id: "starter", name: "Starter pass", priceCents: 499, currency: "usd", evaluations: 10, unlimitedDays: 0, blurb: "10 more evaluations, never expire.", envKey: "STRIPE_PRICE_STARTER" },
-  { id: "pro", name: "Pro pass", priceCents: 1499, currency: "usd", evaluations: 50, unlimitedDays: 0, blurb: "50 more evaluations, never expire.", envKey: "STRIPE_PRICE_PRO" },
+  {
+    id: "starter",
+    name: "Starter pass",
+    priceCents: 499,
+    currency: "usd",
+    evaluations: 10,
+    unlimitedDays: 0,
+    blurb: "10 more evaluations, never expire.",
+    envKey: "STRIPE_PRICE_STARTER",
+  },
+  {
+    id: "pro",
+    name: "Pro pass",
+    priceCents: 1499,
+    currency: "usd",
+    evaluations: 50,
+    unlimitedDays: 0,
+    blurb: "50 more evaluations, never expire.",
+    envKey: "STRIPE_PRICE_PRO",
+  },
   {
     id: "unlimited",
     name: "Unlimited month",

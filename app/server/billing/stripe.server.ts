@@ -5,7 +5,12 @@ import { getDb } from "../db.server";
 import { isSimulated } from "../demo.server";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
-import { fulfilCheckoutSession, markCheckoutStatus, type CheckoutSnapshot, type FulfilmentResult } from "./fulfilment.server";
+import {
+  fulfilCheckoutSession,
+  markCheckoutStatus,
+  type CheckoutSnapshot,
+  type FulfilmentResult,
+} from "./fulfilment.server";
 import { passById, passByPriceId, stripePriceId, type Pass } from "./passes";
 
 /**
@@ -52,7 +57,13 @@ export class UnknownPriceError extends Error {}
  * Creates a Checkout session for one pass and records it (who pays for what). Embedded mode answers
  * a client_secret for Stripe.js; hosted mode a URL to redirect to. The return goes to /pay-result.
  */
-export async function createCheckoutSession(opts: { userId: number; email: string; priceId: string; uiMode: UiMode; origin: string }) {
+export async function createCheckoutSession(opts: {
+  userId: number;
+  email: string;
+  priceId: string;
+  uiMode: UiMode;
+  origin: string;
+}) {
   const pass = passByPriceId(opts.priceId);
   if (!pass) throw new UnknownPriceError(`unknown price id`);
   const returnUrl = `${opts.origin}/pay-result?session_id={CHECKOUT_SESSION_ID}`;
@@ -107,14 +118,26 @@ export type PaymentView = {
  */
 export async function settleReturnedSession(sessionId: string, userId: number): Promise<PaymentView | null> {
   const db = await getDb();
-  const ours = await db.selectFrom("checkout_sessions").select(["id", "user_id", "pass_id", "status"]).where("id", "=", sessionId).executeTakeFirst();
+  const ours = await db
+    .selectFrom("checkout_sessions")
+    .select(["id", "user_id", "pass_id", "status"])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
   if (!ours || ours.user_id !== userId) return null;
   const session = await stripe().checkout.sessions.retrieve(sessionId);
   const snap = snapshot(session);
   let result: FulfilmentResult | null = null;
   if (snap.status === "complete" && snap.paymentStatus === "paid") result = await fulfilCheckoutSession(snap);
-  const row = await db.selectFrom("checkout_sessions").select(["status", "pass_id"]).where("id", "=", sessionId).executeTakeFirstOrThrow();
-  const grant = await db.selectFrom("pass_grants").select("pass_id").where("checkout_session_id", "=", sessionId).executeTakeFirst();
+  const row = await db
+    .selectFrom("checkout_sessions")
+    .select(["status", "pass_id"])
+    .where("id", "=", sessionId)
+    .executeTakeFirstOrThrow();
+  const grant = await db
+    .selectFrom("pass_grants")
+    .select("pass_id")
+    .where("checkout_session_id", "=", sessionId)
+    .executeTakeFirst();
   const pass = passById(row.pass_id) ?? null;
   let state: PaymentView["state"];
   if (grant || result?.ok) state = "paid";
@@ -122,7 +145,13 @@ export async function settleReturnedSession(sessionId: string, userId: number): 
   else if (snap.status === "expired" || row.status === "expired") state = "expired";
   else if (snap.status === "complete" || row.status === "processing") state = "processing";
   else state = "open";
-  return { state, pass: pass ? { id: pass.id, name: pass.name, evaluations: pass.evaluations, unlimitedDays: pass.unlimitedDays } : null, granted: Boolean(grant) };
+  return {
+    state,
+    pass: pass
+      ? { id: pass.id, name: pass.name, evaluations: pass.evaluations, unlimitedDays: pass.unlimitedDays }
+      : null,
+    granted: Boolean(grant),
+  };
 }
 
 export class WebhookSignatureError extends Error {}
@@ -132,7 +161,10 @@ export class WebhookSignatureError extends Error {}
  * records the event id once and handles it in the same transaction, so a replay does nothing and a
  * failure leaves the id unrecorded for Stripe's retry.
  */
-export async function handleStripeWebhook(rawBody: string, signature: string | null): Promise<{ duplicate: boolean; type: string }> {
+export async function handleStripeWebhook(
+  rawBody: string,
+  signature: string | null,
+): Promise<{ duplicate: boolean; type: string }> {
   const secret = webhookSecret();
   if (!secret) throw new Error("STRIPE_WEBHOOK_SECRET is not configured");
   let event: Stripe.Event;
@@ -145,7 +177,12 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   // The event id and its effects commit together: a crash in between leaves neither, so Stripe's
   // retry is processed; a concurrent duplicate waits on the primary key and then does nothing.
   const duplicate = await db.transaction().execute(async (trx) => {
-    const recorded = await trx.insertInto("stripe_events").values({ id: event.id, type: event.type }).onConflict((oc) => oc.column("id").doNothing()).returning("id").executeTakeFirst();
+    const recorded = await trx
+      .insertInto("stripe_events")
+      .values({ id: event.id, type: event.type })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .returning("id")
+      .executeTakeFirst();
     if (!recorded) return true;
     await handleEvent(event, trx);
     return false;
@@ -182,7 +219,11 @@ async function handleEvent(event: Stripe.Event, trx: Transaction<Database>) {
  * Demo mode only: the stand-in checkout page pays with a test card at the simulator, which answers
  * the signed webhook Stripe would send; it is delivered over HTTP to our own endpoint.
  */
-export async function payDemoCheckout(sessionId: string, cardNumber: string, webhookUrl: string): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function payDemoCheckout(
+  sessionId: string,
+  cardNumber: string,
+  webhookUrl: string,
+): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!isStripeDemo()) throw new Error("not in demo mode");
   const res = await fetch(`${DEMO_PAY_URL}/${encodeURIComponent(sessionId)}/pay`, {
     method: "POST",
@@ -190,10 +231,15 @@ export async function payDemoCheckout(sessionId: string, cardNumber: string, web
     body: new URLSearchParams({ card_number: cardNumber }),
   });
   const body = (await res.json()) as { error?: { message: string }; webhook?: { payload: string; signature: string } };
-  if (!res.ok || !body.webhook) return { ok: false, message: body.error?.message ?? "The payment could not be completed." };
+  if (!res.ok || !body.webhook)
+    return { ok: false, message: body.error?.message ?? "The payment could not be completed." };
   const delivered = await fetch(webhookUrl, {
     method: "POST",
-    headers: { "content-type": "application/json", "stripe-signature": body.webhook.signature, "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" },
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": body.webhook.signature,
+      "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+    },
     body: body.webhook.payload,
   });
   if (!delivered.ok) log("error", "demo webhook delivery failed", { status: delivered.status });
@@ -205,7 +251,14 @@ export async function retrieveDemoSession(sessionId: string) {
   if (!isStripeDemo()) return null;
   try {
     const session = await stripe().checkout.sessions.retrieve(sessionId);
-    return { id: session.id, status: session.status, paymentStatus: session.payment_status, amountTotal: session.amount_total, currency: session.currency, passId: session.metadata?.pass_id ?? null };
+    return {
+      id: session.id,
+      status: session.status,
+      paymentStatus: session.payment_status,
+      amountTotal: session.amount_total,
+      currency: session.currency,
+      passId: session.metadata?.pass_id ?? null,
+    };
   } catch {
     return null;
   }

@@ -25,9 +25,23 @@ export async function follow(followerId: number, followeeId: number): Promise<Fo
       .returning("followee_id")
       .executeTakeFirst();
     if (inserted) {
-      await trx.updateTable("users").set({ following_count: sql`following_count + 1` }).where("id", "=", followerId).execute();
-      await trx.updateTable("users").set({ followers_count: sql`followers_count + 1` }).where("id", "=", followeeId).execute();
-      await notify(trx, { to: followeeId, kind: "follow", actorId: followerId, subject: `user:${followerId}`, url: `/u/${followerId}` });
+      await trx
+        .updateTable("users")
+        .set({ following_count: sql`following_count + 1` })
+        .where("id", "=", followerId)
+        .execute();
+      await trx
+        .updateTable("users")
+        .set({ followers_count: sql`followers_count + 1` })
+        .where("id", "=", followeeId)
+        .execute();
+      await notify(trx, {
+        to: followeeId,
+        kind: "follow",
+        actorId: followerId,
+        subject: `user:${followerId}`,
+        url: `/u/${followerId}`,
+      });
     }
     return { ok: true as const, following: true };
   });
@@ -43,8 +57,16 @@ export async function unfollow(followerId: number, followeeId: number): Promise<
       .returning("followee_id")
       .executeTakeFirst();
     if (deleted) {
-      await trx.updateTable("users").set({ following_count: sql`following_count - 1` }).where("id", "=", followerId).execute();
-      await trx.updateTable("users").set({ followers_count: sql`followers_count - 1` }).where("id", "=", followeeId).execute();
+      await trx
+        .updateTable("users")
+        .set({ following_count: sql`following_count - 1` })
+        .where("id", "=", followerId)
+        .execute();
+      await trx
+        .updateTable("users")
+        .set({ followers_count: sql`followers_count - 1` })
+        .where("id", "=", followeeId)
+        .execute();
     }
     return { ok: true as const, following: false };
   });
@@ -52,33 +74,66 @@ export async function unfollow(followerId: number, followeeId: number): Promise<
 
 export async function isFollowing(followerId: number, followeeId: number): Promise<boolean> {
   const db = await getDb();
-  const row = await db.selectFrom("follows").select("follower_id").where("follower_id", "=", followerId).where("followee_id", "=", followeeId).executeTakeFirst();
+  const row = await db
+    .selectFrom("follows")
+    .select("follower_id")
+    .where("follower_id", "=", followerId)
+    .where("followee_id", "=", followeeId)
+    .executeTakeFirst();
   return Boolean(row);
 }
 
 export async function followCounts(userId: number) {
   const db = await getDb();
-  const row = await db.selectFrom("users").select(["followers_count", "following_count"]).where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select(["followers_count", "following_count"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
   return { followers: row?.followers_count ?? 0, following: row?.following_count ?? 0 };
 }
 
-export type FollowListRow = { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null; followed_at: string };
+export type FollowListRow = {
+  id: number;
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  name: string | null;
+  avatar: string | null;
+  followed_at: string;
+};
 
 /** Who `userId` follows (direction "following") or who follows them ("followers"), paged. */
-export async function followList(userId: number, direction: "following" | "followers", paging: Paging<(typeof FOLLOW_SORTS)[number]>) {
+export async function followList(
+  userId: number,
+  direction: "following" | "followers",
+  paging: Paging<(typeof FOLLOW_SORTS)[number]>,
+) {
   const db = await getDb();
   const mine = direction === "following" ? "follows.follower_id" : "follows.followee_id";
   const other = direction === "following" ? "follows.followee_id" : "follows.follower_id";
   const base = db.selectFrom("follows").innerJoin("users", "users.id", other).where(mine, "=", userId);
   const [rows, total] = await Promise.all([
     base
-      .select(["users.id", "users.username", "users.first_name", "users.last_name", "users.name", "users.avatar_url", "follows.created_at"])
+      .select([
+        "users.id",
+        "users.username",
+        "users.first_name",
+        "users.last_name",
+        "users.name",
+        "users.avatar_url",
+        "follows.created_at",
+      ])
       .orderBy(paging.sort_by === "username" ? "users.username" : "follows.created_at", paging.order)
       .orderBy("users.id", paging.order)
       .limit(paging.page_size)
       .offset((paging.page - 1) * paging.page_size)
       .execute(),
-    db.selectFrom("users").select(direction === "following" ? "following_count" : "followers_count").where("id", "=", userId).executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .select(direction === "following" ? "following_count" : "followers_count")
+      .where("id", "=", userId)
+      .executeTakeFirst(),
   ]);
   const data: FollowListRow[] = rows.map((r) => ({
     id: r.id,
@@ -89,6 +144,8 @@ export async function followList(userId: number, direction: "following" | "follo
     avatar: r.avatar_url,
     followed_at: new Date(r.created_at).toISOString(),
   }));
-  const count = total ? Number((total as Record<string, number>)[direction === "following" ? "following_count" : "followers_count"]) : 0;
+  const count = total
+    ? Number((total as Record<string, number>)[direction === "following" ? "following_count" : "followers_count"])
+    : 0;
   return { data, meta: { page: paging.page, page_size: paging.page_size, total: count } };
 }

@@ -1,7 +1,13 @@
 import { json } from "@remix-run/node";
 import { pagingSchema, parsePaging } from "~/lib/paging";
 import { apiError } from "../api.server";
-import { LEADERBOARD_SORTS, leaderboard, MARKET_TRADE_SORTS, parseLeaderboardFilters, recentTrades } from "./market.server";
+import {
+  LEADERBOARD_SORTS,
+  leaderboard,
+  MARKET_TRADE_SORTS,
+  parseLeaderboardFilters,
+  recentTrades,
+} from "./market.server";
 
 // The query schemas, also the JSON API's documented parameters (openapi.server.ts).
 export const LEADERBOARD_QUERY = pagingSchema(LEADERBOARD_SORTS, { sort_by: "score", order: "desc", page_size: 20 });
@@ -13,7 +19,8 @@ export async function leaderboardFor(request: Request, asApi = false) {
   const paged = parsePaging(params, LEADERBOARD_QUERY);
   const filters = parseLeaderboardFilters(params);
   const problem = !paged.ok ? paged.message : !filters.ok ? filters.message : null;
-  if (problem || !paged.ok || !filters.ok) throw asApi ? apiError(400, problem ?? "Bad query.") : json({ message: problem }, { status: 400 });
+  if (problem || !paged.ok || !filters.ok)
+    throw asApi ? apiError(400, problem ?? "Bad query.") : json({ message: problem }, { status: 400 });
   const result = await leaderboard(paged.paging, filters.filters);
   return { ...result, sort_by: paged.paging.sort_by, order: paged.paging.order, filters: filters.filters };
 }

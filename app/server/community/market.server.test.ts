@@ -24,7 +24,16 @@ let seq = 0;
 async function grade(userId: number, score: number | null, tier: string, result: unknown) {
   const row = await db
     .insertInto("evaluations")
-    .values({ user_id: userId, engine_version: "test", ledger_digest: "x", tier, score, percentile: null, verification_code: `GR-M${userId}-${seq++}`, result: JSON.stringify(result) })
+    .values({
+      user_id: userId,
+      engine_version: "test",
+      ledger_digest: "x",
+      tier,
+      score,
+      percentile: null,
+      verification_code: `GR-M${userId}-${seq++}`,
+      result: JSON.stringify(result),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   // As evaluateUser stores a grade: the new evaluation becomes the trader's current one.
@@ -34,10 +43,21 @@ async function grade(userId: number, score: number | null, tier: string, result:
 
 // What the board must say: users joined to their current evaluation (the query 0015 replaced).
 async function joined() {
-  const { rows } = await sql<{ user_id: number; evaluation_id: number; tier: string | null; score: number; twr: number | null; max_drawdown: number | null; stars: number | null; followers_count: number }>`
+  const { rows } = await sql<{
+    user_id: number;
+    evaluation_id: number;
+    tier: string | null;
+    score: number;
+    twr: number | null;
+    max_drawdown: number | null;
+    stars: number | null;
+    followers_count: number;
+  }>`
     select u.id as user_id, e.id as evaluation_id, e.tier, e.score, (e.result -> 'metrics' ->> 'twr')::float8 as twr,
       (e.result -> 'metrics' ->> 'maxDrawdown')::float8 as max_drawdown, (e.result -> 'stars' ->> 'overall')::float8 as stars, u.followers_count
-    from users u join evaluations e on e.id = u.current_evaluation_id where e.score is not null order by u.id`.execute(db);
+    from users u join evaluations e on e.id = u.current_evaluation_id where e.score is not null order by u.id`.execute(
+    db,
+  );
   return rows;
 }
 const board = () => db.selectFrom("market_leaderboard").selectAll().orderBy("user_id").execute();
@@ -55,12 +75,23 @@ beforeAll(async () => {
   ];
   for (let i = 0; i < 30; i++) {
     const [username, first, last] = names[i % names.length]!;
-    ids.push((await db.insertInto("users").values({ email: `m${i}@example.com`, username: `${username}_${i}`, first_name: first, last_name: last }).returning("id").executeTakeFirstOrThrow()).id);
+    ids.push(
+      (
+        await db
+          .insertInto("users")
+          .values({ email: `m${i}@example.com`, username: `${username}_${i}`, first_name: first, last_name: last })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
   for (const [i, id] of ids.entries()) {
     if (i % 5 === 4) continue; // ungraded
     const score = i % 7 === 0 ? 50 : 20 + ((i * 37) % 70) + 0.5; // ties on 50
-    await grade(id, score, TIERS[i % TIERS.length]!, { stars: { overall: 1 + (i % 5) }, metrics: i % 6 === 0 ? {} : { twr: ((i * 13) % 40) / 100 - 0.1, maxDrawdown: ((i * 7) % 30) / 100 } });
+    await grade(id, score, TIERS[i % TIERS.length]!, {
+      stars: { overall: 1 + (i % 5) },
+      metrics: i % 6 === 0 ? {} : { twr: ((i * 13) % 40) / 100 - 0.1, maxDrawdown: ((i * 7) % 30) / 100 },
+    });
   }
 }, 60_000);
 
@@ -78,7 +109,11 @@ describe("market_leaderboard", () => {
     // Follows change the counter the followers sort reads.
     await db.transaction().execute(async (trx) => {
       await trx.insertInto("follows").values({ follower_id: ids[2]!, followee_id: ids[3]! }).execute();
-      await trx.updateTable("users").set({ followers_count: sql`followers_count + 1` }).where("id", "=", ids[3]!).execute();
+      await trx
+        .updateTable("users")
+        .set({ followers_count: sql`followers_count + 1` })
+        .where("id", "=", ids[3]!)
+        .execute();
     });
     // A rolled-back grade leaves no trace.
     await expect(
@@ -88,12 +123,22 @@ describe("market_leaderboard", () => {
       }),
     ).rejects.toThrow("rollback");
     // Deleting a trader's current grade (FK set null) or the trader (cascade).
-    const current = await db.selectFrom("users").select("current_evaluation_id").where("id", "=", ids[5]!).executeTakeFirstOrThrow();
+    const current = await db
+      .selectFrom("users")
+      .select("current_evaluation_id")
+      .where("id", "=", ids[5]!)
+      .executeTakeFirstOrThrow();
     await db.deleteFrom("evaluations").where("id", "=", current.current_evaluation_id!).execute();
     await db.deleteFrom("users").where("id", "=", ids[6]!).execute();
     const rows = await board();
     expect(rows).toEqual(await joined());
-    expect(rows.find((r) => r.user_id === ids[0])).toMatchObject({ score: 99.5, tier: "Legend", twr: 0.5, max_drawdown: 0.01, stars: 5 });
+    expect(rows.find((r) => r.user_id === ids[0])).toMatchObject({
+      score: 99.5,
+      tier: "Legend",
+      twr: 0.5,
+      max_drawdown: 0.01,
+      stars: 5,
+    });
     expect(rows.find((r) => r.user_id === ids[3])?.followers_count).toBe(1);
     expect(rows.map((r) => r.user_id)).not.toContain(ids[1]);
     expect(rows.map((r) => r.user_id)).not.toContain(ids[5]);
@@ -116,13 +161,23 @@ describe("market_leaderboard", () => {
               return (order === "asc" ? x - y : y - x) || a.user_id - b.user_id;
             });
           const pages = [];
-          for (let page = 1; page <= 3; page++) pages.push(...(await leaderboard({ page, page_size: 8, sort_by, order }, tier ? { tier } : {})).data);
-          expect(pages.map((r) => r.id), `${sort_by} ${order} ${tier}`).toEqual(expected.map((r) => r.user_id));
+          for (let page = 1; page <= 3; page++)
+            pages.push(...(await leaderboard({ page, page_size: 8, sort_by, order }, tier ? { tier } : {})).data);
+          expect(
+            pages.map((r) => r.id),
+            `${sort_by} ${order} ${tier}`,
+          ).toEqual(expected.map((r) => r.user_id));
           expect(pages.map((r) => r.rank)).toEqual(expected.map((_, i) => i + 1));
           const first = await leaderboard({ page: 1, page_size: 8, sort_by, order }, tier ? { tier } : {});
           expect(first.meta.total).toBe(expected.length);
           if (expected[0]) {
-            expect(first.data[0]).toMatchObject({ score: expected[0].score, return: expected[0].twr, drawdown: expected[0].max_drawdown, stars: expected[0].stars ?? 0, tier: expected[0].tier });
+            expect(first.data[0]).toMatchObject({
+              score: expected[0].score,
+              return: expected[0].twr,
+              drawdown: expected[0].max_drawdown,
+              stars: expected[0].stars ?? 0,
+              tier: expected[0].tier,
+            });
           }
         }
       }
@@ -132,7 +187,13 @@ describe("market_leaderboard", () => {
   it("answers percentileOf over the other traders' current scores, from thirty graded traders on", async () => {
     // Enough graded traders that a percentile is given (fewer: null, checked below and in percentile.server.test.ts).
     for (let i = 0; i < 12; i++) {
-      const id = (await db.insertInto("users").values({ email: `filler${i}@example.com`, username: `filler_${i}` }).returning("id").executeTakeFirstOrThrow()).id;
+      const id = (
+        await db
+          .insertInto("users")
+          .values({ email: `filler${i}@example.com`, username: `filler_${i}` })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
       await grade(id, 10 + i * 7.25, "Silver", { stars: { overall: 2 }, metrics: {} });
     }
     const all = await joined();
@@ -153,12 +214,18 @@ describe("trader search beyond prefixes", () => {
     // A typo: no prefix matches, a few trigram matches.
     expect((await searchTraders("jennifre")).map((r) => r.first_name)).toContain("Jennifer");
     // More than 200 matches of an inner word: 220 more "…_lovelace" traders.
-    await db.insertInto("users").values(Array.from({ length: 220 }, (_, i) => ({ email: `l${i}@example.com`, username: `x${i}_lovelace` }))).execute();
+    await db
+      .insertInto("users")
+      .values(Array.from({ length: 220 }, (_, i) => ({ email: `l${i}@example.com`, username: `x${i}_lovelace` })))
+      .execute();
     const inner = await searchTraders("ovelace");
     expect(inner.length).toBe(20);
     expect(inner.every((r) => /lovelace/i.test(`${r.username} ${r.last_name}`))).toBe(true);
     // Username prefixes fill a page ahead of similar names, in index order, ranked.
     const prefix = await searchTraders("x10");
-    expect(prefix.slice(0, 11).map((r) => r.username)).toEqual(["x10_lovelace", ...Array.from({ length: 10 }, (_, i) => `x10${i}_lovelace`)]);
+    expect(prefix.slice(0, 11).map((r) => r.username)).toEqual([
+      "x10_lovelace",
+      ...Array.from({ length: 10 }, (_, i) => `x10${i}_lovelace`),
+    ]);
   });
 });

@@ -9,15 +9,21 @@ import { ASSET_CLASSES, LEADERBOARD_SORTS, MARKET_TRADE_SORTS, TIERS } from "~/l
 export { ASSET_CLASSES, LEADERBOARD_SORTS, MARKET_TRADE_SORTS, TIERS };
 
 export const LeaderboardFilters = z.object({
-  asset_class: z.enum(ASSET_CLASSES, { errorMap: () => ({ message: `asset_class: must be one of ${ASSET_CLASSES.join(", ")}` }) }).optional(),
+  asset_class: z
+    .enum(ASSET_CLASSES, { errorMap: () => ({ message: `asset_class: must be one of ${ASSET_CLASSES.join(", ")}` }) })
+    .optional(),
   tier: z.enum(TIERS, { errorMap: () => ({ message: `tier: must be one of ${TIERS.join(", ")}` }) }).optional(),
 });
 export type LeaderboardFilter = z.infer<typeof LeaderboardFilters>;
 
-export function parseLeaderboardFilters(params: URLSearchParams): { ok: true; filters: LeaderboardFilter } | { ok: false; message: string } {
+export function parseLeaderboardFilters(
+  params: URLSearchParams,
+): { ok: true; filters: LeaderboardFilter } | { ok: false; message: string } {
   const raw = Object.fromEntries(["asset_class", "tier"].filter((k) => params.get(k)).map((k) => [k, params.get(k)]));
   const r = LeaderboardFilters.safeParse(raw);
-  return r.success ? { ok: true, filters: r.data } : { ok: false, message: r.error.issues.map((i) => i.message).join("; ") };
+  return r.success
+    ? { ok: true, filters: r.data }
+    : { ok: false, message: r.error.issues.map((i) => i.message).join("; ") };
 }
 
 export type LeaderboardRow = {
@@ -60,7 +66,9 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
       ),
     );
   }
-  const column = ({ score: "score", return: "twr", drawdown: "max_drawdown", followers: "followers_count" } as const)[paging.sort_by];
+  const column = ({ score: "score", return: "twr", drawdown: "max_drawdown", followers: "followers_count" } as const)[
+    paging.sort_by
+  ];
   // Spelled as the indexes are (score and followers are never null).
   const nulls = column === "twr" || column === "max_drawdown" ? sql` nulls last` : sql``;
   const dir = paging.order === "asc" ? sql`asc` : sql`desc`;
@@ -115,7 +123,14 @@ export type MarketTradeRow = {
   side: string;
   price: number;
   quantity: number | null;
-  trader: { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null };
+  trader: {
+    id: number;
+    username: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    name: string | null;
+    avatar: string | null;
+  };
 };
 
 /**
@@ -164,7 +179,14 @@ export async function recentTrades(viewerId: number, paging: Paging<(typeof MARK
     side: r.side,
     price: r.price,
     quantity: r.show_amounts || r.user_id === viewerId ? r.quantity : null,
-    trader: { id: r.user_id, username: r.username, first_name: r.first_name, last_name: r.last_name, name: r.name, avatar: r.avatar_url },
+    trader: {
+      id: r.user_id,
+      username: r.username,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      name: r.name,
+      avatar: r.avatar_url,
+    },
   }));
   return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
 }

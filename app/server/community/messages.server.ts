@@ -10,7 +10,12 @@ export const MessageBody = z.object({
   body: z
     .string({ required_error: "Write a message first." })
     .transform((s) => s.replace(/\r\n/g, "\n").trim())
-    .pipe(z.string().min(1, "Write a message first.").max(MESSAGE_MAX, `At most ${MESSAGE_MAX.toLocaleString("en-US")} characters.`)),
+    .pipe(
+      z
+        .string()
+        .min(1, "Write a message first.")
+        .max(MESSAGE_MAX, `At most ${MESSAGE_MAX.toLocaleString("en-US")} characters.`),
+    ),
 });
 
 const pair = (x: number, y: number) => (x < y ? { user_a: x, user_b: y } : { user_a: y, user_b: x });
@@ -20,12 +25,19 @@ export async function isBlockedEitherWay(x: number, y: number): Promise<boolean>
   const row = await db
     .selectFrom("blocks")
     .select("blocker_id")
-    .where((eb) => eb.or([eb.and([eb("blocker_id", "=", x), eb("blocked_id", "=", y)]), eb.and([eb("blocker_id", "=", y), eb("blocked_id", "=", x)])]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("blocker_id", "=", x), eb("blocked_id", "=", y)]),
+        eb.and([eb("blocker_id", "=", y), eb("blocked_id", "=", x)]),
+      ]),
+    )
     .executeTakeFirst();
   return Boolean(row);
 }
 
-export type SendResult = { ok: true; conversationId: number; status: ConversationStatus } | { ok: false; status: 400 | 403 | 404 | 429; message: string };
+export type SendResult =
+  | { ok: true; conversationId: number; status: ConversationStatus }
+  | { ok: false; status: 400 | 403 | 404 | 429; message: string };
 
 /**
  * Sends a message from `senderId` to `recipientId`, opening their conversation if needed. A new
@@ -36,18 +48,36 @@ export type SendResult = { ok: true; conversationId: number; status: Conversatio
 export async function sendMessage(senderId: number, recipientId: number, body: string): Promise<SendResult> {
   if (senderId === recipientId) return { ok: false, status: 400, message: "You can't message yourself." };
   const text = body.replace(/\r\n/g, "\n").trim();
-  if (!text || text.length > MESSAGE_MAX) return { ok: false, status: 400, message: "Write a message of 1 to 2,000 characters." };
+  if (!text || text.length > MESSAGE_MAX)
+    return { ok: false, status: 400, message: "Write a message of 1 to 2,000 characters." };
   const db = await getDb();
   const recipient = await db.selectFrom("users").select("id").where("id", "=", recipientId).executeTakeFirst();
   if (!recipient) return { ok: false, status: 404, message: "No such trader." };
-  if (await isBlockedEitherWay(senderId, recipientId)) return { ok: false, status: 403, message: "You can't message this trader." };
+  if (await isBlockedEitherWay(senderId, recipientId))
+    return { ok: false, status: 403, message: "You can't message this trader." };
   const limited = await hitRateLimit(`dm:${senderId}`, 30, 60);
-  if (!limited.ok) return { ok: false, status: 429, message: `You're sending messages too fast. Try again in ${limited.retryAfter} s.` };
+  if (!limited.ok)
+    return {
+      ok: false,
+      status: 429,
+      message: `You're sending messages too fast. Try again in ${limited.retryAfter} s.`,
+    };
   return db.transaction().execute(async (trx) => {
     const { user_a, user_b } = pair(senderId, recipientId);
-    let conv = await trx.selectFrom("conversations").selectAll().where("user_a", "=", user_a).where("user_b", "=", user_b).forUpdate().executeTakeFirst();
+    let conv = await trx
+      .selectFrom("conversations")
+      .selectAll()
+      .where("user_a", "=", user_a)
+      .where("user_b", "=", user_b)
+      .forUpdate()
+      .executeTakeFirst();
     if (!conv) {
-      const follows = await trx.selectFrom("follows").select("follower_id").where("follower_id", "=", recipientId).where("followee_id", "=", senderId).executeTakeFirst();
+      const follows = await trx
+        .selectFrom("follows")
+        .select("follower_id")
+        .where("follower_id", "=", recipientId)
+        .where("followee_id", "=", senderId)
+        .executeTakeFirst();
       conv = await trx
         .insertInto("conversations")
         .values({ user_a, user_b, started_by: senderId, status: follows ? "accepted" : "request" })
@@ -60,10 +90,15 @@ export async function sendMessage(senderId: number, recipientId: number, body: s
       return { ok: false as const, status: 403 as const, message: "Accept the request before replying." };
     }
     if (status === "declined") {
-      if (senderId === conv.started_by) return { ok: false as const, status: 403 as const, message: "This trader declined your message request." };
+      if (senderId === conv.started_by)
+        return { ok: false as const, status: 403 as const, message: "This trader declined your message request." };
       status = "accepted";
     }
-    const msg = await trx.insertInto("messages").values({ conversation_id: conv.id, sender_id: senderId, body: text }).returning("id").executeTakeFirstOrThrow();
+    const msg = await trx
+      .insertInto("messages")
+      .values({ conversation_id: conv.id, sender_id: senderId, body: text })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const mineRead = senderId === conv.user_a ? "a_last_read_id" : "b_last_read_id";
     await trx
       .updateTable("conversations")
@@ -87,7 +122,14 @@ export type ConversationView = {
   id: number;
   status: ConversationStatus;
   started_by_me: boolean;
-  other: { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null };
+  other: {
+    id: number;
+    username: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    name: string | null;
+    avatar: string | null;
+  };
   blocked_by_me: boolean;
 };
 
@@ -96,18 +138,44 @@ export async function conversationFor(userId: number, conversationId: number): P
   const db = await getDb();
   const row = await db
     .selectFrom("conversations")
-    .innerJoin("users", (j) => j.on(sql<boolean>`users.id = case when conversations.user_a = ${userId} then conversations.user_b else conversations.user_a end`))
-    .select(["conversations.id", "conversations.status", "conversations.started_by", "users.id as other_id", "users.username", "users.first_name", "users.last_name", "users.name", "users.avatar_url"])
+    .innerJoin("users", (j) =>
+      j.on(
+        sql<boolean>`users.id = case when conversations.user_a = ${userId} then conversations.user_b else conversations.user_a end`,
+      ),
+    )
+    .select([
+      "conversations.id",
+      "conversations.status",
+      "conversations.started_by",
+      "users.id as other_id",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+      "users.name",
+      "users.avatar_url",
+    ])
     .where("conversations.id", "=", conversationId)
     .where((eb) => eb.or([eb("conversations.user_a", "=", userId), eb("conversations.user_b", "=", userId)]))
     .executeTakeFirst();
   if (!row) return null;
-  const blocked = await db.selectFrom("blocks").select("blocker_id").where("blocker_id", "=", userId).where("blocked_id", "=", row.other_id).executeTakeFirst();
+  const blocked = await db
+    .selectFrom("blocks")
+    .select("blocker_id")
+    .where("blocker_id", "=", userId)
+    .where("blocked_id", "=", row.other_id)
+    .executeTakeFirst();
   return {
     id: row.id,
     status: row.status,
     started_by_me: row.started_by === userId,
-    other: { id: row.other_id, username: row.username, first_name: row.first_name, last_name: row.last_name, name: row.name, avatar: row.avatar_url },
+    other: {
+      id: row.other_id,
+      username: row.username,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      name: row.name,
+      avatar: row.avatar_url,
+    },
     blocked_by_me: Boolean(blocked),
   };
 }
@@ -119,11 +187,21 @@ export const MESSAGES_PAGE = 50;
  * `limit` messages, or those before message `before`; `older` is the id to ask for the page before
  * this one, null at the start. Reading the newest page marks the conversation read.
  */
-export async function conversationMessages(userId: number, conversationId: number, { before = null, limit = MESSAGES_PAGE }: { before?: string | null; limit?: number } = {}) {
+export async function conversationMessages(
+  userId: number,
+  conversationId: number,
+  { before = null, limit = MESSAGES_PAGE }: { before?: string | null; limit?: number } = {},
+) {
   const db = await getDb();
-  let query = db.selectFrom("messages").select(["id", "sender_id", "body", "created_at"]).where("conversation_id", "=", conversationId);
+  let query = db
+    .selectFrom("messages")
+    .select(["id", "sender_id", "body", "created_at"])
+    .where("conversation_id", "=", conversationId);
   if (before !== null) query = query.where("id", "<", before);
-  const rows = await query.orderBy("id", "desc").limit(limit + 1).execute();
+  const rows = await query
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .execute();
   const older = rows.length > limit ? String(rows[limit - 1]!.id) : null;
   const page = rows.slice(0, limit).reverse();
   const lastId = page.length ? page[page.length - 1]!.id : null;
@@ -138,10 +216,22 @@ export async function conversationMessages(userId: number, conversationId: numbe
       .execute();
     await markSubjectRead(db, userId, `conversation:${conversationId}`);
   }
-  return { messages: page.map((r) => ({ id: String(r.id), mine: r.sender_id === userId, body: r.body, created_at: new Date(r.created_at).toISOString() })), older };
+  return {
+    messages: page.map((r) => ({
+      id: String(r.id),
+      mine: r.sender_id === userId,
+      body: r.body,
+      created_at: new Date(r.created_at).toISOString(),
+    })),
+    older,
+  };
 }
 
-export type InboxRow = ConversationView & { last_message: { body: string; mine: boolean; created_at: string } | null; unread: number; incoming_request: boolean };
+export type InboxRow = ConversationView & {
+  last_message: { body: string; mine: boolean; created_at: string } | null;
+  unread: number;
+  incoming_request: boolean;
+};
 
 export const INBOX_PAGE = 50;
 
@@ -149,7 +239,11 @@ export const INBOX_PAGE = 50;
  * A page (from 1) of the user's conversations, most recent first, each with its last message and
  * unread count; `more` tells whether a later page has any.
  */
-export async function inbox(userId: number, page = 1, limit = INBOX_PAGE): Promise<{ conversations: InboxRow[]; more: boolean }> {
+export async function inbox(
+  userId: number,
+  page = 1,
+  limit = INBOX_PAGE,
+): Promise<{ conversations: InboxRow[]; more: boolean }> {
   const db = await getDb();
   const rows = await sql<{
     id: number;
@@ -183,9 +277,19 @@ export async function inbox(userId: number, page = 1, limit = INBOX_PAGE): Promi
     id: r.id,
     status: r.status,
     started_by_me: r.started_by === userId,
-    other: { id: r.other_id, username: r.username, first_name: r.first_name, last_name: r.last_name, name: r.name, avatar: r.avatar_url },
+    other: {
+      id: r.other_id,
+      username: r.username,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      name: r.name,
+      avatar: r.avatar_url,
+    },
     blocked_by_me: r.blocked,
-    last_message: r.last_body === null ? null : { body: r.last_body, mine: r.last_sender === userId, created_at: new Date(r.last_at!).toISOString() },
+    last_message:
+      r.last_body === null
+        ? null
+        : { body: r.last_body, mine: r.last_sender === userId, created_at: new Date(r.last_at!).toISOString() },
     unread: Number(r.unread),
     incoming_request: r.status === "request" && r.started_by !== userId,
   }));
@@ -197,20 +301,38 @@ export async function inbox(userId: number, page = 1, limit = INBOX_PAGE): Promi
  * can no longer write), or block (declines and blocks the starter: no new messages or requests
  * either way). Only the recipient of a pending request may do this; anyone else gets null (404).
  */
-export async function answerRequest(userId: number, conversationId: number, answer: "accept" | "decline" | "block"): Promise<{ ok: true; status: ConversationStatus } | null> {
+export async function answerRequest(
+  userId: number,
+  conversationId: number,
+  answer: "accept" | "decline" | "block",
+): Promise<{ ok: true; status: ConversationStatus } | null> {
   const conv = await conversationFor(userId, conversationId);
   if (!conv || conv.started_by_me) return null;
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     if (answer === "accept") {
-      if (conv.status === "request" || conv.status === "declined") await trx.updateTable("conversations").set({ status: "accepted" }).where("id", "=", conversationId).execute();
+      if (conv.status === "request" || conv.status === "declined")
+        await trx.updateTable("conversations").set({ status: "accepted" }).where("id", "=", conversationId).execute();
       return { ok: true as const, status: "accepted" as const };
     }
-    await trx.updateTable("conversations").set({ status: "declined" }).where("id", "=", conversationId).where("status", "=", "request").execute();
+    await trx
+      .updateTable("conversations")
+      .set({ status: "declined" })
+      .where("id", "=", conversationId)
+      .where("status", "=", "request")
+      .execute();
     if (answer === "block") {
-      await trx.insertInto("blocks").values({ blocker_id: userId, blocked_id: conv.other.id }).onConflict((oc) => oc.columns(["blocker_id", "blocked_id"]).doNothing()).execute();
+      await trx
+        .insertInto("blocks")
+        .values({ blocker_id: userId, blocked_id: conv.other.id })
+        .onConflict((oc) => oc.columns(["blocker_id", "blocked_id"]).doNothing())
+        .execute();
     }
-    const row = await trx.selectFrom("conversations").select("status").where("id", "=", conversationId).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom("conversations")
+      .select("status")
+      .where("id", "=", conversationId)
+      .executeTakeFirstOrThrow();
     return { ok: true as const, status: row.status };
   });
 }
@@ -219,6 +341,11 @@ export async function answerRequest(userId: number, conversationId: number, answ
 export async function setBlocked(userId: number, otherId: number, blocked: boolean) {
   if (userId === otherId) return;
   const db = await getDb();
-  if (blocked) await db.insertInto("blocks").values({ blocker_id: userId, blocked_id: otherId }).onConflict((oc) => oc.columns(["blocker_id", "blocked_id"]).doNothing()).execute();
+  if (blocked)
+    await db
+      .insertInto("blocks")
+      .values({ blocker_id: userId, blocked_id: otherId })
+      .onConflict((oc) => oc.columns(["blocker_id", "blocked_id"]).doNothing())
+      .execute();
   else await db.deleteFrom("blocks").where("blocker_id", "=", userId).where("blocked_id", "=", otherId).execute();
 }

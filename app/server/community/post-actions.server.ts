@@ -9,7 +9,14 @@ function fromClient(request: Request) {
   return new URL(request.url).searchParams.has("_data");
 }
 
-export type PostActionData = { ok: boolean; error?: string; values?: Record<string, string>; liked?: boolean; like_count?: number; reported?: boolean };
+export type PostActionData = {
+  ok: boolean;
+  error?: string;
+  values?: Record<string, string>;
+  liked?: boolean;
+  like_count?: number;
+  reported?: boolean;
+};
 
 /**
  * Every mutation on one post or reply (the page at /posts/:id or /posts/:id/:cid takes them):
@@ -23,11 +30,21 @@ export async function handlePostAction(request: Request, userId: number, postId:
   switch (intent) {
     case "reply": {
       const parsed = parseForm(PostBody, form);
-      if (!parsed.ok) return json<PostActionData>({ ok: false, error: parsed.errors.body ?? "Check the form.", values: parsed.values }, { status: 400 });
+      if (!parsed.ok)
+        return json<PostActionData>(
+          { ok: false, error: parsed.errors.body ?? "Check the form.", values: parsed.values },
+          { status: 400 },
+        );
       const result = await createPost(userId, { body: parsed.data.body, attachCard: parsed.data.attach_card }, postId);
       if (!result.ok) {
         if (result.status === 404) throw new Response("Not Found", { status: 404 });
-        return json<PostActionData>({ ok: false, error: result.message, values: { body: parsed.data.body } }, { status: result.status, headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined });
+        return json<PostActionData>(
+          { ok: false, error: result.message, values: { body: parsed.data.body } },
+          {
+            status: result.status,
+            headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined,
+          },
+        );
       }
       return redirect(fallback, 303);
     }
@@ -35,7 +52,9 @@ export async function handlePostAction(request: Request, userId: number, postId:
     case "unlike": {
       const result = await setLike(userId, postId, intent === "like");
       if (!result.ok) throw new Response("Not Found", { status: 404 });
-      return fromClient(request) ? json<PostActionData>({ ok: true, liked: result.liked, like_count: result.like_count }) : redirect(back, 303);
+      return fromClient(request)
+        ? json<PostActionData>({ ok: true, liked: result.liked, like_count: result.like_count })
+        : redirect(back, 303);
     }
     case "delete": {
       const result = await deletePost(userId, postId);

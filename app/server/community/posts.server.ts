@@ -18,7 +18,12 @@ export const PostBody = z.object({
   body: z
     .string({ required_error: "Write something first." })
     .transform((s) => s.replace(/\r\n/g, "\n").trim())
-    .pipe(z.string().min(1, "Write something first.").max(POST_MAX, `At most ${POST_MAX.toLocaleString("en-US")} characters.`)),
+    .pipe(
+      z
+        .string()
+        .min(1, "Write something first.")
+        .max(POST_MAX, `At most ${POST_MAX.toLocaleString("en-US")} characters.`),
+    ),
   attach_card: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
 });
 
@@ -34,7 +39,14 @@ export type PostView = {
   deleted: boolean;
   hidden: boolean;
   mine: boolean;
-  author: { id: number; username: string | null; first_name: string | null; last_name: string | null; name: string | null; avatar: string | null };
+  author: {
+    id: number;
+    username: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    name: string | null;
+    avatar: string | null;
+  };
   /** The attached grade; `image` is its card (/cards/<hash>.png) when one was drawn with the post. */
   card: { tier: string; stars: number; image: string | null } | null;
   /** username → user id for the @mentions in the body that name a real user. */
@@ -96,7 +108,9 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
   const names = [...new Set(rows.flatMap((r) => (r.deleted_at ? [] : mentionedUsernames(r.body))))];
   const [likes, users] = await Promise.all([
     db.selectFrom("post_likes").select("post_id").where("user_id", "=", viewerId).where("post_id", "in", ids).execute(),
-    names.length ? db.selectFrom("users").select(["id", "username"]).where("username", "in", names).execute() : Promise.resolve([]),
+    names.length
+      ? db.selectFrom("users").select(["id", "username"]).where("username", "in", names).execute()
+      : Promise.resolve([]),
   ]);
   const liked = new Set(likes.map((l) => String(l.post_id)));
   const byName = new Map(users.map((u) => [u.username!, u.id]));
@@ -116,8 +130,18 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
       deleted,
       hidden: Boolean(r.hidden_at),
       mine: r.author_id === viewerId,
-      author: { id: r.author_id, username: r.username, first_name: r.first_name, last_name: r.last_name, name: r.name, avatar: r.avatar_url },
-      card: !deleted && r.tier ? { tier: r.tier, stars: Number(r.stars ?? 0), image: r.card_hash ? `/cards/${r.card_hash}.png` : null } : null,
+      author: {
+        id: r.author_id,
+        username: r.username,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        name: r.name,
+        avatar: r.avatar_url,
+      },
+      card:
+        !deleted && r.tier
+          ? { tier: r.tier, stars: Number(r.stars ?? 0), image: r.card_hash ? `/cards/${r.card_hash}.png` : null }
+          : null,
       mentions,
     };
   });
@@ -127,15 +151,27 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
 const postUrl = (id: string, rootId: string | null) => (rootId ? `/posts/${rootId}/${id}` : `/posts/${id}`);
 const excerpt = (body: string) => (body.length > 80 ? `${body.slice(0, 79)}…` : body);
 
-export type CreateResult = { ok: true; id: string; rootId: string } | { ok: false; status: 400 | 404 | 429; message: string; retryAfter?: number };
+export type CreateResult =
+  | { ok: true; id: string; rootId: string }
+  | { ok: false; status: 400 | 404 | 429; message: string; retryAfter?: number };
 
 /** A post (parentId null) or a reply. Rate-limited per author; the parent's reply count moves in the same transaction. */
-export async function createPost(authorId: number, input: { body: string; attachCard: boolean }, parentId: string | null = null): Promise<CreateResult> {
+export async function createPost(
+  authorId: number,
+  input: { body: string; attachCard: boolean },
+  parentId: string | null = null,
+): Promise<CreateResult> {
   const body = input.body.replace(/\r\n/g, "\n").trim();
   if (!body) return { ok: false, status: 400, message: "Write something first." };
   if (body.length > POST_MAX) return { ok: false, status: 400, message: `At most ${POST_MAX} characters.` };
   const limited = await hitRateLimit(`post:${authorId}`, POST_RATE.limit, POST_RATE.windowSeconds);
-  if (!limited.ok) return { ok: false, status: 429, message: `You're posting too fast. Try again in ${limited.retryAfter} s.`, retryAfter: limited.retryAfter };
+  if (!limited.ok)
+    return {
+      ok: false,
+      status: 429,
+      message: `You're posting too fast. Try again in ${limited.retryAfter} s.`,
+      retryAfter: limited.retryAfter,
+    };
   // The card is drawn (or found) before the transaction: drawing is long work, and on PGlite the
   // transaction holds the only connection. It is the current grade's, which the post attaches.
   const card = input.attachCard ? await ensureCard(authorId, "link") : null;
@@ -157,20 +193,49 @@ export async function createPost(authorId: number, input: { body: string; attach
     }
     const row = await trx
       .insertInto("posts")
-      .values({ author_id: authorId, parent_id: parentId, root_id: rootId, body, evaluation_id: card?.evaluationId ?? null, card_hash: card?.hash ?? null })
+      .values({
+        author_id: authorId,
+        parent_id: parentId,
+        root_id: rootId,
+        body,
+        evaluation_id: card?.evaluationId ?? null,
+        card_hash: card?.hash ?? null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
-    if (parentId !== null) await trx.updateTable("posts").set({ reply_count: sql`reply_count + 1` }).where("id", "=", parentId).execute();
+    if (parentId !== null)
+      await trx
+        .updateTable("posts")
+        .set({ reply_count: sql`reply_count + 1` })
+        .where("id", "=", parentId)
+        .execute();
     const id = String(row.id);
     const url = postUrl(id, rootId);
     if (parentId !== null && parentAuthor !== null) {
-      await notify(trx, { to: parentAuthor, kind: "reply", actorId: authorId, subject: `post:${parentId}`, url, data: { excerpt: excerpt(body) } });
+      await notify(trx, {
+        to: parentAuthor,
+        kind: "reply",
+        actorId: authorId,
+        subject: `post:${parentId}`,
+        url,
+        data: { excerpt: excerpt(body) },
+      });
     }
     // The parent's author already hears of the reply; everyone else named with @username is told once.
     const names = mentionedUsernames(body);
-    const mentioned = names.length ? await trx.selectFrom("users").select("id").where("username", "in", names).execute() : [];
+    const mentioned = names.length
+      ? await trx.selectFrom("users").select("id").where("username", "in", names).execute()
+      : [];
     const to = mentioned.map((u) => u.id).filter((uid) => uid !== parentAuthor);
-    if (to.length) await notify(trx, { to, kind: "mention", actorId: authorId, subject: `post:${id}`, url, data: { excerpt: excerpt(body) } });
+    if (to.length)
+      await notify(trx, {
+        to,
+        kind: "mention",
+        actorId: authorId,
+        subject: `post:${id}`,
+        url,
+        data: { excerpt: excerpt(body) },
+      });
     return { ok: true as const, id, rootId: rootId ?? id };
   });
 }
@@ -192,7 +257,11 @@ export async function repliesTo(parentId: string, viewerId: number, page = 1, pa
     .where("posts.parent_id", "=", parentId)
     .where((eb) => eb.or([eb("posts.hidden_at", "is", null), eb("posts.author_id", "=", viewerId)]));
   const [rows, total] = await Promise.all([
-    selectPosts(base).orderBy("posts.id", "asc").limit(pageSize).offset((page - 1) * pageSize).execute(),
+    selectPosts(base)
+      .orderBy("posts.id", "asc")
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
     base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { data: await toViews(rows as Row[], viewerId), meta: { page, page_size: pageSize, total: Number(total.n) } };
@@ -219,11 +288,27 @@ export async function feed(viewerId: number, view: FeedView, before: string | nu
         order by id desc limit ${limit + 1}
       ) p
       order by p.id desc limit ${limit + 1}`.execute(db);
-    rows = ids.length ? ((await selectPosts(db.selectFrom("posts")).where("posts.id", "in", ids.map((r) => String(r.id))).orderBy("posts.id", "desc").execute()) as Row[]) : [];
+    rows = ids.length
+      ? ((await selectPosts(db.selectFrom("posts"))
+          .where(
+            "posts.id",
+            "in",
+            ids.map((r) => String(r.id)),
+          )
+          .orderBy("posts.id", "desc")
+          .execute()) as Row[])
+      : [];
   } else {
-    let q = db.selectFrom("posts").where("posts.parent_id", "is", null).where("posts.hidden_at", "is", null).where("posts.deleted_at", "is", null);
+    let q = db
+      .selectFrom("posts")
+      .where("posts.parent_id", "is", null)
+      .where("posts.hidden_at", "is", null)
+      .where("posts.deleted_at", "is", null);
     if (before) q = q.where("posts.id", "<", before);
-    rows = (await selectPosts(q).orderBy("posts.id", "desc").limit(limit + 1).execute()) as Row[];
+    rows = (await selectPosts(q)
+      .orderBy("posts.id", "desc")
+      .limit(limit + 1)
+      .execute()) as Row[];
   }
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
@@ -237,7 +322,11 @@ export async function postsBy(authorId: number, viewerId: number, kind: "posts" 
   base = kind === "posts" ? base.where("posts.parent_id", "is", null) : base.where("posts.parent_id", "is not", null);
   if (authorId !== viewerId) base = base.where("posts.hidden_at", "is", null);
   const [rows, total] = await Promise.all([
-    selectPosts(base).orderBy("posts.id", "desc").limit(pageSize).offset((page - 1) * pageSize).execute(),
+    selectPosts(base)
+      .orderBy("posts.id", "desc")
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
     base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { data: await toViews(rows as Row[], viewerId), meta: { page, page_size: pageSize, total: Number(total.n) } };
@@ -269,7 +358,11 @@ export async function likedBy(userId: number, page = 1, pageSize = 20) {
 }
 
 /** One like per user and post (primary key); the counter moves only when a row is inserted or deleted. */
-export async function setLike(userId: number, postId: string, like: boolean): Promise<{ ok: true; liked: boolean; like_count: number } | { ok: false; status: 404 }> {
+export async function setLike(
+  userId: number,
+  postId: string,
+  like: boolean,
+): Promise<{ ok: true; liked: boolean; like_count: number } | { ok: false; status: 404 }> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const post = await trx
@@ -283,14 +376,38 @@ export async function setLike(userId: number, postId: string, like: boolean): Pr
     let changed = false;
     if (like) {
       changed = Boolean(
-        await trx.insertInto("post_likes").values({ user_id: userId, post_id: postId }).onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing()).returning("post_id").executeTakeFirst(),
+        await trx
+          .insertInto("post_likes")
+          .values({ user_id: userId, post_id: postId })
+          .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
+          .returning("post_id")
+          .executeTakeFirst(),
       );
     } else {
-      changed = Boolean(await trx.deleteFrom("post_likes").where("user_id", "=", userId).where("post_id", "=", postId).returning("post_id").executeTakeFirst());
+      changed = Boolean(
+        await trx
+          .deleteFrom("post_likes")
+          .where("user_id", "=", userId)
+          .where("post_id", "=", postId)
+          .returning("post_id")
+          .executeTakeFirst(),
+      );
     }
     const delta = changed ? (like ? 1 : -1) : 0;
-    if (changed && like) await notify(trx, { to: post.author_id, kind: "like", actorId: userId, subject: `post:${postId}`, url: postUrl(postId, post.root_id === null ? null : String(post.root_id)) });
-    const row = await trx.updateTable("posts").set({ like_count: sql`like_count + ${delta}` }).where("id", "=", postId).returning("like_count").executeTakeFirstOrThrow();
+    if (changed && like)
+      await notify(trx, {
+        to: post.author_id,
+        kind: "like",
+        actorId: userId,
+        subject: `post:${postId}`,
+        url: postUrl(postId, post.root_id === null ? null : String(post.root_id)),
+      });
+    const row = await trx
+      .updateTable("posts")
+      .set({ like_count: sql`like_count + ${delta}` })
+      .where("id", "=", postId)
+      .returning("like_count")
+      .executeTakeFirstOrThrow();
     return { ok: true as const, liked: like, like_count: row.like_count };
   });
 }
@@ -299,7 +416,10 @@ export async function setLike(userId: number, postId: string, like: boolean): Pr
  * Deletes the author's own post or reply (soft: the row stays so the thread keeps its shape; the
  * body is no longer shown). Anyone else's post answers 404.
  */
-export async function deletePost(userId: number, postId: string): Promise<{ ok: true; parentId: string | null; rootId: string | null } | { ok: false; status: 404 }> {
+export async function deletePost(
+  userId: number,
+  postId: string,
+): Promise<{ ok: true; parentId: string | null; rootId: string | null } | { ok: false; status: 404 }> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -311,25 +431,49 @@ export async function deletePost(userId: number, postId: string): Promise<{ ok: 
       .returning(["parent_id", "root_id"])
       .executeTakeFirst();
     if (!row) return { ok: false as const, status: 404 as const };
-    if (row.parent_id !== null) await trx.updateTable("posts").set({ reply_count: sql`greatest(reply_count - 1, 0)` }).where("id", "=", row.parent_id).execute();
-    return { ok: true as const, parentId: row.parent_id === null ? null : String(row.parent_id), rootId: row.root_id === null ? null : String(row.root_id) };
+    if (row.parent_id !== null)
+      await trx
+        .updateTable("posts")
+        .set({ reply_count: sql`greatest(reply_count - 1, 0)` })
+        .where("id", "=", row.parent_id)
+        .execute();
+    return {
+      ok: true as const,
+      parentId: row.parent_id === null ? null : String(row.parent_id),
+      rootId: row.root_id === null ? null : String(row.root_id),
+    };
   });
 }
 
 export const ReportInput = z.object({
-  reason: z.string().trim().min(1, "Say briefly what is wrong.").max(500, "At most 500 characters.").default("Reported from the page"),
+  reason: z
+    .string()
+    .trim()
+    .min(1, "Say briefly what is wrong.")
+    .max(500, "At most 500 characters.")
+    .default("Reported from the page"),
 });
 
 /**
  * Stores a report (one per reporter and post). After HIDE_AFTER_REPORTS different reporters the
  * post is hidden: it leaves every feed and list and its page answers 404 to everyone but its author.
  */
-export async function reportPost(reporterId: number, postId: string, reason: string): Promise<{ ok: true; hidden: boolean } | { ok: false; status: 400 | 404; message: string }> {
+export async function reportPost(
+  reporterId: number,
+  postId: string,
+  reason: string,
+): Promise<{ ok: true; hidden: boolean } | { ok: false; status: 400 | 404; message: string }> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
-    const post = await trx.selectFrom("posts").select(["id", "author_id"]).where("id", "=", postId).where("deleted_at", "is", null).executeTakeFirst();
+    const post = await trx
+      .selectFrom("posts")
+      .select(["id", "author_id"])
+      .where("id", "=", postId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
     if (!post) return { ok: false as const, status: 404 as const, message: "That post is gone." };
-    if (post.author_id === reporterId) return { ok: false as const, status: 400 as const, message: "You can't report your own post." };
+    if (post.author_id === reporterId)
+      return { ok: false as const, status: 400 as const, message: "You can't report your own post." };
     const inserted = await trx
       .insertInto("reports")
       .values({ reporter_id: reporterId, post_id: postId, reason })
@@ -353,7 +497,11 @@ export async function reportPost(reporterId: number, postId: string, reason: str
   });
 }
 
-export async function reportUser(reporterId: number, userId: number, reason: string): Promise<{ ok: true } | { ok: false; status: 400 | 404; message: string }> {
+export async function reportUser(
+  reporterId: number,
+  userId: number,
+  reason: string,
+): Promise<{ ok: true } | { ok: false; status: 400 | 404; message: string }> {
   if (reporterId === userId) return { ok: false, status: 400, message: "You can't report yourself." };
   const db = await getDb();
   const exists = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
@@ -371,7 +519,11 @@ export async function reportUser(reporterId: number, userId: number, reason: str
  * of reports. Unhiding also zeroes the report count, so it takes HIDE_AFTER_REPORTS new reporters
  * to hide it again. False when there is no such post.
  */
-export async function setPostHidden(exec: DB | Transaction<Database>, postId: string, hidden: boolean): Promise<boolean> {
+export async function setPostHidden(
+  exec: DB | Transaction<Database>,
+  postId: string,
+  hidden: boolean,
+): Promise<boolean> {
   const row = await exec
     .updateTable("posts")
     .set(hidden ? { hidden_at: sql`coalesce(hidden_at, now())` } : { hidden_at: null, report_count: 0 })

@@ -27,5 +27,9 @@ export async function likesTab(request: Request, userId: number) {
 export async function followTab(request: Request, userId: number, direction: "following" | "followers") {
   const paged = parsePaging(new URL(request.url).searchParams, FOLLOWS_QUERY);
   if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
-  return { ...(await followList(userId, direction, paged.paging)), sort_by: paged.paging.sort_by, order: paged.paging.order };
+  return {
+    ...(await followList(userId, direction, paged.paging)),
+    sort_by: paged.paging.sort_by,
+    order: paged.paging.order,
+  };
 }

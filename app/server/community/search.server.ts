@@ -4,7 +4,13 @@ import { getDb } from "../db.server";
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_LIMIT = 20;
 
-export type TraderSearchResult = { id: number; first_name: string | null; last_name: string | null; username: string | null; avatar: string | null };
+export type TraderSearchResult = {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  avatar: string | null;
+};
 
 // The same expression as the trigram index users_search_gin (migration 0015), so the index is used.
 const searchText = sql<string>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(name, ''))`;
@@ -28,7 +34,15 @@ const tier = (k: string, prefix: string, contains: string) => sql<number>`(case
   when ${searchText} like ${contains} then 1
   else 0 end)`;
 
-type Row = { id: number; first_name: string | null; last_name: string | null; username: string | null; avatar_url: string | null; tier: number; rank: number };
+type Row = {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  avatar_url: string | null;
+  tier: number;
+  rank: number;
+};
 
 /**
  * Traders by relevance: an exact username first, then username prefixes, then first/last/full-name
@@ -46,7 +60,8 @@ export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Prom
   const contains = `%${escapeLike(k)}%`;
   const prefix = `${escapeLike(k)}%`;
   const n = Math.min(limit, SEARCH_LIMIT);
-  const ranked = (candidates: RawBuilder<unknown>) => sql<Row>`
+  const ranked = (candidates: RawBuilder<unknown>) =>
+    sql<Row>`
     with candidates as (${candidates}), scored as (
       select u.id, u.first_name, u.last_name, u.username, u.avatar_url, ${tier(k, prefix, contains)}::float8 as tier,
         ${tier(k, prefix, contains)} + word_similarity(${k}, ${searchText}) as rank
@@ -61,7 +76,15 @@ export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Prom
     union (select id from users where ${fullName} like ${prefix} order by ${fullName} using ~<~ limit ${n})`;
   let { rows } = await ranked(prefixes);
   if (rows.filter((r) => r.tier >= 2).length < n) {
-    ({ rows } = await ranked(sql`${prefixes} union (select id from users where ${k} <% ${searchText} limit ${SIMILAR_SAMPLE})`));
+    ({ rows } = await ranked(
+      sql`${prefixes} union (select id from users where ${k} <% ${searchText} limit ${SIMILAR_SAMPLE})`,
+    ));
   }
-  return rows.map((r) => ({ id: r.id, first_name: r.first_name, last_name: r.last_name, username: r.username, avatar: r.avatar_url }));
+  return rows.map((r) => ({
+    id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    username: r.username,
+    avatar: r.avatar_url,
+  }));
 }

@@ -1,11 +1,26 @@
 import { redirect } from "@remix-run/node";
-import { createRemoteJWKSet, generateKeyPair, importPKCS8, jwtVerify, SignJWT, type JWTPayload, type KeyLike } from "jose";
+import {
+  createRemoteJWKSet,
+  generateKeyPair,
+  importPKCS8,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+  type KeyLike,
+} from "jose";
 import { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
 import { clientIp, hitRateLimit } from "../rate-limit.server";
-import { callbackOrigin, DEMO_APPLE_CLIENT_ID, isAppleDemo, secureCookies, signinErrorPath, type OAuthErrorCode } from "./config.server";
+import {
+  callbackOrigin,
+  DEMO_APPLE_CLIENT_ID,
+  isAppleDemo,
+  secureCookies,
+  signinErrorPath,
+  type OAuthErrorCode,
+} from "./config.server";
 import { finishProviderSignIn, signInWithProvider, UnverifiedEmailConflictError } from "./identities.server";
 import { createStateToken, STATE_TTL_SECONDS, verifyStateToken } from "./state.server";
 
@@ -42,9 +57,17 @@ let demoSigningKey: Promise<SigningKey> | undefined;
 async function clientSecretKey(): Promise<SigningKey> {
   const env = getEnv();
   if (!isAppleDemo()) {
-    return { key: await importPKCS8(env.APPLE_PRIVATE_KEY!, "ES256"), keyId: env.APPLE_KEY_ID!, teamId: env.APPLE_TEAM_ID! };
+    return {
+      key: await importPKCS8(env.APPLE_PRIVATE_KEY!, "ES256"),
+      keyId: env.APPLE_KEY_ID!,
+      teamId: env.APPLE_TEAM_ID!,
+    };
   }
-  return (demoSigningKey ??= generateKeyPair("ES256").then(({ privateKey }) => ({ key: privateKey, keyId: "DEMOKEY001", teamId: "DEMOTEAM01" })));
+  return (demoSigningKey ??= generateKeyPair("ES256").then(({ privateKey }) => ({
+    key: privateKey,
+    keyId: "DEMOKEY001",
+    teamId: "DEMOTEAM01",
+  })));
 }
 
 /** Apple's client_secret: a short-lived ES256 JWT (iss team, sub services id, aud appleid.apple.com). */
@@ -82,7 +105,10 @@ export function startAppleLogin(request: Request): Response {
   const authorize = isAppleDemo() ? `${url.origin}${APPLE_DEMO_CONSENT_PATH}` : APPLE_AUTHORIZE_URL;
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (secureCookies()) {
-    headers.append("Set-Cookie", `${BINDING_COOKIE}=${state.nonce}; Path=/; HttpOnly; Secure; SameSite=None; Max-Age=${STATE_TTL_SECONDS}`);
+    headers.append(
+      "Set-Cookie",
+      `${BINDING_COOKIE}=${state.nonce}; Path=/; HttpOnly; Secure; SameSite=None; Max-Age=${STATE_TTL_SECONDS}`,
+    );
   }
   return redirect(`${authorize}?${params}`, { headers });
 }
@@ -147,7 +173,10 @@ function readCookie(request: Request, name: string): string | undefined {
 }
 
 class AppleSignInError extends Error {
-  constructor(readonly code: OAuthErrorCode, message: string) {
+  constructor(
+    readonly code: OAuthErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -157,8 +186,11 @@ class AppleSignInError extends Error {
  * with a message code (never a 500).
  */
 export async function handleAppleCallback(request: Request, path = APPLE_CALLBACK_PATH): Promise<Response> {
-  const clearBinding = secureCookies() ? [`${BINDING_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=None; Max-Age=0`] : [];
-  const fail = (code: OAuthErrorCode) => redirect(signinErrorPath(code), { headers: clearBinding.map((c): [string, string] => ["Set-Cookie", c]) });
+  const clearBinding = secureCookies()
+    ? [`${BINDING_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=None; Max-Age=0`]
+    : [];
+  const fail = (code: OAuthErrorCode) =>
+    redirect(signinErrorPath(code), { headers: clearBinding.map((c): [string, string] => ["Set-Cookie", c]) });
   if (request.method !== "POST") return redirect("/signin");
   try {
     const limit = await hitRateLimit(`oauth:ip:${clientIp(request)}`, 30, 60);
@@ -170,7 +202,11 @@ export async function handleAppleCallback(request: Request, path = APPLE_CALLBAC
       throw new AppleSignInError("apple", "state was not started in this browser");
     }
     const error = form.get("error");
-    if (typeof error === "string" && error) throw new AppleSignInError(error === "user_cancelled_authorize" ? "apple-cancelled" : "apple", `Apple answered ${error}`);
+    if (typeof error === "string" && error)
+      throw new AppleSignInError(
+        error === "user_cancelled_authorize" ? "apple-cancelled" : "apple",
+        `Apple answered ${error}`,
+      );
     const idToken = form.get("id_token");
     const code = form.get("code");
     if (typeof idToken !== "string" || !idToken || typeof code !== "string" || !code) {
@@ -192,8 +228,9 @@ export async function handleAppleCallback(request: Request, path = APPLE_CALLBAC
     return finishProviderSignIn(result, request, state.next, clearBinding);
   } catch (error) {
     if (error instanceof UnverifiedEmailConflictError) return fail("apple-unverified");
-    log("info", "apple sign-in failed", { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    log("info", "apple sign-in failed", {
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
     return fail(error instanceof AppleSignInError ? error.code : "apple");
   }
 }
-

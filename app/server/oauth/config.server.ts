@@ -58,7 +58,8 @@ export function callbackOrigin(provider: OAuthProvider, request: Request): strin
 }
 
 /** /signin?error=… codes understood by the sign-in page. */
-export type OAuthErrorCode = OAuthProvider | `${OAuthProvider}-unverified` | `${OAuthProvider}-cancelled` | "oauth-rate";
+export type OAuthErrorCode =
+  OAuthProvider | `${OAuthProvider}-unverified` | `${OAuthProvider}-cancelled` | "oauth-rate";
 
 export function signinErrorPath(code: OAuthErrorCode): string {
   return `/signin?error=${code}`;

@@ -27,7 +27,11 @@ export const DemoIdentitySchema = z.object({
 export type DemoIdentity = z.infer<typeof DemoIdentitySchema>;
 
 /** Only our own callback on the request's origin: the demo pages never redirect anywhere else. */
-export function checkDemoRedirectUri(provider: "google" | "apple", redirectUri: string | null, request: Request): string | null {
+export function checkDemoRedirectUri(
+  provider: "google" | "apple",
+  redirectUri: string | null,
+  request: Request,
+): string | null {
   if (!redirectUri) return null;
   const origin = new URL(request.url).origin;
   const allowed = provider === "google" ? [GOOGLE_CALLBACK_PATH] : [APPLE_CALLBACK_PATH, APPLE_API_CALLBACK_PATH];
@@ -54,6 +58,9 @@ export async function demoGoogleCode(identity: DemoIdentity): Promise<string> {
   return code;
 }
 
-export async function demoAppleConsent(identity: DemoIdentity, nonce: string | null): Promise<{ code: string; id_token: string }> {
+export async function demoAppleConsent(
+  identity: DemoIdentity,
+  nonce: string | null,
+): Promise<{ code: string; id_token: string }> {
   return askSimulator(APPLE_DEMO_CONSENT_URL, { ...identity, nonce, client_id: DEMO_APPLE_CLIENT_ID });
 }

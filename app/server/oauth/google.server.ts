@@ -14,7 +14,12 @@ import {
   secureCookies,
   signinErrorPath,
 } from "./config.server";
-import { finishProviderSignIn, signInWithProvider, UnverifiedEmailConflictError, type ProviderSignIn } from "./identities.server";
+import {
+  finishProviderSignIn,
+  signInWithProvider,
+  UnverifiedEmailConflictError,
+  type ProviderSignIn,
+} from "./identities.server";
 
 export const GOOGLE_CALLBACK_PATH = "/oauth/google-callback";
 export const GOOGLE_DEMO_CONSENT_PATH = "/oauth/demo/google";
@@ -119,7 +124,8 @@ export async function startGoogleLogin(request: Request): Promise<Response> {
 export async function handleGoogleCallback(request: Request): Promise<Response> {
   const storage = oauthStateStorage();
   const clearState = await storage.destroySession(await storage.getSession());
-  const fail = (code: Parameters<typeof signinErrorPath>[0]) => redirect(signinErrorPath(code), { headers: { "Set-Cookie": clearState } });
+  const fail = (code: Parameters<typeof signinErrorPath>[0]) =>
+    redirect(signinErrorPath(code), { headers: { "Set-Cookie": clearState } });
   const limit = await hitRateLimit(`oauth:ip:${clientIp(request)}`, 30, 60);
   if (!limit.ok) return fail("oauth-rate");
   const url = new URL(request.url);

@@ -15,14 +15,20 @@ function sign(payload: string): string {
   return crypto.createHmac("sha256", oauthStateSecret()).update(`grader-oauth-state.${payload}`).digest("base64url");
 }
 
-export function createStateToken(provider: OAuthProvider, next: string | null, now = Date.now()): { token: string; state: OAuthState } {
+export function createStateToken(
+  provider: OAuthProvider,
+  next: string | null,
+  now = Date.now(),
+): { token: string; state: OAuthState } {
   const state: OAuthState = {
     provider,
     nonce: crypto.randomBytes(24).toString("base64url"),
     expiresAt: Math.floor(now / 1000) + STATE_TTL_SECONDS,
     next,
   };
-  const payload = Buffer.from(JSON.stringify({ p: state.provider, n: state.nonce, e: state.expiresAt, r: state.next })).toString("base64url");
+  const payload = Buffer.from(
+    JSON.stringify({ p: state.provider, n: state.nonce, e: state.expiresAt, r: state.next }),
+  ).toString("base64url");
   return { token: `${payload}.${sign(payload)}`, state };
 }
 
@@ -35,7 +41,12 @@ export function verifyStateToken(token: unknown, provider: OAuthProvider, now = 
   const given = Buffer.from(mac);
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
   try {
-    const raw = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { p?: unknown; n?: unknown; e?: unknown; r?: unknown };
+    const raw = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      p?: unknown;
+      n?: unknown;
+      e?: unknown;
+      r?: unknown;
+    };
     if (raw.p !== provider || typeof raw.n !== "string" || typeof raw.e !== "number") return null;
     if (raw.e < Math.floor(now / 1000)) return null;
     return { provider, nonce: raw.n, expiresAt: raw.e, next: typeof raw.r === "string" ? raw.r : null };
