@@ -98,15 +98,13 @@ export async function openReportedPosts(page: number) {
     .offset((page - 1) * REPORTS_PAGE)
     .execute();
   return {
-    posts: rows
-      .slice(0, REPORTS_PAGE)
-      .map((r) => ({
-        ...r,
-        id: String(r.id),
-        reports: Number(r.reports),
-        hidden: r.hidden_at !== null,
-        deleted: r.deleted_at !== null,
-      })),
+    posts: rows.slice(0, REPORTS_PAGE).map((r) => ({
+      ...r,
+      id: String(r.id),
+      reports: Number(r.reports),
+      hidden: r.hidden_at !== null,
+      deleted: r.deleted_at !== null,
+    })),
     more: rows.length > REPORTS_PAGE,
   };
 }

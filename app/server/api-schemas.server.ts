@@ -133,14 +133,10 @@ export const ApiError = z
         .openapi({ description: "A provider's error code (Plaid) or the product's 406." }),
       relogin_required: z.boolean().optional(),
     }),
-    code: z
-      .number()
-      .int()
-      .optional()
-      .openapi({
-        description:
-          "the product's result code where a client tests body.code (406: the account belongs to another user).",
-      }),
+    code: z.number().int().optional().openapi({
+      description:
+        "the product's result code where a client tests body.code (406: the account belongs to another user).",
+    }),
     message: z.string().optional(),
   })
   .openapi("Error");
@@ -192,13 +188,10 @@ export const EvaluationResult = envelope(
       verification_code: z.string(),
     }),
     z.object({
-      code: z
-        .number()
-        .int()
-        .openapi({
-          description:
-            "401 free tries used, 402/403 not allowed, 406 held by another user, 409 nothing to grade, 425 still importing, 502 provider failed.",
-        }),
+      code: z.number().int().openapi({
+        description:
+          "401 free tries used, 402/403 not allowed, 406 held by another user, 409 nothing to grade, 425 still importing, 502 provider failed.",
+      }),
       message: z.string(),
     }),
   ]),

@@ -44,14 +44,12 @@ export async function saveImport(
       tradesAdded += Number(res.numAffectedRows ?? 0);
     }
     for (let i = 0; i < batch.cashFlows.length; i += CHUNK) {
-      const rows = batch.cashFlows
-        .slice(i, i + CHUNK)
-        .map((c) => ({
-          linked_account_id: linkedAccountId,
-          external_id: c.externalId,
-          time: c.time,
-          amount: c.amount,
-        }));
+      const rows = batch.cashFlows.slice(i, i + CHUNK).map((c) => ({
+        linked_account_id: linkedAccountId,
+        external_id: c.externalId,
+        time: c.time,
+        amount: c.amount,
+      }));
       const res = await trx
         .insertInto("cash_flows")
         .values(rows)

@@ -497,14 +497,12 @@ export async function registerClaimWallet(
     .insertInto("wallet_registrations")
     .values({ user_id: userId, linked_account_id: wallet.id, chain: wallet.chain, address: wallet.address })
     .onConflict((oc) =>
-      oc
-        .column("user_id")
-        .doUpdateSet({
-          linked_account_id: wallet.id,
-          chain: wallet.chain,
-          address: wallet.address,
-          registered_at: sql`now()`,
-        }),
+      oc.column("user_id").doUpdateSet({
+        linked_account_id: wallet.id,
+        chain: wallet.chain,
+        address: wallet.address,
+        registered_at: sql`now()`,
+      }),
     )
     .execute();
   return { ok: true };

@@ -16,12 +16,10 @@ export async function retireTries(exec: Executor, email: string, used: number): 
     .insertInto("retired_tries")
     .values({ email_hmac: hashes(email)[0]!, tries_used: used })
     .onConflict((oc) =>
-      oc
-        .column("email_hmac")
-        .doUpdateSet({
-          tries_used: sql`greatest(retired_tries.tries_used, excluded.tries_used)`,
-          retired_at: sql`now()`,
-        }),
+      oc.column("email_hmac").doUpdateSet({
+        tries_used: sql`greatest(retired_tries.tries_used, excluded.tries_used)`,
+        retired_at: sql`now()`,
+      }),
     )
     .execute();
 }

@@ -218,16 +218,14 @@ function answer(call: RpcCall) {
       Number(process.env.SIM_SOLANA_PAGE_SIZE) || 1000,
     );
     return ok(
-      txs
-        .slice(start, start + limit)
-        .map((t) => ({
-          signature: t.signature,
-          slot: t.slot,
-          err: null,
-          memo: null,
-          blockTime: t.blockTime,
-          confirmationStatus: "finalized",
-        })),
+      txs.slice(start, start + limit).map((t) => ({
+        signature: t.signature,
+        slot: t.slot,
+        err: null,
+        memo: null,
+        blockTime: t.blockTime,
+        confirmationStatus: "finalized",
+      })),
     );
   }
   if (call.method === "getTransaction") {
