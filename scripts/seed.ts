@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
+import { TIER_MIN, TIERS } from "../app/lib/vocabulary";
 
 // `npm run seed -- --users 100000 [--posts 1000000] [--follows 20] [--graded 0.3] [--likes 2]`
 // A realistic community in a few set-based statements (INSERT … SELECT generate_series): users with
@@ -120,10 +121,16 @@ const WORDS = [
   "plan",
   "chart",
 ];
-const TIERS = ["Bronze", "Silver", "Gold", "Master", "Legend"];
 
 const textArray = (xs: string[]) =>
   sql.raw(`(array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(",")}]::text[])`);
+// The tier of score `s`, by the real bounds (app/lib/vocabulary.ts), highest first.
+const tierSql = sql.raw(
+  `(case ${[...TIERS]
+    .reverse()
+    .map((t) => `when s >= ${TIER_MIN[t]} then '${t}'`)
+    .join(" ")} end)`,
+);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs before and beside the app (any schema version)
 export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
@@ -164,7 +171,7 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
   // Graded traders: one evaluation each with tier, score, stars, return and drawdown.
   await step("evaluations", async () => {
     await sql`insert into evaluations (user_id, engine_version, ledger_digest, tier, score, percentile, verification_code, demo, result)
-      select ${lo} + g - 1, 'seed', 'seed', ${textArray(TIERS)}[1 + least(4, floor(s / 20)::int)], s, s / 100,
+      select ${lo} + g - 1, 'seed', 'seed', ${tierSql}, s, s / 100,
         'SEED-' || ${tag} || '-' || g, ${opts.demo ?? false},
         jsonb_build_object('stars', jsonb_build_object('overall', 1 + least(4, floor(s / 20)::int)),
           'metrics', jsonb_build_object('twr', round(((s - 45) / 100.0 + ((g * 37) % 11) / 50.0)::numeric, 4), 'maxDrawdown', round((0.05 + ((g * 53) % 40) / 100.0)::numeric, 4)))

@@ -18,13 +18,6 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
   return user;
 }
 
-export async function isAdmin(userId: number): Promise<boolean> {
-  const db = await getDb();
-  return Boolean(
-    (await db.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst())?.is_admin,
-  );
-}
-
 /** Grants or revokes the role by e-mail; the user id, or null when no account has that e-mail. */
 export async function setAdminByEmail(email: string, on: boolean): Promise<number | null> {
   const db = await getDb();

@@ -48,10 +48,18 @@ describe("demo community at start", () => {
     if (db.DATABASE_URL) process.env.DATABASE_URL = db.DATABASE_URL;
     else process.env.DATA_DIR = dir;
     const { getDb, closeDb } = await import("~/server/db.server");
-    const rows = await (await getDb()).selectFrom("evaluations").select(["demo", "engine_version"]).execute();
+    const rows = await (
+      await getDb()
+    )
+      .selectFrom("evaluations")
+      .select(["demo", "engine_version", "tier", "score"])
+      .execute();
     await closeDb();
     expect(rows).toHaveLength(12);
     expect(rows.every((r) => r.demo && r.engine_version === "seed")).toBe(true);
+    // Each seeded tier is the one its score earns (the product's bounds, not a fifth of 100 each).
+    const { tierOf } = await import("~/lib/vocabulary");
+    expect(rows.map((r) => r.tier)).toEqual(rows.map((r) => tierOf(Number(r.score))));
   }, 180_000);
 
   it("the test server itself starts empty (SEED_DEMO=0)", async () => {
