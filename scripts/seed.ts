@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
-import { TIER_MIN, TIERS } from "../app/lib/vocabulary";
+import { TIER_MIN, TIERS, type Tier } from "../app/lib/vocabulary";
 
 // `npm run seed -- --users 100000 [--posts 1000000] [--follows 20] [--graded 0.3] [--likes 2]`
 // A realistic community in a few set-based statements (INSERT … SELECT generate_series): users with
@@ -124,13 +124,16 @@ const WORDS = [
 
 const textArray = (xs: string[]) =>
   sql.raw(`(array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(",")}]::text[])`);
-// The tier of score `s`, by the real bounds (app/lib/vocabulary.ts), highest first.
-const tierSql = sql.raw(
-  `(case ${[...TIERS]
-    .reverse()
-    .map((t) => `when s >= ${TIER_MIN[t]} then '${t}'`)
-    .join(" ")} end)`,
-);
+// By the score `s`, highest tier first: its tier and its overall stars (the tier's rank), by the real
+// bounds (app/lib/vocabulary.ts), as the engine gives them.
+const byTier = (value: (tier: Tier, rank: number) => string) =>
+  sql.raw(
+    `(case ${TIERS.map((t, i) => `when s >= ${TIER_MIN[t]} then ${value(t, i + 1)}`)
+      .reverse()
+      .join(" ")} end)`,
+  );
+const tierSql = byTier((tier) => `'${tier}'`);
+const starsSql = byTier((_tier, rank) => String(rank));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs before and beside the app (any schema version)
 export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
@@ -173,7 +176,7 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
     await sql`insert into evaluations (user_id, engine_version, ledger_digest, tier, score, percentile, verification_code, demo, result)
       select ${lo} + g - 1, 'seed', 'seed', ${tierSql}, s, s / 100,
         'SEED-' || ${tag} || '-' || g, ${opts.demo ?? false},
-        jsonb_build_object('stars', jsonb_build_object('overall', 1 + least(4, floor(s / 20)::int)),
+        jsonb_build_object('stars', jsonb_build_object('overall', ${starsSql}),
           'metrics', jsonb_build_object('twr', round(((s - 45) / 100.0 + ((g * 37) % 11) / 50.0)::numeric, 4), 'maxDrawdown', round((0.05 + ((g * 53) % 40) / 100.0)::numeric, 4)))
       from (select g, ((g * 7919) % 1000) / 10.0 as s from generate_series(1, ${n}) g where (g * 2654435761::bigint) % 1000 < ${Math.round(graded * 1000)}) x`.execute(
       db,

@@ -52,7 +52,7 @@ describe("demo community at start", () => {
       await getDb()
     )
       .selectFrom("evaluations")
-      .select(["demo", "engine_version", "tier", "score"])
+      .select(["demo", "engine_version", "tier", "score", "result"])
       .execute();
     await closeDb();
     expect(rows).toHaveLength(12);
@@ -60,6 +60,11 @@ describe("demo community at start", () => {
     // Each seeded tier is the one its score earns (the product's bounds, not a fifth of 100 each).
     const { tierOf } = await import("~/lib/vocabulary");
     expect(rows.map((r) => r.tier)).toEqual(rows.map((r) => tierOf(Number(r.score))));
+    // …and its overall stars are the tier's rank, as the engine gives them.
+    const { tierStars } = await import("~/grading/score");
+    const overall = (r: (typeof rows)[number]) =>
+      (typeof r.result === "string" ? JSON.parse(r.result) : r.result).stars.overall as number;
+    expect(rows.map(overall)).toEqual(rows.map((r) => tierStars(tierOf(Number(r.score)))));
   }, 180_000);
 
   it("the test server itself starts empty (SEED_DEMO=0)", async () => {
