@@ -5,7 +5,9 @@
 
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
+# patches/ before npm ci: its postinstall applies them (patch-package, docs/DECISIONS.md 131).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
@@ -15,6 +17,7 @@ RUN npx remix build
 FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim

@@ -39,4 +39,23 @@ export default tseslint.config(
     files: ["migrations/**", "bench/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  {
+    // Provider adapters are pure: they fetch and map and take their settings as arguments; the
+    // linking module (app/server/linking.server.ts) stores, decrypts and schedules. Nothing under
+    // app/sources, its tests included, imports from app/server (docs/ARCHITECTURE.md §1).
+    files: ["app/sources/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/server", "~/server/**", "**/app/server", "**/app/server/**", "../server", "../server/**"],
+              message: "app/sources is pure: take what the adapter needs as an argument (ARCHITECTURE.md §1).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -7,27 +8,63 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
-import { createAdmission } from "./app/server/admission.server";
-import { checkBodySize } from "./app/server/body-limit.server";
-import { cardAnswer } from "./app/server/card-store.server";
-import { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./app/server/db.server";
-import { simulatedProviders, startupProblems } from "./app/server/demo.server";
-import { seedDemoCommunityIfEmpty } from "./app/server/demo-seed.server";
-import { isEmbeddablePath } from "./app/server/embeddable.server";
-import { getEnv } from "./app/server/env.server";
-import { startJobs, stopJobs } from "./app/server/jobs.server";
-import { importJobHandlers } from "./app/server/linking.server";
-import { log, withRequestId } from "./app/server/log.server";
-import { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./app/server/metrics.server";
-import { startMailWorker } from "./app/server/mail.server";
-import { digestJob, startDigestSchedule } from "./app/server/notifications.server";
-import { isForeignOriginRequest } from "./app/server/origin-check.server";
-import { getCachedPage, isCacheablePath, NONCE_PLACEHOLDER, storeCachedPage } from "./app/server/page-cache.server";
-import { flushPageViews, isTrackedPath, trackPageView } from "./app/server/page-views.server";
-import { SESSION_COOKIE } from "./app/server/session-cookie";
-import { deviceClassFromUserAgent, isMobileDevice } from "./app/lib/device-class";
-
+import type * as Entry from "./app/entry.server";
 const root = path.dirname(fileURLToPath(import.meta.url));
+
+// Everything below comes from the built app (its entry.server exports `host`), so the routes, the
+// job workers and this file share one copy of every module: one database handle, one card memory,
+// one log context (docs/DECISIONS.md 121). Nothing from app/ is imported here directly.
+const buildFile = path.join(root, "build/index.js");
+if (!existsSync(buildFile)) {
+  console.error("Refusing to start: no build/index.js; run `npx remix build` (npm start does) first.");
+  process.exit(1);
+}
+const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+const { host } = build.entry.module as unknown as typeof Entry;
+const {
+  cachedPageBody,
+  cardAnswer,
+  CARD_ROUTE,
+  checkBodySize,
+  checkDatabaseUrl,
+  closeDb,
+  createAdmission,
+  cspNonce,
+  dbKind,
+  deviceClassFromUserAgent,
+  digestJob,
+  flushPageViews,
+  getCachedPage,
+  getEnv,
+  importJobHandlers,
+  isCacheablePath,
+  isEmbeddablePath,
+  isForeignOriginRequest,
+  isMobileDevice,
+  isSimulated,
+  isTrackedPath,
+  log,
+  metricsAccess,
+  migrateToLatest,
+  NONCE_PLACEHOLDER,
+  pendingMigrations,
+  pingDb,
+  registry,
+  reportAdmission,
+  requestDuration,
+  routeLabel,
+  seedDemoCommunityIfEmpty,
+  SESSION_COOKIE,
+  simulatedProviders,
+  startDigestSchedule,
+  startJobs,
+  startMailWorker,
+  startupProblems,
+  stopJobs,
+  storeCachedPage,
+  trackPageView,
+  withRequestId,
+} = host;
 
 let env: ReturnType<typeof getEnv>;
 try {
@@ -78,7 +115,6 @@ const stopMailWorker = startMailWorker();
 await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
 const stopDigestSchedule = startDigestSchedule();
 
-const build = (await import(pathToFileURL(path.join(root, "build/index.js")).href)) as ServerBuild;
 const mode = env.NODE_ENV === "production" ? "production" : "development";
 const renderPage = createRequestHandler(build, mode);
 const trustedOrigins = [
@@ -91,7 +127,7 @@ const secureOrigin = env.PUBLIC_URL.startsWith("https:");
 
 // Stripe's embedded and hosted Checkout, allowed only when real Stripe keys are configured (demo
 // mode stays on our own origin).
-const stripeCsp = env.STRIPE_SECRET_KEY
+const stripeCsp = !isSimulated("stripe", env)
   ? {
       script: ["https://js.stripe.com"],
       frame: [
@@ -137,8 +173,8 @@ app.use((req, res, next) => {
   withRequestId(id, next);
 });
 
-if (env.TRUST_PROXY) app.set("trust proxy", /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY);
-// The client address for rate limits, set here from the socket (or the trusted proxy chain) so a
+if (env.TRUST_PROXY !== false) app.set("trust proxy", env.TRUST_PROXY);
+// The client address (req.ip under TRUST_PROXY) for rate limits and sessions, set here so a
 // forged header from outside is always overwritten.
 app.use((req, _res, next) => {
   req.headers["x-grader-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
@@ -153,7 +189,7 @@ app.use((_req, res, next) => {
 });
 
 app.use((_req, res, next) => {
-  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  res.locals.cspNonce = cspNonce();
   next();
 });
 
@@ -289,7 +325,7 @@ app.use((req, res, next) => {
 
 // Stored cards (immutable, content-addressed PNGs) straight from the card store's memory: ahead
 // of the page cache, the static files' disk look-up and Remix, which together cost a hit ~2 ms.
-app.get("/cards/:file", async (req, res, next) => {
+app.get(CARD_ROUTE, async (req, res, next) => {
   try {
     const answer = await cardAnswer(req.params.file, req.get("if-none-match"));
     res.status(answer.status);
@@ -333,7 +369,10 @@ app.get("*", async (req, res, next) => {
       return res.status(304).end();
     }
     for (const [name, value] of page.headers) res.setHeader(name, value);
-    res.status(200).send(page.parts.join(res.locals.cspNonce));
+    // The bytes as they are (express's send would encode a string and weigh its freshness again).
+    const body = cachedPageBody(page, res.locals.cspNonce);
+    res.setHeader("Content-Length", body.length);
+    res.status(200).end(body);
     if (isTrackedPath(url.pathname)) trackPageView({ path: url.pathname, source: null, userId: null });
   } catch (error) {
     next(error);
@@ -425,3 +464,13 @@ async function shutdown(signal: string) {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+
+// The memory bench starts the server with --expose-gc (never done in production): SIGUSR2 then
+// collects garbage and logs what stays in use (bench/memory.ts).
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+if (collectGarbage) {
+  process.on("SIGUSR2", () => {
+    collectGarbage();
+    log("info", "memory after gc", { ...process.memoryUsage() });
+  });
+}

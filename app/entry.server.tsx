@@ -7,6 +7,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 import { BUSY_MESSAGE } from "./server/db.server";
 
+// server.ts takes its services from the build through this export (app/server/host.server.ts).
+export * as host from "./server/host.server";
+
 const ABORT_DELAY = 5_000;
 
 declare module "@remix-run/node" {

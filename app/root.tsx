@@ -13,7 +13,7 @@ import { ConfirmProvider } from "./components/ConfirmDialog";
 import { DeviceProvider } from "./lib/device";
 import { deviceClassFromUserAgent } from "./lib/device-class";
 import { useNonce } from "./lib/nonce";
-import { themeFromCookieHeader } from "./lib/theme";
+import { THEME_COLORS, themeFromCookieHeader } from "./lib/theme";
 import { getPublicEnv } from "./server/env.server";
 import { currentGradeSummary } from "./server/evaluation.server";
 import { unreadCount } from "./server/notifications.server";
@@ -61,7 +61,14 @@ function Document({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0b1020" />
+        {data?.theme === "light" || data?.theme === "dark" ? (
+          <meta name="theme-color" content={THEME_COLORS[data.theme]} />
+        ) : (
+          <>
+            <meta name="theme-color" media="(prefers-color-scheme: light)" content={THEME_COLORS.light} />
+            <meta name="theme-color" media="(prefers-color-scheme: dark)" content={THEME_COLORS.dark} />
+          </>
+        )}
         <Meta />
         <Links />
       </head>

@@ -14,7 +14,7 @@ function percentile(xs: number[], p: number) {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
 }
 
-function generatedHistory(trades: number, seed = 7): Batch {
+export function generatedHistory(trades: number, seed = 7): Batch {
   let x = seed;
   const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const symbols = Array.from({ length: 200 }, (_, i) => `S${i}`);

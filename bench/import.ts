@@ -1,10 +1,15 @@
-// Import benchmark: a generated 100,000-trade Plaid history (plus deposits, withdrawals and
-// holdings marks) mapped by mapPlaidInvestments and stored by saveImport in one transaction, then
-// imported again (idempotent: adds nothing). On PGlite (in memory) always, and on PostgreSQL too
-// when DATABASE_URL is set. Run alone with `npx tsx bench/import.ts`.
+// Import benchmarks, on PGlite (in memory) always and on PostgreSQL too when DATABASE_URL is set.
+// benchImport (section "import"): a generated 100,000-trade Plaid history (plus deposits,
+// withdrawals and holdings marks) mapped by mapPlaidInvestments and stored by saveImport in one
+// transaction, then imported again (idempotent: adds nothing).
+// benchImportJobs (section "importJobs"): the real path through the job queue against the
+// simulators: the demo broker from link to its first automatic grade, and the 5,600-swap EVM wallet
+// (one explorer page per job, then parts of IMPORT_CHUNK_ROWS) for trades/s through the jobs.
+// Run alone with `npx tsx bench/import.ts [jobs]`.
+import os from "node:os";
 import { sql } from "kysely";
-import { closeDb, dbKind, getDb, migrateToLatest } from "../app/server/db.server";
-import { parseEnv, type Env } from "../app/server/env.server";
+import { closeDb, copyInto, dbKind, getDb, migrateToLatest, type DB } from "../app/server/db.server";
+import { getEnv, parseEnv, setEnv, type Env } from "../app/server/env.server";
 import { saveImport, type ImportBatch } from "../app/server/imports.server";
 import {
   mapPlaidInvestments,
@@ -110,10 +115,9 @@ type Figure = {
 };
 
 async function runOn(env: Env, input: ReturnType<typeof generate>): Promise<Figure> {
-  const g = globalThis as unknown as Record<string, Env | undefined>;
-  const previous = g.__grader_env;
+  const previous = getEnv();
   await closeDb();
-  g.__grader_env = env;
+  setEnv(env);
   try {
     await migrateToLatest();
     const db = await getDb();
@@ -166,7 +170,7 @@ async function runOn(env: Env, input: ReturnType<typeof generate>): Promise<Figu
     }
   } finally {
     await closeDb();
-    g.__grader_env = previous;
+    setEnv(previous);
   }
 }
 
@@ -179,6 +183,242 @@ export async function benchImport(): Promise<Figure[]> {
   return figures;
 }
 
+type JobsFigure = {
+  db: string;
+  /** SIM_DELAY_FACTOR 1: the simulators at the real services' pace, what a demo user sees. */
+  demoBroker: Record<string, { linkMs: number; tradesStoredMs: number; firstGradeMs: number; trades: number }[]>;
+  evmWallet: { trades: number; importMs: number; tradesPerSecond: number; jobs: number };
+};
+
+async function waitForImport(db: Awaited<ReturnType<typeof getDb>>, userId: number, until: string[]) {
+  for (;;) {
+    const row = await db
+      .selectFrom("imports")
+      .select(["state", "trades_added", "attempts", "error"])
+      .where("user_id", "=", userId)
+      .orderBy("id", "desc")
+      .executeTakeFirst();
+    if (row?.state === "failed") throw new Error(`import failed: ${row.error}`);
+    if (row && until.includes(row.state)) return row;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function jobsOn(env: Env): Promise<JobsFigure> {
+  const previous = getEnv();
+  await closeDb();
+  setEnv(env);
+  const { importJobHandlers, linkPlaidItem, linkWallet } = await import("../app/server/linking.server");
+  const { startJobs, stopJobs } = await import("../app/server/jobs.server");
+  const { computeAddress } = await import("ethers");
+  const { EVM_BIG_WALLET_KEY } = await import("../test/mocks/evm");
+  try {
+    await migrateToLatest();
+    const db = await getDb();
+    await startJobs(importJobHandlers);
+    const newUser = async (tag: string) =>
+      (
+        await db
+          .insertInto("users")
+          .values({ email: `bench-${tag}-${Date.now()}-${process.pid}@example.com`, password_hash: null })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
+    const users: number[] = [];
+    const demoBroker: JobsFigure["demoBroker"] = { "SIM_DELAY_FACTOR=1": [], "SIM_DELAY_FACTOR=0": [] };
+    try {
+      // Alternated, three of each: the simulators' pace, then our own cost.
+      for (let run = 0; run < 6; run++) {
+        const factor = run % 2 ? "0" : "1";
+        process.env.SIM_DELAY_FACTOR = factor;
+        const userId = await newUser("demo");
+        users.push(userId);
+        const t0 = performance.now();
+        await linkPlaidItem(userId, `public-sandbox-user_good_bench${Date.now().toString(36)}${run}`);
+        const linkMs = performance.now() - t0;
+        const stored = await waitForImport(db, userId, ["grading", "done"]);
+        const tradesStoredMs = performance.now() - t0;
+        await waitForImport(db, userId, ["done"]);
+        const firstGradeMs = performance.now() - t0;
+        const graded = await db
+          .selectFrom("users")
+          .select("current_evaluation_id")
+          .where("id", "=", userId)
+          .executeTakeFirstOrThrow();
+        if (!graded.current_evaluation_id) throw new Error("the import finished without a grade");
+        demoBroker[`SIM_DELAY_FACTOR=${factor}`]!.push({
+          linkMs: Math.round(linkMs),
+          tradesStoredMs: Math.round(tradesStoredMs),
+          firstGradeMs: Math.round(firstGradeMs),
+          trades: stored.trades_added,
+        });
+      }
+      process.env.SIM_DELAY_FACTOR = "0";
+      const walletUser = await newUser("evm");
+      users.push(walletUser);
+      const t0 = performance.now();
+      const linked = await linkWallet({
+        userId: walletUser,
+        kind: "evm",
+        fingerprint: `evm:${computeAddress(EVM_BIG_WALLET_KEY)}`,
+        label: "Bench wallet",
+        institutionName: "Ethereum",
+      });
+      if (!linked.ok) throw new Error("the bench wallet is linked to another user");
+      const done = await waitForImport(db, walletUser, ["grading", "done"]);
+      const importMs = performance.now() - t0;
+      await waitForImport(db, walletUser, ["done"]);
+      return {
+        db: await dbKind(),
+        demoBroker,
+        evmWallet: {
+          trades: done.trades_added,
+          importMs: Math.round(importMs),
+          tradesPerSecond: Math.round(done.trades_added / (importMs / 1000)),
+          jobs: done.attempts,
+        },
+      };
+    } finally {
+      await stopJobs(5000);
+      for (const id of users) await db.deleteFrom("users").where("id", "=", id).execute();
+    }
+  } finally {
+    await closeDb();
+    setEnv(previous);
+  }
+}
+
+export async function benchImportJobs(): Promise<JobsFigure[]> {
+  const { startProviderMocks } = await import("../test/mocks/index");
+  const mocks = await startProviderMocks({ plaid: true, evm: true, prices: true });
+  const figures: JobsFigure[] = [];
+  const { DATABASE_URL, ...rest } = process.env;
+  // Ethereum only for the wallet (its 5,600 swaps are there); every other setting the default.
+  const settings = { LOG_LEVEL: "error", EVM_CHAINS: "1" };
+  try {
+    figures.push(await jobsOn(parseEnv({ ...rest, DATA_DIR: "memory://", ...settings })));
+    if (DATABASE_URL) figures.push(await jobsOn(parseEnv({ ...process.env, ...settings })));
+  } finally {
+    mocks?.server.close();
+  }
+  return figures;
+}
+
+/** main's trade insert before COPY (kept verbatim): nine arrays through unnest(), 20,000 rows a statement. */
+async function unnestBefore(trx: DB, linkedAccountId: number, trades: ImportBatch["trades"]): Promise<number> {
+  let added = 0;
+  for (let i = 0; i < trades.length; i += 20_000) {
+    const chunk = trades.slice(i, i + 20_000);
+    const res = await sql`
+      insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee)
+      select ${linkedAccountId}, * from unnest(
+        ${chunk.map((t) => t.externalId)}::text[],
+        ${chunk.map((t) => t.time.toISOString())}::timestamptz[],
+        ${chunk.map((t) => t.symbol)}::text[],
+        ${chunk.map((t) => t.assetClass)}::text[],
+        ${chunk.map((t) => t.side)}::text[],
+        ${chunk.map((t) => t.quantity)}::float8[],
+        ${chunk.map((t) => t.price)}::float8[],
+        ${chunk.map((t) => t.fee)}::float8[]
+      )
+      on conflict (linked_account_id, external_id) do nothing`.execute(trx);
+    added += Number(res.numAffectedRows ?? 0);
+  }
+  return added;
+}
+
+/**
+ * Trades into PostgreSQL (DATABASE_URL), 100,000 a run, each into a fresh linked account, in one
+ * run alternating: before (main's unnest insert), after (saveImport: COPY into a temporary table,
+ * INSERT … SELECT … ON CONFLICT), and the floor: PostgreSQL's own COPY of the same rows straight
+ * into trades (its foreign-key check and indexes, no ON CONFLICT, no staging).
+ */
+export async function benchImportCopy(runs = 5) {
+  if (!process.env.DATABASE_URL) return { skipped: "PostgreSQL only: set DATABASE_URL" };
+  const mapped = mapPlaidInvestments({ ...generate(), asOf: new Date() });
+  const trades = mapped.trades;
+  await migrateToLatest();
+  const db = await getDb();
+  const stamp = `${Date.now()}-${process.pid}`;
+  const user = await db
+    .insertInto("users")
+    .values({ email: `bench-copy-${stamp}@example.com`, password_hash: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const floorText = (id: number) =>
+    (function* () {
+      let out = "";
+      for (const t of trades) {
+        out += `${id}\t${t.externalId}\t${t.time.toISOString()}\t${t.symbol}\t${t.assetClass}\t${t.side}\t${t.quantity}\t${t.price}\t${t.fee}\n`;
+        if (out.length > 65_536) {
+          yield out;
+          out = "";
+        }
+      }
+      yield out;
+    })();
+  const ways: Record<string, (trx: DB, id: number) => Promise<unknown>> = {
+    before: (trx, id) => unnestBefore(trx, id, trades),
+    after: (trx, id) => saveImport(id, { trades, cashFlows: [], marks: [], payloads: [] }, trx),
+    floor: (trx, id) =>
+      copyInto(
+        trx,
+        "copy trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee) from stdin",
+        floorText(id),
+      ),
+  };
+  const rowsPerSecond: Record<string, number[]> = { before: [], after: [], floor: [] };
+  // Node's own CPU per 100,000 rows: what the client side of each way costs, whatever the load.
+  const nodeCpuMs: Record<string, number[]> = { before: [], after: [], floor: [] };
+  const load: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++)
+      for (const [name, way] of Object.entries(ways)) {
+        const account = await db
+          .insertInto("linked_accounts")
+          .values({ user_id: user.id, kind: "plaid", fingerprint: `plaid:copy:${stamp}:${name}:${run}`, label: name })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        load.push(os.loadavg()[0]!);
+        const t = performance.now();
+        const cpu = process.cpuUsage();
+        await db.transaction().execute((trx) => way(trx, account.id));
+        const used = process.cpuUsage(cpu);
+        const ms = performance.now() - t;
+        nodeCpuMs[name]!.push(Math.round((used.user + used.system) / 1000));
+        const n = await db
+          .selectFrom("trades")
+          .select(sql<string>`count(*)`.as("n"))
+          .where("linked_account_id", "=", account.id)
+          .executeTakeFirstOrThrow();
+        if (Number(n.n) !== trades.length) throw new Error(`${name}: stored ${n.n} of ${trades.length}`);
+        rowsPerSecond[name]!.push(Math.round(trades.length / (ms / 1000)));
+      }
+  } finally {
+    await db.deleteFrom("users").where("id", "=", user.id).execute();
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return {
+    db: await dbKind(),
+    trades: trades.length,
+    runs,
+    loadAvg1m: { min: Math.min(...load), max: Math.max(...load) },
+    rowsPerSecondP50: {
+      before: median(rowsPerSecond.before!),
+      after: median(rowsPerSecond.after!),
+      floor: median(rowsPerSecond.floor!),
+    },
+    nodeCpuMsP50: {
+      before: median(nodeCpuMs.before!),
+      after: median(nodeCpuMs.after!),
+      floor: median(nodeCpuMs.floor!),
+    },
+    rowsPerSecond,
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await benchImport(), null, 2));
+  const jobs = process.argv[2] === "jobs";
+  console.log(JSON.stringify(jobs ? await benchImportJobs() : await benchImport(), null, 2));
+  process.exit(0);
 }

@@ -89,7 +89,7 @@ const pct = (xs: number[], p: number) =>
   Math.round(xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! * 10) / 10;
 
 /** A signed-in trader with a graded demo broker account; returns its cookie and its card's path. */
-async function gradedTrader(base: string) {
+export async function gradedTrader(base: string) {
   const { cookie } = await signUp({ base });
   const post = (path: string, body: unknown) =>
     fetch(base + path, {

@@ -17,6 +17,14 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
       "Limits: 10 MB bodies beside small requests; 200 connections of mixed load (landing, blog, card, signed-in profile, search API)",
     run: async () => (await import("./limits")).benchLimits(Number(process.env.BENCH_SECONDS ?? 10)),
   },
+  signedIn: {
+    title: "Signed-in pages: server CPU per render of /profile and /profile/stats (a graded demo trader)",
+    run: async () => (await import("./signed-in")).benchSignedIn(),
+  },
+  memory: {
+    title: "Memory: heap used + external and RSS after a forced GC, idle vs after /profile/stats load",
+    run: async () => (await import("./memory")).benchMemory(Number(process.env.BENCH_SECONDS ?? 20)),
+  },
   engine: {
     title: "Engine: grading a generated 1,000,000-trade ledger",
     run: async () => (await import("./engine")).benchEngine(),
@@ -37,6 +45,16 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "Import: a 100,000-trade Plaid history into the database",
     run: async () => (await import("./import")).benchImport(),
   },
+  importJobs: {
+    title:
+      "Import through the job queue: the demo broker from link to first grade, a 5,600-swap EVM wallet in trades/s",
+    run: async () => (await import("./import")).benchImportJobs(),
+  },
+  importCopy: {
+    title:
+      "Import into PostgreSQL: 100,000 trades, main's unnest insert vs COPY through a staging table vs PostgreSQL's own COPY (floor)",
+    run: async () => (await import("./import")).benchImportCopy(),
+  },
   evaluationDemo: {
     title: "Evaluation: the demo broker account, import included and excluded",
     run: async () => (await import("./evaluation")).benchDemoEvaluation(),
@@ -45,10 +63,19 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "Evaluation: a 100,000-trade account already imported",
     run: async () => (await import("./evaluation")).benchEvaluation(),
   },
+  ledgerRead: {
+    title:
+      "Re-evaluating a 100,000-trade account: main's row-object read vs the columnar read vs a bare SELECT (floor); re-evaluation after",
+    run: async () => (await import("./ledger-read")).benchLedgerRead(),
+  },
   scale: {
     title:
       "Speed at 100k traders: search, market leaderboard, percentile, each beside the query it replaced and a bare query",
     run: async () => (await import("./scale")).benchScale(),
+  },
+  rateLimit: {
+    title: "Rate limits: one hitLimit beside a bare select 1 on the same database and an argon2 password check",
+    run: async () => (await import("./rate-limit")).benchRateLimit(),
   },
   stats100k: {
     title: "Stats tab: analytics and a journal page of a 100,000-trade account (50,000 round trips), cold and cached",

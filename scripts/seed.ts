@@ -176,7 +176,9 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
     await sql`insert into evaluations (user_id, engine_version, ledger_digest, tier, score, percentile, verification_code, demo, result)
       select ${lo} + g - 1, 'seed', 'seed', ${tierSql}, s, s / 100,
         'SEED-' || ${tag} || '-' || g, ${opts.demo ?? false},
-        jsonb_build_object('stars', jsonb_build_object('overall', ${starsSql}),
+        jsonb_build_object('tier', ${tierSql}, 'score', s,
+          'stars', jsonb_build_object('overall', ${starsSql}, 'profitability', 1 + (g * 3) % 5, 'riskControl', 1 + (g * 7) % 5,
+            'consistency', 1 + (g * 11) % 5, 'discipline', 1 + (g * 13) % 5, 'experience', 1 + (g * 17) % 5),
           'metrics', jsonb_build_object('twr', round(((s - 45) / 100.0 + ((g * 37) % 11) / 50.0)::numeric, 4), 'maxDrawdown', round((0.05 + ((g * 53) % 40) / 100.0)::numeric, 4)))
       from (select g, ((g * 7919) % 1000) / 10.0 as s from generate_series(1, ${n}) g where (g * 2654435761::bigint) % 1000 < ${Math.round(graded * 1000)}) x`.execute(
       db,

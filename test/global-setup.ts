@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { execSync } from "node:child_process";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startServer, type RunningServer } from "./support/server";
+import { dropStaleTestDatabases, startServer, type RunningServer } from "./support/server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,6 +16,7 @@ let server: RunningServer | undefined;
 export async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "..");
   if (!existsSync(path.join(root, "build/index.js"))) execSync("npx remix build", { cwd: root, stdio: "inherit" });
+  await dropStaleTestDatabases();
   server = await startServer();
   project.provide("baseUrl", server.url);
 }

@@ -2,6 +2,7 @@
 // (listRoundTrips of the ledger the grade was computed from), so every figure here is the
 // grade's own. No I/O; money fields are removed by the server when amounts are hidden.
 import type { CurvePoint, RoundTrip } from "~/grading";
+import { ASSET_CLASS_LABELS, type AssetClass } from "~/lib/vocabulary";
 
 /** The engine's break-even band (docs/GRADING.md §3): |P&L| within 1e-9 × entry notional. */
 const BREAK_EVEN = 1e-9;
@@ -98,8 +99,11 @@ export function monthlyReturns(curve: Pick<CurvePoint, "date" | "index">[]): Yea
   return [...years.values()];
 }
 
+/** A curve day as analysed: its P&L is null when another trader's amounts are hidden. */
+type CurveDay = Pick<CurvePoint, "date" | "index"> & { pnl: number | null };
+
 /** One cell per curve day: its P&L net of flows and its index return. */
-export function dailyCalendar(curve: Pick<CurvePoint, "date" | "index" | "pnl">[]): DayCell[] {
+export function dailyCalendar(curve: CurveDay[]): DayCell[] {
   let prev = 1;
   return curve.map((c) => {
     const r = prev > 0 ? c.index / prev - 1 : null;
@@ -292,15 +296,13 @@ export function tripRow(t: RoundTrip, n: number): TripRow {
   };
 }
 
-const CLASS_LABELS: Record<string, string> = { stock: "Stocks", etf: "ETFs", crypto: "Crypto", option: "Options" };
-
 /**
  * Every analytic of the Stats tab in one pass over the round trips (plus one over the curve).
  * `rankBy` orders the best and worst trips: by P&L, or by return when amounts are hidden (so the
  * order reveals nothing about sizes).
  */
 export function analyse(
-  curve: Pick<CurvePoint, "date" | "index" | "pnl">[],
+  curve: CurveDay[],
   trips: RoundTrip[],
   opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number },
 ): Analytics {
@@ -355,7 +357,7 @@ export function analyse(
     monthly: monthlyReturns(curve),
     calendar: dailyCalendar(curve),
     bySymbol: symbolRows,
-    byAssetClass: rows(byClass, (k) => CLASS_LABELS[k] ?? k, total),
+    byAssetClass: rows(byClass, (k) => ASSET_CLASS_LABELS[k as AssetClass] ?? k, total),
     bySide: rows(bySide, (k) => (k === "long" ? "Long" : "Short"), total),
     byWeekday: rows(byWeekday, (k) => WEEKDAYS[Number(k)]!, total, "all"),
     byHour: rows(byHour, (k) => `${k.padStart(2, "0")}:00`, total, "all"),

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { renderAsync } from "@resvg/resvg-js";
+import { createElement } from "react";
 import satori, { init as initSatori } from "satori/wasm";
 import initYoga from "yoga-wasm-web";
 import { cardElement, CARD_FORMATS, type CardData } from "./layout";
@@ -348,13 +349,9 @@ export async function renderCardPng(data: CardData): Promise<Buffer> {
  * user asks for does not pay for it (Satori parses a font set on its first use).
  */
 export async function warmUpCardFonts(): Promise<void> {
-  const element = {
-    type: "div",
-    key: null,
-    props: { style: { display: "flex", fontFamily: "Inter" }, children: "Grader 0123456789%" },
-  };
+  const element = createElement("div", { style: { display: "flex", fontFamily: "Inter" } }, "Grader 0123456789%");
   await loadYoga();
-  const svg = await satori(element as unknown as Parameters<typeof satori>[0], {
+  const svg = await satori(element, {
     width: 200,
     height: 50,
     fonts: BASE_FONTS,

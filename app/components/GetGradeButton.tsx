@@ -7,6 +7,8 @@ import { tipsActions } from "./Tips";
 import { notify, useModalDialog } from "./Toaster";
 
 type Outcome = { code: number; message?: string };
+// The evaluation action redirects a page's form; this fetcher shows the outcome in place instead.
+const ASK_FOR_OUTCOME = { answer: "outcome" };
 
 /**
  * "Get Grade" / "Refresh Grade" (PRODUCT §4). Without JavaScript it is a link to /evaluate, where each
@@ -34,7 +36,7 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
         "We'll import the latest history of your linked accounts and grade it. A new grade uses one try when something changed.",
       okLabel: "Confirm",
     });
-    if (ok) fetcher.submit(null, { method: "post", action: "/evaluate" });
+    if (ok) fetcher.submit(ASK_FOR_OUTCOME, { method: "post", action: "/evaluate" });
   }
 
   useEffect(() => {
@@ -55,7 +57,7 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
       if (!ok) return;
       if (outcome.code === 401 && location.pathname !== "/pricing") navigate("/pricing");
       else if (outcome.code === 403) navigate("/profile/account");
-      else if (outcome.code === 406) fetcher.submit(null, { method: "post", action: "/evaluate" });
+      else if (outcome.code === 406) fetcher.submit(ASK_FOR_OUTCOME, { method: "post", action: "/evaluate" });
     });
   }, [fetcher.data, fetcher.state, confirm, navigate, location.pathname, revalidator, fetcher]);
 

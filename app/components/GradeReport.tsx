@@ -1,4 +1,5 @@
 import type { Evaluation } from "~/grading";
+import type { RedactedEvaluation } from "~/server/evaluation.server";
 import { formatCompact, formatDay, formatPercent, formatScore, formatUsd } from "~/lib/format-number";
 import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
@@ -8,7 +9,8 @@ import { skillInWords } from "~/content/glossary";
 import { DIMENSION_LABELS } from "~/lib/vocabulary";
 
 export type ReportData = {
-  evaluation: Evaluation;
+  /** Redacted when another trader hides their amounts. */
+  evaluation: Evaluation | RedactedEvaluation;
   createdAt: string;
   verificationCode: string;
   showAmounts: boolean;
@@ -60,7 +62,7 @@ export function twrVsMwrSentence(twr: number | null, mwr: number | null): string
 export function GradeReport({ data }: { data: ReportData }) {
   const e = data.evaluation;
   const m = e.metrics;
-  const money = (v: number) => (data.showAmounts ? formatUsd(v) : "hidden");
+  const money = (v: number | null) => (data.showAmounts && v !== null ? formatUsd(v) : "hidden");
   if (!e.tier || !e.stars || !e.dimensions) {
     return (
       <section className="card">
@@ -355,7 +357,13 @@ export function GradeReport({ data }: { data: ReportData }) {
 }
 
 /** When this grade came from a newer engine than the one before, what changed and how the grade moved. */
-function WhatChanged({ evaluation, history }: { evaluation: Evaluation; history: ReportData["history"] }) {
+function WhatChanged({
+  evaluation,
+  history,
+}: {
+  evaluation: ReportData["evaluation"];
+  history: ReportData["history"];
+}) {
   const [current, previous] = history;
   if (!current || !previous || !previous.engine_version || previous.engine_version === evaluation.engineVersion)
     return null;

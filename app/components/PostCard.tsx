@@ -26,7 +26,7 @@ export function postActionHref(p: { id: string; root_id: string | null }) {
 export function PostCard({ post, now, link = true }: { post: Serialized; now: number; link?: boolean }) {
   const location = useLocation();
   const here = location.pathname + location.search;
-  const like = useFetcher<{ liked?: boolean; like_count?: number }>();
+  const like = useFetcher();
   const action = postActionHref(post);
   // Optimistic like state while the fetcher is busy.
   const pendingLike = like.formData?.get("intent");
@@ -76,7 +76,7 @@ export function PostCard({ post, now, link = true }: { post: Serialized; now: nu
       ) : null}
       {post.deleted ? null : (
         <footer className="post-actions">
-          <like.Form method="post" action={action}>
+          <like.Form method="post" action={action} preventScrollReset>
             <input type="hidden" name="redirect_to" value={here} />
             <input type="hidden" name="intent" value={liked ? "unlike" : "like"} />
             <button type="submit" className="btn btn-ghost btn-small" aria-pressed={liked}>

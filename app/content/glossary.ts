@@ -1,5 +1,6 @@
 // One line per figure on the Stats tab: shown on hover/focus beside the figure and listed on
 // /glossary. The wording follows docs/GRADING.md (the engine's definitions).
+import { formatNumber } from "~/lib/format-number";
 
 export type GlossaryEntry = { term: string; text: string };
 
@@ -132,5 +133,5 @@ export function skillInWords(
     return `${likely}; the record does not yet show a positive edge to build on.`;
   }
   const more = Math.max(1, Math.ceil(minTrackRecordDays - activeDays));
-  return `${likely}; ${more.toLocaleString("en-US")} more active day${more === 1 ? "" : "s"} like these would make it 95 %.`;
+  return `${likely}; ${formatNumber(more, 0)} more active day${more === 1 ? "" : "s"} like these would make it 95 %.`;
 }

@@ -8,9 +8,6 @@ export type GuideStep = {
   illustration: GuideIllustration;
 };
 
-/** Demo broker credentials for the Plaid sandbox used when the app runs without Plaid credentials. */
-export const demoBrokerLogin = { username: "user_good", password: "pass_good" } as const;
-
 export const guideSteps: GuideStep[] = [
   {
     title: "Create your account",

@@ -12,6 +12,27 @@ export function roundNumber(x: number): number | null {
   return v === 0 ? 0 : v;
 }
 
+/** Typed arrays of numbers, written as arrays. */
+type NumberArray =
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array;
+
+function isNumberArray(value: unknown): value is NumberArray {
+  return (
+    ArrayBuffer.isView(value) &&
+    !(value instanceof DataView) &&
+    !(value instanceof BigInt64Array) &&
+    !(value instanceof BigUint64Array)
+  );
+}
+
 function write(value: unknown, out: string[]): void {
   if (value === null || value === undefined) {
     out.push("null");
@@ -27,8 +48,8 @@ function write(value: unknown, out: string[]): void {
       write(value[i] === undefined ? null : value[i], out);
     }
     out.push("]");
-  } else if (ArrayBuffer.isView(value)) {
-    write(Array.from(value as unknown as ArrayLike<number>), out);
+  } else if (isNumberArray(value)) {
+    write(Array.from(value), out);
   } else if (typeof value === "object") {
     const obj = value as Record<string, unknown>;
     const keys = Object.keys(obj)

@@ -2,13 +2,13 @@
 // arrays sized up front, strings interned into integer ids, trades sorted by (time, id) and cut at
 // asOf. Preparing is the only step that reads the trade objects; it belongs to parsing (one pass
 // over the input, like validation), so a ledger graded several times is prepared once.
-import type { Ledger } from "./ledger";
+import type { AssetClass, Ledger } from "./ledger";
 import { fresh, scratch, scratchRaw } from "./scratch";
 import { compareStrings, sortIndexByTime } from "./sort";
 import { parseIsoMs, formatIso } from "./time";
 
-export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3 } as const;
-export const CLASS_NAMES = ["stock", "etf", "crypto", "option"] as const;
+/** An asset class's column code: its index in ASSET_CLASSES. */
+export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3 } as const satisfies Record<AssetClass, number>;
 export const CRYPTO = 2;
 
 /** Trade rows that are not trades: units arriving from or leaving to outside (ledger v2 receive/send). */

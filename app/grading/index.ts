@@ -1,6 +1,7 @@
 // Grader engine: pure, deterministic, no I/O. grade() takes a ledger validated by parseLedger,
 // or that ledger already prepared (columnar) by prepareLedger.
-import { CLASS_NAMES, CRYPTO, prepareLedger, type PreparedLedger } from "./columns";
+import { CRYPTO, prepareLedger, type PreparedLedger } from "./columns";
+import { ASSET_CLASSES } from "./ledger";
 import { buildInsights } from "./insights";
 import type { Ledger } from "./ledger";
 import { addInitialDeposit, ledgerPass, LOT_FEE_PU, LOT_FIELDS, LOT_PRICE, LOT_REM } from "./pass";
@@ -9,7 +10,7 @@ import { riskFigures } from "./risk";
 import { percentileOf, scoreMetrics, starsOf, tierStars, type Tier } from "./score";
 import { benchmarkFigures, benchmarkReturn, benchmarkSeries, skillFigures } from "./stats";
 import { medianOf } from "./median";
-import { formatDay, MS_PER_DAY } from "./time";
+import { formatIsoDay, MS_PER_DAY } from "./time";
 import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, Position, RoundTrip } from "./types";
 
 export const ENGINE_VERSION = "2.0.0";
@@ -138,7 +139,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
     positions.push({
       account: c.accounts[pass.posAcc[p]],
       symbol: c.symbols[s],
-      assetClass: CLASS_NAMES[c.symCls[s]],
+      assetClass: ASSET_CLASSES[c.symCls[s]],
       quantity: side * q,
       avgCost: q > 0 ? cost / q : 0,
       mark,
@@ -281,7 +282,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   for (let i = 0; i < pass.days.length; i++) {
     const pnl = pass.equity[i] - (i > 0 ? pass.equity[i - 1] : 0) - pass.dayFlow[i];
     const point: CurvePoint = {
-      date: formatDay(pass.days[i]),
+      date: formatIsoDay(pass.days[i]),
       equity: pass.equity[i],
       index: pass.index[i],
       drawdown: risk.drawdown[i],
@@ -370,7 +371,7 @@ export function listRoundTrips(ledger: Ledger | PreparedLedger): RoundTrip[] {
     out[i] = {
       account: c.accounts[pass.posAcc[p]],
       symbol: c.symbols[s],
-      assetClass: CLASS_NAMES[c.symCls[s]],
+      assetClass: ASSET_CLASSES[c.symCls[s]],
       side: pass.rtSide[i] > 0 ? "long" : "short",
       openTime: new Date(pass.rtOpenTime[i]).toISOString(),
       closeTime: new Date(pass.rtClose[i]).toISOString(),

@@ -165,7 +165,7 @@ export function dayOf(ms: number): number {
 }
 
 /** "YYYY-MM-DD" for a UTC day number. */
-export function formatDay(day: number): string {
+export function formatIsoDay(day: number): string {
   return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
 }
 

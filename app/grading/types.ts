@@ -1,4 +1,5 @@
 // Output types of the grading engine. All fractions are fractions (0.25 = 25 %); money is USD.
+import type { AssetClass } from "./ledger";
 import type { Dimension, Tier } from "./score";
 
 export interface Metrics {
@@ -112,7 +113,7 @@ export interface Insight {
 export interface Position {
   account: string;
   symbol: string;
-  assetClass: "stock" | "etf" | "crypto" | "option";
+  assetClass: AssetClass;
   /** Signed: negative for a short. */
   quantity: number;
   /** Quantity-weighted entry price of the open lots (fees excluded). */
@@ -163,7 +164,7 @@ export type { Tier, Dimension };
 export interface RoundTrip {
   account: string;
   symbol: string;
-  assetClass: "stock" | "etf" | "crypto" | "option";
+  assetClass: AssetClass;
   side: "long" | "short";
   /** ISO times of the opening and the closing trade. */
   openTime: string;

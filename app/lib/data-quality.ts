@@ -1,10 +1,25 @@
+import { formatNumber } from "./format-number";
+
+/** What a grade could not use, stored with it (evaluations.data_quality). */
+export type DataQuality = {
+  skipped: { reason: string; count: number }[];
+  /** Symbols whose computed position differs from the provider's holdings (absent in grades before it). */
+  disagreements?: { symbol: string; computed: number; reported: number }[];
+};
+
+/** A stored data_quality: PGlite hands json columns back as text, PostgreSQL parsed. */
+export function readDataQuality(raw: unknown): DataQuality | null {
+  if (!raw) return null;
+  return (typeof raw === "string" ? JSON.parse(raw) : raw) as DataQuality;
+}
+
 /** The warning a grade shows for each symbol whose position disagrees with the provider's holdings. */
 export const DISAGREEMENT_TEXT = "positions disagree with the provider's holdings";
 
 /** The quantities are left out where the trader hides amounts from others. */
 type Disagreement = { symbol: string; computed?: number; reported?: number };
 
-const units = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 6 });
+const units = (x: number) => formatNumber(x, 6);
 
 export function disagreementLine(d: Disagreement): string {
   const detail =

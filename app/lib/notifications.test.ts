@@ -83,10 +83,11 @@ describe("parseNotificationSettings", () => {
           ["digest", "off"],
         ]),
       ),
-    ).toEqual({ ok: false, error: "Unknown kind of notification." });
+    ).toEqual({ ok: false, status: 400, message: "Unknown kind of notification." });
     expect(parseNotificationSettings(form([["digest", "hourly"]]))).toEqual({
       ok: false,
-      error: "Choose off, daily or weekly.",
+      status: 400,
+      message: "Choose off, daily or weekly.",
     });
   });
 });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { formatNumber } from "./format-number";
+import type { Refusal } from "./refusal";
 
 // What a notification says and the settings form, shared by the server, the pages and the digest.
 
@@ -11,6 +13,7 @@ export const NOTIFICATION_KINDS = [
   "mention",
   "grade_change",
   "import_done",
+  "import_failed",
   "grade_done",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -28,6 +31,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   mention: "Mentions (@username)",
   grade_change: "Grade changes of traders you follow",
   import_done: "Finished imports",
+  import_failed: "Failed imports",
   grade_done: "Automatic grades after an import",
 };
 
@@ -66,8 +70,10 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
     case "import_done": {
       const added = num(data.trades_added) ?? 0;
       const source = str(data.source) ?? "account";
-      return `Your ${source} import finished: ${added.toLocaleString("en-US")} new trade${added === 1 ? "" : "s"}`;
+      return `Your ${source} import finished: ${formatNumber(added, 0)} new trade${added === 1 ? "" : "s"}`;
     }
+    case "import_failed":
+      return `Your ${str(data.source) ?? "account"} import failed: see your account page for why and to retry`;
     case "grade_done":
       return `Your new grade is ready${str(data.tier) ? `: ${str(data.tier)}` : ""}`;
   }
@@ -84,12 +90,12 @@ export const NotificationSettingsForm = z.object({
 
 export function parseNotificationSettings(
   form: FormData,
-): { ok: true; muted: NotificationKind[]; digest: DigestFrequency } | { ok: false; error: string } {
+): { ok: true; muted: NotificationKind[]; digest: DigestFrequency } | Refusal {
   const parsed = NotificationSettingsForm.safeParse({
     kinds: form.getAll("kinds").map(String),
     digest: String(form.get("digest") ?? ""),
   });
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+  if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0]!.message };
   const on = new Set(parsed.data.kinds);
   return { ok: true, muted: NOTIFICATION_KINDS.filter((k) => !on.has(k)), digest: parsed.data.digest };
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 
-export const USERNAME_RE = /^[a-z0-9_]{3,30}$/;
 export const MARKETS = ["us-stocks", "etfs", "options", "crypto"] as const;
 export const MARKET_LABELS: Record<(typeof MARKETS)[number], string> = {
   "us-stocks": "US stocks",

@@ -51,6 +51,12 @@ export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
 /** Instrument classes of the ledger (docs/GRADING.md §1). */
 export const ASSET_CLASSES = ["stock", "etf", "crypto", "option"] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
+export const ASSET_CLASS_LABELS: Readonly<Record<AssetClass, string>> = {
+  stock: "Stocks",
+  etf: "ETFs",
+  crypto: "Crypto",
+  option: "Options",
+};
 
 /** How an account is linked: a brokerage through Plaid, or a wallet proved by a signature. */
 export const ACCOUNT_KINDS = ["plaid", "evm", "solana"] as const;

@@ -9,7 +9,7 @@ import { parseForm } from "~/lib/forms";
 import { useRootData } from "~/lib/use-root-data";
 import { tooManyRequests } from "~/server/auth.server";
 import { saveContactMessage } from "~/server/contact.server";
-import { clientIp, hitRateLimit } from "~/server/rate-limit.server";
+import { clientIp, hitLimit } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
 import { readForm } from "~/server/guards.server";
 
@@ -29,7 +29,7 @@ const Schema = z.object({
 });
 
 export async function action({ request }: ActionFunctionArgs) {
-  const limit = await hitRateLimit(`contact:ip:${clientIp(request)}`, 5, 3600);
+  const limit = await hitLimit("contact-ip", clientIp(request));
   if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { sent: false });
   const parsed = parseForm(Schema, await readForm(request));
   if (!parsed.ok)

@@ -3,9 +3,8 @@ import { isSimulated } from "~/server/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { seo } from "~/lib/seo";
-import { linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
+import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
 import { requireUser } from "~/server/session.server";
-import { completeDemoLink } from "~/sources/plaid.server";
 import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
 

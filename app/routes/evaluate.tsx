@@ -32,15 +32,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-// The form behind "Get Grade" / "Refresh Grade". A fetcher (JavaScript) gets the outcome as
-// JSON; a page form (plain post, or a Remix <Form> navigation, which also asks for _data) says
-// then=stats and is redirected to the stats on success or shown the Tips box here.
+// The form behind "Get Grade" / "Refresh Grade". A page's form (with or without JavaScript) is
+// redirected to the stats on success or shown the Tips box here. GetGradeButton's fetcher, which
+// shows a toast or the Tips dialog in place, asks for the outcome itself with answer=outcome.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const toPage = request.headers.get("content-type") ? (await readForm(request)).get("then") === "stats" : false;
+  const wantsOutcome = request.headers.get("content-type")
+    ? (await readForm(request)).get("answer") === "outcome"
+    : false;
   const outcome = await evaluateUser(user.id, "all", reimportForEvaluation);
   const body = outcomeJson(outcome);
-  if (new URL(request.url).searchParams.has("_data") && !toPage) return json(body);
+  if (wantsOutcome) return json(body);
   if (outcome.code === 200 || outcome.code === 2002) return redirect("/profile/stats?evaluated=1");
   return json(body);
 }
@@ -78,7 +80,6 @@ export default function Evaluate() {
             you have {triesLeft} left.
           </p>
           <Form method="post">
-            <input type="hidden" name="then" value="stats" />
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy ? "Evaluating…" : current ? "Refresh Grade" : "Get Grade"}
             </button>{" "}

@@ -4,13 +4,13 @@ import { useLoaderData } from "@remix-run/react";
 import { WalletLinkPage } from "~/components/WalletLinkPage";
 import { seo } from "~/lib/seo";
 import { requireUser } from "~/server/session.server";
-import { isWalletDemo } from "~/server/wallet-link.server";
+import { isSimulated } from "~/server/demo.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Link a MetaMask wallet · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return json({ demo: isWalletDemo("evm") });
+  return json({ demo: isSimulated("evm") });
 }
 
 export default function LinkWallet() {

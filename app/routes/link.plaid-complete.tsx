@@ -2,9 +2,8 @@ import { toId } from "~/server/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isSimulated } from "~/server/demo.server";
 import { redirect } from "@remix-run/node";
-import { linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
+import { linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/server/linking.server";
 import { readCookie, requireUser } from "~/server/session.server";
-import { publicTokenFromLinkSession } from "~/sources/plaid.server";
 import { LINK_COOKIE } from "./link.plaid";
 
 // GET /link/plaid-complete: Plaid Hosted Link's completion_redirect_uri (real credentials only).

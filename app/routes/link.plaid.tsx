@@ -4,7 +4,7 @@ import { redirect } from "@remix-run/node";
 import { getEnv } from "~/server/env.server";
 import { log } from "~/server/log.server";
 import { readCookie, requireUser } from "~/server/session.server";
-import { createLinkToken, describeFailure } from "~/sources/plaid.server";
+import { createLinkToken, describeFailure } from "~/server/linking.server";
 import { readForm, toId } from "~/server/guards.server";
 
 // POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the

@@ -10,7 +10,7 @@ import { createCheckoutSession, isStripeDemo, UnknownPriceError } from "~/server
 import { getEnv } from "~/server/env.server";
 import { triesLeft } from "~/server/evaluation.server";
 import { log } from "~/server/log.server";
-import { hitRateLimit } from "~/server/rate-limit.server";
+import { hitLimit } from "~/server/rate-limit.server";
 import { getSessionUser, requireUser } from "~/server/session.server";
 import { readForm } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
@@ -51,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
   const priceId = String(form.get("price_id") ?? "");
-  const limit = await hitRateLimit(`checkout:user:${user.id}`, 30, 3600);
+  const limit = await hitLimit("checkout", user.id);
   if (!limit.ok)
     return json(
       { error: "Too many checkout attempts. Please wait a moment and try again." },

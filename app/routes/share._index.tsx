@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!link || !story) throw redirect("/evaluate?share=no-grade");
   return json({
     userId: user.id,
-    cardPath: `/cards/${link.hash}.png`,
+    cardPath: link.path,
     shareUrl: link.url,
     storyUrl: story.url,
     publicUrl: getEnv().PUBLIC_URL,

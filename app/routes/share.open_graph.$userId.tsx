@@ -31,7 +31,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       code: d.code,
       demo: d.demo,
       unlinked: await unlinkedDisclosureFor(d.code),
-      cardPath: `/cards/${card.hash}.png`,
+      cardPath: card.path,
       width: card.width,
       height: card.height,
     },

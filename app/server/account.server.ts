@@ -3,15 +3,47 @@ import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { enqueueMail } from "./mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { hashToken } from "./session.server";
+import { recordReferral } from "./points.server";
+import { clientIp, hitLimit } from "./rate-limit.server";
+import { createSession, hashToken } from "./session.server";
 import { consumeToken, issueToken, voidTokens } from "./tokens.server";
-import { normalizeEmail } from "./users.server";
+import { createUser, normalizeEmail, type NewUser } from "./users.server";
 
 function link(path: string, token: string) {
   // Built from the configured public URL, never from the request's Host header.
   const url = new URL(path, getEnv().PUBLIC_URL);
   url.searchParams.set("token", token);
   return url.toString();
+}
+
+export type SignUpOutcome =
+  | { ok: true; token: string; setCookie: string }
+  | { ok: false; reason: "throttled"; retryAfter: number; message: string }
+  | { ok: false; reason: "taken" };
+
+const SIGNUP_THROTTLED = {
+  ip: "Too many sign-ups from here. Please try again later.",
+  email: "Too many attempts. Please wait a moment and try again.",
+};
+
+/**
+ * Sign-up, the one service behind /signup and POST /api/user/register. Both limits (`signup-ip`,
+ * `signup-email`) are what keeps the "taken" answer from listing accounts (DECISIONS 5). A new
+ * account gets its verification mail, the referral of `ref` (the /airdrop link) and a session.
+ */
+export async function signUp(request: Request, input: NewUser & { ref?: string | null }): Promise<SignUpOutcome> {
+  const ipLimit = await hitLimit("signup-ip", clientIp(request));
+  if (!ipLimit.ok)
+    return { ok: false, reason: "throttled", retryAfter: ipLimit.retryAfter, message: SIGNUP_THROTTLED.ip };
+  const emailLimit = await hitLimit("signup-email", normalizeEmail(input.email));
+  if (!emailLimit.ok)
+    return { ok: false, reason: "throttled", retryAfter: emailLimit.retryAfter, message: SIGNUP_THROTTLED.email };
+  const user = await createUser(input);
+  if (!user) return { ok: false, reason: "taken" };
+  await recordReferral(user.id, input.ref);
+  await sendVerificationEmail(user.id);
+  const { token, setCookie } = await createSession(user.id, request);
+  return { ok: true, token, setCookie };
 }
 
 /** Always succeeds from the caller's point of view: whether the email exists is never revealed. */

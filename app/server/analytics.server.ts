@@ -7,6 +7,7 @@ import {
   type JournalQuery,
 } from "~/analytics/journal";
 import { listRoundTrips, type RoundTrip } from "~/grading";
+import { LRUCache } from "lru-cache";
 import { getDb } from "./db.server";
 import { gradeReportFor } from "./evaluation.server";
 import { evaluationLedger } from "./ledger.server";
@@ -14,8 +15,8 @@ import { evaluationLedger } from "./ledger.server";
 // Round trips of recent grades by evaluation id. A grade's stored ledger never changes, so an
 // entry is never stale; four entries (~15 MB each at 50,000 round trips) spare paging through a
 // journal the ledger's gunzip and parse (~300 ms at 100,000 trades).
-const TRIP_CACHE_SIZE = 4;
-const tripCache = new Map<number, RoundTrip[]>();
+// A TTL as well: after load the memory goes back (a journal being paged keeps its entry alive).
+const tripCache = new LRUCache<number, RoundTrip[]>({ max: 4, ttl: 30_000, updateAgeOnGet: true, ttlAutopurge: true });
 
 /**
  * The round trips of the grade `ownerId` holds now, from the exact ledger it graded (so the
@@ -28,16 +29,11 @@ export async function gradeRoundTrips(ownerId: number): Promise<{ evaluationId: 
   const id = row?.current_evaluation_id;
   if (!id) return null;
   const hit = tripCache.get(id);
-  if (hit) {
-    tripCache.delete(id);
-    tripCache.set(id, hit);
-    return { evaluationId: id, trips: hit };
-  }
+  if (hit) return { evaluationId: id, trips: hit };
   const found = await evaluationLedger(ownerId, id);
   if (!found) return null;
   const trips = listRoundTrips(found.ledger);
   tripCache.set(id, trips);
-  while (tripCache.size > TRIP_CACHE_SIZE) tripCache.delete(tripCache.keys().next().value!);
   return { evaluationId: id, trips };
 }
 

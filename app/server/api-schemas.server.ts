@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { email, password } from "~/lib/auth-schemas";
-import { TIERS } from "~/lib/market";
+import { TIERS } from "~/lib/vocabulary";
 import { NOTIFICATION_KINDS } from "~/lib/notifications";
 import { username } from "~/lib/profile-schemas";
 import { idSchema, MAX_ID } from "./guards.server";
@@ -337,7 +337,18 @@ export const Ledger = envelope(
   z
     .record(z.unknown())
     .openapi({ description: "The engine-format ledger the grade was computed from (docs/GRADING.md)." }),
-  z.object({ evaluationId: z.number().int(), engineVersion: z.string(), ledgerDigest: z.string() }),
+  z.object({
+    evaluationId: z.number().int(),
+    engineVersion: z.string(),
+    ledgerDigest: z.string(),
+    dataQuality: z
+      .object({
+        skipped: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+        disagreements: z.array(z.object({ symbol: z.string(), computed: z.number(), reported: z.number() })).optional(),
+      })
+      .nullable()
+      .openapi({ description: "What the grade could not use (docs/API.md); null for grades before it was kept." }),
+  }),
 ).openapi("Ledger");
 const traderRef = {
   id: z.number().int(),

@@ -1,21 +1,22 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import { sniffImage } from "~/lib/image-sniff";
+import type { Refusal } from "~/lib/refusal";
 import { getDb } from "./db.server";
 
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const MAX_SIDE = 4096;
 
-export type AvatarResult = { ok: true; url: string } | { ok: false; error: string };
+export type AvatarResult = { ok: true; url: string } | Refusal;
 
 /** Validates an uploaded avatar by its bytes and stores it; users.avatar_url gets a versioned URL. */
 export async function saveAvatar(userId: number, bytes: Uint8Array): Promise<AvatarResult> {
-  if (bytes.length === 0) return { ok: false, error: "Choose an image to upload." };
-  if (bytes.length > AVATAR_MAX_BYTES) return { ok: false, error: "The image is larger than 2 MB." };
+  if (bytes.length === 0) return { ok: false, status: 400, message: "Choose an image to upload." };
+  if (bytes.length > AVATAR_MAX_BYTES) return { ok: false, status: 400, message: "The image is larger than 2 MB." };
   const info = sniffImage(bytes);
-  if (!info) return { ok: false, error: "Use a PNG, JPEG or WebP image." };
+  if (!info) return { ok: false, status: 400, message: "Use a PNG, JPEG or WebP image." };
   if (info.width < 1 || info.height < 1 || info.width > MAX_SIDE || info.height > MAX_SIDE) {
-    return { ok: false, error: `The image must be at most ${MAX_SIDE}×${MAX_SIDE} pixels.` };
+    return { ok: false, status: 400, message: `The image must be at most ${MAX_SIDE}×${MAX_SIDE} pixels.` };
   }
   const hash = crypto.createHash("sha256").update(bytes).digest("base64url").slice(0, 16);
   const url = `/avatars/${userId}?v=${hash}`;

@@ -1,4 +1,5 @@
 import { AVATAR_MAX_BYTES } from "./avatar.server";
+import type { Refusal } from "~/lib/refusal";
 
 /**
  * How large a request body each route accepts, checked from Content-Length before anything reads
@@ -19,7 +20,7 @@ export function bodyLimitFor(path: string): number {
   return BODY_LIMITS.find((l) => l.path.test(path))?.bytes ?? DEFAULT_BODY_LIMIT;
 }
 
-export type BodyCheck = { ok: true } | { ok: false; status: 411 | 413; message: string };
+export type BodyCheck = { ok: true } | Refusal<411 | 413>;
 
 /** The verdict on a request's declared body, from its method, path and headers only. */
 export function checkBodySize(req: {

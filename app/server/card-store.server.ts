@@ -1,27 +1,43 @@
 // The content-addressed card store: PostgreSQL is the record, a bounded in-process LRU keeps hot
 // PNGs, and GET /cards/<sha256>.png is answered from here by an Express route in server.ts (ahead
 // of the page cache, static files and Remix: a stored card is the most requested and cheapest
-// thing the server sends). Nothing here imports the renderer, so server.ts stays light.
+// thing the server sends). Nothing here imports the renderer.
+import { LRUCache } from "lru-cache";
 import { getDb } from "./db.server";
 
-export const CARD_PATH = /^\/cards\/([0-9a-f]{64})\.png$/;
+// A card's URL, /cards/<sha256>.png, is spelled here only: cardPath writes it, cardHashOfPath and
+// cardAnswer read it, and server.ts mounts CARD_ROUTE.
+const CARD_DIR = "/cards/";
+const CARD_FILE = /^([0-9a-f]{64})\.png$/;
+export const CARD_ROUTE = `${CARD_DIR}:file`;
+
+/** The path a stored card is served at. */
+export function cardPath(hash: string): string {
+  return `${CARD_DIR}${hash}.png`;
+}
+
+/** The hash in a card's path, or null when `pathname` is not one. */
+export function cardHashOfPath(pathname: string): string | null {
+  return pathname.startsWith(CARD_DIR) ? (CARD_FILE.exec(pathname.slice(CARD_DIR.length))?.[1] ?? null) : null;
+}
+
 export const CARD_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 const MEMORY_BYTES = 48 * 1024 * 1024;
 /** Hashes remembered as stored (a bound keeps a long-running process's memory flat; forgetting one costs a look-up). */
 const KNOWN_MAX = 100_000;
 
-// On globalThis: server.ts (which serves the cards) and the Remix bundle (which renders and stores
-// them) load this module separately but share one memory, so a card just rendered is already hot.
-type Memory = { cards: Map<string, Buffer>; bytes: number; known: Set<string>; stats: CardCacheStats };
+// One memory for the process: server.ts serves cards from the same module the routes render and
+// store them through (it takes it from the build), so a card just rendered is already hot.
+type Memory = { cards: LRUCache<string, Buffer>; known: LRUCache<string, true>; stats: CardCacheStats };
 /** For /metrics: stored cards served from memory or the database, and whether a card had to be drawn. */
 export type CardCacheStats = { memoryHits: number; databaseLoads: number; renderHits: number; renders: number };
-const memory = ((globalThis as unknown as { __grader_cards?: Memory }).__grader_cards ??= {
-  cards: new Map(),
-  bytes: 0,
-  known: new Set(),
+const memory: Memory = {
+  // Bounded by bytes; a card over an eighth of the budget is not kept.
+  cards: new LRUCache({ maxSize: MEMORY_BYTES, maxEntrySize: MEMORY_BYTES / 8, sizeCalculation: (png) => png.length }),
+  known: new LRUCache({ max: KNOWN_MAX }),
   stats: { memoryHits: 0, databaseLoads: 0, renderHits: 0, renders: 0 },
-});
+};
 
 export function cardCacheStats(): CardCacheStats {
   return memory.stats;
@@ -40,16 +56,8 @@ export function isKnownCard(hash: string): boolean {
 
 /** Notes that `hash` is stored, and keeps its bytes hot when given. */
 export function rememberCard(hash: string, png?: Buffer) {
-  memory.known.add(hash);
-  if (memory.known.size > KNOWN_MAX) memory.known.delete(memory.known.values().next().value as string);
-  if (!png || memory.cards.has(hash) || png.length > MEMORY_BYTES / 8) return;
-  memory.cards.set(hash, png);
-  memory.bytes += png.length;
-  while (memory.bytes > MEMORY_BYTES) {
-    const [oldest, bytes] = memory.cards.entries().next().value as [string, Buffer];
-    memory.cards.delete(oldest);
-    memory.bytes -= bytes.length;
-  }
+  memory.known.set(hash, true);
+  if (png && !memory.cards.has(hash)) memory.cards.set(hash, png);
 }
 
 export type StoredCard = { png: Buffer; format: string; userId: number | null };
@@ -59,9 +67,6 @@ export async function loadCard(hash: string): Promise<StoredCard | null> {
   const hot = memory.cards.get(hash);
   if (hot) {
     memory.stats.memoryHits++;
-    // Refresh its place in the LRU.
-    memory.cards.delete(hash);
-    memory.cards.set(hash, hot);
     return { png: hot, format: "", userId: null };
   }
   memory.stats.databaseLoads++;
@@ -85,7 +90,7 @@ export type CardAnswer = { status: 200 | 304 | 404; headers: Record<string, stri
  * them forever; a matching If-None-Match gets a 304 without a look-up.
  */
 export async function cardAnswer(file: string, ifNoneMatch: string | undefined): Promise<CardAnswer> {
-  const hash = /^([0-9a-f]{64})\.png$/.exec(file)?.[1];
+  const hash = CARD_FILE.exec(file)?.[1];
   if (!hash) return { status: 404, headers: { "Content-Type": "text/plain" }, body: "Not Found" };
   const etag = `"${hash.slice(0, 32)}"`;
   if (ifNoneMatch === etag)

@@ -6,13 +6,13 @@ import { canDraw, renderCardPng, renderStats } from "~/card/render.server";
 import { displayName, initials } from "~/lib/display-name";
 import { formatCompact, formatDay, formatNumber } from "~/lib/format-number";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
-import { CARD_PATH, countCardRender, isKnownCard, rememberCard } from "./card-store.server";
+import { cardHashOfPath, cardPath, countCardRender, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import type { StoredEvaluation } from "./evaluation.server";
 import { log } from "./log.server";
 
-export { CARD_CACHE_CONTROL, CARD_PATH, loadCard, type StoredCard } from "./card-store.server";
+export { CARD_CACHE_CONTROL, loadCard, type StoredCard } from "./card-store.server";
 
 export { CARD_FORMATS, type CardFormat };
 
@@ -63,10 +63,6 @@ export function cardFigures(e: { metrics: CardMetrics }, showAmounts: boolean): 
       : { label: "Money-weighted return", value: cardPercent(m.mwr), tone: tone(m.mwr) },
   );
   return figures;
-}
-
-export function cardDate(iso: string): string {
-  return formatDay(iso);
 }
 
 type CardOwner = {
@@ -158,7 +154,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     score: e.score,
     stars: e.stars,
     figures: cardFigures(e, owner.show_amounts),
-    date: cardDate(evaluation.createdAt),
+    date: formatDay(evaluation.createdAt),
     code: evaluation.verificationCode,
     verifyHost: `${publicUrl.host}/verify`,
     showAmounts: owner.show_amounts,
@@ -177,7 +173,7 @@ export function cardHash(inputs: Pick<CardInputs, "data" | "avatarHash">): strin
 }
 
 export function cardUrl(hash: string): string {
-  return `${getEnv().PUBLIC_URL.replace(/\/$/, "")}/cards/${hash}.png`;
+  return `${getEnv().PUBLIC_URL.replace(/\/$/, "")}${cardPath(hash)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,6 +183,8 @@ const inflight = new Map<string, Promise<void>>();
 
 export type EnsuredCard = {
   hash: string;
+  /** Where it is served on this site (cardPath), and the same as an absolute URL (cardUrl). */
+  path: string;
   url: string;
   format: CardFormat;
   width: number;
@@ -242,6 +240,7 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
   const { width, height } = CARD_FORMATS[format];
   return {
     hash,
+    path: cardPath(hash),
     url: cardUrl(hash),
     format,
     width,
@@ -280,7 +279,7 @@ export function ownCardHash(fileUrl: string | null | undefined): string | null {
   }
   const ours = new URL(getEnv().PUBLIC_URL);
   if (url.origin !== ours.origin || url.username || url.password || url.search || url.hash) return null;
-  return CARD_PATH.exec(url.pathname)?.[1] ?? null;
+  return cardHashOfPath(url.pathname);
 }
 
 /** "alice.png": the username, else the first name, reduced to safe file-name characters. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { decryptSecret, encryptSecret } from "./crypto.server";
-import { parseEnv } from "./env.server";
+import { parseEnv, setEnv } from "./env.server";
 
 process.env.DATA_DIR = "memory://";
 
@@ -24,16 +24,16 @@ describe("key rotation", () => {
   const OLD = "11".repeat(32);
   const NEW = "22".repeat(32);
   const useKeys = (current: string, previous = "") => {
-    // getEnv() is parsed once per process (globalThis); a fresh object per case.
-    (globalThis as Record<string, unknown>).__grader_env = parseEnv({
-      ...process.env,
-      ENCRYPTION_KEY: current,
-      ENCRYPTION_KEY_PREVIOUS: previous,
-    });
+    // getEnv() is parsed once per process; a fresh object per case.
+    setEnv(
+      parseEnv({
+        ...process.env,
+        ENCRYPTION_KEY: current,
+        ENCRYPTION_KEY_PREVIOUS: previous,
+      }),
+    );
   };
-  afterEach(() => {
-    delete (globalThis as Record<string, unknown>).__grader_env;
-  });
+  afterEach(() => setEnv(undefined));
 
   it("reads a secret sealed with the previous key after rotation, and seals new ones with the new key", () => {
     useKeys(OLD);

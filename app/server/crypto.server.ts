@@ -10,6 +10,7 @@ import { log } from "./log.server";
 // ENCRYPTION_KEY_PREVIOUS; new secrets use the new key, and a secret sealed with an old key is
 // still read (GCM's tag tells which key fits), see docs/OPERATIONS.md.
 let cached: { env: Env; keys: Buffer[] } | undefined;
+let memoryKey: Buffer | undefined;
 
 export function parseKey(raw: string, name = "ENCRYPTION_KEY"): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
@@ -21,12 +22,8 @@ export function parseKey(raw: string, name = "ENCRYPTION_KEY"): Buffer {
 }
 
 function demoKey(env: Env): Buffer {
-  if (env.DATA_DIR === "memory://") {
-    // One per process, on globalThis: server.ts (where the job workers run) and the Remix bundle
-    // are separate module graphs that must decrypt each other's tokens.
-    const g = globalThis as unknown as { __grader_memory_key?: Buffer };
-    return (g.__grader_memory_key ??= crypto.randomBytes(32));
-  }
+  // One per process: the routes and the job workers decrypt each other's tokens.
+  if (env.DATA_DIR === "memory://") return (memoryKey ??= crypto.randomBytes(32));
   const file = path.resolve(env.DATA_DIR, "encryption.key");
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });

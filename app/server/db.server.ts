@@ -1,20 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { migrations } from "../../migrations/index";
 import { lockDataDir } from "./db/data-lock.server";
 import type { Database } from "./db/schema";
 import { getEnv } from "./env.server";
 
+/**
+ * The database or a transaction of it (Kysely's Transaction is a Kysely): every function that
+ * queries takes a `DB`, so a caller can pass its open transaction and the writes go with it.
+ */
 export type DB = Kysely<Database>;
 
 type DbHandle = { db: DB; kind: "postgres" | "pglite"; close: () => Promise<void> };
 
-// One instance per process. server.ts and the Remix bundle are separate module graphs, so the
-// handle lives on globalThis: two PGlite instances on one directory would corrupt it.
-const key = "__grader_db";
-type G = { [key]?: Promise<DbHandle> };
+// One instance per process (two PGlite instances on one directory would corrupt it).
+let current: Promise<DbHandle> | undefined;
 
 /** Counters for /metrics: how often a request found no free connection in time. */
 export const poolStats = { waitTimeouts: 0 };
@@ -135,7 +140,7 @@ async function openDb(): Promise<DbHandle> {
     throw error;
   }
   // PGlite has one connection: a pool of one serialises queries and keeps transactions whole.
-  const config = createPgConfig(pglite) as unknown as pg.PoolConfig;
+  const config: pg.PoolConfig = createPgConfig(pglite);
   config.connectionTimeoutMillis = env.DATABASE_POOL_WAIT_MS;
   const pool = new pg.Pool(config);
   currentPool = pool;
@@ -152,8 +157,7 @@ async function openDb(): Promise<DbHandle> {
 }
 
 function handle(): Promise<DbHandle> {
-  const g = globalThis as unknown as G;
-  return (g[key] ??= openDb());
+  return (current ??= openDb());
 }
 
 export async function getDb(): Promise<DB> {
@@ -164,11 +168,24 @@ export async function dbKind() {
   return (await handle()).kind;
 }
 
+/**
+ * Streams `data` (COPY text format) into `statement`, a `COPY … FROM STDIN`, on the connection of
+ * `trx` — PostgreSQL only: PGlite's pg adapter has no socket for pg-copy-streams to write to.
+ * Kysely hands a compiled query's `sql` to pg's `client.query` unchanged, and pg runs a Submittable
+ * (the COPY stream) on that client; a transaction keeps that client until it ends, and pg queues
+ * the transaction's next statements behind the COPY.
+ */
+export async function copyInto(trx: DB, statement: string, data: Iterable<string>): Promise<void> {
+  if (!trx.isTransaction) throw new Error("copyInto needs a transaction: a pooled connection goes back at once");
+  const stream = copyFrom(statement);
+  await trx.executeQuery({ ...CompiledQuery.raw(""), sql: stream as unknown as string });
+  await pipeline(Readable.from(data), stream);
+}
+
 export async function closeDb(): Promise<void> {
-  const g = globalThis as unknown as G;
-  const h = g[key];
+  const h = current;
   if (!h) return;
-  delete g[key];
+  current = undefined;
   await (await h).close();
 }
 

@@ -1,7 +1,40 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 // One schema for the whole environment, parsed once at start-up. A bad value stops the server
 // with a message naming the variable (see docs/OPERATIONS.md for every variable).
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY as Express's "trust proxy" takes it: a hop count, true/false, or a list of addresses,
+ * CIDRs and Express's names. Checked here because Express throws on a bad list only at the first
+ * request, and a crash per request is not a start-up error.
+ */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number | string {
+  const v = value.trim();
+  if (v === "" || v === "false") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const bad = v
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => {
+      if (PROXY_NAMES.has(part)) return false;
+      const [address, bits, ...rest] = part.split("/");
+      const family = isIP(address ?? "");
+      if (!family || rest.length) return true;
+      return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+    });
+  if (bad.length) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `not a hop count, true/false, address, CIDR or one of loopback, linklocal, uniquelocal: ${bad.join(", ")}`,
+    });
+    return z.NEVER;
+  }
+  return v;
+}
+
 const bool = z.enum(["0", "1", "true", "false", ""]).transform((v) => v === "1" || v === "true");
 
 export const PROVIDER_NAMES = ["google", "apple", "plaid", "evm", "solana", "stripe", "smtp", "prices"] as const;
@@ -79,7 +112,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_FACTOR: z.coerce.number().positive().default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   // Express "trust proxy" setting when behind a load balancer, e.g. "1" or "loopback".
-  TRUST_PROXY: z.string().default(""),
+  TRUST_PROXY: z.string().default("").transform(parseTrustProxy),
   PAGE_CACHE: bool.default("1"),
   // Evaluations: lifetime free tries per user, and evaluations per UTC day.
   FREE_TRIES: z.coerce.number().int().min(0).default(3),
@@ -282,10 +315,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return { ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}` };
 }
 
-const key = "__grader_env";
+let current: Env | undefined;
+
+/** The environment, parsed once per process on first use. */
 export function getEnv(): Env {
-  const g = globalThis as unknown as Record<string, Env | undefined>;
-  return (g[key] ??= parseEnv());
+  return (current ??= parseEnv());
+}
+
+/**
+ * Replaces the parsed environment (undefined: parse process.env again on the next getEnv). For
+ * tests and the bench, which run one process under several configurations.
+ */
+export function setEnv(env: Env | undefined): void {
+  current = env;
 }
 
 // The subset the browser may see (window.ENV).

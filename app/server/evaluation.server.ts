@@ -1,9 +1,18 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import { canonicalJson, ENGINE_VERSION, grade, type Evaluation, type Ledger } from "~/grading";
-import { getDb } from "./db.server";
+import {
+  canonicalJson,
+  ENGINE_VERSION,
+  grade,
+  type CurvePoint,
+  type Evaluation,
+  type Ledger,
+  type Metrics,
+} from "~/grading";
+import { getDb, type DB } from "./db.server";
 import { isDemoGrade } from "./demo.server";
-import type { DataQuality, LinkedAccountKind } from "./db/schema";
+import type { LinkedAccountKind } from "./db/schema";
+import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 import { getEnv } from "./env.server";
 import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
@@ -97,11 +106,7 @@ type Allowance = { ok: true } | { ok: false; code: 401 | 402 };
  * (or upsert) inside the caller's transaction, so concurrent requests can never exceed either
  * limit, and a later failure in the transaction gives both back.
  */
-export async function consumeAllowance(
-  trx: Awaited<ReturnType<typeof getDb>>,
-  userId: number,
-  now = new Date(),
-): Promise<Allowance> {
+export async function consumeAllowance(trx: DB, userId: number, now = new Date()): Promise<Allowance> {
   const env = getEnv();
   const tried = await trx
     .updateTable("users")
@@ -373,36 +378,41 @@ export async function gradeHistory(userId: number, limit = 50) {
   return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
 }
 
-const MONEY_METRICS = [
-  "realizedPnl",
-  "unrealizedPnl",
-  "totalPnl",
-  "fees",
-  "accountFees",
-  "income",
-  "expectancy",
-  "avgWin",
-  "avgLoss",
-  "largestLossAmount",
-  "deposits",
-  "withdrawals",
-  "impliedFunding",
-  "cash",
-  "equity",
-] as const;
+// Every dollar figure of the metrics, as redacted.
+const NO_MONEY_METRICS = {
+  realizedPnl: null,
+  unrealizedPnl: null,
+  totalPnl: null,
+  fees: null,
+  accountFees: null,
+  income: null,
+  expectancy: null,
+  avgWin: null,
+  avgLoss: null,
+  largestLossAmount: null,
+  deposits: null,
+  withdrawals: null,
+  impliedFunding: null,
+  cash: null,
+  equity: null,
+} as const satisfies Partial<Record<keyof Metrics, null>>;
+
+/** A grade without its dollar figures: the money metrics, the curve's equity and P&L are null, no positions. */
+export type RedactedEvaluation = Omit<Evaluation, "metrics" | "curve"> & {
+  metrics: Omit<Metrics, keyof typeof NO_MONEY_METRICS> & typeof NO_MONEY_METRICS;
+  curve: (Omit<CurvePoint, "equity" | "pnl"> & { equity: null; pnl: null })[];
+};
 
 /**
  * What another user may see when the trader shows percentages only (the default): every dollar
  * figure is removed on the server, so it never reaches their browser, not even in loader data.
  */
-export function redactAmounts(e: Evaluation): Evaluation {
-  const metrics = { ...e.metrics } as Record<string, unknown>;
-  for (const k of MONEY_METRICS) metrics[k] = null;
+export function redactAmounts(e: Evaluation): RedactedEvaluation {
   return {
     ...e,
-    metrics: metrics as unknown as Evaluation["metrics"],
+    metrics: { ...e.metrics, ...NO_MONEY_METRICS },
     // The day's P&L is dollars too; the index, drawdown and benchmark are ratios.
-    curve: e.curve.map((c) => ({ ...c, equity: null as unknown as number, pnl: null as unknown as number })),
+    curve: e.curve.map((c) => ({ ...c, equity: null, pnl: null })),
     positions: [],
   };
 }
@@ -423,11 +433,7 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
   ]);
   if (!current) return null;
   const showAmounts = ownerId === viewerId || Boolean(owner?.show_amounts);
-  const stored = quality?.data_quality
-    ? ((typeof quality.data_quality === "string"
-        ? JSON.parse(quality.data_quality)
-        : quality.data_quality) as DataQuality)
-    : null;
+  const stored = readDataQuality(quality?.data_quality);
   // Quantities held are the trader's to show: others see the symbols only unless amounts are shown.
   const dataQuality =
     stored && !showAmounts

@@ -9,6 +9,7 @@ delete process.env.GRADE_SIGNING_KEY;
 const { closeDb, getDb, migrateToLatest } = await import("./db.server");
 const { appendToGradeLog, auditGradeLog, gradeLogPage, publishedKeys } = await import("./grade-log.server");
 const { checkChain, checkEntry } = await import("./grade-verify.server");
+const { setEnv } = await import("./env.server");
 
 type Db = Awaited<ReturnType<typeof getDb>>;
 type Trx = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
@@ -241,7 +242,7 @@ describe("the grade log", () => {
     const crypto = await import("node:crypto");
     const pem = crypto.generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     process.env.GRADE_SIGNING_KEY = pem.replace(/\n/g, "\\n");
-    delete (globalThis as Record<string, unknown>).__grader_env;
+    setEnv(undefined);
     try {
       await grade(users[0]!, "GR-DDDD-DDD1", 0.2);
       const keys = await publishedKeys();
@@ -260,7 +261,7 @@ describe("the grade log", () => {
       });
     } finally {
       delete process.env.GRADE_SIGNING_KEY;
-      delete (globalThis as Record<string, unknown>).__grader_env;
+      setEnv(undefined);
     }
   });
 

@@ -1,10 +1,9 @@
 import crypto, { type KeyObject } from "node:crypto";
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { canonicalJson, type Evaluation } from "~/grading";
 import { decryptSecret, encryptSecret } from "./crypto.server";
-import type { DB } from "./db.server";
-import { getDb } from "./db.server";
-import type { Database, LinkedAccountKind } from "./db/schema";
+import { getDb, type DB } from "./db.server";
+import type { LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
 import { buildGradeRecord, sha256Hex, type UnlinkedSummary } from "./grade-record.server";
 import {
@@ -24,8 +23,6 @@ import { log } from "./log.server";
 // The append-only public log of grades. Each new evaluation appends, in its own transaction, one
 // record signed with the server's Ed25519 key and chained to the one before by hash. Appenders
 // lock the one-row head (SELECT … FOR UPDATE), so concurrent servers queue instead of forking.
-
-type Executor = DB | Transaction<Database>;
 
 // ---------------------------------------------------------------------------------------------
 // Keys
@@ -50,7 +47,7 @@ function configuredKey() {
  * retiring earlier keys); otherwise the database's generated key, created once under the head
  * lock the caller holds, its private half sealed with ENCRYPTION_KEY so every replica shares it.
  */
-async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: KeyObject }> {
+async function signingKey(trx: DB): Promise<{ kid: string; privateKey: KeyObject }> {
   const own = configuredKey();
   if (own) {
     if (!registered.has(own.kid)) {
@@ -108,7 +105,7 @@ async function signingKey(trx: Executor): Promise<{ kid: string; privateKey: Key
 }
 
 /** /.well-known/grader-keys.json: every key that has signed (or will sign) a record, with its validity. */
-export async function publishedKeys(db?: Executor): Promise<KeySet> {
+export async function publishedKeys(db?: DB): Promise<KeySet> {
   const exec = db ?? (await getDb());
   const rows = await exec
     .selectFrom("grade_signing_keys")
@@ -121,10 +118,10 @@ export async function publishedKeys(db?: Executor): Promise<KeySet> {
     (
       await exec
         .selectFrom("grade_log")
-        .select(["kid", (eb) => eb.fn.max("created_at").as("last")])
+        .select(["kid", (eb) => eb.fn.max<Date | string>("created_at").as("last")])
         .groupBy("kid")
         .execute()
-    ).map((r) => [r.kid, new Date(r.last as unknown as string)]),
+    ).map((r) => [r.kid, new Date(r.last)]),
   );
   const keys: PublishedKey[] = rows.map((r) => {
     const jwk = JSON.parse(r.public_jwk) as { x: string };
@@ -162,7 +159,7 @@ function pseudonym(secret: string, userId: number): string {
  * Appends the evaluation `evaluationId` to the log, inside the transaction that inserted it (so
  * a grade and its record commit together or not at all).
  */
-export async function appendToGradeLog(trx: Executor, evaluationId: number): Promise<void> {
+export async function appendToGradeLog(trx: DB, evaluationId: number): Promise<void> {
   const head = await trx
     .selectFrom("grade_log_head")
     .selectAll()
@@ -243,7 +240,7 @@ function toEntry(r: LogRow): LogEntry {
 export const LOG_PAGE_SIZE = 100;
 
 /** Entries after `after` (the last seq seen), in order, and the seq to ask for next (null at the end). */
-export async function gradeLogPage(after: number, limit = LOG_PAGE_SIZE, db?: Executor) {
+export async function gradeLogPage(after: number, limit = LOG_PAGE_SIZE, db?: DB) {
   const exec = db ?? (await getDb());
   const rows = await exec
     .selectFrom("grade_log")
@@ -283,7 +280,7 @@ export type LogAudit = { ok: boolean; checked: number; problems: string[] };
  * against the last entry (a deleted tail), and every stored evaluation against its record (an
  * edited or deleted grade). Evaluations of deleted accounts are gone; their records remain.
  */
-export async function auditGradeLog(db?: Executor): Promise<LogAudit> {
+export async function auditGradeLog(db?: DB): Promise<LogAudit> {
   const exec = db ?? (await getDb());
   const keys = await publishedKeys(exec);
   const problems: string[] = [];

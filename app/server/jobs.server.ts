@@ -31,7 +31,7 @@ function adapter(db: DB): PgBoss.Db {
   return {
     executeSql: async (text, values) => {
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as unknown[] as never[] };
+      return { rows: [...result.rows] };
     },
   };
 }
@@ -68,9 +68,8 @@ function queues(): PgBoss.Queue[] {
 }
 
 type Running = { boss: PgBoss; workers: boolean; workerIds: Map<JobName, string[]> };
-// server.ts and the Remix bundle are separate module graphs: one pg-boss per process, on globalThis.
-const key = "__grader_jobs";
-type G = { [key]?: Promise<Running> };
+// One pg-boss per process.
+let current: Promise<Running> | undefined;
 
 async function open(): Promise<Running> {
   const env = getEnv();
@@ -95,8 +94,7 @@ async function open(): Promise<Running> {
 }
 
 function running(): Promise<Running> {
-  const g = globalThis as unknown as G;
-  return (g[key] ??= open());
+  return (current ??= open());
 }
 
 /** Enqueues a job, on the caller's transaction when given (it exists only if that commits). */
@@ -169,18 +167,16 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
  * find the job by polling).
  */
 export function wake(name: JobName): void {
-  const r = (globalThis as unknown as G)[key];
-  void r?.then((running) => {
+  void current?.then((running) => {
     for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
   });
 }
 
 /** Stops the workers (waiting for running jobs up to timeoutMs) before the database closes. */
 export async function stopJobs(timeoutMs: number): Promise<void> {
-  const g = globalThis as unknown as G;
-  const r = g[key];
+  const r = current;
   if (!r) return;
-  delete g[key];
+  current = undefined;
   const { boss } = await r;
   await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
 }

@@ -31,6 +31,8 @@ export function resolveEvents(
   stored: StoredEvent[],
 ): { trades: Trade[]; events: LedgerEvent[]; skipped: Record<string, number> } {
   const skipped: Record<string, number> = {};
+  // Most ledgers have no events: nothing to resolve, and no need to sort 100,000 trades by time.
+  if (stored.length === 0) return { trades, events: [], skipped };
   const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
   const ordered = [...stored].sort((a, b) =>
     a.time < b.time ? -1 : a.time > b.time ? 1 : a.externalId < b.externalId ? -1 : 1,

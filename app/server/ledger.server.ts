@@ -3,15 +3,65 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { sql } from "kysely";
 import { canonicalJson, canonicalLedger, dominantAssetClass, type Ledger } from "~/grading";
-import { getDb } from "./db.server";
+import { getDb, type DB } from "./db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "./log.server";
 import { benchmarkSeries } from "./prices.server";
-import type { LinkedAccountKind } from "./db/schema";
+import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 
 // Times come out of the database as ISO text directly (no Date round trip for 100k rows).
 const isoTime = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+type AssetClass = Ledger["trades"][number]["assetClass"];
+
+/**
+ * A float8 as JavaScript writes it, from PostgreSQL's text of it. Both write the shortest digits
+ * that read back as the same double, so a plain positive number is already JavaScript's text
+ * (ledger.server.test.ts); exponents and signs are written differently ("1e-07", "-0"), so those
+ * go through the number. Formatting 300,000 numbers again cost 60–90 ms of a re-evaluation.
+ */
+export function asJs(text: string): string {
+  return text.indexOf("e") === -1 && text.charCodeAt(0) !== 45 ? text : `${parseFloat(text)}`;
+}
+
+/**
+ * A user's trades as columns, one row per linked account (by id; within it by external id, the
+ * digest's order): external ids and symbols as JSON arrays (any text survives), the other columns
+ * joined by commas (ISO times, enums and numbers hold none). Decoding 100,000 rows of nine fields was
+ * most of a re-evaluation (docs/PERFORMANCE.md); nine strings per account split in a few ms. The
+ * ordered subquery feeds every aggregate in its order, which one `order by` per aggregate would
+ * sort nine times.
+ */
+async function tradeColumns(db: DB, userId: number, asOf: Date) {
+  const { rows } = await sql<{
+    id: number;
+    n: number;
+    ids: string[];
+    symbols: string[];
+    times: string;
+    classes: string;
+    sides: string;
+    quantities: string;
+    prices: string;
+    fees: string;
+  }>`
+    select a.id, t.*
+    from linked_accounts a cross join lateral (
+      select count(*)::int as n, json_agg(external_id) as ids, json_agg(symbol) as symbols,
+        string_agg(time, ',') as times, string_agg(asset_class, ',') as classes, string_agg(side, ',') as sides,
+        string_agg(quantity::text, ',') as quantities, string_agg(price::text, ',') as prices,
+        string_agg(fee::text, ',') as fees
+      from (
+        select external_id, symbol, ${isoTime("time")} as time, asset_class, side, quantity, price, fee
+        from trades where linked_account_id = a.id and time <= ${asOf}
+        order by external_id
+      ) trade
+    ) t
+    where a.user_id = ${userId}
+    order by a.id`.execute(db);
+  return rows;
+}
 
 export const LEDGER_DIGEST_VERSION = "v1";
 
@@ -26,26 +76,8 @@ export async function buildUserLedger(
   asOf: Date,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number> }> {
   const db = await getDb();
-  const [trades, cashFlows, marks, stored] = await Promise.all([
-    db
-      .selectFrom("trades")
-      .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
-      .select([
-        "trades.external_id",
-        "trades.linked_account_id",
-        isoTime("trades.time").as("time"),
-        "trades.symbol",
-        "trades.asset_class",
-        "trades.side",
-        "trades.quantity",
-        "trades.price",
-        "trades.fee",
-      ])
-      .where("linked_accounts.user_id", "=", userId)
-      .where("trades.time", "<=", asOf)
-      .orderBy("trades.linked_account_id")
-      .orderBy("trades.external_id")
-      .execute(),
+  const [accounts, cashFlows, marks, stored] = await Promise.all([
+    tradeColumns(db, userId, asOf),
     db
       .selectFrom("cash_flows")
       .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
@@ -93,25 +125,45 @@ export async function buildUserLedger(
       .execute(),
   ]);
   const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n`);
+  const trades: Ledger["trades"] = [];
+  // The digest lines go to the hash a few hundred at a time: one update per trade cost more than the lines.
+  let lines = "";
+  for (const a of accounts) {
+    if (a.n === 0) continue;
+    const account = String(a.id);
+    const times = a.times.split(",");
+    const classes = a.classes.split(",");
+    const sides = a.sides.split(",");
+    const quantities = a.quantities.split(",");
+    const prices = a.prices.split(",");
+    const fees = a.fees.split(",");
+    for (let i = 0; i < a.n; i++) {
+      const externalId = a.ids[i]!;
+      // parseFloat, as pg itself parses a float8 column: the same numbers, so the same digest.
+      const t = {
+        // Unique across accounts: two providers may reuse an id.
+        id: `${account}:${externalId}`,
+        account,
+        time: times[i]!,
+        symbol: a.symbols[i]!,
+        assetClass: classes[i] as AssetClass,
+        side: sides[i] as "buy" | "sell",
+        quantity: parseFloat(quantities[i]!),
+        price: parseFloat(prices[i]!),
+        fee: parseFloat(fees[i]!),
+      };
+      lines += `T|${account}|${externalId}|${t.time}|${t.symbol}|${t.assetClass}|${t.side}|${asJs(quantities[i]!)}|${asJs(prices[i]!)}|${asJs(fees[i]!)}\n`;
+      if (lines.length > 65_536) {
+        hash.update(lines);
+        lines = "";
+      }
+      trades.push(t);
+    }
+  }
+  hash.update(lines);
   const ledger: Ledger = {
     asOf: asOf.toISOString(),
-    trades: trades.map((t) => {
-      hash.update(
-        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`,
-      );
-      return {
-        // Unique across accounts: two providers may reuse an id.
-        id: `${t.linked_account_id}:${t.external_id}`,
-        account: String(t.linked_account_id),
-        time: t.time,
-        symbol: t.symbol,
-        assetClass: t.asset_class,
-        side: t.side,
-        quantity: t.quantity,
-        price: t.price,
-        fee: t.fee,
-      };
-    }),
+    trades,
     cashFlows: cashFlows.map((c) => {
       hash.update(`C|${c.linked_account_id}|${c.external_id}|${c.time}|${c.amount}\n`);
       return { account: String(c.linked_account_id), time: c.time, amount: c.amount };
@@ -140,12 +192,6 @@ export async function buildUserLedger(
   ledger.trades = resolved.trades;
   ledger.events = resolved.events;
   return { ledger, digest: hash.digest("hex"), skipped: resolved.skipped };
-}
-
-export async function linkedKinds(userId: number): Promise<Set<LinkedAccountKind>> {
-  const db = await getDb();
-  const rows = await db.selectFrom("linked_accounts").select("kind").distinct().where("user_id", "=", userId).execute();
-  return new Set(rows.map((r) => r.kind));
 }
 
 /**
@@ -191,18 +237,36 @@ export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; dige
 export async function evaluationLedger(
   userId: number,
   evaluationId?: number,
-): Promise<{ evaluationId: number; ledgerDigest: string; engineVersion: string; ledger: Ledger } | null> {
+): Promise<{
+  evaluationId: number;
+  ledgerDigest: string;
+  engineVersion: string;
+  dataQuality: DataQuality | null;
+  ledger: Ledger;
+} | null> {
   const db = await getDb();
   const row = await db
     .selectFrom("evaluations")
     .innerJoin("evaluation_ledgers", "evaluation_ledgers.evaluation_id", "evaluations.id")
     .innerJoin("users", "users.id", "evaluations.user_id")
-    .select(["evaluations.id", "evaluations.ledger_digest", "evaluations.engine_version", "evaluation_ledgers.ledger"])
+    .select([
+      "evaluations.id",
+      "evaluations.ledger_digest",
+      "evaluations.engine_version",
+      "evaluations.data_quality",
+      "evaluation_ledgers.ledger",
+    ])
     .where("evaluations.user_id", "=", userId)
     .$if(evaluationId === undefined, (q) => q.whereRef("evaluations.id", "=", "users.current_evaluation_id"))
     .$if(evaluationId !== undefined, (q) => q.where("evaluations.id", "=", evaluationId!))
     .executeTakeFirst();
   if (!row) return null;
   const ledger = JSON.parse((await gunzip(row.ledger)).toString("utf8")) as Ledger;
-  return { evaluationId: row.id, ledgerDigest: row.ledger_digest, engineVersion: row.engine_version, ledger };
+  return {
+    evaluationId: row.id,
+    ledgerDigest: row.ledger_digest,
+    engineVersion: row.engine_version,
+    dataQuality: readDataQuality(row.data_quality),
+    ledger,
+  };
 }

@@ -1,17 +1,21 @@
 import { sql } from "kysely";
 import {
   classifyPlaidWebhook,
-  describeFailure,
+  completeDemoLink as completeDemoLinkWith,
+  createLinkToken as createLinkTokenWith,
   exchangePublicToken,
   fetchPlaidHoldings,
   fetchPlaidTransactionsPage,
-  findOwnPlaidAccount,
   isRetryablePlaidFailure,
   mapPlaidInvestments,
   PlaidFailure,
-  plaidAccessToken,
+  plaidClient,
   plaidHistoryWindow,
+  publicTokenFromLinkSession as publicTokenFromLinkSessionWith,
   resolvePlaidAccount,
+  verifyPlaidWebhook as verifyPlaidWebhookWith,
+  type DemoLinkOutcome,
+  type PlaidClient,
   type PlaidWebhook,
 } from "~/sources/plaid.server";
 import {
@@ -28,10 +32,17 @@ import {
   type ExplorerRow,
 } from "~/sources/evm.server";
 import { nextBatchPart } from "~/sources/imported";
-import { DEMO_EVM_EXPLORER_URL } from "~/sources/wallet-demo";
-import { fetchSolanaHistory, mapSolanaHistory, WSOL_MINT } from "~/sources/solana.server";
+import { DEMO_EVM_EXPLORER_URL, DEMO_SOLANA_RPC_URL } from "~/sources/wallet-demo";
+import {
+  fetchSolanaPage,
+  mapSolanaTransactions,
+  solanaPageTransactions,
+  WSOL_MINT,
+  type SolanaPagePayload,
+} from "~/sources/solana.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import type { ImportView } from "~/lib/imports";
+import { decryptSecret, encryptSecret } from "./crypto.server";
 import { getDb, type DB } from "./db.server";
 import type { ImportReason, ImportState, LinkedAccountKind } from "./db/schema";
 import { getEnv } from "./env.server";
@@ -48,7 +59,8 @@ import { PLAID_HOLDINGS_PAYLOAD } from "./reconcile.server";
  * row and enqueues its first step in one transaction, and answers at once. Each step is one short
  * job: a Plaid page (fetched, mapped and stored with the next step's job in one transaction, so a
  * crash repeats at most that page, which the trades' external ids make harmless), Plaid holdings,
- * or a wallet's history. The last step hands over to an automatic re-grade that uses no try.
+ * a page of an EVM explorer or a Solana node (stored raw), or a part of a wallet's mapped rows.
+ * The last step hands over to an automatic re-grade that uses no try.
  * A provider error or rate limit is retried with backoff; when retries run out the import ends
  * "failed" with the last error as its message (the queue's dead-letter job "import-failed").
  */
@@ -66,6 +78,9 @@ type Cursor = {
   // An EVM wallet: the page to read next (chain = index into EVM_CHAINS), or the chain to map and
   // the key of the last ledger row stored from it (app/sources/imported.ts nextBatchPart).
   evm?: EvmCursor & { mapping?: boolean; after?: string };
+  // A Solana wallet: the signature to read back from (absent: the newest), or, once an empty page
+  // ended the history, the key of the last ledger row stored (as for an EVM chain).
+  solana?: { before?: string; mapping?: boolean; after?: string };
 };
 
 // PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two) and rate limits
@@ -171,6 +186,130 @@ async function runningImportIds(userId: number, states = RUNNING): Promise<numbe
 }
 
 // ---------------------------------------------------------------------------------------------
+// Plaid: the adapter's client, the stored access token, and what routes ask of them
+
+// One client per process, from the settings (demo mode when the credentials are unset).
+let plaidApi: PlaidClient | undefined;
+function plaid(): PlaidClient {
+  const env = getEnv();
+  return (plaidApi ??= plaidClient({
+    clientId: env.PLAID_CLIENT_ID,
+    secret: env.PLAID_SECRET,
+    env: env.PLAID_ENV,
+    log: (message, fields) => log("error", message, fields),
+  }));
+}
+
+async function ownPlaidAccount(userId: number, linkedAccountId: number) {
+  const db = await getDb();
+  return db
+    .selectFrom("linked_accounts")
+    .select(["id", "status", "access_token_enc"])
+    .where("id", "=", linkedAccountId)
+    .where("user_id", "=", userId)
+    .where("kind", "=", "plaid")
+    .executeTakeFirst();
+}
+
+/** The user's own Plaid account, or undefined (for routes checking ownership). */
+export async function findOwnPlaidAccount(userId: number, linkedAccountId: number) {
+  const account = await ownPlaidAccount(userId, linkedAccountId);
+  return account ? { id: account.id, status: account.status } : undefined;
+}
+
+/** A linked Plaid account's access token, decrypted for one call to Plaid and never returned to a route. */
+async function plaidAccessToken(linkedAccountId: number): Promise<string> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("linked_accounts")
+    .select(["access_token_enc"])
+    .where("id", "=", linkedAccountId)
+    .where("kind", "=", "plaid")
+    .executeTakeFirst();
+  if (!row?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
+  return decryptSecret(row.access_token_enc);
+}
+
+/**
+ * A Link token for a new item or, with linkedAccountId (the user's own), for Link update mode on
+ * that account's item (re-login); completionRedirectUri asks for Hosted Link.
+ */
+export async function createLinkToken(
+  userId: number,
+  opts: { linkedAccountId?: number; completionRedirectUri?: string } = {},
+): Promise<{ linkToken: string; hostedLinkUrl: string | null }> {
+  let accessToken: string | undefined;
+  if (opts.linkedAccountId !== undefined) {
+    const account = await ownPlaidAccount(userId, opts.linkedAccountId);
+    if (!account?.access_token_enc)
+      throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
+    accessToken = decryptSecret(account.access_token_enc);
+  }
+  return createLinkTokenWith(plaid(), {
+    clientUserId: String(userId),
+    webhookUrl: new URL("/api/finance/plaid/webhook", getEnv().PUBLIC_URL).toString(),
+    accessToken,
+    completionRedirectUri: opts.completionRedirectUri,
+  });
+}
+
+/** Hosted Link finished: the session's public token (null when the user left without linking). */
+export function publicTokenFromLinkSession(linkToken: string): Promise<string | null> {
+  return publicTokenFromLinkSessionWith(plaid(), linkToken);
+}
+
+/** The demo stand-in Link page's credential step (answered by the simulator). */
+export function completeDemoLink(linkToken: string, username: string, password: string): Promise<DemoLinkOutcome> {
+  return completeDemoLinkWith(plaid(), linkToken, username, password);
+}
+
+/** A Plaid webhook's signature and body checked (throws WebhookRejected). */
+export function verifyPlaidWebhook(rawBody: string, headers: Headers): Promise<PlaidWebhook> {
+  return verifyPlaidWebhookWith(plaid(), rawBody, headers);
+}
+
+// ---------------------------------------------------------------------------------------------
+// How routes answer a failure (no provider detail beyond the Plaid error code).
+
+export const ADD_FAILED_MESSAGE = "Failed to add the account!";
+export const PLAID_HICCUP_MESSAGE =
+  "Looks like there was a hiccup connecting through Plaid. No worries — please try again shortly! 🚀";
+
+export function describeFailure(error: unknown): { status: number; code: string; message: string; relogin: boolean } {
+  if (!(error instanceof PlaidFailure)) {
+    log("error", "plaid flow failed", { error: error instanceof Error ? error.name : "unknown" });
+    return { status: 500, code: "INTERNAL", message: ADD_FAILED_MESSAGE, relogin: false };
+  }
+  switch (error.kind) {
+    case "relogin":
+      return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: true };
+    case "timeout":
+      return {
+        status: 504,
+        code: error.code,
+        message: `${ADD_FAILED_MESSAGE} Plaid did not answer in time; please try again shortly.`,
+        relogin: false,
+      };
+    case "no_accounts":
+      return { status: 422, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
+    case "invalid":
+      return {
+        status: error.code === "NOT_FOUND" ? 404 : 400,
+        code: error.code,
+        message: `${ADD_FAILED_MESSAGE} ${error.message}`,
+        relogin: false,
+      };
+    default:
+      return {
+        status: 502,
+        code: error.code,
+        message: `${ADD_FAILED_MESSAGE} Plaid did not answer properly; please try again shortly.`,
+        relogin: false,
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Linking
 
 export type PlaidLinkResult =
@@ -194,8 +333,7 @@ class Linked406 extends Error {}
  * in the same transaction. 406 (an account already belongs to another user) links nothing.
  */
 export async function linkPlaidItem(userId: number, publicToken: string): Promise<PlaidLinkResult> {
-  const item = await exchangePublicToken(publicToken);
-  const { encryptSecret } = await import("./crypto.server");
+  const item = await exchangePublicToken(plaid(), publicToken);
   const accessTokenEnc = encryptSecret(item.accessToken);
   const db = await getDb();
   try {
@@ -452,7 +590,7 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
   try {
     if (row.kind === "plaid") await plaidStep(row);
     else if (row.kind === "evm") await evmStep(row);
-    else await walletStep(row);
+    else await solanaStep(row);
   } catch (error) {
     const failure = stepFailureOf(error);
     if (!failure.retryable) {
@@ -557,11 +695,11 @@ async function commitStep(
 async function plaidStep(row: StepRow): Promise<void> {
   const accessToken = await plaidAccessToken(row.linked_account_id);
   const cursor: Cursor = { ...row.cursor };
-  cursor.plaidAccountId ??= await resolvePlaidAccount(accessToken, row.fingerprint);
+  cursor.plaidAccountId ??= await resolvePlaidAccount(plaid(), accessToken, row.fingerprint);
   cursor.window ??= plaidHistoryWindow();
   if ((cursor.phase ?? "transactions") === "transactions") {
     const offset = cursor.offset ?? 0;
-    const page = await fetchPlaidTransactionsPage(accessToken, cursor.plaidAccountId, cursor.window, offset);
+    const page = await fetchPlaidTransactionsPage(plaid(), accessToken, cursor.plaidAccountId, cursor.window, offset);
     const mapped = mapPlaidInvestments({
       transactions: page.transactions,
       securities: page.securities,
@@ -597,7 +735,7 @@ async function plaidStep(row: StepRow): Promise<void> {
     );
     return;
   }
-  const holdings = await fetchPlaidHoldings(accessToken, cursor.plaidAccountId);
+  const holdings = await fetchPlaidHoldings(plaid(), accessToken, cursor.plaidAccountId);
   const marks = mapPlaidInvestments({
     transactions: [],
     securities: holdings.securities,
@@ -688,31 +826,43 @@ async function evmStep(row: StepRow): Promise<void> {
       ...(c.after === undefined ? { skipped: mapped.skipped } : {}),
     },
   );
-  if (last === null) mappedChains.delete(`${row.id}:${chain.id}`);
+  if (last === null) mappedHistories.delete(`${row.id}:${chain.id}`);
 }
 
 function evmPayloadKind(chain: EvmChain, action: string, importId: number) {
   return `evm.${chain.id}.${action}#${importId}`;
 }
 
-type MappedChain = { batch: EvmMapped["batch"]; skipped: Record<string, number> };
+type MappedHistory = { batch: EvmMapped["batch"]; skipped: Record<string, number> };
 
-// A chain's mapped rows, kept in this process between the jobs that store its parts. A worker
-// without them (restarted, or another process) maps the stored pages again: the same pages and the
-// cached prices give the same rows, and the parts' cursor is a row key, not a position.
-const mappedChains = new Map<string, MappedChain>();
-const MAPPED_CHAINS_KEPT = 4;
+// A wallet's mapped rows (an EVM chain's, a Solana history), kept in this process between the jobs
+// that store its parts. A worker without them (restarted, or another process) maps the stored pages
+// again: the same pages and the cached prices give the same rows, and the parts' cursor is a row
+// key, not a position.
+const mappedHistories = new Map<string, MappedHistory>();
+const MAPPED_HISTORIES_KEPT = 4;
 
-async function mappedEvmChain(row: StepRow, address: string, chain: EvmChain): Promise<MappedChain> {
-  const key = `${row.id}:${chain.id}`;
-  const kept = mappedChains.get(key);
-  if (kept) return kept;
+function keepMapped(key: string, mapped: MappedHistory) {
+  if (mappedHistories.size >= MAPPED_HISTORIES_KEPT) mappedHistories.delete(mappedHistories.keys().next().value!);
+  mappedHistories.set(key, mapped);
+}
+
+/** Marks an import "mapping" (outside any transaction) while its pages are read back and priced. */
+async function markMapping(importId: number) {
   const db = await getDb();
   await db
     .updateTable("imports")
     .set({ state: "mapping", updated_at: sql`now()` })
-    .where("id", "=", row.id)
+    .where("id", "=", importId)
     .execute();
+}
+
+async function mappedEvmChain(row: StepRow, address: string, chain: EvmChain): Promise<MappedHistory> {
+  const key = `${row.id}:${chain.id}`;
+  const kept = mappedHistories.get(key);
+  if (kept) return kept;
+  await markMapping(row.id);
+  const db = await getDb();
   const pages = await db
     .selectFrom("provider_payloads")
     .select(["kind", "payload"])
@@ -745,39 +895,95 @@ async function mappedEvmChain(row: StepRow, address: string, chain: EvmChain): P
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
     },
   };
-  if (mappedChains.size >= MAPPED_CHAINS_KEPT) mappedChains.delete(mappedChains.keys().next().value!);
-  mappedChains.set(key, mapped);
+  keepMapped(key, mapped);
   return mapped;
 }
 
-/** A Solana wallet's whole history, its swaps without a stablecoin leg priced through the price source. */
-async function solanaHistory(address: string) {
-  const history = await fetchSolanaHistory(address);
-  const priceAt = await swapPriceLookup({ kind: "solana" }, history.transactions, { nativeToken: WSOL_MINT });
-  return mapSolanaHistory(history, priceAt);
+/**
+ * A Solana wallet, one page per job (getSignaturesForAddress back from the cursor's signature and
+ * that page's transactions), each stored as a payload of this import with the next job; after the
+ * empty page that ends the history, the stored pages are mapped (swaps priced through the price
+ * source) outside any transaction and the ledger rows stored IMPORT_CHUNK_ROWS per job, as for an
+ * EVM chain (DECISIONS 110, 115).
+ */
+async function solanaStep(row: StepRow): Promise<void> {
+  const env = getEnv();
+  const address = row.fingerprint.slice("solana:".length);
+  const c = row.cursor.solana ?? {};
+  if (!c.mapping) {
+    const config = { rpcUrl: env.SOLANA_RPC_URL ?? DEMO_SOLANA_RPC_URL, timeoutMs: env.WALLET_PROVIDER_TIMEOUT_MS };
+    const page = await fetchSolanaPage(config, address, c.before);
+    await commitStep(
+      row,
+      async (trx) => {
+        if (page.next)
+          await trx
+            .insertInto("provider_payloads")
+            .values({
+              linked_account_id: row.linked_account_id,
+              kind: solanaPayloadKind(row.id),
+              payload: JSON.stringify(page.payload),
+            })
+            .execute();
+        return 0;
+      },
+      {
+        state: "fetching",
+        cursor: { ...row.cursor, solana: page.next ? { before: page.next } : { mapping: true } },
+        fetched: row.fetched + page.payload.signatures.length,
+      },
+    );
+    return;
+  }
+  const mapped = await mappedSolana(row, address);
+  const { part, last } = nextBatchPart(mapped.batch, c.after ?? null, env.IMPORT_CHUNK_ROWS);
+  const finished = last === null;
+  await commitStep(
+    row,
+    async (trx) => (await saveImport(row.linked_account_id, { ...part, payloads: [] }, trx, { finished })).tradesAdded,
+    {
+      state: finished ? (row.regrade ? "grading" : "done") : "mapping",
+      cursor: { ...row.cursor, solana: finished ? c : { ...c, after: last } },
+      // Counted once, with the first part.
+      ...(c.after === undefined ? { skipped: mapped.skipped, total: row.fetched } : {}),
+    },
+  );
+  if (finished) mappedHistories.delete(`${row.id}:solana`);
 }
 
-async function walletStep(row: StepRow): Promise<void> {
-  const address = row.fingerprint.slice(row.kind.length + 1); // "<chain>:<address>"
+function solanaPayloadKind(importId: number) {
+  return `solana.page#${importId}`;
+}
+
+async function mappedSolana(row: StepRow, address: string): Promise<MappedHistory> {
+  const key = `${row.id}:solana`;
+  const kept = mappedHistories.get(key);
+  if (kept) return kept;
+  await markMapping(row.id);
   const db = await getDb();
-  await db
-    .updateTable("imports")
-    .set({ state: "fetching", updated_at: sql`now()` })
-    .where("id", "=", row.id)
+  const pages = await db
+    .selectFrom("provider_payloads")
+    .select(["payload"])
+    .where("linked_account_id", "=", row.linked_account_id)
+    .where("kind", "=", solanaPayloadKind(row.id))
+    .orderBy("id")
     .execute();
-  const history = await solanaHistory(address);
-  await db
-    .updateTable("imports")
-    .set({ state: "mapping", total: history.swapsSeen, updated_at: sql`now()` })
-    .where("id", "=", row.id)
-    .execute();
-  await commitStep(row, async (trx) => (await saveImport(row.linked_account_id, history.batch, trx)).tradesAdded, {
-    state: row.regrade ? "grading" : "done",
-    cursor: row.cursor,
-    fetched: history.swapsSeen,
-    total: history.swapsSeen,
-    skipped: history.swapsSkipped ? { "swap without a USD price": history.swapsSkipped } : {},
-  });
+  const transactions = pages.flatMap((p) =>
+    solanaPageTransactions(
+      address,
+      (typeof p.payload === "string" ? JSON.parse(p.payload) : p.payload) as SolanaPagePayload,
+    ),
+  );
+  const priceAt = await swapPriceLookup({ kind: "solana" }, transactions, { nativeToken: WSOL_MINT });
+  const valued = mapSolanaTransactions(transactions, priceAt);
+  if (valued.warnings.length)
+    log("debug", "solana import warnings", { importId: row.id, warnings: valued.warnings.slice(0, 5) });
+  const mapped: MappedHistory = {
+    batch: valued.batch,
+    skipped: valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {},
+  };
+  keepMapped(key, mapped);
+  return mapped;
 }
 
 async function failImport(importId: number, message: string, accountStatus: "error" | "relogin_required") {
@@ -788,9 +994,26 @@ async function failImport(importId: number, message: string, accountStatus: "err
       .set({ state: "failed", error: message.slice(0, 500), finished_at: sql`now()`, updated_at: sql`now()` })
       .where("id", "=", importId)
       .where("state", "in", RUNNING)
-      .returning("linked_account_id")
+      .returning(["linked_account_id", "user_id", "reason"])
       .executeTakeFirst();
-    if (row) await markImportFailed(row.linked_account_id, message, accountStatus, trx);
+    if (!row) return;
+    await markImportFailed(row.linked_account_id, message, accountStatus, trx);
+    // Told like a finished import; an evaluation's own re-import answers the evaluation instead.
+    if (row.reason !== "evaluation") {
+      const account = await trx
+        .selectFrom("linked_accounts")
+        .select(["institution_name", "label"])
+        .where("id", "=", row.linked_account_id)
+        .executeTakeFirst();
+      await notify(trx, {
+        to: row.user_id,
+        kind: "import_failed",
+        actorId: null,
+        subject: `import:${importId}`,
+        url: "/profile/account#imports",
+        data: { source: account?.institution_name ?? account?.label ?? null, error: message.slice(0, 200) },
+      });
+    }
   });
 }
 

@@ -4,15 +4,13 @@ import { getEnv } from "./env.server";
 
 // Structured logs with pino: one JSON object per line ({"level","time","msg",...}), info and debug
 // on stdout, errors on stderr. Every line written while a request is handled carries its
-// `requestId`, from an AsyncLocalStorage that server.ts enters for each request; the store lives on
-// globalThis because server.ts and the Remix bundle load this module separately.
+// `requestId`, from an AsyncLocalStorage that server.ts enters for each request.
 type Level = "error" | "info" | "debug";
 type Context = { requestId: string };
-type Shared = { storage: AsyncLocalStorage<Context>; logger?: pino.Logger };
 
-const shared = ((globalThis as unknown as { __grader_log?: Shared }).__grader_log ??= {
+const shared: { storage: AsyncLocalStorage<Context>; logger?: pino.Logger } = {
   storage: new AsyncLocalStorage<Context>(),
-});
+};
 
 function logger(): pino.Logger {
   if (shared.logger) return shared.logger;
@@ -42,10 +40,6 @@ function logger(): pino.Logger {
 /** Runs `fn` with `requestId` on every log line it (and everything it awaits) writes. */
 export function withRequestId<T>(requestId: string, fn: () => T): T {
   return shared.storage.run({ requestId }, fn);
-}
-
-export function currentRequestId(): string | undefined {
-  return shared.storage.getStore()?.requestId;
 }
 
 export function log(level: Level, msg: string, fields: Record<string, unknown> = {}) {

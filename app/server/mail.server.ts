@@ -45,11 +45,7 @@ export function mayReadDemoMail(request: Request): boolean {
 // ---- Delivery (SMTP) -------------------------------------------------------------------------
 
 const MAX_ATTEMPTS = 8;
-const worker = ((
-  globalThis as unknown as {
-    __grader_mail?: { transport?: Transporter; timer?: NodeJS.Timeout; running?: boolean; kick?: NodeJS.Timeout };
-  }
-).__grader_mail ??= {});
+const worker: { transport?: Transporter; timer?: NodeJS.Timeout; running?: boolean; kick?: NodeJS.Timeout } = {};
 
 function transport(): Transporter {
   const env = getEnv();
@@ -61,8 +57,8 @@ function transport(): Transporter {
  * transaction, so several server processes never send the same mail twice.
  */
 export async function deliverOutbox(batch = 20): Promise<number> {
+  if (isDemoMail()) return 0;
   const env = getEnv();
-  if (!env.SMTP_URL) return 0;
   const db = await getDb();
   const from = env.MAIL_FROM ?? `Grader <${env.SUPPORT_EMAIL}>`;
   return db.transaction().execute(async (trx) => {
@@ -131,7 +127,7 @@ export function startMailWorker(): () => void {
 
 /** Delivers soon after a mail is queued (after the enqueuing transaction has had time to commit). */
 function kickMailWorker() {
-  if (!getEnv().SMTP_URL || worker.kick) return;
+  if (isDemoMail() || worker.kick) return;
   worker.kick = setTimeout(() => {
     worker.kick = undefined;
     void runWorker();

@@ -1,6 +1,5 @@
-import { sql, type Transaction } from "kysely";
-import { getDb } from "./db.server";
-import type { Database } from "./db/schema";
+import { sql } from "kysely";
+import { getDb, type DB } from "./db.server";
 import { log } from "./log.server";
 
 /**
@@ -9,7 +8,6 @@ import { log } from "./log.server";
  * transaction (a CHECK keeps it ≥ 0; debits are conditional UPDATEs). So a task claimed twice, a
  * stake submitted twice or an unstake clicked twice changes the balance once, even concurrently.
  */
-type Trx = Transaction<Database>;
 
 export type TaskId = "first_grade" | "share_card" | "follow_three" | "referral";
 
@@ -49,7 +47,7 @@ export class InsufficientPointsError extends Error {
  * InsufficientPointsError, which rolls the caller's transaction back.
  */
 export async function applyPoints(
-  trx: Trx,
+  trx: DB,
   userId: number,
   amount: number,
   reason: string,

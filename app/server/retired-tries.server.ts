@@ -1,16 +1,14 @@
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { keyedHashes } from "./crypto.server";
 import type { DB } from "./db.server";
-import type { Database } from "./db/schema";
 
 // The free tries of deleted accounts, kept only as a keyed hash of the e-mail (DECISIONS 106).
 // Callers pass the e-mail normalised (users.server's normalizeEmail).
-type Executor = DB | Transaction<Database>;
 
 const hashes = (email: string) => keyedHashes("retired-tries", email);
 
 /** At deletion, inside its transaction: remembers the tries the account used. */
-export async function retireTries(exec: Executor, email: string, used: number): Promise<void> {
+export async function retireTries(exec: DB, email: string, used: number): Promise<void> {
   if (used <= 0) return;
   await exec
     .insertInto("retired_tries")
@@ -28,7 +26,7 @@ export async function retireTries(exec: Executor, email: string, used: number): 
  * At sign-up, in the transaction that creates the user: a new account for an e-mail whose earlier
  * account was deleted starts with the free tries that account had used.
  */
-export async function applyRetiredTries(exec: Executor, userId: number, email: string): Promise<void> {
+export async function applyRetiredTries(exec: DB, userId: number, email: string): Promise<void> {
   const row = await exec
     .selectFrom("retired_tries")
     .select((eb) => eb.fn.max("tries_used").as("used"))

@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
+import { parse as parseCookies } from "cookie";
 import { sql } from "kysely";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
+import { clientIp } from "./rate-limit.server";
 import { SESSION_COOKIE } from "./session-cookie";
 
 // DB-backed sessions: the cookie holds 256 random bits; the database holds only their SHA-256,
@@ -11,21 +13,14 @@ export function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-/** A cookie's decoded value; a value that does not decode (a broken %-escape) counts as absent. */
+/**
+ * A cookie's value from the request's Cookie header (the `cookie` package: first of a repeated
+ * name wins, %-escapes decoded; a value whose escapes are broken comes back as sent, which matches
+ * no session, no device and no nonce).
+ */
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
+  return header ? parseCookies(header)[name] : undefined;
 }
 
 function cookieHeader(value: string, maxAgeSeconds: number): string {
@@ -54,7 +49,8 @@ export async function createSession(userId: number, request: Request) {
         id_hash: hashToken(token),
         user_id: userId,
         expires_at: new Date(Date.now() + env.SESSION_MAX_DAYS * 86_400_000),
-        ip: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null,
+        // The address the server trusts (TRUST_PROXY), never a header the client could have forged.
+        ip: clientIp(request),
         user_agent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
       })
       .execute();

@@ -1,7 +1,6 @@
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "./db.server";
-import type { Database } from "./db/schema";
 import { currentGradeSummary } from "./evaluation.server";
 import { flushPageViews } from "./page-views.server";
 
@@ -75,7 +74,7 @@ export async function reviewStarApplication(username: string, status: "approved"
 
 /** Operator review by user id (/admin/stars, inside its transaction); null when there is no application. */
 export async function reviewStarApplicationOf(
-  exec: DB | Transaction<Database>,
+  exec: DB,
   userId: number,
   status: "approved" | "rejected",
 ): Promise<number | null> {

@@ -1,10 +1,10 @@
 import { canonicalJson, type Evaluation } from "~/grading";
 import { displayName } from "~/lib/display-name";
+import { formatDay } from "~/lib/format-number";
 import { NAMELESS_TRADER } from "~/lib/product";
-import { cardDate, cardPercent, cardUsd, ensureCard } from "./cards.server";
+import { cardPercent, cardUsd, ensureCard } from "./cards.server";
 import { getDb } from "./db.server";
-import type { DataQuality } from "./db/schema";
-import { disagreementSummary } from "~/lib/data-quality";
+import { disagreementSummary, readDataQuality } from "~/lib/data-quality";
 import { gradeLogEntry, publishedKeys } from "./grade-log.server";
 import { sha256Hex, type GradeRecord } from "./grade-record.server";
 import { checkEntry } from "./grade-verify.server";
@@ -17,8 +17,8 @@ export type Verification = Awaited<ReturnType<typeof gradeVerification>>;
 
 /** What the grade left out, for the public record: counts and symbols, no quantities. */
 function dataQualitySummary(raw: unknown): string | null {
-  if (!raw) return null;
-  const q = (typeof raw === "string" ? JSON.parse(raw) : raw) as DataQuality;
+  const q = readDataQuality(raw);
+  if (!q) return null;
   const skipped = q.skipped.reduce((n, s) => n + s.count, 0);
   const parts = [
     skipped ? `${skipped} item${skipped === 1 ? "" : "s"} left out` : null,
@@ -71,7 +71,7 @@ export async function gradeVerification(code: string) {
   return {
     code: row.verification_code,
     createdAt,
-    date: cardDate(createdAt),
+    date: formatDay(createdAt),
     period: { from: result.curve[0]?.date ?? null, to: result.asOf },
     engineVersion: row.engine_version,
     ledgerDigest: row.ledger_digest,
@@ -103,7 +103,7 @@ export async function gradeVerification(code: string) {
             unlinked: unlinkedDisclosure(record.unlinked),
           }
         : null,
-    card: card ? { path: `/cards/${card.hash}.png`, width: card.width, height: card.height } : null,
+    card: card ? { path: card.path, width: card.width, height: card.height } : null,
     trader: { id: row.user_id, name: displayName(row) || NAMELESS_TRADER, username: row.username },
   };
 }
@@ -123,7 +123,7 @@ export async function loggedOnlyVerification(code: string) {
     score: r.score === null ? null : Math.floor(r.score),
     stars: r.stars,
     gradedAt: r.graded_at,
-    date: cardDate(r.graded_at),
+    date: formatDay(r.graded_at),
     figures: {
       twr: cardPercent(r.returns.twr),
       maxDrawdown: cardPercent(r.max_drawdown === null ? null : -Math.abs(r.max_drawdown)),

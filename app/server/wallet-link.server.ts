@@ -6,11 +6,10 @@ import {
   walletFingerprint,
   type WalletChain,
 } from "~/sources/siwe.server";
-import { isSolanaDemo } from "~/sources/solana.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "./api.server";
 import { WalletLinkBody, WalletNonceBody } from "./api-schemas.server";
 import { getDb } from "./db.server";
-import { getEnv } from "./env.server";
+import { isSimulated } from "./demo.server";
 import { MESSAGE_406 } from "./imports.server";
 import { linkWallet } from "./linking.server";
 import {
@@ -49,10 +48,6 @@ function addressOr400(chain: WalletChain, input: string): string {
 /** The 406 answer: HTTP 409 with the product's message and code 406. */
 export function conflict406() {
   return json({ error: { message: MESSAGE_406 }, code: 406 }, { status: 409 });
-}
-
-export function isWalletDemo(chain: WalletChain): boolean {
-  return chain === "evm" ? !getEnv().EVM_EXPLORER_URL : isSolanaDemo();
 }
 
 export function walletNonceAction(chain: WalletChain) {
@@ -129,7 +124,7 @@ export function walletLinkAction(chain: WalletChain) {
         fingerprint,
         label,
         created: linked.created,
-        demo: isWalletDemo(chain),
+        demo: isSimulated(chain),
         status: "importing",
         import_id: linked.importId,
       },

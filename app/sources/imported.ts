@@ -1,10 +1,12 @@
 // What every source adapter (app/sources/*) returns: plain rows in the engine's ledger terms.
 // Here (not in app/server) so adapters import nothing from the server; imports.server.ts stores them.
+import type { AssetClass } from "~/lib/vocabulary";
+
 export type ImportedTrade = {
   externalId: string;
   time: Date;
   symbol: string;
-  assetClass: "stock" | "etf" | "crypto" | "option";
+  assetClass: AssetClass;
   side: "buy" | "sell";
   quantity: number;
   price: number;
@@ -71,6 +73,3 @@ export function nextBatchPart(
   }
   return { part, last: keyed.length > size ? rows[rows.length - 1]!.key : null };
 }
-
-/** A wallet adapter's whole history at once (Solana). */
-export type WalletHistory = { batch: ImportBatch; warnings: string[]; swapsSeen: number; swapsSkipped: number };

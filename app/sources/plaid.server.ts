@@ -2,23 +2,21 @@ import crypto from "node:crypto";
 import { decodeProtectedHeader, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
 import { Configuration, CountryCode, PlaidApi, PlaidEnvironments, Products } from "plaid";
 import { z } from "zod";
-import { decryptSecret } from "~/server/crypto.server";
-import { getDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
-import type { ImportedCashFlow, ImportedEvent, ImportedMark, ImportedTrade } from "~/server/imports.server";
-import { log } from "~/server/log.server";
+import type { ImportedCashFlow, ImportedEvent, ImportedMark, ImportedTrade } from "./imported";
 
 /**
  * Broker linking through Plaid (investments product), on the official `plaid` SDK:
  *   createLinkToken → (browser: Plaid Link, or the demo stand-in page) → public_token →
- *   exchangePublicToken: /item/public_token/exchange, /accounts/get; then, one call per import job
- *   (app/server/linking.server.ts), /investments/transactions/get page by page (the full 24 months
- *   Plaid offers) and /investments/holdings/get, mapped to the ledger (mapPlaidInvestments; the
- *   table is in docs/SOURCES.md).
- * The access token is stored AES-256-GCM encrypted and never leaves this module: it is not returned,
- * not logged (errors are logged by Plaid error code only, never the axios error, whose config holds
- * the request body and the secret).
- * Without PLAID_CLIENT_ID/PLAID_SECRET the SDK talks to the msw simulator (test/mocks/plaid.ts).
+ *   exchangePublicToken: /item/public_token/exchange, /accounts/get; then, one call per import job,
+ *   /investments/transactions/get page by page (the full 24 months Plaid offers) and
+ *   /investments/holdings/get, mapped to the ledger (mapPlaidInvestments; the table is in
+ *   docs/SOURCES.md).
+ * Pure apart from its calls to Plaid: the linking module (app/server/linking.server.ts) makes the
+ * client from its settings (plaidClient), hands each call the decrypted access token, and stores,
+ * encrypts and schedules; nothing here reads the database or the environment. Errors are reported
+ * to the client's `log` by call and Plaid error code only, never the axios error, whose config holds
+ * the request body and the secret.
+ * Without a client id and secret the SDK talks to the msw simulator (test/mocks/plaid.ts).
  */
 
 // Demo-mode credentials the simulator accepts (duplicated here: app code never imports test/).
@@ -30,27 +28,29 @@ const PAGE_SIZE = 500; // Plaid's maximum count per /investments/transactions/ge
 const HISTORY_DAYS = 730; // Plaid offers up to 24 months of investment transactions
 const REQUEST_TIMEOUT_MS = 20_000;
 
-export function isPlaidDemo(): boolean {
-  const env = getEnv();
-  return !(env.PLAID_CLIENT_ID && env.PLAID_SECRET);
-}
+export type PlaidConfig = {
+  /** Either unset: demo mode, the simulator's credentials against the sandbox URL. */
+  clientId?: string;
+  secret?: string;
+  env: "sandbox" | "production";
+  /** Where failed calls are reported (the call and Plaid's error code; no token, no request). */
+  log?: (message: string, fields: Record<string, string>) => void;
+};
+export type PlaidClient = { api: PlaidApi; demo: boolean; log: NonNullable<PlaidConfig["log"]> };
 
-let client: PlaidApi | undefined;
-function plaid(): PlaidApi {
-  if (client) return client;
-  const env = getEnv();
-  const demo = isPlaidDemo();
+export function plaidClient(config: PlaidConfig): PlaidClient {
+  const demo = !(config.clientId && config.secret);
   const configuration = new Configuration({
-    basePath: demo ? PlaidEnvironments.sandbox : PlaidEnvironments[env.PLAID_ENV],
+    basePath: demo ? PlaidEnvironments.sandbox : PlaidEnvironments[config.env],
     baseOptions: {
       timeout: REQUEST_TIMEOUT_MS,
       headers: {
-        "PLAID-CLIENT-ID": demo ? DEMO_CLIENT_ID : env.PLAID_CLIENT_ID!,
-        "PLAID-SECRET": demo ? DEMO_SECRET : env.PLAID_SECRET!,
+        "PLAID-CLIENT-ID": demo ? DEMO_CLIENT_ID : config.clientId!,
+        "PLAID-SECRET": demo ? DEMO_SECRET : config.secret!,
       },
     },
   });
-  return (client = new PlaidApi(configuration));
+  return { api: new PlaidApi(configuration), demo, log: config.log ?? (() => {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,21 +119,22 @@ function toFailure(error: unknown, call: string): PlaidFailure {
 
 /** Calls the SDK, validates the answer's shape (a truncated or malformed body is a provider failure). */
 async function call<S extends z.ZodTypeAny>(
+  client: PlaidClient,
   name: string,
   schema: S,
-  run: () => Promise<{ data: unknown }>,
+  run: (api: PlaidApi) => Promise<{ data: unknown }>,
 ): Promise<z.infer<S>> {
   let data: unknown;
   try {
-    data = (await run()).data;
+    data = (await run(client.api)).data;
   } catch (error) {
     const failure = toFailure(error, name);
-    log("error", "plaid call failed", { call: name, kind: failure.kind, code: failure.code });
+    client.log("plaid call failed", { call: name, kind: failure.kind, code: failure.code });
     throw failure;
   }
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    log("error", "plaid answer malformed", { call: name, issue: parsed.error.issues[0]?.path.join(".") ?? "" });
+    client.log("plaid answer malformed", { call: name, issue: parsed.error.issues[0]?.path.join(".") ?? "" });
     throw new PlaidFailure("provider", "MALFORMED", `Plaid's answer to ${name} was malformed.`);
   }
   return parsed.data;
@@ -541,46 +542,24 @@ export function parsePlaidHoldings(payload: unknown): { holdings: PlaidHolding[]
 // ---------------------------------------------------------------------------------------------
 // Link tokens
 
-function webhookUrl(): string {
-  return new URL("/api/finance/plaid/webhook", getEnv().PUBLIC_URL).toString();
-}
-
-async function ownedAccount(userId: number, linkedAccountId: number) {
-  const db = await getDb();
-  return db
-    .selectFrom("linked_accounts")
-    .select(["id", "user_id", "kind", "fingerprint", "access_token_enc", "item_id", "status"])
-    .where("id", "=", linkedAccountId)
-    .where("user_id", "=", userId)
-    .where("kind", "=", "plaid")
-    .executeTakeFirst();
-}
-
 /**
- * A Link token for a new item (products: investments) or, with linkedAccountId, for Link update
- * mode on that account's item (re-login). completionRedirectUri asks for Plaid Hosted Link (the
+ * A Link token for a new item (products: investments) or, with the item's access token, for Link
+ * update mode on it (re-login). completionRedirectUri asks for Plaid Hosted Link (the
  * no-JavaScript path with real credentials) and returns its URL.
  */
 export async function createLinkToken(
-  userId: number,
-  opts: { linkedAccountId?: number; completionRedirectUri?: string } = {},
+  client: PlaidClient,
+  opts: { clientUserId: string; webhookUrl: string; accessToken?: string; completionRedirectUri?: string },
 ): Promise<{ linkToken: string; hostedLinkUrl: string | null }> {
-  let accessToken: string | undefined;
-  if (opts.linkedAccountId !== undefined) {
-    const account = await ownedAccount(userId, opts.linkedAccountId);
-    if (!account?.access_token_enc)
-      throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
-    accessToken = decryptSecret(account.access_token_enc);
-  }
-  const res = await call("/link/token/create", LinkTokenResponse, () =>
-    plaid().linkTokenCreate({
-      user: { client_user_id: String(userId) },
+  const res = await call(client, "/link/token/create", LinkTokenResponse, (api) =>
+    api.linkTokenCreate({
+      user: { client_user_id: opts.clientUserId },
       client_name: "Grader",
       language: "en",
       country_codes: [CountryCode.Us],
-      webhook: webhookUrl(),
-      ...(accessToken ? { access_token: accessToken } : { products: [Products.Investments] }),
-      ...(opts.completionRedirectUri && !isPlaidDemo()
+      webhook: opts.webhookUrl,
+      ...(opts.accessToken ? { access_token: opts.accessToken } : { products: [Products.Investments] }),
+      ...(opts.completionRedirectUri && !client.demo
         ? { hosted_link: { completion_redirect_uri: opts.completionRedirectUri } }
         : {}),
     }),
@@ -589,8 +568,9 @@ export async function createLinkToken(
 }
 
 /** Hosted Link finished: the public token of the session (null when the user left without linking). */
-export async function publicTokenFromLinkSession(linkToken: string): Promise<string | null> {
+export async function publicTokenFromLinkSession(client: PlaidClient, linkToken: string): Promise<string | null> {
   const res = await call(
+    client,
     "/link/token/get",
     z
       .object({
@@ -608,7 +588,7 @@ export async function publicTokenFromLinkSession(linkToken: string): Promise<str
           .optional(),
       })
       .passthrough(),
-    () => plaid().linkTokenGet({ link_token: linkToken }),
+    (api) => api.linkTokenGet({ link_token: linkToken }),
   );
   for (const session of res.link_sessions ?? []) {
     const token = session.results?.item_add_results[0]?.public_token;
@@ -638,13 +618,14 @@ export type PlaidTransactionsPage = {
 
 /** One page (up to 500) of /investments/transactions/get from `offset`. */
 export async function fetchPlaidTransactionsPage(
+  client: PlaidClient,
   accessToken: string,
   plaidAccountId: string,
   window: { start: string; end: string },
   offset: number,
 ): Promise<PlaidTransactionsPage> {
-  const res = await call("/investments/transactions/get", TransactionsResponse, () =>
-    plaid().investmentsTransactionsGet({
+  const res = await call(client, "/investments/transactions/get", TransactionsResponse, (api) =>
+    api.investmentsTransactionsGet({
       access_token: accessToken,
       start_date: window.start,
       end_date: window.end,
@@ -662,11 +643,12 @@ export async function fetchPlaidTransactionsPage(
 
 /** /investments/holdings/get for one account. */
 export async function fetchPlaidHoldings(
+  client: PlaidClient,
   accessToken: string,
   plaidAccountId: string,
 ): Promise<{ holdings: PlaidHolding[]; securities: PlaidSecurity[]; payload: unknown }> {
-  const res = await call("/investments/holdings/get", HoldingsResponse, () =>
-    plaid().investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }),
+  const res = await call(client, "/investments/holdings/get", HoldingsResponse, (api) =>
+    api.investmentsHoldingsGet({ access_token: accessToken, options: { account_ids: [plaidAccountId] } }),
   );
   const { item: _item, ...kept } = res as Record<string, unknown>;
   return { holdings: res.holdings, securities: res.securities, payload: kept };
@@ -677,28 +659,19 @@ export async function fetchPlaidHoldings(
  * fingerprint keeps the persistent id). Throws relogin ACCOUNT_GONE when the institution no longer
  * reports it.
  */
-export async function resolvePlaidAccount(accessToken: string, fingerprint: string): Promise<string> {
-  const { accounts } = await call("/accounts/get", AccountsResponse, () =>
-    plaid().accountsGet({ access_token: accessToken }),
+export async function resolvePlaidAccount(
+  client: PlaidClient,
+  accessToken: string,
+  fingerprint: string,
+): Promise<string> {
+  const { accounts } = await call(client, "/accounts/get", AccountsResponse, (api) =>
+    api.accountsGet({ access_token: accessToken }),
   );
   const id = fingerprint.split(":").slice(2).join(":");
   const account = accounts.find((a) => (a.persistent_account_id ?? a.account_id) === id);
   if (!account)
     throw new PlaidFailure("relogin", "ACCOUNT_GONE", "The institution no longer reports this account. Use Reconnect.");
   return account.account_id;
-}
-
-/** A linked Plaid account's access token (decrypted here, never returned to a route). */
-export async function plaidAccessToken(linkedAccountId: number): Promise<string> {
-  const db = await getDb();
-  const row = await db
-    .selectFrom("linked_accounts")
-    .select(["access_token_enc"])
-    .where("id", "=", linkedAccountId)
-    .where("kind", "=", "plaid")
-    .executeTakeFirst();
-  if (!row?.access_token_enc) throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
-  return decryptSecret(row.access_token_enc);
 }
 
 const RETRYABLE_CODES = new Set([
@@ -726,11 +699,15 @@ function fingerprintOf(institutionId: string, account: z.infer<typeof AccountSch
   return `plaid:${institutionId}:${account.persistent_account_id ?? account.account_id}`;
 }
 
-async function institutionName(institutionId: string, fromItem: string | null | undefined): Promise<string | null> {
+async function institutionName(
+  client: PlaidClient,
+  institutionId: string,
+  fromItem: string | null | undefined,
+): Promise<string | null> {
   if (fromItem) return fromItem;
   try {
-    const res = await call("/institutions/get_by_id", InstitutionResponse, () =>
-      plaid().institutionsGetById({ institution_id: institutionId, country_codes: [CountryCode.Us] }),
+    const res = await call(client, "/institutions/get_by_id", InstitutionResponse, (api) =>
+      api.institutionsGetById({ institution_id: institutionId, country_codes: [CountryCode.Us] }),
     );
     return res.institution.name;
   } catch {
@@ -746,13 +723,13 @@ export type ExchangedItem = {
 };
 
 /** /item/public_token/exchange and the item's investment accounts (no writes). */
-export async function exchangePublicToken(publicToken: string): Promise<ExchangedItem> {
-  const exchange = await call("/item/public_token/exchange", ExchangeResponse, () =>
-    plaid().itemPublicTokenExchange({ public_token: publicToken }),
+export async function exchangePublicToken(client: PlaidClient, publicToken: string): Promise<ExchangedItem> {
+  const exchange = await call(client, "/item/public_token/exchange", ExchangeResponse, (api) =>
+    api.itemPublicTokenExchange({ public_token: publicToken }),
   );
   const accessToken = exchange.access_token;
-  const { accounts, item } = await call("/accounts/get", AccountsResponse, () =>
-    plaid().accountsGet({ access_token: accessToken }),
+  const { accounts, item } = await call(client, "/accounts/get", AccountsResponse, (api) =>
+    api.accountsGet({ access_token: accessToken }),
   );
   const investment = accounts.filter((a) => a.type === "investment");
   if (!investment.length)
@@ -761,63 +738,13 @@ export async function exchangePublicToken(publicToken: string): Promise<Exchange
   return {
     accessToken,
     itemId: exchange.item_id,
-    institutionName: await institutionName(institutionId, item.institution_name),
+    institutionName: await institutionName(client, institutionId, item.institution_name),
     accounts: investment.map((a) => ({
       plaidAccountId: a.account_id,
       fingerprint: fingerprintOf(institutionId, a),
       label: a.mask ? `${a.name} ••${a.mask}` : a.name,
     })),
   };
-}
-
-/** The user's own Plaid account, or undefined (for routes checking ownership). */
-export async function findOwnPlaidAccount(userId: number, linkedAccountId: number) {
-  const account = await ownedAccount(userId, linkedAccountId);
-  return account ? { id: account.id, status: account.status } : undefined;
-}
-
-/** Linked accounts with their ledger sizes (one aggregate query; no token columns). */
-export async function listLinkedAccountsWithCounts(userId: number) {
-  const db = await getDb();
-  return db
-    .selectFrom("linked_accounts as la")
-    .select((eb) => [
-      "la.id",
-      "la.kind",
-      "la.label",
-      "la.institution_name",
-      "la.status",
-      "la.last_imported_at",
-      "la.last_error",
-      "la.created_at",
-      eb
-        .selectFrom("trades")
-        .select((e) => e.fn.countAll<string>().as("n"))
-        .whereRef("trades.linked_account_id", "=", "la.id")
-        .as("trades"),
-      eb
-        .selectFrom("cash_flows")
-        .select((e) => e.fn.countAll<string>().as("n"))
-        .whereRef("cash_flows.linked_account_id", "=", "la.id")
-        .as("cash_flows"),
-      eb
-        .selectFrom("cash_flows")
-        .select((e) => e.fn.countAll<string>().as("n"))
-        .whereRef("cash_flows.linked_account_id", "=", "la.id")
-        .where("cash_flows.amount", "<", 0)
-        .as("withdrawals"),
-    ])
-    .where("la.user_id", "=", userId)
-    .orderBy("la.id")
-    .execute()
-    .then((rows) =>
-      rows.map((r) => ({
-        ...r,
-        trades: Number(r.trades ?? 0),
-        cash_flows: Number(r.cash_flows ?? 0),
-        withdrawals: Number(r.withdrawals ?? 0),
-      })),
-    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -828,11 +755,12 @@ export type DemoLinkOutcome =
   | { ok: false; reason: "credentials" | "link_token" | "unavailable" };
 
 export async function completeDemoLink(
+  client: PlaidClient,
   linkToken: string,
   username: string,
   password: string,
 ): Promise<DemoLinkOutcome> {
-  if (!isPlaidDemo()) return { ok: false, reason: "unavailable" };
+  if (!client.demo) return { ok: false, reason: "unavailable" };
   try {
     const res = await fetch(DEMO_LINK_COMPLETE_URL, {
       method: "POST",
@@ -868,13 +796,13 @@ export class WebhookRejected extends Error {}
 
 const keyCache = new Map<string, { key: KeyLike | Uint8Array; expired: boolean }>();
 
-async function verificationKey(kid: string) {
+async function verificationKey(client: PlaidClient, kid: string) {
   const cached = keyCache.get(kid);
   if (cached) return cached;
   let res: z.infer<typeof VerificationKeyResponse>;
   try {
-    res = await call("/webhook_verification_key/get", VerificationKeyResponse, () =>
-      plaid().webhookVerificationKeyGet({ key_id: kid }),
+    res = await call(client, "/webhook_verification_key/get", VerificationKeyResponse, (api) =>
+      api.webhookVerificationKeyGet({ key_id: kid }),
     );
   } catch {
     throw new WebhookRejected("unknown key id");
@@ -908,7 +836,11 @@ export type PlaidWebhook = z.infer<typeof WebhookBody>;
  * else accepted, "none" included) by the key named by its kid (/webhook_verification_key/get), at
  * most 5 minutes old (iat), whose request_body_sha256 equals the SHA-256 of the raw body.
  */
-export async function verifyPlaidWebhook(rawBody: string, headers: Headers): Promise<PlaidWebhook> {
+export async function verifyPlaidWebhook(
+  client: PlaidClient,
+  rawBody: string,
+  headers: Headers,
+): Promise<PlaidWebhook> {
   const token = headers.get("plaid-verification");
   if (!token) throw new WebhookRejected("missing Plaid-Verification");
   let header: ReturnType<typeof decodeProtectedHeader>;
@@ -920,7 +852,7 @@ export async function verifyPlaidWebhook(rawBody: string, headers: Headers): Pro
   if (header.alg !== "ES256") throw new WebhookRejected("alg must be ES256");
   if (typeof header.kid !== "string" || !header.kid || header.kid.length > 200)
     throw new WebhookRejected("missing kid");
-  const { key, expired } = await verificationKey(header.kid);
+  const { key, expired } = await verificationKey(client, header.kid);
   if (expired) throw new WebhookRejected("key expired");
   let claims: Record<string, unknown>;
   try {
@@ -970,45 +902,4 @@ export function classifyPlaidWebhook(hook: PlaidWebhook): WebhookAction {
   if (type === "ITEM" && code === "USER_PERMISSION_REVOKED")
     return { action: "relogin_required", message: "USER_PERMISSION_REVOKED: reported by Plaid webhook" };
   return { action: "ignored" };
-}
-
-// ---------------------------------------------------------------------------------------------
-// How routes answer a failure (no provider detail beyond the Plaid error code).
-
-export const ADD_FAILED_MESSAGE = "Failed to add the account!";
-export const PLAID_HICCUP_MESSAGE =
-  "Looks like there was a hiccup connecting through Plaid. No worries — please try again shortly! 🚀";
-
-export function describeFailure(error: unknown): { status: number; code: string; message: string; relogin: boolean } {
-  if (!(error instanceof PlaidFailure)) {
-    log("error", "plaid flow failed", { error: error instanceof Error ? error.name : "unknown" });
-    return { status: 500, code: "INTERNAL", message: ADD_FAILED_MESSAGE, relogin: false };
-  }
-  switch (error.kind) {
-    case "relogin":
-      return { status: 502, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: true };
-    case "timeout":
-      return {
-        status: 504,
-        code: error.code,
-        message: `${ADD_FAILED_MESSAGE} Plaid did not answer in time; please try again shortly.`,
-        relogin: false,
-      };
-    case "no_accounts":
-      return { status: 422, code: error.code, message: `${ADD_FAILED_MESSAGE} ${error.message}`, relogin: false };
-    case "invalid":
-      return {
-        status: error.code === "NOT_FOUND" ? 404 : 400,
-        code: error.code,
-        message: `${ADD_FAILED_MESSAGE} ${error.message}`,
-        relogin: false,
-      };
-    default:
-      return {
-        status: 502,
-        code: error.code,
-        message: `${ADD_FAILED_MESSAGE} Plaid did not answer properly; please try again shortly.`,
-        relogin: false,
-      };
-  }
 }

@@ -1,21 +1,21 @@
 import { Connection, PublicKey, type ParsedTransactionWithMeta } from "@solana/web3.js";
-import type { ImportBatch } from "~/server/imports.server";
-import { getEnv } from "~/server/env.server";
-import type { WalletHistory } from "./imported";
-import { valueSwaps, type PriceLookup, type WalletTransaction } from "./swaps";
-import { DEMO_SOLANA_RPC_URL } from "./wallet-demo";
+import type { ImportBatch } from "./imported";
+import { valueSwaps, type PriceLookup, type SwapValuation, type WalletTransaction } from "./swaps";
 import { WalletProviderError } from "./wallet-errors";
 
 /**
- * Solana wallet history through JSON-RPC with @solana/web3.js: getSignaturesForAddress (paged with
- * `before` until a page comes back empty: the whole history), then getParsedTransactions in
- * batches. A swap is read from the owner's pre/post token balances plus its native lamports (net of
- * the fee), whichever program routed it (Jupiter, Raydium, Orca, pump.fun: only the balances
- * count), then valued by app/sources/swaps.ts with the historical USD prices the caller looks up
- * (mapSolanaHistory), so a swap without a stablecoin leg is priced too.
+ * Solana wallet history through JSON-RPC with @solana/web3.js, one page at a time (the linking
+ * module, app/server/linking.server.ts, runs one page per job and stores each as a payload of its
+ * import): getSignaturesForAddress from `before` (newest first), then getParsedTransactions of that
+ * page's signatures in one batch; the history ends at the first empty page. A swap is read from
+ * the owner's pre/post token balances plus its native lamports (net of the fee), whichever program
+ * routed it (Jupiter, Raydium, Orca, pump.fun: only the balances count), then valued by
+ * app/sources/swaps.ts with the historical USD prices the caller looks up (mapSolanaTransactions),
+ * so a swap without a stablecoin leg is priced too. Pure apart from the RPC calls: configuration
+ * comes in as arguments.
  */
-export const SOLANA_SIGNATURE_PAGE = 1000;
-const TX_BATCH = 100;
+// One page: as many signatures as one getParsedTransactions batch reads, so a job is two calls.
+export const SOLANA_SIGNATURE_PAGE = 100;
 const LAMPORTS = 1e9;
 // Native SOL moves smaller than this are rent and account creation, not a trade leg.
 const NATIVE_DUST_SOL = 0.01;
@@ -32,9 +32,7 @@ const KNOWN_MINTS: Record<string, { symbol: string; stable?: boolean }> = {
   mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So: { symbol: "MSOL" },
 };
 
-export function isSolanaDemo(): boolean {
-  return !getEnv().SOLANA_RPC_URL;
-}
+export type SolanaConfig = { rpcUrl: string; timeoutMs: number };
 
 const PROVIDER = "The Solana RPC node";
 
@@ -43,9 +41,8 @@ const PROVIDER = "The Solana RPC node";
  * fetch wrapper checks status and JSON itself and remembers what went wrong, because web3.js
  * rewraps errors in its own words.
  */
-function connection(failure: { error?: WalletProviderError }) {
-  const env = getEnv();
-  const timeoutMs = env.WALLET_PROVIDER_TIMEOUT_MS;
+function connection(config: SolanaConfig, failure: { error?: WalletProviderError }) {
+  const timeoutMs = config.timeoutMs;
   const guardedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const fail = (message: string) => {
       failure.error ??= new WalletProviderError(message);
@@ -72,7 +69,7 @@ function connection(failure: { error?: WalletProviderError }) {
     }
     return new Response(text, { status: res.status, headers: { "content-type": "application/json" } });
   };
-  return new Connection(env.SOLANA_RPC_URL ?? DEMO_SOLANA_RPC_URL, {
+  return new Connection(config.rpcUrl, {
     commitment: "confirmed",
     fetch: guardedFetch as never,
     disableRetryOnRateLimit: true,
@@ -127,55 +124,64 @@ export function solanaTransaction(
   return { id: signature, time, legs, fee };
 }
 
-export type SolanaHistory = { transactions: WalletTransaction[]; payloads: ImportBatch["payloads"]; pages: number };
+/** One stored page: its signatures (newest first) and their parsed transactions, as the node answered. */
+export type SolanaPagePayload = {
+  before: string | null;
+  signatures: { signature: string; err: unknown }[];
+  transactions: (ParsedTransactionWithMeta | null)[];
+};
 
-/** Reads a Solana wallet's whole history (the owner's legs of each transaction). Throws WalletProviderError. */
-export async function fetchSolanaHistory(address: string): Promise<SolanaHistory> {
+export type SolanaPage = {
+  payload: SolanaPagePayload;
+  /** Where the next page starts (this page's last signature); null: this page was empty, the history ended. */
+  next: string | null;
+};
+
+/**
+ * One page of a wallet's history, newest first, from `before` (undefined: the newest). A node may
+ * answer fewer than asked before the end: only an empty page ends the history. Throws
+ * WalletProviderError.
+ */
+export async function fetchSolanaPage(
+  config: SolanaConfig,
+  address: string,
+  before: string | undefined,
+): Promise<SolanaPage> {
   const failure: { error?: WalletProviderError } = {};
-  const rpc = connection(failure);
-  const owner = new PublicKey(address);
-  const payloads: ImportBatch["payloads"] = [];
-  const transactions: WalletTransaction[] = [];
-  let pages = 0;
+  const rpc = connection(config, failure);
   try {
-    const signatures: string[] = [];
-    let before: string | undefined;
-    // A node may answer fewer than `limit` before the end: only an empty page ends the history.
-    for (;;) {
-      const page = await rpc.getSignaturesForAddress(owner, { before, limit: SOLANA_SIGNATURE_PAGE });
-      pages++;
-      if (!page.length) break;
-      payloads.push({ kind: "solana.getSignaturesForAddress", payload: { before: before ?? null, result: page } });
-      for (const s of page) if (!s.err) signatures.push(s.signature);
-      before = page[page.length - 1]!.signature;
-    }
-    for (let i = 0; i < signatures.length; i += TX_BATCH) {
-      const chunk = signatures.slice(i, i + TX_BATCH);
-      const parsed = await rpc.getParsedTransactions(chunk, {
-        maxSupportedTransactionVersion: 0,
-        commitment: "confirmed",
-      });
-      payloads.push({ kind: "solana.getParsedTransactions", payload: parsed });
-      parsed.forEach((tx, j) => {
-        const walletTx = solanaTransaction(address, chunk[j]!, tx);
-        if (walletTx) transactions.push(walletTx);
-      });
-    }
+    const page = await rpc.getSignaturesForAddress(new PublicKey(address), { before, limit: SOLANA_SIGNATURE_PAGE });
+    const signatures = page.map((s) => ({ signature: s.signature, err: s.err }));
+    const ok = signatures.filter((s) => !s.err).map((s) => s.signature);
+    const transactions = ok.length
+      ? await rpc.getParsedTransactions(ok, { maxSupportedTransactionVersion: 0, commitment: "confirmed" })
+      : [];
+    return {
+      payload: { before: before ?? null, signatures, transactions },
+      next: page.length ? page[page.length - 1]!.signature : null,
+    };
   } catch (error) {
     if (failure.error) throw failure.error;
     if (error instanceof WalletProviderError) throw error;
     throw new WalletProviderError(`${PROVIDER} failed: ${String((error as Error)?.message ?? error).slice(0, 160)}`);
   }
-  return { transactions, payloads, pages };
 }
 
-/** A fetched history → ledger rows, each swap valued in USD (priceAt: historical prices by mint). */
-export function mapSolanaHistory(history: SolanaHistory, priceAt?: PriceLookup): WalletHistory {
-  const valued = valueSwaps(history.transactions, { nativeToken: WSOL_MINT, priceAt });
-  return {
-    batch: { trades: valued.trades, cashFlows: [], marks: [], payloads: history.payloads },
-    warnings: valued.warnings,
-    swapsSeen: valued.swapsSeen,
-    swapsSkipped: valued.swapsSkipped,
-  };
+/** A stored page → the owner's legs of each of its transactions (pure). */
+export function solanaPageTransactions(owner: string, payload: SolanaPagePayload): WalletTransaction[] {
+  const ok = payload.signatures.filter((s) => !s.err);
+  const out: WalletTransaction[] = [];
+  payload.transactions.forEach((tx, i) => {
+    const walletTx = solanaTransaction(owner, ok[i]!.signature, tx);
+    if (walletTx) out.push(walletTx);
+  });
+  return out;
+}
+
+export type SolanaMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
+
+/** A wallet's transactions → ledger rows, each swap valued in USD (priceAt: historical prices by mint). */
+export function mapSolanaTransactions(transactions: WalletTransaction[], priceAt?: PriceLookup): SolanaMapped {
+  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT, priceAt });
+  return { ...valued, batch: { trades: valued.trades, cashFlows: [], marks: [], events: [] } };
 }

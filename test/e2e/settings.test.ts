@@ -9,7 +9,7 @@ const png = Buffer.from(
   "base64",
 );
 
-describe.skipIf(skipE2E)("settings avatar in a real browser", () => {
+describe.skipIf(skipE2E)("settings avatar and the verification banner in a real browser", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -45,6 +45,28 @@ describe.skipIf(skipE2E)("settings avatar in a real browser", () => {
       await card.getByRole("button", { name: "Remove avatar" }).click();
       await card.getByRole("status").filter({ hasText: "Your avatar is removed." }).waitFor();
       await page.getByRole("button", { name: "Remove avatar" }).waitFor({ state: "detached", timeout: 5000 });
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  }
+
+  for (const js of [true, false]) {
+    it(`resends the verification link from the banner and comes back to the page (JavaScript ${js ? "on" : "off"})`, async () => {
+      const { ctx, page } = await signedInPage(browser, js);
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(baseUrl() + "/profile/stats");
+      const banner = page.locator(".verify-banner");
+      if (js)
+        await page.waitForFunction(() =>
+          Object.keys(document.querySelector(".verify-banner form") ?? {}).some((k) => k.startsWith("__reactProps")),
+        );
+      const entries = await page.evaluate(() => history.length);
+      await banner.getByRole("button", { name: "Resend link" }).click();
+      await banner.getByText("A new link is on its way.").waitFor();
+      await page.waitForURL(/\/profile\/stats\?verification=sent$/);
+      // With JavaScript the answer takes the page's place in the history; without, the browser adds the post's.
+      if (js) expect(await page.evaluate(() => history.length)).toBe(entries);
       expect(errors).toEqual([]);
       await ctx.close();
     });

@@ -93,6 +93,13 @@ describe("email verification", () => {
     const res = await postForm("/verify-email/resend", { redirectTo: "/profile/stats" }, { cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/profile/stats?verification=sent");
+    // Again from the page it came back to: one answer in the address, the newer one.
+    const again = await postForm(
+      "/verify-email/resend",
+      { redirectTo: "/profile/stats?verification=sent" },
+      { cookie },
+    );
+    expect(again.headers.get("location")).toBe("/profile/stats?verification=sent");
   });
 });
 

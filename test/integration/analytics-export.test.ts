@@ -9,10 +9,10 @@ const { evaluateUser, currentEvaluation } = await import("~/server/evaluation.se
 const { saveImport, linkAccount } = await import("~/server/imports.server");
 const { createSession } = await import("~/server/session.server");
 const { statsPage } = await import("~/server/analytics.server");
-const roundTripsApi = await import("~/routes/api.portal.round_trips");
-const roundTripsCsv = await import("~/routes/api.portal.round_trips[.]csv");
-const tradesApi = await import("~/routes/api.portal.trades");
-const tradesCsv = await import("~/routes/api.portal.trades[.]csv");
+const roundTripsApi = await import("~/routes/_api+/api.portal.round_trips");
+const roundTripsCsv = await import("~/routes/_api+/api.portal.round_trips[.]csv");
+const tradesApi = await import("~/routes/_api+/api.portal.trades");
+const tradesCsv = await import("~/routes/_api+/api.portal.trades[.]csv");
 await (await import("../mocks")).startProviderMocks({ prices: true });
 await migrateToLatest();
 

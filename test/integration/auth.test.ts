@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, get, postForm, sessionCookie, signUp, uniqueEmail } from "../support/http";
 import { startServer, type RunningServer } from "../support/server";
 
-async function apiPost(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(baseUrl() + path, {
+async function apiPost(path: string, body: unknown, headers: Record<string, string> = {}, base = baseUrl()) {
+  return fetch(base + path, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
@@ -242,6 +246,111 @@ describe("login rate limit", () => {
       );
       expect(owner.status).toBe(302);
       expect(owner.headers.getSetCookie().some((c) => c.startsWith("grader_session="))).toBe(true);
+    },
+  );
+
+  it("limits sign-ups per e-mail, counted alike on the page and the API (DECISIONS 5)", async () => {
+    const net = `192.0.2.${Math.floor(Math.random() * 250)}`;
+    const email = uniqueEmail("per-email");
+    const password = "correct horse battery";
+    // Each attempt from its own address, so only the per-e-mail limit (5 an hour) can refuse.
+    const page = async (i: number) =>
+      postForm("/signup", { email, password }, { base: server.url, headers: { "x-forwarded-for": `${net}${i}` } });
+    const api = async (i: number) =>
+      apiPost("/api/user/register", { email, password }, { "x-forwarded-for": `${net}${i}` }, server.url);
+    const statuses = [
+      (await page(1)).status,
+      (await api(2)).status,
+      (await page(3)).status,
+      (await api(4)).status,
+      (await page(5)).status,
+    ];
+    expect(statuses).toEqual([302, 409, 400, 409, 400]);
+    const sixth = await api(6);
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await sixth.json()) as { error: { message: string } }).error.message).toMatch(/Too many/);
+    expect((await page(7)).status).toBe(429);
+  });
+});
+
+/** A form POST from a loopback address of our choosing, so no other test shares its client IP. */
+function postFrom(
+  localAddress: string,
+  base: string,
+  route: string,
+  fields: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<number> {
+  const url = new URL(route, base);
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        localAddress,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(Buffer.byteLength(body)),
+          origin: base,
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the client IP without a trusted proxy", () => {
+  // The server's own PGlite folder (or DATABASE_URL's PostgreSQL), read in process once it stops.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "grader-ip-"));
+  const client = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const email = uniqueEmail("forged");
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ RATE_LIMIT_FACTOR: "1", DATA_DIR: dataDir });
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    "records the connection's address in the session and limits it, whatever X-Forwarded-For says",
+    { timeout: 120_000 },
+    async () => {
+      const forged = (i: number) => ({ "x-forwarded-for": `203.0.113.${i}` });
+      expect(
+        await postFrom(client, server.url, "/signup", { email, password: "correct horse battery" }, forged(99)),
+      ).toBe(302);
+      // The limit counts per fixed one-minute window: start early in a window so all attempts land in it.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++)
+        statuses.push(await postFrom(client, server.url, "/signin", { email, password: `guess ${i}` }, forged(i)));
+      expect(statuses).toEqual([...Array<number>(10).fill(400), 429]);
+      await server.stop();
+
+      if (!process.env.DATABASE_URL) process.env.DATA_DIR = dataDir;
+      const { closeDb, getDb } = await import("~/server/db.server");
+      const db = await getDb();
+      const sessions = await db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .select("sessions.ip")
+        .where("users.email", "=", email)
+        .execute();
+      await closeDb();
+      expect(sessions).toEqual([{ ip: client }]);
     },
   );
 });

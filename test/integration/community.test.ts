@@ -177,6 +177,23 @@ describe("follows", () => {
     expect((await counts(a, b)).counts.following).toBe(0);
   });
 
+  it("answers a follow the same way with or without JavaScript: back to the tab it came from, in its place", async () => {
+    const tab = `/u/${b.id}/stats?page=2`;
+    const plain = await postForm(`/u/${b.id}`, { intent: "follow", redirect_to: tab }, { cookie: a.cookie });
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get("location")).toBe(tab);
+    // Remix's client sends the same form as a data request: the same redirect, replacing the page in the history.
+    const enhanced = await postForm(
+      `/u/${b.id}?_data=${encodeURIComponent("routes/u.$id")}`,
+      { intent: "unfollow", redirect_to: tab },
+      { cookie: a.cookie },
+    );
+    expect(enhanced.status).toBe(204);
+    expect(enhanced.headers.get("x-remix-redirect")).toBe(tab);
+    expect(enhanced.headers.get("x-remix-replace")).toBe("true");
+    expect((await counts(b, a)).counts.followers).toBe(0);
+  });
+
   it("refuses to follow oneself and unknown users", async () => {
     expect((await postForm(`/u/${a.id}`, { intent: "follow" }, { cookie: a.cookie })).status).toBe(400);
     expect((await counts(a, a)).counts.followers).toBe(0);
@@ -271,6 +288,24 @@ describe("posts, replies and likes", () => {
     seen = await data<{ post: Post }>(`/posts/${post.id}`, "routes/posts.$id._index", b.cookie);
     expect(seen.post.like_count).toBe(1);
     expect(seen.post.liked).toBe(false);
+    // A like answers the page it came from, whether a plain form or the fetcher sent it.
+    const plain = await postForm(
+      `/posts/${post.id}?index`,
+      { intent: "like", redirect_to: "/community?page=2" },
+      { cookie: b.cookie },
+    );
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get("location")).toBe("/community?page=2");
+    const fetcher = await postForm(
+      `/posts/${post.id}?index&_data=${encodeURIComponent("routes/posts.$id._index")}`,
+      { intent: "unlike", redirect_to: "/community?page=2" },
+      { cookie: b.cookie },
+    );
+    expect(fetcher.status).toBe(204);
+    expect(fetcher.headers.get("x-remix-redirect")).toBe("/community?page=2");
+    expect(fetcher.headers.get("x-remix-replace")).toBe("true");
+    seen = await data<{ post: Post }>(`/posts/${post.id}`, "routes/posts.$id._index", b.cookie);
+    expect(seen.post.like_count).toBe(1);
   });
 
   it("lets authors delete only their own posts and replies", async () => {

@@ -18,7 +18,7 @@ afterAll(async () => {
 async function traders(base: string, cookie: string) {
   const res = await get("/api/portal/market/traders?page_size=50", { base, cookie });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { username: string | null }[] }).data;
+  return ((await res.json()) as { data: { id: number; username: string | null }[] }).data;
 }
 
 describe("demo community at start", () => {
@@ -33,6 +33,15 @@ describe("demo community at start", () => {
     expect(first.every((t) => t.username?.endsWith("_demo"))).toBe(true);
     const feed = await (await get("/community", { base: server.url, cookie })).text();
     expect(feed).toMatch(/_demo/);
+    // A seeded trader's grade is whole enough to share: the share page and its card answer.
+    const seeded = first[0]!;
+    const share = await get(`/share/open_graph/${seeded.id}`, { base: server.url });
+    expect(share.status).toBe(200);
+    const page = await share.text();
+    expect(page).toMatch(/is graded (Bronze|Silver|Gold|Master|Legend) on Grader/);
+    expect(page).toContain("Demo data");
+    const card = page.match(/\/cards\/[0-9a-f]{64}\.png/)?.[0];
+    expect((await get(card!, { base: server.url })).headers.get("content-type")).toBe("image/png");
     const log = (await (await get("/api/grades/log", { base: server.url })).json()) as { data: unknown[] };
     expect(log.data).toEqual([]);
     await server.stop();

@@ -5,8 +5,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { consumeAllowance, evaluateUser, currentEvaluation, triesLeft, StillImporting, EVALUATION_LEASE_MS } =
-  await import("~/server/evaluation.server");
+const {
+  consumeAllowance,
+  evaluateUser,
+  currentEvaluation,
+  triesLeft,
+  StillImporting,
+  EVALUATION_LEASE_MS,
+  MIN_PERCENTILE_POPULATION,
+} = await import("~/server/evaluation.server");
 const { isSimulated } = await import("~/server/demo.server");
 const { saveImport, linkAccount } = await import("~/server/imports.server");
 // The benchmark series comes from the price source; its simulator answers at the network edge.
@@ -248,6 +255,26 @@ describe("evaluateUser", () => {
   });
 
   it("reports a percentile among current grades from the database", async () => {
+    // A percentile needs MIN_PERCENTILE_POPULATION graded traders: this file may run alone on an
+    // empty database, so it grades enough others itself (scores 0–29, stored as the seed does).
+    const db = await getDb();
+    for (let i = 0; i < MIN_PERCENTILE_POPULATION; i++) {
+      const other = await newUser();
+      const { id } = await db
+        .insertInto("evaluations")
+        .values({
+          user_id: other,
+          engine_version: "test",
+          ledger_digest: "test",
+          tier: "Bronze",
+          score: i,
+          verification_code: `PCT-${other}`,
+          result: JSON.stringify({ tier: "Bronze", score: i }),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db.updateTable("users").set({ current_evaluation_id: id }).where("id", "=", other).execute();
+    }
     const userId = await newUser();
     await linkWithHistory(userId, 6);
     await evaluateUser(userId, "all", noReimport);

@@ -198,6 +198,10 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     const html = await none.text();
     expect(html).toContain("Tips");
     expect(html).toContain("Link Now");
+    // The Get Grade button's fetcher asks for the outcome itself.
+    const outcome = await postForm("/evaluate?_data=routes%2Fevaluate", { answer: "outcome" }, { cookie });
+    expect(outcome.status).toBe(200);
+    expect(((await outcome.json()) as { code: number }).code).toBe(403);
     await api("/api/finance/plaid/exchange-public-token", cookie, { public_token: demoToken() });
     // During the import: the Tips with code 425's message, no try used.
     const early = await postForm("/evaluate", {}, { cookie });

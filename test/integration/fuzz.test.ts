@@ -6,9 +6,9 @@ import { openApiDocument } from "~/server/openapi.server";
 import { baseUrl, signUp } from "../support/http";
 
 // Property: no request a client can send makes the server answer 5xx. Every JSON route (api.*)
-// and every page with a form action is found from app/routes (a new route is fuzzed without
-// editing this file) and sent bodies built from the field names its source reads (for JSON routes
-// also those its OpenAPI document names), with hostile values. Bounded runs keep it to seconds; a
+// and every page with a form action is found from app/routes and its group folders (a new route
+// is fuzzed without editing this file) and sent bodies built from the field names its source reads
+// (for JSON routes also those its OpenAPI document names), with hostile values. Bounded runs keep it to seconds; a
 // failure prints the shrunk request.
 
 const routesDir = path.resolve(import.meta.dirname, "../../app/routes");
@@ -54,10 +54,12 @@ function documentedFields(pattern: string, method: "get" | "post"): string[] {
 
 function targets(): Target[] {
   const out: Target[] = [];
-  for (const file of fs.readdirSync(routesDir)) {
-    const pattern = urlPattern(file);
+  for (const relative of fs.readdirSync(routesDir, { recursive: true, encoding: "utf8" })) {
+    // A file in a group folder (`_profile+/…`) keeps its flat name.
+    const file = path.basename(relative);
+    const pattern = /\.tsx?$/.test(file) ? urlPattern(file) : null;
     if (!pattern) continue;
-    const source = fs.readFileSync(path.join(routesDir, file), "utf8");
+    const source = fs.readFileSync(path.join(routesDir, relative), "utf8");
     const fields = new Set<string>(["intent", "id", "email", "password"]);
     for (const m of source.matchAll(/(?:get|has|getAll)\("([a-z_]+)"\)/g)) fields.add(m[1]!);
     for (const m of source.matchAll(/\bname="([a-z_]+)"/g)) fields.add(m[1]!);

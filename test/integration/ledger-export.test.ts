@@ -45,6 +45,8 @@ async function gradedUser() {
     })),
     cashFlows: [{ externalId: "d1", time: new Date(t0 - 86_400_000), amount: 10_000 }],
     marks: [],
+    // A cancel of a trade that is not in the history: the grade leaves it out and says so.
+    events: [{ externalId: "x1", time: new Date(t0), kind: "cancel", symbol: "NVDA", quantity: 3, amount: 420 }],
     payloads: [],
   });
   const out = await evaluateUser(userId, "all", async () => {});
@@ -64,6 +66,11 @@ describe("the ledger kept with each evaluation", () => {
     const parsed = parseLedger(JSON.parse(JSON.stringify(ledger)));
     if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
     expect(ledgerDigest(parsed.ledger)).toBe(found!.ledgerDigest);
+    // What the grade left out travels with its ledger, as the stats page and verify record show it.
+    expect(found!.dataQuality).toEqual({
+      skipped: [{ reason: "cancel without the transaction it cancels", count: 1 }],
+      disagreements: [],
+    });
     // Another user's evaluation id finds nothing.
     const other = await gradedUser();
     expect(await evaluationLedger(userId, other.evaluationId)).toBeNull();

@@ -232,12 +232,12 @@ describe("Apple sign-in (demo mode)", () => {
   it("refuses a tampered, foreign or missing state, and an id_token from another sign-in (nonce)", async () => {
     const a = await appleConsent({ email: uniqueEmail("state") });
     const b = await appleConsent({ email: uniqueEmail("state") });
-    const [payload, mac] = a.fields.state!.split(".");
+    const [header, payload, mac] = a.fields.state!.split(".");
     const tampered = Buffer.from(
       JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), r: "/profile" }),
     ).toString("base64url");
     expectSigninError(
-      await postToApple("/oauth/apple-callback", { ...a.fields, state: `${tampered}.${mac}` }),
+      await postToApple("/oauth/apple-callback", { ...a.fields, state: `${header}.${tampered}.${mac}` }),
       "apple",
     );
     expectSigninError(await postToApple("/oauth/apple-callback", { ...a.fields, state: "not-a-state" }), "apple");

@@ -98,7 +98,8 @@ describe("OpenAPI document", () => {
 
   it("covers every JSON route in app/routes", () => {
     const files = fs
-      .readdirSync(path.resolve(import.meta.dirname, "../../app/routes"))
+      .readdirSync(path.resolve(import.meta.dirname, "../../app/routes"), { recursive: true, encoding: "utf8" })
+      .map((f) => path.basename(f))
       .filter((f) => f.startsWith("api."));
     // The Apple callback is a form post answered with a redirect (OAuth), not a JSON call.
     const json = files.filter((f) => f !== "api.user.oauth.apple-callback.ts");

@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import type { ServerBuild } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, signUp } from "../support/http";
 import { memberRoutes, publicRoutes, withSelf } from "../support/routes";
@@ -46,6 +48,28 @@ describe("every route of PRODUCT §2 renders a real page", () => {
     expect(html).toContain('class="site-header"');
     expect(html).toContain(tabs);
     expect(html).toContain("We couldn’t handle that request");
+  });
+
+  it.each([
+    ["/messages/1/reply", 404],
+    ["/white-paper/no-such-section", 404],
+    ["/posts/999999999", 404],
+  ])("a failing page with no layout of its own (%s) keeps the site's header", async (path, status) => {
+    const res = await get(path, { cookie });
+    expect(res.status).toBe(status);
+    const html = await res.text();
+    expect(html).toContain('class="site-header"');
+    expect(html).toContain("Nothing to see here!");
+  });
+
+  it("gives every layout (a route whose pages render inside it) an error boundary of its own", async () => {
+    const build = (await import(resolve("build/index.js"))) as ServerBuild;
+    const routes = Object.values(build.routes);
+    const layouts = [...new Set(routes.filter((r) => r.module.default && r.parentId).map((r) => r.parentId!))];
+    expect(layouts).toEqual(
+      expect.arrayContaining(["root", "routes/profile", "routes/u.$id", "routes/market", "routes/admin"]),
+    );
+    for (const id of layouts) expect(build.routes[id]!.module.ErrorBoundary, id).toBeTypeOf("function");
   });
 
   it.each(memberRoutes)("$path answers for a signed-in user", async ({ path, heading, status }) => {

@@ -5,7 +5,7 @@ import { http, HttpResponse } from "msw";
 /**
  * A simulator of Sign in with Apple for demo mode and tests. At start it makes an RS256 key pair
  * and serves the public half at /auth/keys, so id_tokens it signs pass the app's real JWKS
- * verification. DEMO_CONSENT (asked by app/routes/oauth.demo.apple.tsx) plays Apple's consent step:
+ * verification. DEMO_CONSENT (asked by app/routes/_auth+/oauth.demo.apple.tsx) plays Apple's consent step:
  * it returns the code and id_token Apple would form_post; /auth/token redeems that code. The
  * subject is derived from the email, like Apple's stable per-team user id.
  */

@@ -2,7 +2,11 @@ import { computeAddress, getAddress, Interface, recoverAddress } from "ethers";
 import { delay, http, HttpResponse } from "msw";
 import { EVM_CHAINS } from "../../app/sources/evm.server";
 import { DEMO_EVM_EXPLORER_URL } from "../../app/sources/wallet-demo";
+import { simDelay } from "./sim-delay";
 import { baseUnits, hexDigest, memo, SIM_START, simulateTrading, type SimEvent } from "./wallet-sim";
+
+// An explorer API's answer time for one call (Etherscan: 100–300 ms), scaled by SIM_DELAY_FACTOR.
+const EXPLORER_LATENCY_MS = 120;
 
 /**
  * A simulator of Etherscan's multichain explorer API (v2: chainid=1, 8453, 42161, 10, 137, 56;
@@ -474,6 +478,7 @@ export function evmHandlers() {
       }
     }),
     http.get(DEMO_EVM_EXPLORER_URL, async ({ request }) => {
+      await simDelay(EXPLORER_LATENCY_MS);
       const q = new URL(request.url).searchParams;
       const address = (q.get("address") ?? "").toLowerCase();
       const action = q.get("action");

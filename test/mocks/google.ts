@@ -3,7 +3,7 @@ import { http, HttpResponse } from "msw";
 
 /**
  * A deterministic simulator of Google's OAuth endpoints for demo mode and tests. The demo consent
- * page (app/routes/oauth.demo.google.tsx) asks DEMO_CONSENT for a code; the code carries the chosen
+ * page (app/routes/_auth+/oauth.demo.google.tsx) asks DEMO_CONSENT for a code; the code carries the chosen
  * identity, so the token and userinfo endpoints answer with it. The subject is derived from the
  * email, so the same email is always the same Google account. An email whose local part starts with
  * "error500" makes the token endpoint fail with 500 (to show provider outages).

@@ -3,6 +3,7 @@ import bs58 from "bs58";
 import { delay, http, HttpResponse } from "msw";
 import nacl from "tweetnacl";
 import { DEMO_SOLANA_RPC_URL } from "../../app/sources/wallet-demo";
+import { simDelay } from "./sim-delay";
 import { hexDigest, memo, simulateTrading, type SimEvent } from "./wallet-sim";
 
 /**
@@ -64,6 +65,8 @@ function programOf(e: SimEvent): string {
   return [SWAP_PROGRAMS.jupiter, SWAP_PROGRAMS.raydium, SWAP_PROGRAMS.orca][e.index % 3]!;
 }
 const FEE = 5000;
+// A public RPC node's answer time for one request (a batch counts once), scaled by SIM_DELAY_FACTOR.
+const RPC_LATENCY_MS = 80;
 const SOL_BALANCE = 25 * 1e9;
 
 function pubkey(...parts: string[]) {
@@ -74,7 +77,8 @@ function signature(...parts: string[]) {
 }
 
 type Tx = { signature: string; slot: number; blockTime: number; result: unknown };
-type History = { txs: Tx[] /* newest first */ };
+/** txs newest first; trades: the ledger trades the history holds (a swap's legs other than stablecoins). */
+type History = { txs: Tx[]; trades: number };
 const cache = memo<History>();
 const bySignature = new Map<string, Tx>();
 
@@ -102,6 +106,7 @@ export function demoSolanaHistory(owner: string): History {
     const balances = new Map<string, number>(); // the owner's token balances by mint
     let lamports = SOL_BALANCE;
     const txs: Tx[] = [];
+    let trades = 0;
     events.forEach((e: SimEvent) => {
       const sig = signature("solana", owner, String(e.index));
       const slot = 330_000_000 + Math.floor((e.time - 1746057600) / 0.4);
@@ -112,10 +117,12 @@ export function demoSolanaHistory(owner: string): History {
       const post: ReturnType<typeof tokenBalance>[] = [];
       const preLamports = [lamports];
       let ownerLamportDelta = -FEE;
-      const move = (mint: Mint, delta: number, counterparty: string) => {
+      // Whether the owner's balance really moved (a token balance cannot go below zero; SOL below
+      // 0.01 is rent, not a leg), for the trade count.
+      const move = (mint: Mint, delta: number, counterparty: string): boolean => {
         if (mint.mint === SOL) {
           ownerLamportDelta += Math.round(delta * 1e9);
-          return;
+          return Math.abs(delta) >= 0.01;
         }
         const account = pubkey("ata", owner, mint.mint);
         keys.push({ pubkey: account, signer: false, writable: true, source: "transaction" });
@@ -132,13 +139,17 @@ export function demoSolanaHistory(owner: string): History {
         preLamports.push(2_039_280);
         pre.push(tokenBalance(keys.length - 1, mint, counterparty, 5_000_000));
         post.push(tokenBalance(keys.length - 1, mint, counterparty, 5_000_000 - delta));
+        return after !== before;
       };
       if ("deposit" in e) {
         move(BY_MINT.get(e.deposit)!, e.amount, pubkey("exchange"));
       } else {
         const poolAuthority = pubkey("pool-authority", [e.outToken, e.inToken].sort().join("-"));
-        move(BY_MINT.get(e.outToken)!, -e.outAmount, poolAuthority);
-        move(BY_MINT.get(e.inToken)!, e.inAmount, poolAuthority);
+        const sent = move(BY_MINT.get(e.outToken)!, -e.outAmount, poolAuthority);
+        const received = move(BY_MINT.get(e.inToken)!, e.inAmount, poolAuthority);
+        // A swap: each leg that is not a stablecoin is a trade; a one-legged move is none.
+        if (sent && received)
+          trades += [e.outToken, e.inToken].filter((m) => !STABLES.some((st) => st.mint === m)).length;
       }
       const program = programOf(e);
       keys.push(
@@ -192,7 +203,7 @@ export function demoSolanaHistory(owner: string): History {
       bySignature.set(sig, tx);
     });
     txs.reverse();
-    return { txs };
+    return { txs, trades };
   });
 }
 
@@ -259,6 +270,7 @@ export function solanaHandlers() {
         return HttpResponse.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null });
       }
       const calls = Array.isArray(body) ? body : [body];
+      await simDelay(RPC_LATENCY_MS);
       const failure = failureOf(calls);
       if (failure === "rpc500")
         return new HttpResponse("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });

@@ -19,9 +19,10 @@ const root = path.resolve(import.meta.dirname, "../..");
  */
 export async function startServer(
   env: Record<string, string> = {},
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  // nodeArgs: flags Node refuses in NODE_OPTIONS (--cpu-prof, --expose-gc), for the benches.
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "server.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -93,6 +94,28 @@ export async function startServer(
       return exited;
     },
   };
+}
+
+/**
+ * Drops the databases ownDatabase made more than an hour ago (earlier runs; no run lasts that
+ * long), so repeated runs on one PostgreSQL do not pile them up.
+ */
+export async function dropStaleTestDatabases(): Promise<void> {
+  if (!process.env.DATABASE_URL) return;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      "select datname from pg_database where datname like 'grader\\_t\\_%'",
+    );
+    const hourAgo = Date.now() - 3_600_000;
+    for (const { datname } of rows) {
+      const made = parseInt(datname.split("_")[2] ?? "", 36);
+      if (Number.isFinite(made) && made < hourAgo) await admin.query(`drop database if exists ${datname} with (force)`);
+    }
+  } finally {
+    await admin.end();
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { gradeTiers } from "~/content/landing";
+import { DIMENSION_LABELS, DIMENSIONS, type Dimension } from "~/lib/vocabulary";
 import { BadgeShield, Stars } from "../GradeBadge";
 
 /** The badge cycling through the five tiers, 2 s each, in CSS (stops under reduced motion). */
@@ -18,13 +19,14 @@ export function RotatingBadge() {
 
 /** A sample performance card drawn from our own components (the real PNG is rendered by the server). */
 export function SampleCard() {
-  const dims = [
-    ["Profitability", 5],
-    ["Risk control", 4],
-    ["Consistency", 4],
-    ["Discipline", 5],
-    ["Experience", 3],
-  ] as const;
+  const stars: Record<Dimension, number> = {
+    profitability: 5,
+    riskControl: 4,
+    consistency: 4,
+    discipline: 5,
+    experience: 3,
+  };
+  const dims = DIMENSIONS.map((d) => [DIMENSION_LABELS[d], stars[d]] as const);
   return (
     <figure className="sample-card tier-Master" aria-label="Sample performance card">
       <div className="sample-card-head">

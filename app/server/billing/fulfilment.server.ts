@@ -1,6 +1,6 @@
-import { sql, type Transaction } from "kysely";
-import { getDb } from "../db.server";
-import type { CheckoutStatus, Database } from "../db/schema";
+import { sql } from "kysely";
+import { getDb, type DB } from "../db.server";
+import type { CheckoutStatus } from "../db/schema";
 import { log } from "../log.server";
 import { passById, type Pass } from "./passes";
 
@@ -23,13 +23,9 @@ export type FulfilmentResult =
  * primary key (checkout_session_id) decides, and the user's allowance changes in the same
  * transaction. A repeat returns { ok: true, granted: false }.
  */
-export async function fulfilCheckoutSession(
-  session: CheckoutSnapshot,
-  outer?: Transaction<Database>,
-): Promise<FulfilmentResult> {
+export async function fulfilCheckoutSession(session: CheckoutSnapshot, outer?: DB): Promise<FulfilmentResult> {
   if (session.paymentStatus !== "paid") return { ok: false, reason: "not_paid" };
-  const run = async <T>(fn: (trx: Transaction<Database>) => Promise<T>) =>
-    outer ? fn(outer) : (await getDb()).transaction().execute(fn);
+  const run = async <T>(fn: (trx: DB) => Promise<T>) => (outer ? fn(outer) : (await getDb()).transaction().execute(fn));
   return run(async (trx) => {
     const ours = await trx
       .selectFrom("checkout_sessions")
@@ -88,28 +84,13 @@ export async function fulfilCheckoutSession(
 }
 
 /** Records a non-paid outcome; never downgrades a session that was already paid. */
-export async function markCheckoutStatus(
-  sessionId: string,
-  status: Exclude<CheckoutStatus, "paid">,
-  trx?: Transaction<Database>,
-) {
+export async function markCheckoutStatus(sessionId: string, status: Exclude<CheckoutStatus, "paid">, trx?: DB) {
   const db = trx ?? (await getDb());
   await db
     .updateTable("checkout_sessions")
     .set({ status, updated_at: sql`now()` })
     .where("id", "=", sessionId)
     .where("status", "!=", "paid")
-    .execute();
-}
-
-/** The passes a user bought (for /pricing). */
-export async function passesOf(userId: number) {
-  const db = await getDb();
-  return db
-    .selectFrom("pass_grants")
-    .select(["pass_id", "granted_at", "evaluations", "unlimited_days"])
-    .where("user_id", "=", userId)
-    .orderBy("granted_at", "desc")
     .execute();
 }
 

@@ -1,7 +1,5 @@
-import type { Transaction } from "kysely";
 import Stripe from "stripe";
-import type { Database } from "../db/schema";
-import { getDb } from "../db.server";
+import { getDb, type DB } from "../db.server";
 import { isSimulated } from "../demo.server";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
@@ -191,7 +189,7 @@ export async function handleStripeWebhook(
   return { duplicate: false, type: event.type };
 }
 
-async function handleEvent(event: Stripe.Event, trx: Transaction<Database>) {
+async function handleEvent(event: Stripe.Event, trx: DB) {
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object as Stripe.Checkout.Session;

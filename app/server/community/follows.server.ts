@@ -1,11 +1,12 @@
 import { sql } from "kysely";
 import type { Paging } from "~/lib/paging";
+import type { Refusal } from "~/lib/refusal";
 import { getDb } from "../db.server";
 import { notify } from "../notifications.server";
 
 export const FOLLOW_SORTS = ["followed_at", "username"] as const;
 
-export type FollowResult = { ok: true; following: boolean } | { ok: false; status: 400 | 404; message: string };
+export type FollowResult = { ok: true; following: boolean } | Refusal<400 | 404>;
 
 /**
  * Follow: one row per pair (primary key), never oneself (CHECK). The counters on users change in

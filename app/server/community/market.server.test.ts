@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TIERS } from "~/lib/vocabulary";
 
 // market_leaderboard (migration 0015) on an in-memory PGlite: after grades, re-grades, follows,
 // a deleted grade and a deleted trader it still says what joining users to their current
@@ -11,7 +12,7 @@ process.env.DATA_DIR = "memory://";
 
 const { sql } = await import("kysely");
 const { closeDb, getDb, migrateToLatest } = await import("../db.server");
-const { leaderboard, LEADERBOARD_SORTS, TIERS } = await import("./market.server");
+const { leaderboard, LEADERBOARD_SORTS } = await import("./market.server");
 const { MIN_PERCENTILE_POPULATION, percentileAmongCurrentGrades } = await import("../evaluation.server");
 const { searchTraders } = await import("./search.server");
 const { percentileOf } = await import("~/grading/score");

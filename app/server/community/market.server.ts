@@ -4,9 +4,10 @@ import { truncateScore } from "~/lib/format-number";
 import type { Paging } from "~/lib/paging";
 import { getDb } from "../db.server";
 
-import { ASSET_CLASSES, LEADERBOARD_SORTS, MARKET_TRADE_SORTS, TIERS } from "~/lib/market";
+import { LEADERBOARD_SORTS, MARKET_TRADE_SORTS } from "~/lib/market";
+import { ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
 
-export { ASSET_CLASSES, LEADERBOARD_SORTS, MARKET_TRADE_SORTS, TIERS };
+export { LEADERBOARD_SORTS, MARKET_TRADE_SORTS };
 
 export const LeaderboardFilters = z.object({
   asset_class: z

@@ -1,22 +1,19 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { formatNumber } from "~/lib/format-number";
+import type { Refusal } from "~/lib/refusal";
 import { getDb } from "../db.server";
 import { markSubjectRead, notify } from "../notifications.server";
 import type { ConversationStatus } from "../db/schema";
-import { hitRateLimit } from "../rate-limit.server";
+import { hitLimit } from "../rate-limit.server";
 
 export const MESSAGE_MAX = 2000;
-export const MessageBody = z.object({
-  body: z
-    .string({ required_error: "Write a message first." })
-    .transform((s) => s.replace(/\r\n/g, "\n").trim())
-    .pipe(
-      z
-        .string()
-        .min(1, "Write a message first.")
-        .max(MESSAGE_MAX, `At most ${MESSAGE_MAX.toLocaleString("en-US")} characters.`),
-    ),
-});
+const MESSAGE_LENGTH = `Write a message of 1 to ${formatNumber(MESSAGE_MAX, 0)} characters.`;
+/** A message's text: line ends made \n, trimmed, 1 to MESSAGE_MAX characters. */
+const MessageText = z
+  .string()
+  .transform((s) => s.replace(/\r\n/g, "\n").trim())
+  .pipe(z.string().min(1, MESSAGE_LENGTH).max(MESSAGE_MAX, MESSAGE_LENGTH));
 
 const pair = (x: number, y: number) => (x < y ? { user_a: x, user_b: y } : { user_a: y, user_b: x });
 
@@ -36,8 +33,7 @@ export async function isBlockedEitherWay(x: number, y: number): Promise<boolean>
 }
 
 export type SendResult =
-  | { ok: true; conversationId: number; status: ConversationStatus }
-  | { ok: false; status: 400 | 403 | 404 | 429; message: string };
+  { ok: true; conversationId: number; status: ConversationStatus } | Refusal<400 | 403 | 404 | 429>;
 
 /**
  * Sends a message from `senderId` to `recipientId`, opening their conversation if needed. A new
@@ -47,15 +43,15 @@ export type SendResult =
  */
 export async function sendMessage(senderId: number, recipientId: number, body: string): Promise<SendResult> {
   if (senderId === recipientId) return { ok: false, status: 400, message: "You can't message yourself." };
-  const text = body.replace(/\r\n/g, "\n").trim();
-  if (!text || text.length > MESSAGE_MAX)
-    return { ok: false, status: 400, message: "Write a message of 1 to 2,000 characters." };
+  const parsed = MessageText.safeParse(body);
+  if (!parsed.success) return { ok: false, status: 400, message: MESSAGE_LENGTH };
+  const text = parsed.data;
   const db = await getDb();
   const recipient = await db.selectFrom("users").select("id").where("id", "=", recipientId).executeTakeFirst();
   if (!recipient) return { ok: false, status: 404, message: "No such trader." };
   if (await isBlockedEitherWay(senderId, recipientId))
     return { ok: false, status: 403, message: "You can't message this trader." };
-  const limited = await hitRateLimit(`dm:${senderId}`, 30, 60);
+  const limited = await hitLimit("message", senderId);
   if (!limited.ok)
     return {
       ok: false,

@@ -1,21 +1,13 @@
-import { json, redirect } from "@remix-run/node";
+import { json, redirect, replace } from "@remix-run/node";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { createPost, deletePost, PostBody, reportPost, ReportInput, setLike } from "./posts.server";
 import { readForm } from "../guards.server";
 
-/** True for submissions made by Remix's client (fetchers and enhanced forms), which read JSON. */
-function fromClient(request: Request) {
-  return new URL(request.url).searchParams.has("_data");
-}
-
 export type PostActionData = {
   ok: boolean;
   error?: string;
   values?: Record<string, string>;
-  liked?: boolean;
-  like_count?: number;
-  reported?: boolean;
 };
 
 /**
@@ -52,9 +44,9 @@ export async function handlePostAction(request: Request, userId: number, postId:
     case "unlike": {
       const result = await setLike(userId, postId, intent === "like");
       if (!result.ok) throw new Response("Not Found", { status: 404 });
-      return fromClient(request)
-        ? json<PostActionData>({ ok: true, liked: result.liked, like_count: result.like_count })
-        : redirect(back, 303);
+      // Back to the page the like came from, with or without JavaScript. It replaces that page in the
+      // history; the like's fetcher form keeps the scroll position.
+      return replace(back, 303);
     }
     case "delete": {
       const result = await deletePost(userId, postId);

@@ -1,16 +1,17 @@
-import { sql, type SelectQueryBuilder, type Transaction } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../db.server";
 import { notify } from "../notifications.server";
 import type { Database } from "../db/schema";
+import { cardPath } from "../card-store.server";
 import { ensureCard } from "../cards.server";
-import { hitRateLimit } from "../rate-limit.server";
+import { hitLimit } from "../rate-limit.server";
+import { formatNumber } from "~/lib/format-number";
+import type { Refusal } from "~/lib/refusal";
 import { mentionedUsernames } from "~/lib/rich-text";
 
 export const POST_MAX = 1000;
 export const FEED_PAGE = 20;
-/** Posting: at most this many posts and replies per author per window (× RATE_LIMIT_FACTOR). */
-export const POST_RATE = { limit: 10, windowSeconds: 60 };
 /** A post is hidden from everyone but its author once this many different users report it. */
 export const HIDE_AFTER_REPORTS = 3;
 
@@ -22,7 +23,7 @@ export const PostBody = z.object({
       z
         .string()
         .min(1, "Write something first.")
-        .max(POST_MAX, `At most ${POST_MAX.toLocaleString("en-US")} characters.`),
+        .max(POST_MAX, `At most ${formatNumber(POST_MAX, 0)} characters.`),
     ),
   attach_card: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
 });
@@ -140,7 +141,7 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
       },
       card:
         !deleted && r.tier
-          ? { tier: r.tier, stars: Number(r.stars ?? 0), image: r.card_hash ? `/cards/${r.card_hash}.png` : null }
+          ? { tier: r.tier, stars: Number(r.stars ?? 0), image: r.card_hash ? cardPath(r.card_hash) : null }
           : null,
       mentions,
     };
@@ -152,8 +153,7 @@ const postUrl = (id: string, rootId: string | null) => (rootId ? `/posts/${rootI
 const excerpt = (body: string) => (body.length > 80 ? `${body.slice(0, 79)}…` : body);
 
 export type CreateResult =
-  | { ok: true; id: string; rootId: string }
-  | { ok: false; status: 400 | 404 | 429; message: string; retryAfter?: number };
+  { ok: true; id: string; rootId: string } | (Refusal<400 | 404 | 429> & { retryAfter?: number });
 
 /** A post (parentId null) or a reply. Rate-limited per author; the parent's reply count moves in the same transaction. */
 export async function createPost(
@@ -164,7 +164,7 @@ export async function createPost(
   const body = input.body.replace(/\r\n/g, "\n").trim();
   if (!body) return { ok: false, status: 400, message: "Write something first." };
   if (body.length > POST_MAX) return { ok: false, status: 400, message: `At most ${POST_MAX} characters.` };
-  const limited = await hitRateLimit(`post:${authorId}`, POST_RATE.limit, POST_RATE.windowSeconds);
+  const limited = await hitLimit("post", authorId);
   if (!limited.ok)
     return {
       ok: false,
@@ -462,7 +462,7 @@ export async function reportPost(
   reporterId: number,
   postId: string,
   reason: string,
-): Promise<{ ok: true; hidden: boolean } | { ok: false; status: 400 | 404; message: string }> {
+): Promise<{ ok: true; hidden: boolean } | Refusal<400 | 404>> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const post = await trx
@@ -501,7 +501,7 @@ export async function reportUser(
   reporterId: number,
   userId: number,
   reason: string,
-): Promise<{ ok: true } | { ok: false; status: 400 | 404; message: string }> {
+): Promise<{ ok: true } | Refusal<400 | 404>> {
   if (reporterId === userId) return { ok: false, status: 400, message: "You can't report yourself." };
   const db = await getDb();
   const exists = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
@@ -519,11 +519,7 @@ export async function reportUser(
  * of reports. Unhiding also zeroes the report count, so it takes HIDE_AFTER_REPORTS new reporters
  * to hide it again. False when there is no such post.
  */
-export async function setPostHidden(
-  exec: DB | Transaction<Database>,
-  postId: string,
-  hidden: boolean,
-): Promise<boolean> {
+export async function setPostHidden(exec: DB, postId: string, hidden: boolean): Promise<boolean> {
   const row = await exec
     .updateTable("posts")
     .set(hidden ? { hidden_at: sql`coalesce(hidden_at, now())` } : { hidden_at: null, report_count: 0 })

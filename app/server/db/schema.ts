@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
-import type { LinkedAccountKind } from "../../lib/vocabulary";
+import type { DataQuality } from "../../lib/data-quality";
+import type { AssetClass, LinkedAccountKind } from "../../lib/vocabulary";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 // A timestamp column with a database default (now()): optional on insert.
@@ -123,7 +124,7 @@ export interface TradesTable {
   external_id: string;
   time: Timestamp;
   symbol: string;
-  asset_class: "stock" | "etf" | "crypto" | "option";
+  asset_class: AssetClass;
   side: "buy" | "sell";
   quantity: number;
   price: number;
@@ -191,11 +192,6 @@ export interface EvaluationsTable {
   created_at: DefaultTimestamp;
 }
 
-export type DataQuality = {
-  skipped: { reason: string; count: number }[];
-  /** Symbols whose computed position differs from the provider's holdings (absent in grades before it). */
-  disagreements?: { symbol: string; computed: number; reported: number }[];
-};
 export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel" | "receive" | "send";
 export interface LedgerEventsTable {
   id: Generated<number>;

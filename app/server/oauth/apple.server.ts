@@ -12,7 +12,8 @@ import { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
-import { clientIp, hitRateLimit } from "../rate-limit.server";
+import { clientIp, hitLimit } from "../rate-limit.server";
+import { readCookie } from "../session.server";
 import {
   callbackOrigin,
   DEMO_APPLE_CLIENT_ID,
@@ -89,10 +90,10 @@ export function appleRedirectUri(request: Request, path = APPLE_CALLBACK_PATH): 
 }
 
 /** GET /oauth/apple-login: a signed state and nonce, then Apple's authorize page (or the demo stand-in). */
-export function startAppleLogin(request: Request): Response {
+export async function startAppleLogin(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const next = url.searchParams.get("next");
-  const { token, state } = createStateToken("apple", next ? safeRedirect(next) : null);
+  const { token, state } = await createStateToken("apple", next ? safeRedirect(next) : null);
   const params = new URLSearchParams({
     client_id: appleClientId(),
     redirect_uri: appleRedirectUri(request),
@@ -164,14 +165,6 @@ function parseAppleUser(raw: FormDataEntryValue | null) {
   }
 }
 
-function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 class AppleSignInError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
@@ -193,10 +186,10 @@ export async function handleAppleCallback(request: Request, path = APPLE_CALLBAC
     redirect(signinErrorPath(code), { headers: clearBinding.map((c): [string, string] => ["Set-Cookie", c]) });
   if (request.method !== "POST") return redirect("/signin");
   try {
-    const limit = await hitRateLimit(`oauth:ip:${clientIp(request)}`, 30, 60);
+    const limit = await hitLimit("oauth-ip", clientIp(request));
     if (!limit.ok) return fail("oauth-rate");
     const form = await request.formData();
-    const state = verifyStateToken(form.get("state"), "apple");
+    const state = await verifyStateToken(form.get("state"), "apple");
     if (!state) throw new AppleSignInError("apple", "state is missing, forged or expired");
     if (secureCookies() && readCookie(request, BINDING_COOKIE) !== state.nonce) {
       throw new AppleSignInError("apple", "state was not started in this browser");

@@ -22,7 +22,7 @@ export function isProviderDemo(provider: OAuthProvider): boolean {
   return provider === "google" ? isGoogleDemo() : isAppleDemo();
 }
 
-const SECRET_KEY = "__grader_oauth_state_secret";
+let generatedSecret: string | undefined;
 
 /**
  * The key that signs OAuth state (Apple's HMAC state token, the Google state cookie). Without
@@ -32,14 +32,13 @@ const SECRET_KEY = "__grader_oauth_state_secret";
 export function oauthStateSecret(): string {
   const configured = getEnv().OAUTH_STATE_SECRET;
   if (configured) return configured;
-  const g = globalThis as unknown as Record<string, string | undefined>;
-  if (!g[SECRET_KEY]) {
-    g[SECRET_KEY] = crypto.randomBytes(32).toString("base64url");
+  if (!generatedSecret) {
+    generatedSecret = crypto.randomBytes(32).toString("base64url");
     if (!isGoogleDemo() || !isAppleDemo()) {
       log("error", "OAUTH_STATE_SECRET is unset: using a per-process key; set it when running more than one replica");
     }
   }
-  return g[SECRET_KEY]!;
+  return generatedSecret;
 }
 
 /** Cookies that must reach us over HTTPS only when we are served over HTTPS. */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getEnv } from "../env.server";
 import { log } from "../log.server";
-import { clientIp, hitRateLimit } from "../rate-limit.server";
+import { clientIp, hitLimit } from "../rate-limit.server";
 import {
   callbackOrigin,
   DEMO_GOOGLE_CLIENT_ID,
@@ -126,7 +126,7 @@ export async function handleGoogleCallback(request: Request): Promise<Response> 
   const clearState = await storage.destroySession(await storage.getSession());
   const fail = (code: Parameters<typeof signinErrorPath>[0]) =>
     redirect(signinErrorPath(code), { headers: { "Set-Cookie": clearState } });
-  const limit = await hitRateLimit(`oauth:ip:${clientIp(request)}`, 30, 60);
+  const limit = await hitLimit("oauth-ip", clientIp(request));
   if (!limit.ok) return fail("oauth-rate");
   const url = new URL(request.url);
   if (url.searchParams.get("error") === "access_denied") return fail("google-cancelled");

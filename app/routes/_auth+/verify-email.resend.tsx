@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect, replace } from "@remix-run/node";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { sendVerificationEmail } from "~/server/account.server";
+import { hitLimit } from "~/server/rate-limit.server";
+import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
+
+// The banner's "Resend" button: with or without JavaScript, back to the page it was sent from,
+// which the answer replaces in the history, saying in ?verification= what happened.
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  const back = safeRedirect(form.get("redirectTo"), "/community");
+  const limit = await hitLimit("verify-resend", user.id);
+  if (limit.ok) await sendVerificationEmail(user.id);
+  const status = limit.ok ? "sent" : "limited";
+  // set, not append: a second resend from the same page says the newer answer.
+  const to = new URL(back, "http://x");
+  to.searchParams.set("verification", status);
+  return replace(to.pathname + to.search + to.hash);
+}
+
+export const loader = () => redirect("/community");

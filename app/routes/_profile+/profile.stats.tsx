@@ -1,0 +1,55 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { GradeReport } from "~/components/GradeReport";
+import { EmptyState } from "~/components/Page";
+import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
+import { seo } from "~/lib/seo";
+import { statsPage } from "~/server/analytics.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json(await statsPage(user.id, user.id, new URL(request.url).searchParams));
+}
+
+export default function ProfileStats() {
+  const { report, analytics, journal, own } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  if (!report) {
+    return (
+      <section>
+        <h2>Stats</h2>
+        <EmptyState
+          title="No grade yet"
+          action={
+            <Link to="/evaluate" className="btn btn-primary">
+              Get Grade
+            </Link>
+          }
+        >
+          Link a broker or wallet and ask for an evaluation to see your dimension stars, returns, drawdown and insights
+          here.
+        </EmptyState>
+      </section>
+    );
+  }
+  return (
+    <section>
+      <h2>Stats</h2>
+      {params.get("evaluated") ? (
+        <p className="form-success" role="status">
+          Evaluated successfully!
+        </p>
+      ) : null}
+      <GradeReport data={report} />
+      {analytics && journal ? (
+        <StatsAnalytics analytics={analytics} journal={journal} amounts={report.showAmounts} own={own} />
+      ) : (
+        <OlderGrade />
+      )}
+    </section>
+  );
+}

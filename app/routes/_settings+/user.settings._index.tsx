@@ -1,0 +1,236 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
+import { json, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Field } from "~/components/Field";
+import { parseForm } from "~/lib/forms";
+import { SettingsSchema, timeZones } from "~/lib/profile-schemas";
+import { Avatar } from "~/components/Avatar";
+import { ThemeForm } from "~/components/ThemeForm";
+import { useRootData } from "~/lib/use-root-data";
+import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/avatar.server";
+import { getProfile, updateProfile } from "~/server/profile.server";
+import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/guards.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({ profile: await getProfile(user.id), timeZones: timeZones() });
+}
+
+// One answer shape for the three forms; the avatar's feedback is kept apart so it shows in its own card.
+type SettingsResult = {
+  saved: boolean;
+  avatarNotice: string | null;
+  avatarError: string | null;
+  errors: Record<string, string>;
+  values: Record<string, string>;
+};
+const answer = (result: Partial<SettingsResult>, status = 200) =>
+  json<SettingsResult>(
+    { saved: false, avatarNotice: null, avatarError: null, errors: {}, values: {}, ...result },
+    { status },
+  );
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
+    return avatarAction(request, user.id);
+  const form = await readForm(request);
+  if (form.get("intent") === "remove-avatar") {
+    await removeAvatar(user.id);
+    return answer({ avatarNotice: "Your avatar is removed." });
+  }
+  const parsed = parseForm(SettingsSchema, form);
+  if (!parsed.ok) return answer({ errors: parsed.errors, values: parsed.values }, 400);
+  const result = await updateProfile(user.id, parsed.data);
+  if (result === "username-taken")
+    return answer({ errors: { username: "That username is taken. Try another." }, values: parsed.values }, 400);
+  return answer({ saved: true });
+}
+
+async function avatarAction(request: Request, userId: number) {
+  const fail = (avatarError: string) => answer({ avatarError }, 400);
+  let file: FormDataEntryValue | null;
+  try {
+    const form = await unstable_parseMultipartFormData(
+      request,
+      unstable_createMemoryUploadHandler({ maxPartSize: AVATAR_MAX_BYTES }),
+    );
+    file = form.get("avatar");
+  } catch {
+    return fail("The image is larger than 2 MB.");
+  }
+  if (!(file instanceof Blob)) return fail("Choose an image to upload.");
+  const result = await saveAvatar(userId, new Uint8Array(await file.arrayBuffer()));
+  if (!result.ok) return fail(result.message);
+  return answer({ avatarNotice: "Your avatar is updated." });
+}
+
+export default function Settings() {
+  const { profile, timeZones } = useLoaderData<typeof loader>();
+  const theme = useRootData()?.theme ?? "system";
+  const data = useActionData<typeof action>();
+  const avatarForm = useRef<HTMLFormElement>(null);
+  // With JavaScript the page stays, so the file input would still name the uploaded file: clear it.
+  useEffect(() => {
+    if (data?.avatarNotice) avatarForm.current?.reset();
+  }, [data]);
+  const v = (k: string, fallback: string | null) => data?.values[k] ?? fallback ?? "";
+  // After a refused save the choices show what was sent (an unticked box sends nothing).
+  const typed = data && Object.keys(data.values).length > 0 ? data.values : null;
+  const showAmounts = typed ? typed.show_amounts === "amounts" : profile.show_amounts;
+  const shareTrades = typed ? typed.share_trades === "on" : profile.share_trades;
+  return (
+    <div className="page narrow">
+      <h1>Settings</h1>
+      <p className="lead">Signed in as {profile.email}.</p>
+      <Form method="post" className="stack card" noValidate>
+        {data?.saved ? (
+          <p className="form-success" role="status">
+            Your settings are saved.
+          </p>
+        ) : null}
+        <Field
+          label="Username"
+          name="username"
+          required
+          defaultValue={v("username", profile.username)}
+          error={data?.errors.username}
+          autoComplete="username"
+        />
+        <Field
+          label="First name"
+          name="first_name"
+          defaultValue={v("first_name", profile.first_name)}
+          error={data?.errors.first_name}
+          autoComplete="given-name"
+        />
+        <Field
+          label="Last name"
+          name="last_name"
+          defaultValue={v("last_name", profile.last_name)}
+          error={data?.errors.last_name}
+          autoComplete="family-name"
+        />
+        <fieldset className="field">
+          <legend>What others see on your profile and card</legend>
+          <label className="check">
+            <input type="radio" name="show_amounts" value="percentages" defaultChecked={!showAmounts} /> Percentages and
+            grades only
+          </label>
+          <label className="check">
+            <input type="radio" name="show_amounts" value="amounts" defaultChecked={showAmounts} /> Also dollar amounts
+          </label>
+          <label className="check">
+            <input type="checkbox" name="share_trades" value="on" defaultChecked={shareTrades} /> List my trades in the
+            market’s recent trades (symbol, side and price; quantities only with dollar amounts)
+          </label>
+        </fieldset>
+        <div className="field">
+          <label htmlFor="f-time_zone">Time zone</label>
+          <select
+            id="f-time_zone"
+            name="time_zone"
+            defaultValue={v("time_zone", profile.time_zone)}
+            aria-describedby={data?.errors.time_zone ? "f-time_zone-error f-time_zone-hint" : "f-time_zone-hint"}
+            aria-invalid={data?.errors.time_zone ? true : undefined}
+          >
+            {timeZones.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll("_", " ")}
+              </option>
+            ))}
+          </select>
+          <p id="f-time_zone-hint" className="muted small">
+            Your Stats tab groups trades by weekday and hour of day in this zone.
+          </p>
+          {data?.errors.time_zone ? (
+            <p id="f-time_zone-error" className="field-error">
+              {data.errors.time_zone}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="btn btn-primary">
+          Save settings
+        </button>
+      </Form>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="stack card"
+        style={{ marginTop: "1rem" }}
+        ref={avatarForm}
+      >
+        <h2 style={{ margin: 0 }}>Avatar</h2>
+        {data?.avatarNotice ? (
+          <p className="form-success" role="status">
+            {data.avatarNotice}
+          </p>
+        ) : null}
+        <div style={{ display: "flex", gap: "1rem", alignItems: "center" }}>
+          <Avatar user={{ ...profile, avatar: profile.avatar_url }} size={64} />
+          <div className="field" style={{ flex: 1, minWidth: 0 }}>
+            <label htmlFor="f-avatar">PNG, JPEG or WebP, up to 2 MB</label>
+            <input
+              id="f-avatar"
+              name="avatar"
+              type="file"
+              accept="image/png,image/jpeg,image/webp"
+              aria-invalid={data?.avatarError ? true : undefined}
+              aria-describedby={data?.avatarError ? "f-avatar-error" : undefined}
+            />
+            {data?.avatarError ? (
+              <p id="f-avatar-error" className="field-error">
+                {data.avatarError}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
+          <button type="submit" className="btn btn-ghost">
+            Upload avatar
+          </button>
+          {profile.avatar_url ? (
+            // In the upload form but sent as a plain form (formEncType), so removing never uploads the chosen file.
+            <button
+              type="submit"
+              name="intent"
+              value="remove-avatar"
+              formEncType="application/x-www-form-urlencoded"
+              className="btn btn-ghost"
+            >
+              Remove avatar
+            </button>
+          ) : null}
+        </div>
+      </Form>
+      <ThemeForm current={theme} />
+      <p>
+        <Link to="/user/settings/change-password">Change password</Link>
+      </p>
+      <section className="stack card" aria-labelledby="own-data-h" style={{ marginTop: "1rem" }}>
+        <h2 id="own-data-h" style={{ margin: 0 }}>
+          Your data
+        </h2>
+        <p style={{ margin: 0 }}>
+          <a href="/user/settings/data.json" download>
+            Download my data
+          </a>{" "}
+          (JSON: profile, linked accounts and their ledger, grades, posts, likes, follows and messages)
+        </p>
+        <p style={{ margin: 0 }}>
+          <Link to="/user/settings/delete-account" className="neg">
+            Delete my account
+          </Link>
+        </p>
+      </section>
+      <p>
+        <Link to="/user/settings/notifications">Notifications</Link>
+      </p>
+    </div>
+  );
+}

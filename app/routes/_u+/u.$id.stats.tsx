@@ -1,0 +1,38 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GradeReport } from "~/components/GradeReport";
+import { EmptyState } from "~/components/Page";
+import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
+import { seo } from "~/lib/seo";
+import { statsPage } from "~/server/analytics.server";
+import { parseId } from "~/server/guards.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json(await statsPage(parseId(params.id), viewer.id, new URL(request.url).searchParams));
+}
+
+export default function TraderStats() {
+  const { report, analytics, journal, own } = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <h2>Stats</h2>
+      {report ? (
+        <>
+          <GradeReport data={report} />
+          {analytics && journal ? (
+            <StatsAnalytics analytics={analytics} journal={journal} amounts={report.showAmounts} own={own} />
+          ) : (
+            <OlderGrade />
+          )}
+        </>
+      ) : (
+        <EmptyState title="No grade yet">This trader has not been graded yet.</EmptyState>
+      )}
+    </section>
+  );
+}

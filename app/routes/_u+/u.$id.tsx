@@ -1,0 +1,217 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { seo } from "~/lib/seo";
+import { json, redirect, replace } from "@remix-run/node";
+import { Form, Link, Outlet, useActionData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { RouteErrorPanel } from "~/components/RouteError";
+import { Tabs } from "~/components/Tabs";
+import { formatCompact } from "~/lib/format-number";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { follow, isFollowing, unfollow } from "~/server/community/follows.server";
+import { isBlockedEitherWay, sendMessage, setBlocked } from "~/server/community/messages.server";
+import { reportUser } from "~/server/community/posts.server";
+import { getDb } from "~/server/db.server";
+import { Avatar } from "~/components/Avatar";
+import { GradeBadge } from "~/components/GradeBadge";
+import type { Tier } from "~/lib/vocabulary";
+import { currentGradeSummary } from "~/server/evaluation.server";
+import { displayName } from "~/lib/display-name";
+import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/guards.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, {
+    title: args.data ? `${displayName(args.data.trader) || "Trader"} · Grader` : "Trader · Grader",
+    noindex: true,
+  });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const trader = ensureFound(await findPublicProfile(parseId(params.id)));
+  const db = await getDb();
+  const [grade, counts, following, blocked] = await Promise.all([
+    currentGradeSummary(trader.id),
+    db
+      .selectFrom("users")
+      .select(["followers_count", "following_count"])
+      .where("id", "=", trader.id)
+      .executeTakeFirstOrThrow(),
+    viewer.id === trader.id ? false : isFollowing(viewer.id, trader.id),
+    viewer.id === trader.id ? false : isBlockedEitherWay(viewer.id, trader.id),
+  ]);
+  return json({
+    grade,
+    trader: {
+      id: trader.id,
+      username: trader.username,
+      first_name: trader.first_name,
+      last_name: trader.last_name,
+      name: trader.name,
+      avatar: trader.avatar_url,
+    },
+    self: viewer.id === trader.id,
+    following,
+    blocked,
+    counts: { followers: counts.followers_count, following: counts.following_count },
+  });
+}
+
+// Follow / unfollow (idempotent), message, report and block: form posts to /u/:id (this layout).
+export async function action({ request, params }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const id = parseId(params.id);
+  ensureFound(await findPublicProfile(id));
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const back = safeRedirect(form.get("redirect_to"), `/u/${id}`);
+  switch (intent) {
+    case "follow":
+    case "unfollow": {
+      const result = intent === "follow" ? await follow(viewer.id, id) : await unfollow(viewer.id, id);
+      if (!result.ok) return json({ error: result.message }, { status: result.status });
+      // Back to the tab the button is on, with or without JavaScript, in place of it in the history.
+      return replace(back, 303);
+    }
+    case "message": {
+      const result = await sendMessage(viewer.id, id, String(form.get("body") ?? ""));
+      if (!result.ok) return json({ error: result.message }, { status: result.status });
+      return redirect(`/messages/${result.conversationId}/reply`, 303);
+    }
+    case "report": {
+      const reason =
+        String(form.get("reason") ?? "")
+          .trim()
+          .slice(0, 500) || "Reported from the profile";
+      const result = await reportUser(viewer.id, id, reason);
+      if (!result.ok) return json({ error: result.message }, { status: result.status });
+      return json({ reported: true });
+    }
+    case "block":
+    case "unblock": {
+      await setBlocked(viewer.id, id, intent === "block");
+      if (intent === "block") await unfollow(id, viewer.id);
+      return redirect(back, 303);
+    }
+    default:
+      return json({ error: "Unknown action." }, { status: 400 });
+  }
+}
+
+const tabs = ["posts", "replies", "stats", "holdings", "transactions", "history"] as const;
+
+export default function TraderProfile() {
+  return (
+    <TraderLayout>
+      <Outlet />
+    </TraderLayout>
+  );
+}
+
+// A failing tab keeps the trader's header and tabs (when the trader itself loaded).
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>("routes/u.$id");
+  return data ? (
+    <TraderLayout>
+      <RouteErrorPanel />
+    </TraderLayout>
+  ) : (
+    <RouteErrorPanel />
+  );
+}
+
+function TraderLayout({ children }: { children: ReactNode }) {
+  const { trader, grade, self, following, blocked, counts } = useRouteLoaderData<typeof loader>("routes/u.$id")!;
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  return (
+    <div className="page">
+      <header className="profile-head">
+        <Avatar user={trader} size={72} />
+        <div>
+          <h1>{displayName(trader) || "Trader"}</h1>
+          {trader.username ? <p className="muted">@{trader.username}</p> : null}
+          <p className="small">
+            {grade?.tier ? (
+              <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+            ) : (
+              <span className="muted">No grade yet</span>
+            )}
+          </p>
+          <div className="follow-row">
+            <span>
+              <strong>{formatCompact(counts.followers)}</strong> {counts.followers === 1 ? "follower" : "followers"}
+            </span>
+            <span>
+              <strong>{formatCompact(counts.following)}</strong> following
+            </span>
+            {self ? (
+              <Link to="/profile" className="btn btn-ghost btn-small">
+                Your profile
+              </Link>
+            ) : (
+              <>
+                <Form method="post" action={`/u/${trader.id}`} preventScrollReset>
+                  <input type="hidden" name="redirect_to" value={here} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={following ? "unfollow" : "follow"}
+                    className={following ? "btn btn-ghost" : "btn btn-primary"}
+                  >
+                    {following ? "Unfollow" : "Follow"}
+                  </button>
+                </Form>
+                {blocked ? null : (
+                  <details className="message-box">
+                    <summary className="btn btn-ghost">Message</summary>
+                    <Form method="post" action={`/u/${trader.id}`} className="stack popover-panel">
+                      <label htmlFor="dm-body">Message to {displayName(trader) || "this trader"}</label>
+                      <textarea id="dm-body" name="body" maxLength={2000} rows={3} required />
+                      <button type="submit" name="intent" value="message" className="btn btn-primary">
+                        Send
+                      </button>
+                    </Form>
+                  </details>
+                )}
+                <details className="report-box">
+                  <summary className="small muted">Report or block</summary>
+                  <div className="stack popover-panel">
+                    <Form method="post" action={`/u/${trader.id}`} className="stack">
+                      <label htmlFor="report-user">Why are you reporting this trader?</label>
+                      <input id="report-user" name="reason" maxLength={500} required />
+                      <button type="submit" name="intent" value="report" className="btn btn-ghost btn-small">
+                        Send report
+                      </button>
+                    </Form>
+                    <Form method="post" action={`/u/${trader.id}`}>
+                      <input type="hidden" name="redirect_to" value={here} />
+                      <button type="submit" name="intent" value="block" className="btn btn-ghost btn-small">
+                        Block
+                      </button>
+                    </Form>
+                  </div>
+                </details>
+              </>
+            )}
+          </div>
+          {actionData && "error" in actionData ? (
+            <p className="field-error" role="alert">
+              {actionData.error}
+            </p>
+          ) : null}
+          {actionData && "reported" in actionData ? (
+            <p role="status" className="notice">
+              Thanks, your report was sent for review.
+            </p>
+          ) : null}
+        </div>
+      </header>
+      <Tabs
+        label="Trader"
+        tabs={tabs.map((t) => [`/u/${trader.id}/${t}`, t[0]!.toUpperCase() + t.slice(1)] as const)}
+      />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env.server";
+
+describe("TRUST_PROXY", () => {
+  const trust = (value: string) => parseEnv({ NODE_ENV: "test", TRUST_PROXY: value }).TRUST_PROXY;
+
+  it("reads what Express's trust proxy takes", () => {
+    expect(trust("")).toBe(false);
+    expect(trust("false")).toBe(false);
+    expect(trust("true")).toBe(true);
+    expect(trust("2")).toBe(2);
+    expect(trust("loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7")).toBe("loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7");
+  });
+
+  it("refuses at start-up what Express would throw on at the first request, naming the bad parts", () => {
+    expect(() => trust("yes")).toThrow(/TRUST_PROXY: .*: yes$/m);
+    expect(() => trust("loopback, 10.0.0.0/33")).toThrow(/10\.0\.0\.0\/33/);
+    expect(() => trust("10.0.0.0/8/1")).toThrow(/TRUST_PROXY/);
+  });
+});

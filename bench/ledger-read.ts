@@ -1,0 +1,154 @@
+import crypto from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { sql } from "kysely";
+
+// Re-evaluating a 100,000-trade account (issue 18): the ledger read of main before the columnar
+// read (kept verbatim below) and the current `buildUserLedger`, alternated in one run, beside the
+// floor (a bare SELECT of the same rows through pg, no order, no formatting), and the whole
+// re-evaluation after: nothing new (2002, the read and its digest) and one new trade (graded,
+// stored). PostgreSQL of DATABASE_URL, or PGlite in memory.
+if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
+process.env.LOG_LEVEL ??= "error";
+
+const { getDb, migrateToLatest, closeDb, dbKind } = await import("../app/server/db.server");
+const { buildUserLedger, LEDGER_DIGEST_VERSION } = await import("../app/server/ledger.server");
+const { evaluateUser } = await import("../app/server/evaluation.server");
+const { linkAccount, saveImport } = await import("../app/server/imports.server");
+const { generatedHistory } = await import("./evaluation");
+type DB = Awaited<ReturnType<typeof getDb>>;
+
+const isoTime = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** main's trade read before the columnar one: a row object per trade, a hash update per trade. */
+async function tradesBefore(db: DB, userId: number, asOf: Date) {
+  const trades = await db
+    .selectFrom("trades")
+    .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+    .select([
+      "trades.external_id",
+      "trades.linked_account_id",
+      isoTime("trades.time").as("time"),
+      "trades.symbol",
+      "trades.asset_class",
+      "trades.side",
+      "trades.quantity",
+      "trades.price",
+      "trades.fee",
+    ])
+    .where("linked_accounts.user_id", "=", userId)
+    .where("trades.time", "<=", asOf)
+    .orderBy("trades.linked_account_id")
+    .orderBy("trades.external_id")
+    .execute();
+  const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n`);
+  const ledger = trades.map((t) => {
+    hash.update(
+      `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`,
+    );
+    return {
+      id: `${t.linked_account_id}:${t.external_id}`,
+      account: String(t.linked_account_id),
+      time: t.time,
+      symbol: t.symbol,
+      assetClass: t.asset_class,
+      side: t.side,
+      quantity: t.quantity,
+      price: t.price,
+      fee: t.fee,
+    };
+  });
+  return { ledger, digest: hash.digest("hex") };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.floor(s.length / 2)]! * 10) / 10;
+};
+
+export async function benchLedgerRead(opts: { trades?: number; runs?: number } = {}) {
+  const trades = opts.trades ?? 100_000;
+  const runs = opts.runs ?? 7;
+  const { startProviderMocks } = await import("../test/mocks/index");
+  // The grade's benchmark series comes from the price source, simulated here.
+  const mocks = await startProviderMocks({ prices: true });
+  try {
+    await migrateToLatest();
+    const db = await getDb();
+    const stamp = `${Date.now()}-${process.pid}`;
+    const user = await db
+      .insertInto("users")
+      .values({ email: `bench-read-${stamp}@example.com`, extra_tries: 1000 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const link = await linkAccount({ userId: user.id, kind: "plaid", fingerprint: `plaid:read:${stamp}`, label: "B" });
+    if (!link.ok) throw new Error("link failed");
+    const history = generatedHistory(trades);
+    await saveImport(link.id, history);
+    if ((await dbKind()) === "postgres") await sql`analyze trades`.execute(db);
+    const asOf = new Date();
+    const before = await tradesBefore(db, user.id, asOf);
+    const after = await buildUserLedger(user.id, asOf);
+    // The same trades and digest (cash flows follow the trades in the digest, so compare the trades' part).
+    const sameTrades = JSON.stringify(before.ledger) === JSON.stringify(after.ledger.trades);
+    if (!sameTrades) throw new Error("the columnar read gives other trades");
+
+    const wall: Record<string, number[]> = { before: [], after: [], floor: [] };
+    const cpu: Record<string, number[]> = { before: [], after: [], floor: [] };
+    const steps: Record<string, () => Promise<unknown>> = {
+      before: () => tradesBefore(db, user.id, asOf),
+      after: () => buildUserLedger(user.id, asOf),
+      floor: () =>
+        sql`select external_id, linked_account_id, time, symbol, asset_class, side, quantity, price, fee
+            from trades where linked_account_id = ${link.id}`.execute(db),
+    };
+    for (let i = 0; i < runs; i++)
+      for (const [name, step] of Object.entries(steps)) {
+        const t = performance.now();
+        const c = process.cpuUsage();
+        await step();
+        const used = process.cpuUsage(c);
+        wall[name]!.push(performance.now() - t);
+        cpu[name]!.push((used.user + used.system) / 1000);
+      }
+
+    const noop = async () => {};
+    // As the re-grade job after an import runs it (automatic: no try spent).
+    const nothingNew: number[] = [];
+    const oneNew: number[] = [];
+    await evaluateUser(user.id, "all", noop, { automatic: true });
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      const same = await evaluateUser(user.id, "all", noop, { automatic: true });
+      nothingNew.push(performance.now() - t);
+      if (same.code !== 2002) throw new Error(`expected 2002, got ${same.code}`);
+      await saveImport(link.id, {
+        trades: [{ ...history.trades[0]!, externalId: `extra${i}`, time: new Date(asOf.getTime() - 60_000 + i) }],
+        cashFlows: [],
+        marks: [],
+        payloads: [],
+      });
+      t = performance.now();
+      const graded = await evaluateUser(user.id, "all", noop, { automatic: true });
+      oneNew.push(performance.now() - t);
+      if (graded.code !== 200) throw new Error(`expected 200, got ${graded.code}`);
+    }
+    return {
+      db: await dbKind(),
+      trades,
+      runs,
+      sameTradesAndDigestLines: sameTrades,
+      readMsP50: { before: median(wall.before!), after: median(wall.after!), floor: median(wall.floor!) },
+      readCpuMsP50: { before: median(cpu.before!), after: median(cpu.after!), floor: median(cpu.floor!) },
+      reevaluateNothingNewMsP50: median(nothingNew),
+      reevaluateOneNewTradeMsP50: median(oneNew),
+    };
+  } finally {
+    mocks?.server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchLedgerRead(), null, 2));
+  await closeDb();
+}
