@@ -6,7 +6,7 @@ import { buildInsights } from "./insights";
 import type { Ledger } from "./ledger";
 import { addInitialDeposit, ledgerPass, LOT_FEE_PU, LOT_FIELDS, LOT_PRICE, LOT_REM } from "./pass";
 import { xirr, type Flow } from "./returns";
-import { riskFigures } from "./risk";
+import { equityTolerance, riskFigures } from "./risk";
 import { percentileOf, scoreMetrics, starsOf, tierStars, type Tier } from "./score";
 import { benchmarkFigures, benchmarkReturn, benchmarkSeries, skillFigures } from "./stats";
 import { medianOf } from "./median";
@@ -93,7 +93,13 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   }
 
   const hasCapital = !Number.isNaN(pass.twrIndex);
-  const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active);
+  const risk = riskFigures(
+    pass.days,
+    pass.index,
+    hasCapital,
+    pass.active,
+    equityTolerance(pass.dayCash, pass.dayValue),
+  );
   if (pass.negativeCash && impliedFunding === null)
     warnings.push("Cash fell below zero at times (margin, or deposits missing from the ledger).");
   if (pass.skippedPeriods > 0)

@@ -113,6 +113,58 @@ const ledgerArb: fc.Arbitrary<LedgerInput> = fc
     }),
   }));
 
+const NEAR_ZERO_EQUITY: LedgerInput = {
+  trades: [
+    {
+      id: "t0",
+      account: "a",
+      time: "2024-01-01T00:00:00.000Z",
+      symbol: "OPT",
+      assetClass: "option",
+      side: "buy",
+      quantity: 6,
+      price: 384.44,
+      fee: 0,
+    },
+    {
+      id: "t1",
+      account: "a",
+      time: "2024-01-01T00:00:00.000Z",
+      symbol: "EEE",
+      assetClass: "etf",
+      side: "buy",
+      quantity: 137,
+      price: 102.71,
+      fee: 1.35,
+    },
+    {
+      id: "t2",
+      account: "a",
+      time: "2024-01-01T00:00:00.000Z",
+      symbol: "AAA",
+      assetClass: "stock",
+      side: "buy",
+      quantity: 1,
+      price: 2.75,
+      fee: 0,
+    },
+  ],
+  cashFlows: [],
+  prices: [],
+  events: [
+    {
+      id: "e0",
+      time: "2024-01-02T00:00:00.000Z",
+      kind: "receive",
+      account: "a",
+      symbol: "AAA",
+      quantity: 1.1,
+      price: 2.75,
+      assetClass: "stock",
+    },
+  ],
+};
+
 function valid(input: LedgerInput): Ledger {
   const r = parseLedger(input);
   if (!r.ok) throw new Error(r.problems.join("\n"));
@@ -225,7 +277,9 @@ describe("properties", () => {
           if (!closeRel(a[key], b[key], 1e-6)) throw new Error(`${key}: ${a[key]} vs ${b[key]} (k=${k})`);
         }
       }),
-      { numRuns: 100 },
+      // CI found this one: an option bought with implied funding leaves equity a hair above zero, and
+      // the rounding of cash + value made a Sharpe ratio at k = 1 that k = 0.01 did not.
+      { numRuns: 100, examples: [[NEAR_ZERO_EQUITY, 0.01]] },
     );
   });
 

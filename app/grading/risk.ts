@@ -18,6 +18,26 @@ export interface RiskFigures {
 
 const SQRT365 = Math.sqrt(365);
 const NOISE = 1e-12;
+/** Rounding of one addition, with headroom for the few that make a day's equity. */
+const EPS = 8 * Number.EPSILON;
+/** Past this relative uncertainty the equity is not noise but the figure itself (a near-total loss). */
+const MAX_TOLERANCE = 1e-6;
+
+/**
+ * Each day's relative rounding error of its equity. Equity is cash + value, so when the two nearly
+ * cancel (a levered book, an option bought on margin) the error is that of the larger one, and a
+ * "return" of that size is floating noise, not a move: left in, it made a Sharpe ratio out of nothing
+ * that a re-scaling of the same ledger took away.
+ */
+export function equityTolerance(cash: Float64Array, value: Float64Array): Float64Array {
+  const tol = new Float64Array(cash.length);
+  for (let i = 0; i < cash.length; i++) {
+    const eq = Math.abs(cash[i] + value[i]);
+    const gross = Math.abs(cash[i]) + Math.abs(value[i]);
+    tol[i] = eq === 0 ? 0 : Math.min(MAX_TOLERANCE, (EPS * gross) / eq);
+  }
+  return tol;
+}
 
 /**
  * Drawdowns come from every day; volatility, Sharpe, Sortino and the months from the active days
@@ -28,22 +48,32 @@ export function riskFigures(
   index: Float64Array,
   hasCapital: boolean,
   active: Uint8Array,
+  tolerance: Float64Array,
 ): RiskFigures {
   const n = index.length;
   const returns = new Float64Array(n);
   const drawdown = new Float64Array(n);
   let prev = 1;
+  let prevTol = 0;
   let peak = 1;
+  let peakTol = 0;
   let mdd = 0;
   for (let i = 0; i < n; i++) {
     const x = index[i];
+    const tol = tolerance[i];
     const r = prev !== 0 ? x / prev - 1 : 0;
-    // Returns below 1e-12 in size are floating noise (e.g. a flat day after re-scaling): snap to 0.
-    returns[i] = r > NOISE || r < -NOISE ? r : 0;
+    // Returns within the two days' rounding (or 1e-12) are floating noise (e.g. a flat day after
+    // re-scaling): snap to 0.
+    const noise = NOISE + tol + prevTol;
+    returns[i] = r > noise || r < -noise ? r : 0;
     prev = x;
-    if (x > peak) peak = x;
+    prevTol = tol;
+    if (x > peak) {
+      peak = x;
+      peakTol = tol;
+    }
     let dd = peak > 0 ? 1 - x / peak : 0;
-    if (dd < NOISE) dd = 0;
+    if (dd < NOISE + tol + peakTol) dd = 0;
     drawdown[i] = dd > 0 ? dd : 0;
     if (dd > mdd) mdd = dd;
   }
@@ -85,6 +115,7 @@ export function riskFigures(
   let months = 0;
   let positive = 0;
   let startIdx = 1;
+  let startTol = 0;
   let monthActive = false;
   for (let i = 0; i < n; i++) {
     if (active[i] === 1) monthActive = true;
@@ -92,10 +123,12 @@ export function riskFigures(
     if (last) {
       if (monthActive) {
         months++;
-        // A month is positive when its return exceeds 1e-12 (below that it is floating noise).
-        if (index[i] > startIdx * (1 + 1e-12) && index[i] - startIdx > 1e-12) positive++;
+        // A month is positive when its return exceeds its rounding (below that it is floating noise).
+        const noise = NOISE + tolerance[i] + startTol;
+        if (index[i] > startIdx * (1 + noise) && index[i] - startIdx > NOISE) positive++;
       }
       startIdx = index[i];
+      startTol = tolerance[i];
       monthActive = false;
     }
   }
