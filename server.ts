@@ -85,10 +85,11 @@ if (problems.length) {
 
 // Providers without credentials: demo mode against the msw provider simulators in test/mocks.
 const simulated = simulatedProviders(env);
+let mocks: Awaited<ReturnType<typeof import("./test/mocks/index").startProviderMocks>> = null;
 if (simulated.length) {
   try {
     const { startProviderMocks } = await import("./test/mocks/index");
-    const mocks = await startProviderMocks(Object.fromEntries(simulated.map((p) => [p, true])));
+    mocks = await startProviderMocks(Object.fromEntries(simulated.map((p) => [p, true])));
     log("info", "demo mode: provider simulators running", { providers: mocks?.providers ?? [] });
   } catch (error) {
     log("error", "demo mode: provider simulators failed to start", { error: String(error) });
@@ -433,6 +434,8 @@ const server = http.createServer(app);
 server.listen(env.PORT, env.HOST, async () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
+  const local = env.HOST === "0.0.0.0" || env.HOST === "::" || !env.HOST ? "127.0.0.1" : env.HOST;
+  mocks?.deliverWebhooksTo(`http://${local.includes(":") ? `[${local}]` : local}:${port}`);
   log("info", "listening", { port, url: `http://localhost:${port}`, db: await dbKind(), pid: process.pid });
 });
 

@@ -19,6 +19,7 @@ import * as m0017 from "./0017_admin_and_own_data";
 import * as m0019 from "./0019_post_cards";
 import * as m0020 from "./0020_import_poll";
 import * as m0025 from "./0025_import_failed_notification";
+import * as m0026 from "./0026_import_again";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "0019_post_cards": m0019,
   "0020_import_poll": m0020,
   "0025_import_failed_notification": m0025,
+  "0026_import_again": m0026,
 };

@@ -114,8 +114,38 @@ export async function startImport(
     .where("linked_account_id", "=", input.linkedAccountId)
     .where("state", "in", RUNNING)
     .executeTakeFirstOrThrow();
-  if (regrade) await trx.updateTable("imports").set({ regrade: true }).where("id", "=", running.id).execute();
+  // A webhook's new data may lie behind pages the running import has read: one more import follows.
+  const again = input.reason === "webhook";
+  if (regrade || again)
+    await trx
+      .updateTable("imports")
+      .set({ ...(regrade ? { regrade: true } : {}), ...(again ? { again: true } : {}) })
+      .where("id", "=", running.id)
+      .execute();
   return running.id;
+}
+
+/**
+ * Marks a finished import done (from `grading` after its grade) and, when new data was announced
+ * while it ran, starts the import that follows it, in the same transaction: there is never a
+ * moment with neither running. Returns whether one follows.
+ */
+async function finishImport(trx: DB, importId: number, from: ImportState): Promise<boolean> {
+  const row = await trx
+    .updateTable("imports")
+    .set({ state: "done", finished_at: sql`now()`, updated_at: sql`now()` })
+    .where("id", "=", importId)
+    .where("state", "=", from)
+    .returning(["user_id", "linked_account_id", "regrade", "again"])
+    .executeTakeFirst();
+  if (!row?.again) return false;
+  await startImport(trx, {
+    userId: row.user_id,
+    linkedAccountId: row.linked_account_id,
+    reason: "webhook",
+    regrade: row.regrade,
+  });
+  return true;
 }
 
 /** Starts imports for accounts in their own transaction (webhooks, "Try the import again"). */
@@ -644,6 +674,7 @@ async function commitStep(
   const step = (row.cursor.step ?? 0) + 1;
   const finishing = progress.state === "grading" || progress.state === "done";
   const began = performance.now();
+  let followed = false;
   await db.transaction().execute(async (trx) => {
     const tradesAdded = await write(trx);
     const updated = await trx
@@ -657,11 +688,22 @@ async function commitStep(
         ...(progress.total !== undefined ? { total: progress.total } : {}),
         ...(progress.skipped ? { skipped: JSON.stringify(mergeSkipped(row.skipped, progress.skipped)) } : {}),
         ...(tradesAdded ? { trades_added: sql<number>`trades_added + ${tradesAdded}` } : {}),
-        ...(progress.state === "done" ? { finished_at: sql`now()` } : {}),
       })
       .where("id", "=", row.id)
-      .returning(["reason", "trades_added"])
+      .returning(["reason", "trades_added", "again"])
       .executeTakeFirstOrThrow();
+    // New data came while this ran (Plaid's full history after its first 30 days): the import that
+    // follows grades and tells; a grade of the part would be replaced within the minute.
+    if (finishing && updated.again) {
+      followed = await finishImport(trx, row.id, progress.state);
+      return;
+    }
+    if (progress.state === "done")
+      await trx
+        .updateTable("imports")
+        .set({ finished_at: sql`now()` })
+        .where("id", "=", row.id)
+        .execute();
     // The history is in: told now (the automatic grade, if any, is its own notification). An
     // evaluation's own re-import is not news: the user is watching it.
     if (finishing && updated.reason !== "evaluation") {
@@ -682,7 +724,7 @@ async function commitStep(
     if (!finishing) await enqueue(trx, "import-step", { importId: row.id, step });
     else if (progress.state === "grading") await enqueue(trx, "regrade", { importId: row.id, userId: row.user_id });
   });
-  wake(finishing ? "regrade" : "import-step");
+  wake(finishing && !followed ? "regrade" : "import-step");
   // How long the step held its transaction (on PGlite it holds the only connection).
   log("debug", "import step stored", {
     importId: row.id,
@@ -1027,12 +1069,7 @@ async function regrade(data: JobData["regrade"]): Promise<void> {
     const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
     if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
   }
-  await db
-    .updateTable("imports")
-    .set({ state: "done", finished_at: sql`now()`, updated_at: sql`now()` })
-    .where("id", "=", data.importId)
-    .where("state", "=", "grading")
-    .execute();
+  if (await db.transaction().execute((trx) => finishImport(trx, data.importId, "grading"))) wake("import-step");
 }
 
 /** The dead-letter queue: an import step or re-grade out of retries. */

@@ -629,7 +629,8 @@ export async function fetchPlaidTransactionsPage(
       access_token: accessToken,
       start_date: window.start,
       end_date: window.end,
-      options: { account_ids: [plaidAccountId], count: PAGE_SIZE, offset },
+      // async_update: the first 30 days at once, the rest after HISTORICAL_UPDATE (PRODUCT_NOT_READY until then).
+      options: { account_ids: [plaidAccountId], count: PAGE_SIZE, offset, async_update: true },
     }),
   );
   const { item: _item, accounts: _accounts, ...kept } = res as Record<string, unknown>;

@@ -5,7 +5,7 @@ import { appleHandlers } from "./apple";
 import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
 import { solanaHandlers } from "./solana";
-import { plaidHandlers } from "./plaid";
+import { deliverPlaidWebhooksTo, plaidHandlers } from "./plaid";
 import { priceHandlers } from "./prices";
 import { stripeHandlers } from "./stripe";
 
@@ -26,7 +26,7 @@ export type ProviderMockFlags = {
 
 export async function startProviderMocks(
   which: ProviderMockFlags,
-): Promise<{ server: SetupServer; providers: string[] } | null> {
+): Promise<{ server: SetupServer; providers: string[]; deliverWebhooksTo: (base: string) => void } | null> {
   const handlers: RequestHandler[] = [];
   const providers: string[] = [];
   if (which.google) {
@@ -63,5 +63,6 @@ export async function startProviderMocks(
   // msw patches http.get/https.get on the CommonJS modules; ES modules that did
   // `import * as https from "node:https"` (jose's JWKS fetch) only see the patch after this.
   syncBuiltinESMExports();
-  return { server, providers };
+  // Simulated webhooks (Plaid's HISTORICAL_UPDATE) go to the app's own listening address.
+  return { server, providers, deliverWebhooksTo: deliverPlaidWebhooksTo };
 }

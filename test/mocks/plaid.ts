@@ -11,13 +11,45 @@ import {
   demoItemId,
   parseDemoToken,
 } from "./plaid-data";
-import { simDelay } from "./delay";
+import { simDelay, simDelayFactor } from "./sim-delay";
 
 /** The holdings-mismatch scenario's extra HON shares (the history holds 8). */
 export const MISMATCH_EXTRA_HON = 2;
 
-// A Plaid call's usual latency (scaled by SIM_DELAY_FACTOR).
+// A Plaid call's usual latency, how long a new item's investments stay not ready, and how long the
+// extraction of the rest of its history takes (all scaled by SIM_DELAY_FACTOR).
 const PLAID_LATENCY_MS = 60;
+const NOT_READY_MS = 4_000;
+const HISTORICAL_DELAY_MS = 3_000;
+const INITIAL_DAYS = 30;
+
+/**
+ * Where the simulated webhooks go: the URL the app gave /link/token/create; when that names this
+ * machine (a local demo, whose PUBLIC_URL may name another port, e.g. PORT=0), its path on the
+ * address the app listens on. As the demo Stripe delivers (app/routes/demo.checkout.$sessionId.tsx).
+ */
+let webhookBase: string | null = null;
+export function deliverPlaidWebhooksTo(base: string) {
+  webhookBase = base;
+}
+
+async function deliverWebhook(url: string, body: Record<string, unknown>) {
+  const given = new URL(url);
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(given.hostname);
+  const target = local && webhookBase ? new URL(given.pathname, webhookBase) : given;
+  const raw = JSON.stringify(body);
+  try {
+    const res = await fetch(target, {
+      method: "POST",
+      headers: { "content-type": "application/json", "plaid-verification": await signDemoWebhook(raw) },
+      body: raw,
+    });
+    if (!res.ok) console.error(`plaid simulator: webhook ${body.webhook_code} answered ${res.status}`);
+  } catch (error) {
+    // Plaid does not retry either; the app's poll (PLAID_POLL_SECONDS) is the fallback.
+    console.error(`plaid simulator: webhook ${body.webhook_code} not delivered: ${String(error)}`);
+  }
+}
 
 /**
  * A simulator of the Plaid API (https://sandbox.plaid.com) for demo mode and tests, answering the
@@ -35,6 +67,16 @@ const PLAID_LATENCY_MS = 60;
  *  - public-sandbox-product-not-ready… → right after the link the item's investments are not ready:
  *    the first two /investments/transactions/get calls answer PRODUCT_NOT_READY (as Plaid does
  *    for a minute or two after a link).
+ * An item made through Link whose link token named a webhook gets Plaid's asynchronous investments
+ * extraction (https://plaid.com/docs/investments/async-update-migration/): the first
+ * /investments/transactions/get answers PRODUCT_NOT_READY, and so does every call for
+ * NOT_READY_MS after the exchange; then only the last 30 days are there. Once those have been read to
+ * the end, the rest of the history is "extracted" (HISTORICAL_DELAY_MS) and an
+ * INVESTMENTS_TRANSACTIONS HISTORICAL_UPDATE webhook, signed like Plaid's, is delivered before that
+ * last page is answered: so the link import always sees 30 days and always learns of the rest while
+ * it runs, and a test sees the same two imports every time. A public token made without Link (a
+ * test's shortcut) has no webhook: its item answers the whole history at once, as Plaid does
+ * without async_update.
  * Every item: the first /investments/holdings/get after an import's first transactions page answers
  * RATE_LIMIT_EXCEEDED (HTTP 429, INVESTMENT_HOLDINGS_GET_LIMIT), so each import meets a rate limit
  * once and must wait it out.
@@ -97,7 +139,13 @@ export function plaidHandlers() {
   // link_token → whose Link session it is, and the item when it was made for update mode.
   const linkTokens = new Map<
     string,
-    { clientUserId: string; itemId: string | null; accessToken: string | null; expires: number }
+    { clientUserId: string; itemId: string | null; accessToken: string | null; webhook: string | null; expires: number }
+  >();
+  // A public token made through Link → the webhook its link token named; then the item's extraction.
+  const linkWebhooks = new Map<string, string>();
+  const extractions = new Map<
+    string,
+    { webhook: string; exchangedAt: number; askedOnce: boolean; historical: boolean }
   >();
   const repairedItems = new Set<string>();
   const notReadyCalls = new Map<string, number>();
@@ -130,7 +178,7 @@ export function plaidHandlers() {
         item_id: itemId,
         institution_id: DEMO_INSTITUTION.institution_id,
         institution_name: DEMO_INSTITUTION.name,
-        webhook: null,
+        webhook: extractions.get(itemId)?.webhook ?? null,
         error: null,
         available_products: ["balance", "identity"],
         billed_products: ["investments"],
@@ -195,6 +243,7 @@ export function plaidHandlers() {
         clientUserId: user.client_user_id,
         itemId: access ? item(access).record.item_id : null,
         accessToken: access,
+        webhook: typeof body.webhook === "string" ? body.webhook : null,
         expires,
       });
       return HttpResponse.json({
@@ -225,6 +274,7 @@ export function plaidHandlers() {
         });
       }
       const publicToken = `public-sandbox-${username}-${crypto.randomBytes(6).toString("hex")}`;
+      if (session.webhook) linkWebhooks.set(publicToken, session.webhook);
       return HttpResponse.json({ public_token: publicToken, update: false, client_user_id: session.clientUserId });
     }),
 
@@ -239,6 +289,11 @@ export function plaidHandlers() {
         );
       }
       const itemId = demoItemId(token);
+      const webhook = linkWebhooks.get(token);
+      if (webhook) {
+        linkWebhooks.delete(token);
+        extractions.set(itemId, { webhook, exchangedAt: Date.now(), askedOnce: false, historical: false });
+      }
       return HttpResponse.json({
         access_token: `access-sandbox-${token.slice("public-sandbox-".length)}~${itemId}`,
         item_id: itemId,
@@ -296,7 +351,7 @@ export function plaidHandlers() {
 
     route(
       "/investments/transactions/get",
-      withToken((token, body) => {
+      withToken(async (token, body) => {
         const { parsed, loginRequired, record } = item(token);
         if (loginRequired)
           return plaidError(
@@ -339,13 +394,44 @@ export function plaidHandlers() {
               "the requested product is not yet ready. please provide a webhook or try the request again later",
             );
         }
+        const extraction = extractions.get(record.item_id);
+        if (extraction && !extraction.historical) {
+          const notReady =
+            !extraction.askedOnce || Date.now() < extraction.exchangedAt + NOT_READY_MS * simDelayFactor();
+          extraction.askedOnce = true;
+          if (notReady)
+            return plaidError(
+              400,
+              "ITEM_ERROR",
+              "PRODUCT_NOT_READY",
+              "the requested product is not yet ready. please provide a webhook or try the request again later",
+            );
+        }
         if (offset === 0) rateLimitDue.add(record.item_id);
         const pageSize = Math.min(count, Number(process.env.SIM_PLAID_PAGE_SIZE) || count);
         const brokerage = demoBrokerage(parsed.username);
         const accountIds = options.account_ids ?? brokerage.accounts.map((a) => a.account_id);
-        const all = brokerage.transactions.filter(
+        let all = brokerage.transactions.filter(
           (t) => t.date >= start && t.date <= end && accountIds.includes(t.account_id),
         );
+        if (extraction && !extraction.historical) {
+          const from = new Date(Date.parse(`${end}T00:00:00Z`) - INITIAL_DAYS * 86_400_000).toISOString().slice(0, 10);
+          all = all.filter((t) => t.date >= from);
+          if (offset + pageSize >= all.length) {
+            // The last page of the first 30 days: the rest is extracted, and Plaid says so.
+            extraction.historical = true;
+            await simDelay(HISTORICAL_DELAY_MS);
+            await deliverWebhook(extraction.webhook, {
+              webhook_type: "INVESTMENTS_TRANSACTIONS",
+              webhook_code: "HISTORICAL_UPDATE",
+              item_id: record.item_id,
+              error: null,
+              new_investments_transactions: brokerage.transactions.length,
+              canceled_investments_transactions: 0,
+              environment: "sandbox",
+            });
+          }
+        }
         return HttpResponse.json({
           item: record,
           accounts: brokerage.accounts.filter((a) => a.type === "investment" && accountIds.includes(a.account_id)),

@@ -463,6 +463,8 @@ export interface ImportsTable {
   attempts: Generated<number>;
   cursor: ColumnType<Record<string, unknown>, string | undefined, string>;
   regrade: ColumnType<boolean, boolean | undefined, boolean>;
+  // 0026: new data was announced while this import ran; another one follows it
+  again: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   finished_at: NullableTimestamp;
