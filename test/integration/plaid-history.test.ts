@@ -65,7 +65,8 @@ describe("a Plaid link with Plaid's asynchronous history", () => {
       ["webhook", "done"],
       ["link", "done"],
     ]);
-    const [full, first] = rows as [ImportRow, ImportRow];
+    const full = rows[0]!;
+    const first = rows[1]!;
     // The link import met PRODUCT_NOT_READY (asked again, spending no retry) and then read 30 days.
     expect(first.attempts).toBeGreaterThanOrEqual(3);
     expect(first.error).toBeNull();
