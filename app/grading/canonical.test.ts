@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compareStrings } from "./sort";
 import { canonicalJson, ledgerDigest, parseLedger, roundNumber, sha256Hex, xirr } from "./index";
 import { parseIsoMs } from "./time";
 
@@ -14,6 +16,62 @@ describe("canonicalJson", () => {
     expect(roundNumber(123456789.123456789)).toBe(123456789.123456789);
     expect(roundNumber(-1e-11)).toBe(0);
   });
+  it("writes what the plain definition writes, for any JSON-like value", () => {
+    // The definition, written the slow and obvious way (what canonicalJson was until JSON.stringify
+    // took over the writing).
+    const reference = (v: unknown): string => {
+      if (v === null || v === undefined) return "null";
+      if (typeof v === "number") {
+        const r = roundNumber(v);
+        return r === null ? "null" : JSON.stringify(r);
+      }
+      if (typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
+      if (Array.isArray(v)) return `[${v.map(reference).join(",")}]`;
+      if (ArrayBuffer.isView(v)) return reference(Array.from(v as Float64Array));
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o)
+        .filter((k) => o[k] !== undefined)
+        .sort(compareStrings);
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(o[k])}`).join(",")}}`;
+    };
+    const key = fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "a", "B", "é", "\u0000"));
+    const leaf = fc.oneof(
+      fc.double(),
+      fc.integer(),
+      fc.string({ unit: "grapheme" }),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.constantFrom(-0, NaN, Infinity, 0.1 + 0.2, 1e21, 5e-324),
+    );
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: "small" }, leaf, tie("a"), tie("o"), tie("t")),
+      a: fc.array(tie("v"), { maxLength: 5 }),
+      o: fc
+        .array(fc.tuple(key, tie("v")), { maxLength: 6 })
+        .map((entries) => JSON.parse(JSON.stringify(Object.fromEntries(entries.map(([k]) => [k, 0])))) as object)
+        .chain((shape) =>
+          fc
+            .array(tie("v"), { minLength: Object.keys(shape).length, maxLength: Object.keys(shape).length })
+            .map((vals) => {
+              const o = JSON.parse("{}") as Record<string, unknown>;
+              Object.keys(shape).forEach((k, i) =>
+                Object.defineProperty(o, k, { value: vals[i], enumerable: true, writable: true, configurable: true }),
+              );
+              return o;
+            }),
+        ),
+      t: fc.array(fc.double(), { maxLength: 4 }).map((xs) => Float64Array.from(xs)),
+    }));
+    fc.assert(
+      fc.property(value.v, (v) => {
+        expect(canonicalJson(v)).toBe(reference(v));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("drops undefined keys", () => {
     expect(canonicalJson({ a: undefined, b: 2 })).toBe('{"b":2}');
   });

@@ -193,8 +193,10 @@ export async function evaluateUser(
       };
     }
     const graded = await withBenchmark(ledger);
+    // Started first: its compression runs on the thread pool while the grade is computed.
+    const storing = storedLedger(graded);
     const evaluation = grade(graded);
-    const stored = await storedLedger(graded);
+    const stored = await storing;
     // Read before the transaction: on PGlite it holds the only connection.
     const quality = await dataQualityOf(userId, skipped, graded);
     const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);

@@ -223,11 +223,13 @@ const gunzip = promisify(zlib.gunzip);
  * ledgerDigest (SHA-256 of the canonical ledger; node's hash gives the engine's pure-TS result).
  */
 export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; digest: string }> {
+  // Compressed on libuv's thread pool while the digest is computed here (both ~0.2 s at 100,000 trades).
+  const zipped = gzip(JSON.stringify(ledger));
   const digest = crypto
     .createHash("sha256")
     .update(canonicalJson(canonicalLedger(ledger)))
     .digest("hex");
-  return { gzip: await gzip(JSON.stringify(ledger)), digest };
+  return { gzip: await zipped, digest };
 }
 
 /**
