@@ -20,6 +20,7 @@ import * as m0019 from "./0019_post_cards";
 import * as m0020 from "./0020_import_poll";
 import * as m0025 from "./0025_import_failed_notification";
 import * as m0026 from "./0026_import_again";
+import * as m0027 from "./0027_search_words";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "0020_import_poll": m0020,
   "0025_import_failed_notification": m0025,
   "0026_import_again": m0026,
+  "0027_search_words": m0027,
 };

@@ -223,6 +223,17 @@ describe("trader search beyond prefixes", () => {
     expect(inner.length).toBe(20);
     expect(inner.every((r) => /lovelace/i.test(`${r.username} ${r.last_name}`))).toBe(true);
     // Username prefixes fill a page ahead of similar names, in index order, ranked.
+    // The dictionary follows renames (a trigger on users): the new name's typo finds the trader,
+    // the old one's no longer does.
+    const renamed = await db
+      .insertInto("users")
+      .values({ email: "renamed@example.com", username: "rn_someone", first_name: "Quirinus" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect((await searchTraders("quirinuss")).map((r) => r.id)).toContain(renamed.id);
+    await db.updateTable("users").set({ first_name: "Zebedeus" }).where("id", "=", renamed.id).execute();
+    expect((await searchTraders("zebedeuss")).map((r) => r.id)).toContain(renamed.id);
+    expect((await searchTraders("quirinuss")).map((r) => r.id)).not.toContain(renamed.id);
     const prefix = await searchTraders("x10");
     expect(prefix.slice(0, 11).map((r) => r.username)).toEqual([
       "x10_lovelace",

@@ -12,10 +12,17 @@ export type TraderSearchResult = {
   avatar: string | null;
 };
 
-// The same expression as the trigram index users_search_gin (migration 0015), so the index is used.
+// What a trader's rank is measured against: username and names, lower case.
 const searchText = sql<string>`lower(coalesce(username, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(name, ''))`;
-// How many similarity matches a page is ranked from (a common inner word matches thousands).
+// How many similarity matches a page is ranked from (a common name is held by thousands).
 const SIMILAR_SAMPLE = 200;
+// How many dictionary words one keyword word may stand for (the most similar first).
+const WORDS_PER_KEYWORD = 2;
+
+/** A keyword's words as the dictionary splits names (migration 0027): at spaces, _ . - and digits. */
+export function keywordWords(k: string): string[] {
+  return [...new Set(k.split(/[\s_.0-9-]+/).filter((w) => w.length >= 2))];
+}
 // The same expression as users_full_name_pattern (migration 0015).
 const fullName = sql<string>`lower(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))`;
 
@@ -48,10 +55,11 @@ type Row = {
  * Traders by relevance: an exact username first, then username prefixes, then first/last/full-name
  * matches, then trigram word similarity over username and names. Exact and prefix matches come
  * first from btree indexes (the first 20 of each in index order: username, first, last, display
- * and full name). Only when they do not fill the page are traders at or above
- * pg_trgm.word_similarity_threshold (0.6 by default) added: the first 200 the GIN index lists, so
- * the work stays bounded however common a name is (docs/DECISIONS.md 91). A prefix match's rank
- * (≥ 2) is never below a similarity-only one's (≤ 2), so a page of them needs no trigram scan.
+ * and full name). Only when they do not fill the page are traders with a word similar to a
+ * keyword word added, from the dictionary of name words (migration 0027; docs/DECISIONS.md 138):
+ * at most 200, kept when at or above pg_trgm.word_similarity_threshold (0.6), so the work stays
+ * bounded however common a name is. A prefix match's rank (≥ 2) is
+ * never below a similarity-only one's (≤ 2), so a page of them needs no trigram scan.
  */
 export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Promise<TraderSearchResult[]> {
   const k = normalizeKeyword(keyword).toLowerCase();
@@ -75,10 +83,25 @@ export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Prom
     union (select id from users where lower(name) like ${prefix} order by lower(name) using ~<~ limit ${n})
     union (select id from users where ${fullName} like ${prefix} order by ${fullName} using ~<~ limit ${n})`;
   let { rows } = await ranked(prefixes);
-  if (rows.filter((r) => r.tier >= 2).length < n) {
-    ({ rows } = await ranked(
-      sql`${prefixes} union (select id from users where ${k} <% ${searchText} limit ${SIMILAR_SAMPLE})`,
-    ));
+  const words = keywordWords(k);
+  if (rows.filter((r) => r.tier >= 2).length < n && words.length) {
+    // Each keyword word's most similar dictionary words (trigram similarity, GIN), then the traders
+    // who have them, those matching more of the keyword's words first; of those, the ones whose
+    // whole text is at or above pg_trgm.word_similarity_threshold (0.6) for the keyword.
+    const similar = sql`unnest(${words}::text[]) as kw(k)
+      cross join lateral (
+        select word from search_words where word % kw.k order by word <-> kw.k, word limit ${WORDS_PER_KEYWORD}
+      ) m
+      join user_search_words usw on usw.word = m.word`;
+    // One word: the first 200 holders (an index-only scan that stops there). Several: those
+    // holding words for more of them first (a full name with a typo).
+    const sample =
+      words.length === 1
+        ? sql`select usw.user_id as id from ${similar} limit ${SIMILAR_SAMPLE}`
+        : sql`select usw.user_id as id from ${similar}
+            group by usw.user_id order by count(distinct kw.k) desc, usw.user_id limit ${SIMILAR_SAMPLE}`;
+    ({ rows } = await ranked(sql`${prefixes} union (
+      select f.id from (${sample}) f join users on users.id = f.id where ${k} <% ${searchText})`));
   }
   return rows.map((r) => ({
     id: r.id,

@@ -303,7 +303,18 @@ export interface MarketLeaderboardTable {
   followers_count: number;
 }
 
+// 0027_search_words: trader search's dictionary of name words, kept by a trigger on users
+export interface SearchWordsTable {
+  word: string;
+}
+export interface UserSearchWordsTable {
+  word: string;
+  user_id: number;
+}
+
 export interface Database {
+  search_words: SearchWordsTable;
+  user_search_words: UserSearchWordsTable;
   retired_tries: RetiredTriesTable;
   market_leaderboard: MarketLeaderboardTable;
   grade_log: GradeLogTable;
