@@ -15,10 +15,46 @@ const { buildUserLedger, LEDGER_DIGEST_VERSION } = await import("../app/server/l
 const { evaluateUser } = await import("../app/server/evaluation.server");
 const { linkAccount, saveImport } = await import("../app/server/imports.server");
 const { generatedHistory } = await import("./evaluation");
+const { canonicalJson, canonicalLedger, roundNumber } = await import("../app/grading/canonical");
 type DB = Awaited<ReturnType<typeof getDb>>;
 
 const isoTime = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** main's canonical JSON writer before session 7 (a string array, keys sorted per object). */
+function canonicalJsonBefore(value: unknown): string {
+  const out: string[] = [];
+  const write = (v: unknown): void => {
+    if (v === null || v === undefined) out.push("null");
+    else if (typeof v === "number") {
+      const r = roundNumber(v);
+      out.push(r === null ? "null" : JSON.stringify(r));
+    } else if (typeof v === "string" || typeof v === "boolean") out.push(JSON.stringify(v));
+    else if (Array.isArray(v)) {
+      out.push("[");
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out.push(",");
+        write(v[i] === undefined ? null : v[i]);
+      }
+      out.push("]");
+    } else if (ArrayBuffer.isView(v)) write(Array.from(v as Float64Array));
+    else if (typeof v === "object") {
+      const obj = v as Record<string, unknown>;
+      const keys = Object.keys(obj)
+        .filter((k) => obj[k] !== undefined)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push("{");
+      keys.forEach((k, i) => {
+        if (i > 0) out.push(",");
+        out.push(JSON.stringify(k), ":");
+        write(obj[k]);
+      });
+      out.push("}");
+    } else out.push("null");
+  };
+  write(value);
+  return out.join("");
+}
 
 /** main's trade read before the columnar one: a row object per trade, a hash update per trade. */
 async function tradesBefore(db: DB, userId: number, asOf: Date) {
@@ -112,6 +148,20 @@ export async function benchLedgerRead(opts: { trades?: number; runs?: number } =
         cpu[name]!.push((used.user + used.system) / 1000);
       }
 
+    // The stored ledger's digest text: main's writer before this session (verbatim below) and
+    // canonicalJson now, alternated on the same canonical ledger; the texts must be identical.
+    const canonical = canonicalLedger((await buildUserLedger(user.id, asOf)).ledger);
+    const digestMs: Record<string, number[]> = { before: [], after: [] };
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      const a = canonicalJsonBefore(canonical);
+      digestMs.before!.push(performance.now() - t);
+      t = performance.now();
+      const b = canonicalJson(canonical);
+      digestMs.after!.push(performance.now() - t);
+      if (a !== b) throw new Error("canonical JSON differs from main's writer");
+    }
+
     const noop = async () => {};
     // As the re-grade job after an import runs it (automatic: no try spent).
     const nothingNew: number[] = [];
@@ -140,6 +190,7 @@ export async function benchLedgerRead(opts: { trades?: number; runs?: number } =
       sameTradesAndDigestLines: sameTrades,
       readMsP50: { before: median(wall.before!), after: median(wall.after!), floor: median(wall.floor!) },
       readCpuMsP50: { before: median(cpu.before!), after: median(cpu.after!), floor: median(cpu.floor!) },
+      canonicalJsonMsP50: { before: median(digestMs.before!), after: median(digestMs.after!) },
       reevaluateNothingNewMsP50: median(nothingNew),
       reevaluateOneNewTradeMsP50: median(oneNew),
     };

@@ -9,15 +9,14 @@ import { ownDatabase, startServer, type RunningServer } from "../support/server"
 // projects run each other's jobs on one database (a job taken by the other process meets an item
 // its simulator never saw, which answers the whole history at once).
 
+// On embedded PGlite always, and on PostgreSQL too when DATABASE_URL names one (CI).
+const databases: [string, () => Promise<Record<string, string>>][] = [
+  ["PGlite", async () => ({ DATABASE_URL: "", DATA_DIR: "memory://" })],
+  ...(process.env.DATABASE_URL ? [["PostgreSQL", ownDatabase] as [string, typeof ownDatabase]] : []),
+];
+
 let server: RunningServer;
 const baseUrl = () => server.url;
-beforeAll(async () => {
-  server = await startServer(await ownDatabase());
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
-
 const username = () => `user_good_ph${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 /** Plaid Link as the demo plays it: a link token, then the credentials form (no JavaScript). */
@@ -51,7 +50,14 @@ async function notificationKinds(cookie: string): Promise<string[]> {
   return ((await res.json()) as { data: { kind: string }[] }).data.map((n) => n.kind);
 }
 
-describe("a Plaid link with Plaid's asynchronous history", () => {
+describe.each(databases)("a Plaid link with Plaid's asynchronous history, on %s", (_name, database) => {
+  beforeAll(async () => {
+    server = await startServer(await database());
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
   it("imports the first 30 days, then the whole history after HISTORICAL_UPDATE, and grades once", async () => {
     const user = username();
     const { cookie } = await signUp({ base: baseUrl() });
