@@ -50,6 +50,11 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
       "Import through the job queue: the demo broker from link to first grade, a 5,600-swap EVM wallet in trades/s",
     run: async () => (await import("./import")).benchImportJobs(),
   },
+  linkAsync: {
+    title:
+      "Link → first grade through the demo Link page: Plaid's asynchronous history (30 days, then HISTORICAL_UPDATE), on the built server",
+    run: async () => (await import("./link-async")).benchLinkAsync(),
+  },
   importCopy: {
     title:
       "Import into PostgreSQL: 100,000 trades, main's unnest insert vs COPY through a staging table vs PostgreSQL's own COPY (floor)",

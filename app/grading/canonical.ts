@@ -59,6 +59,34 @@ function prepare(value: unknown, keys: Set<string>): unknown {
 }
 
 /**
+ * Every object key of a value, and whether JSON.stringify may write the value as it is: no number
+ * that rounding changes (beyond −0 and non-finite numbers, which it writes as rounding would), no
+ * typed array, no "__proto__" key (which its key list would read through the prototype).
+ */
+function scan(value: unknown, keys: Set<string>): boolean {
+  if (typeof value === "number") {
+    const r = roundNumber(value);
+    return r === null || r === value || (r === 0 && value === 0);
+  }
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) {
+    let ok = true;
+    for (let i = 0; i < value.length; i++) if (!scan(value[i], keys)) ok = false;
+    return ok;
+  }
+  if (isNumberArray(value)) return false;
+  const obj = value as Record<string, unknown>;
+  let ok = true;
+  for (const k in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
+    if (k === "__proto__") ok = false;
+    keys.add(k);
+    if (!scan(obj[k], keys)) ok = false;
+  }
+  return ok;
+}
+
+/**
  * Canonical JSON text: keys sorted by code unit, numbers rounded to 1e-10, no whitespace.
  * JSON.stringify writes it, given the sorted list of every key as its replacer: it then writes each
  * object's properties in that list's order (ECMA-262 SerializeJSONObject), skipping the absent and
@@ -67,7 +95,8 @@ function prepare(value: unknown, keys: Set<string>): unknown {
  */
 export function canonicalJson(value: unknown): string {
   const keys = new Set<string>();
-  const copy = prepare(value, keys);
+  // Copied only when it must be (a copy of 100,000 trades costs its own time and the next GC's).
+  const copy = scan(value, keys) ? value : prepare(value, keys);
   if (copy === undefined || typeof copy === "function" || typeof copy === "symbol") return "null";
   return JSON.stringify(copy, [...keys].sort(compareStrings)) ?? "null";
 }
@@ -203,17 +232,23 @@ export function sha256Hex(input: Uint8Array | string): string {
  */
 export function canonicalLedger(ledger: Ledger): unknown {
   const iso = (s: string) => formatIso(parseIsoMs(s));
+  // Its numbers rounded as canonical JSON writes them, so canonicalJson need not copy it again.
+  const rounded = <T extends object>(o: T): T => {
+    const r = o as Record<string, unknown>;
+    for (const k in r) if (typeof r[k] === "number") r[k] = roundNumber(r[k] as number);
+    return o;
+  };
   const trades = ledger.trades
-    .map((t) => ({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 }))
+    .map((t) => rounded({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 }))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
   const cashFlows = (ledger.cashFlows ?? [])
-    .map((f) => ({ account: f.account, time: iso(f.time), amount: f.amount }))
+    .map((f) => rounded({ account: f.account, time: iso(f.time), amount: f.amount }))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.account, b.account) || a.amount - b.amount);
   const prices = (ledger.prices ?? [])
-    .map((p) => ({ symbol: p.symbol, time: iso(p.time), price: p.price }))
+    .map((p) => rounded({ symbol: p.symbol, time: iso(p.time), price: p.price }))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.symbol, b.symbol) || a.price - b.price);
   const events = (ledger.events ?? [])
-    .map((e) => ({ ...e, id: String(e.id), time: iso(e.time) }))
+    .map((e) => rounded({ ...e, id: String(e.id), time: iso(e.time) }))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
   const out: Record<string, unknown> = { trades, cashFlows, prices };
   // v1 ledgers keep their v1 digest: the v2 parts enter only when present.
@@ -222,7 +257,7 @@ export function canonicalLedger(ledger: Ledger): unknown {
     out.benchmark = {
       symbol: ledger.benchmark.symbol,
       prices: ledger.benchmark.prices
-        .map((p) => ({ time: iso(p.time), price: p.price }))
+        .map((p) => rounded({ time: iso(p.time), price: p.price }))
         .sort((a, b) => compareStrings(a.time, b.time) || a.price - b.price),
     };
   }

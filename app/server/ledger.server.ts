@@ -223,8 +223,10 @@ const gunzip = promisify(zlib.gunzip);
  * ledgerDigest (SHA-256 of the canonical ledger; node's hash gives the engine's pure-TS result).
  */
 export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; digest: string }> {
-  // Compressed on libuv's thread pool while the digest is computed here (both ~0.2 s at 100,000 trades).
-  const zipped = gzip(JSON.stringify(ledger));
+  // Compressed on libuv's thread pool while the digest is computed here (both ~0.2 s at 100,000
+  // trades). Large chunks: with zlib's 16 KB default every chunk waits for this busy thread, and
+  // the compression ran after the digest instead of beside it (424 → 318 ms measured).
+  const zipped = gzip(JSON.stringify(ledger), { chunkSize: 4 << 20 });
   const digest = crypto
     .createHash("sha256")
     .update(canonicalJson(canonicalLedger(ledger)))

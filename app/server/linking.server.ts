@@ -84,8 +84,9 @@ type Cursor = {
 };
 
 // PRODUCT_NOT_READY (Plaid prepares a new item's history for a minute or two) and rate limits
-// (RATE_LIMIT_EXCEEDED, HTTP 429): asked again this many times, the delay doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending
-// the job's retries, which are for real errors.
+// (RATE_LIMIT_EXCEEDED, HTTP 429): a step is asked again up to this many times in a row, the delay
+// doubling from JOB_RETRY_DELAY_SECONDS up to a minute, without spending the job's retries, which
+// are for real errors.
 const MAX_PROVIDER_WAITS = 10;
 const MAX_WAIT_SECONDS = 60;
 
@@ -681,7 +682,9 @@ async function commitStep(
       .updateTable("imports")
       .set({
         state: progress.state,
-        cursor: JSON.stringify({ ...progress.cursor, step }),
+        // A step done ends the waiting: the next wait (a rate limit after PRODUCT_NOT_READY) starts
+        // again from the shortest delay.
+        cursor: JSON.stringify({ ...progress.cursor, step, waits: undefined }),
         error: null,
         updated_at: sql`now()`,
         ...(progress.fetched !== undefined ? { fetched: progress.fetched } : {}),
