@@ -52,6 +52,26 @@ describe("saveImport", () => {
     expect(Number(n.n)).toBe(30_005);
   });
 
+  it("stores an id the batch holds twice once, and new ids beside stored ones", async () => {
+    const u = await user();
+    const link = await linkAccount({ userId: u, kind: "evm", fingerprint: `evm:test3:${u}`, label: "Wallet" });
+    if (!link.ok) throw new Error("link");
+    const twice = batch(3);
+    twice.trades.push({ ...twice.trades[0]! });
+    expect((await saveImport(link.id, twice)).tradesAdded).toBe(3);
+    // A page of ids none of which is stored (PostgreSQL copies it straight into trades).
+    expect((await saveImport(link.id, batch(5, 100))).tradesAdded).toBe(5);
+    // One stored id among new ones: only the new are added.
+    expect((await saveImport(link.id, batch(4, 104))).tradesAdded).toBe(3);
+    const db = await getDb();
+    const n = await db
+      .selectFrom("trades")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("linked_account_id", "=", link.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(11);
+  });
+
   it("writes nothing when any row is refused (one transaction)", async () => {
     const u = await user();
     const link = await linkAccount({ userId: u, kind: "evm", fingerprint: `evm:test2:${u}`, label: "Wallet" });
