@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
+import { searchKeywords } from "./keywords";
 
 // Community latency, in process on the service functions a page calls (server time, one client):
 // trader search, a feed page (Latest and Following), and a trader profile page (header + posts tab).
@@ -85,15 +86,7 @@ export async function benchCommunity() {
   let x = 42;
   const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
-  const keywords = Array.from({ length: iterations }, () => {
-    const u = pick(users);
-    const r = rand();
-    if (r < 0.3) return (u.username ?? "trader").slice(0, 3 + Math.floor(rand() * 8));
-    if (r < 0.55) return `${u.first_name ?? "Ann"} ${u.last_name ?? ""}`.trim();
-    if (r < 0.8) return (u.last_name ?? "Smith").slice(0, 4);
-    const w = u.first_name ?? "Maria";
-    return w.length > 4 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w + "x";
-  });
+  const keywords = searchKeywords(users, iterations, rand);
   const viewers = Array.from({ length: iterations }, () => pick(users).id);
   const topPosts = await sql<{
     id: string;

@@ -50,6 +50,10 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
       "Import through the job queue: the demo broker from link to first grade, a 5,600-swap EVM wallet in trades/s",
     run: async () => (await import("./import")).benchImportJobs(),
   },
+  searchHttp: {
+    title: "Trader search over HTTP on the seeded database, one signed-in client, beside /healthz (floor)",
+    run: async () => (await import("./search-http")).benchSearchHttp(),
+  },
   linkAsync: {
     title:
       "Link → first grade through the demo Link page: Plaid's asynchronous history (30 days, then HISTORICAL_UPDATE), on the built server",

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
+import { searchKeywords } from "./keywords";
 
 // Speed at 100,000 traders (issue 18), in process on the service functions, one client: trader
 // search, the market leaderboard and the percentile of a grade, each beside the query it replaced
@@ -182,15 +183,7 @@ export async function benchScale() {
       db,
     )
   ).rows;
-  const keywords = Array.from({ length: iterations }, () => {
-    const u = pick(users);
-    const r = rand();
-    if (r < 0.3) return (u.username ?? "trader").slice(0, 3 + Math.floor(rand() * 8));
-    if (r < 0.55) return `${u.first_name ?? "Ann"} ${u.last_name ?? ""}`.trim();
-    if (r < 0.8) return (u.last_name ?? "Smith").slice(0, 4);
-    const w = u.first_name ?? "Maria";
-    return w.length > 4 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w + "x";
-  });
+  const keywords = searchKeywords(users, iterations, rand);
   // The old query on its own index: the GIN index 0027 dropped, built in a transaction that is
   // rolled back (other connections, which the new search uses, never see it).
   const search = await db.connection().execute(async (conn) => {

@@ -31,6 +31,16 @@ const batch = (n: number, from = 0) => ({
   payloads: [{ kind: "test", payload: { n } }],
 });
 
+async function tradeCount(linkedAccountId: number): Promise<number> {
+  const db = await getDb();
+  const n = await db
+    .selectFrom("trades")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("linked_account_id", "=", linkedAccountId)
+    .executeTakeFirstOrThrow();
+  return Number(n.n);
+}
+
 beforeAll(async () => {
   await migrateToLatest();
 });
@@ -43,13 +53,7 @@ describe("saveImport", () => {
     expect(await saveImport(link.id, batch(30_000))).toEqual({ tradesAdded: 30_000, cashFlowsAdded: 1 });
     expect(await saveImport(link.id, batch(30_000))).toEqual({ tradesAdded: 0, cashFlowsAdded: 0 });
     expect(await saveImport(link.id, batch(10, 29_995))).toEqual({ tradesAdded: 5, cashFlowsAdded: 0 });
-    const db = await getDb();
-    const n = await db
-      .selectFrom("trades")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("linked_account_id", "=", link.id)
-      .executeTakeFirstOrThrow();
-    expect(Number(n.n)).toBe(30_005);
+    expect(await tradeCount(link.id)).toBe(30_005);
   });
 
   it("stores an id the batch holds twice once, and new ids beside stored ones", async () => {
@@ -63,13 +67,7 @@ describe("saveImport", () => {
     expect((await saveImport(link.id, batch(5, 100))).tradesAdded).toBe(5);
     // One stored id among new ones: only the new are added.
     expect((await saveImport(link.id, batch(4, 104))).tradesAdded).toBe(3);
-    const db = await getDb();
-    const n = await db
-      .selectFrom("trades")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("linked_account_id", "=", link.id)
-      .executeTakeFirstOrThrow();
-    expect(Number(n.n)).toBe(11);
+    expect(await tradeCount(link.id)).toBe(11);
   });
 
   it("writes nothing when any row is refused (one transaction)", async () => {
@@ -79,13 +77,7 @@ describe("saveImport", () => {
     const bad = batch(100);
     bad.trades[99] = { ...bad.trades[99]!, quantity: -1 };
     await expect(saveImport(link.id, bad)).rejects.toThrow();
-    const db = await getDb();
-    const n = await db
-      .selectFrom("trades")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("linked_account_id", "=", link.id)
-      .executeTakeFirstOrThrow();
-    expect(Number(n.n)).toBe(0);
+    expect(await tradeCount(link.id)).toBe(0);
   });
 
   it("keeps one account to one user (the 406 rule) and lets only the owner unlink", async () => {
