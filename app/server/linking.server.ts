@@ -691,6 +691,7 @@ async function commitStep(
         ...(progress.total !== undefined ? { total: progress.total } : {}),
         ...(progress.skipped ? { skipped: JSON.stringify(mergeSkipped(row.skipped, progress.skipped)) } : {}),
         ...(tradesAdded ? { trades_added: sql<number>`trades_added + ${tradesAdded}` } : {}),
+        ...(progress.state === "done" ? { finished_at: sql`now()` } : {}),
       })
       .where("id", "=", row.id)
       .returning(["reason", "trades_added", "again"])
@@ -701,12 +702,6 @@ async function commitStep(
       followed = await finishImport(trx, row.id, progress.state);
       return;
     }
-    if (progress.state === "done")
-      await trx
-        .updateTable("imports")
-        .set({ finished_at: sql`now()` })
-        .where("id", "=", row.id)
-        .execute();
     // The history is in: told now (the automatic grade, if any, is its own notification). An
     // evaluation's own re-import is not news: the user is watching it.
     if (finishing && updated.reason !== "evaluation") {
