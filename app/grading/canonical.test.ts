@@ -1,7 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareStrings } from "./sort";
-import { canonicalJson, ledgerDigest, parseLedger, roundNumber, sha256Hex, xirr } from "./index";
+import {
+  canonicalJson,
+  canonicalLedger,
+  canonicalLedgerBytes,
+  ledgerDigest,
+  parseLedger,
+  roundNumber,
+  sha256Hex,
+  xirr,
+} from "./index";
+import type { Ledger } from "./ledger";
 import { parseIsoMs } from "./time";
 
 describe("canonicalJson", () => {
@@ -137,6 +147,87 @@ describe("ledgerDigest", () => {
     const d = digest(base);
     expect(digest({ ...base, trades: [base.trades[0], { ...base.trades[1], price: 11.01 }] })).not.toBe(d);
     expect(digest({ ...base, asOf: "2024-02-01" })).not.toBe(d);
+  });
+});
+
+describe("canonicalLedgerBytes", () => {
+  // Trades as a ledger holds them (any text, times in any zone, ids of either type, optional fee
+  // and seq), and now and then one with a key the schema does not give (the general path).
+  const text = fc.oneof(
+    fc.string({ minLength: 1 }),
+    fc.constantFrom("a", "é", '"q"', "\\", "\u0000", "\ud800", "AAPL"),
+  );
+  const num = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0.1 + 0.2, 1e21, 5e-324, 1 / 3),
+  );
+  const time = fc
+    .integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 })
+    .chain((ms) =>
+      fc.constantFrom(new Date(ms).toISOString(), new Date(ms).toISOString().replace(".", ",").slice(0, 19) + "+00:00"),
+    )
+    .filter((s) => !Number.isNaN(parseIsoMs(s)));
+  const trade = fc.record(
+    {
+      id: fc.oneof(text, fc.integer()),
+      account: text,
+      time: fc.oneof(time, fc.constantFrom("2024-01-02T15:00:00Z", "2024-01-02T17:00:00+02:00")),
+      symbol: text,
+      assetClass: fc.constantFrom("stock", "etf", "crypto", "option"),
+      side: fc.constantFrom("buy", "sell"),
+      quantity: num,
+      price: num,
+      fee: num,
+      seq: num,
+    },
+    { requiredKeys: ["id", "account", "time", "symbol", "assetClass", "side", "quantity", "price"] },
+  );
+  const ledger = fc.record(
+    {
+      trades: fc
+        .tuple(fc.array(trade, { maxLength: 80 }), fc.boolean())
+        .map(([trades, extra]) =>
+          extra && trades.length > 0 ? [{ ...trades[0], extra: "x" }, ...trades.slice(1)] : trades,
+        ),
+      cashFlows: fc.array(fc.record({ account: text, time, amount: num }), { maxLength: 3 }),
+      prices: fc.constant([]),
+      events: fc.constant([]),
+      asOf: time,
+    },
+    { requiredKeys: ["trades", "cashFlows", "prices", "events"] },
+  );
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  it("writes exactly what canonicalJson(canonicalLedger(…)) writes, and the same ledger with its own numbers", () => {
+    fc.assert(
+      fc.property(ledger, (l) => {
+        const input = l as unknown as Ledger;
+        const { bytes, exact } = canonicalLedgerBytes(input);
+        expect(decode(bytes)).toBe(canonicalJson(canonicalLedger(input)));
+        // The same ledger, unrounded (through JSON: −0 is written 0 either way).
+        expect(JSON.parse(decode(exact))).toEqual(JSON.parse(JSON.stringify(canonicalLedger(input, false))));
+        // In the same form: canonical JSON of it is the digest's bytes again.
+        expect(canonicalJson(canonicalLedger(JSON.parse(decode(exact)) as Ledger))).toBe(decode(bytes));
+        if (decode(exact) === decode(bytes)) expect(bytes).toBe(exact);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  it("orders equal times by id as text, and writes a number id as text", () => {
+    const t = { account: "a", symbol: "X", assetClass: "stock", side: "buy", quantity: 1, price: 1, fee: 0 } as const;
+    const text = decode(
+      canonicalLedgerBytes({
+        trades: [
+          { ...t, id: "b", time: "2024-01-02T00:00:00Z" },
+          { ...t, id: 10 as unknown as string, time: "2024-01-02T00:00:00.000Z" },
+          { ...t, id: "a", time: "2024-01-01T23:00:00-01:00" },
+        ],
+        cashFlows: [],
+        prices: [],
+        events: [],
+      }).bytes,
+    );
+    const ids = (JSON.parse(text) as { trades: { id: string }[] }).trades.map((x) => x.id);
+    expect(ids).toEqual(["10", "a", "b"]);
   });
 });
 

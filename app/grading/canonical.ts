@@ -1,7 +1,7 @@
 // Canonical JSON (sorted keys, numbers rounded to 1e-10) and a pure-TS SHA-256 ledger digest.
 import type { Ledger } from "./ledger";
-import { compareStrings } from "./sort";
-import { formatIso, parseIsoMs } from "./time";
+import { compareStrings, sortIndexByTime } from "./sort";
+import { MS_PER_DAY, formatIso, parseIsoMs } from "./time";
 
 /** Rounds to 1e-10; −0 becomes 0; non-finite numbers become null. */
 export function roundNumber(x: number): number | null {
@@ -38,22 +38,22 @@ function isNumberArray(value: unknown): value is NumberArray {
  * arrays, every other value as JSON.stringify would see it; and every object key met, for the
  * key list.
  */
-function prepare(value: unknown, keys: Set<string>): unknown {
-  if (typeof value === "number") return roundNumber(value);
+function prepare(value: unknown, keys: Set<string>, round = true): unknown {
+  if (typeof value === "number") return round ? roundNumber(value) : value;
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = prepare(value[i], keys);
+    for (let i = 0; i < value.length; i++) out[i] = prepare(value[i], keys, round);
     return out;
   }
-  if (isNumberArray(value)) return prepare(Array.from(value), keys);
+  if (isNumberArray(value)) return prepare(Array.from(value), keys, round);
   const obj = value as Record<string, unknown>;
   // No prototype: a "__proto__" key (JSON.parse makes it an own property) stays a property.
   const out = Object.create(null) as Record<string, unknown>;
   for (const k in obj) {
     if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
     keys.add(k);
-    out[k] = prepare(obj[k], keys);
+    out[k] = prepare(obj[k], keys, round);
   }
   return out;
 }
@@ -99,6 +99,12 @@ export function canonicalJson(value: unknown): string {
   const copy = scan(value, keys) ? value : prepare(value, keys);
   if (copy === undefined || typeof copy === "function" || typeof copy === "symbol") return "null";
   return JSON.stringify(copy, [...keys].sort(compareStrings)) ?? "null";
+}
+
+/** JSON with canonical JSON's sorted keys but every number as it is (what a stored ledger keeps). */
+function sortedJson(value: unknown): string {
+  const keys = new Set<string>();
+  return JSON.stringify(prepare(value, keys, false), [...keys].sort(compareStrings)) ?? "null";
 }
 
 /** Round-trips a value through canonical JSON (what a client would see). */
@@ -230,10 +236,11 @@ export function sha256Hex(input: Uint8Array | string): string {
  * symbol, price; events by time then id; the benchmark's prices by time), a trade's seq kept,
  * asOf made explicit only if the ledger states it.
  */
-export function canonicalLedger(ledger: Ledger): unknown {
+export function canonicalLedger(ledger: Ledger, round = true): unknown {
   const iso = (s: string) => formatIso(parseIsoMs(s));
   // Its numbers rounded as canonical JSON writes them, so canonicalJson need not copy it again.
   const rounded = <T extends object>(o: T): T => {
+    if (!round) return o;
     const r = o as Record<string, unknown>;
     for (const k in r) if (typeof r[k] === "number") r[k] = roundNumber(r[k] as number);
     return o;
@@ -265,7 +272,279 @@ export function canonicalLedger(ledger: Ledger): unknown {
   return out;
 }
 
+// Years 0000–9999: canonical times sort as their milliseconds do (beyond, toISOString writes ±YYYYYY).
+const MIN_MS = -62_167_219_200_000;
+const MAX_MS = 253_402_300_799_999;
+const encoder = new TextEncoder();
+
+/**
+ * UTF-8 bytes of JSON, appended without intermediate strings: a 100,000-trade ledger written as
+ * strings made 16 MB of short-lived ones, and collecting them cost more than writing.
+ */
+class JsonBytes {
+  bytes: Uint8Array;
+  n = 0;
+  /** Where rounding changed a number: its place, the length written, and the number's own text. */
+  private patchAt: number[] = [];
+  private patchLen: number[] = [];
+  private patchText: string[] = [];
+  private day = NaN;
+  private date = new Uint8Array(10);
+
+  /**
+   * `size`: the bytes expected. Sized once: grown by doubling, a 16 MB text allocated 32 MB
+   * outside the heap, and so much external memory made V8 collect the heap again and again.
+   */
+  constructor(size: number) {
+    this.bytes = new Uint8Array(Math.max(1 << 16, size));
+  }
+
+  private room(k: number): void {
+    if (this.n + k <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.n + k));
+    grown.set(this.bytes.subarray(0, this.n));
+    this.bytes = grown;
+  }
+
+  /** Text that is already JSON (any characters). */
+  raw(s: string): void {
+    this.room(s.length * 3);
+    this.n += encoder.encodeInto(s, this.bytes.subarray(this.n)).written;
+  }
+
+  /** Text known to be ASCII. */
+  ascii(s: string): void {
+    const len = s.length;
+    this.room(len);
+    const b = this.bytes;
+    let j = this.n;
+    for (let i = 0; i < len; i++) b[j++] = s.charCodeAt(i);
+    this.n = j;
+  }
+
+  /** A string as JSON.stringify writes it. */
+  text(s: string): void {
+    const len = s.length;
+    this.room(len + 2);
+    const b = this.bytes;
+    let j = this.n;
+    b[j++] = 34;
+    for (let i = 0; i < len; i++) {
+      const c = s.charCodeAt(i);
+      // Escapes and anything beyond ASCII: JSON.stringify's own text, encoded.
+      if (c < 32 || c === 34 || c === 92 || c >= 128) return this.raw(JSON.stringify(s));
+      b[j++] = c;
+    }
+    b[j++] = 34;
+    this.n = j;
+  }
+
+  /** A number as canonical JSON writes it (roundNumber); where that is not the number, noted. */
+  number(x: number): void {
+    const r = roundNumber(x);
+    // Non-finite: null, as JSON.stringify writes it too.
+    if (r === null) return this.ascii("null");
+    const at = this.n;
+    if (r >= 0 && r < 1e9 && Math.floor(r) === r) this.integer(r);
+    else this.ascii(`${r}`);
+    if (r !== x) {
+      this.patchAt.push(at);
+      this.patchLen.push(this.n - at);
+      this.patchText.push(`${x}`);
+    }
+  }
+
+  /** A whole number in [0, 1e9), digit by digit (fees are mostly 0, quantities often whole). */
+  private integer(v: number): void {
+    let len = 1;
+    for (let p = 10; p <= v; p *= 10) len++;
+    this.room(len);
+    digits(this.bytes, this.n, v, len);
+    this.n += len;
+  }
+
+  /** A time in years 0000–9999 as a quoted canonical ISO string ("YYYY-MM-DDTHH:MM:SS.sssZ"). */
+  time(ms: number): void {
+    const day = Math.floor(ms / MS_PER_DAY);
+    if (day !== this.day) {
+      // Civil date of a day number (H. Hinnant's algorithm), kept while the days repeat.
+      const z = day + 719468;
+      const era = Math.floor(z / 146097);
+      const doe = z - era * 146097;
+      const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+      const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+      const mp = Math.floor((5 * doy + 2) / 153);
+      const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+      const m = mp < 10 ? mp + 3 : mp - 9;
+      const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+      const t = this.date;
+      digits(t, 0, y, 4);
+      t[4] = 45;
+      digits(t, 5, m, 2);
+      t[7] = 45;
+      digits(t, 8, d, 2);
+      this.day = day;
+    }
+    const rem = ms - day * MS_PER_DAY;
+    this.room(26);
+    const b = this.bytes;
+    const j = this.n;
+    b[j] = 34;
+    b.set(this.date, j + 1);
+    b[j + 11] = 84;
+    digits(b, j + 12, Math.floor(rem / 3_600_000), 2);
+    b[j + 14] = 58;
+    digits(b, j + 15, Math.floor(rem / 60_000) % 60, 2);
+    b[j + 17] = 58;
+    digits(b, j + 18, Math.floor(rem / 1000) % 60, 2);
+    b[j + 20] = 46;
+    digits(b, j + 21, rem % 1000, 3);
+    b[j + 24] = 90;
+    b[j + 25] = 34;
+    this.n = j + 26;
+  }
+
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.n);
+  }
+
+  /** Whether every number written is the number itself. */
+  exact(): boolean {
+    return this.patchAt.length === 0;
+  }
+
+  /** `prefix`, then what was written from `from` on with every number as it is instead of rounded. */
+  unrounded(from: number, prefix: Uint8Array): Uint8Array {
+    const k = this.patchAt.length;
+    let size = prefix.length + this.n - from;
+    for (let i = 0; i < k; i++) size += this.patchText[i]!.length - this.patchLen[i]!;
+    const out = new Uint8Array(size);
+    out.set(prefix);
+    const b = this.bytes;
+    let d = prefix.length;
+    let s = from;
+    for (let i = 0; i < k; i++) {
+      const at = this.patchAt[i]!;
+      // Short runs byte by byte: a view per run would be garbage by the hundred thousand.
+      if (at - s < 64) while (s < at) out[d++] = b[s++]!;
+      else {
+        out.set(b.subarray(s, at), d);
+        d += at - s;
+      }
+      const text = this.patchText[i]!;
+      for (let j = 0; j < text.length; j++) out[d++] = text.charCodeAt(j);
+      s = at + this.patchLen[i]!;
+    }
+    out.set(b.subarray(s, this.n), d);
+    return out;
+  }
+}
+
+function digits(b: Uint8Array, at: number, v: number, width: number): void {
+  for (let i = at + width - 1; i >= at; i--) {
+    b[i] = 48 + (v % 10);
+    v = Math.floor(v / 10);
+  }
+}
+
+/**
+ * The trades of canonicalLedger(ledger), written as canonical JSON into `out` (canonical.test.ts
+ * compares the two). False, with nothing written, when a trade holds anything the schema does not
+ * give it or a time beyond years 0000–9999: then the general path.
+ */
+function writeCanonicalTrades(out: JsonBytes, trades: Ledger["trades"]): boolean {
+  const n = trades.length;
+  const ms = new Float64Array(n);
+  const ids = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const t = trades[i]!;
+    let keys = 8;
+    if (t.fee !== undefined) {
+      if (typeof t.fee !== "number") return false;
+      keys++;
+    }
+    if (t.seq !== undefined) {
+      if (typeof t.seq !== "number") return false;
+      keys++;
+    }
+    if (
+      typeof t.account !== "string" ||
+      typeof t.symbol !== "string" ||
+      typeof t.assetClass !== "string" ||
+      typeof t.side !== "string" ||
+      typeof t.quantity !== "number" ||
+      typeof t.price !== "number" ||
+      (typeof t.id !== "string" && typeof t.id !== "number") ||
+      Object.keys(t).length !== keys
+    )
+      return false;
+    const m = parseIsoMs(t.time);
+    if (!(m >= MIN_MS && m <= MAX_MS)) return false;
+    ms[i] = m;
+    ids[i] = typeof t.id === "string" ? t.id : String(t.id);
+  }
+  const order = sortIndexByTime(ms, (a, b) => compareStrings(ids[a]!, ids[b]!), undefined, "canonical");
+  out.ascii("[");
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    const t = trades[i]!;
+    out.ascii(k === 0 ? '{"account":' : ',{"account":');
+    out.text(t.account);
+    out.ascii(',"assetClass":');
+    out.text(t.assetClass);
+    out.ascii(',"fee":');
+    out.number(t.fee ?? 0);
+    out.ascii(',"id":');
+    out.text(ids[i]!);
+    out.ascii(',"price":');
+    out.number(t.price);
+    out.ascii(',"quantity":');
+    out.number(t.quantity);
+    if (t.seq !== undefined) {
+      out.ascii(',"seq":');
+      out.number(t.seq);
+    }
+    out.ascii(',"side":');
+    out.text(t.side);
+    out.ascii(',"symbol":');
+    out.text(t.symbol);
+    out.ascii(',"time":');
+    out.time(ms[i]!);
+    out.ascii("}");
+  }
+  out.ascii("]");
+  return true;
+}
+
+/**
+ * canonicalJson(canonicalLedger(ledger)) as UTF-8: the bytes a ledger's digest is of. And the same
+ * ledger in the same form with its own numbers, unrounded (the very same bytes when rounding
+ * changes none): what a grade keeps of its ledger, which the engine reads back as it was graded.
+ * The trades are written directly, the rest through the general path ("trades" is the last key).
+ */
+export function canonicalLedgerBytes(ledger: Ledger): { bytes: Uint8Array; exact: Uint8Array } {
+  const rest = { ...ledger, trades: [] };
+  const restText = canonicalJson(canonicalLedger(rest));
+  const restExact = scan(rest, new Set()) ? restText : sortedJson(canonicalLedger(rest, false));
+  const tail = '"trades":[]}';
+  if (!restText.endsWith(tail) || !restExact.endsWith(tail))
+    throw new Error("canonical ledger: trades is not the last key");
+  // A trade's text is ~150 bytes; ids and symbols longer than usual grow it once.
+  const out = new JsonBytes(restText.length * 3 + 180 * ledger.trades.length);
+  out.raw(restText.slice(0, -3));
+  const from = out.n;
+  if (writeCanonicalTrades(out, ledger.trades)) {
+    out.ascii("}");
+    const bytes = out.result();
+    if (out.exact() && restExact === restText) return { bytes, exact: bytes };
+    return { bytes, exact: out.unrounded(from, encoder.encode(restExact.slice(0, -3))) };
+  }
+  const bytes = encoder.encode(canonicalJson(canonicalLedger(ledger)));
+  const exact = scan(ledger, new Set()) ? bytes : encoder.encode(sortedJson(canonicalLedger(ledger, false)));
+  return { bytes, exact };
+}
+
 /** SHA-256 (hex) of the canonical JSON of the ledger: same ledger content ⇒ same digest, whatever the order. */
 export function ledgerDigest(ledger: Ledger): string {
-  return sha256Hex(canonicalJson(canonicalLedger(ledger)));
+  return sha256Hex(canonicalLedgerBytes(ledger).bytes);
 }

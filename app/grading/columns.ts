@@ -112,6 +112,26 @@ function bad(path: string): never {
   throw new Error(`grade(): ${path} is not a valid time; validate the ledger with parseLedger first`);
 }
 
+/** Benchmark closes, in time order (all of them: they are carried forward up to asOf). */
+function benchColumns(bench: Ledger["benchmark"]) {
+  const order = bench
+    ? bench.prices.map((p, i) => ({ t: parseIsoMs(p.time), p: p.price, i })).sort((a, b) => a.t - b.t || a.i - b.i)
+    : [];
+  return {
+    benchSymbol: bench ? bench.symbol : null,
+    benchTime: Float64Array.from(order, (x) => x.t),
+    benchPrice: Float64Array.from(order, (x) => x.p),
+  };
+}
+
+/**
+ * A prepared ledger with another benchmark: what preparing the ledger with it gives, without
+ * preparing its trades again (the server picks the benchmark from the prepared ledger's exposure).
+ */
+export function withBenchmarkColumns(c: PreparedLedger, benchmark: Ledger["benchmark"]): PreparedLedger {
+  return { ...c, ...benchColumns(benchmark) };
+}
+
 /**
  * Prepares a validated ledger (the output of parseLedger) for grade(). O(n) for ledgers in time
  * order. With `transient`, the arrays are the engine's scratch (see scratch.ts): valid only until
@@ -417,13 +437,7 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
     }
   }
 
-  // Benchmark closes, in time order (all of them: they are carried forward up to asOf).
-  const bench = ledger.benchmark;
-  const bOrder = bench
-    ? bench.prices.map((p, i) => ({ t: parseIsoMs(p.time), p: p.price, i })).sort((a, b) => a.t - b.t || a.i - b.i)
-    : [];
-  const benchTime = Float64Array.from(bOrder, (x) => x.t);
-  const benchPrice = Float64Array.from(bOrder, (x) => x.p);
+  const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
 
   let firstMs = NaN;
   if (n > 0) firstMs = time[0];
@@ -460,7 +474,7 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
     ev,
     receives,
     sends,
-    benchSymbol: bench ? bench.symbol : null,
+    benchSymbol,
     benchTime,
     benchPrice,
     asOfMs,

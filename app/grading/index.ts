@@ -16,7 +16,7 @@ import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, P
 export const ENGINE_VERSION = "2.0.0";
 
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";
-export { prepareLedger, type PreparedLedger } from "./columns";
+export { prepareLedger, withBenchmarkColumns, type PreparedLedger } from "./columns";
 export type {
   Ledger,
   LedgerInput,
@@ -30,7 +30,15 @@ export type {
 } from "./ledger";
 export { MAX_SPAN_YEARS } from "./ledger";
 export { normalCdf, skillFigures } from "./stats";
-export { canonicalJson, canonicalize, ledgerDigest, canonicalLedger, sha256Hex, roundNumber } from "./canonical";
+export {
+  canonicalJson,
+  canonicalize,
+  ledgerDigest,
+  canonicalLedger,
+  canonicalLedgerBytes,
+  sha256Hex,
+  roundNumber,
+} from "./canonical";
 export { percentileOf, tierOf, starsOf, tierStars, ramp, ANCHORS, DIMENSION_WEIGHTS } from "./score";
 export { xirr } from "./returns";
 export { releaseScratch } from "./scratch";
