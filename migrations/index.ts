@@ -21,6 +21,8 @@ import * as m0020 from "./0020_import_poll";
 import * as m0025 from "./0025_import_failed_notification";
 import * as m0026 from "./0026_import_again";
 import * as m0027 from "./0027_search_words";
+import * as m0028 from "./0028_trade_snapshots";
+import * as m0029 from "./0029_ledger_storage";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   "0025_import_failed_notification": m0025,
   "0026_import_again": m0026,
   "0027_search_words": m0027,
+  "0028_trade_snapshots": m0028,
+  "0029_ledger_storage": m0029,
 };

@@ -115,6 +115,9 @@ async function openDb(): Promise<DbHandle> {
       statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
       query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000,
       keepAlive: true,
+      // No JIT compilation: every statement here is short, and compiling one whose cost estimate
+      // passes jit_above_cost took longer than running it (the re-grade's read, DECISIONS 141).
+      options: "-c jit=off",
     });
     // An idle connection the server closes must not crash the process.
     pool.on("error", () => {});

@@ -192,14 +192,17 @@ export async function evaluateUser(
         verificationCode: latest.verification_code,
       };
     }
-    const graded = await withBenchmark(ledger);
-    // Started first: its compression runs on the thread pool while the grade is computed.
-    const storing = storedLedger(graded);
-    const evaluation = grade(graded);
-    const stored = await storing;
+    const { ledger: graded, prepared } = await withBenchmark(ledger);
+    // Started first: its compression runs on the thread pool while the grade is computed and the
+    // two reads below are answered.
+    const stored = storedLedger(graded);
+    const evaluation = grade(prepared);
     // Read before the transaction: on PGlite it holds the only connection.
-    const quality = await dataQualityOf(userId, skipped, graded);
-    const percentile = evaluation.score === null ? null : await percentileAmongCurrentGrades(userId, evaluation.score);
+    const [quality, percentile, zipped] = await Promise.all([
+      dataQualityOf(userId, skipped, graded),
+      evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
+      stored.gzip,
+    ]);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
       const allowance = options.automatic ? ({ ok: true } as const) : await consumeAllowance(trx, userId, now);
@@ -225,7 +228,7 @@ export async function evaluateUser(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: stored.gzip }).execute();
+      await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: zipped }).execute();
       await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       // Followers hear of a new tier (a first grade included); the owner hears of a grade made for them in the background.

@@ -40,7 +40,10 @@ export function resolveEvents(
 
   // Cancels first: each removes the earliest trade of its account, symbol, quantity and amount
   // (at or before it) that no other cancel took.
-  const byTime = [...trades].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  // By time, then id: the trades' order in the ledger (which the read does not fix) never decides.
+  const byTime = [...trades].sort((a, b) =>
+    a.time < b.time ? -1 : a.time > b.time ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
   const removed = new Set<Trade>();
   for (const e of ordered) {
     if (e.kind !== "cancel") continue;

@@ -2,7 +2,14 @@ import crypto from "node:crypto";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { sql } from "kysely";
-import { canonicalJson, canonicalLedger, dominantAssetClass, type Ledger } from "~/grading";
+import {
+  canonicalLedgerBytes,
+  dominantAssetClass,
+  prepareLedger,
+  withBenchmarkColumns,
+  type Ledger,
+  type PreparedLedger,
+} from "~/grading";
 import { getDb, type DB } from "./db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "./log.server";
@@ -16,68 +23,330 @@ const isoTime = (column: string) =>
 type AssetClass = Ledger["trades"][number]["assetClass"];
 
 /**
- * A float8 as JavaScript writes it, from PostgreSQL's text of it. Both write the shortest digits
- * that read back as the same double, so a plain positive number is already JavaScript's text
- * (ledger.server.test.ts); exponents and signs are written differently ("1e-07", "-0"), so those
- * go through the number. Formatting 300,000 numbers again cost 60–90 ms of a re-evaluation.
+ * Trades read from `trades` as columns: external ids and symbols as arrays (any text survives),
+ * the other columns joined by commas (ISO times, enums and numbers hold none), in external-id
+ * order. Decoding 100,000 rows of nine fields was most of a re-evaluation (docs/PERFORMANCE.md);
+ * nine strings split in a few ms.
  */
-export function asJs(text: string): string {
-  return text.indexOf("e") === -1 && text.charCodeAt(0) !== 45 ? text : `${parseFloat(text)}`;
-}
+type RowColumns = {
+  n: number;
+  ids: string[] | null;
+  symbols: string[] | null;
+  times: string | null;
+  classes: string | null;
+  sides: string | null;
+  quantities: string | null;
+  prices: string | null;
+  fees: string | null;
+};
 
 /**
- * A user's trades as columns, one row per linked account (by id; within it by external id, the
- * digest's order): external ids and symbols as JSON arrays (any text survives), the other columns
- * joined by commas (ISO times, enums and numbers hold none). Decoding 100,000 rows of nine fields was
- * most of a re-evaluation (docs/PERFORMANCE.md); nine strings per account split in a few ms. The
- * ordered subquery feeds every aggregate in its order, which one `order by` per aggregate would
- * sort nine times.
+ * An account's trades decoded: asset class and side one character each (CLASS_CODES, "b"/"s"),
+ * numbers as doubles. The form a trade snapshot keeps (snapshotBody).
  */
-async function tradeColumns(db: DB, userId: number, asOf: Date) {
-  const { rows } = await sql<{
-    id: number;
-    n: number;
-    ids: string[];
-    symbols: string[];
-    times: string;
-    classes: string;
-    sides: string;
-    quantities: string;
-    prices: string;
-    fees: string;
-  }>`
-    select a.id, t.*
-    from linked_accounts a cross join lateral (
-      select count(*)::int as n, json_agg(external_id) as ids, json_agg(symbol) as symbols,
+type Trades = {
+  n: number;
+  /** As the ledger names a trade: `account:external id` (unique across accounts: two providers may reuse an id). */
+  ids: string[];
+  symbols: string[];
+  times: string[];
+  classes: string;
+  sides: string;
+  quantities: Float64Array;
+  prices: Float64Array;
+  fees: Float64Array;
+};
+
+const CLASS_CODES: Record<AssetClass, string> = { stock: "s", etf: "e", crypto: "c", option: "o" };
+const CLASS_OF: Record<string, AssetClass> = { s: "stock", e: "etf", c: "crypto", o: "option" };
+const SIDE_OF: Record<string, "buy" | "sell"> = { b: "buy", s: "sell" };
+// A snapshot's numbers are this machine's doubles as bytes; every platform Node runs on here is little-endian.
+if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f)
+  throw new Error("trade snapshots need a little-endian machine");
+
+function fromRows(c: RowColumns, account: string): Trades {
+  if (c.n === 0) return emptyTrades();
+  const numbers = (text: string) => Float64Array.from(text.split(","), parseFloat);
+  return {
+    n: c.n,
+    ids: c.ids!.map((id) => `${account}:${id}`),
+    symbols: c.symbols!,
+    times: c.times!.split(","),
+    classes: c
+      .classes!.split(",")
+      .map((x) => CLASS_CODES[x as AssetClass])
+      .join(""),
+    sides: c
+      .sides!.split(",")
+      .map((x) => x[0])
+      .join(""),
+    // parseFloat, as pg itself parses a float8: the same doubles.
+    quantities: numbers(c.quantities!),
+    prices: numbers(c.prices!),
+    fees: numbers(c.fees!),
+  };
+}
+
+function emptyTrades(): Trades {
+  const none = new Float64Array(0);
+  return { n: 0, ids: [], symbols: [], times: [], classes: "", sides: "", quantities: none, prices: none, fees: none };
+}
+
+function joinTrades(a: Trades, b: Trades): Trades {
+  if (a.n === 0) return b;
+  if (b.n === 0) return a;
+  const numbers = (x: Float64Array, y: Float64Array) => {
+    const out = new Float64Array(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  return {
+    n: a.n + b.n,
+    ids: a.ids.concat(b.ids),
+    symbols: a.symbols.concat(b.symbols),
+    times: a.times.concat(b.times),
+    classes: a.classes + b.classes,
+    sides: a.sides + b.sides,
+    quantities: numbers(a.quantities, b.quantities),
+    prices: numbers(a.prices, b.prices),
+    fees: numbers(a.fees, b.fees),
+  };
+}
+
+type SnapshotRow = { through_id: string; n: number; lanes: string; body: Buffer };
+
+/**
+ * A snapshot's trades as one run of bytes (migration 0028): the byte lengths of the three text
+ * parts (u32 LE each), the external ids and the symbols each joined by NUL (which PostgreSQL text
+ * cannot hold), the ISO times joined by commas, a character per trade for class and for side,
+ * then, at a multiple of 8, the quantities, prices and fees as n little-endian doubles each.
+ * Read in a few ms: split strings and the doubles' own bytes, where JSON arrays took 13 ms to
+ * parse and number text as long again, with 300,000 short strings for the collector.
+ */
+function snapshotBody(t: Trades): Buffer {
+  const ids = Buffer.from(t.ids.join("\0"));
+  const symbols = Buffer.from(t.symbols.join("\0"));
+  const times = Buffer.from(t.times.join(","), "latin1");
+  const head = Buffer.alloc(12);
+  head.writeUInt32LE(ids.length, 0);
+  head.writeUInt32LE(symbols.length, 4);
+  head.writeUInt32LE(times.length, 8);
+  const codes = Buffer.from(t.classes + t.sides, "latin1");
+  const textEnd = 12 + ids.length + symbols.length + times.length + codes.length;
+  const pad = Buffer.alloc((8 - (textEnd % 8)) % 8);
+  const numbers = Buffer.alloc(24 * t.n);
+  const doubles = new Float64Array(numbers.buffer, numbers.byteOffset, 3 * t.n);
+  doubles.set(t.quantities);
+  doubles.set(t.prices, t.n);
+  doubles.set(t.fees, 2 * t.n);
+  return Buffer.concat([head, ids, symbols, times, codes, pad, numbers]);
+}
+
+function fromSnapshot(s: SnapshotRow): Trades {
+  const n = s.n;
+  if (n === 0) return emptyTrades();
+  const b = s.body;
+  const idsEnd = 12 + b.readUInt32LE(0);
+  const symbolsEnd = idsEnd + b.readUInt32LE(4);
+  const timesEnd = symbolsEnd + b.readUInt32LE(8);
+  const numbersAt = timesEnd + 2 * n + ((8 - ((timesEnd + 2 * n) % 8)) % 8);
+  // Copied out: the Buffer's offset in pg's memory need not be a multiple of 8.
+  const doubles = new Float64Array(b.buffer.slice(b.byteOffset + numbersAt, b.byteOffset + numbersAt + 24 * n));
+  return {
+    n,
+    ids: b.toString("utf8", 12, idsEnd).split("\0"),
+    symbols: b.toString("utf8", idsEnd, symbolsEnd).split("\0"),
+    times: b.toString("latin1", symbolsEnd, timesEnd).split(","),
+    classes: b.toString("latin1", timesEnd, timesEnd + n),
+    sides: b.toString("latin1", timesEnd + n, timesEnd + 2 * n),
+    quantities: doubles.subarray(0, n),
+    prices: doubles.subarray(n, 2 * n),
+    fees: doubles.subarray(2 * n, 3 * n),
+  };
+}
+
+/** A snapshot takes in the trades read after it once they are this many (until then they are read each time). */
+export const SNAPSHOT_REWRITE_ROWS = 1_000;
+
+/**
+ * Each linked account of the user, oldest first: its trade snapshot (when `useSnapshots`), the
+ * trades after it, and (with a snapshot) its count of trades now, which the snapshot and those
+ * trades must make up. One statement, so the three agree. The ordered subquery feeds every
+ * aggregate in its order, which one `order by` per aggregate would sort nine times.
+ */
+async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
+  const { rows } = await sql<
+    RowColumns & {
+      id: number;
+      max_id: string | null;
+      total: number | null;
+      s_through_id: string | null;
+      s_n: number | null;
+      s_lanes: string | null;
+      s_body: string | null;
+    }
+  >`
+    select a.id,
+      case when s.linked_account_id is null then null
+        else (select count(*)::int from trades c where c.linked_account_id = a.id) end as total,
+      s.through_id::text as s_through_id, s.n as s_n, s.lanes as s_lanes, encode(s.body, 'base64') as s_body, d.*
+    from linked_accounts a
+    left join trade_snapshots s on s.linked_account_id = a.id and ${useSnapshots}
+    cross join lateral (
+      select count(*)::int as n, max(id)::text as max_id, json_agg(external_id) as ids, json_agg(symbol) as symbols,
         string_agg(time, ',') as times, string_agg(asset_class, ',') as classes, string_agg(side, ',') as sides,
         string_agg(quantity::text, ',') as quantities, string_agg(price::text, ',') as prices,
         string_agg(fee::text, ',') as fees
       from (
-        select external_id, symbol, ${isoTime("time")} as time, asset_class, side, quantity, price, fee
-        from trades where linked_account_id = a.id and time <= ${asOf}
-        order by external_id
+        select id, external_id, symbol, ${isoTime("time")} as time, asset_class, side, quantity, price, fee
+        from trades where linked_account_id = a.id and id > coalesce(s.through_id, 0)
+        order by trades.time, external_id collate "C"
       ) trade
-    ) t
+    ) d
     where a.user_id = ${userId}
     order by a.id`.execute(db);
-  return rows;
+  return rows.map((r) => {
+    const snapshot: SnapshotRow | null =
+      r.s_through_id === null
+        ? null
+        : { through_id: r.s_through_id, n: r.s_n!, lanes: r.s_lanes!, body: Buffer.from(r.s_body!, "base64") };
+    const after = fromRows(r, String(r.id));
+    const valid = snapshot === null || snapshot.n + after.n === r.total;
+    return { id: r.id, snapshot, after, maxId: r.max_id, valid };
+  });
 }
 
-export const LEDGER_DIGEST_VERSION = "v1";
+/**
+ * An order-free digest of a set of lines: four 32-bit sums of their SHA-256. Lines join and leave
+ * it one at a time, so a snapshot keeps its lines' sum and a read adds only the trades after it.
+ */
+class LineSum {
+  readonly lanes: Uint32Array;
+  constructor(hex?: string) {
+    this.lanes = new Uint32Array(4);
+    if (hex) for (let i = 0; i < 4; i++) this.lanes[i] = parseInt(hex.slice(i * 8, i * 8 + 8), 16);
+  }
+  private apply(line: string, sign: 1 | -1): void {
+    const h = crypto.hash("sha256", line, "buffer");
+    for (let i = 0; i < 4; i++) this.lanes[i] = this.lanes[i]! + sign * h.readUInt32LE(i * 4);
+  }
+  add(line: string): void {
+    this.apply(line, 1);
+  }
+  remove(line: string): void {
+    this.apply(line, -1);
+  }
+  hex(): string {
+    let out = "";
+    for (const x of this.lanes) out += x.toString(16).padStart(8, "0");
+    return out;
+  }
+}
+
+/**
+ * The trades by time, then id: the order the engine and the canonical writer sort into, so that
+ * theirs finds them sorted and is one pass (the read gives them so, and the trades after a
+ * snapshot are mostly later than it; a backfill is sorted in here, before it is kept).
+ */
+function inLedgerOrder(t: Trades): Trades {
+  const before = (i: number, j: number) =>
+    t.times[i]! < t.times[j]! || (t.times[i] === t.times[j] && t.ids[i]! < t.ids[j]!);
+  let sorted = true;
+  for (let i = 1; i < t.n && sorted; i++) if (before(i, i - 1)) sorted = false;
+  if (sorted) return t;
+  const order = Array.from({ length: t.n }, (_, i) => i).sort((i, j) => (before(i, j) ? -1 : before(j, i) ? 1 : 0));
+  const pick = <T>(xs: ArrayLike<T>) => order.map((i) => xs[i]!);
+  const chars = (s: string) => pick(s.split("")).join("");
+  return {
+    n: t.n,
+    ids: pick(t.ids),
+    symbols: pick(t.symbols),
+    times: pick(t.times),
+    classes: chars(t.classes),
+    sides: chars(t.sides),
+    quantities: Float64Array.from(pick(t.quantities)),
+    prices: Float64Array.from(pick(t.prices)),
+    fees: Float64Array.from(pick(t.fees)),
+  };
+}
+
+async function writeSnapshot(db: DB, accountId: number, throughId: string, lanes: string, t: Trades): Promise<void> {
+  const values = { through_id: throughId, n: t.n, lanes, body: snapshotBody(t) };
+  await db
+    .insertInto("trade_snapshots")
+    .values({ linked_account_id: accountId, ...values })
+    .onConflict((oc) => oc.column("linked_account_id").doUpdateSet(values))
+    .execute();
+}
+
+/**
+ * Every trade of the user's accounts at or before asOf, and for each account its digest part:
+ * `A|account|count|sum of its trades' lines`. The trades come from the account's snapshot and
+ * the trades after it; the snapshot takes those in once they are SNAPSHOT_REWRITE_ROWS, and is
+ * made anew when it no longer adds up (trades it cannot see: a transaction that committed after
+ * it with lower ids).
+ */
+async function userTrades(db: DB, userId: number, asOf: Date): Promise<{ trades: Ledger["trades"]; digest: string }> {
+  let accounts = await readAccounts(db, userId, true);
+  if (accounts.some((a) => !a.valid)) accounts = await readAccounts(db, userId, false);
+  const asOfIso = asOf.toISOString();
+  const asOfMs = asOf.getTime();
+  const trades: Ledger["trades"] = [];
+  let digest = "";
+  for (const a of accounts) {
+    const account = String(a.id);
+    const t = a.snapshot ? joinTrades(fromSnapshot(a.snapshot), a.after) : a.after;
+    if (t.n === 0) continue;
+    // Numbers as JavaScript writes the doubles, whether they came from a snapshot or from text.
+    const line = (i: number) =>
+      `T|${account}|${t.ids[i]!.slice(account.length + 1)}|${t.times[i]}|${t.symbols[i]}|${CLASS_OF[t.classes[i]!]}|${SIDE_OF[t.sides[i]!]}|${t.quantities[i]}|${t.prices[i]}|${t.fees[i]}\n`;
+    const sum = new LineSum(a.snapshot?.lanes);
+    for (let i = a.snapshot?.n ?? 0; i < t.n; i++) sum.add(line(i));
+    if (a.snapshot === null || a.after.n >= SNAPSHOT_REWRITE_ROWS)
+      await writeSnapshot(db, a.id, a.maxId ?? a.snapshot!.through_id, sum.hex(), inLedgerOrder(t));
+    let included = 0;
+    for (let i = 0; i < t.n; i++) {
+      const time = t.times[i]!;
+      // Canonical ISO text sorts as time does; another length (a year beyond 9999) is parsed.
+      if (time.length === 24 ? time > asOfIso : Date.parse(time) > asOfMs) {
+        sum.remove(line(i));
+        continue;
+      }
+      included++;
+      trades.push({
+        id: t.ids[i]!,
+        account,
+        time,
+        symbol: t.symbols[i]!,
+        assetClass: CLASS_OF[t.classes[i]!]!,
+        side: SIDE_OF[t.sides[i]!]!,
+        quantity: t.quantities[i]!,
+        price: t.prices[i]!,
+        fee: t.fees[i]!,
+      });
+    }
+    if (included > 0) digest += `A|${account}|${included}|${sum.hex()}\n`;
+  }
+  return { trades, digest };
+}
+
+/** v2: each account's trades by the sum of their lines' hashes (userTrades), no longer every line in order. */
+export const LEDGER_DIGEST_VERSION = "v2";
 
 /**
  * The user's whole ledger in the engine's terms, from every linked account (the grade is of the
  * trader, not of one account; `account` is the linked account's id), and its digest: SHA-256 over
- * every trade, cash flow and mark in a fixed order. asOf is left out of the digest, so "nothing
- * new" means no new rows.
+ * each account's trades (userTrades), then every cash flow, mark and event in a fixed order. asOf
+ * is left out of the digest, so "nothing new" means no new rows.
  */
 export async function buildUserLedger(
   userId: number,
   asOf: Date,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number> }> {
   const db = await getDb();
-  const [accounts, cashFlows, marks, stored] = await Promise.all([
-    tradeColumns(db, userId, asOf),
+  const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
+    userTrades(db, userId, asOf),
     db
       .selectFrom("cash_flows")
       .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
@@ -124,43 +393,8 @@ export async function buildUserLedger(
       .orderBy("ledger_events.external_id")
       .execute(),
   ]);
-  const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n`);
-  const trades: Ledger["trades"] = [];
-  // The digest lines go to the hash a few hundred at a time: one update per trade cost more than the lines.
-  let lines = "";
-  for (const a of accounts) {
-    if (a.n === 0) continue;
-    const account = String(a.id);
-    const times = a.times.split(",");
-    const classes = a.classes.split(",");
-    const sides = a.sides.split(",");
-    const quantities = a.quantities.split(",");
-    const prices = a.prices.split(",");
-    const fees = a.fees.split(",");
-    for (let i = 0; i < a.n; i++) {
-      const externalId = a.ids[i]!;
-      // parseFloat, as pg itself parses a float8 column: the same numbers, so the same digest.
-      const t = {
-        // Unique across accounts: two providers may reuse an id.
-        id: `${account}:${externalId}`,
-        account,
-        time: times[i]!,
-        symbol: a.symbols[i]!,
-        assetClass: classes[i] as AssetClass,
-        side: sides[i] as "buy" | "sell",
-        quantity: parseFloat(quantities[i]!),
-        price: parseFloat(prices[i]!),
-        fee: parseFloat(fees[i]!),
-      };
-      lines += `T|${account}|${externalId}|${t.time}|${t.symbol}|${t.assetClass}|${t.side}|${asJs(quantities[i]!)}|${asJs(prices[i]!)}|${asJs(fees[i]!)}\n`;
-      if (lines.length > 65_536) {
-        hash.update(lines);
-        lines = "";
-      }
-      trades.push(t);
-    }
-  }
-  hash.update(lines);
+  const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n${userTradesRead.digest}`);
+  const trades = userTradesRead.trades;
   const ledger: Ledger = {
     asOf: asOf.toISOString(),
     trades,
@@ -195,23 +429,23 @@ export async function buildUserLedger(
 }
 
 /**
- * The ledger with the market to measure it against: the S&P 500 (SPY, total return) for a record
- * mostly in stocks, ETFs and options, bitcoin for one mostly in crypto (by average exposure), from
- * the first activity to asOf. Without prices (the source failing) the grade goes without one.
+ * The ledger with the market to measure it against, and prepared for the engine: the S&P 500
+ * (SPY, total return) for a record mostly in stocks, ETFs and options, bitcoin for one mostly in
+ * crypto (by average exposure), from the first activity to asOf. Without prices (the source
+ * failing) the grade goes without one. Prepared once: the exposure and the grade read the same
+ * columns.
  */
-export async function withBenchmark(ledger: Ledger): Promise<Ledger> {
-  const kind = dominantAssetClass(ledger);
-  if (kind === null || ledger.asOf === undefined) return ledger;
-  let first = Infinity;
-  for (const items of [ledger.trades, ledger.cashFlows, ledger.events])
-    for (const x of items) first = Math.min(first, Date.parse(x.time));
-  if (!Number.isFinite(first)) return ledger;
+export async function withBenchmark(ledger: Ledger): Promise<{ ledger: Ledger; prepared: PreparedLedger }> {
+  const prepared = prepareLedger(ledger);
+  const kind = dominantAssetClass(prepared);
+  if (kind === null || ledger.asOf === undefined || !Number.isFinite(prepared.firstMs)) return { ledger, prepared };
   try {
-    const series = await benchmarkSeries(kind, new Date(first), new Date(ledger.asOf));
-    return series.prices.length === 0 ? ledger : { ...ledger, benchmark: series };
+    const series = await benchmarkSeries(kind, new Date(prepared.firstMs), new Date(ledger.asOf));
+    if (series.prices.length === 0) return { ledger, prepared };
+    return { ledger: { ...ledger, benchmark: series }, prepared: withBenchmarkColumns(prepared, series) };
   } catch (error) {
     log("error", "benchmark unavailable", { kind, error: String((error as Error)?.message ?? error) });
-    return ledger;
+    return { ledger, prepared };
   }
 }
 
@@ -219,19 +453,20 @@ const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /**
- * A graded ledger as it is kept with its evaluation: its JSON gzipped, and the engine's
- * ledgerDigest (SHA-256 of the canonical ledger; node's hash gives the engine's pure-TS result).
+ * A graded ledger as it is kept with its evaluation, and the engine's ledgerDigest (SHA-256 of its
+ * canonical JSON; node's hash gives the engine's pure-TS result). What is kept is the ledger in
+ * that same form with its own numbers (canonicalLedgerBytes): the very bytes the digest is of
+ * when no number has more than ten decimals. Gzipped on libuv's thread pool while the caller
+ * grades, at level 1: twice as fast as the default for 15 % more bytes, so that it is done by the
+ * time the grade is (DECISIONS 140).
  */
-export async function storedLedger(ledger: Ledger): Promise<{ gzip: Buffer; digest: string }> {
-  // Compressed on libuv's thread pool while the digest is computed here (both ~0.2 s at 100,000
-  // trades). Large chunks: with zlib's 16 KB default every chunk waits for this busy thread, and
-  // the compression ran after the digest instead of beside it (424 → 318 ms measured).
-  const zipped = gzip(JSON.stringify(ledger), { chunkSize: 4 << 20 });
-  const digest = crypto
-    .createHash("sha256")
-    .update(canonicalJson(canonicalLedger(ledger)))
-    .digest("hex");
-  return { gzip: await zipped, digest };
+export function storedLedger(ledger: Ledger): { digest: string; gzip: Promise<Buffer> } {
+  const { bytes, exact } = canonicalLedgerBytes(ledger);
+  // Large chunks: with zlib's 16 KB default every chunk waits for this busy thread.
+  const zipped = gzip(exact, { chunkSize: 4 << 20, level: 1 });
+  // Handled here too: a caller that fails before awaiting it must not leave a rejection unhandled.
+  zipped.catch(() => {});
+  return { digest: crypto.createHash("sha256").update(bytes).digest("hex"), gzip: zipped };
 }
 
 /**

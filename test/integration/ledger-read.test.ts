@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
 const { linkAccount, saveImport } = await import("~/server/imports.server");
-const { asJs, buildUserLedger, LEDGER_DIGEST_VERSION } = await import("~/server/ledger.server");
+const { buildUserLedger, LEDGER_DIGEST_VERSION, SNAPSHOT_REWRITE_ROWS } = await import("~/server/ledger.server");
 type ImportedTrade = Parameters<typeof saveImport>[1]["trades"][number];
 
 beforeAll(async () => {
@@ -45,8 +45,57 @@ function trades(n: number, seed: number): ImportedTrade[] {
   }));
 }
 
+async function userWithAccount(label: string) {
+  const db = await getDb();
+  const user = await db
+    .insertInto("users")
+    .values({ email: `read-${label}-${Date.now()}@example.com` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const link = await linkAccount({
+    userId: user.id,
+    kind: "plaid",
+    fingerprint: `plaid:read:${user.id}:${label}`,
+    label,
+  });
+  if (!link.ok) throw new Error("link");
+  return { userId: user.id, accountId: link.id };
+}
+
+type ReadTrade = {
+  id: string;
+  account: string;
+  time: string;
+  symbol: string;
+  assetClass: string;
+  side: string;
+  quantity: number;
+  price: number;
+  fee: number | undefined;
+};
+
+/**
+ * The history digest as docs/DECISIONS.md 141 defines it, written independently: per account (by
+ * id), its count and four 32-bit sums of its lines' SHA-256 (little-endian words).
+ */
+function expectedDigest(ledgerTrades: ReadTrade[]): string {
+  const byAccount = new Map<string, ReadTrade[]>();
+  for (const t of ledgerTrades) byAccount.set(t.account, [...(byAccount.get(t.account) ?? []), t]);
+  let text = `${LEDGER_DIGEST_VERSION}\n`;
+  for (const account of [...byAccount.keys()].sort((a, b) => Number(a) - Number(b))) {
+    const lanes = [0, 0, 0, 0];
+    for (const t of byAccount.get(account)!) {
+      const line = `T|${t.account}|${t.id.slice(t.account.length + 1)}|${t.time}|${t.symbol}|${t.assetClass}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`;
+      const h = crypto.createHash("sha256").update(line).digest();
+      for (let i = 0; i < 4; i++) lanes[i] = (lanes[i]! + h.readUInt32LE(i * 4)) % 2 ** 32;
+    }
+    text += `A|${account}|${byAccount.get(account)!.length}|${lanes.map((x) => x.toString(16).padStart(8, "0")).join("")}\n`;
+  }
+  return crypto.createHash("sha256").update(text).digest("hex");
+}
+
 describe("the columnar ledger read", () => {
-  it("gives every trade of every account as stored, in the digest's order, with the digest of its lines", async () => {
+  it("gives every trade of every account as stored, in time order, with the digest of its lines", async () => {
     const db = await getDb();
     const user = await db
       .insertInto("users")
@@ -77,7 +126,7 @@ describe("the columnar ledger read", () => {
     const expected = batches.flatMap((batch, k) =>
       batch
         .filter((t) => t.time <= asOf)
-        .sort((a, b) => (a.externalId < b.externalId ? -1 : 1))
+        .sort((a, b) => a.time.getTime() - b.time.getTime())
         .map((t) => ({
           id: `${ids[k]}:${t.externalId}`,
           account: String(ids[k]),
@@ -92,24 +141,126 @@ describe("the columnar ledger read", () => {
     );
     expect(ledger.trades).toHaveLength(250 + 200);
     expect(ledger.trades).toEqual(expected);
-    const lines = expected.map(
-      (t) =>
-        `T|${t.account}|${t.id.slice(t.account.length + 1)}|${t.time}|${t.symbol}|${t.assetClass}|${t.side}|${t.quantity}|${t.price}|${t.fee}\n`,
-    );
-    const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n${lines.join("")}`);
-    expect(digest).toBe(hash.digest("hex"));
+    expect(digest).toBe(expectedDigest(expected));
   });
 
-  it("writes a float8 as JavaScript does, from the text PostgreSQL gives for it", async () => {
+  it("reads a snapshot and the trades after it, and gives what a read of every row gives", async () => {
     const db = await getDb();
-    const { rows } = await sql<{ x: string }>`
-      select (random() * 10 ^ (floor(random() * 30) - 10))::float8::text as x from generate_series(1, 20000)
-      union all select unnest(array['-0', '1e-07', '1e+21', 'NaN', 'Infinity', '-Infinity', '5e-324', '-1.5'])::float8::text`.execute(
-      db,
-    );
-    const differing = rows.filter(({ x }) => asJs(x) !== `${parseFloat(x)}`);
-    expect(differing).toEqual([]);
-    expect(rows.map((r) => asJs(r.x))).toContain("0");
-    expect(rows.map((r) => asJs(r.x))).toContain("1e-7");
+    const { userId, accountId } = await userWithAccount("snap");
+    const first = trades(120, 3);
+    await saveImport(accountId, { trades: first, cashFlows: [], marks: [], payloads: [] });
+    const asOf = new Date(Date.UTC(2030, 0, 1));
+    const one = await buildUserLedger(userId, asOf);
+    expect(one.ledger.trades).toHaveLength(120);
+    const snapshot = () =>
+      db
+        .selectFrom("trade_snapshots")
+        .select(["n", "through_id"])
+        .where("linked_account_id", "=", accountId)
+        .executeTakeFirst();
+    const made = await snapshot();
+    expect(made?.n).toBe(120);
+
+    // New trades, and one dated after asOf: read after the snapshot, which stays as it was.
+    const later = trades(30, 11).map((t) => ({ ...t, externalId: `later-${t.externalId}` }));
+    later[0] = { ...later[0]!, time: new Date(Date.UTC(2031, 0, 1)) };
+    await saveImport(accountId, { trades: later, cashFlows: [], marks: [], payloads: [] });
+    const two = await buildUserLedger(userId, asOf);
+    expect(await snapshot()).toEqual(made);
+    expect(two.ledger.trades).toHaveLength(149);
+    expect(two.digest).not.toBe(one.digest);
+    const bySet = (l: typeof two.ledger) => [...l.trades].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const expected = [...first, ...later.slice(1)].map((t) => ({
+      id: `${accountId}:${t.externalId}`,
+      account: String(accountId),
+      time: t.time.toISOString(),
+      symbol: t.symbol,
+      assetClass: t.assetClass,
+      side: t.side,
+      quantity: t.quantity,
+      price: t.price,
+      fee: t.fee,
+    }));
+    expect(bySet(two.ledger)).toEqual([...expected].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(two.digest).toBe(expectedDigest(expected));
+
+    // The same rows read without the snapshot give the same ledger and digest.
+    await db.deleteFrom("trade_snapshots").where("linked_account_id", "=", accountId).execute();
+    const fresh = await buildUserLedger(userId, asOf);
+    expect(bySet(fresh.ledger)).toEqual(bySet(two.ledger));
+    expect(fresh.digest).toBe(two.digest);
+    expect((await snapshot())?.n).toBe(150);
+
+    // A backfill of SNAPSHOT_REWRITE_ROWS trades dated before the snapshot's: taken into it, in
+    // time order, and read from it as a read of every row gives.
+    const backfill = trades(SNAPSHOT_REWRITE_ROWS, 2).map((t) => ({
+      ...t,
+      externalId: `back-${t.externalId}`,
+      time: new Date(t.time.getTime() - 86_400_000),
+    }));
+    await saveImport(accountId, { trades: backfill, cashFlows: [], marks: [], payloads: [] });
+    const filled = await buildUserLedger(userId, asOf);
+    expect((await snapshot())?.n).toBe(150 + SNAPSHOT_REWRITE_ROWS);
+    const fromSnapshot = await buildUserLedger(userId, asOf);
+    const times = fromSnapshot.ledger.trades.map((t) => t.time);
+    expect(times).toEqual([...times].sort());
+    expect(bySet(fromSnapshot.ledger)).toEqual(bySet(filled.ledger));
+    expect(fromSnapshot.digest).toBe(filled.digest);
+    await db.deleteFrom("trade_snapshots").where("linked_account_id", "=", accountId).execute();
+    expect((await buildUserLedger(userId, asOf)).digest).toBe(filled.digest);
+
+    // Once asOf passes the late trade, it is in the ledger and the digest changes.
+    const after = await buildUserLedger(userId, new Date(Date.UTC(2032, 0, 1)));
+    expect(after.ledger.trades).toHaveLength(150 + SNAPSHOT_REWRITE_ROWS);
+    expect(after.digest).not.toBe(fresh.digest);
+  });
+
+  it("makes the snapshot anew when it does not add up, and drops it when trades change", async () => {
+    const db = await getDb();
+    const { userId, accountId } = await userWithAccount("stale");
+    await saveImport(accountId, { trades: trades(50, 5), cashFlows: [], marks: [], payloads: [] });
+    const asOf = new Date(Date.UTC(2030, 0, 1));
+    await buildUserLedger(userId, asOf);
+    // As if a transaction with lower ids than the snapshot's last had committed after it: the
+    // snapshot claims ids up to beyond the next trade's, so that trade is not "after" it.
+    await db
+      .updateTable("trade_snapshots")
+      .set({ through_id: sql`through_id + 1000` })
+      .where("linked_account_id", "=", accountId)
+      .execute();
+    const late = { ...trades(1, 9)[0]!, externalId: "late" };
+    await saveImport(accountId, { trades: [late], cashFlows: [], marks: [], payloads: [] });
+    const again = await buildUserLedger(userId, asOf);
+    expect(again.ledger.trades).toHaveLength(51);
+    expect(again.ledger.trades.map((t) => t.id)).toContain(`${accountId}:late`);
+    await db.deleteFrom("trade_snapshots").where("linked_account_id", "=", accountId).execute();
+    const right = await buildUserLedger(userId, asOf);
+    expect(again.digest).toBe(right.digest);
+    expect(
+      (await db.selectFrom("trade_snapshots").select("n").where("linked_account_id", "=", accountId).executeTakeFirst())
+        ?.n,
+    ).toBe(51);
+
+    // An update or a delete of trades drops the account's snapshot in its statement.
+    await db
+      .updateTable("trades")
+      .set({ price: 1 })
+      .where("linked_account_id", "=", accountId)
+      .where("external_id", "=", trades(50, 5)[0]!.externalId)
+      .execute();
+    expect(
+      await db.selectFrom("trade_snapshots").select("n").where("linked_account_id", "=", accountId).executeTakeFirst(),
+    ).toBeUndefined();
+    const changed = await buildUserLedger(userId, asOf);
+    expect(changed.digest).not.toBe(right.digest);
+    await db
+      .deleteFrom("trades")
+      .where("linked_account_id", "=", accountId)
+      .where("external_id", "=", trades(50, 5)[1]!.externalId)
+      .execute();
+    expect(
+      await db.selectFrom("trade_snapshots").select("n").where("linked_account_id", "=", accountId).executeTakeFirst(),
+    ).toBeUndefined();
+    expect((await buildUserLedger(userId, asOf)).ledger.trades).toHaveLength(50);
   });
 });

@@ -131,6 +131,17 @@ export interface TradesTable {
   fee: ColumnType<number, number | undefined, number>;
 }
 
+/** A linked account's trades as columns, through trades.id through_id (migration 0028; ledger.server.ts). */
+export interface TradeSnapshotsTable {
+  linked_account_id: number;
+  through_id: string;
+  n: number;
+  /** Four 32-bit sums of its digest lines' SHA-256, as 32 hex digits. */
+  lanes: string;
+  /** Its trades (ledger.server.ts, snapshotBody). */
+  body: Buffer;
+}
+
 export interface CashFlowsTable {
   id: Generated<string>;
   linked_account_id: number;
@@ -339,6 +350,7 @@ export interface Database {
   linked_accounts: LinkedAccountsTable;
   imports: ImportsTable;
   trades: TradesTable;
+  trade_snapshots: TradeSnapshotsTable;
   cash_flows: CashFlowsTable;
   price_marks: PriceMarksTable;
   provider_payloads: ProviderPayloadsTable;
