@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI): the ledger stored with each
@@ -10,7 +11,7 @@ if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/db.server");
 const { evaluateUser, currentEvaluation } = await import("~/server/evaluation.server");
 const { saveImport, linkAccount } = await import("~/server/imports.server");
-const { evaluationLedger } = await import("~/server/ledger.server");
+const { evaluationLedger, storedLedger } = await import("~/server/ledger.server");
 const { ledgerDigest, parseLedger } = await import("~/grading");
 await (await import("../mocks")).startProviderMocks({ prices: true });
 await migrateToLatest();
@@ -96,5 +97,28 @@ describe("the ledger kept with each evaluation", () => {
     expect(evaluation.engineVersion).toBe(stored!.engineVersion);
     // The digest the CLI prints is the stored grade's.
     expect(JSON.parse(run.stderr.trim())).toEqual({ ledgerDigest: stored!.ledgerDigest });
+  });
+
+  it("keeps a large ledger in gzip members that read back as the ledger, with its own numbers", async () => {
+    const trades = Array.from({ length: 9_000 }, (_, i) => ({
+      id: `1:t${i}`,
+      account: "1",
+      time: new Date(Date.UTC(2025, 0, 2) + i * 60_000).toISOString(),
+      symbol: `S${i % 50}`,
+      assetClass: "stock" as const,
+      side: i % 2 ? ("sell" as const) : ("buy" as const),
+      quantity: 1 + (i % 7),
+      // More than ten decimals: the kept numbers are these, not the digest's rounded ones.
+      price: 20 + i / 7,
+      fee: 0,
+    }));
+    const ledger = { trades, cashFlows: [], prices: [], events: [] };
+    const stored = storedLedger(ledger);
+    const text = gunzipSync(await stored.gzip).toString("utf8");
+    expect(text.length).toBeGreaterThan(1 << 20);
+    const back = JSON.parse(text) as typeof ledger;
+    expect(back.trades).toEqual(trades);
+    expect(stored.digest).toBe(ledgerDigest(ledger));
+    expect(ledgerDigest(back)).toBe(stored.digest);
   });
 });
