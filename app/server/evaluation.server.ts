@@ -195,13 +195,15 @@ export async function evaluateUser(
     const { ledger: graded, prepared } = await withBenchmark(ledger);
     // Started first: its compression runs on the thread pool while the grade is computed and the
     // two reads below are answered.
-    const stored = storedLedger(graded);
+    const storing = storedLedger(graded);
+    // Handled now too: if the grade throws, the caller never awaits it.
+    storing.catch(() => {});
     const evaluation = grade(prepared);
     // Read before the transaction: on PGlite it holds the only connection.
-    const [quality, percentile, zipped] = await Promise.all([
+    const [quality, percentile, stored] = await Promise.all([
       dataQualityOf(userId, skipped, graded),
       evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
-      stored.gzip,
+      storing,
     ]);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
@@ -228,7 +230,7 @@ export async function evaluateUser(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: zipped }).execute();
+      await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: stored.gzip }).execute();
       await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       // Followers hear of a new tier (a first grade included); the owner hears of a grade made for them in the background.

@@ -113,8 +113,8 @@ describe("the ledger kept with each evaluation", () => {
       fee: 0,
     }));
     const ledger = { trades, cashFlows: [], prices: [], events: [] };
-    const stored = storedLedger(ledger);
-    const text = gunzipSync(await stored.gzip).toString("utf8");
+    const stored = await storedLedger(ledger);
+    const text = gunzipSync(stored.gzip).toString("utf8");
     expect(text.length).toBeGreaterThan(1 << 20);
     const back = JSON.parse(text) as typeof ledger;
     expect(back.trades).toEqual(trades);
