@@ -159,7 +159,11 @@ describe("canonicalLedgerBytes", () => {
   );
   const num = fc.oneof(
     fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.constantFrom(0.1 + 0.2, 1e21, 5e-324, 1 / 3),
+    // Where numbers are written digit by digit (|x| < 1e5), and its edges.
+    fc.double({ min: -1e5, max: 1e5, noNaN: true }),
+    fc.integer({ min: -1e9, max: 1e9 }).map((c) => c / 100),
+    fc.integer({ min: 1, max: 1e6 }).map((c) => c * 1e-12),
+    fc.constantFrom(0.1 + 0.2, 1e21, 5e-324, 1 / 3, 99_999.99999999999, 1e5, 1e-6, 9.99999e-7, -0.00000499999, 123.45),
   );
   const time = fc
     .integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 })
