@@ -24,7 +24,7 @@ type AssetClass = Ledger["trades"][number]["assetClass"];
 
 /**
  * Trades read from `trades` as columns: external ids and symbols as arrays (any text survives),
- * the other columns joined by commas (ISO times, enums and numbers hold none), in external-id
+ * the other columns joined by commas (ISO times, enums and numbers hold none), in (time, id)
  * order. Decoding 100,000 rows of nine fields was most of a re-evaluation (docs/PERFORMANCE.md);
  * nine strings split in a few ms.
  */
@@ -118,8 +118,8 @@ type SnapshotRow = { through_id: string; n: number; lanes: string; body: Buffer 
 
 /**
  * A snapshot's trades as one run of bytes (migration 0028): the byte lengths of the three text
- * parts (u32 LE each), the external ids and the symbols each joined by NUL (which PostgreSQL text
- * cannot hold), the ISO times joined by commas, a character per trade for class and for side,
+ * parts (u32 LE each), the trades' ids (`account:external id`) and the symbols each joined by NUL
+ * (which PostgreSQL text cannot hold), the ISO times joined by commas, a character per trade for class and for side,
  * then, at a multiple of 8, the quantities, prices and fees as n little-endian doubles each.
  * Read in a few ms: split strings and the doubles' own bytes, where JSON arrays took 13 ms to
  * parse and number text as long again, with 300,000 short strings for the collector.
