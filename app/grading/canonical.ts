@@ -284,10 +284,10 @@ const encoder = new TextEncoder();
 class JsonBytes {
   bytes: Uint8Array;
   n = 0;
-  /** Where rounding changed a number: its place, the length written, and the number's own text. */
+  /** Where rounding changed a number: its place, the length written, and the number itself. */
   private patchAt: number[] = [];
   private patchLen: number[] = [];
-  private patchText: string[] = [];
+  private patchValue: number[] = [];
   private day = NaN;
   private date = new Uint8Array(10);
 
@@ -350,7 +350,7 @@ class JsonBytes {
     if (r !== x) {
       this.patchAt.push(at);
       this.patchLen.push(this.n - at);
-      this.patchText.push(`${x}`);
+      this.patchValue.push(x);
     }
   }
 
@@ -416,9 +416,8 @@ class JsonBytes {
   /** `prefix`, then what was written from `from` on with every number as it is instead of rounded. */
   unrounded(from: number, prefix: Uint8Array): Uint8Array {
     const k = this.patchAt.length;
-    let size = prefix.length + this.n - from;
-    for (let i = 0; i < k; i++) size += this.patchText[i]!.length - this.patchLen[i]!;
-    const out = new Uint8Array(size);
+    // A number's text is at most 24 characters ("-1.2345678901234567e-100").
+    const out = new Uint8Array(prefix.length + this.n - from + 24 * k);
     out.set(prefix);
     const b = this.bytes;
     let d = prefix.length;
@@ -431,12 +430,13 @@ class JsonBytes {
         out.set(b.subarray(s, at), d);
         d += at - s;
       }
-      const text = this.patchText[i]!;
+      // Formatted here, not kept as 100,000 strings while the trades are written.
+      const text = `${this.patchValue[i]!}`;
       for (let j = 0; j < text.length; j++) out[d++] = text.charCodeAt(j);
       s = at + this.patchLen[i]!;
     }
     out.set(b.subarray(s, this.n), d);
-    return out;
+    return out.subarray(0, d + this.n - s);
   }
 }
 
