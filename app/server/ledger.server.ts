@@ -454,7 +454,7 @@ const gunzip = promisify(zlib.gunzip);
 
 /**
  * A graded ledger as it is kept with its evaluation, and the engine's ledgerDigest (SHA-256 of its
- * canonical JSON; node's hash gives the engine's pure-TS result). What is kept is the ledger in
+ * canonical JSON; WebCrypto's hash gives the engine's pure-TS result). What is kept is the ledger in
  * that same form with its own numbers (canonicalLedgerBytes): the very bytes the digest is of
  * when no number has more than ten decimals. Gzipped on libuv's thread pool while the caller
  * grades, at level 1: twice as fast as the default for 15 % more bytes (DECISIONS 140).
