@@ -5,6 +5,7 @@ import {
   canonicalJson,
   canonicalLedger,
   canonicalLedgerBytes,
+  canonicalLedgerParts,
   ledgerDigest,
   parseLedger,
   roundNumber,
@@ -214,6 +215,51 @@ describe("canonicalLedgerBytes", () => {
         if (decode(exact) === decode(bytes)) expect(bytes).toBe(exact);
       }),
       { numRuns: 400 },
+    );
+  });
+  it("comes in parts around the text of the first trades, which a caller may keep and give back", () => {
+    const join = (...xs: Uint8Array[]) => decode(Buffer.concat(xs));
+    fc.assert(
+      fc.property(ledger, fc.nat(), (l, pick) => {
+        // Unique ids, so that canonical order is one.
+        const input = {
+          ...l,
+          trades: l.trades.map((t, i) => ({ ...t, id: `${String(t.id)}#${i}` })),
+        } as unknown as Ledger;
+        const whole = canonicalLedgerBytes(input);
+        const inOrder = input.trades
+          .map((t) => ({ t, ms: parseIsoMs(t.time) }))
+          .sort((a, b) => a.ms - b.ms || compareStrings(a.t.id, b.t.id))
+          .map((x) => x.t);
+        const known = inOrder.slice(0, input.trades.length === 0 ? 0 : pick % (input.trades.length + 1));
+        const parts = canonicalLedgerParts(input, known, true);
+        const general = input.trades.some((t) => "extra" in t);
+        if (general) {
+          expect(parts).toBeNull();
+          return;
+        }
+        expect(parts).not.toBeNull();
+        const { bytes, exact } = parts!;
+        expect(join(bytes.head, bytes.known, bytes.tail)).toBe(decode(whole.bytes));
+        expect(join(exact.head, exact.known, exact.tail)).toBe(decode(whole.exact));
+        expect(decode(bytes.head).endsWith('"trades":[')).toBe(true);
+        // The known text is of those trades alone: the same in a ledger of nothing else.
+        const alone = canonicalLedgerParts({ trades: known, cashFlows: [], prices: [], events: [] }, known, true)!;
+        expect(decode(alone.bytes.known)).toBe(decode(bytes.known));
+        expect(decode(alone.exact.known)).toBe(decode(exact.known));
+        // Given back, it need not be written: the rest around it is the same.
+        const around = canonicalLedgerParts(input, known, false)!;
+        expect(around.bytes.known.length + around.exact.known.length).toBe(0);
+        expect(join(around.bytes.head, bytes.known, around.bytes.tail)).toBe(decode(whole.bytes));
+        expect(join(around.exact.head, exact.known, around.exact.tail)).toBe(decode(whole.exact));
+        // Trades that are not the first in canonical order (or other objects) are refused.
+        if (known.length >= 1) {
+          expect(canonicalLedgerParts(input, [{ ...known[0]! }, ...known.slice(1)], false)).toBeNull();
+          if (known.length < input.trades.length)
+            expect(canonicalLedgerParts(input, [...known.slice(0, -1), inOrder[known.length]!], false)).toBeNull();
+        }
+      }),
+      { numRuns: 300 },
     );
   });
   it("orders equal times by id as text, and writes a number id as text", () => {

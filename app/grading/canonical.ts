@@ -1,5 +1,5 @@
 // Canonical JSON (sorted keys, numbers rounded to 1e-10) and a pure-TS SHA-256 ledger digest.
-import type { Ledger } from "./ledger";
+import type { Ledger, Trade } from "./ledger";
 import { compareStrings, sortIndexByTime } from "./sort";
 import { MS_PER_DAY, formatIso, parseIsoMs } from "./time";
 
@@ -413,8 +413,11 @@ class JsonBytes {
     return this.patchAt.length === 0;
   }
 
-  /** `prefix`, then what was written from `from` on with every number as it is instead of rounded. */
-  unrounded(from: number, prefix: Uint8Array): Uint8Array {
+  /**
+   * `prefix`, then what was written from `from` on with every number as it is instead of rounded;
+   * and where each of `marks` (places between numbers, ascending) is in it.
+   */
+  unrounded(from: number, prefix: Uint8Array, marks: number[] = []): { bytes: Uint8Array; marks: number[] } {
     const k = this.patchAt.length;
     // A number's text is at most 24 characters ("-1.2345678901234567e-100").
     const out = new Uint8Array(prefix.length + this.n - from + 24 * k);
@@ -422,8 +425,10 @@ class JsonBytes {
     const b = this.bytes;
     let d = prefix.length;
     let s = from;
+    const mapped: number[] = [];
     for (let i = 0; i < k; i++) {
       const at = this.patchAt[i]!;
+      while (mapped.length < marks.length && marks[mapped.length]! <= at) mapped.push(marks[mapped.length]! - s + d);
       // Short runs byte by byte: a view per run would be garbage by the hundred thousand.
       if (at - s < 64) while (s < at) out[d++] = b[s++]!;
       else {
@@ -435,8 +440,9 @@ class JsonBytes {
       for (let j = 0; j < text.length; j++) out[d++] = text.charCodeAt(j);
       s = at + this.patchLen[i]!;
     }
+    while (mapped.length < marks.length) mapped.push(marks[mapped.length]! - s + d);
     out.set(b.subarray(s, this.n), d);
-    return out.subarray(0, d + this.n - s);
+    return { bytes: out.subarray(0, d + this.n - s), marks: mapped };
   }
 }
 
@@ -449,10 +455,17 @@ function digits(b: Uint8Array, at: number, v: number, width: number): void {
 
 /**
  * The trades of canonicalLedger(ledger), written as canonical JSON into `out` (canonical.test.ts
- * compares the two). False, with nothing written, when a trade holds anything the schema does not
- * give it or a time beyond years 0000–9999: then the general path.
+ * compares the two), but for the first `known.length` when not `writeKnown`; where the text of
+ * those ends. Null, with nothing written, when a trade holds anything the schema does not give it
+ * or a time beyond years 0000–9999 (then the general path), or when `known` is not the first of
+ * the trades in canonical order (the very objects).
  */
-function writeCanonicalTrades(out: JsonBytes, trades: Ledger["trades"]): boolean {
+function writeCanonicalTrades(
+  out: JsonBytes,
+  trades: readonly Trade[],
+  known: readonly Trade[],
+  writeKnown: boolean,
+): { knownEnd: number } | null {
   const n = trades.length;
   const ms = new Float64Array(n);
   const ids = new Array<string>(n);
@@ -460,11 +473,11 @@ function writeCanonicalTrades(out: JsonBytes, trades: Ledger["trades"]): boolean
     const t = trades[i]!;
     let keys = 8;
     if (t.fee !== undefined) {
-      if (typeof t.fee !== "number") return false;
+      if (typeof t.fee !== "number") return null;
       keys++;
     }
     if (t.seq !== undefined) {
-      if (typeof t.seq !== "number") return false;
+      if (typeof t.seq !== "number") return null;
       keys++;
     }
     if (
@@ -477,15 +490,18 @@ function writeCanonicalTrades(out: JsonBytes, trades: Ledger["trades"]): boolean
       (typeof t.id !== "string" && typeof t.id !== "number") ||
       Object.keys(t).length !== keys
     )
-      return false;
+      return null;
     const m = parseIsoMs(t.time);
-    if (!(m >= MIN_MS && m <= MAX_MS)) return false;
+    if (!(m >= MIN_MS && m <= MAX_MS)) return null;
     ms[i] = m;
     ids[i] = typeof t.id === "string" ? t.id : String(t.id);
   }
   const order = sortIndexByTime(ms, (a, b) => compareStrings(ids[a]!, ids[b]!), undefined, "canonical");
+  if (known.length > n) return null;
+  for (let k = 0; k < known.length; k++) if (trades[order[k]!] !== known[k]) return null;
   out.ascii("[");
-  for (let k = 0; k < n; k++) {
+  let knownEnd = out.n;
+  for (let k = writeKnown ? 0 : known.length; k < n; k++) {
     const i = order[k]!;
     const t = trades[i]!;
     out.ascii(k === 0 ? '{"account":' : ',{"account":');
@@ -511,9 +527,56 @@ function writeCanonicalTrades(out: JsonBytes, trades: Ledger["trades"]): boolean
     out.ascii(',"time":');
     out.time(ms[i]!);
     out.ascii("}");
+    if (k === known.length - 1) knownEnd = out.n;
   }
   out.ascii("]");
-  return true;
+  return { knownEnd };
+}
+
+/**
+ * A canonical ledger text in three runs of bytes: what comes before its trades' text (ending in
+ * `"trades":[`), the text of its first trades in canonical order (their objects joined by commas),
+ * and the rest (`,{…}…]}`, or `]}`).
+ */
+export type LedgerTextParts = { head: Uint8Array; known: Uint8Array; tail: Uint8Array };
+
+/**
+ * canonicalLedgerBytes in parts, around the text of `known`, the ledger's first trades in canonical
+ * order: so that a caller who kept that text (of the same trades, by an earlier call) need not
+ * write it again. Without `writeKnown`, `known` parts are empty. Null when `known` are not the
+ * first of the ledger's trades (the very objects, in canonical order), or when the ledger needs
+ * the general writer.
+ */
+export function canonicalLedgerParts(
+  ledger: Ledger,
+  known: readonly Trade[],
+  writeKnown: boolean,
+): { bytes: LedgerTextParts; exact: LedgerTextParts } | null {
+  const rest = { ...ledger, trades: [] };
+  const restText = canonicalJson(canonicalLedger(rest));
+  const restExact = scan(rest, new Set()) ? restText : sortedJson(canonicalLedger(rest, false));
+  const tail = '"trades":[]}';
+  if (!restText.endsWith(tail) || !restExact.endsWith(tail))
+    throw new Error("canonical ledger: trades is not the last key");
+  // A trade's text is ~150 bytes; ids and symbols longer than usual grow it once.
+  const written = writeKnown ? ledger.trades.length : ledger.trades.length - known.length;
+  const out = new JsonBytes(restText.length * 3 + 180 * Math.max(0, written));
+  out.raw(restText.slice(0, -3));
+  const from = out.n;
+  const trades = writeCanonicalTrades(out, ledger.trades, known, writeKnown);
+  if (trades === null) return null;
+  out.ascii("}");
+  // Between the "[" and the known trades' end.
+  const marks = [from + 1, trades.knownEnd];
+  const parts = (b: Uint8Array, [at, end]: number[]) => ({
+    head: b.subarray(0, at),
+    known: b.subarray(at, end),
+    tail: b.subarray(end),
+  });
+  const bytes = parts(out.result(), marks);
+  if (out.exact() && restExact === restText) return { bytes, exact: bytes };
+  const exact = out.unrounded(from, encoder.encode(restExact.slice(0, -3)), marks);
+  return { bytes, exact: parts(exact.bytes, exact.marks) };
 }
 
 /**
@@ -523,21 +586,13 @@ function writeCanonicalTrades(out: JsonBytes, trades: Ledger["trades"]): boolean
  * The trades are written directly, the rest through the general path ("trades" is the last key).
  */
 export function canonicalLedgerBytes(ledger: Ledger): { bytes: Uint8Array; exact: Uint8Array } {
-  const rest = { ...ledger, trades: [] };
-  const restText = canonicalJson(canonicalLedger(rest));
-  const restExact = scan(rest, new Set()) ? restText : sortedJson(canonicalLedger(rest, false));
-  const tail = '"trades":[]}';
-  if (!restText.endsWith(tail) || !restExact.endsWith(tail))
-    throw new Error("canonical ledger: trades is not the last key");
-  // A trade's text is ~150 bytes; ids and symbols longer than usual grow it once.
-  const out = new JsonBytes(restText.length * 3 + 180 * ledger.trades.length);
-  out.raw(restText.slice(0, -3));
-  const from = out.n;
-  if (writeCanonicalTrades(out, ledger.trades)) {
-    out.ascii("}");
-    const bytes = out.result();
-    if (out.exact() && restExact === restText) return { bytes, exact: bytes };
-    return { bytes, exact: out.unrounded(from, encoder.encode(restExact.slice(0, -3))) };
+  const parts = canonicalLedgerParts(ledger, [], true);
+  if (parts) {
+    // With nothing known, the parts are one buffer's consecutive views.
+    const whole = (p: LedgerTextParts) =>
+      new Uint8Array(p.head.buffer, p.head.byteOffset, p.head.length + p.tail.length);
+    const bytes = whole(parts.bytes);
+    return { bytes, exact: parts.exact === parts.bytes ? bytes : whole(parts.exact) };
   }
   const bytes = encoder.encode(canonicalJson(canonicalLedger(ledger)));
   const exact = scan(ledger, new Set()) ? bytes : encoder.encode(sortedJson(canonicalLedger(ledger, false)));

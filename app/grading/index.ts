@@ -36,6 +36,8 @@ export {
   ledgerDigest,
   canonicalLedger,
   canonicalLedgerBytes,
+  canonicalLedgerParts,
+  type LedgerTextParts,
   sha256Hex,
   roundNumber,
 } from "./canonical";

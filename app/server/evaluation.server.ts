@@ -18,7 +18,7 @@ import { appendToGradeLog } from "./grade-log.server";
 import { log } from "./log.server";
 import { notify } from "./notifications.server";
 import { unlinkedDisclosureFor } from "./unlinked-accounts.server";
-import { buildUserLedger, storedLedger, withBenchmark } from "./ledger.server";
+import { buildUserLedger, keepLedger, snapshotText, storedLedger, withBenchmark } from "./ledger.server";
 import { holdingsDisagreements } from "./reconcile.server";
 
 /** PRODUCT §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
@@ -175,7 +175,7 @@ export async function evaluateUser(
       return { code: 502, message: EVALUATION_MESSAGES[502] };
     }
     const now = new Date();
-    const { ledger, digest, skipped } = await buildUserLedger(userId, now);
+    const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
     const latest = await db
       .selectFrom("evaluations")
       .select(["id", "history_digest", "engine_version", "tier", "score", "verification_code"])
@@ -192,10 +192,13 @@ export async function evaluateUser(
         verificationCode: latest.verification_code,
       };
     }
+    // Read while the benchmark is fetched and the ledger prepared (handled now: if that throws, it is never awaited).
+    const kept = snapshot && snapshotText(snapshot);
+    kept?.catch(() => {});
     const { ledger: graded, prepared } = await withBenchmark(ledger);
-    // Started first: its compression runs on the thread pool while the grade is computed and the
-    // two reads below are answered.
-    const storing = storedLedger(graded);
+    // Started first: its reads and compression run while the grade is computed and the two reads
+    // below are answered.
+    const storing = storedLedger(graded, kept);
     // Handled now too: if the grade throws, the caller never awaits it.
     storing.catch(() => {});
     const evaluation = grade(prepared);
@@ -230,7 +233,7 @@ export async function evaluateUser(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await trx.insertInto("evaluation_ledgers").values({ evaluation_id: row.id, ledger: stored.gzip }).execute();
+      await keepLedger(trx, userId, row.id, stored);
       await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       // Followers hear of a new tier (a first grade included); the owner hears of a grade made for them in the background.

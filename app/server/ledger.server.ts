@@ -4,11 +4,14 @@ import zlib from "node:zlib";
 import { sql } from "kysely";
 import {
   canonicalLedgerBytes,
+  canonicalLedgerParts,
   dominantAssetClass,
+  ENGINE_VERSION,
   prepareLedger,
   withBenchmarkColumns,
   type Ledger,
   type PreparedLedger,
+  type Trade,
 } from "~/grading";
 import { getDb, type DB } from "./db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
@@ -272,7 +275,14 @@ function inLedgerOrder(t: Trades): Trades {
 }
 
 async function writeSnapshot(db: DB, accountId: number, throughId: string, lanes: string, t: Trades): Promise<void> {
-  const values = { through_id: throughId, n: t.n, lanes, body: snapshotBody(t) };
+  // Its ledger text is of the trades it held: written again by the next grade.
+  const values = {
+    through_id: throughId,
+    n: t.n,
+    lanes,
+    body: snapshotBody(t),
+    ledger_text_id: null,
+  };
   await db
     .insertInto("trade_snapshots")
     .values({ linked_account_id: accountId, ...values })
@@ -281,36 +291,54 @@ async function writeSnapshot(db: DB, accountId: number, throughId: string, lanes
 }
 
 /**
+ * A trade snapshot as the ledger holds its trades (the very objects, in the snapshot's order): the
+ * trades whose canonical text it keeps once a grade has written it (storedLedger).
+ */
+export type SnapshotTrades = { accountId: number; throughId: string; n: number; trades: readonly Trade[] };
+
+/**
  * Every trade of the user's accounts at or before asOf, and for each account its digest part:
  * `A|account|count|sum of its trades' lines`. The trades come from the account's snapshot and
  * the trades after it; the snapshot takes those in once they are SNAPSHOT_REWRITE_ROWS, and is
  * made anew when it no longer adds up (trades it cannot see: a transaction that committed after
- * it with lower ids).
+ * it with lower ids). And the largest snapshot whose trades are all in the ledger.
  */
-async function userTrades(db: DB, userId: number, asOf: Date): Promise<{ trades: Ledger["trades"]; digest: string }> {
+async function userTrades(
+  db: DB,
+  userId: number,
+  asOf: Date,
+): Promise<{ trades: Trade[]; digest: string; snapshot: SnapshotTrades | null }> {
   let accounts = await readAccounts(db, userId, true);
   if (accounts.some((a) => !a.valid)) accounts = await readAccounts(db, userId, false);
   const asOfIso = asOf.toISOString();
   const asOfMs = asOf.getTime();
-  const trades: Ledger["trades"] = [];
+  const trades: Trade[] = [];
   let digest = "";
+  let snapshot: SnapshotTrades | null = null;
   for (const a of accounts) {
     const account = String(a.id);
-    const t = a.snapshot ? joinTrades(fromSnapshot(a.snapshot), a.after) : a.after;
+    let t = a.snapshot ? joinTrades(fromSnapshot(a.snapshot), a.after) : a.after;
     if (t.n === 0) continue;
     // Numbers as JavaScript writes the doubles, whether they came from a snapshot or from text.
     const line = (i: number) =>
       `T|${account}|${t.ids[i]!.slice(account.length + 1)}|${t.times[i]}|${t.symbols[i]}|${CLASS_OF[t.classes[i]!]}|${SIDE_OF[t.sides[i]!]}|${t.quantities[i]}|${t.prices[i]}|${t.fees[i]}\n`;
     const sum = new LineSum(a.snapshot?.lanes);
     for (let i = a.snapshot?.n ?? 0; i < t.n; i++) sum.add(line(i));
-    if (a.snapshot === null || a.after.n >= SNAPSHOT_REWRITE_ROWS)
-      await writeSnapshot(db, a.id, a.maxId ?? a.snapshot!.through_id, sum.hex(), inLedgerOrder(t));
+    let kept = { throughId: a.snapshot?.through_id ?? "", n: a.snapshot?.n ?? 0 };
+    if (a.snapshot === null || a.after.n >= SNAPSHOT_REWRITE_ROWS) {
+      t = inLedgerOrder(t);
+      kept = { throughId: a.maxId ?? a.snapshot!.through_id, n: t.n };
+      await writeSnapshot(db, a.id, kept.throughId, sum.hex(), t);
+    }
+    const start = trades.length;
     let included = 0;
+    let firstLeftOut = -1;
     for (let i = 0; i < t.n; i++) {
       const time = t.times[i]!;
       // Canonical ISO text sorts as time does; another length (a year beyond 9999) is parsed.
       if (time.length === 24 ? time > asOfIso : Date.parse(time) > asOfMs) {
         sum.remove(line(i));
+        if (firstLeftOut < 0) firstLeftOut = i;
         continue;
       }
       included++;
@@ -327,8 +355,11 @@ async function userTrades(db: DB, userId: number, asOf: Date): Promise<{ trades:
       });
     }
     if (included > 0) digest += `A|${account}|${included}|${sum.hex()}\n`;
+    // The snapshot's trades come first in t: all in the ledger when none of them was left out.
+    if (kept.n > 0 && (firstLeftOut < 0 || firstLeftOut >= kept.n) && kept.n > (snapshot?.n ?? 0))
+      snapshot = { accountId: a.id, ...kept, trades: trades.slice(start, start + kept.n) };
   }
-  return { trades, digest };
+  return { trades, digest, snapshot };
 }
 
 /** v2: each account's trades by the sum of their lines' hashes (userTrades), no longer every line in order. */
@@ -343,7 +374,7 @@ export const LEDGER_DIGEST_VERSION = "v2";
 export async function buildUserLedger(
   userId: number,
   asOf: Date,
-): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number> }> {
+): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: SnapshotTrades | null }> {
   const db = await getDb();
   const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
     userTrades(db, userId, asOf),
@@ -425,7 +456,7 @@ export async function buildUserLedger(
   const resolved = resolveEvents(ledger.trades, storedEvents);
   ledger.trades = resolved.trades;
   ledger.events = resolved.events;
-  return { ledger, digest: hash.digest("hex"), skipped: resolved.skipped };
+  return { ledger, digest: hash.digest("hex"), skipped: resolved.skipped, snapshot: userTradesRead.snapshot };
 }
 
 /**
@@ -453,26 +484,130 @@ const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /**
- * A graded ledger as it is kept with its evaluation, and the engine's ledgerDigest (SHA-256 of its
- * canonical JSON; WebCrypto's hash gives the engine's pure-TS result). What is kept is the ledger in
- * that same form with its own numbers (canonicalLedgerBytes): the very bytes the digest is of
- * when no number has more than ten decimals. Gzipped on libuv's thread pool while the caller
- * grades, at level 1: twice as fast as the default for 15 % more bytes (DECISIONS 140).
+ * Bytes gzipped at level 1 (twice as fast as the default for 15 % more bytes, DECISIONS 140), a
+ * large run in two members compressed side by side on libuv's pool (gunzip reads members as one
+ * stream), in large chunks: with zlib's 16 KB default every chunk waits for the busy main thread.
  */
-export async function storedLedger(ledger: Ledger): Promise<{ digest: string; gzip: Buffer }> {
-  // Written here, before the first await: the caller grades while the rest runs on the pool.
+async function gzipped(bytes: Uint8Array): Promise<Buffer> {
+  const half = bytes.length > 1 << 20 ? bytes.length >> 1 : bytes.length;
+  const parts = [bytes.subarray(0, half), bytes.subarray(half)].filter((part, i) => i === 0 || part.length > 0);
+  return Buffer.concat(await Promise.all(parts.map((part) => gzip(part, { chunkSize: 4 << 20, level: 1 }))));
+}
+
+/** A snapshot's trades and the ledger text it has of them: its id and, to hash, its bytes with the digest's numbers. */
+export type SnapshotText = { snapshot: SnapshotTrades; text: { id: string; rounded: Buffer } | null };
+
+/**
+ * The ledger text the snapshot has, if this engine wrote it for the snapshot as it is now. Read
+ * as base64: bytea's hex text is twice the bytes, and pg decodes it slowly.
+ */
+export async function snapshotText(snapshot: SnapshotTrades): Promise<SnapshotText> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("trade_snapshots")
+    .innerJoin("ledger_texts", "ledger_texts.id", "trade_snapshots.ledger_text_id")
+    .select([
+      "ledger_texts.id",
+      sql<string>`encode(coalesce(ledger_texts.rounded, ledger_texts.exact), 'base64')`.as("rounded"),
+    ])
+    .where("trade_snapshots.linked_account_id", "=", snapshot.accountId)
+    .where("trade_snapshots.through_id", "=", snapshot.throughId)
+    .where("trade_snapshots.n", "=", snapshot.n)
+    .where("ledger_texts.engine_version", "=", ENGINE_VERSION)
+    .executeTakeFirst();
+  return { snapshot, text: row ? { id: row.id, rounded: Buffer.from(row.rounded, "base64") } : null };
+}
+
+/**
+ * A graded ledger as kept with its evaluation (keepLedger): its digest and its text as gzip
+ * members, `head`, a snapshot's trades' text (one it has, or a new one), `tail`.
+ */
+export type StoredLedger = {
+  digest: string;
+  head: Buffer;
+  text: { id: string } | { snapshot: SnapshotTrades; exact: Buffer; rounded: Buffer | null } | null;
+  tail: Buffer | null;
+};
+
+/**
+ * A graded ledger as it is kept with its evaluation, and the engine's ledgerDigest: SHA-256 of its
+ * canonical JSON. What is kept is the ledger in that same form with its own numbers
+ * (canonicalLedgerBytes), gzipped: the very bytes the digest is of when no number has more than
+ * ten decimals. The text of a snapshot's trades (`snapshotText`) is written once and then shared:
+ * later grades write only the rest around it, and the digest reads it back (DECISIONS 142).
+ */
+export async function storedLedger(
+  ledger: Ledger,
+  snapshotText: Promise<SnapshotText> | null = null,
+): Promise<StoredLedger> {
+  const level1 = (b: Uint8Array) => gzip(b, { level: 1 });
+  const kept = await snapshotText;
+  if (kept) {
+    const { snapshot, text } = kept;
+    const around = text && canonicalLedgerParts(ledger, snapshot.trades, false);
+    if (text && around) {
+      const [known, head, tail] = await Promise.all([
+        // In large chunks: each of zlib's default 16 KB would wait for the busy main thread.
+        gunzip(text.rounded, { chunkSize: 8 << 20 }),
+        level1(around.exact.head),
+        level1(around.exact.tail),
+      ]);
+      const hash = crypto.createHash("sha256").update(around.bytes.head).update(known).update(around.bytes.tail);
+      return { digest: hash.digest("hex"), head, text: { id: text.id }, tail };
+    }
+    const parts = canonicalLedgerParts(ledger, snapshot.trades, true);
+    if (parts) {
+      const { bytes, exact } = parts;
+      const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length);
+      const sameKnown = exact.known === bytes.known || view(exact.known).equals(bytes.known);
+      const hash = crypto.createHash("sha256").update(bytes.head).update(bytes.known).update(bytes.tail);
+      const [head, knownExact, knownRounded, tail] = await Promise.all([
+        level1(exact.head),
+        gzipped(exact.known),
+        sameKnown ? null : gzipped(bytes.known),
+        level1(exact.tail),
+      ]);
+      return {
+        digest: hash.digest("hex"),
+        head,
+        text: { snapshot, exact: knownExact, rounded: knownRounded },
+        tail,
+      };
+    }
+  }
   const { bytes, exact } = canonicalLedgerBytes(ledger);
-  // In two gzip members compressed side by side (gunzip reads them as one stream), in large
-  // chunks: with zlib's 16 KB default every chunk waits for this busy thread. The hash is
-  // WebCrypto's, which runs on the pool too.
-  const half = exact.length > 1 << 20 ? exact.length >> 1 : exact.length;
-  const [hash, ...parts] = await Promise.all([
-    crypto.subtle.digest("SHA-256", bytes),
-    ...[exact.subarray(0, half), exact.subarray(half)]
-      .filter((part) => part.length > 0)
-      .map((part) => gzip(part, { chunkSize: 4 << 20, level: 1 })),
-  ]);
-  return { digest: Buffer.from(hash).toString("hex"), gzip: Buffer.concat(parts) };
+  // WebCrypto's hash runs on the pool too.
+  const [hash, head] = await Promise.all([crypto.subtle.digest("SHA-256", bytes), gzipped(exact)]);
+  return { digest: Buffer.from(hash).toString("hex"), head, text: null, tail: null };
+}
+
+/**
+ * Keeps a graded ledger with its evaluation, in the evaluation's transaction: a new snapshot text
+ * is stored and given to its snapshot (if that is still the one it is of).
+ */
+export async function keepLedger(trx: DB, userId: number, evaluationId: number, stored: StoredLedger): Promise<void> {
+  let textId: string | null = null;
+  if (stored.text && "id" in stored.text) textId = stored.text.id;
+  else if (stored.text) {
+    const { snapshot, exact, rounded } = stored.text;
+    const row = await trx
+      .insertInto("ledger_texts")
+      .values({ user_id: userId, engine_version: ENGINE_VERSION, exact, rounded })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    textId = row.id;
+    await trx
+      .updateTable("trade_snapshots")
+      .set({ ledger_text_id: textId })
+      .where("linked_account_id", "=", snapshot.accountId)
+      .where("through_id", "=", snapshot.throughId)
+      .where("n", "=", snapshot.n)
+      .execute();
+  }
+  await trx
+    .insertInto("evaluation_ledgers")
+    .values({ evaluation_id: evaluationId, ledger: stored.head, ledger_text_id: textId, ledger_tail: stored.tail })
+    .execute();
 }
 
 /**
@@ -493,6 +628,7 @@ export async function evaluationLedger(
   const row = await db
     .selectFrom("evaluations")
     .innerJoin("evaluation_ledgers", "evaluation_ledgers.evaluation_id", "evaluations.id")
+    .leftJoin("ledger_texts", "ledger_texts.id", "evaluation_ledgers.ledger_text_id")
     .innerJoin("users", "users.id", "evaluations.user_id")
     .select([
       "evaluations.id",
@@ -500,13 +636,17 @@ export async function evaluationLedger(
       "evaluations.engine_version",
       "evaluations.data_quality",
       "evaluation_ledgers.ledger",
+      "ledger_texts.exact as text",
+      "evaluation_ledgers.ledger_tail as tail",
     ])
     .where("evaluations.user_id", "=", userId)
     .$if(evaluationId === undefined, (q) => q.whereRef("evaluations.id", "=", "users.current_evaluation_id"))
     .$if(evaluationId !== undefined, (q) => q.where("evaluations.id", "=", evaluationId!))
     .executeTakeFirst();
   if (!row) return null;
-  const ledger = JSON.parse((await gunzip(row.ledger)).toString("utf8")) as Ledger;
+  // gzip members of one stream: what comes before a shared text, the text, the rest.
+  const gzipped = Buffer.concat([row.ledger, ...(row.text ? [row.text] : []), ...(row.tail ? [row.tail] : [])]);
+  const ledger = JSON.parse((await gunzip(gzipped, { chunkSize: 8 << 20 })).toString("utf8")) as Ledger;
   return {
     evaluationId: row.id,
     ledgerDigest: row.ledger_digest,

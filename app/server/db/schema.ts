@@ -140,6 +140,20 @@ export interface TradeSnapshotsTable {
   lanes: string;
   /** Its trades (ledger.server.ts, snapshotBody). */
   body: Buffer;
+  /** Its trades' canonical ledger text (ledger_texts); null until a grade writes it. */
+  ledger_text_id: string | null;
+}
+
+/** The canonical ledger text of a snapshot's trades (migration 0030), shared by the evaluations that graded it. */
+export interface LedgerTextsTable {
+  id: Generated<string>;
+  user_id: number;
+  /** The ENGINE_VERSION that wrote it. */
+  engine_version: string;
+  /** gzip of the trades' objects joined by commas, with their own numbers. */
+  exact: Buffer;
+  /** The same with the digest's numbers; null when rounding changed none. */
+  rounded: Buffer | null;
 }
 
 export interface CashFlowsTable {
@@ -216,8 +230,11 @@ export interface LedgerEventsTable {
 
 export interface EvaluationLedgersTable {
   evaluation_id: number;
-  /** gzip of the ledger's JSON. */
+  /** gzip of the ledger's JSON; with a ledger text, of what comes before it. */
   ledger: Buffer;
+  /** The text of trades the ledger shares (ledger_texts): the ledger is `ledger`, its `exact`, then `ledger_tail`. */
+  ledger_text_id: ColumnType<string | null, string | null | undefined, string | null>;
+  ledger_tail: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
 
 export interface EvaluationDaysTable {
@@ -345,6 +362,7 @@ export interface Database {
   evaluations: EvaluationsTable;
   evaluation_days: EvaluationDaysTable;
   evaluation_ledgers: EvaluationLedgersTable;
+  ledger_texts: LedgerTextsTable;
   ledger_events: LedgerEventsTable;
   avatars: AvatarsTable;
   linked_accounts: LinkedAccountsTable;
