@@ -220,18 +220,20 @@ describe("canonicalLedgerBytes", () => {
   it("comes in parts around the text of the first trades, which a caller may keep and give back", () => {
     const join = (...xs: Uint8Array[]) => decode(Buffer.concat(xs));
     fc.assert(
-      fc.property(ledger, fc.nat(), (l, pick) => {
+      fc.property(ledger, fc.nat(), fc.nat(), (l, pick, place) => {
         // Unique ids, so that canonical order is one.
-        const input = {
-          ...l,
-          trades: l.trades.map((t, i) => ({ ...t, id: `${String(t.id)}#${i}` })),
-        } as unknown as Ledger;
-        const whole = canonicalLedgerBytes(input);
-        const inOrder = input.trades
+        const unique = l.trades.map((t, i) => ({ ...t, id: `${String(t.id)}#${i}` })) as unknown as Ledger["trades"];
+        const inOrder = unique
           .map((t) => ({ t, ms: parseIsoMs(t.time) }))
           .sort((a, b) => a.ms - b.ms || compareStrings(a.t.id, b.t.id))
           .map((x) => x.t);
-        const known = inOrder.slice(0, input.trades.length === 0 ? 0 : pick % (input.trades.length + 1));
+        const known = inOrder.slice(0, unique.length === 0 ? 0 : pick % (unique.length + 1));
+        // The known trades as a run of the ledger's, anywhere among the others.
+        const others = unique.filter((t) => !known.includes(t));
+        const at = place % (others.length + 1);
+        const trades = [...others.slice(0, at), ...known, ...others.slice(at)];
+        const input = { ...l, trades } as unknown as Ledger;
+        const whole = canonicalLedgerBytes(input);
         const parts = canonicalLedgerParts(input, known, true);
         const general = input.trades.some((t) => "extra" in t);
         if (general) {
@@ -252,11 +254,18 @@ describe("canonicalLedgerBytes", () => {
         expect(around.bytes.known.length + around.exact.known.length).toBe(0);
         expect(join(around.bytes.head, bytes.known, around.bytes.tail)).toBe(decode(whole.bytes));
         expect(join(around.exact.head, exact.known, around.exact.tail)).toBe(decode(whole.exact));
-        // Trades that are not the first in canonical order (or other objects) are refused.
-        if (known.length >= 1) {
-          expect(canonicalLedgerParts(input, [{ ...known[0]! }, ...known.slice(1)], false)).toBeNull();
-          if (known.length < input.trades.length)
-            expect(canonicalLedgerParts(input, [...known.slice(0, -1), inOrder[known.length]!], false)).toBeNull();
+        // Refused: other objects, trades not in a row, and a run that is not first in canonical order.
+        for (const writeKnown of [true, false]) {
+          if (known.length >= 1)
+            expect(canonicalLedgerParts(input, [{ ...known[0]! }, ...known.slice(1)], writeKnown)).toBeNull();
+          if (known.length >= 1 && known.length < trades.length) {
+            const next = inOrder[known.length]!;
+            expect(canonicalLedgerParts(input, [...known.slice(0, -1), next], writeKnown)).toBeNull();
+            // The run without the first trade, which then comes before it.
+            const later = inOrder.slice(1, known.length + 1);
+            const shifted = [inOrder[0]!, ...unique.filter((t) => !later.includes(t) && t !== inOrder[0]), ...later];
+            expect(canonicalLedgerParts({ ...input, trades: shifted }, later, writeKnown)).toBeNull();
+          }
         }
       }),
       { numRuns: 300 },

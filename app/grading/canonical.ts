@@ -454,18 +454,10 @@ function digits(b: Uint8Array, at: number, v: number, width: number): void {
 }
 
 /**
- * The trades of canonicalLedger(ledger), written as canonical JSON into `out` (canonical.test.ts
- * compares the two), but for the first `known.length` when not `writeKnown`; where the text of
- * those ends. Null, with nothing written, when a trade holds anything the schema does not give it
- * or a time beyond years 0000–9999 (then the general path), or when `known` is not the first of
- * the trades in canonical order (the very objects).
+ * The trades' times (ms) and ids as canonical JSON writes them; null when a trade holds anything
+ * the schema does not give it or a time beyond years 0000–9999 (then the general path).
  */
-function writeCanonicalTrades(
-  out: JsonBytes,
-  trades: readonly Trade[],
-  known: readonly Trade[],
-  writeKnown: boolean,
-): { knownEnd: number } | null {
+function checkedTrades(trades: readonly Trade[]): { ms: Float64Array; ids: string[] } | null {
   const n = trades.length;
   const ms = new Float64Array(n);
   const ids = new Array<string>(n);
@@ -496,15 +488,21 @@ function writeCanonicalTrades(
     ms[i] = m;
     ids[i] = typeof t.id === "string" ? t.id : String(t.id);
   }
+  return { ms, ids };
+}
+
+/** Trades as canonical JSON, in canonical order, each after a comma but the very first of the array's. */
+function writeTrades(
+  out: JsonBytes,
+  trades: readonly Trade[],
+  { ms, ids }: { ms: Float64Array; ids: string[] },
+  first: boolean,
+): void {
   const order = sortIndexByTime(ms, (a, b) => compareStrings(ids[a]!, ids[b]!), undefined, "canonical");
-  if (known.length > n) return null;
-  for (let k = 0; k < known.length; k++) if (trades[order[k]!] !== known[k]) return null;
-  out.ascii("[");
-  let knownEnd = out.n;
-  for (let k = writeKnown ? 0 : known.length; k < n; k++) {
+  for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const t = trades[i]!;
-    out.ascii(k === 0 ? '{"account":' : ',{"account":');
+    out.ascii(k === 0 && first ? '{"account":' : ',{"account":');
     out.text(t.account);
     out.ascii(',"assetClass":');
     out.text(t.assetClass);
@@ -527,8 +525,49 @@ function writeCanonicalTrades(
     out.ascii(',"time":');
     out.time(ms[i]!);
     out.ascii("}");
-    if (k === known.length - 1) knownEnd = out.n;
   }
+}
+
+/**
+ * The trades of canonicalLedger(ledger) as canonical JSON into `out` (canonical.test.ts compares
+ * the two), the `known` first; where the text of those ends. `known` is a run of `trades` (the very
+ * objects, in a row) in canonical order; with `writeKnown` that is checked and their text written,
+ * without it their text was written by an earlier call, so only the rest are checked (the run must
+ * be there, and every other trade must come after it) and written. Null, with nothing written, when
+ * those do not hold, or when a trade needs the general path.
+ */
+function writeCanonicalTrades(
+  out: JsonBytes,
+  trades: readonly Trade[],
+  known: readonly Trade[],
+  writeKnown: boolean,
+): { knownEnd: number } | null {
+  const at = known.length === 0 ? 0 : trades.indexOf(known[0]!);
+  if (at < 0 || at + known.length > trades.length) return null;
+  for (let k = 1; k < known.length; k++) if (trades[at + k] !== known[k]) return null;
+  const rest = known.length === 0 ? trades : [...trades.slice(0, at), ...trades.slice(at + known.length)];
+  const restChecked = checkedTrades(rest);
+  if (restChecked === null) return null;
+  if (known.length > 0) {
+    const knownChecked = writeKnown ? checkedTrades(known) : null;
+    if (writeKnown && knownChecked === null) return null;
+    const last = known.length - 1;
+    const lastMs = knownChecked ? knownChecked.ms[last]! : parseIsoMs(known[last]!.time);
+    const lastId = String(known[last]!.id);
+    // In canonical order, and before every other trade.
+    if (knownChecked) {
+      const { ms, ids } = knownChecked;
+      for (let k = 1; k <= last; k++)
+        if (ms[k]! < ms[k - 1]! || (ms[k] === ms[k - 1] && compareStrings(ids[k]!, ids[k - 1]!) <= 0)) return null;
+    }
+    const { ms, ids } = restChecked;
+    for (let i = 0; i < rest.length; i++)
+      if (ms[i]! < lastMs || (ms[i] === lastMs && compareStrings(ids[i]!, lastId) <= 0)) return null;
+    out.ascii("[");
+    if (knownChecked) writeTrades(out, known, knownChecked, true);
+  } else out.ascii("[");
+  const knownEnd = out.n;
+  writeTrades(out, rest, restChecked, known.length === 0);
   out.ascii("]");
   return { knownEnd };
 }

@@ -546,14 +546,17 @@ export async function storedLedger(
     const { snapshot, text } = kept;
     const around = text && canonicalLedgerParts(ledger, snapshot.trades, false);
     if (text && around) {
-      const [known, head, tail] = await Promise.all([
-        // In large chunks: each of zlib's default 16 KB would wait for the busy main thread.
-        gunzip(text.rounded, { chunkSize: 8 << 20 }),
-        level1(around.exact.head),
-        level1(around.exact.tail),
-      ]);
-      const hash = crypto.createHash("sha256").update(around.bytes.head).update(known).update(around.bytes.tail);
-      return { digest: hash.digest("hex"), head, text: { id: text.id }, tail };
+      const hashed = async () => {
+        const hash = crypto.createHash("sha256").update(around.bytes.head);
+        // Hashed as it is inflated on the pool, in large chunks (each of zlib's default 16 KB
+        // would wait for the busy main thread), and never joined into one 16 MB buffer.
+        const inflate = zlib.createGunzip({ chunkSize: 4 << 20 });
+        inflate.end(text.rounded);
+        for await (const chunk of inflate) hash.update(chunk as Buffer);
+        return hash.update(around.bytes.tail).digest("hex");
+      };
+      const [digest, head, tail] = await Promise.all([hashed(), level1(around.exact.head), level1(around.exact.tail)]);
+      return { digest, head, text: { id: text.id }, tail };
     }
     const parts = canonicalLedgerParts(ledger, snapshot.trades, true);
     if (parts) {
