@@ -38,3 +38,17 @@ export function reloginMessage(lastError: string | null): string {
         : "Your broker needs you to log in again.";
   return `${why} Use Reconnect: imports resume after it.`;
 }
+
+/**
+ * Whether the trader's latest grade already reflects the imports: none running, and the one that
+ * finished last made its automatic grade (a new one, or "nothing new" for the grade there); it
+ * says so in its error when it could not. Then the account page offers the grade to see, not one
+ * to ask for.
+ */
+export function gradeIsCurrent(imports: ImportView[], latestGrade: { createdAt: string } | null): boolean {
+  if (latestGrade === null || imports.some((i) => isImportRunning(i.state))) return false;
+  const done = imports.filter((i) => i.state === "done" && i.finished_at !== null);
+  if (done.length === 0) return false;
+  const last = done.reduce((a, b) => (Date.parse(b.finished_at!) > Date.parse(a.finished_at!) ? b : a));
+  return last.error === null;
+}

@@ -11,7 +11,8 @@ import { timeAgo } from "~/lib/time-ago";
 import { listLinkedAccountsWithCounts, MESSAGE_406 } from "~/server/imports.server";
 import { unlinkAccountKeepingHistory } from "~/server/unlinked-accounts.server";
 import { requireUser } from "~/server/session.server";
-import { isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
+import { gradeHistory } from "~/server/evaluation.server";
+import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
 import { ADD_FAILED_MESSAGE, listImports, PLAID_HICCUP_MESSAGE, retryImport } from "~/server/linking.server";
 import { readForm, toId } from "~/server/guards.server";
 import { FormResult } from "~/components/Field";
@@ -45,10 +46,15 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [accounts, imports] = await Promise.all([listLinkedAccountsWithCounts(user.id), listImports(user.id)]);
+  const [accounts, imports, [latestGrade]] = await Promise.all([
+    listLinkedAccountsWithCounts(user.id),
+    listImports(user.id),
+    gradeHistory(user.id, 1),
+  ]);
   const url = new URL(request.url);
   return json({
     imports,
+    latestGrade: latestGrade ? { tier: latestGrade.tier, createdAt: latestGrade.created_at } : null,
     demo: isSimulated("plaid"),
     // Where the no-JavaScript refresh goes: this page without its #imports fragment (a refresh to a
     // URL with a fragment is a same-page jump in Chromium, not a reload).
@@ -89,6 +95,8 @@ export async function action({ request }: ActionFunctionArgs) {
       : json({ error: "That account was not found." }, { status: 404 });
   return json({ error: "Unknown action." }, { status: 400 });
 }
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 const STATUS_TEXT = {
   active: "Active",
@@ -169,11 +177,13 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
 const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
 
 export default function LinkedAccounts() {
-  const { accounts, flash, demo, self, imports: initialImports } = useLoaderData<typeof loader>();
+  const { accounts, flash, demo, self, imports: initialImports, latestGrade } = useLoaderData<typeof loader>();
   const imports = useLiveImports(initialImports);
   const importing = imports.some((i) => isImportRunning(i.state));
-  // The next step after a link: once the history is in, the grade is one click away on this page.
+  // The next step after a link: once the history is in, the grade is one click away on this page;
+  // when a grade was made since (the import's own automatic one), it is there to see instead.
   const readyToGrade = !importing && imports.some((i) => i.state === "done");
+  const graded = gradeIsCurrent(imports, latestGrade);
   const latestImport = (accountId: number) => imports.find((i) => i.linked_account_id === accountId);
   const result = useActionData<typeof action>();
   const { device } = useDevice();
@@ -305,7 +315,20 @@ export default function LinkedAccounts() {
         </ul>
       )}
 
-      {readyToGrade ? (
+      {readyToGrade && graded && latestGrade ? (
+        <div className="card stack" data-testid="next-step">
+          <h3 style={{ margin: 0 }}>Your grade is ready</h3>
+          <p className="muted" style={{ margin: 0 }}>
+            {latestGrade.tier ? `${latestGrade.tier}, graded ` : "Graded "}
+            {lowerFirst(timeAgo(latestGrade.createdAt))} from the trades imported here, ready to share.
+          </p>
+          <p style={{ margin: 0 }}>
+            <Link to="/profile/stats" className="btn btn-primary">
+              See my grade
+            </Link>
+          </p>
+        </div>
+      ) : readyToGrade ? (
         <div className="card stack" data-testid="next-step">
           <h3 style={{ margin: 0 }}>Your trades are in</h3>
           <p className="muted" style={{ margin: 0 }}>
