@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { TEST_ENCRYPTION_KEY } from "../test/support/server";
 
 // `npm run bench`: prints figures and never fails on them (a section that throws is reported and
 // the rest still run). BENCH_ONLY=http,engine,… picks sections. Results go to bench/results/latest.json.
@@ -91,6 +92,10 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     run: async () => (await import("./stats")).benchStats(),
   },
 };
+
+// One key for every section, in process or in a server it starts: on one database, what one
+// sealed (the grade log's signing key, say) the next must read.
+process.env.ENCRYPTION_KEY ||= TEST_ENCRYPTION_KEY;
 
 const sectionArg = process.argv.indexOf("--section");
 if (sectionArg > 0) {

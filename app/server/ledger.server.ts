@@ -154,8 +154,10 @@ function fromSnapshot(s: SnapshotRow): Trades {
   const symbolsEnd = idsEnd + b.readUInt32LE(4);
   const timesEnd = symbolsEnd + b.readUInt32LE(8);
   const numbersAt = timesEnd + 2 * n + ((8 - ((timesEnd + 2 * n) % 8)) % 8);
-  // Copied out: the Buffer's offset in pg's memory need not be a multiple of 8.
-  const doubles = new Float64Array(b.buffer.slice(b.byteOffset + numbersAt, b.byteOffset + numbersAt + 24 * n));
+  // Read in place when aligned (snapshotBodies' buffers are), else copied out.
+  const at = b.byteOffset + numbersAt;
+  const doubles =
+    at % 8 === 0 ? new Float64Array(b.buffer, at, 3 * n) : new Float64Array(b.buffer.slice(at, at + 24 * n));
   return {
     n,
     ids: b.toString("utf8", 12, idsEnd).split("\0"),
@@ -173,27 +175,67 @@ function fromSnapshot(s: SnapshotRow): Trades {
 export const SNAPSHOT_REWRITE_ROWS = 1_000;
 
 /**
+ * A snapshot's body is read in runs of this many bytes, a row each: pg holds one large row in a
+ * buffer it grows by doubling (~40 MB of allocations for a 100,000-trade body, and the collections
+ * they bring), and PostgreSQL encodes the runs faster than one value.
+ */
+const BODY_PART = 1 << 20;
+
+type SnapshotBody = { throughId: string; n: number; lanes: string; body: Buffer };
+
+/** The bodies of the user's trade snapshots by account, each with what names its snapshot. */
+async function snapshotBodies(db: DB, userId: number): Promise<Map<number, SnapshotBody>> {
+  const { rows } = await sql<{
+    id: number;
+    through_id: string;
+    n: number;
+    lanes: string;
+    size: number;
+    k: number;
+    part: string;
+  }>`
+    select s.linked_account_id as id, s.through_id::text as through_id, s.n, s.lanes, length(s.body) as size, k,
+      encode(substring(s.body from k * ${BODY_PART} + 1 for ${BODY_PART}), 'base64') as part
+    from trade_snapshots s
+    join linked_accounts a on a.id = s.linked_account_id
+    cross join generate_series(0, (length(s.body) - 1) / ${BODY_PART}) k
+    where a.user_id = ${userId}
+    order by s.linked_account_id, k`.execute(db);
+  const bodies = new Map<number, SnapshotBody>();
+  for (const r of rows) {
+    let b = bodies.get(r.id);
+    // Its own memory, at offset 0: the doubles in it are aligned and read in place (fromSnapshot).
+    if (!b)
+      bodies.set(r.id, (b = { throughId: r.through_id, n: r.n, lanes: r.lanes, body: Buffer.allocUnsafeSlow(r.size) }));
+    b.body.write(r.part, r.k * BODY_PART, "base64");
+  }
+  return bodies;
+}
+
+/**
  * Each linked account of the user, oldest first: its trade snapshot (when `useSnapshots`), the
  * trades after it, and (with a snapshot) its count of trades now, which the snapshot and those
- * trades must make up. One statement, so the three agree. The ordered subquery feeds every
+ * trades must make up. One statement, so the three agree; the snapshots' bodies are read beside it
+ * (snapshotBodies) and must name the same snapshot (through id, count and digest lanes), or the
+ * account is read anew like a snapshot that does not add up. The ordered subquery feeds every
  * aggregate in its order, which one `order by` per aggregate would sort nine times.
  */
 async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
-  const { rows } = await sql<
-    RowColumns & {
-      id: number;
-      max_id: string | null;
-      total: number | null;
-      s_through_id: string | null;
-      s_n: number | null;
-      s_lanes: string | null;
-      s_body: string | null;
-    }
-  >`
+  const [{ rows }, bodies] = await Promise.all([
+    sql<
+      RowColumns & {
+        id: number;
+        max_id: string | null;
+        total: number | null;
+        s_through_id: string | null;
+        s_n: number | null;
+        s_lanes: string | null;
+      }
+    >`
     select a.id,
       case when s.linked_account_id is null then null
         else (select count(*)::int from trades c where c.linked_account_id = a.id) end as total,
-      s.through_id::text as s_through_id, s.n as s_n, s.lanes as s_lanes, encode(s.body, 'base64') as s_body, d.*
+      s.through_id::text as s_through_id, s.n as s_n, s.lanes as s_lanes, d.*
     from linked_accounts a
     left join trade_snapshots s on s.linked_account_id = a.id and ${useSnapshots}
     cross join lateral (
@@ -208,14 +250,18 @@ async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
       ) trade
     ) d
     where a.user_id = ${userId}
-    order by a.id`.execute(db);
+    order by a.id`.execute(db),
+    useSnapshots ? snapshotBodies(db, userId) : new Map<number, SnapshotBody>(),
+  ]);
   return rows.map((r) => {
+    const body = bodies.get(r.id);
+    const same = body?.throughId === r.s_through_id && body.n === r.s_n && body.lanes === r.s_lanes;
     const snapshot: SnapshotRow | null =
-      r.s_through_id === null
+      r.s_through_id === null || !same
         ? null
-        : { through_id: r.s_through_id, n: r.s_n!, lanes: r.s_lanes!, body: Buffer.from(r.s_body!, "base64") };
+        : { through_id: r.s_through_id, n: r.s_n!, lanes: r.s_lanes!, body: body.body };
     const after = fromRows(r, String(r.id));
-    const valid = snapshot === null || snapshot.n + after.n === r.total;
+    const valid = r.s_through_id === null || (snapshot !== null && snapshot.n + after.n === r.total);
     return { id: r.id, snapshot, after, maxId: r.max_id, valid };
   });
 }

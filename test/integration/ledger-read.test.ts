@@ -215,6 +215,28 @@ describe("the columnar ledger read", () => {
     expect(after.digest).not.toBe(fresh.digest);
   });
 
+  it("reads a snapshot of many megabytes, which comes in parts, as a read of every row gives it", async () => {
+    const db = await getDb();
+    const { userId, accountId } = await userWithAccount("big");
+    const many = trades(30_000, 5).map((t, i) => ({
+      ...t,
+      externalId: `${String(i).padStart(6, "0")}${t.externalId}`,
+    }));
+    await saveImport(accountId, { trades: many, cashFlows: [], marks: [], payloads: [] });
+    const asOf = new Date(Date.UTC(2030, 0, 1));
+    const fresh = await buildUserLedger(userId, asOf);
+    const { size } = await db
+      .selectFrom("trade_snapshots")
+      .select(sql<number>`length(body)`.as("size"))
+      .where("linked_account_id", "=", accountId)
+      .executeTakeFirstOrThrow();
+    expect(size).toBeGreaterThan(2 << 20);
+    const read = await buildUserLedger(userId, asOf);
+    expect(read.digest).toBe(fresh.digest);
+    expect(read.ledger.trades).toEqual(fresh.ledger.trades);
+    expect(read.snapshot?.n).toBe(30_000);
+  });
+
   it("makes the snapshot anew when it does not add up, and drops it when trades change", async () => {
     const db = await getDb();
     const { userId, accountId } = await userWithAccount("stale");

@@ -13,6 +13,9 @@ export type RunningServer = {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** A fixed test-only key: every process on one database seals provider tokens and signing keys with it. */
+export const TEST_ENCRYPTION_KEY = "4d1c0f6e2b7a9c3e5f8d0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d";
+
 /**
  * Starts the built server (server.ts + build/) on an ephemeral port, as `npm start` would run it:
  * in-memory PGlite by default, or the PostgreSQL of DATABASE_URL when set (CI).
@@ -46,7 +49,7 @@ export async function startServer(
       SEED_DEMO: "0",
       // Required with DATABASE_URL, and every process on one database may run any import job, so
       // they share the key of the tokens (as replicas must; a fixed test-only key).
-      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "4d1c0f6e2b7a9c3e5f8d0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d",
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || TEST_ENCRYPTION_KEY,
       LOG_LEVEL: "info",
       ...env,
     },
