@@ -604,7 +604,8 @@ export async function storedLedger(
       const [digest, head, tail] = await Promise.all([hashed(), level1(around.exact.head), level1(around.exact.tail)]);
       return { digest, head, text: { id: text.id }, tail };
     }
-    const parts = canonicalLedgerParts(ledger, snapshot.trades, true);
+    // With a text the run did not fit (a backfill before it, say): writing it would not fit either.
+    const parts = text ? null : canonicalLedgerParts(ledger, snapshot.trades, true);
     if (parts) {
       const { bytes, exact } = parts;
       const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length);
