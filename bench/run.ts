@@ -55,6 +55,11 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "Trader search over HTTP on the seeded database, one signed-in client, beside /healthz (floor)",
     run: async () => (await import("./search-http")).benchSearchHttp(),
   },
+  marketHttp: {
+    title:
+      "Market leaderboard page over HTTP on the seeded database, 10 connections over its sorts, beside /healthz (floor)",
+    run: async () => (await import("./market-http")).benchMarketHttp(Number(process.env.BENCH_SECONDS ?? 10)),
+  },
   linkAsync: {
     title:
       "Link → first grade through the demo Link page: Plaid's asynchronous history (30 days, then HISTORICAL_UPDATE), on the built server",
