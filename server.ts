@@ -63,7 +63,7 @@ const {
   stopJobs,
   storeCachedPage,
   trackPageView,
-  withRequestId,
+  withRequestContext,
 } = host;
 
 let env: ReturnType<typeof getEnv>;
@@ -145,7 +145,7 @@ const stripeCsp = !isSimulated("stripe", env)
 export const app = express();
 app.disable("x-powered-by");
 
-// Request id on every log line written while the request is handled (AsyncLocalStorage), one
+// Request id on every log line written while the request is handled (request-context.server.ts), one
 // access-log line per request, and the latency histogram for /metrics.
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
@@ -171,7 +171,7 @@ app.use((req, res, next) => {
       ms: Math.round(seconds * 1e4) / 10,
     });
   });
-  withRequestId(id, next);
+  withRequestContext(id, req.method === "GET" || req.method === "HEAD", next);
 });
 
 if (env.TRUST_PROXY !== false) app.set("trust proxy", env.TRUST_PROXY);

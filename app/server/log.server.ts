@@ -1,16 +1,13 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
 import { getEnv } from "./env.server";
+import { currentRequestId } from "./request-context.server";
 
 // Structured logs with pino: one JSON object per line ({"level","time","msg",...}), info and debug
 // on stdout, errors on stderr. Every line written while a request is handled carries its
-// `requestId`, from an AsyncLocalStorage that server.ts enters for each request.
+// `requestId`, from the request context server.ts enters for each request.
 type Level = "error" | "info" | "debug";
-type Context = { requestId: string };
 
-const shared: { storage: AsyncLocalStorage<Context>; logger?: pino.Logger } = {
-  storage: new AsyncLocalStorage<Context>(),
-};
+const shared: { logger?: pino.Logger } = {};
 
 function logger(): pino.Logger {
   if (shared.logger) return shared.logger;
@@ -28,18 +25,13 @@ function logger(): pino.Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
-        const id = shared.storage.getStore()?.requestId;
+        const id = currentRequestId();
         return id ? { requestId: id } : {};
       },
     },
     streams,
   );
   return shared.logger;
-}
-
-/** Runs `fn` with `requestId` on every log line it (and everything it awaits) writes. */
-export function withRequestId<T>(requestId: string, fn: () => T): T {
-  return shared.storage.run({ requestId }, fn);
 }
 
 export function log(level: Level, msg: string, fields: Record<string, unknown> = {}) {

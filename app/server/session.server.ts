@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { getDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { clientIp } from "./rate-limit.server";
+import { oncePerRequest } from "./request-context.server";
 import { SESSION_COOKIE } from "./session-cookie";
 
 // DB-backed sessions: the cookie holds 256 random bits; the database holds only their SHA-256,
@@ -77,6 +78,11 @@ export type SessionUser = {
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
   const token = sessionTokenFrom(request);
   if (!token || token.length > 100) return null;
+  // A page's loaders each ask: one query per request that changes nothing.
+  return oncePerRequest(`session-user:${token}`, () => sessionUserOf(token));
+}
+
+async function sessionUserOf(token: string): Promise<SessionUser | null> {
   const env = getEnv();
   const db = await getDb();
   const idleCutoff = new Date(Date.now() - env.SESSION_IDLE_MINUTES * 60_000);
