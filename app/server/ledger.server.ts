@@ -579,15 +579,16 @@ export type StoredLedger = {
  * A graded ledger as it is kept with its evaluation, and the engine's ledgerDigest: SHA-256 of its
  * canonical JSON. What is kept is the ledger in that same form with its own numbers
  * (canonicalLedgerBytes), gzipped: the very bytes the digest is of when no number has more than
- * ten decimals. The text of a snapshot's trades (`snapshotText`) is written once and then shared:
- * later grades write only the rest around it, and the digest reads it back (DECISIONS 142).
+ * ten decimals. The text of a snapshot's trades (`snapshotText`, read by the caller while it
+ * prepares the grade) is written once and then shared: later grades write only the rest around it,
+ * and the digest reads it back (DECISIONS 142).
  */
 export async function storedLedger(
   ledger: Ledger,
-  snapshotText: Promise<SnapshotText> | null = null,
+  snapshotTextRead: Promise<SnapshotText> | null = null,
 ): Promise<StoredLedger> {
   const level1 = (b: Uint8Array) => gzip(b, { level: 1 });
-  const kept = await snapshotText;
+  const kept = await snapshotTextRead;
   if (kept) {
     const { snapshot, text } = kept;
     const around = text && canonicalLedgerParts(ledger, snapshot.trades, false);
