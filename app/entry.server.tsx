@@ -1,16 +1,11 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 import { BUSY_MESSAGE } from "./server/db.server";
 
 // server.ts takes its services from the build through this export (app/server/host.server.ts).
 export * as host from "./server/host.server";
-
-const ABORT_DELAY = 5_000;
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -40,34 +35,15 @@ export default function handleRequest(
       headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" },
     });
   }
-  const nonce = loadContext?.cspNonce ?? "";
-  // Bots and no-JS clients get the complete document at once; browsers get it streamed.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
-  return new Promise((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
-      </NonceProvider>,
-      {
-        nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(error);
-        },
-      },
-    );
-    setTimeout(abort, ABORT_DELAY);
-  });
+  // No route suspends (no defer, no <Await>), so the whole document is the shell: streaming it
+  // would send the same bytes later, in ~2 KB chunks through three streams. One string, one write
+  // (docs/PERFORMANCE.md, the market page over HTTP). A render error throws here, and Remix
+  // renders the error boundary instead, as it did on onShellError.
+  const html = renderToString(
+    <NonceProvider value={loadContext?.cspNonce ?? ""}>
+      <RemixServer context={remixContext} url={request.url} />
+    </NonceProvider>,
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response("<!DOCTYPE html>" + html, { headers: responseHeaders, status: responseStatusCode });
 }
