@@ -16,7 +16,6 @@ import { useNonce } from "./lib/nonce";
 import { THEME_COLORS, themeFromCookieHeader } from "./lib/theme";
 import { getPublicEnv } from "./server/env.server";
 import { currentGradeSummary } from "./server/evaluation.server";
-import { unreadCount } from "./server/notifications.server";
 import { getSessionUser } from "./server/session.server";
 import { toPublicUser } from "./server/users.server";
 import styles from "./styles/app.css";
@@ -41,9 +40,9 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionUser = await getSessionUser(request);
   return json({
-    user: sessionUser ? await toPublicUser(sessionUser) : null,
+    user: sessionUser ? toPublicUser(sessionUser) : null,
     grade: sessionUser?.current_evaluation_id ? await currentGradeSummary(sessionUser.id) : null,
-    unread: sessionUser ? await unreadCount(sessionUser.id) : 0,
+    unread: sessionUser?.unread_notifications ?? 0,
     admin: sessionUser?.is_admin ?? false,
     device: deviceClassFromUserAgent(request.headers.get("user-agent")),
     ENV: getPublicEnv(),

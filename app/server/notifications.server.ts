@@ -126,17 +126,6 @@ export async function listNotifications(userId: number, paging: Pick<Paging<stri
   };
 }
 
-export async function unreadCount(userId: number): Promise<number> {
-  const db = await getDb();
-  const row = await db
-    .selectFrom("notifications")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("user_id", "=", userId)
-    .where("read_at", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Marks one of the caller's notifications read; its link, or null when it is not theirs. */
 export async function markRead(userId: number, id: string): Promise<string | null> {
   if (!/^\d{1,18}$/.test(id)) return null;

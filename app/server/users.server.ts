@@ -18,17 +18,7 @@ export type PublicUser = {
   onboarded: boolean;
 };
 
-export async function toPublicUser(user: SessionUser): Promise<PublicUser> {
-  // platform_name: "plaid" when a broker is linked, else the first linked wallet's kind, else null.
-  const db = await getDb();
-  const linked = await db
-    .selectFrom("linked_accounts")
-    .select("kind")
-    .where("user_id", "=", user.id)
-    .orderBy((eb) => eb.case().when("kind", "=", "plaid").then(0).else(1).end())
-    .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
+export function toPublicUser(user: SessionUser): PublicUser {
   return {
     id: user.id,
     username: user.username,
@@ -37,7 +27,7 @@ export async function toPublicUser(user: SessionUser): Promise<PublicUser> {
     last_name: user.last_name,
     name: user.name,
     avatar: user.avatar_url,
-    platform_name: linked?.kind ?? null,
+    platform_name: user.platform_name,
     // A starred user is one with a grade (PRODUCT §3).
     is_star: user.current_evaluation_id !== null,
     email_verified: user.email_verified_at !== null,

@@ -5,5 +5,5 @@ import { toPublicUser } from "~/server/users.server";
 // GET /api/user/info — the caller's user record (PRODUCT §3 fields). One indexed lookup.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  return apiData(await toPublicUser(user), { headers: { "Cache-Control": "private, no-store" } });
+  return apiData(toPublicUser(user), { headers: { "Cache-Control": "private, no-store" } });
 }
