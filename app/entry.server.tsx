@@ -45,5 +45,6 @@ export default function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response("<!DOCTYPE html>" + html, { headers: responseHeaders, status: responseStatusCode });
+  // Bytes, not a string: undici would scan a string body for lone surrogates before encoding it.
+  return new Response(Buffer.from("<!DOCTYPE html>" + html), { headers: responseHeaders, status: responseStatusCode });
 }
