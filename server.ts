@@ -57,6 +57,7 @@ const {
   SESSION_COOKIE,
   simulatedProviders,
   startDigestSchedule,
+  startLeaderboardCompaction,
   startJobs,
   startMailWorker,
   startupProblems,
@@ -115,6 +116,7 @@ const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
 await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
 const stopDigestSchedule = startDigestSchedule();
+const stopLeaderboardCompaction = startLeaderboardCompaction();
 
 const mode = env.NODE_ENV === "production" ? "production" : "development";
 const renderPage = createRequestHandler(build, mode);
@@ -456,6 +458,7 @@ async function shutdown(signal: string) {
   server.close(async () => {
     stopMailWorker();
     stopDigestSchedule();
+    stopLeaderboardCompaction();
     // A job still running past the time limit is taken over by another worker once it expires.
     await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) =>
       log("error", "job queue stop failed", { error: String(error) }),

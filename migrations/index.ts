@@ -24,6 +24,7 @@ import * as m0027 from "./0027_search_words";
 import * as m0028 from "./0028_trade_snapshots";
 import * as m0029 from "./0029_ledger_storage";
 import * as m0030 from "./0030_ledger_texts";
+import * as m0031 from "./0031_leaderboard_counts";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "0028_trade_snapshots": m0028,
   "0029_ledger_storage": m0029,
   "0030_ledger_texts": m0030,
+  "0031_leaderboard_counts": m0031,
 };

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
 import { TIER_MIN, TIERS, type Tier } from "../app/lib/vocabulary";
+import { compactLeaderboardCounts } from "../app/server/community/market.server";
 
 // `npm run seed -- --users 100000 [--posts 1000000] [--follows 20] [--graded 0.3] [--likes 2]`
 // A realistic community in a few set-based statements (INSERT … SELECT generate_series): users with
@@ -186,6 +187,8 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
     await sql`update users u set current_evaluation_id = e.id from evaluations e where e.user_id = u.id and e.verification_code like ${`SEED-${tag}-%`}`.execute(
       db,
     );
+    // The board's trigger wrote a +1 per graded trader: folded now, not at the server's next pass.
+    await compactLeaderboardCounts(db);
   });
 
   // Follow graph: each user follows `follows` others, skewed toward low ids (popular traders).

@@ -327,14 +327,15 @@ export const MIN_PERCENTILE_POPULATION = 30;
 /**
  * Share of other traders' current grades strictly below this score (0–1), what `percentileOf`
  * answers over them: counted on market_leaderboard's score index (one row per current grade with a
- * score, kept by a trigger), the trader's own row taken out; null until at least
+ * score, kept by a trigger) out of the board's total (market_leaderboard_counts), the trader's own
+ * row taken out; null until at least
  * MIN_PERCENTILE_POPULATION traders are graded.
  */
 export async function percentileAmongCurrentGrades(userId: number, score: number): Promise<number | null> {
   const db = await getDb();
   const { rows } = await sql<{ below: string; total: string }>`
     select (select count(*) from market_leaderboard where score < ${score}) - (select count(*) from market_leaderboard where user_id = ${userId} and score < ${score}) as below,
-      (select count(*) from market_leaderboard) - (select count(*) from market_leaderboard where user_id = ${userId}) as total`.execute(
+      (select coalesce(sum(n), 0) from market_leaderboard_counts) - (select count(*) from market_leaderboard where user_id = ${userId}) as total`.execute(
     db,
   );
   const total = Number(rows[0]!.total);

@@ -18,6 +18,7 @@ export { withRequestContext } from "./request-context.server";
 export { startMailWorker } from "./mail.server";
 export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./metrics.server";
 export { digestJob, startDigestSchedule } from "./notifications.server";
+export { startLeaderboardCompaction } from "./community/market.server";
 export { isForeignOriginRequest } from "./origin-check.server";
 export {
   cachedPageBody,

@@ -12,7 +12,7 @@ process.env.DATA_DIR = "memory://";
 
 const { sql } = await import("kysely");
 const { closeDb, getDb, migrateToLatest } = await import("../db.server");
-const { leaderboard, LEADERBOARD_SORTS } = await import("./market.server");
+const { compactLeaderboardCounts, leaderboard, LEADERBOARD_SORTS } = await import("./market.server");
 const { MIN_PERCENTILE_POPULATION, percentileAmongCurrentGrades } = await import("../evaluation.server");
 const { searchTraders } = await import("./search.server");
 const { percentileOf } = await import("~/grading/score");
@@ -62,6 +62,15 @@ async function joined() {
   return rows;
 }
 const board = () => db.selectFrom("market_leaderboard").selectAll().orderBy("user_id").execute();
+// The kept totals (0031) beside a count of the board, per tier.
+async function totals() {
+  const { rows } = await sql<{ tier: string | null; kept: number; counted: number }>`
+    select tier, coalesce(sum(kept), 0)::int as kept, coalesce(sum(counted), 0)::int as counted from (
+      select tier, n as kept, 0 as counted from market_leaderboard_counts
+      union all select tier, 0, 1 from market_leaderboard) x
+    group by tier order by tier`.execute(db);
+  return rows;
+}
 
 beforeAll(async () => {
   await migrateToLatest();
@@ -145,6 +154,21 @@ describe("market_leaderboard", () => {
     expect(rows.map((r) => r.user_id)).not.toContain(ids[5]);
     expect(rows.map((r) => r.user_id)).toContain(ids[2]);
     expect(rows.length).toBe(21);
+    // The kept totals said the same all along, and still do once folded into a row per tier.
+    const before = await totals();
+    expect(before.map((t) => t.kept)).toEqual(before.map((t) => t.counted));
+    expect(before.reduce((n, t) => n + t.counted, 0)).toBe(21);
+    const deltas = await db.selectFrom("market_leaderboard_counts").select("n").execute();
+    expect(deltas.length).toBeGreaterThan(20);
+    await compactLeaderboardCounts();
+    expect(await totals()).toEqual(before);
+    const folded = await db.selectFrom("market_leaderboard_counts").select(["tier", "n"]).execute();
+    expect(folded.length).toBe(before.length);
+    // A few changes later, under the threshold, it leaves them be.
+    await grade(ids[0]!, 10.5, "Bronze", { stars: { overall: 1 }, metrics: {} });
+    await compactLeaderboardCounts();
+    expect((await db.selectFrom("market_leaderboard_counts").select("n").execute()).length).toBe(before.length + 2);
+    expect((await totals()).every((t) => t.kept === t.counted)).toBe(true);
   });
 
   it("pages every sort, order and tier as the join ordered them (ties by trader id)", async () => {
@@ -171,6 +195,9 @@ describe("market_leaderboard", () => {
           expect(pages.map((r) => r.rank)).toEqual(expected.map((_, i) => i + 1));
           const first = await leaderboard({ page: 1, page_size: 8, sort_by, order }, tier ? { tier } : {});
           expect(first.meta.total).toBe(expected.length);
+          // Past the last page: no rows, the same total.
+          const past = await leaderboard({ page: 99, page_size: 8, sort_by, order }, tier ? { tier } : {});
+          expect([past.data.length, past.meta.total]).toEqual([0, expected.length]);
           if (expected[0]) {
             expect(first.data[0]).toMatchObject({
               score: expected[0].score,

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { truncateScore } from "~/lib/format-number";
 import type { Paging } from "~/lib/paging";
-import { getDb } from "../db.server";
+import { getDb, type DB } from "../db.server";
+import { log } from "../log.server";
 
 import { LEADERBOARD_SORTS, MARKET_TRADE_SORTS } from "~/lib/market";
 import { ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
@@ -25,6 +26,39 @@ export function parseLeaderboardFilters(
   return r.success
     ? { ok: true, filters: r.data }
     : { ok: false, message: r.error.issues.map((i) => i.message).join("; ") };
+}
+
+/** The board's traders (of a tier), from market_leaderboard_counts' sums (migration 0031). */
+function boardTotal(tier: string | undefined) {
+  return sql<string>`(select coalesce(sum(n), 0) from market_leaderboard_counts${tier ? sql` where tier = ${tier}` : sql``})`;
+}
+
+/**
+ * Folds market_leaderboard_counts into one row per tier, once it holds more than a few: the rows it
+ * deletes are committed ones, and their sums go back in the same statement, so totals read during
+ * or after it, and grades committed meanwhile, are unchanged. Every process runs it now and then.
+ */
+export async function compactLeaderboardCounts(db?: DB): Promise<void> {
+  await sql`
+    with gone as (
+      delete from market_leaderboard_counts
+      where (select count(*) from market_leaderboard_counts) > ${COMPACT_ABOVE}
+      returning tier, n)
+    insert into market_leaderboard_counts (tier, n)
+      select tier, sum(n) from gone group by tier having sum(n) <> 0`.execute(db ?? (await getDb()));
+}
+const COMPACT_ABOVE = 20;
+export const COMPACT_EVERY_SECONDS = 60;
+
+export function startLeaderboardCompaction(): () => void {
+  const compact = () =>
+    void compactLeaderboardCounts().catch((error) =>
+      log("error", "leaderboard counts not compacted", { error: String(error) }),
+    );
+  compact();
+  const timer = setInterval(compact, COMPACT_EVERY_SECONDS * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export type LeaderboardRow = {
@@ -74,7 +108,9 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
   const nulls = column === "twr" || column === "max_drawdown" ? sql` nulls last` : sql``;
   const dir = paging.order === "asc" ? sql`asc` : sql`desc`;
   const offset = (paging.page - 1) * paging.page_size;
-  const [rows, total] = await Promise.all([
+  // The total in the same round trip, from the kept sums (a count of the board would scan its
+  // index: 3.4 ms for 30,000 traders); the asset-class filter has no sums, so it counts.
+  const [rows, counted] = await Promise.all([
     base
       .innerJoin("users", "users.id", "board.user_id")
       .select([
@@ -90,14 +126,21 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
         "board.twr",
         "board.max_drawdown",
         "board.stars",
+        boardTotal(filters.tier).as("total"),
       ])
       .orderBy(sql`${sql.ref(`board.${column}`)} ${dir}${nulls}`)
       .orderBy("board.user_id", "asc")
       .limit(paging.page_size)
       .offset(offset)
       .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    filters.asset_class ? base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow() : null,
   ]);
+  const total = Number(
+    counted?.n ??
+      rows[0]?.total ??
+      // A page past the end has no row to carry the total.
+      (await db.selectNoFrom(boardTotal(filters.tier).as("total")).executeTakeFirstOrThrow()).total,
+  );
   const data: LeaderboardRow[] = rows.map((r, i) => ({
     rank: offset + i + 1,
     id: r.id,
@@ -113,7 +156,7 @@ export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[numb
     drawdown: r.max_drawdown === null ? null : Number(r.max_drawdown),
     followers: r.followers_count,
   }));
-  return { data, meta: { page: paging.page, page_size: paging.page_size, total: Number(total.n) } };
+  return { data, meta: { page: paging.page, page_size: paging.page_size, total } };
 }
 
 export type MarketTradeRow = {

@@ -331,6 +331,12 @@ export interface MarketLeaderboardTable {
   followers_count: number;
 }
 
+// 0031_leaderboard_counts: +1 / -1 per change of market_leaderboard, per tier (summed, never updated)
+export interface MarketLeaderboardCountsTable {
+  tier: string | null;
+  n: number;
+}
+
 // 0027_search_words: trader search's dictionary of name words, kept by a trigger on users
 export interface SearchWordsTable {
   word: string;
@@ -345,6 +351,7 @@ export interface Database {
   user_search_words: UserSearchWordsTable;
   retired_tries: RetiredTriesTable;
   market_leaderboard: MarketLeaderboardTable;
+  market_leaderboard_counts: MarketLeaderboardCountsTable;
   grade_log: GradeLogTable;
   grade_log_head: GradeLogHeadTable;
   grade_signing_keys: GradeSigningKeysTable;
