@@ -55,8 +55,11 @@ export async function benchMarketHttp(seconds = 10) {
       });
       const cpuAfter = cpuMsOf(pid);
       const pgAfter = cpuMsOfCommand("postgres");
+      // Below zero when a backend ended meanwhile (its time left the sum): no figure then.
       const perRequest = (before: number | null, after: number | null) =>
-        before === null || after === null ? null : Math.round(((after - before) / result.requests.total) * 100) / 100;
+        before === null || after === null || after < before
+          ? null
+          : Math.round(((after - before) / result.requests.total) * 100) / 100;
       return {
         requestsPerSec: Math.round(result.requests.average),
         p50Ms: result.latency.p50,
