@@ -231,6 +231,18 @@ describe.skipIf(skipE2E)("the first hour", () => {
     await ctx.close();
   });
 
+  it("keeps the market's trader names readable on a phone: the table scrolls, not the names", async () => {
+    const ctx = await sessionContext(browser, graded, { viewport: { width: 375, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/market/traders");
+    const name = page.locator(".table .trader-row > span:not(.avatar)").first();
+    // Squeezed to the narrowest a name that breaks anywhere allows, it stood one letter per line.
+    expect((await name.boundingBox())!.width).toBeGreaterThanOrEqual(120);
+    expect(await page.locator(".paged-table .table").evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await ctx.close();
+  });
+
   it("offers Google and Apple on /signup, and no generic social links", async () => {
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
