@@ -41,7 +41,7 @@ export default tseslint.config(
   },
   {
     // Provider adapters are pure: they fetch and map and take their settings as arguments; the
-    // linking module (app/server/linking.server.ts) stores, decrypts and schedules. Nothing under
+    // linking module (app/server/linking/linking.server.ts) stores, decrypts and schedules. Nothing under
     // app/sources, its tests included, imports from app/server (docs/ARCHITECTURE.md §1).
     files: ["app/sources/**"],
     rules: {

@@ -1,7 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import handleRequest from "./entry.server";
-import { BUSY_MESSAGE } from "./server/db.server";
+import { BUSY_MESSAGE } from "./server/platform/db.server";
 
 // A loader that found no free database connection throws the pool's 503: the document answer is
 // that plain 503, not a rendered error page (which costs the CPU an overloaded server lacks).

@@ -2,10 +2,10 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
-import { BUSY_MESSAGE } from "./server/db.server";
+import { BUSY_MESSAGE } from "./server/platform/db.server";
 
 // server.ts takes its services from the build through this export (app/server/host.server.ts).
-export * as host from "./server/host.server";
+export * as host from "./server/platform/host.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {

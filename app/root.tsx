@@ -4,7 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } f
 import { Footer } from "./components/Footer";
 import { DemoBanner } from "./components/DemoBanner";
 import { Header } from "./components/Header";
-import { demoBannerSubjects } from "./server/demo.server";
+import { demoBannerSubjects } from "./server/platform/demo.server";
 import { NavProgress } from "./components/NavProgress";
 import { RouteErrorPanel } from "./components/RouteError";
 import { AppToaster } from "./components/Toaster";
@@ -14,10 +14,10 @@ import { DeviceProvider } from "./lib/device";
 import { deviceClassFromUserAgent } from "./lib/device-class";
 import { useNonce } from "./lib/nonce";
 import { THEME_COLORS, themeFromCookieHeader } from "./lib/theme";
-import { getPublicEnv } from "./server/env.server";
-import { currentGradeSummary } from "./server/evaluation.server";
-import { getSessionUser } from "./server/session.server";
-import { toPublicUser } from "./server/users.server";
+import { getPublicEnv } from "./server/platform/env.server";
+import { currentGradeSummary } from "./server/grades/evaluation.server";
+import { getSessionUser } from "./server/http/session.server";
+import { toPublicUser } from "./server/accounts/users.server";
 import styles from "./styles/app.css";
 // The same file app.css's @font-face names (one content hash): preloaded so text does not wait
 // for the stylesheet to find it.

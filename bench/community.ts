@@ -27,14 +27,14 @@ async function timeEach<T>(inputs: T[], run: (x: T) => Promise<unknown>, warmup 
 }
 
 export async function benchCommunity() {
-  const { closeDb, dbKind, getDb, migrateToLatest } = await import("../app/server/db.server");
+  const { closeDb, dbKind, getDb, migrateToLatest } = await import("../app/server/platform/db.server");
   const { seedCommunity } = await import("../scripts/seed");
   const { searchTraders } = await import("../app/server/community/search.server");
   const { feed, postsBy } = await import("../app/server/community/posts.server");
   const { isFollowing } = await import("../app/server/community/follows.server");
   const { isBlockedEitherWay } = await import("../app/server/community/messages.server");
-  const { currentGradeSummary } = await import("../app/server/evaluation.server");
-  const { findPublicProfile } = await import("../app/server/guards.server");
+  const { currentGradeSummary } = await import("../app/server/grades/evaluation.server");
+  const { findPublicProfile } = await import("../app/server/http/guards.server");
   await migrateToLatest();
   const db = await getDb();
   const kind = await dbKind();

@@ -4,9 +4,9 @@ import { performance } from "node:perf_hooks";
 // on PGlite (default) or the PostgreSQL of DATABASE_URL. Import excluded and included.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 
-const { getDb, migrateToLatest, closeDb, dbKind } = await import("../app/server/db.server");
-const { evaluateUser } = await import("../app/server/evaluation.server");
-const { linkAccount, saveImport } = await import("../app/server/imports.server");
+const { getDb, migrateToLatest, closeDb, dbKind } = await import("../app/server/platform/db.server");
+const { evaluateUser } = await import("../app/server/grades/evaluation.server");
+const { linkAccount, saveImport } = await import("../app/server/linking/imports.server");
 type Batch = Parameters<typeof saveImport>[1];
 
 function percentile(xs: number[], p: number) {
@@ -105,8 +105,9 @@ export async function benchDemoEvaluation(runs = 5) {
   const { startProviderMocks } = await import("../test/mocks/index");
   // Prices too: the benchmark series of Grade v2 comes from the price source, simulated here.
   const mocks = await startProviderMocks({ plaid: true, prices: true });
-  const { importJobHandlers, linkPlaidItem, reimportForEvaluation } = await import("../app/server/linking.server");
-  const { startJobs, stopJobs } = await import("../app/server/jobs.server");
+  const { importJobHandlers, linkPlaidItem, reimportForEvaluation } =
+    await import("../app/server/linking/linking.server");
+  const { startJobs, stopJobs } = await import("../app/server/platform/jobs.server");
   try {
     await migrateToLatest();
     const db = await getDb();

@@ -8,9 +8,9 @@
 // Run alone with `npx tsx bench/import.ts [jobs]`.
 import os from "node:os";
 import { sql } from "kysely";
-import { closeDb, copyInto, dbKind, getDb, migrateToLatest, type DB } from "../app/server/db.server";
-import { getEnv, parseEnv, setEnv, type Env } from "../app/server/env.server";
-import { saveImport, type ImportBatch } from "../app/server/imports.server";
+import { closeDb, copyInto, dbKind, getDb, migrateToLatest, type DB } from "../app/server/platform/db.server";
+import { getEnv, parseEnv, setEnv, type Env } from "../app/server/platform/env.server";
+import { saveImport, type ImportBatch } from "../app/server/linking/imports.server";
 import {
   mapPlaidInvestments,
   type PlaidHolding,
@@ -208,8 +208,8 @@ async function jobsOn(env: Env): Promise<JobsFigure> {
   const previous = getEnv();
   await closeDb();
   setEnv(env);
-  const { importJobHandlers, linkPlaidItem, linkWallet } = await import("../app/server/linking.server");
-  const { startJobs, stopJobs } = await import("../app/server/jobs.server");
+  const { importJobHandlers, linkPlaidItem, linkWallet } = await import("../app/server/linking/linking.server");
+  const { startJobs, stopJobs } = await import("../app/server/platform/jobs.server");
   const { computeAddress } = await import("ethers");
   const { EVM_BIG_WALLET_KEY } = await import("../test/mocks/evm");
   try {

@@ -10,10 +10,10 @@ import { sql } from "kysely";
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.LOG_LEVEL ??= "error";
 
-const { getDb, migrateToLatest, closeDb, dbKind } = await import("../app/server/db.server");
-const { buildUserLedger, LEDGER_DIGEST_VERSION } = await import("../app/server/ledger.server");
-const { evaluateUser } = await import("../app/server/evaluation.server");
-const { linkAccount, saveImport } = await import("../app/server/imports.server");
+const { getDb, migrateToLatest, closeDb, dbKind } = await import("../app/server/platform/db.server");
+const { buildUserLedger, LEDGER_DIGEST_VERSION } = await import("../app/server/grades/ledger.server");
+const { evaluateUser } = await import("../app/server/grades/evaluation.server");
+const { linkAccount, saveImport } = await import("../app/server/linking/imports.server");
 const { generatedHistory } = await import("./evaluation");
 const { canonicalJson, canonicalLedger, roundNumber } = await import("../app/grading/canonical");
 type DB = Awaited<ReturnType<typeof getDb>>;

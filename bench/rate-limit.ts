@@ -13,9 +13,9 @@ function stats(xs: number[]) {
 }
 
 export async function benchRateLimit(rounds = Number(process.env.BENCH_RATE_LIMIT_ROUNDS ?? 2000)) {
-  const { closeDb, dbKind, getDb, migrateToLatest } = await import("../app/server/db.server");
-  const { hitLimit } = await import("../app/server/rate-limit.server");
-  const { hashPassword, verifyPassword } = await import("../app/server/password.server");
+  const { closeDb, dbKind, getDb, migrateToLatest } = await import("../app/server/platform/db.server");
+  const { hitLimit } = await import("../app/server/http/rate-limit.server");
+  const { hashPassword, verifyPassword } = await import("../app/server/accounts/password.server");
   await migrateToLatest();
   const db = await getDb();
   const hash = await hashPassword("correct horse battery");

@@ -148,11 +148,11 @@ async function percentileBefore(db: Kysely<any>, userId: number, score: number) 
 }
 
 export async function benchScale() {
-  const { closeDb, dbKind, getDb, migrateToLatest } = await import("../app/server/db.server");
+  const { closeDb, dbKind, getDb, migrateToLatest } = await import("../app/server/platform/db.server");
   const { seedCommunity } = await import("../scripts/seed");
   const { searchTraders } = await import("../app/server/community/search.server");
   const { leaderboard } = await import("../app/server/community/market.server");
-  const { percentileAmongCurrentGrades } = await import("../app/server/evaluation.server");
+  const { percentileAmongCurrentGrades } = await import("../app/server/grades/evaluation.server");
   await migrateToLatest();
   const db = await getDb();
   const kind = await dbKind();

@@ -5,11 +5,11 @@ import { performance } from "node:perf_hooks";
 // analytic and one journal page. In process, on PGlite (default) or DATABASE_URL's PostgreSQL.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 
-const { getDb, migrateToLatest, dbKind } = await import("../app/server/db.server");
-const { evaluateUser, gradeReportFor } = await import("../app/server/evaluation.server");
-const { linkAccount, saveImport } = await import("../app/server/imports.server");
-const { evaluationLedger } = await import("../app/server/ledger.server");
-const { statsPage } = await import("../app/server/analytics.server");
+const { getDb, migrateToLatest, dbKind } = await import("../app/server/platform/db.server");
+const { evaluateUser, gradeReportFor } = await import("../app/server/grades/evaluation.server");
+const { linkAccount, saveImport } = await import("../app/server/linking/imports.server");
+const { evaluationLedger } = await import("../app/server/grades/ledger.server");
+const { statsPage } = await import("../app/server/grades/analytics.server");
 const { listRoundTrips } = await import("../app/grading/index");
 const { analyse } = await import("../app/analytics/index");
 const { journalPage, DEFAULT_JOURNAL_QUERY } = await import("../app/analytics/journal");

@@ -1,6 +1,6 @@
-import { closeDb, migrateToLatest } from "../app/server/db.server";
-import { listAdmins, setAdminByEmail } from "../app/server/admin.server";
-import { listStarApplications, reviewStarApplication } from "../app/server/stars.server";
+import { closeDb, migrateToLatest } from "../app/server/platform/db.server";
+import { listAdmins, setAdminByEmail } from "../app/server/accounts/admin.server";
+import { listStarApplications, reviewStarApplication } from "../app/server/community/stars.server";
 
 // Operator commands: `npm run admin -- <command> [args]` (see docs/OPERATIONS.md).
 // With the default PGlite database (no DATABASE_URL), stop the server first: PGlite is one process.

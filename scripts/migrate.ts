@@ -1,4 +1,4 @@
-import { closeDb, migrateToLatest } from "../app/server/db.server";
+import { closeDb, migrateToLatest } from "../app/server/platform/db.server";
 
 const applied = await migrateToLatest();
 console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { checkEntry, type KeySet, type LogEntry } from "../app/server/grade-verify.server";
+import { checkEntry, type KeySet, type LogEntry } from "../app/server/grades/grade-verify.server";
 
 // `npm run verify-grade -- record.json [--keys keys.json]`: checks one signed grade record (as
 // downloaded from /verify/{code}/record.json). With --keys it runs offline; without, it reads the

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { checkChain, type KeySet, type LogEntry } from "../app/server/grade-verify.server";
+import { checkChain, type KeySet, type LogEntry } from "../app/server/grades/grade-verify.server";
 
 // `npm run verify-log [-- --url https://host] [--keys keys.json]`: walks the public grade log and
 // checks every signature, hash and link. Without --url it reads this server's database (stop a
@@ -40,8 +40,8 @@ async function fromApi(base: string, keysFile: string | undefined): Promise<numb
 }
 
 async function fromDatabase(): Promise<number> {
-  const { closeDb, migrateToLatest } = await import("../app/server/db.server");
-  const { auditGradeLog } = await import("../app/server/grade-log.server");
+  const { closeDb, migrateToLatest } = await import("../app/server/platform/db.server");
+  const { auditGradeLog } = await import("../app/server/grades/grade-log.server");
   try {
     await migrateToLatest();
     const audit = await auditGradeLog();

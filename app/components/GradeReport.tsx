@@ -1,5 +1,5 @@
 import type { Evaluation } from "~/grading";
-import type { RedactedEvaluation } from "~/server/evaluation.server";
+import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
 import { formatCompact, formatDay, formatPercent, formatScore, formatUsd } from "~/lib/format-number";
 import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import type { PublicUser } from "~/server/users.server";
+import type { PublicUser } from "~/server/accounts/users.server";
 import { displayName } from "~/lib/display-name";
 import { useRootData } from "~/lib/use-root-data";
 import { Avatar } from "./Avatar";

@@ -1,5 +1,5 @@
 import { formatNumber, formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
-import type { HoldingRow, TradeRow } from "~/server/portfolio.server";
+import type { HoldingRow, TradeRow } from "~/server/grades/portfolio.server";
 import { PagedTable, type Column } from "./PagedTable";
 
 type Meta = { page: number; page_size: number; total: number };

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { publishedKeys } from "~/server/grade-log.server";
+import { publishedKeys } from "~/server/grades/grade-log.server";
 
 // The grade log's public keys as a JWKS (OKP/Ed25519, kid, nbf/exp): anyone can check a record
 // offline with them. Old keys stay while records signed with them exist, so keys can rotate.

@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { DesktopLanding, MobileLanding } from "~/components/landing/Landing";
 import { useDevice } from "~/lib/device";
 import { useRootData, useStartHref } from "~/lib/use-root-data";
-import { redirectIfSignedIn } from "~/server/auth.server";
+import { redirectIfSignedIn } from "~/server/http/auth.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Grader — Grade Your Trade, Share Your Success" });
 

@@ -6,7 +6,7 @@ import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { seo } from "~/lib/seo";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/server/platform/env.server";
 import {
   claimTask,
   pointsBalance,
@@ -18,9 +18,9 @@ import {
   registeredWallet,
   taskStates,
   type TaskId,
-} from "~/server/points.server";
-import { getSessionUser, requireUser } from "~/server/session.server";
-import { readForm, toId } from "~/server/guards.server";
+} from "~/server/community/points.server";
+import { getSessionUser, requireUser } from "~/server/http/session.server";
+import { readForm, toId } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) =>
   seo(args, {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { loadAvatar } from "~/server/avatar.server";
-import { parseId } from "~/server/guards.server";
+import { loadAvatar } from "~/server/accounts/avatar.server";
+import { parseId } from "~/server/http/guards.server";
 
 // Avatars are public (they appear on public cards and profiles). The URL carries ?v=<hash>, so a
 // new avatar is a new URL and this one can be cached for a long time.

@@ -3,8 +3,8 @@ import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { findArticle } from "~/content/blog";
-import { trackLoaderView } from "~/server/page-views.server";
-import { getSessionUser } from "~/server/session.server";
+import { trackLoaderView } from "~/server/community/page-views.server";
+import { getSessionUser } from "~/server/http/session.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // PRODUCT §4: compared as text; no match shows a dash for title and content (with a 404 status).

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { Link } from "@remix-run/react";
 import { articles } from "~/content/blog";
-import { trackLoaderView } from "~/server/page-views.server";
-import { getSessionUser } from "~/server/session.server";
+import { trackLoaderView } from "~/server/community/page-views.server";
+import { getSessionUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => [
   ...seo(args, {

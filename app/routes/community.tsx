@@ -7,8 +7,8 @@ import { parseForm } from "~/lib/forms";
 import { parseBefore } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { createPost, feed, PostBody } from "~/server/community/posts.server";
-import { requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Community · Grader", noindex: true });
 

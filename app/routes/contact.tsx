@@ -7,11 +7,11 @@ import { Field, FormResult, Honeypot } from "~/components/Field";
 import { email, honeypot } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { useRootData } from "~/lib/use-root-data";
-import { tooManyRequests } from "~/server/auth.server";
-import { saveContactMessage } from "~/server/contact.server";
-import { clientIp, hitLimit } from "~/server/rate-limit.server";
-import { getSessionUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { tooManyRequests } from "~/server/http/auth.server";
+import { saveContactMessage } from "~/server/accounts/contact.server";
+import { clientIp, hitLimit } from "~/server/http/rate-limit.server";
+import { getSessionUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 

@@ -4,12 +4,12 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { cardExpiryError } from "~/lib/card-expiry";
 import { isLoopbackUrl } from "~/lib/loopback";
 import { seo } from "~/lib/seo";
-import { getDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
+import { getDb } from "~/server/platform/db.server";
+import { getEnv } from "~/server/platform/env.server";
 import { formatPrice, passById } from "~/server/billing/passes";
 import { isStripeDemo, payDemoCheckout, retrieveDemoSession } from "~/server/billing/stripe.server";
-import { requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Checkout (demo) · Grader", noindex: true });

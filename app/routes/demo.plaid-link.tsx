@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isSimulated } from "~/server/demo.server";
+import { isSimulated } from "~/server/platform/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { seo } from "~/lib/seo";
-import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/server/linking.server";
-import { requireUser } from "~/server/session.server";
-import { readForm, toId } from "~/server/guards.server";
+import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/server/linking/linking.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Connect your broker (demo) · Grader", noindex: true });

@@ -4,7 +4,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { tokenize } from "~/lib/rich-text";
-import { listDemoMail, mayReadDemoMail } from "~/server/mail.server";
+import { listDemoMail, mayReadDemoMail } from "~/server/platform/mail.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Demo mailbox · Grader", noindex: true });
 

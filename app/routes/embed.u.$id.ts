@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { BADGE_CACHE_CONTROL, badgeFor, embedHtml } from "~/server/badge.server";
-import { parseId } from "~/server/guards.server";
+import { BADGE_CACHE_CONTROL, badgeFor, embedHtml } from "~/server/grades/badge.server";
+import { parseId } from "~/server/http/guards.server";
 
 // GET /embed/u/{id}: a small card of the trader's current grade that any site may frame.
 export async function loader({ params }: LoaderFunctionArgs) {

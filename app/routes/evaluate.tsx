@@ -7,12 +7,12 @@ import { LoadingOverlay } from "~/components/LoadingOverlay";
 import { Page } from "~/components/Page";
 import { TipsBox } from "~/components/Tips";
 import { seo } from "~/lib/seo";
-import { outcomeJson } from "~/server/evaluation-api.server";
-import { currentEvaluation, evaluateUser, triesLeft } from "~/server/evaluation.server";
-import { listLinkedAccounts } from "~/server/imports.server";
-import { reimportForEvaluation } from "~/server/linking.server";
-import { readForm } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { outcomeJson } from "~/server/grades/evaluation-api.server";
+import { currentEvaluation, evaluateUser, triesLeft } from "~/server/grades/evaluation.server";
+import { listLinkedAccounts } from "~/server/linking/imports.server";
+import { reimportForEvaluation } from "~/server/linking/linking.server";
+import { readForm } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade · Grader", noindex: true });
 

@@ -3,8 +3,8 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { WalletLinkPage } from "~/components/WalletLinkPage";
 import { seo } from "~/lib/seo";
-import { requireUser } from "~/server/session.server";
-import { isSimulated } from "~/server/demo.server";
+import { requireUser } from "~/server/http/session.server";
+import { isSimulated } from "~/server/platform/demo.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Link a MetaMask wallet · Grader", noindex: true });
 

@@ -1,9 +1,9 @@
-import { toId } from "~/server/guards.server";
+import { toId } from "~/server/http/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isSimulated } from "~/server/demo.server";
+import { isSimulated } from "~/server/platform/demo.server";
 import { redirect } from "@remix-run/node";
-import { linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/server/linking.server";
-import { readCookie, requireUser } from "~/server/session.server";
+import { linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/server/linking/linking.server";
+import { readCookie, requireUser } from "~/server/http/session.server";
 import { LINK_COOKIE } from "./link.plaid";
 
 // GET /link/plaid-complete: Plaid Hosted Link's completion_redirect_uri (real credentials only).

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { isSimulated } from "~/server/demo.server";
+import { isSimulated } from "~/server/platform/demo.server";
 import { redirect } from "@remix-run/node";
-import { getEnv } from "~/server/env.server";
-import { log } from "~/server/log.server";
-import { readCookie, requireUser } from "~/server/session.server";
-import { createLinkToken, describeFailure } from "~/server/linking.server";
-import { readForm, toId } from "~/server/guards.server";
+import { getEnv } from "~/server/platform/env.server";
+import { log } from "~/server/platform/log.server";
+import { readCookie, requireUser } from "~/server/http/session.server";
+import { createLinkToken, describeFailure } from "~/server/linking/linking.server";
+import { readForm, toId } from "~/server/http/guards.server";
 
 // POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the
 // server and sends the browser to Link. Demo mode: the local stand-in page. Real credentials: Plaid

@@ -7,9 +7,9 @@ import { Pager } from "~/components/Pager";
 import { pageCount, parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
-import { readForm } from "~/server/guards.server";
-import { listNotifications, markAllRead, markRead } from "~/server/notifications.server";
-import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/http/guards.server";
+import { listNotifications, markAllRead, markRead } from "~/server/community/notifications.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Notifications · Grader", noindex: true });
 

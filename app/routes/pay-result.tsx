@@ -4,9 +4,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { settleReturnedSession, type PaymentView } from "~/server/billing/stripe.server";
-import { triesLeft } from "~/server/evaluation.server";
-import { log } from "~/server/log.server";
-import { requireUser } from "~/server/session.server";
+import { triesLeft } from "~/server/grades/evaluation.server";
+import { log } from "~/server/platform/log.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Payment result · Grader", noindex: true });
 

@@ -6,10 +6,10 @@ import { Page } from "~/components/Page";
 import type { Tier } from "~/lib/vocabulary";
 import { seo } from "~/lib/seo";
 import { formatDay } from "~/lib/format-number";
-import { currentGradeSummary, triesLeft } from "~/server/evaluation.server";
-import { listLinkedAccounts } from "~/server/imports.server";
-import { hasSharedCard } from "~/server/points.server";
-import { requireUser } from "~/server/session.server";
+import { currentGradeSummary, triesLeft } from "~/server/grades/evaluation.server";
+import { listLinkedAccounts } from "~/server/linking/imports.server";
+import { hasSharedCard } from "~/server/community/points.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Dashboard · Grader", noindex: true });
 

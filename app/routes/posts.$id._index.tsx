@@ -7,8 +7,8 @@ import { parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { handlePostAction } from "~/server/community/post-actions.server";
 import { getPost, repliesTo } from "~/server/community/posts.server";
-import { ensureFound, parseId } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { ensureFound, parseId } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Post · Grader", noindex: true });
 

@@ -7,12 +7,12 @@ import { seo } from "~/lib/seo";
 import { allowanceOf } from "~/server/billing/fulfilment.server";
 import { publicPasses } from "~/server/billing/passes";
 import { createCheckoutSession, isStripeDemo, UnknownPriceError } from "~/server/billing/stripe.server";
-import { getEnv } from "~/server/env.server";
-import { triesLeft } from "~/server/evaluation.server";
-import { log } from "~/server/log.server";
-import { hitLimit } from "~/server/rate-limit.server";
-import { getSessionUser, requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { getEnv } from "~/server/platform/env.server";
+import { triesLeft } from "~/server/grades/evaluation.server";
+import { log } from "~/server/platform/log.server";
+import { hitLimit } from "~/server/http/rate-limit.server";
+import { getSessionUser, requireUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) =>

@@ -1,4 +1,4 @@
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/server/platform/env.server";
 
 // Member and API pages are not for search engines; everything public is, with the sitemap.
 export function loader() {

@@ -6,7 +6,7 @@ import { Avatar } from "~/components/Avatar";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { normalizeKeyword, SEARCH_MIN_CHARS, searchTraders } from "~/server/community/search.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Search traders · Grader", noindex: true });
 

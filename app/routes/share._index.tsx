@@ -3,9 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { INSTAGRAM_MESSAGE, proxyDownloadPath, shareIntents, SHARE_TEXT } from "~/components/ShareModal";
 import { BrandIcon } from "~/components/BrandIcon";
 import { seo } from "~/lib/seo";
-import { ensureCard } from "~/server/cards.server";
-import { getEnv } from "~/server/env.server";
-import { requireUser } from "~/server/session.server";
+import { ensureCard } from "~/server/grades/cards.server";
+import { getEnv } from "~/server/platform/env.server";
+import { requireUser } from "~/server/http/session.server";
 
 // The share modal as a page: where the header's Share link leads without JavaScript. The card,
 // the network links and download links (both formats) work as plain links.

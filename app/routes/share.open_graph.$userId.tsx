@@ -3,10 +3,10 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { Stars } from "~/components/GradeBadge";
 import { seo } from "~/lib/seo";
-import { ensureCard } from "~/server/cards.server";
-import { parseId } from "~/server/guards.server";
-import { trackLoaderView } from "~/server/page-views.server";
-import { unlinkedDisclosureFor } from "~/server/unlinked-accounts.server";
+import { ensureCard } from "~/server/grades/cards.server";
+import { parseId } from "~/server/http/guards.server";
+import { trackLoaderView } from "~/server/community/page-views.server";
+import { unlinkedDisclosureFor } from "~/server/linking/unlinked-accounts.server";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 // The public page every shared link points at (PRODUCT §7): Open Graph and Twitter tags for the

@@ -1,6 +1,6 @@
 import { articles } from "~/content/blog";
 import { sections } from "~/content/white-paper";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/server/platform/env.server";
 
 // The public pages and every article and white-paper section, with absolute URLs from PUBLIC_URL.
 export const PUBLIC_PAGES = [

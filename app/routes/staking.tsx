@@ -6,9 +6,16 @@ import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { formatDay, formatNumber } from "~/lib/format-number";
-import { MIN_STAKE, pointsBalance, STAKE_LOCKS, stakePoints, stakesOf, unstakePoints } from "~/server/points.server";
-import { requireUser } from "~/server/session.server";
-import { readForm, toId } from "~/server/guards.server";
+import {
+  MIN_STAKE,
+  pointsBalance,
+  STAKE_LOCKS,
+  stakePoints,
+  stakesOf,
+  unstakePoints,
+} from "~/server/community/points.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm, toId } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) =>
   seo(args, {

@@ -4,10 +4,15 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { EmptyState, Page } from "~/components/Page";
 import { parseForm } from "~/lib/forms";
 import { seo } from "~/lib/seo";
-import { currentGradeSummary } from "~/server/evaluation.server";
-import { requireUser } from "~/server/session.server";
-import { isStarTier, starApplication, StarApplicationSchema, submitStarApplication } from "~/server/stars.server";
-import { readForm } from "~/server/guards.server";
+import { currentGradeSummary } from "~/server/grades/evaluation.server";
+import { requireUser } from "~/server/http/session.server";
+import {
+  isStarTier,
+  starApplication,
+  StarApplicationSchema,
+  submitStarApplication,
+} from "~/server/community/stars.server";
+import { readForm } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Become a Star · Grader", noindex: true });

@@ -4,8 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatNumber } from "~/lib/format-number";
 import { EmptyState, Page } from "~/components/Page";
 import { seo } from "~/lib/seo";
-import { requireUser } from "~/server/session.server";
-import { starApplication, starDashboard } from "~/server/stars.server";
+import { requireUser } from "~/server/http/session.server";
+import { starApplication, starDashboard } from "~/server/community/stars.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Star dashboard · Grader", noindex: true });
 

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { seo } from "~/lib/seo";
-import { listStars } from "~/server/stars.server";
+import { listStars } from "~/server/community/stars.server";
 
 export const meta: MetaFunction = (args) =>
   seo(args, {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { parseTheme, themeCookie } from "~/lib/theme";
-import { readForm } from "~/server/guards.server";
+import { readForm } from "~/server/http/guards.server";
 
 // POST /theme (the switch in settings): sets the theme cookie and goes back; no account needed.
 export async function action({ request }: ActionFunctionArgs) {

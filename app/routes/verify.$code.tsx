@@ -3,8 +3,8 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { NO_GRADE, VerifyForm } from "~/components/VerifyForm";
 import { seo } from "~/lib/seo";
-import { normaliseCode } from "~/server/grade-record.server";
-import { gradeVerification, loggedOnlyVerification } from "~/server/verify.server";
+import { normaliseCode } from "~/server/grades/grade-record.server";
+import { gradeVerification, loggedOnlyVerification } from "~/server/grades/verify.server";
 
 // The code printed on every card leads here: everything the card shows, from the stored grade, and
 // the card itself, so a viewer can tell a real card from an edited screenshot. Public; money only

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { gradeLogEntry } from "~/server/grade-log.server";
-import { normaliseCode } from "~/server/grade-record.server";
+import { gradeLogEntry } from "~/server/grades/grade-log.server";
+import { normaliseCode } from "~/server/grades/grade-record.server";
 
 // The signed record of one grade, as the log holds it: check it with `npm run verify-grade`.
 export async function loader({ params }: LoaderFunctionArgs) {

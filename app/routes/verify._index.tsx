@@ -2,7 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { useLoaderData } from "@remix-run/react";
 import { NO_GRADE, VerifyForm } from "~/components/VerifyForm";
 import { seo } from "~/lib/seo";
-import { normaliseCode } from "~/server/grade-record.server";
+import { normaliseCode } from "~/server/grades/grade-record.server";
 
 // Every card says "Verify GR-… at <host>/verify": the form sends ?code=, answered with a 303 to the
 // record; a code that cannot be one is a 404 on this same page, form included.

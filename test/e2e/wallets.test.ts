@@ -4,7 +4,7 @@ import { getBytes, Wallet } from "ethers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGE_406 } from "../../app/server/imports.server";
+import { MESSAGE_406 } from "../../app/server/linking/imports.server";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
 import { baseUrl, signUp, waitForImports } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";

@@ -4,9 +4,9 @@ import { get, postForm, signUp } from "../support/http";
 // The admin area's domain module in-process (Star review, moderation of a missing post, the
 // role by e-mail), and /dev/mail's links over HTTP.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const admin = await import("~/server/admin.server");
-const stars = await import("~/server/stars.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const admin = await import("~/server/accounts/admin.server");
+const stars = await import("~/server/community/stars.server");
 
 beforeAll(async () => {
   await migrateToLatest();

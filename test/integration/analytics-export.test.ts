@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 // In-process against PGlite (or DATABASE_URL's PostgreSQL): the journal API, its CSV and the
 // trades CSV of a graded user, called as routes with a bearer session.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { evaluateUser, currentEvaluation } = await import("~/server/evaluation.server");
-const { saveImport, linkAccount } = await import("~/server/imports.server");
-const { createSession } = await import("~/server/session.server");
-const { statsPage } = await import("~/server/analytics.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { evaluateUser, currentEvaluation } = await import("~/server/grades/evaluation.server");
+const { saveImport, linkAccount } = await import("~/server/linking/imports.server");
+const { createSession } = await import("~/server/http/session.server");
+const { statsPage } = await import("~/server/grades/analytics.server");
 const roundTripsApi = await import("~/routes/_api+/api.portal.round_trips");
 const roundTripsCsv = await import("~/routes/_api+/api.portal.round_trips[.]csv");
 const tradesApi = await import("~/routes/_api+/api.portal.trades");

@@ -341,7 +341,7 @@ describe("the client IP without a trusted proxy", () => {
       await server.stop();
 
       if (!process.env.DATABASE_URL) process.env.DATA_DIR = dataDir;
-      const { closeDb, getDb } = await import("~/server/db.server");
+      const { closeDb, getDb } = await import("~/server/platform/db.server");
       const db = await getDb();
       const sessions = await db
         .selectFrom("sessions")

@@ -326,7 +326,7 @@ describe("performance cards", () => {
 describe("the card renderer (in process)", () => {
   it("draws long, non-Latin and fallback names, huge and negative figures at the exact size", async () => {
     const { renderCardPng, facesForText } = await import("../../app/card/render.server");
-    const { drawableName, cardPercent, cardUsd } = await import("../../app/server/cards.server");
+    const { drawableName, cardPercent, cardUsd } = await import("../../app/server/grades/cards.server");
     // Cyrillic, Greek, Vietnamese, Chinese and Japanese have bundled glyphs; emoji, Korean and
     // right-to-left scripts fall back to the @username instead of drawing tofu.
     for (const name of [

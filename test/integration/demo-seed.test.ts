@@ -56,7 +56,7 @@ describe("demo community at start", () => {
     // The seeded grades are demo grades.
     if (db.DATABASE_URL) process.env.DATABASE_URL = db.DATABASE_URL;
     else process.env.DATA_DIR = dir;
-    const { getDb, closeDb } = await import("~/server/db.server");
+    const { getDb, closeDb } = await import("~/server/platform/db.server");
     const rows = await (
       await getDb()
     )

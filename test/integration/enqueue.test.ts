@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // commits (pg-boss's `db` option on our own connection), on PGlite and on PostgreSQL.
 
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { enqueue, startJobs, stopJobs } = await import("~/server/jobs.server");
-const { startImport } = await import("~/server/linking.server");
-const { linkAccount } = await import("~/server/imports.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { enqueue, startJobs, stopJobs } = await import("~/server/platform/jobs.server");
+const { startImport } = await import("~/server/linking/linking.server");
+const { linkAccount } = await import("~/server/linking/imports.server");
 
 class Rollback extends Error {}
 

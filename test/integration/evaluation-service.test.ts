@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI), with hand-made imports: the
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const {
   consumeAllowance,
   evaluateUser,
@@ -13,9 +13,9 @@ const {
   StillImporting,
   EVALUATION_LEASE_MS,
   MIN_PERCENTILE_POPULATION,
-} = await import("~/server/evaluation.server");
-const { isSimulated } = await import("~/server/demo.server");
-const { saveImport, linkAccount } = await import("~/server/imports.server");
+} = await import("~/server/grades/evaluation.server");
+const { isSimulated } = await import("~/server/platform/demo.server");
+const { saveImport, linkAccount } = await import("~/server/linking/imports.server");
 // The benchmark series comes from the price source; its simulator answers at the network edge.
 await (await import("../mocks")).startProviderMocks({ prices: true });
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openApiDocument } from "~/server/openapi.server";
+import { openApiDocument } from "~/server/http/openapi.server";
 import { baseUrl, signUp } from "../support/http";
 
 // Property: no request a client can send makes the server answer 5xx. Every JSON route (api.*)

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { linkAccount, saveImport, unlinkAccount } = await import("~/server/imports.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { linkAccount, saveImport, unlinkAccount } = await import("~/server/linking/imports.server");
 
 async function user() {
   const db = await getDb();

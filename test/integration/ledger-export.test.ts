@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI): the ledger stored with each
 // evaluation reproduces its grade through the CLI, score and digest alike.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { evaluateUser, currentEvaluation } = await import("~/server/evaluation.server");
-const { saveImport, linkAccount } = await import("~/server/imports.server");
-const { evaluationLedger, SNAPSHOT_REWRITE_ROWS, storedLedger } = await import("~/server/ledger.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { evaluateUser, currentEvaluation } = await import("~/server/grades/evaluation.server");
+const { saveImport, linkAccount } = await import("~/server/linking/imports.server");
+const { evaluationLedger, SNAPSHOT_REWRITE_ROWS, storedLedger } = await import("~/server/grades/ledger.server");
 const { ledgerDigest, parseLedger } = await import("~/grading");
 await (await import("../mocks")).startProviderMocks({ prices: true });
 await migrateToLatest();

@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 // The columnar ledger read (ledger.server.ts) and the COPY import (imports.server.ts) on the
 // database of the run: text and numbers come back as they went in, in the digest's order.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { linkAccount, saveImport } = await import("~/server/imports.server");
-const { buildUserLedger, LEDGER_DIGEST_VERSION, SNAPSHOT_REWRITE_ROWS } = await import("~/server/ledger.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { linkAccount, saveImport } = await import("~/server/linking/imports.server");
+const { buildUserLedger, LEDGER_DIGEST_VERSION, SNAPSHOT_REWRITE_ROWS } = await import("~/server/grades/ledger.server");
 type ImportedTrade = Parameters<typeof saveImport>[1]["trades"][number];
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import type { ZodTypeAny } from "zod";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiRegistry, openApiDocument } from "~/server/openapi.server";
+import { apiRegistry, openApiDocument } from "~/server/http/openapi.server";
 import { baseUrl, signUp, waitForImports } from "../support/http";
 
 // The served OpenAPI document is the one generated from the routes' zod schemas, covers every JSON

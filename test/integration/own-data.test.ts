@@ -4,9 +4,9 @@ import { get, postForm, signUp } from "../support/http";
 // "Download my data" and "Delete my account": in-process against the domain module (messages,
 // follows, tries), and over HTTP against the built server (forms, sessions).
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const own = await import("~/server/own-data.server");
-const { createUser } = await import("~/server/users.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const own = await import("~/server/accounts/own-data.server");
+const { createUser } = await import("~/server/accounts/users.server");
 
 let seq = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${seq++}@example.com`;

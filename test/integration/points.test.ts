@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI): money and points under
 // concurrency. Every operation here is hit at once by many callers and must change state once.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const { fulfilCheckoutSession } = await import("~/server/billing/fulfilment.server");
-const { consumeAllowance, triesLeft } = await import("~/server/evaluation.server");
-const points = await import("~/server/points.server");
+const { consumeAllowance, triesLeft } = await import("~/server/grades/evaluation.server");
+const points = await import("~/server/community/points.server");
 const { sql } = await import("kysely");
 
 let seq = 0;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // wait easy to provoke; PostgreSQL's pool takes the same path).
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.DATABASE_POOL_WAIT_MS = "100";
-const { getDb, closeDb, poolStats } = await import("~/server/db.server");
+const { getDb, closeDb, poolStats } = await import("~/server/platform/db.server");
 
 beforeAll(async () => {
   await getDb();

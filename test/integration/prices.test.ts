@@ -8,9 +8,9 @@ import { priceHandlers, rateLimitNext, simulatedAsTraded, simulatedCoinPrice, ya
 // answered by the demo simulator at the network edge: what it stores, what it asks twice (nothing).
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.PRICES_LIVE = "0";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, swapPriceLookup } =
-  await import("~/server/prices.server");
+  await import("~/server/grades/prices.server");
 const { valueSwaps } = await import("~/sources/swaps");
 
 const server = setupServer(...priceHandlers());

@@ -4,8 +4,8 @@ import { baseUrl, get, postForm, signUp } from "../support/http";
 // Stars in-process (applications, operator review, the dashboard's figures) plus the points and
 // Stars pages over HTTP against the built server.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const stars = await import("~/server/stars.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const stars = await import("~/server/community/stars.server");
 const { sql } = await import("kysely");
 
 let seq = 0;

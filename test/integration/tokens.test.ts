@@ -4,10 +4,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 // expiry needs a clock we can move, which the HTTP tests cannot do.
 process.env.DATA_DIR ??= "memory://";
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb, migrateToLatest } = await import("~/server/db.server");
-const { consumeToken, issueToken } = await import("~/server/tokens.server");
-const { changePassword, resetPassword } = await import("~/server/account.server");
-const { hashPassword } = await import("~/server/password.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { consumeToken, issueToken } = await import("~/server/accounts/tokens.server");
+const { changePassword, resetPassword } = await import("~/server/accounts/account.server");
+const { hashPassword } = await import("~/server/accounts/password.server");
 
 describe("single-use tokens", () => {
   let userId: number;

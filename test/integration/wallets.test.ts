@@ -2,7 +2,7 @@ import bs58 from "bs58";
 import { Wallet } from "ethers";
 import nacl from "tweetnacl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGE_406 } from "../../app/server/imports.server";
+import { MESSAGE_406 } from "../../app/server/linking/imports.server";
 import { DEMO_CONTRACT_WALLET, EVM_FAILURE_KEYS } from "../mocks/evm";
 import { SOLANA_FAILURE_SEEDS } from "../mocks/solana";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";

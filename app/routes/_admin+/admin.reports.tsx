@@ -3,8 +3,14 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { parseForm } from "~/lib/forms";
-import { moderatePost, ModerationInput, openReportedPosts, pageParam, requireAdmin } from "~/server/admin.server";
-import { readForm } from "~/server/guards.server";
+import {
+  moderatePost,
+  ModerationInput,
+  openReportedPosts,
+  pageParam,
+  requireAdmin,
+} from "~/server/accounts/admin.server";
+import { readForm } from "~/server/http/guards.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -3,9 +3,9 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { parseForm } from "~/lib/forms";
-import { requireAdmin, reviewStar, StarReviewInput } from "~/server/admin.server";
-import { readForm } from "~/server/guards.server";
-import { listStarApplications } from "~/server/stars.server";
+import { requireAdmin, reviewStar, StarReviewInput } from "~/server/accounts/admin.server";
+import { readForm } from "~/server/http/guards.server";
+import { listStarApplications } from "~/server/community/stars.server";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
 

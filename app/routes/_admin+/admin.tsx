@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { RouteErrorPanel } from "~/components/RouteError";
 import { Tabs } from "~/components/Tabs";
 import { seo } from "~/lib/seo";
-import { adminCounts, requireAdmin } from "~/server/admin.server";
+import { adminCounts, requireAdmin } from "~/server/accounts/admin.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Admin · Grader", noindex: true });
 

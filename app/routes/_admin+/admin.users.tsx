@@ -3,8 +3,8 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { parseForm } from "~/lib/forms";
-import { listUsers, pageParam, requireAdmin, RoleInput, setAdminRole } from "~/server/admin.server";
-import { readForm } from "~/server/guards.server";
+import { listUsers, pageParam, requireAdmin, RoleInput, setAdminRole } from "~/server/accounts/admin.server";
+import { readForm } from "~/server/http/guards.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

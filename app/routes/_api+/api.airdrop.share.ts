@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, requireApiUser, requireMethod } from "~/server/api.server";
-import { recordShare, TASKS } from "~/server/points.server";
+import { apiData, apiError, requireApiUser, requireMethod } from "~/server/http/api.server";
+import { recordShare, TASKS } from "~/server/community/points.server";
 
 // The share modal calls this after the user shares their card (the product's pending-airdrop-share flag).
 // Idempotent per user: the first share earns the task's points, every later one answers credited 0.

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listLinkedAccountsWithCounts } from "~/server/imports.server";
-import { apiData, requireApiUser } from "~/server/api.server";
+import { listLinkedAccountsWithCounts } from "~/server/linking/imports.server";
+import { apiData, requireApiUser } from "~/server/http/api.server";
 
 // GET /api/finance/plaid/accounts → the caller's linked accounts (all kinds) with ledger sizes.
 export async function loader({ request }: LoaderFunctionArgs) {

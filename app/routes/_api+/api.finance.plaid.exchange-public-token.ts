@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { describeFailure, linkPlaidItem } from "~/server/linking.server";
-import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
-import { MESSAGE_406 } from "~/server/imports.server";
-import { ExchangeTokenBody } from "~/server/api-schemas.server";
+import { describeFailure, linkPlaidItem } from "~/server/linking/linking.server";
+import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
+import { MESSAGE_406 } from "~/server/linking/imports.server";
+import { ExchangeTokenBody } from "~/server/http/api-schemas.server";
 
 // POST /api/finance/plaid/exchange-public-token { public_token } → links the item's investment
 // accounts (status "importing") and starts their imports as jobs; progress is at

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { findOwnPlaidAccount, startImports } from "~/server/linking.server";
-import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
-import { ImportBody } from "~/server/api-schemas.server";
+import { findOwnPlaidAccount, startImports } from "~/server/linking/linking.server";
+import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
+import { ImportBody } from "~/server/http/api-schemas.server";
 
 // POST /api/finance/plaid/import { linked_account_id } → starts a re-import of one of the caller's
 // Plaid accounts as a job (202; idempotent: what was imported before is not added again). Its

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { createLinkToken, describeFailure } from "~/server/linking.server";
-import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
-import { LinkTokenBody } from "~/server/api-schemas.server";
+import { createLinkToken, describeFailure } from "~/server/linking/linking.server";
+import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
+import { LinkTokenBody } from "~/server/http/api-schemas.server";
 
 // POST /api/finance/plaid/link-token → { link_token } for Plaid Link (products: investments).
 // Body (optional): { linked_account_id } → a token for Link update mode on that account (re-login).

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { WebhookRejected } from "~/sources/plaid.server";
-import { handlePlaidWebhook, verifyPlaidWebhook } from "~/server/linking.server";
-import { apiData, apiError } from "~/server/api.server";
-import { log } from "~/server/log.server";
+import { handlePlaidWebhook, verifyPlaidWebhook } from "~/server/linking/linking.server";
+import { apiData, apiError } from "~/server/http/api.server";
+import { log } from "~/server/platform/log.server";
 
 // POST /api/finance/plaid/webhook: Plaid's signed webhooks (exempt from the Origin check; the
 // Plaid-Verification JWT authenticates them). Anything that fails verification answers 400.

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, readQuery } from "~/server/api.server";
-import { GradeLogQuery } from "~/server/api-schemas.server";
-import { gradeLogPage } from "~/server/grade-log.server";
+import { apiData, readQuery } from "~/server/http/api.server";
+import { GradeLogQuery } from "~/server/http/api-schemas.server";
+import { gradeLogPage } from "~/server/grades/grade-log.server";
 
 // GET /api/grades/log?after=N: the public grade log in order, from the entry after seq N (0 or
 // absent: from the start). meta.next is the `after` of the next page (null at the end).

@@ -1,4 +1,4 @@
-import { portfolioApiLoader } from "~/server/portfolio-api.server";
-import { holdingsFor } from "~/server/portfolio-routes.server";
+import { portfolioApiLoader } from "~/server/grades/portfolio-api.server";
+import { holdingsFor } from "~/server/grades/portfolio-routes.server";
 
 export const loader = portfolioApiLoader(holdingsFor);

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, readQuery, requireApiUser } from "~/server/api.server";
-import { LedgerQuery } from "~/server/api-schemas.server";
-import { evaluationLedger } from "~/server/ledger.server";
+import { apiData, apiError, readQuery, requireApiUser } from "~/server/http/api.server";
+import { LedgerQuery } from "~/server/http/api-schemas.server";
+import { evaluationLedger } from "~/server/grades/ledger.server";
 
 // The exact engine-format ledger an evaluation of the caller graded (docs/API.md): the current
 // grade's, or ?evaluation_id= for an older one. `npm run grade` on it reproduces the grade.

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, requireApiUser } from "~/server/api.server";
+import { apiData, requireApiUser } from "~/server/http/api.server";
 import { leaderboardFor } from "~/server/community/market-routes.server";
 
 // GET /api/portal/market/traders?page=&page_size=&sort_by=score|return|drawdown|followers&order=&tier=&asset_class=

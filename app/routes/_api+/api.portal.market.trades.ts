@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, requireApiUser } from "~/server/api.server";
+import { apiData, requireApiUser } from "~/server/http/api.server";
 import { marketTradesFor } from "~/server/community/market-routes.server";
 
 // GET /api/portal/market/trades?page=&page_size=&sort_by=time|symbol&order= — quantities null unless the trader shows amounts.

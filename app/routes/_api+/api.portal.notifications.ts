@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parsePaging } from "~/lib/paging";
-import { apiData, apiError, requireApiUser } from "~/server/api.server";
-import { listNotifications, NOTIFICATIONS_QUERY } from "~/server/notifications.server";
+import { apiData, apiError, requireApiUser } from "~/server/http/api.server";
+import { listNotifications, NOTIFICATIONS_QUERY } from "~/server/community/notifications.server";
 
 // GET /api/portal/notifications — the caller's notifications, newest first, paged; meta.unread is
 // the bell's count (docs/API.md). The header polls it with page_size=1.

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { roundTripApiRow } from "~/analytics/journal";
-import { ownJournal } from "~/server/analytics.server";
-import { apiData, apiError, requireApiUser } from "~/server/api.server";
+import { ownJournal } from "~/server/grades/analytics.server";
+import { apiData, apiError, requireApiUser } from "~/server/http/api.server";
 
 // The caller's journal: the round trips of their current grade, filtered, sorted and paged
 // (docs/API.md). The CSV twin is /api/portal/round_trips.csv.

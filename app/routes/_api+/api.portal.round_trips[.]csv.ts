@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ROUND_TRIP_COLUMNS, roundTripApiRow } from "~/analytics/journal";
-import { ownJournal } from "~/server/analytics.server";
-import { apiError, requireApiUser } from "~/server/api.server";
-import { csvResponse } from "~/server/csv.server";
+import { ownJournal } from "~/server/grades/analytics.server";
+import { apiError, requireApiUser } from "~/server/http/api.server";
+import { csvResponse } from "~/server/http/csv.server";
 
 // Every round trip of the caller's current grade matching the journal's filters, as CSV (the
 // rows of GET /api/portal/round_trips, unpaged).

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, readQuery, requireApiUser } from "~/server/api.server";
-import { SearchQuery } from "~/server/api-schemas.server";
+import { apiData, readQuery, requireApiUser } from "~/server/http/api.server";
+import { SearchQuery } from "~/server/http/api-schemas.server";
 import { searchTraders } from "~/server/community/search.server";
 
 // GET /api/portal/search/trader?keyword=… → { data: [{ id, first_name, last_name, username, avatar }] },

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/server/api.server";
-import { csvResponse } from "~/server/csv.server";
-import { allOwnTrades, type TradeRow } from "~/server/portfolio.server";
+import { requireApiUser } from "~/server/http/api.server";
+import { csvResponse } from "~/server/http/csv.server";
+import { allOwnTrades, type TradeRow } from "~/server/grades/portfolio.server";
 
 const COLUMNS: (keyof TradeRow)[] = [
   "id",

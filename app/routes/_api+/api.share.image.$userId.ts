@@ -1,10 +1,10 @@
-import { toId } from "~/server/guards.server";
+import { toId } from "~/server/http/guards.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, readBody, readQuery, requireApiUser, requireMethod } from "~/server/api.server";
-import { ShareImageBody, ShareImageQuery } from "~/server/api-schemas.server";
-import { ensureCard, sharePageUrl } from "~/server/cards.server";
-import { currentGradeSummary } from "~/server/evaluation.server";
-import { getDb } from "~/server/db.server";
+import { apiData, apiError, readBody, readQuery, requireApiUser, requireMethod } from "~/server/http/api.server";
+import { ShareImageBody, ShareImageQuery } from "~/server/http/api-schemas.server";
+import { ensureCard, sharePageUrl } from "~/server/grades/cards.server";
+import { currentGradeSummary } from "~/server/grades/evaluation.server";
+import { getDb } from "~/server/platform/db.server";
 
 export const NO_GRADE_OWN =
   "You don’t have a grade yet. Connect your investment account to get your grade, then share it!";

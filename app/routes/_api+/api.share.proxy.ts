@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, readQuery } from "~/server/api.server";
-import { ShareProxyQuery } from "~/server/api-schemas.server";
-import { cardOwner, downloadFileName, loadCard, ownCardHash } from "~/server/cards.server";
+import { apiError, readQuery } from "~/server/http/api.server";
+import { ShareProxyQuery } from "~/server/http/api-schemas.server";
+import { cardOwner, downloadFileName, loadCard, ownCardHash } from "~/server/grades/cards.server";
 
 /**
  * PRODUCT §7: GET /api/share/proxy?file_url=… → the card as a download named after its trader.

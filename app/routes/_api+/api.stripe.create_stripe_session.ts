@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/api.server";
-import { CheckoutBody } from "~/server/api-schemas.server";
+import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
+import { CheckoutBody } from "~/server/http/api-schemas.server";
 import { createCheckoutSession, UnknownPriceError } from "~/server/billing/stripe.server";
-import { log } from "~/server/log.server";
-import { hitLimit } from "~/server/rate-limit.server";
+import { log } from "~/server/platform/log.server";
+import { hitLimit } from "~/server/http/rate-limit.server";
 
 // PRODUCT §7: POST /api/stripe/create_stripe_session { price_id } → { client_secret } (embedded Checkout).
 

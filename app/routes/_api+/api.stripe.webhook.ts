@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { handleStripeWebhook, WebhookSignatureError } from "~/server/billing/stripe.server";
-import { log } from "~/server/log.server";
+import { log } from "~/server/platform/log.server";
 
 // Stripe → us. The raw body (request.text(), never re-serialised) is what the signature covers.
 export async function action({ request }: ActionFunctionArgs) {

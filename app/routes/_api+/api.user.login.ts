@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, readBody, requireMethod } from "~/server/api.server";
-import { LoginBody } from "~/server/api-schemas.server";
-import { signIn } from "~/server/login.server";
+import { apiData, apiError, readBody, requireMethod } from "~/server/http/api.server";
+import { LoginBody } from "~/server/http/api-schemas.server";
+import { signIn } from "~/server/accounts/login.server";
 
 // POST /api/user/login { email, password } → { data: { auth_token } }
 export async function action({ request }: ActionFunctionArgs) {

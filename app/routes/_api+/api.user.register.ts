@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { signUp } from "~/server/account.server";
-import { apiData, apiError, readBody, requireMethod } from "~/server/api.server";
-import { RegisterBody } from "~/server/api-schemas.server";
+import { signUp } from "~/server/accounts/account.server";
+import { apiData, apiError, readBody, requireMethod } from "~/server/http/api.server";
+import { RegisterBody } from "~/server/http/api-schemas.server";
 
 // POST /api/user/register { email, password, ...extras } → { data: { auth_token } } (201)
 export async function action({ request }: ActionFunctionArgs) {

@@ -6,10 +6,10 @@ import { z } from "zod";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { email, honeypot } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
-import { requestPasswordReset } from "~/server/account.server";
-import { tooManyRequests } from "~/server/auth.server";
-import { clientIp, hitLimit } from "~/server/rate-limit.server";
-import { readForm } from "~/server/guards.server";
+import { requestPasswordReset } from "~/server/accounts/account.server";
+import { tooManyRequests } from "~/server/http/auth.server";
+import { clientIp, hitLimit } from "~/server/http/rate-limit.server";
+import { readForm } from "~/server/http/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Field, FormResult } from "~/components/Field";
 import { seo } from "~/lib/seo";
-import { log } from "~/server/log.server";
+import { log } from "~/server/platform/log.server";
 import {
   checkDemoClientId,
   checkDemoRedirectUri,
@@ -12,7 +12,7 @@ import {
   DemoIdentitySchema,
   requireDemo,
   type DemoIdentity,
-} from "~/server/oauth/demo.server";
+} from "~/server/accounts/oauth/demo.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Sign in with Apple (demo) · Grader", noindex: true });
 

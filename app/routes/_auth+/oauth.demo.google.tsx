@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormResult } from "~/components/Field";
 import { seo } from "~/lib/seo";
-import { log } from "~/server/log.server";
+import { log } from "~/server/platform/log.server";
 import {
   checkDemoClientId,
   checkDemoRedirectUri,
@@ -11,8 +11,8 @@ import {
   demoGoogleCode,
   DemoIdentitySchema,
   requireDemo,
-} from "~/server/oauth/demo.server";
-import { readForm } from "~/server/guards.server";
+} from "~/server/accounts/oauth/demo.server";
+import { readForm } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Sign in with Google (demo) · Grader", noindex: true });
 

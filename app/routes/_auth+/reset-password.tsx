@@ -6,10 +6,10 @@ import { z } from "zod";
 import { Field, FormResult } from "~/components/Field";
 import { password, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
-import { resetPassword } from "~/server/account.server";
-import { getDb } from "~/server/db.server";
-import { peekToken } from "~/server/tokens.server";
-import { readForm } from "~/server/guards.server";
+import { resetPassword } from "~/server/accounts/account.server";
+import { getDb } from "~/server/platform/db.server";
+import { peekToken } from "~/server/accounts/tokens.server";
+import { readForm } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Choose a new password · Grader", noindex: true });
 

@@ -9,9 +9,9 @@ import { notify } from "~/components/Toaster";
 import { SigninSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
-import { signIn } from "~/server/login.server";
-import { readForm } from "~/server/guards.server";
+import { redirectIfSignedIn, tooManyRequests } from "~/server/http/auth.server";
+import { signIn } from "~/server/accounts/login.server";
+import { readForm } from "~/server/http/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 

@@ -6,9 +6,9 @@ import { OAuthButtons } from "~/components/OAuthButtons";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
-import { signUp } from "~/server/account.server";
-import { redirectIfSignedIn, tooManyRequests } from "~/server/auth.server";
-import { readForm } from "~/server/guards.server";
+import { signUp } from "~/server/accounts/account.server";
+import { redirectIfSignedIn, tooManyRequests } from "~/server/http/auth.server";
+import { readForm } from "~/server/http/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 

@@ -5,9 +5,9 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { parseForm } from "~/lib/forms";
 import { EXPERIENCE, EXPERIENCE_LABELS, MARKET_LABELS, MARKETS, OnboardingSchema } from "~/lib/profile-schemas";
-import { getProfile, updateProfile } from "~/server/profile.server";
-import { requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { getProfile, updateProfile } from "~/server/accounts/profile.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Tell us about you · Grader", noindex: true });
 

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect, replace } from "@remix-run/node";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { sendVerificationEmail } from "~/server/account.server";
-import { hitLimit } from "~/server/rate-limit.server";
-import { requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { sendVerificationEmail } from "~/server/accounts/account.server";
+import { hitLimit } from "~/server/http/rate-limit.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 
 // The banner's "Resend" button: with or without JavaScript, back to the page it was sent from,
 // which the answer replaces in the history, saying in ?verification= what happened.

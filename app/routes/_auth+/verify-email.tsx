@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { verifyEmail } from "~/server/account.server";
+import { verifyEmail } from "~/server/accounts/account.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Verify your email · Grader", noindex: true });
 

@@ -10,7 +10,7 @@ import { formatCompact, formatPercent, formatScore } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { leaderboardFor } from "~/server/community/market-routes.server";
 import { ASSET_CLASS_LABELS, ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Top traders · Market · Grader", noindex: true });
 

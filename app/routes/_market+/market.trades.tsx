@@ -8,7 +8,7 @@ import { formatNumber, formatUsd, sideLabel } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
 import { marketTradesFor } from "~/server/community/market-routes.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Recent trades · Market · Grader", noindex: true });
 

@@ -4,7 +4,7 @@ import { Outlet } from "@remix-run/react";
 import { RouteErrorPanel } from "~/components/RouteError";
 import { Tabs } from "~/components/Tabs";
 import { Page } from "~/components/Page";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Market · Grader", noindex: true });
 

@@ -9,8 +9,8 @@ import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
 import { usePolling } from "~/lib/use-polling";
 import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
-import { ensureFound, parseId, readForm } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { ensureFound, parseId, readForm } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Conversation · Grader", noindex: true });
 

@@ -7,8 +7,8 @@ import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
 import { answerRequest, conversationFor, conversationMessages } from "~/server/community/messages.server";
-import { ensureFound, parseId, readForm } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { ensureFound, parseId, readForm } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Message request · Grader", noindex: true });
 

@@ -9,7 +9,7 @@ import { formatCompact } from "~/lib/format-number";
 import { parsePage } from "~/lib/paging";
 import { timeAgo } from "~/lib/time-ago";
 import { inbox } from "~/server/community/messages.server";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Messages · Grader", noindex: true });
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isSimulated } from "~/server/demo.server";
+import { isSimulated } from "~/server/platform/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -8,13 +8,13 @@ import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
-import { listLinkedAccountsWithCounts, MESSAGE_406 } from "~/server/imports.server";
-import { unlinkAccountKeepingHistory } from "~/server/unlinked-accounts.server";
-import { requireUser } from "~/server/session.server";
-import { gradeHistory } from "~/server/evaluation.server";
+import { listLinkedAccountsWithCounts, MESSAGE_406 } from "~/server/linking/imports.server";
+import { unlinkAccountKeepingHistory } from "~/server/linking/unlinked-accounts.server";
+import { requireUser } from "~/server/http/session.server";
+import { gradeHistory } from "~/server/grades/evaluation.server";
 import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
-import { ADD_FAILED_MESSAGE, listImports, PLAID_HICCUP_MESSAGE, retryImport } from "~/server/linking.server";
-import { readForm, toId } from "~/server/guards.server";
+import { ADD_FAILED_MESSAGE, listImports, PLAID_HICCUP_MESSAGE, retryImport } from "~/server/linking/linking.server";
+import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 import { LoadingOverlay } from "~/components/LoadingOverlay";
 

@@ -4,8 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { TradesTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
-import { tradesFor } from "~/server/portfolio-routes.server";
-import { requireUser } from "~/server/session.server";
+import { tradesFor } from "~/server/grades/portfolio-routes.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "History · Grader", noindex: true });
 

@@ -4,8 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { HoldingsTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
-import { holdingsFor } from "~/server/portfolio-routes.server";
-import { requireUser } from "~/server/session.server";
+import { holdingsFor } from "~/server/grades/portfolio-routes.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
 

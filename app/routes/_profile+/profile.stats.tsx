@@ -5,8 +5,8 @@ import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
 import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
 import { seo } from "~/lib/seo";
-import { statsPage } from "~/server/analytics.server";
-import { requireUser } from "~/server/session.server";
+import { statsPage } from "~/server/grades/analytics.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 

@@ -8,11 +8,11 @@ import { Tabs } from "~/components/Tabs";
 import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { Tier } from "~/lib/vocabulary";
-import { currentGradeSummary } from "~/server/evaluation.server";
-import { embedSnippets } from "~/server/badge.server";
+import { currentGradeSummary } from "~/server/grades/evaluation.server";
+import { embedSnippets } from "~/server/grades/badge.server";
 import { EmbedSnippets } from "~/components/EmbedSnippets";
 import { displayName } from "~/lib/display-name";
-import { requireUser } from "~/server/session.server";
+import { requireUser } from "~/server/http/session.server";
 import { followCounts } from "~/server/community/follows.server";
 import { formatCompact } from "~/lib/format-number";
 

@@ -9,10 +9,10 @@ import { SettingsSchema, timeZones } from "~/lib/profile-schemas";
 import { Avatar } from "~/components/Avatar";
 import { ThemeForm } from "~/components/ThemeForm";
 import { useRootData } from "~/lib/use-root-data";
-import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/avatar.server";
-import { getProfile, updateProfile } from "~/server/profile.server";
-import { requireUser } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/accounts/avatar.server";
+import { getProfile, updateProfile } from "~/server/accounts/profile.server";
+import { requireUser } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
 

@@ -6,11 +6,11 @@ import { z } from "zod";
 import { Field, FormResult } from "~/components/Field";
 import { password, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/auth-schemas";
 import { parseForm } from "~/lib/forms";
-import { changePassword } from "~/server/account.server";
-import { tooManyRequests } from "~/server/auth.server";
-import { hitLimit } from "~/server/rate-limit.server";
-import { requireUser, sessionTokenFrom } from "~/server/session.server";
-import { readForm } from "~/server/guards.server";
+import { changePassword } from "~/server/accounts/account.server";
+import { tooManyRequests } from "~/server/http/auth.server";
+import { hitLimit } from "~/server/http/rate-limit.server";
+import { requireUser, sessionTokenFrom } from "~/server/http/session.server";
+import { readForm } from "~/server/http/guards.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 

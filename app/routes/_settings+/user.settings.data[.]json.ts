@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { exportUserData } from "~/server/own-data.server";
-import { requireUser } from "~/server/session.server";
+import { exportUserData } from "~/server/accounts/own-data.server";
+import { requireUser } from "~/server/http/session.server";
 
 // "Download my data": the signed-in user's own data as one JSON file.
 export async function loader({ request }: LoaderFunctionArgs) {

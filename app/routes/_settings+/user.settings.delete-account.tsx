@@ -3,9 +3,9 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { seo } from "~/lib/seo";
-import { readForm } from "~/server/guards.server";
-import { deleteAccount, deletionConfirmation } from "~/server/own-data.server";
-import { destroySession, requireUser } from "~/server/session.server";
+import { readForm } from "~/server/http/guards.server";
+import { deleteAccount, deletionConfirmation } from "~/server/accounts/own-data.server";
+import { destroySession, requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Delete my account · Grader", noindex: true });
 

@@ -9,9 +9,9 @@ import {
   type NotificationKind,
 } from "~/lib/notifications";
 import { seo } from "~/lib/seo";
-import { readForm } from "~/server/guards.server";
-import { getNotificationSettings, saveNotificationSettings } from "~/server/notifications.server";
-import { requireUser } from "~/server/session.server";
+import { readForm } from "~/server/http/guards.server";
+import { getNotificationSettings, saveNotificationSettings } from "~/server/community/notifications.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Notification settings · Grader", noindex: true });
 

@@ -4,9 +4,9 @@ import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { seo } from "~/lib/seo";
 import { formatDay, formatScore } from "~/lib/format-number";
-import { gradeHistory } from "~/server/evaluation.server";
-import { parseId } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { gradeHistory } from "~/server/grades/evaluation.server";
+import { parseId } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Grade history · Grader", noindex: true });
 

@@ -4,9 +4,9 @@ import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { HoldingsTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
-import { parseId } from "~/server/guards.server";
-import { holdingsFor } from "~/server/portfolio-routes.server";
-import { requireUser } from "~/server/session.server";
+import { parseId } from "~/server/http/guards.server";
+import { holdingsFor } from "~/server/grades/portfolio-routes.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
 

@@ -5,8 +5,8 @@ import { EmptyState } from "~/components/Page";
 import { PostList } from "~/components/PostList";
 import { seo } from "~/lib/seo";
 import { postsTab } from "~/server/community/profile-tabs.server";
-import { parseId } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { parseId } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Replies · Grader", noindex: true });
 

@@ -5,9 +5,9 @@ import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
 import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
 import { seo } from "~/lib/seo";
-import { statsPage } from "~/server/analytics.server";
-import { parseId } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { statsPage } from "~/server/grades/analytics.server";
+import { parseId } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
 

@@ -10,14 +10,14 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { follow, isFollowing, unfollow } from "~/server/community/follows.server";
 import { isBlockedEitherWay, sendMessage, setBlocked } from "~/server/community/messages.server";
 import { reportUser } from "~/server/community/posts.server";
-import { getDb } from "~/server/db.server";
+import { getDb } from "~/server/platform/db.server";
 import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { Tier } from "~/lib/vocabulary";
-import { currentGradeSummary } from "~/server/evaluation.server";
+import { currentGradeSummary } from "~/server/grades/evaluation.server";
 import { displayName } from "~/lib/display-name";
-import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/guards.server";
-import { requireUser } from "~/server/session.server";
+import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/http/guards.server";
+import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {

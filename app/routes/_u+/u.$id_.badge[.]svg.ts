@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { BADGE_CACHE_CONTROL, badgeFor, badgeSvg } from "~/server/badge.server";
-import { parseId } from "~/server/guards.server";
+import { BADGE_CACHE_CONTROL, badgeFor, badgeSvg } from "~/server/grades/badge.server";
+import { parseId } from "~/server/http/guards.server";
 
 // GET /u/{id}/badge.svg: the trader's current grade as an SVG badge, for any site (public).
 export async function loader({ params }: LoaderFunctionArgs) {

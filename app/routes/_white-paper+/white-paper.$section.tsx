@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { findSection, sections } from "~/content/white-paper";
-import { ensureFound } from "~/server/guards.server";
+import { ensureFound } from "~/server/http/guards.server";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const section = ensureFound(findSection(params.section ?? ""));

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { getDb, type DB } from "../db.server";
-import type { CheckoutStatus } from "../db/schema";
-import { log } from "../log.server";
+import { getDb, type DB } from "../platform/db.server";
+import type { CheckoutStatus } from "../platform/db/schema";
+import { log } from "../platform/log.server";
 import { passById, type Pass } from "./passes";
 
 /** What fulfilment needs to know about a Checkout session (from the webhook event or a retrieve). */

@@ -1,4 +1,4 @@
-import { getEnv, type Env } from "../env.server";
+import { getEnv, type Env } from "../platform/env.server";
 
 /**
  * The paid passes, in one place: what each costs, what it adds, and its Stripe price id (from the

@@ -1,8 +1,8 @@
 import Stripe from "stripe";
-import { getDb, type DB } from "../db.server";
-import { isSimulated } from "../demo.server";
-import { getEnv } from "../env.server";
-import { log } from "../log.server";
+import { getDb, type DB } from "../platform/db.server";
+import { isSimulated } from "../platform/demo.server";
+import { getEnv } from "../platform/env.server";
+import { log } from "../platform/log.server";
 import {
   fulfilCheckoutSession,
   markCheckoutStatus,

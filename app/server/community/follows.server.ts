@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { Paging } from "~/lib/paging";
 import type { Refusal } from "~/lib/refusal";
-import { getDb } from "../db.server";
-import { notify } from "../notifications.server";
+import { getDb } from "../platform/db.server";
+import { notify } from "./notifications.server";
 
 export const FOLLOW_SORTS = ["followed_at", "username"] as const;
 

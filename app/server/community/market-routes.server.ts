@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { pagingSchema, parsePaging } from "~/lib/paging";
-import { apiError } from "../api.server";
+import { apiError } from "../http/api.server";
 import {
   LEADERBOARD_SORTS,
   leaderboard,

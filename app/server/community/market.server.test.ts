@@ -11,9 +11,9 @@ delete process.env.DATABASE_URL;
 process.env.DATA_DIR = "memory://";
 
 const { sql } = await import("kysely");
-const { closeDb, getDb, migrateToLatest } = await import("../db.server");
+const { closeDb, getDb, migrateToLatest } = await import("../platform/db.server");
 const { compactLeaderboardCounts, leaderboard, LEADERBOARD_SORTS } = await import("./market.server");
-const { MIN_PERCENTILE_POPULATION, percentileAmongCurrentGrades } = await import("../evaluation.server");
+const { MIN_PERCENTILE_POPULATION, percentileAmongCurrentGrades } = await import("../grades/evaluation.server");
 const { searchTraders } = await import("./search.server");
 const { percentileOf } = await import("~/grading/score");
 

@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { truncateScore } from "~/lib/format-number";
 import type { Paging } from "~/lib/paging";
-import { getDb, type DB } from "../db.server";
-import { log } from "../log.server";
+import { getDb, type DB } from "../platform/db.server";
+import { log } from "../platform/log.server";
 
 import { LEADERBOARD_SORTS, MARKET_TRADE_SORTS } from "~/lib/market";
 import { ASSET_CLASSES, TIERS } from "~/lib/vocabulary";

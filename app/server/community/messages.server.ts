@@ -2,10 +2,10 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { formatNumber } from "~/lib/format-number";
 import type { Refusal } from "~/lib/refusal";
-import { getDb } from "../db.server";
-import { markSubjectRead, notify } from "../notifications.server";
-import type { ConversationStatus } from "../db/schema";
-import { hitLimit } from "../rate-limit.server";
+import { getDb } from "../platform/db.server";
+import { markSubjectRead, notify } from "./notifications.server";
+import type { ConversationStatus } from "../platform/db/schema";
+import { hitLimit } from "../http/rate-limit.server";
 
 export const MESSAGE_MAX = 2000;
 const MESSAGE_LENGTH = `Write a message of 1 to ${formatNumber(MESSAGE_MAX, 0)} characters.`;

@@ -2,7 +2,7 @@ import { json, redirect, replace } from "@remix-run/node";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { createPost, deletePost, PostBody, reportPost, ReportInput, setLike } from "./posts.server";
-import { readForm } from "../guards.server";
+import { readForm } from "../http/guards.server";
 
 export type PostActionData = {
   ok: boolean;

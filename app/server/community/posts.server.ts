@@ -1,11 +1,11 @@
 import { sql, type SelectQueryBuilder } from "kysely";
 import { z } from "zod";
-import { getDb, type DB } from "../db.server";
-import { notify } from "../notifications.server";
-import type { Database } from "../db/schema";
-import { cardPath } from "../card-store.server";
-import { ensureCard } from "../cards.server";
-import { hitLimit } from "../rate-limit.server";
+import { getDb, type DB } from "../platform/db.server";
+import { notify } from "./notifications.server";
+import type { Database } from "../platform/db/schema";
+import { cardPath } from "../grades/card-store.server";
+import { ensureCard } from "../grades/cards.server";
+import { hitLimit } from "../http/rate-limit.server";
 import { formatNumber } from "~/lib/format-number";
 import type { Refusal } from "~/lib/refusal";
 import { mentionedUsernames } from "~/lib/rich-text";

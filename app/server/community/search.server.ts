@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
-import { getDb } from "../db.server";
+import { getDb } from "../platform/db.server";
 
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_LIMIT = 20;
