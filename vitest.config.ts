@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "test/unit/**/*.test.ts"],
           environment: "node",
           // Property tests run hundreds of cases: generous under a loaded CI machine.
           testTimeout: 30_000,
