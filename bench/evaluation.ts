@@ -105,8 +105,8 @@ export async function benchDemoEvaluation(runs = 5) {
   const { startProviderMocks } = await import("../test/mocks/index");
   // Prices too: the benchmark series of Grade v2 comes from the price source, simulated here.
   const mocks = await startProviderMocks({ plaid: true, prices: true });
-  const { importJobHandlers, linkPlaidItem, reimportForEvaluation } =
-    await import("../app/server/linking/linking.server");
+  const { importJobHandlers, reimportForEvaluation } = await import("../app/server/linking/linking.server");
+  const { linkPlaidItem } = await import("../app/server/linking/providers/plaid.server");
   const { startJobs, stopJobs } = await import("../app/server/platform/jobs.server");
   try {
     await migrateToLatest();

@@ -208,7 +208,8 @@ async function jobsOn(env: Env): Promise<JobsFigure> {
   const previous = getEnv();
   await closeDb();
   setEnv(env);
-  const { importJobHandlers, linkPlaidItem, linkWallet } = await import("../app/server/linking/linking.server");
+  const { importJobHandlers, linkWallet } = await import("../app/server/linking/linking.server");
+  const { linkPlaidItem } = await import("../app/server/linking/providers/plaid.server");
   const { startJobs, stopJobs } = await import("../app/server/platform/jobs.server");
   const { computeAddress } = await import("ethers");
   const { EVM_BIG_WALLET_KEY } = await import("../test/mocks/evm");

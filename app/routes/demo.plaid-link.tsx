@@ -3,7 +3,7 @@ import { isSimulated } from "~/server/platform/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { seo } from "~/lib/seo";
-import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/server/linking/linking.server";
+import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/server/linking/providers/plaid.server";
 import { requireUser } from "~/server/http/session.server";
 import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";

@@ -2,7 +2,11 @@ import { toId } from "~/server/http/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isSimulated } from "~/server/platform/demo.server";
 import { redirect } from "@remix-run/node";
-import { linkAndDescribe, publicTokenFromLinkSession, reconnectAndDescribe } from "~/server/linking/linking.server";
+import {
+  linkAndDescribe,
+  publicTokenFromLinkSession,
+  reconnectAndDescribe,
+} from "~/server/linking/providers/plaid.server";
 import { readCookie, requireUser } from "~/server/http/session.server";
 import { LINK_COOKIE } from "./link.plaid";
 

@@ -4,7 +4,7 @@ import { redirect } from "@remix-run/node";
 import { getEnv } from "~/server/platform/env.server";
 import { log } from "~/server/platform/log.server";
 import { readCookie, requireUser } from "~/server/http/session.server";
-import { createLinkToken, describeFailure } from "~/server/linking/linking.server";
+import { createLinkToken, describeFailure } from "~/server/linking/providers/plaid.server";
 import { readForm, toId } from "~/server/http/guards.server";
 
 // POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const { enqueue, startJobs, stopJobs } = await import("~/server/platform/jobs.server");
-const { startImport } = await import("~/server/linking/linking.server");
+const { startImport } = await import("~/server/linking/steps.server");
 const { linkAccount } = await import("~/server/linking/imports.server");
 
 class Rollback extends Error {}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { describeFailure, linkPlaidItem } from "~/server/linking/linking.server";
+import { describeFailure, linkPlaidItem } from "~/server/linking/providers/plaid.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
 import { MESSAGE_406 } from "~/server/linking/imports.server";
 import { ExchangeTokenBody } from "~/server/http/api-schemas.server";

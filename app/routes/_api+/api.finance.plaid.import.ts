@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { findOwnPlaidAccount, startImports } from "~/server/linking/linking.server";
+import { findOwnPlaidAccount } from "~/server/linking/providers/plaid.server";
+import { startImports } from "~/server/linking/steps.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
 import { ImportBody } from "~/server/http/api-schemas.server";
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { createLinkToken, describeFailure } from "~/server/linking/linking.server";
+import { createLinkToken, describeFailure } from "~/server/linking/providers/plaid.server";
 import { apiData, apiError, readBody, requireApiUser, requireMethod } from "~/server/http/api.server";
 import { LinkTokenBody } from "~/server/http/api-schemas.server";
 

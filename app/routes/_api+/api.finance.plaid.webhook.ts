@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { WebhookRejected } from "~/sources/plaid.server";
-import { handlePlaidWebhook, verifyPlaidWebhook } from "~/server/linking/linking.server";
+import { handlePlaidWebhook, verifyPlaidWebhook } from "~/server/linking/providers/plaid.server";
 import { apiData, apiError } from "~/server/http/api.server";
 import { log } from "~/server/platform/log.server";
 

@@ -13,7 +13,8 @@ import { unlinkAccountKeepingHistory } from "~/server/linking/unlinked-accounts.
 import { requireUser } from "~/server/http/session.server";
 import { gradeHistory } from "~/server/grades/evaluation.server";
 import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
-import { ADD_FAILED_MESSAGE, listImports, PLAID_HICCUP_MESSAGE, retryImport } from "~/server/linking/linking.server";
+import { listImports, retryImport } from "~/server/linking/linking.server";
+import { ADD_FAILED_MESSAGE, PLAID_HICCUP_MESSAGE } from "~/server/linking/providers/plaid.server";
 import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 import { LoadingOverlay } from "~/components/LoadingOverlay";

@@ -10,7 +10,7 @@ import {
   type Metrics,
 } from "~/grading";
 import { getDb, type DB } from "../platform/db.server";
-import { isDemoGrade } from "../platform/demo.server";
+import { isDemoGrade } from "../linking/providers/registry.server";
 import type { LinkedAccountKind } from "../platform/db/schema";
 import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 import { getEnv } from "../platform/env.server";

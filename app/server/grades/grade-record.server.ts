@@ -1,4 +1,4 @@
-import { isDemoGrade } from "../platform/demo.server";
+import { isDemoGrade } from "../linking/providers/registry.server";
 import crypto from "node:crypto";
 import { canonicalJson, type Evaluation } from "~/grading";
 import type { LinkedAccountKind } from "../platform/db/schema";

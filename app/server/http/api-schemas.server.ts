@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { email, password } from "~/lib/auth-schemas";
-import { TIERS } from "~/lib/vocabulary";
+import { ACCOUNT_KINDS, TIERS } from "~/lib/vocabulary";
 import { NOTIFICATION_KINDS } from "~/lib/notifications";
 import { username } from "~/lib/profile-schemas";
 import { idSchema, MAX_ID } from "./guards.server";
@@ -162,7 +162,7 @@ export const PublicUser = z
 export const WalletNonce = envelope(z.object({ message: z.string(), nonce: z.string(), expires_at: isoTime })).openapi(
   "WalletNonce",
 );
-const accountKind = z.enum(["plaid", "evm", "solana"]);
+const accountKind = z.enum(ACCOUNT_KINDS);
 const accountStatus = z.enum(["active", "importing", "relogin_required", "error"]);
 export const WalletLinked = envelope(
   z.object({

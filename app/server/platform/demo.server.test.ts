@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoBannerSubjects, isDemoGrade, simulatedProviders, startupProblems } from "./demo.server";
+import { demoBannerSubjects, simulatedProviders, startupProblems } from "./demo.server";
 import { parseEnv } from "./env.server";
 
 const REAL = {
@@ -37,12 +37,6 @@ describe("which providers are simulated", () => {
     expect(simulatedProviders(env(REAL))).toEqual([]);
     expect(demoBannerSubjects(env(REAL))).toBeNull();
     expect(demoBannerSubjects(env({ ...REAL, PLAID_SECRET: "" }))).toBe("brokers");
-  });
-
-  it("marks a grade demo when any of its account kinds comes from a simulator", () => {
-    const e = env({ ...REAL, SOLANA_RPC_URL: "" });
-    expect(isDemoGrade(["plaid", "evm"], e)).toBe(false);
-    expect(isDemoGrade(["plaid", "solana"], e)).toBe(true);
   });
 });
 

@@ -103,15 +103,3 @@ export function demoBannerSubjects(env: Env = getEnv()): string | null {
     ? subjects[0]
     : `${subjects.slice(0, -1).join(", ")} and ${subjects[subjects.length - 1]}`;
 }
-
-/** The provider that imports each kind of linked account. */
-export const ACCOUNT_PROVIDER = { plaid: "plaid", evm: "evm", solana: "solana" } as const satisfies Record<
-  string,
-  Provider
->;
-
-/** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
-export function isDemoGrade(kinds: Iterable<keyof typeof ACCOUNT_PROVIDER>, env: Env = getEnv()): boolean {
-  for (const kind of kinds) if (isSimulated(ACCOUNT_PROVIDER[kind], env)) return true;
-  return false;
-}

@@ -1,0 +1,23 @@
+import type { LinkedAccountKind } from "~/lib/vocabulary";
+import { isSimulated } from "../../platform/demo.server";
+import { getEnv, type Env } from "../../platform/env.server";
+import { evmProvider } from "./evm.server";
+import { plaidProvider } from "./plaid.server";
+import type { AccountProvider } from "./provider";
+import { solanaProvider } from "./solana.server";
+
+/**
+ * Every kind of linked account and its provider. A kind added to ACCOUNT_KINDS
+ * (app/lib/vocabulary.ts) does not compile until it has its entry here.
+ */
+export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object>> = {
+  plaid: plaidProvider,
+  evm: evmProvider,
+  solana: solanaProvider,
+};
+
+/** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
+export function isDemoGrade(kinds: Iterable<LinkedAccountKind>, env: Env = getEnv()): boolean {
+  for (const kind of kinds) if (isSimulated(ACCOUNT_PROVIDERS[kind].simulator, env)) return true;
+  return false;
+}
