@@ -37,6 +37,9 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // After the other two, alone: on two cores a browser and its server beside the integration
+          // tests' server and the property tests ran the longest browser tests past their timeout.
+          sequence: { groupOrder: 1 },
           globalSetup: ["test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -198,7 +198,11 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
       await r.page.getByRole("button", { name: "Accept", exact: true }).click();
       await r.page.waitForURL(new RegExp(`/messages/${id}/reply$`));
       await r.page.fill("#reply-body", `Welcome ${run}`);
-      await r.page.getByRole("button", { name: "Send", exact: true }).click();
+      // With JavaScript the reply shows before the server has it: wait for the server's answer.
+      await Promise.all([
+        r.page.waitForResponse((res) => res.request().method() === "POST" && res.url().includes(`/messages/${id}`)),
+        r.page.getByRole("button", { name: "Send", exact: true }).click(),
+      ]);
       await r.page.locator(".message.mine", { hasText: `Welcome ${run}` }).waitFor();
 
       await s.page.goto(baseUrl() + "/messages");

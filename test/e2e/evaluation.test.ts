@@ -84,10 +84,18 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
     await ctx.close();
   });
 
-  it("shows the Tips dialog for a code ≥ 300: an evaluation during the import answers 425", async () => {
+  describe("while the import runs", () => {
     // A slow simulator and small pages keep the import running while the trader asks for a grade.
-    const server = await startServer({ SIM_DELAY_FACTOR: "20", SIM_PLAID_PAGE_SIZE: "25" });
-    try {
+    // Its own server, started in the hook: the test is the dialog, not the server's start.
+    let server: Awaited<ReturnType<typeof startServer>>;
+    beforeAll(async () => {
+      server = await startServer({ SIM_DELAY_FACTOR: "20", SIM_PLAID_PAGE_SIZE: "25" });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it("shows the Tips dialog for a code ≥ 300: an evaluation during the import answers 425", async () => {
       const { cookie } = await signUp({ base: server.url });
       const linked = await fetch(server.url + "/api/finance/plaid/exchange-public-token", {
         method: "POST",
@@ -108,8 +116,6 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
       await page.goto(server.url + "/evaluate");
       expect((await page.locator("main").textContent())?.replace(/\s+/g, " ")).toContain("you have 3 left");
       await ctx.close();
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
