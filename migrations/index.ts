@@ -25,6 +25,7 @@ import * as m0028 from "./0028_trade_snapshots";
 import * as m0029 from "./0029_ledger_storage";
 import * as m0030 from "./0030_ledger_texts";
 import * as m0031 from "./0031_leaderboard_counts";
+import * as m0032 from "./0032_plaid_webhooks_seen";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "0029_ledger_storage": m0029,
   "0030_ledger_texts": m0030,
   "0031_leaderboard_counts": m0031,
+  "0032_plaid_webhooks_seen": m0032,
 };

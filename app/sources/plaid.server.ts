@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { decodeProtectedHeader, importJWK, jwtVerify, type JWK, type KeyLike } from "jose";
+import { LRUCache } from "lru-cache";
 import { Configuration, CountryCode, PlaidApi, PlaidEnvironments, Products } from "plaid";
 import { z } from "zod";
 import type { ImportedCashFlow, ImportedEvent, ImportedMark, ImportedTrade } from "./imported";
@@ -795,21 +796,56 @@ export async function completeDemoLink(
 
 export class WebhookRejected extends Error {}
 
-const keyCache = new Map<string, { key: KeyLike | Uint8Array; expired: boolean }>();
+type VerificationKey = { key: KeyLike | Uint8Array; expired: boolean };
 
-async function verificationKey(client: PlaidClient, kid: string) {
+// Anyone can post a webhook naming any kid, and a kid we do not hold costs a call to Plaid. So the
+// calls are bounded three ways: a kid Plaid did not know is refused without asking again for
+// UNKNOWN_KID_MS (a failed call, which may pass, for FAILED_LOOKUP_MS); one call per kid at a time;
+// and at most KEY_LOOKUPS_PER_MINUTE calls per process (beyond, the webhook is refused unasked).
+// Memory is enough: each process's calls are bounded, and a refusal costs Plaid nothing.
+export const UNKNOWN_KID_MS = 10 * 60_000;
+export const FAILED_LOOKUP_MS = 30_000;
+export const KEY_LOOKUPS_PER_MINUTE = 10;
+
+// Plaid's keys by kid (a handful at a time; bounded all the same).
+const keyCache = new LRUCache<string, VerificationKey>({ max: 100 });
+// Refused kids, each with the time (Date.now()) its refusal ends.
+const unknownKids = new LRUCache<string, number>({ max: 10_000 });
+const lookups = new Map<string, Promise<VerificationKey>>();
+const lookupWindow = { start: 0, count: 0 };
+
+async function verificationKey(client: PlaidClient, kid: string): Promise<VerificationKey> {
   const cached = keyCache.get(kid);
   if (cached) return cached;
+  const refusedUntil = unknownKids.get(kid);
+  if (refusedUntil !== undefined && Date.now() < refusedUntil) throw new WebhookRejected("unknown key id");
+  const pending = lookups.get(kid);
+  if (pending) return pending;
+  const now = Date.now();
+  if (now - lookupWindow.start >= 60_000) Object.assign(lookupWindow, { start: now, count: 0 });
+  if (lookupWindow.count >= KEY_LOOKUPS_PER_MINUTE) throw new WebhookRejected("key look-ups over their limit");
+  lookupWindow.count++;
+  const lookup = fetchVerificationKey(client, kid).finally(() => lookups.delete(kid));
+  lookups.set(kid, lookup);
+  return lookup;
+}
+
+async function fetchVerificationKey(client: PlaidClient, kid: string): Promise<VerificationKey> {
   let res: z.infer<typeof VerificationKeyResponse>;
   try {
     res = await call(client, "/webhook_verification_key/get", VerificationKeyResponse, (api) =>
       api.webhookVerificationKeyGet({ key_id: kid }),
     );
-  } catch {
+  } catch (error) {
+    // Plaid's 400 says the kid is not one of its keys; anything else may pass by itself.
+    const known = error instanceof PlaidFailure && error.kind === "invalid";
+    unknownKids.set(kid, Date.now() + (known ? UNKNOWN_KID_MS : FAILED_LOOKUP_MS));
     throw new WebhookRejected("unknown key id");
   }
-  if (res.key.alg !== "ES256" || res.key.kty !== "EC" || res.key.crv !== "P-256")
+  if (res.key.alg !== "ES256" || res.key.kty !== "EC" || res.key.crv !== "P-256") {
+    unknownKids.set(kid, Date.now() + UNKNOWN_KID_MS);
     throw new WebhookRejected("unexpected key type");
+  }
   const entry = {
     key: await importJWK({ kty: res.key.kty, crv: res.key.crv, x: res.key.x, y: res.key.y } as JWK, "ES256"),
     expired: res.key.expired_at != null,
@@ -835,12 +871,16 @@ export type PlaidWebhook = z.infer<typeof WebhookBody>;
 /**
  * Plaid's webhook verification: the Plaid-Verification header is a JWT signed with ES256 (nothing
  * else accepted, "none" included) by the key named by its kid (/webhook_verification_key/get), at
- * most 5 minutes old (iat), whose request_body_sha256 equals the SHA-256 of the raw body.
+ * most 5 minutes old (iat), whose request_body_sha256 equals the SHA-256 of the raw body. Within
+ * those 5 minutes the same webhook could be sent again: `firstSeen` is asked with the SHA-256 of
+ * the JWT's signed part (header and payload; the signature is left out, as ECDSA lets anyone
+ * write a second valid one) and answers false for one it has seen, which is refused.
  */
 export async function verifyPlaidWebhook(
   client: PlaidClient,
   rawBody: string,
   headers: Headers,
+  firstSeen: (id: string) => Promise<boolean>,
 ): Promise<PlaidWebhook> {
   const token = headers.get("plaid-verification");
   if (!token) throw new WebhookRejected("missing Plaid-Verification");
@@ -869,6 +909,9 @@ export async function verifyPlaidWebhook(
   const actual = crypto.createHash("sha256").update(rawBody, "utf8").digest("hex");
   if (expected.length !== actual.length || !crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(actual)))
     throw new WebhookRejected("body hash mismatch");
+  const signedPart = token.slice(0, token.lastIndexOf("."));
+  if (!(await firstSeen(crypto.createHash("sha256").update(signedPart).digest("hex"))))
+    throw new WebhookRejected("replayed");
   let body: unknown;
   try {
     body = JSON.parse(rawBody);

@@ -86,6 +86,44 @@ describe("sign-up, sign-in and sessions", () => {
     expect(evil.headers.get("location")).toBe("/community");
   });
 
+  // Each spelling once named evil.example after normalisation or decoding ("/.//x" was answered "//x").
+  const OFFSITE_NEXT = [
+    "//evil.example/x",
+    "/.//evil.example/x",
+    "/a/..//evil.example/x",
+    "/%2e//evil.example/x",
+    "/%2F%2Fevil.example/x",
+    "/%5Cevil.example/x",
+    "/\\evil.example/x",
+    "\\\\evil.example/x",
+    "/\t/evil.example/x",
+    "https://evil.example/x",
+    "javascript:alert(1)",
+  ];
+
+  it("refuses a next that names another origin in any spelling, after sign-in", async () => {
+    const { email, password } = await signUp();
+    for (const next of OFFSITE_NEXT) {
+      const res = await postForm("/signin", { email, password, next });
+      expect(res.status, next).toBe(302);
+      expect(res.headers.get("location"), next).toBe("/community");
+    }
+    const dotted = await postForm("/signin", { email, password, next: "/./u/3?tab=x" });
+    expect(dotted.headers.get("location")).toBe("/u/3?tab=x");
+  });
+
+  it("refuses the same spellings when a signed-in visitor opens /signin or /signup with next", async () => {
+    const { cookie } = await signUp();
+    for (const page of ["/signin", "/signup"])
+      for (const next of OFFSITE_NEXT) {
+        const res = await get(`${page}?next=${encodeURIComponent(next)}`, { cookie });
+        expect(res.status, `${page} ${next}`).toBe(302);
+        expect(res.headers.get("location"), `${page} ${next}`).toBe("/community");
+      }
+    const kept = await get(`/signin?next=${encodeURIComponent("/./u/3")}&ref=x`, { cookie });
+    expect(kept.headers.get("location")).toBe("/u/3?ref=x");
+  });
+
   it("issues a new session id at login and kills the old one", async () => {
     const { email, password, cookie: first } = await signUp();
     const res = await postForm("/signin", { email, password }, { cookie: first });

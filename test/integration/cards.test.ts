@@ -323,6 +323,73 @@ describe("performance cards", () => {
   });
 });
 
+describe("a deleted account", () => {
+  // A 2×3 PNG: drawn on the card as the avatar.
+  const avatarPng = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR42mP8z8DwnwEJMCJzAE0SA/3Z0O4QAAAAAElFTkSuQmCC",
+    "base64",
+  );
+
+  it("takes its card, avatar, share page, badge and profile with it at once, from the process that served them", async () => {
+    const trader = await gradedTrader();
+    const form = new FormData();
+    form.append("avatar", new Blob([new Uint8Array(avatarPng)], { type: "image/png" }), "me.png");
+    const uploaded = await fetch(baseUrl() + "/user/settings", {
+      method: "POST",
+      body: form,
+      headers: { cookie: trader.cookie, origin: baseUrl() },
+      redirect: "manual",
+    });
+    expect(uploaded.status).toBe(200);
+    const avatar = (
+      (await (await get("/api/user/info", { cookie: trader.cookie })).json()) as { data: { avatar: string } }
+    ).data.avatar;
+    const urls = [
+      (await api(`/api/share/image/${trader.id}`, trader.cookie)).body.data!.share_url,
+      (await api(`/api/share/image/${trader.id}?format=story`, trader.cookie)).body.data!.share_url,
+    ];
+    const cards = urls.map(local);
+    const viewer = await signUp();
+    // Everything answers, and the cards are now in this process's memory.
+    const etags: string[] = [];
+    for (const card of cards) {
+      const res = await get(card);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      etags.push(res.headers.get("etag")!);
+    }
+    expect((await get(avatar)).status).toBe(200);
+    const share = await get(`/share/open_graph/${trader.id}`);
+    expect(share.status).toBe(200);
+    expect(await share.text()).toContain(cards[0]);
+    expect((await get(`/u/${trader.id}/badge.svg`)).status).toBe(200);
+    expect((await get(`/u/${trader.id}`, { cookie: viewer.cookie })).status).toBe(200);
+
+    const gone = await postForm(
+      "/user/settings/delete-account",
+      { confirmation: "correct horse battery" },
+      { cookie: trader.cookie },
+    );
+    expect(gone.headers.get("location")).toBe("/?account=deleted");
+
+    for (const [i, card] of cards.entries()) {
+      const res = await get(card);
+      expect(res.status, card).toBe(404);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      // A browser that kept the card is not told its copy is still good.
+      expect((await get(card, { headers: { "if-none-match": etags[i]! } })).status).toBe(404);
+    }
+    expect((await get(avatar)).status).toBe(404);
+    expect((await get(`/share/open_graph/${trader.id}`)).status).toBe(404);
+    expect((await get(`/u/${trader.id}/badge.svg`)).status).toBe(404);
+    expect((await get(`/u/${trader.id}`, { cookie: viewer.cookie })).status).toBe(404);
+    const proxied = await get(`/api/share/proxy?file_url=${encodeURIComponent(urls[0]!)}`, {
+      cookie: viewer.cookie,
+    });
+    expect(proxied.status).toBe(404);
+  });
+});
+
 describe("the card renderer (in process)", () => {
   it("draws long, non-Latin and fallback names, huge and negative figures at the exact size", async () => {
     const { renderCardPng, facesForText } = await import("../../app/card/render.server");

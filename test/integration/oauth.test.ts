@@ -118,6 +118,8 @@ describe("Google sign-in (demo mode)", () => {
     const again = await googleSignIn({ email }, "/profile");
     expect(again.headers.get("location")).toBe("/profile");
     expect((await userInfo(sessionCookie(again))).id).toBe(user.id);
+    const dotted = await googleSignIn({ email }, "/.//evil.example/x");
+    expect(dotted.headers.get("location")).toBe("/community");
   });
 
   it("refuses a callback whose state does not match the state cookie", async () => {
@@ -287,6 +289,13 @@ describe("Apple sign-in (demo mode)", () => {
     );
     const evil = await appleConsent({ email }, "/oauth/apple-login?next=%2F%2Fevil.example");
     expect((await postToApple("/oauth/apple-callback", evil.fields)).headers.get("location")).toBe("/community");
+    // Normalised by the URL parser into "//evil.example/x": refused, not followed.
+    for (const next of ["/.//evil.example/x", "/%2e//evil.example/x", "/a/..//evil.example/x"]) {
+      const dotted = await appleConsent({ email }, `/oauth/apple-login?next=${encodeURIComponent(next)}`);
+      expect((await postToApple("/oauth/apple-callback", dotted.fields)).headers.get("location"), next).toBe(
+        "/community",
+      );
+    }
   });
 });
 

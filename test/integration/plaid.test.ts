@@ -402,6 +402,29 @@ describe("Plaid webhooks", () => {
     expect((await accounts(cookie))[0].status).toBe("relogin_required");
   });
 
+  it("refuses a replayed webhook with 400, and accepts Plaid's next one", async () => {
+    // A code that changes nothing here (acknowledged and ignored), so the account is left as it is.
+    const raw = JSON.stringify({
+      webhook_type: "ITEM",
+      webhook_code: "WEBHOOK_UPDATE_ACKNOWLEDGED",
+      item_id: demoItemId(publicToken),
+      environment: "sandbox",
+    });
+    const verification = await signDemoWebhook(raw);
+    const first = await post(raw, verification);
+    expect(first.status).toBe(200);
+    expect(first.json.data).toMatchObject({ received: true, action: "ignored" });
+    for (let i = 0; i < 2; i++) {
+      const replay = await post(raw, verification);
+      expect(replay.status).toBe(400);
+      expect(replay.json).toEqual({ error: { message: "Webhook rejected." } });
+    }
+    // Plaid's next webhook with the same body (its own iat) is a new one.
+    const next = await post(raw, await signDemoWebhook(raw, { iat: Math.floor(Date.now() / 1000) + 1 }));
+    expect(next.status).toBe(200);
+    expect(server.logs.filter((l) => l.includes('"reason":"replayed"'))).toHaveLength(2);
+  });
+
   it("answers 400 to a bad signature, an old iat, a wrong body hash, alg none, HS256 or no header", async () => {
     const raw = JSON.stringify({
       webhook_type: "ITEM",

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { forgetCards } from "../grades/card-store.server";
 import { getDb } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
 import { checkPassword } from "./password.server";
@@ -210,7 +211,8 @@ export async function deletionConfirmation(userId: number): Promise<"password" |
  * histories, grades, cards, posts, likes, follows, conversations, reports, billing, points);
  * what other tables keep without a key is removed or loses the user id. Other users' counters are
  * corrected first. The public grade log is untouched: its entries name a pseudonym, never the
- * user, so the hash chain stays whole.
+ * user, so the hash chain stays whole. The account's cards leave this process's memory when the
+ * transaction commits, and other processes' within CARD_RECHECK_MS (card-store.server.ts).
  */
 export async function deleteAccount(
   userId: number,
@@ -233,7 +235,7 @@ export async function deleteAccount(
     };
   }
   const usedFree = Math.min(user.tries_used, getEnv().FREE_TRIES);
-  await db.transaction().execute(async (trx) => {
+  const cards = await db.transaction().execute(async (trx) => {
     await retireTries(trx, user.email, usedFree);
     await trx
       .updateTable("users")
@@ -273,7 +275,10 @@ export async function deleteAccount(
       .execute();
     await trx.deleteFrom("pass_grants").where("user_id", "=", userId).execute();
     // page_views and referrals keep their rows without the user (ON DELETE SET NULL).
+    const cards = await trx.selectFrom("cards").select("hash").where("user_id", "=", userId).execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();
+    return cards;
   });
+  forgetCards(cards.map((c) => c.hash));
   return { ok: true };
 }

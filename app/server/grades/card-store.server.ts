@@ -27,14 +27,28 @@ const MEMORY_BYTES = 48 * 1024 * 1024;
 /** Hashes remembered as stored (a bound keeps a long-running process's memory flat; forgetting one costs a look-up). */
 const KNOWN_MAX = 100_000;
 
+/**
+ * How long a card in memory is served without asking the database whether it is still stored. A
+ * deleted account's cards leave this process's memory at once (forgetCards); another process
+ * serves one for at most this long, then asks, finds no row and forgets it.
+ */
+export const CARD_RECHECK_MS = 30_000;
+
+// A card's bytes and when the database last said it is stored.
+type HotCard = { png: Buffer; checkedAt: number };
+
 // One memory for the process: server.ts serves cards from the same module the routes render and
 // store them through (it takes it from the build), so a card just rendered is already hot.
-type Memory = { cards: LRUCache<string, Buffer>; known: LRUCache<string, true>; stats: CardCacheStats };
+type Memory = { cards: LRUCache<string, HotCard>; known: LRUCache<string, true>; stats: CardCacheStats };
 /** For /metrics: stored cards served from memory or the database, and whether a card had to be drawn. */
 export type CardCacheStats = { memoryHits: number; databaseLoads: number; renderHits: number; renders: number };
 const memory: Memory = {
   // Bounded by bytes; a card over an eighth of the budget is not kept.
-  cards: new LRUCache({ maxSize: MEMORY_BYTES, maxEntrySize: MEMORY_BYTES / 8, sizeCalculation: (png) => png.length }),
+  cards: new LRUCache({
+    maxSize: MEMORY_BYTES,
+    maxEntrySize: MEMORY_BYTES / 8,
+    sizeCalculation: (hot) => hot.png.length,
+  }),
   known: new LRUCache({ max: KNOWN_MAX }),
   stats: { memoryHits: 0, databaseLoads: 0, renderHits: 0, renders: 0 },
 };
@@ -57,17 +71,48 @@ export function isKnownCard(hash: string): boolean {
 /** Notes that `hash` is stored, and keeps its bytes hot when given. */
 export function rememberCard(hash: string, png?: Buffer) {
   memory.known.set(hash, true);
-  if (png && !memory.cards.has(hash)) memory.cards.set(hash, png);
+  if (png && !memory.cards.has(hash)) memory.cards.set(hash, { png, checkedAt: Date.now() });
+}
+
+/** Drops cards from this process's memory (their rows are deleted: a deleted account's cards). */
+export function forgetCards(hashes: readonly string[]) {
+  for (const hash of hashes) {
+    memory.cards.delete(hash);
+    memory.known.delete(hash);
+  }
+}
+
+// The hot card when it is still stored: checked against the database once per CARD_RECHECK_MS,
+// so a row deleted by another process stops being served within that time.
+async function hotCard(hash: string): Promise<HotCard | null> {
+  const hot = memory.cards.get(hash);
+  if (!hot) return null;
+  if (Date.now() - hot.checkedAt < CARD_RECHECK_MS) return hot;
+  const db = await getDb();
+  const row = await db.selectFrom("cards").select("hash").where("hash", "=", hash).executeTakeFirst();
+  if (!row) {
+    forgetCards([hash]);
+    return null;
+  }
+  hot.checkedAt = Date.now();
+  return hot;
+}
+
+/** True when the card `hash` is stored (memory within its recheck time, else one indexed look-up). */
+async function isStored(hash: string): Promise<boolean> {
+  if (await hotCard(hash)) return true;
+  const db = await getDb();
+  return Boolean(await db.selectFrom("cards").select("hash").where("hash", "=", hash).executeTakeFirst());
 }
 
 export type StoredCard = { png: Buffer; format: string; userId: number | null };
 
 /** A stored card by its hash (memory first, then the database), or null. */
 export async function loadCard(hash: string): Promise<StoredCard | null> {
-  const hot = memory.cards.get(hash);
+  const hot = await hotCard(hash);
   if (hot) {
     memory.stats.memoryHits++;
-    return { png: hot, format: "", userId: null };
+    return { png: hot.png, format: "", userId: null };
   }
   memory.stats.databaseLoads++;
   const db = await getDb();
@@ -87,13 +132,14 @@ export type CardAnswer = { status: 200 | 304 | 404; headers: Record<string, stri
 /**
  * The answer to GET /cards/<file>: the stored card /cards/<sha256>.png. The name is the hash of
  * everything drawn, so the bytes behind a URL never change and any cache (browser, CDN) may keep
- * them forever; a matching If-None-Match gets a 304 without a look-up.
+ * them forever. A matching If-None-Match gets a 304 only while the card is stored: a deleted
+ * account's card is a 404 even to a browser that kept it.
  */
 export async function cardAnswer(file: string, ifNoneMatch: string | undefined): Promise<CardAnswer> {
   const hash = CARD_FILE.exec(file)?.[1];
   if (!hash) return { status: 404, headers: { "Content-Type": "text/plain" }, body: "Not Found" };
   const etag = `"${hash.slice(0, 32)}"`;
-  if (ifNoneMatch === etag)
+  if (ifNoneMatch === etag && (await isStored(hash)))
     return { status: 304, headers: { ETag: etag, "Cache-Control": CARD_CACHE_CONTROL }, body: null };
   const card = await loadCard(hash);
   if (!card)

@@ -351,6 +351,33 @@ export type StoredEvaluation = {
   result: Evaluation;
 };
 
+/**
+ * A stored grade in the shape the engine gives. Not every row was written by this engine: the demo
+ * seed (scripts/seed.ts) stores tier, score, stars and two ratios, without a curve, positions or
+ * insights. Missing lists read as empty and missing figures as null, so every reader can rely on
+ * the type. Only the copy read is filled; the row stays as it was (a logged grade's digest is signed).
+ */
+export function readStoredResult(raw: unknown): Evaluation {
+  const stored = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<Evaluation> | null;
+  const list = <T>(xs: T[] | undefined): T[] => (Array.isArray(xs) ? xs : []);
+  return {
+    ...stored,
+    engineVersion: stored?.engineVersion ?? "",
+    asOf: stored?.asOf ?? null,
+    tier: stored?.tier ?? null,
+    score: stored?.score ?? null,
+    stars: stored?.stars ?? null,
+    confidence: stored?.confidence ?? 0,
+    provisional: stored?.provisional ?? false,
+    metrics: { benchmark: null, ...stored?.metrics } as Metrics,
+    dimensions: stored?.dimensions ?? null,
+    positions: list(stored?.positions),
+    curve: list(stored?.curve),
+    insights: list(stored?.insights),
+    warnings: list(stored?.warnings),
+  };
+}
+
 export async function currentEvaluation(userId: number): Promise<StoredEvaluation | null> {
   const db = await getDb();
   const row = await db
@@ -373,7 +400,7 @@ export async function currentEvaluation(userId: number): Promise<StoredEvaluatio
     verificationCode: row.verification_code,
     engineVersion: row.engine_version,
     ledgerDigest: row.ledger_digest,
-    result: (typeof row.result === "string" ? JSON.parse(row.result) : row.result) as Evaluation,
+    result: readStoredResult(row.result),
   };
 }
 

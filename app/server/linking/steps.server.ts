@@ -8,7 +8,7 @@ import { log } from "../platform/log.server";
 
 // The machinery every provider's import steps share (linking/providers.server.ts): starting and
 // finishing an import, and committing a step's rows with its progress and the next job. It knows
-// no provider: each owns its part of the cursor and its step (DECISIONS 147).
+// no provider: each owns its part of the cursor and its step (DECISIONS 149).
 
 export const RUNNING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping", "grading"];
 export const IMPORTING: ImportState[] = ["queued", "waiting_for_provider", "fetching", "mapping"];

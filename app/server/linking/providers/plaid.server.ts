@@ -123,9 +123,27 @@ export function completeDemoLink(linkToken: string, username: string, password: 
   return completeDemoLinkWith(plaid(), linkToken, username, password);
 }
 
-/** A Plaid webhook's signature and body checked (throws WebhookRejected). */
+/** A Plaid webhook's signature and body checked, and refused when already seen (throws WebhookRejected). */
 export function verifyPlaidWebhook(rawBody: string, headers: Headers): Promise<PlaidWebhook> {
-  return verifyPlaidWebhookWith(plaid(), rawBody, headers);
+  return verifyPlaidWebhookWith(plaid(), rawBody, headers, firstPlaidWebhook);
+}
+
+// A verified webhook's id, recorded once: false when it was already. A table, not memory, because
+// a replay may reach another process. Rows live 10 minutes, twice the 5 minutes a webhook's iat is
+// accepted, so any webhook whose row is gone is refused by its age (DECISIONS 148).
+async function firstPlaidWebhook(id: string): Promise<boolean> {
+  const db = await getDb();
+  await db
+    .deleteFrom("plaid_webhooks_seen")
+    .where("seen_at", "<", sql<Date>`now() - interval '10 minutes'`)
+    .execute();
+  const row = await db
+    .insertInto("plaid_webhooks_seen")
+    .values({ id })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -361,6 +361,7 @@ export interface Database {
   cards: CardsTable;
   checkout_sessions: CheckoutSessionsTable;
   stripe_events: StripeEventsTable;
+  plaid_webhooks_seen: PlaidWebhooksSeenTable;
   pass_grants: PassGrantsTable;
   points_ledger: PointsLedgerTable;
   stakes: StakesTable;
@@ -418,6 +419,12 @@ export interface StripeEventsTable {
   id: string;
   type: string;
   received_at: DefaultTimestamp;
+}
+
+export interface PlaidWebhooksSeenTable {
+  /** SHA-256 (hex) of the webhook JWT's signed part. */
+  id: string;
+  seen_at: DefaultTimestamp;
 }
 
 export interface PassGrantsTable {
