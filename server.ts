@@ -114,7 +114,12 @@ try {
 
 const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
-await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
+try {
+  await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
+} catch (error) {
+  console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);
+  process.exit(1);
+}
 const stopDigestSchedule = startDigestSchedule();
 const stopLeaderboardCompaction = startLeaderboardCompaction();
 

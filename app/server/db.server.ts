@@ -9,6 +9,7 @@ import { migrations } from "../../migrations/index";
 import { lockDataDir } from "./db/data-lock.server";
 import type { Database } from "./db/schema";
 import { getEnv } from "./env.server";
+import { log } from "./log.server";
 
 /**
  * The database or a transaction of it (Kysely's Transaction is a Kysely): every function that
@@ -192,13 +193,45 @@ export async function closeDb(): Promise<void> {
   await (await h).close();
 }
 
+/**
+ * Runs `fn` while no other process runs its own on this database: replicas started together take
+ * turns at the migrations and at pg-boss's schema and queues, whose creation is not safe side by
+ * side (two processes creating queues deadlocked on the job table's partitions). A session
+ * advisory lock on a connection of its own (the pool may have one connection, which `fn` needs),
+ * asked for with pg_try_advisory_lock, so a long wait is not cut short by the statement timeout.
+ * Never nested: the second ask would wait for the first forever. PGlite has one process.
+ */
+export async function withStartupLock<T>(fn: () => Promise<T>): Promise<T> {
+  const env = getEnv();
+  if (!env.DATABASE_URL) return fn();
+  const client = new pg.Client({
+    connectionString: env.DATABASE_URL,
+    connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
+  });
+  // A lost connection also loses the lock; the queries of `fn` report it, the process lives on.
+  client.on("error", (error) => log("error", "start-up lock connection lost", { error: error.message }));
+  await client.connect();
+  try {
+    let waiting = false;
+    while (!(await client.query("select pg_try_advisory_lock(hashtext('grader:start-up')) as ok")).rows[0].ok) {
+      if (!waiting) log("info", "waiting for another process's start-up (migrations, job queues)");
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return await fn();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end().catch(() => {});
+  }
+}
+
 export async function migrateToLatest(): Promise<string[]> {
   const db = await getDb();
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withStartupLock(() => migrator.migrateToLatest());
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
