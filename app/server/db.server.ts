@@ -112,9 +112,14 @@ async function openDb(): Promise<DbHandle> {
       connectionString: env.DATABASE_URL,
       max: env.DATABASE_POOL_SIZE,
       connectionTimeoutMillis: env.DATABASE_POOL_WAIT_MS,
-      // Server-side limit per statement, and a client-side one a little later for a silent host.
-      statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
-      query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000,
+      // Server-side limit per statement, and a client-side one a little later for a silent host
+      // (none for a CLI's bulk work).
+      ...(bulk
+        ? {}
+        : {
+            statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
+            query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000,
+          }),
       keepAlive: true,
       // No JIT compilation: every statement here is short, and compiling one whose cost estimate
       // passes jit_above_cost took longer than running it (the re-grade's read, DECISIONS 141).
@@ -158,6 +163,20 @@ async function openDb(): Promise<DbHandle> {
       unlock();
     },
   };
+}
+
+// A CLI's bulk work (set before the database opens): statements without the request time limit.
+let bulk = false;
+
+/**
+ * For a CLI whose statements are bulk work (`npm run seed`): this process's connections get no
+ * statement timeout. DATABASE_STATEMENT_TIMEOUT_MS bounds a request's statement; the seed's
+ * INSERT … SELECT of a million posts runs the search-words trigger per row for minutes and was
+ * cancelled (57014). Call before the first getDb.
+ */
+export function withoutStatementTimeout(): void {
+  if (current) throw new Error("withoutStatementTimeout() must come before the database is opened");
+  bulk = true;
 }
 
 function handle(): Promise<DbHandle> {
