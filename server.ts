@@ -107,7 +107,7 @@ try {
   if (seeded) log("info", "demo community seeded (SEED_DEMO=0 to start empty)", seeded);
 } catch (error) {
   console.error(
-    `Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
+    `Refusing to start: ${error instanceof Response || (error as Error).name === "DatabaseUnavailableError" ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
   );
   process.exit(1);
 }

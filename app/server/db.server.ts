@@ -10,6 +10,7 @@ import { lockDataDir } from "./db/data-lock.server";
 import type { Database } from "./db/schema";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
+import { currentRequestId } from "./request-context.server";
 
 /**
  * The database or a transaction of it (Kysely's Transaction is a Kysely): every function that
@@ -37,10 +38,23 @@ function isUnavailable(error: unknown): boolean {
 }
 
 /**
+ * The database did not serve in time outside a request (a job, a timer, start-up): an ordinary
+ * error, which a job retries. A request gets the 503 Response instead.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`The database is busy or unreachable: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+/**
  * The pool Kysely draws from, with a bounded wait: a request that gets no connection within
  * DATABASE_POOL_WAIT_MS (pg-pool's connectionTimeoutMillis, which also takes it out of the queue)
  * is answered 503 with Retry-After instead of queueing for seconds behind everyone else. The
  * thrown Response is what Remix sends (server.ts's error handler does the same for its own routes).
+ * Only a request gets a Response: nothing outside one would answer it, and a job or timer that
+ * met one rejected with something that is not an Error (DatabaseUnavailableError instead).
  */
 function boundedPool(pool: pg.Pool) {
   return {
@@ -50,6 +64,7 @@ function boundedPool(pool: pg.Pool) {
       } catch (error) {
         if (!isUnavailable(error)) throw error;
         poolStats.waitTimeouts++;
+        if (currentRequestId() === undefined) throw new DatabaseUnavailableError(error);
         throw new Response(BUSY_MESSAGE, {
           status: 503,
           headers: { "Retry-After": "1", "Content-Type": "text/plain; charset=utf-8" },
@@ -58,6 +73,19 @@ function boundedPool(pool: pg.Pool) {
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Every pool and every client it opens has an error listener. pg-pool listens on idle clients
+ * only: a connection that dropped while checked out (a transaction, a job between statements)
+ * emitted 'error' with no listener, and Node ended the process (read ECONNRESET). The statement
+ * running on it fails on its own; the pool drops the client when it comes back broken.
+ */
+function listenForErrors(pool: pg.Pool): void {
+  const report = (error: Error) =>
+    log("error", "database connection lost", { error: error.message, code: (error as NodeJS.ErrnoException).code });
+  pool.on("error", report);
+  pool.on("connect", (client) => client.on("error", report));
 }
 
 /** The pool for /metrics (size, idle, waiting), once open. */
@@ -125,8 +153,8 @@ async function openDb(): Promise<DbHandle> {
       // passes jit_above_cost took longer than running it (the re-grade's read, DECISIONS 141).
       options: "-c jit=off",
     });
-    // An idle connection the server closes must not crash the process.
-    pool.on("error", () => {});
+    // A connection the server closes, idle or in use, must not crash the process.
+    listenForErrors(pool);
     currentPool = pool;
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }) });
     return { db, kind: "postgres", close: () => db.destroy() };
@@ -152,6 +180,7 @@ async function openDb(): Promise<DbHandle> {
   const config: pg.PoolConfig = createPgConfig(pglite);
   config.connectionTimeoutMillis = env.DATABASE_POOL_WAIT_MS;
   const pool = new pg.Pool(config);
+  listenForErrors(pool);
   currentPool = pool;
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }) });
   return {

@@ -161,7 +161,13 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
               ms: Date.now() - started,
               pid: process.pid,
             });
-          } catch (error) {
+          } catch (thrown) {
+            // A Response belongs to a request: a job that meets one (a service's 503) fails with an
+            // ordinary error, which pg-boss records and retries.
+            const error =
+              thrown instanceof Response
+                ? new Error(`${thrown.status} ${(await thrown.text().catch(() => "")).slice(0, 200)}`)
+                : thrown;
             log("info", "job failed", {
               job: name,
               id: job.id,
@@ -186,9 +192,11 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
  * find the job by polling).
  */
 export function wake(name: JobName): void {
-  void current?.then((running) => {
-    for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
-  });
+  void current
+    ?.then((running) => {
+      for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
+    })
+    .catch(() => {}); // a queue that failed to start said so at start-up
 }
 
 /** Stops the workers (waiting for running jobs up to timeoutMs) before the database closes. */
