@@ -107,14 +107,19 @@ try {
   if (seeded) log("info", "demo community seeded (SEED_DEMO=0 to start empty)", seeded);
 } catch (error) {
   console.error(
-    `Refusing to start: ${error instanceof Response ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
+    `Refusing to start: ${error instanceof Response || (error as Error).name === "DatabaseUnavailableError" ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
   );
   process.exit(1);
 }
 
 const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
-await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
+try {
+  await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
+} catch (error) {
+  console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);
+  process.exit(1);
+}
 const stopDigestSchedule = startDigestSchedule();
 const stopLeaderboardCompaction = startLeaderboardCompaction();
 

@@ -100,6 +100,16 @@ export async function startServer(
 }
 
 /**
+ * How ownDatabase names its databases: TEST_DATABASE_PREFIX when several people's runs share one
+ * PostgreSQL and each keeps to names of its own, else grader_t_.
+ */
+function prefix(): string {
+  const p = process.env.TEST_DATABASE_PREFIX || "grader_t_";
+  if (!/^[a-z_][a-z0-9_]*$/.test(p)) throw new Error(`TEST_DATABASE_PREFIX must be a lower-case identifier: ${p}`);
+  return p;
+}
+
+/**
  * Drops the databases ownDatabase made more than an hour ago (earlier runs; no run lasts that
  * long), so repeated runs on one PostgreSQL do not pile them up.
  */
@@ -109,11 +119,12 @@ export async function dropStaleTestDatabases(): Promise<void> {
   await admin.connect();
   try {
     const { rows } = await admin.query<{ datname: string }>(
-      "select datname from pg_database where datname like 'grader\\_t\\_%'",
+      "select datname from pg_database where starts_with(datname, $1)",
+      [prefix()],
     );
     const hourAgo = Date.now() - 3_600_000;
     for (const { datname } of rows) {
-      const made = parseInt(datname.split("_")[2] ?? "", 36);
+      const made = parseInt(datname.slice(prefix().length).split("_")[0] ?? "", 36);
       if (Number.isFinite(made) && made < hourAgo) await admin.query(`drop database if exists ${datname} with (force)`);
     }
   } finally {
@@ -128,7 +139,7 @@ export async function dropStaleTestDatabases(): Promise<void> {
  */
 export async function ownDatabase(): Promise<Record<string, string>> {
   if (!process.env.DATABASE_URL) return {};
-  const name = `grader_t_${Date.now().toString(36)}_${crypto.randomBytes(3).toString("hex")}`;
+  const name = `${prefix()}${Date.now().toString(36)}_${crypto.randomBytes(3).toString("hex")}`;
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
   try {

@@ -9,6 +9,8 @@ import { migrations } from "../../../migrations/index";
 import { lockDataDir } from "./db/data-lock.server";
 import type { Database } from "./db/schema";
 import { getEnv } from "./env.server";
+import { log } from "./log.server";
+import { currentRequestId } from "./request-context.server";
 
 /**
  * The database or a transaction of it (Kysely's Transaction is a Kysely): every function that
@@ -36,10 +38,23 @@ function isUnavailable(error: unknown): boolean {
 }
 
 /**
+ * The database did not serve in time outside a request (a job, a timer, start-up): an ordinary
+ * error, which a job retries. A request gets the 503 Response instead.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`The database is busy or unreachable: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+/**
  * The pool Kysely draws from, with a bounded wait: a request that gets no connection within
  * DATABASE_POOL_WAIT_MS (pg-pool's connectionTimeoutMillis, which also takes it out of the queue)
  * is answered 503 with Retry-After instead of queueing for seconds behind everyone else. The
  * thrown Response is what Remix sends (server.ts's error handler does the same for its own routes).
+ * Only a request gets a Response: nothing outside one would answer it, and a job or timer that
+ * met one rejected with something that is not an Error (DatabaseUnavailableError instead).
  */
 function boundedPool(pool: pg.Pool) {
   return {
@@ -49,6 +64,7 @@ function boundedPool(pool: pg.Pool) {
       } catch (error) {
         if (!isUnavailable(error)) throw error;
         poolStats.waitTimeouts++;
+        if (currentRequestId() === undefined) throw new DatabaseUnavailableError(error);
         throw new Response(BUSY_MESSAGE, {
           status: 503,
           headers: { "Retry-After": "1", "Content-Type": "text/plain; charset=utf-8" },
@@ -57,6 +73,19 @@ function boundedPool(pool: pg.Pool) {
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Every pool and every client it opens has an error listener. pg-pool listens on idle clients
+ * only: a connection that dropped while checked out (a transaction, a job between statements)
+ * emitted 'error' with no listener, and Node ended the process (read ECONNRESET). The statement
+ * running on it fails on its own; the pool drops the client when it comes back broken.
+ */
+function listenForErrors(pool: pg.Pool): void {
+  const report = (error: Error) =>
+    log("error", "database connection lost", { error: error.message, code: (error as NodeJS.ErrnoException).code });
+  pool.on("error", report);
+  pool.on("connect", (client) => client.on("error", report));
 }
 
 /** The pool for /metrics (size, idle, waiting), once open. */
@@ -111,16 +140,21 @@ async function openDb(): Promise<DbHandle> {
       connectionString: env.DATABASE_URL,
       max: env.DATABASE_POOL_SIZE,
       connectionTimeoutMillis: env.DATABASE_POOL_WAIT_MS,
-      // Server-side limit per statement, and a client-side one a little later for a silent host.
-      statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
-      query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000,
+      // Server-side limit per statement, and a client-side one a little later for a silent host
+      // (none for a CLI's bulk work).
+      ...(bulk
+        ? {}
+        : {
+            statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
+            query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000,
+          }),
       keepAlive: true,
       // No JIT compilation: every statement here is short, and compiling one whose cost estimate
       // passes jit_above_cost took longer than running it (the re-grade's read, DECISIONS 141).
       options: "-c jit=off",
     });
-    // An idle connection the server closes must not crash the process.
-    pool.on("error", () => {});
+    // A connection the server closes, idle or in use, must not crash the process.
+    listenForErrors(pool);
     currentPool = pool;
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }) });
     return { db, kind: "postgres", close: () => db.destroy() };
@@ -146,6 +180,7 @@ async function openDb(): Promise<DbHandle> {
   const config: pg.PoolConfig = createPgConfig(pglite);
   config.connectionTimeoutMillis = env.DATABASE_POOL_WAIT_MS;
   const pool = new pg.Pool(config);
+  listenForErrors(pool);
   currentPool = pool;
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }) });
   return {
@@ -157,6 +192,20 @@ async function openDb(): Promise<DbHandle> {
       unlock();
     },
   };
+}
+
+// A CLI's bulk work (set before the database opens): statements without the request time limit.
+let bulk = false;
+
+/**
+ * For a CLI whose statements are bulk work (`npm run seed`): this process's connections get no
+ * statement timeout. DATABASE_STATEMENT_TIMEOUT_MS bounds a request's statement; the seed's
+ * INSERT … SELECT of a million posts runs the search-words trigger per row for minutes and was
+ * cancelled (57014). Call before the first getDb.
+ */
+export function withoutStatementTimeout(): void {
+  if (current) throw new Error("withoutStatementTimeout() must come before the database is opened");
+  bulk = true;
 }
 
 function handle(): Promise<DbHandle> {
@@ -192,13 +241,45 @@ export async function closeDb(): Promise<void> {
   await (await h).close();
 }
 
+/**
+ * Runs `fn` while no other process runs its own on this database: replicas started together take
+ * turns at the migrations and at pg-boss's schema and queues, whose creation is not safe side by
+ * side (two processes creating queues deadlocked on the job table's partitions). A session
+ * advisory lock on a connection of its own (the pool may have one connection, which `fn` needs),
+ * asked for with pg_try_advisory_lock, so a long wait is not cut short by the statement timeout.
+ * Never nested: the second ask would wait for the first forever. PGlite has one process.
+ */
+export async function withStartupLock<T>(fn: () => Promise<T>): Promise<T> {
+  const env = getEnv();
+  if (!env.DATABASE_URL) return fn();
+  const client = new pg.Client({
+    connectionString: env.DATABASE_URL,
+    connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
+  });
+  // A lost connection also loses the lock; the queries of `fn` report it, the process lives on.
+  client.on("error", (error) => log("error", "start-up lock connection lost", { error: error.message }));
+  await client.connect();
+  try {
+    let waiting = false;
+    while (!(await client.query("select pg_try_advisory_lock(hashtext('grader:start-up')) as ok")).rows[0].ok) {
+      if (!waiting) log("info", "waiting for another process's start-up (migrations, job queues)");
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return await fn();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end().catch(() => {});
+  }
+}
+
 export async function migrateToLatest(): Promise<string[]> {
   const db = await getDb();
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withStartupLock(() => migrator.migrateToLatest());
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

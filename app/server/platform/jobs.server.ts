@@ -1,6 +1,6 @@
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
-import { getDb, type DB } from "./db.server";
+import { getDb, withStartupLock, type DB } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
 
@@ -26,12 +26,28 @@ export type JobHandler<N extends JobName> = (
   job: { id: string; retryCount: number; retryLimit: number; output?: unknown },
 ) => Promise<void>;
 
+// A pg-boss script that opens its own transaction (schema set-up, migrations, maintenance).
+const OWN_TRANSACTION = /^\s*begin\b/i;
+
 // pg-boss's only link to the database: every statement through Kysely (a transaction's when given).
-function adapter(db: DB): PgBoss.Db {
+// Exported for its test.
+export function adapter(db: DB): PgBoss.Db {
   return {
     executeSql: async (text, values) => {
-      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: [...result.rows] };
+      const query = CompiledQuery.raw(text, values ?? []);
+      if (db.isTransaction || !OWN_TRANSACTION.test(text)) return { rows: [...(await db.executeQuery(query)).rows] };
+      // pg-boss's set-up and maintenance are scripts with their own BEGIN … COMMIT. One that fails
+      // part-way (replicas creating the schema together: "already exists", which pg-boss expects)
+      // leaves its connection in the aborted transaction, and back in the pool that connection
+      // answered the next statement, anyone's, with 25P02. So: one connection, rolled back on failure.
+      return db.connection().execute(async (conn) => {
+        try {
+          return { rows: [...(await conn.executeQuery(query)).rows] };
+        } catch (error) {
+          await conn.executeQuery(CompiledQuery.raw("rollback")).catch(() => {});
+          throw error;
+        }
+      });
     },
   };
 }
@@ -85,11 +101,14 @@ async function open(): Promise<Running> {
   boss.on("error", (error) =>
     log("error", "job queue error", { error: String((error as Error)?.message ?? error).slice(0, 300) }),
   );
-  await boss.start();
-  for (const q of queues()) {
-    if (await boss.getQueue(q.name)) await boss.updateQueue(q.name, q);
-    else await boss.createQueue(q.name, q);
-  }
+  // One process at a time sets up the schema and the queues (replicas starting together).
+  await withStartupLock(async () => {
+    await boss.start();
+    for (const q of queues()) {
+      if (await boss.getQueue(q.name)) await boss.updateQueue(q.name, q);
+      else await boss.createQueue(q.name, q);
+    }
+  });
   return { boss, workers: false, workerIds: new Map() };
 }
 
@@ -142,7 +161,13 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
               ms: Date.now() - started,
               pid: process.pid,
             });
-          } catch (error) {
+          } catch (thrown) {
+            // A Response belongs to a request: a job that meets one (a service's 503) fails with an
+            // ordinary error, which pg-boss records and retries.
+            const error =
+              thrown instanceof Response
+                ? new Error(`${thrown.status} ${(await thrown.text().catch(() => "")).slice(0, 200)}`)
+                : thrown;
             log("info", "job failed", {
               job: name,
               id: job.id,
@@ -167,9 +192,11 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
  * find the job by polling).
  */
 export function wake(name: JobName): void {
-  void current?.then((running) => {
-    for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
-  });
+  void current
+    ?.then((running) => {
+      for (const id of running.workerIds.get(name) ?? []) running.boss.notifyWorker(id);
+    })
+    .catch(() => {}); // a queue that failed to start said so at start-up
 }
 
 /** Stops the workers (waiting for running jobs up to timeoutMs) before the database closes. */

@@ -29,3 +29,28 @@ describe("the request context", () => {
     expect(currentRequestId()).toBeUndefined();
   });
 });
+
+describe("a shared answer that is a thrown Response", () => {
+  it("gives each caller a readable copy: two loaders of one page both answer the busy pool's 503", async () => {
+    const busy = () =>
+      Promise.reject(new Response("The service is busy.", { status: 503, headers: { "Retry-After": "1" } }));
+    await withRequestContext("r", true, async () => {
+      const caught = await Promise.all(
+        [1, 2].map(() =>
+          oncePerRequest("session", busy).then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        ),
+      );
+      for (const e of caught) {
+        expect(e).toBeInstanceOf(Response);
+        const response = e as Response;
+        expect(response.status).toBe(503);
+        expect(response.headers.get("retry-after")).toBe("1");
+        // Remix reads a thrown Response's body; the same object read twice threw "Body is unusable".
+        expect(await response.text()).toBe("The service is busy.");
+      }
+    });
+  });
+});

@@ -25,5 +25,9 @@ export function oncePerRequest<T>(key: string, fn: () => Promise<T>): Promise<T>
   if (!shared) return fn();
   let answer = shared.get(key) as Promise<T> | undefined;
   if (!answer) shared.set(key, (answer = fn()));
-  return answer;
+  // A thrown Response (the pool's 503) is read by Remix once per loader that throws it: each caller
+  // gets its own copy. The same object twice was a 500 "Body is unusable" under load.
+  return answer.catch((error: unknown) => {
+    throw error instanceof Response ? error.clone() : error;
+  });
 }
