@@ -1,5 +1,22 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env.server";
+import { ENV_VARIABLES, parseEnv } from "./env.server";
+
+describe("docs/OPERATIONS.md", () => {
+  it("has one row for each variable the server reads (a row may name a few that go together)", () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../../docs/OPERATIONS.md"), "utf8");
+    // The names in each table row's first cell.
+    const rows = [...doc.matchAll(/^\| (`[A-Z0-9_]+`(?:, `[A-Z0-9_]+`)*) \|/gm)].map((m) =>
+      [...m[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]),
+    );
+    for (const name of ENV_VARIABLES)
+      expect(
+        rows.filter((r) => r.includes(name)),
+        name,
+      ).toHaveLength(1);
+  });
+});
 
 describe("TRUST_PROXY", () => {
   const trust = (value: string) => parseEnv({ NODE_ENV: "test", TRUST_PROXY: value }).TRUST_PROXY;

@@ -305,6 +305,9 @@ const EnvSchema = z.object({
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "PUBLIC_URL"> & { PUBLIC_URL: string };
 
+/** Every variable the server reads (each has one row in docs/OPERATIONS.md). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
+
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
