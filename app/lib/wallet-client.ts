@@ -217,7 +217,7 @@ export async function linkDemoWallet(chain: WalletChain): Promise<LinkOutcome> {
   );
 }
 
-// ---- the link pages' flow (app/routes/link.evm.tsx, link.solana.tsx) ------------------------------
+// ---- the link pages' flow (app/routes/_link+/link.evm.tsx, link.solana.tsx) ------------------------------
 
 export type LinkFlowState = {
   status: "idle" | "working" | "no-wallet" | "failed" | "conflict" | "done";
