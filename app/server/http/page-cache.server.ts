@@ -6,20 +6,6 @@ import { LRUCache } from "lru-cache";
 // response, so caching never reuses a nonce between visitors.
 export const NONCE_PLACEHOLDER = "grader0nonce0placeholder";
 
-const CACHEABLE = [
-  /^\/$/,
-  /^\/landing$/,
-  /^\/blogs$/,
-  /^\/blogs\/[A-Za-z0-9_-]{1,40}$/,
-  /^\/white-paper$/,
-  /^\/white-paper\/[a-z-]{1,40}$/,
-  /^\/(privacy|terms|contact|m\/guide)$/,
-];
-
-export function isCacheablePath(path: string): boolean {
-  return CACHEABLE.some((re) => re.test(path));
-}
-
 export type CachedPage = {
   /** The page's bytes split at each nonce placeholder, encoded once (not per response). */
   parts: Buffer[];

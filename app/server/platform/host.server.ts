@@ -20,13 +20,8 @@ export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel }
 export { digestJob, startDigestSchedule } from "../community/notifications.server";
 export { startLeaderboardCompaction } from "../community/market.server";
 export { isForeignOriginRequest } from "../http/origin-check.server";
-export {
-  cachedPageBody,
-  getCachedPage,
-  isCacheablePath,
-  NONCE_PLACEHOLDER,
-  storeCachedPage,
-} from "../http/page-cache.server";
+export { cachedPageBody, getCachedPage, NONCE_PLACEHOLDER, storeCachedPage } from "../http/page-cache.server";
+export { isCacheablePath } from "../http/public-pages.server";
 export { flushPageViews, isTrackedPath, trackPageView } from "../community/page-views.server";
 export { SESSION_COOKIE } from "../http/session-cookie";
 export { deviceClassFromUserAgent, isMobileDevice } from "../../lib/device-class";
