@@ -8,6 +8,8 @@ import { GradeBadge, Stars } from "./GradeBadge";
 import { Term } from "./Term";
 import { skillInWords } from "~/content/glossary";
 import { DIMENSION_LABELS } from "~/lib/vocabulary";
+// The changelog's own file, not ~/grading: the engine stays out of the browser bundle.
+import { ENGINE_CHANGELOG } from "~/grading/version";
 
 export type ReportData = {
   /** Redacted when another trader hides their amounts. */
@@ -30,18 +32,6 @@ export type ReportData = {
     skipped: { reason: string; count: number }[];
     disagreements?: { symbol: string; computed?: number; reported?: number }[];
   } | null;
-};
-
-/** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
-export const ENGINE_CHANGES: Record<string, string[]> = {
-  "2.0.0": [
-    "Splits, dividends and interest, account fees, transfers between your accounts and tokens sent or received are now part of your record.",
-    "Profitability is measured against the market (the S&P 500 for stocks, Bitcoin for crypto), and a record that lost money while the market did better is capped at Bronze.",
-    "Records shorter than a year are no longer annualised, and losses are capped at −100 %.",
-    "Experience and confidence count the days you actually traded or held positions, so an old tiny trade no longer lengthens your record.",
-    "Leverage is measured at every trade: over 2× gross exposure discounts the grade.",
-    "A new skill-versus-luck figure says how likely your edge is real.",
-  ],
 };
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatPercent(v));
@@ -368,7 +358,7 @@ function WhatChanged({
   const [current, previous] = history;
   if (!current || !previous || !previous.engine_version || previous.engine_version === evaluation.engineVersion)
     return null;
-  const changes = ENGINE_CHANGES[evaluation.engineVersion];
+  const changes = ENGINE_CHANGELOG[evaluation.engineVersion];
   if (!changes) return null;
   return (
     <section className="card what-changed" aria-labelledby="what-changed-title">
