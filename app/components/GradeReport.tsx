@@ -1,12 +1,15 @@
 import type { Evaluation } from "~/grading";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
-import { formatCompact, formatDay, formatPercent, formatScore, formatUsd } from "~/lib/format-number";
+import { formatDay, formatPercent, formatScore } from "~/lib/format-number";
+import { formatMetric, METRICS } from "~/lib/metrics";
 import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
 import { Term } from "./Term";
 import { skillInWords } from "~/content/glossary";
 import { DIMENSION_LABELS } from "~/lib/vocabulary";
+// The changelog's own file, not ~/grading: the engine stays out of the browser bundle.
+import { ENGINE_CHANGELOG } from "~/grading/version";
 
 export type ReportData = {
   /** Redacted when another trader hides their amounts. */
@@ -31,21 +34,8 @@ export type ReportData = {
   } | null;
 };
 
-/** What a new engine version changed, in the trader's words (shown once a grade moves to it). */
-export const ENGINE_CHANGES: Record<string, string[]> = {
-  "2.0.0": [
-    "Splits, dividends and interest, account fees, transfers between your accounts and tokens sent or received are now part of your record.",
-    "Profitability is measured against the market (the S&P 500 for stocks, Bitcoin for crypto), and a record that lost money while the market did better is capped at Bronze.",
-    "Records shorter than a year are no longer annualised, and losses are capped at −100 %.",
-    "Experience and confidence count the days you actually traded or held positions, so an old tiny trade no longer lengthens your record.",
-    "Leverage is measured at every trade: over 2× gross exposure discounts the grade.",
-    "A new skill-versus-luck figure says how likely your edge is real.",
-  ],
-};
-
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatPercent(v));
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
-const days = (v: number | null | undefined) => (v === null || v === undefined ? "—" : `${v.toFixed(1)} days`);
 const signedPct = (v: number) => `${v >= 0 ? "+" : "−"}${formatPercent(Math.abs(v))}`;
 const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
 
@@ -62,7 +52,8 @@ export function twrVsMwrSentence(twr: number | null, mwr: number | null): string
 export function GradeReport({ data }: { data: ReportData }) {
   const e = data.evaluation;
   const m = e.metrics;
-  const money = (v: number | null) => (data.showAmounts && v !== null ? formatUsd(v) : "hidden");
+  const money = (k: "totalPnl" | "income", v: number | null) =>
+    data.showAmounts && v !== null ? formatMetric(k, v) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
     return (
       <section className="card">
@@ -125,33 +116,33 @@ export function GradeReport({ data }: { data: ReportData }) {
             <dt>
               <Term k="simpleReturn" />
             </dt>
-            <dd>{pct(m.simpleReturn)}</dd>
+            <dd>{formatMetric("simpleReturn", m.simpleReturn)}</dd>
           </div>
           <div>
             <dt>
               <Term k="totalPnl" />
             </dt>
-            <dd>{money(m.totalPnl)}</dd>
+            <dd>{money("totalPnl", m.totalPnl)}</dd>
           </div>
           <div>
             <dt>
               <Term k="twr" />
             </dt>
-            <dd>{pct(m.twr)}</dd>
+            <dd>{formatMetric("twr", m.twr)}</dd>
           </div>
           {m.mwr !== null && m.mwr !== undefined ? (
             <div>
               <dt>
-                <Term k="mwr">Money-weighted return (annual)</Term>
+                <Term k="mwr">{METRICS.mwr.label} (annual)</Term>
               </dt>
-              <dd>{pct(m.mwr)}</dd>
+              <dd>{formatMetric("mwr", m.mwr)}</dd>
             </div>
           ) : (
             <div>
               <dt>
-                <Term k="mwr">Money-weighted return (period)</Term>
+                <Term k="mwr">{METRICS.mwr.label} (period)</Term>
               </dt>
-              <dd>{pct(m.mwrCumulative)}</dd>
+              <dd>{formatMetric("mwr", m.mwrCumulative)}</dd>
             </div>
           )}
           {m.benchmark ? (
@@ -174,53 +165,53 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dt>
                 <Term k="psr" />
               </dt>
-              <dd>{Math.round(m.psr * 100)} % likely</dd>
+              <dd>{formatMetric("psr", m.psr)}</dd>
             </div>
           ) : null}
           <div>
             <dt>
               <Term k="maxDrawdown" />
             </dt>
-            <dd>{pct(m.maxDrawdown === null ? null : -m.maxDrawdown)}</dd>
+            <dd>{formatMetric("maxDrawdown", m.maxDrawdown)}</dd>
           </div>
           <div>
             <dt>
               <Term k="winRate" />
             </dt>
-            <dd>{pct(m.winRate)}</dd>
+            <dd>{formatMetric("winRate", m.winRate)}</dd>
           </div>
           <div>
             <dt>
               <Term k="profitFactor" />
             </dt>
-            <dd>{m.profitFactor === null ? "no losses" : num(m.profitFactor)}</dd>
+            <dd>{formatMetric("profitFactor", m.profitFactor)}</dd>
           </div>
           <div>
             <dt>
               <Term k="avgHoldingDays" />
             </dt>
-            <dd>{days(m.avgHoldingDays)}</dd>
+            <dd>{formatMetric("avgHoldingDays", m.avgHoldingDays)}</dd>
           </div>
           <div>
             <dt>
               <Term k="medianHoldingDays" />
             </dt>
-            <dd>{days(m.medianHoldingDays)}</dd>
+            <dd>{formatMetric("medianHoldingDays", m.medianHoldingDays)}</dd>
           </div>
           <div>
             <dt>
               <Term k="trips" />
             </dt>
-            <dd>{formatCompact(m.roundTrips)}</dd>
+            <dd>{formatMetric("roundTrips", m.roundTrips)}</dd>
           </div>
           <div>
             <dt>
               <Term k="trackRecordDays" />
             </dt>
             <dd>
-              {formatCompact(Math.round(m.trackRecordDays))} days
+              {formatMetric("trackRecordDays", m.trackRecordDays)}
               {m.activeDays !== undefined ? (
-                <span className="muted small"> · {formatCompact(m.activeDays)} active</span>
+                <span className="muted small"> · {formatMetric("activeDays", m.activeDays)} active</span>
               ) : null}
             </dd>
           </div>
@@ -229,7 +220,7 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dt>
                 <Term k="maxLeverage" />
               </dt>
-              <dd>{m.maxLeverage.toFixed(2)}×</dd>
+              <dd>{formatMetric("maxLeverage", m.maxLeverage)}</dd>
             </div>
           ) : null}
           {m.income ? (
@@ -237,15 +228,15 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dt>
                 <Term k="income" />
               </dt>
-              <dd>{money(m.income)}</dd>
+              <dd>{money("income", m.income)}</dd>
             </div>
           ) : null}
           <div>
             <dt>
-              <Term k="sharpe">Sharpe</Term> / <Term k="sortino">Sortino</Term>
+              <Term k="sharpe">{METRICS.sharpe.short}</Term> / <Term k="sortino">{METRICS.sortino.short}</Term>
             </dt>
             <dd>
-              {num(m.sharpe)} / {num(m.sortino)}
+              {formatMetric("sharpe", m.sharpe)} / {formatMetric("sortino", m.sortino)}
             </dd>
           </div>
         </dl>
@@ -367,7 +358,7 @@ function WhatChanged({
   const [current, previous] = history;
   if (!current || !previous || !previous.engine_version || previous.engine_version === evaluation.engineVersion)
     return null;
-  const changes = ENGINE_CHANGES[evaluation.engineVersion];
+  const changes = ENGINE_CHANGELOG[evaluation.engineVersion];
   if (!changes) return null;
   return (
     <section className="card what-changed" aria-labelledby="what-changed-title">

@@ -3,6 +3,7 @@ import type { Analytics, BreakdownRow, DayCell, TripRow } from "~/analytics";
 import { JOURNAL_SORTS, PUBLIC_JOURNAL_SORTS, type JournalQuery, type JournalSort } from "~/analytics/journal";
 import type { GlossaryKey } from "~/content/glossary";
 import { formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
+import { METRICS } from "~/lib/metrics";
 import { pageCount } from "~/lib/paging";
 import { Pager } from "./Pager";
 import { Term } from "./Term";
@@ -232,10 +233,10 @@ function Breakdown({
             <thead>
               <tr>
                 <th scope="col">{title.replace(/^By /, "").replace(/^./, (c) => c.toUpperCase())}</th>
-                {head("trips", "Trips")}
-                {head("winRate", "Win rate")}
+                {head("trips", METRICS.roundTrips.short)}
+                {head("winRate")}
                 {head("pnlShare", "P&L share")}
-                {amounts ? head("expectancy", "Expectancy") : head("avgReturn", "Avg return")}
+                {amounts ? head("expectancy") : head("avgReturn", "Avg return")}
               </tr>
             </thead>
             <tbody>

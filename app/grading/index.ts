@@ -12,8 +12,9 @@ import { benchmarkFigures, benchmarkReturn, benchmarkSeries, skillFigures } from
 import { medianOf } from "./median";
 import { formatIsoDay, MS_PER_DAY } from "./time";
 import type { BenchmarkMetrics, CurvePoint, Evaluation, GradeOptions, Metrics, Position, RoundTrip } from "./types";
+import { ENGINE_VERSION } from "./version";
 
-export const ENGINE_VERSION = "2.0.0";
+export { ENGINE_VERSION, ENGINE_CHANGELOG } from "./version";
 
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";
 export { prepareLedger, withBenchmarkColumns, type PreparedLedger } from "./columns";

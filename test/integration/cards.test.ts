@@ -393,7 +393,8 @@ describe("a deleted account", () => {
 describe("the card renderer (in process)", () => {
   it("draws long, non-Latin and fallback names, huge and negative figures at the exact size", async () => {
     const { renderCardPng, facesForText } = await import("../../app/card/render.server");
-    const { drawableName, cardPercent, cardUsd } = await import("../../app/server/grades/cards.server");
+    const { drawableName } = await import("../../app/server/grades/cards.server");
+    const { cardPercent, cardUsd } = await import("../../app/lib/metrics");
     // Cyrillic, Greek, Vietnamese, Chinese and Japanese have bundled glyphs; emoji, Korean and
     // right-to-left scripts fall back to the @username instead of drawing tofu.
     for (const name of [

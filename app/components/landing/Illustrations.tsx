@@ -1,4 +1,5 @@
 import { gradeTiers } from "~/content/landing";
+import { METRICS } from "~/lib/metrics";
 import { DIMENSION_LABELS, DIMENSIONS, type Dimension } from "~/lib/vocabulary";
 import { BadgeShield, Stars } from "../GradeBadge";
 
@@ -47,11 +48,11 @@ export function SampleCard() {
           <strong className="pos">+38.4%</strong>
         </div>
         <div>
-          <span className="muted">Max drawdown</span>
+          <span className="muted">{METRICS.maxDrawdown.label}</span>
           <strong>-9.1%</strong>
         </div>
         <div>
-          <span className="muted">Win rate</span>
+          <span className="muted">{METRICS.winRate.label}</span>
           <strong>61%</strong>
         </div>
       </div>

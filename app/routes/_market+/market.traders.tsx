@@ -6,7 +6,8 @@ import { GradeBadge } from "~/components/GradeBadge";
 import { EmptyState } from "~/components/Page";
 import { PagedTable } from "~/components/PagedTable";
 import type { Tier } from "~/lib/vocabulary";
-import { formatCompact, formatPercent, formatScore } from "~/lib/format-number";
+import { formatCompact, formatScore } from "~/lib/format-number";
+import { formatMetric, METRICS } from "~/lib/metrics";
 import { seo } from "~/lib/seo";
 import { leaderboardFor } from "~/server/community/market-routes.server";
 import { ASSET_CLASS_LABELS, ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
@@ -95,14 +96,14 @@ export default function MarketTraders() {
               label: "Return",
               sortable: true,
               numeric: true,
-              render: (r) => (r.return === null ? "—" : formatPercent(r.return)),
+              render: (r) => formatMetric("twr", r.return),
             },
             {
               key: "drawdown",
-              label: "Max drawdown",
+              label: METRICS.maxDrawdown.label,
               sortable: true,
               numeric: true,
-              render: (r) => (r.drawdown === null ? "—" : formatPercent(r.drawdown ? -Math.abs(r.drawdown) : 0)),
+              render: (r) => formatMetric("maxDrawdown", r.drawdown),
             },
             {
               key: "followers",

@@ -2,6 +2,7 @@ import { DemoDataNote } from "~/components/DemoBanner";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { NO_GRADE, VerifyForm } from "~/components/VerifyForm";
+import { METRICS } from "~/lib/metrics";
 import { seo } from "~/lib/seo";
 import { normaliseCode } from "~/server/grades/grade-record.server";
 import { gradeVerification, loggedOnlyVerification } from "~/server/grades/verify.server";
@@ -52,17 +53,17 @@ export default function VerifyCard() {
     ["Tier", d.tier ?? "Not graded"],
     ["Stars", d.stars === null ? "—" : `${d.stars} of 5`],
     ["Score", d.score === null ? "—" : `${d.score}/100`],
-    ["Time-weighted return", d.figures.twr],
-    ["Money-weighted return", d.figures.mwr],
+    [METRICS.twr.label, d.figures.twr],
+    [METRICS.mwr.label, d.figures.mwr],
     ...(d.figures.benchmark
       ? ([
           [`Benchmark (${d.figures.benchmark.symbol})`, d.figures.benchmark.return],
           ["Excess over the benchmark", d.figures.benchmark.excess],
         ] as [string, string][])
       : []),
-    ["Max drawdown", d.figures.maxDrawdown],
-    ["Win rate", d.figures.winRate],
-    ...(d.figures.totalPnl ? ([["Total P&L", d.figures.totalPnl]] as [string, string][]) : []),
+    [METRICS.maxDrawdown.label, d.figures.maxDrawdown],
+    [METRICS.winRate.label, d.figures.winRate],
+    ...(d.figures.totalPnl ? ([[METRICS.totalPnl.label, d.figures.totalPnl]] as [string, string][]) : []),
     ["Graded on", <time dateTime={d.createdAt}>{d.date}</time>],
     ["Period", d.period.from && d.period.to ? `${d.period.from.slice(0, 10)} to ${d.period.to.slice(0, 10)}` : "—"],
     [
@@ -157,9 +158,9 @@ function LoggedOnly({ r }: { r: NonNullable<ReturnType<typeof useLoaderData<type
     ["Tier", r.tier ?? "Not graded"],
     ["Stars", r.stars === null ? "—" : `${r.stars} of 5`],
     ["Score", r.score === null ? "—" : `${r.score}/100`],
-    ["Time-weighted return", r.figures.twr],
-    ["Max drawdown", r.figures.maxDrawdown],
-    ["Win rate", r.figures.winRate],
+    [METRICS.twr.label, r.figures.twr],
+    [METRICS.maxDrawdown.label, r.figures.maxDrawdown],
+    [METRICS.winRate.label, r.figures.winRate],
     ["Graded on", r.date],
     ["Engine version", r.engineVersion],
     ["Ledger digest", r.ledgerDigest],

@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { tierColor } from "~/lib/vocabulary";
 import { displayName } from "~/lib/display-name";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
-import { cardPercent, cardUsd, sharePageUrl } from "./cards.server";
+import { cardMetric, METRICS } from "~/lib/metrics";
+import { sharePageUrl } from "./cards.server";
 import { getDb } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
 
@@ -59,8 +60,8 @@ export async function badgeFor(userId: number): Promise<Badge | null> {
     tierColor: tierColor(row.tier),
     stars: Math.max(0, Math.min(5, Math.round(num(row.stars) ?? 0))),
     score: Math.floor(row.score), // floored like every shown score: 89.6 is not "90" (Legend)
-    twr: cardPercent(num(row.twr)),
-    totalPnl: row.show_amounts ? cardUsd(num(row.total_pnl)) : null,
+    twr: cardMetric("twr", num(row.twr)),
+    totalPnl: row.show_amounts ? cardMetric("totalPnl", num(row.total_pnl)) : null,
     code: row.verification_code,
     verifyUrl: `${base}/verify/${row.verification_code}`,
     profileUrl: `${base}/u/${userId}`,
@@ -127,8 +128,8 @@ export function embedHtml(b: Badge): string {
             · score {b.score}/100
           </p>
           <p>
-            Time-weighted return {b.twr}
-            {b.totalPnl ? ` · Total P&L ${b.totalPnl}` : null}
+            {METRICS.twr.label} {b.twr}
+            {b.totalPnl ? ` · ${METRICS.totalPnl.label} ${b.totalPnl}` : null}
           </p>
           <p>
             <a href={b.verifyUrl} target="_blank" rel="noopener">

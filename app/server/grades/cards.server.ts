@@ -4,7 +4,8 @@ import { sql } from "kysely";
 import { CARD_FORMATS, LAYOUT_VERSION, type CardData, type CardFigure, type CardFormat } from "~/card/layout";
 import { canDraw, renderCardPng, renderStats } from "~/card/render.server";
 import { displayName, initials } from "~/lib/display-name";
-import { formatCompact, formatDay, formatNumber } from "~/lib/format-number";
+import { formatDay } from "~/lib/format-number";
+import { CARD_METRICS, cardMetric, cardSlots, cardTone, METRICS, type CardMetricKey } from "~/lib/metrics";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
 import { cardHashOfPath, cardPath, countCardRender, isKnownCard, rememberCard } from "./card-store.server";
 import { getDb } from "../platform/db.server";
@@ -23,47 +24,22 @@ export function parseCardFormat(raw: unknown): CardFormat {
 // ---------------------------------------------------------------------------------------------
 // What is drawn
 
-const MINUS = "\u2212";
-
-/** A fraction as a signed percentage; huge values use the compact K/M/B form so they never overflow. */
-export function cardPercent(fraction: number | null | undefined, signed = true): string {
-  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "—";
-  const pct = fraction * 100;
-  const sign = pct < 0 ? MINUS : signed && pct > 0 ? "+" : "";
-  const abs = Math.abs(pct);
-  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, 1, 1);
-  return `${sign}${body}%`;
-}
-
-export function cardUsd(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  const sign = value < 0 ? MINUS : value > 0 ? "+" : "";
-  const abs = Math.abs(value);
-  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, abs >= 100 ? 0 : 2);
-  return `${sign}$${body}`;
-}
-
-const tone = (n: number | null | undefined): CardFigure["tone"] =>
-  n === null || n === undefined || !Number.isFinite(n) || n === 0 ? "flat" : n > 0 ? "up" : "down";
-
-type CardMetrics = Pick<StoredEvaluation["result"]["metrics"], "twr" | "mwr" | "maxDrawdown" | "winRate" | "totalPnl">;
+type CardMetrics = Pick<StoredEvaluation["result"]["metrics"], CardMetricKey>;
 
 /** Four headline figures: percentages only, unless the trader chose to show amounts. */
 export function cardFigures(e: { metrics: CardMetrics }, showAmounts: boolean): CardFigure[] {
-  const m = e.metrics;
-  const drawdown = m.maxDrawdown === null ? null : -Math.abs(m.maxDrawdown);
-  const figures: CardFigure[] = [
-    { label: "Time-weighted return", value: cardPercent(m.twr), tone: tone(m.twr) },
-    { label: "Max drawdown", value: cardPercent(drawdown), tone: drawdown ? "down" : "flat" },
-    { label: "Win rate", value: cardPercent(m.winRate, false), tone: "flat" },
-  ];
-  figures.push(
-    showAmounts
-      ? { label: "Total P&L", value: cardUsd(m.totalPnl), tone: tone(m.totalPnl) }
-      : { label: "Money-weighted return", value: cardPercent(m.mwr), tone: tone(m.mwr) },
-  );
-  return figures;
+  return cardSlots(showAmounts).map((k) => ({
+    label: METRICS[k].label,
+    value: cardMetric(k, e.metrics[k]),
+    tone: cardTone(k, e.metrics[k]),
+  }));
 }
+
+// Every figure the card can draw, read from the stored result in the query: jsonb_build_object('twr',
+// result #> '{metrics,twr}', …). The keys are the list's own names, never input.
+const CARD_METRICS_SQL = sql.join(
+  CARD_METRICS.map((k) => sql`${sql.lit(k)}, evaluations.result #> ${sql.lit(`{metrics,${k}}`)}`),
+);
 
 type CardOwner = {
   username: string | null;
@@ -110,9 +86,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       sql<string | null>`evaluations.result ->> 'tier'`.as("tier"),
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
-      sql<unknown>`jsonb_build_object('twr', evaluations.result #> '{metrics,twr}', 'mwr', evaluations.result #> '{metrics,mwr}', 'maxDrawdown', evaluations.result #> '{metrics,maxDrawdown}', 'winRate', evaluations.result #> '{metrics,winRate}', 'totalPnl', evaluations.result #> '{metrics,totalPnl}')`.as(
-        "metrics",
-      ),
+      sql<unknown>`jsonb_build_object(${CARD_METRICS_SQL})`.as("metrics"),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();

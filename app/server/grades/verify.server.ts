@@ -2,7 +2,8 @@ import { canonicalJson, type Evaluation } from "~/grading";
 import { displayName } from "~/lib/display-name";
 import { formatDay } from "~/lib/format-number";
 import { NAMELESS_TRADER } from "~/lib/product";
-import { cardPercent, cardUsd, ensureCard } from "./cards.server";
+import { cardMetric, cardPercent } from "~/lib/metrics";
+import { ensureCard } from "./cards.server";
 import { getDb } from "../platform/db.server";
 import { disagreementSummary, readDataQuality } from "~/lib/data-quality";
 import { gradeLogEntry, publishedKeys } from "./grade-log.server";
@@ -79,11 +80,11 @@ export async function gradeVerification(code: string) {
     score: result.score === null ? null : Math.floor(result.score), // floored: never past a tier bound
     stars: result.stars?.overall ?? null,
     figures: {
-      twr: cardPercent(m.twr),
-      mwr: cardPercent(m.mwr),
-      maxDrawdown: cardPercent(m.maxDrawdown === null ? null : -Math.abs(m.maxDrawdown)),
-      winRate: cardPercent(m.winRate, false),
-      totalPnl: row.show_amounts ? cardUsd(m.totalPnl) : null,
+      twr: cardMetric("twr", m.twr),
+      mwr: cardMetric("mwr", m.mwr),
+      maxDrawdown: cardMetric("maxDrawdown", m.maxDrawdown),
+      winRate: cardMetric("winRate", m.winRate),
+      totalPnl: row.show_amounts ? cardMetric("totalPnl", m.totalPnl) : null,
       benchmark: benchmark
         ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) }
         : null,
@@ -125,9 +126,9 @@ export async function loggedOnlyVerification(code: string) {
     gradedAt: r.graded_at,
     date: formatDay(r.graded_at),
     figures: {
-      twr: cardPercent(r.returns.twr),
-      maxDrawdown: cardPercent(r.max_drawdown === null ? null : -Math.abs(r.max_drawdown)),
-      winRate: cardPercent(r.win_rate, false),
+      twr: cardMetric("twr", r.returns.twr),
+      maxDrawdown: cardMetric("maxDrawdown", r.max_drawdown),
+      winRate: cardMetric("winRate", r.win_rate),
     },
     engineVersion: r.engine_version,
     ledgerDigest: r.ledger_digest,

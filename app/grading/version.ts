@@ -1,0 +1,22 @@
+// The engine's version and what each version changed, side by side so a bump brings its entry
+// (version.test.ts fails without one). Plain data: the report imports this file alone, never the
+// engine.
+
+/** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
+export const ENGINE_VERSION = "2.0.0";
+
+/**
+ * What each version changed, in the trader's words, newest first. The report shows the entry of a
+ * grade's version once the grade before it came from another one.
+ */
+export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
+  "2.0.0": [
+    "Splits, dividends and interest, account fees, transfers between your accounts and tokens sent or received are now part of your record.",
+    "Profitability is measured against the market (the S&P 500 for stocks, Bitcoin for crypto), and a record that lost money while the market did better is capped at Bronze.",
+    "Records shorter than a year are no longer annualised, and losses are capped at −100 %.",
+    "Experience and confidence count the days you actually traded or held positions, so an old tiny trade no longer lengthens your record.",
+    "Leverage is measured at every trade: over 2× gross exposure discounts the grade.",
+    "A new skill-versus-luck figure says how likely your edge is real.",
+  ],
+  "1.0.0": ["The first engine."],
+};

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { GLOSSARY } from "~/content/glossary";
+import { grade, parseLedger, type Metrics } from "~/grading";
+import {
+  CARD_METRICS,
+  cardMetric,
+  cardSlots,
+  cardTone,
+  formatMetric,
+  METRICS,
+  type MetricDefinition,
+  type MetricKey,
+} from "./metrics";
+
+const KEYS = Object.keys(METRICS) as MetricKey[];
+// Fails to compile when a key is not one of the engine's fields.
+const ENGINE_KEYS: readonly (keyof Metrics)[] = KEYS;
+
+describe("the metric list", () => {
+  it("names every metric by a field the engine computes", () => {
+    const r = parseLedger({
+      cashFlows: [{ account: "a", time: "2024-01-01", amount: 1000 }],
+      trades: [
+        {
+          id: "1",
+          account: "a",
+          time: "2024-01-02",
+          symbol: "X",
+          assetClass: "stock",
+          side: "buy",
+          quantity: 10,
+          price: 10,
+        },
+        {
+          id: "2",
+          account: "a",
+          time: "2024-01-05",
+          symbol: "X",
+          assetClass: "stock",
+          side: "sell",
+          quantity: 10,
+          price: 12,
+        },
+      ],
+    });
+    if (!r.ok) throw new Error(r.problems.join("\n"));
+    const m = grade(r.ledger, {}).metrics;
+    for (const k of ENGINE_KEYS) expect(k in m, k).toBe(true);
+  });
+
+  it("gives every metric a label and one glossary sentence, which the glossary shows", () => {
+    const glossaryByTerm = new Map<string, string>(Object.values(GLOSSARY).map((e) => [e.term, e.text]));
+    for (const k of KEYS) {
+      const m: MetricDefinition = METRICS[k];
+      expect(m.label.trim(), k).not.toBe("");
+      expect(m.glossary, k).toMatch(/^[A-Z0-9].*\.$/);
+      expect(m.glossary.length, k).toBeLessThan(200);
+      expect(glossaryByTerm.get(m.label), k).toBe(m.glossary);
+    }
+    expect(new Set(KEYS.map((k) => METRICS[k].label)).size).toBe(KEYS.length);
+  });
+
+  it("fills each of the card's four slots once, whichever the privacy choice", () => {
+    for (const amounts of [true, false]) {
+      expect(cardSlots(amounts).map((k) => METRICS[k].card.slot)).toEqual([1, 2, 3, 4]);
+    }
+    const places = CARD_METRICS.map((k) => {
+      const card = METRICS[k].card as NonNullable<MetricDefinition["card"]>;
+      return `${card.slot}:${card.when ?? "always"}`;
+    });
+    expect(new Set(places).size).toBe(places.length);
+    expect(cardSlots(true).map((k) => METRICS[k].label)).toEqual([
+      "Time-weighted return",
+      "Max drawdown",
+      "Win rate",
+      "Total P&L",
+    ]);
+    expect(cardSlots(false).at(-1)).toBe("mwr");
+  });
+});
+
+describe("a metric's figure", () => {
+  it("reads on the card with a true minus, a plus on gains and a fall for a drawdown", () => {
+    expect(cardMetric("twr", 0.1234)).toBe("+12.3%");
+    expect(cardMetric("twr", 123456.78)).toBe("+12.3M%");
+    expect(cardMetric("maxDrawdown", 0.2)).toBe("\u221220.0%");
+    expect(cardMetric("maxDrawdown", 0)).toBe("0.0%");
+    expect(cardMetric("winRate", 0.5)).toBe("50.0%");
+    expect(cardMetric("totalPnl", -98_765_432)).toBe("\u2212$98.7M");
+    expect(cardMetric("mwr", null)).toBe("—");
+    expect([cardTone("twr", -0.1), cardTone("maxDrawdown", 0.2), cardTone("maxDrawdown", 0)]).toEqual([
+      "down",
+      "down",
+      "flat",
+    ]);
+    expect([cardTone("winRate", 0.9), cardTone("totalPnl", 5), cardTone("mwr", null)]).toEqual(["flat", "up", "flat"]);
+  });
+
+  it("reads in the report as it always has", () => {
+    expect(formatMetric("twr", -0.0456)).toBe("-4.6%");
+    expect(formatMetric("maxDrawdown", 0.2)).toBe("-20.0%");
+    expect(formatMetric("maxDrawdown", 0)).toBe("0.0%");
+    expect(formatMetric("profitFactor", null)).toBe("no losses");
+    expect(formatMetric("profitFactor", 1.856)).toBe("1.86");
+    expect(formatMetric("sharpe", undefined)).toBe("—");
+    expect(formatMetric("avgHoldingDays", 3.21)).toBe("3.2 days");
+    expect(formatMetric("trackRecordDays", 412.4)).toBe("412 days");
+    expect(formatMetric("activeDays", 12_345)).toBe("12.3K");
+    expect(formatMetric("psr", 0.8712)).toBe("87 % likely");
+    expect(formatMetric("maxLeverage", 1.5)).toBe("1.50×");
+    expect(formatMetric("totalPnl", 1234.5)).toBe("$1,234.50");
+  });
+});

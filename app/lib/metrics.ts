@@ -1,0 +1,261 @@
+// The grade's figures, in one list: each under the engine's field name (Metrics in
+// app/grading/types.ts), with the label every page prints, how its value reads, its glossary line
+// and its place on the card. The report, the Stats tab, the card, the verify page and the glossary
+// read them from here, so a label or a format changes once. Plain data: safe for the browser.
+import { formatCompact, formatNumber, formatPercent, formatUsd } from "./format-number";
+
+/**
+ * What a value is: a fraction shown as a percentage, dollars, a ratio (two decimals), a multiple
+ * (two decimals and ×), a probability ("87 % likely"), a duration in days (one decimal), a count.
+ */
+export type MetricFormat = "percent" | "money" | "ratio" | "multiple" | "probability" | "days" | "count";
+
+/**
+ * How its sign reads. signed: a gain or a loss (+ or − on the card, coloured). plain: never signed
+ * nor coloured (a win rate). loss: a size kept positive by the engine and shown as a fall.
+ */
+export type MetricSign = "signed" | "plain" | "loss";
+
+/**
+ * Its place among the card's four figures. The fourth depends on the trader's privacy choice:
+ * dollars when they show amounts, a percentage when they do not.
+ */
+export type CardSlot = { slot: 1 | 2 | 3 | 4; when?: "amounts" | "percentages" };
+
+export type MetricDefinition = {
+  label: string;
+  /** The label where a table or a paired figure has no room for the whole one. */
+  short?: string;
+  format: MetricFormat;
+  sign: MetricSign;
+  /** A whole count of days: " days" after the number. */
+  unit?: "days";
+  /** What a missing value means, when it means more than "not known" (no losing trip: no factor). */
+  none?: string;
+  /** One sentence, shown beside the figure and on /glossary (wording from docs/GRADING.md). */
+  glossary: string;
+  card?: CardSlot;
+};
+
+// The order is the glossary's.
+export const METRICS = {
+  simpleReturn: {
+    label: "Total return",
+    format: "percent",
+    sign: "signed",
+    glossary: "Total profit or loss divided by everything you deposited.",
+  },
+  totalPnl: {
+    label: "Total P&L",
+    format: "money",
+    sign: "signed",
+    glossary: "Realized plus unrealized profit, plus dividends and interest, minus account fees, in dollars.",
+    card: { slot: 4, when: "amounts" },
+  },
+  twr: {
+    label: "Time-weighted return",
+    format: "percent",
+    sign: "signed",
+    glossary:
+      "Your trading's return with deposits and withdrawals taken out, chained period by period (the GIPS standard).",
+    card: { slot: 1 },
+  },
+  mwr: {
+    label: "Money-weighted return",
+    format: "percent",
+    sign: "signed",
+    glossary:
+      "The yearly rate your actual deposits and withdrawals earned (Excel's XIRR); it rewards having more money in during good periods.",
+    card: { slot: 4, when: "percentages" },
+  },
+  psr: {
+    label: "Edge is real (skill vs luck)",
+    format: "probability",
+    sign: "plain",
+    glossary:
+      "The probability that your true Sharpe ratio is above zero, given how long, skewed and fat-tailed your record is (probabilistic Sharpe ratio).",
+  },
+  minTrackRecordDays: {
+    label: "Days for 95 % confidence",
+    format: "count",
+    sign: "plain",
+    unit: "days",
+    glossary:
+      "How many active days a record like yours needs before the edge is 95 % likely to be real (minimum track record length).",
+  },
+  maxDrawdown: {
+    label: "Max drawdown",
+    format: "percent",
+    sign: "loss",
+    glossary: "The deepest fall of your account index from a previous high.",
+    card: { slot: 2 },
+  },
+  winRate: {
+    label: "Win rate",
+    format: "percent",
+    sign: "plain",
+    glossary: "Round trips that made money divided by all completed round trips.",
+    card: { slot: 3 },
+  },
+  profitFactor: {
+    label: "Profit factor",
+    format: "ratio",
+    sign: "plain",
+    none: "no losses",
+    glossary: "Money made by winners divided by money lost by losers; above 1 means the winners paid for the losers.",
+  },
+  expectancy: {
+    label: "Expectancy",
+    format: "money",
+    sign: "signed",
+    glossary: "The average profit or loss per round trip, in dollars.",
+  },
+  roundTrips: {
+    label: "Round trips",
+    short: "Trips",
+    format: "count",
+    sign: "plain",
+    glossary: "Completed trades from opening a position to closing it back to zero, matched first in, first out.",
+  },
+  avgHoldingDays: {
+    label: "Average holding",
+    format: "days",
+    sign: "plain",
+    glossary: "The mean time your round trips stayed open.",
+  },
+  medianHoldingDays: {
+    label: "Median holding",
+    format: "days",
+    sign: "plain",
+    glossary: "The middle holding time: half your round trips were shorter, half longer.",
+  },
+  trackRecordDays: {
+    label: "Track record",
+    format: "count",
+    sign: "plain",
+    unit: "days",
+    glossary: "Days from your first activity to the grade; active days are those with a trade or an open position.",
+  },
+  activeDays: {
+    label: "Active days",
+    format: "count",
+    sign: "plain",
+    glossary: "Days with a trade or a position open at the day's start; idle days do not count as evidence.",
+  },
+  maxLeverage: {
+    label: "Max leverage",
+    format: "multiple",
+    sign: "plain",
+    glossary: "The largest total position size divided by account value right after any trade.",
+  },
+  income: {
+    label: "Dividends and interest",
+    format: "money",
+    sign: "signed",
+    glossary: "Income paid into your accounts: dividends, interest and staking rewards.",
+  },
+  sharpe: {
+    label: "Sharpe ratio",
+    short: "Sharpe",
+    format: "ratio",
+    sign: "signed",
+    glossary: "Average daily return divided by its volatility, yearly (√365), over active days.",
+  },
+  sortino: {
+    label: "Sortino ratio",
+    short: "Sortino",
+    format: "ratio",
+    sign: "signed",
+    glossary: "Like the Sharpe ratio, but dividing only by the volatility of losing days.",
+  },
+  volatility: {
+    label: "Volatility",
+    format: "percent",
+    sign: "plain",
+    glossary: "How much your daily returns swing, as a yearly standard deviation.",
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
+export type MetricKey = keyof typeof METRICS;
+
+/** The value as the figure shows it: a loss as a fall below zero. */
+function shown(key: MetricKey, value: number): number {
+  return METRICS[key].sign === "loss" ? -Math.abs(value) : value;
+}
+
+/** A figure as the report prints it: "12.3%", "$1,234.56", "1.85", "3.2 days", "—" when unknown. */
+export function formatMetric(key: MetricKey, value: number | null | undefined): string {
+  const m: MetricDefinition = METRICS[key];
+  if (value === null) return m.none ?? "—";
+  if (value === undefined) return "—";
+  const v = shown(key, value);
+  const unit = m.unit ? ` ${m.unit}` : "";
+  switch (m.format) {
+    case "percent":
+      return formatPercent(v);
+    case "money":
+      return formatUsd(v);
+    case "ratio":
+      return v.toFixed(2);
+    case "multiple":
+      return `${v.toFixed(2)}×`;
+    case "probability":
+      return `${Math.round(v * 100)} % likely`;
+    case "days":
+      return `${v.toFixed(1)} days`;
+    case "count":
+      return `${formatCompact(Math.round(v))}${unit}`;
+  }
+}
+
+const MINUS = "\u2212";
+
+/** A fraction as a signed percentage; huge values use the compact K/M/B form so they never overflow. */
+export function cardPercent(fraction: number | null | undefined, signed = true): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "—";
+  const pct = fraction * 100;
+  const sign = pct < 0 ? MINUS : signed && pct > 0 ? "+" : "";
+  const abs = Math.abs(pct);
+  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, 1, 1);
+  return `${sign}${body}%`;
+}
+
+export function cardUsd(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  const sign = value < 0 ? MINUS : value > 0 ? "+" : "";
+  const abs = Math.abs(value);
+  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, abs >= 100 ? 0 : 2);
+  return `${sign}$${body}`;
+}
+
+/** The card's figures (a percentage or dollars, with a true minus); the card, the badge and /verify show them. */
+export type CardMetricKey = {
+  [K in MetricKey]: (typeof METRICS)[K] extends { card: CardSlot } ? K : never;
+}[MetricKey];
+
+/** A figure as the card draws it: "+12.3%", "−4.5%", "+$1,234", "—" when unknown. */
+export function cardMetric(key: CardMetricKey, value: number | null | undefined): string {
+  const m: MetricDefinition = METRICS[key];
+  if (m.format === "money") return cardUsd(value);
+  return cardPercent(value === null || value === undefined ? value : shown(key, value), m.sign !== "plain");
+}
+
+/** Green, red or neither: a plain figure is never coloured, a loss is red unless it is zero. */
+export function cardTone(key: CardMetricKey, value: number | null | undefined): "up" | "down" | "flat" {
+  if (METRICS[key].sign === "plain" || value === null || value === undefined || !Number.isFinite(value)) return "flat";
+  const v = shown(key, value);
+  return v === 0 ? "flat" : v > 0 ? "up" : "down";
+}
+
+/** The metrics the card draws, in slot order; the fourth slot follows the trader's privacy choice. */
+export const CARD_METRICS: readonly CardMetricKey[] = (Object.keys(METRICS) as MetricKey[])
+  .filter((k): k is CardMetricKey => "card" in METRICS[k])
+  .sort((a, b) => METRICS[a].card.slot - METRICS[b].card.slot);
+
+export function cardSlots(showAmounts: boolean): CardMetricKey[] {
+  const when = showAmounts ? "amounts" : "percentages";
+  return CARD_METRICS.filter((k) => {
+    const card: CardSlot = METRICS[k].card;
+    return card.when === undefined || card.when === when;
+  });
+}
