@@ -28,7 +28,9 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           globalSetup: ["test/global-setup.ts"],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A hook that starts a server is bounded by startServer's own limit (180 s, which prints
+          // the server's log); on a busy two-core machine a start took over 60 s.
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },
@@ -42,7 +44,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           globalSetup: ["test/global-setup.ts"],
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

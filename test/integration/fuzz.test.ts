@@ -1,15 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "~/server/http/openapi.server";
 import { baseUrl, signUp } from "../support/http";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Property: no request a client can send makes the server answer 5xx. Every JSON route (api.*)
 // and every page with a form action is found from app/routes and its group folders (a new route
 // is fuzzed without editing this file) and sent bodies built from the field names its source reads
-// (for JSON routes also those its OpenAPI document names), with hostile values. Bounded runs keep it to seconds; a
-// failure prints the shrunk request.
+// (for JSON routes also those its OpenAPI document names), with hostile values; every page with a
+// loader is asked for with hostile path parameters and queries. The same runs again against a
+// server with the seeded demo community, whose traders' grades are partial by design. Bounded runs
+// keep it to seconds; a failure prints the shrunk request.
 
 const routesDir = path.resolve(import.meta.dirname, "../../app/routes");
 
@@ -71,7 +74,7 @@ function targets(): Target[] {
       for (const method of ["get", "post"] as const) for (const f of documentedFields(pattern, method)) fields.add(f);
     if (/export (async )?function action|export const action/.test(source))
       out.push({ file, pattern, method: "POST", json, fields: [...fields], intents });
-    if (json && /export (async )?function loader|export const loader/.test(source))
+    if (/export (async )?function loader|export const loader/.test(source))
       out.push({ file, pattern, method: "GET", json, fields: [...fields], intents });
   }
   return out;
@@ -125,10 +128,10 @@ const pathParam = fc.oneof(
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
 );
 
-function requestFor(target: Target) {
+function requestFor(target: Target, pathParams: fc.Arbitrary<string>) {
   const params = [...target.pattern.matchAll(/:([a-zA-Z]+)/g)].map((m) => m[1]!);
   return fc.record({
-    params: fc.tuple(...params.map(() => pathParam)),
+    params: fc.tuple(...params.map(() => pathParams)),
     body: fc.dictionary(fc.constantFrom(...target.fields), hostileValue, { maxKeys: 6 }),
     intent: target.intents.length
       ? fc.option(fc.constantFrom(...target.intents), { nil: undefined })
@@ -143,6 +146,7 @@ function requestFor(target: Target) {
 }
 
 function build(
+  base: string,
   target: Target,
   r: { params: string[]; body: Record<string, unknown>; intent?: string; rawBody?: string; contentType: string },
 ) {
@@ -155,7 +159,7 @@ function build(
     );
     return { url: `${url}?${query}`, init: { method: "GET" } as RequestInit };
   }
-  const headers: Record<string, string> = { origin: baseUrl() };
+  const headers: Record<string, string> = { origin: base };
   let payload: string | undefined;
   const type =
     r.contentType === "json"
@@ -175,7 +179,32 @@ function build(
   return { url, init: { method: "POST", headers, body: payload, redirect: "manual" } as RequestInit };
 }
 
-describe("fuzzing every JSON route and form action", () => {
+/** Every request the targets' arbitraries make, sent to `base`: the 5xx answers, each shrunk. */
+async function fuzz(base: string, cookie: string, targets: Target[], numRuns: number, pathParams = pathParam) {
+  const failures: string[] = [];
+  for (const target of targets) {
+    // The sign-out and account deletion would end the shared session; they run signed out.
+    const mayUseSession = !/^(logout|user\.settings)/.test(target.file);
+    await fc
+      .assert(
+        fc.asyncProperty(requestFor(target, pathParams), async (r) => {
+          const { url, init } = build(base, target, r);
+          const headers = new Headers(init.headers);
+          if (r.session === "valid" && mayUseSession) headers.set("cookie", cookie);
+          if (r.session === "malformed") headers.set("cookie", "grader_session=%E0%A4%A");
+          const res = await fetch(base + url, { ...init, headers, redirect: "manual" });
+          await res.arrayBuffer();
+          if (res.status >= 500) failures.push(`${init.method} ${url} ${JSON.stringify(r)} → ${res.status}`);
+          return res.status < 500;
+        }),
+        { numRuns, seed: 17, endOnFailure: true },
+      )
+      .catch(() => {});
+  }
+  return failures;
+}
+
+describe("fuzzing every JSON route, form action and page", () => {
   let cookie: string;
   const all = targets();
 
@@ -188,29 +217,27 @@ describe("fuzzing every JSON route and form action", () => {
     expect(all.filter((t) => t.method === "POST").length).toBeGreaterThan(30);
     expect(all.some((t) => t.pattern === "/api/finance/plaid/import")).toBe(true);
     expect(all.some((t) => t.pattern === "/staking" && t.intents.includes("unstake"))).toBe(true);
+    expect(all.some((t) => t.pattern === "/u/:id/stats" && t.method === "GET")).toBe(true);
   });
 
   it("never answers 5xx", async () => {
-    const failures: string[] = [];
-    for (const target of all) {
-      // The sign-out and account deletion would end the shared session; they run signed out.
-      const mayUseSession = !/^(logout|user\.settings)/.test(target.file);
-      await fc
-        .assert(
-          fc.asyncProperty(requestFor(target), async (r) => {
-            const { url, init } = build(target, r);
-            const headers = new Headers(init.headers);
-            if (r.session === "valid" && mayUseSession) headers.set("cookie", cookie);
-            if (r.session === "malformed") headers.set("cookie", "grader_session=%E0%A4%A");
-            const res = await fetch(baseUrl() + url, { ...init, headers, redirect: "manual" });
-            await res.arrayBuffer();
-            if (res.status >= 500) failures.push(`${init.method} ${url} ${JSON.stringify(r)} → ${res.status}`);
-            return res.status < 500;
-          }),
-          { numRuns: 20, seed: 17, endOnFailure: true },
-        )
-        .catch(() => {});
-    }
-    expect(failures).toEqual([]);
-  }, 120_000);
+    expect(await fuzz(baseUrl(), cookie, all, 20)).toEqual([]);
+  }, 180_000);
+});
+
+describe("fuzzing every page against the seeded demo community", () => {
+  let server: RunningServer;
+  let cookie: string;
+  beforeAll(async () => {
+    server = await startServer({ SEED_DEMO: "1", ...(await ownDatabase()) });
+    ({ cookie } = await signUp({ base: server.url }));
+  }, 180_000);
+  afterAll(() => server?.stop());
+
+  it("never answers 5xx, the seeded traders' ids included", async () => {
+    // The seeded traders are the first users: their ids, beside the hostile ones.
+    const seededIds = fc.oneof(fc.integer({ min: 1, max: 14 }).map(String), pathParam);
+    const pages = targets().filter((t) => t.method === "GET");
+    expect(await fuzz(server.url, cookie, pages, 10, seededIds)).toEqual([]);
+  }, 180_000);
 });
