@@ -185,7 +185,9 @@ type Engine = typeof import("../app/grading/index") & typeof import("../app/grad
 
 /** The engine of this working tree, or the one under `dir` (a folder holding app/grading). */
 export async function loadEngine(dir?: string): Promise<Engine> {
-  const root = dir ? pathToFileURL(path.join(dir, "app/grading/")).href : new URL("../app/grading/", import.meta.url).href;
+  const root = dir
+    ? pathToFileURL(path.join(dir, "app/grading/")).href
+    : new URL("../app/grading/", import.meta.url).href;
   return { ...(await import(`${root}index.ts`)), ...(await import(`${root}scratch.ts`)) } as Engine;
 }
 

@@ -21,7 +21,17 @@ export interface Figures {
   market: MarketFigures;
 }
 
-export function metricsOf({ trades, pass, unrealized, funding, risk, trips, returns, exposure, market }: Figures): Metrics {
+export function metricsOf({
+  trades,
+  pass,
+  unrealized,
+  funding,
+  risk,
+  trips,
+  returns,
+  exposure,
+  market,
+}: Figures): Metrics {
   return {
     trades,
     instruments: exposure.instruments,

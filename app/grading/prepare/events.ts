@@ -1,6 +1,15 @@
 // The ledger's events: receive/send become trade rows (after the trades), the others are decoded
 // into PreparedEvents for the pass; then every symbol gets its asset class.
-import { CLASS_CODES, CRYPTO, EV_CODES, EV_RENAME, EV_SPINOFF, ROW_RECEIVE, ROW_SEND, type PreparedEvent } from "../columns";
+import {
+  CLASS_CODES,
+  CRYPTO,
+  EV_CODES,
+  EV_RENAME,
+  EV_SPINOFF,
+  ROW_RECEIVE,
+  ROW_SEND,
+  type PreparedEvent,
+} from "../columns";
 import type { Ledger } from "../ledger";
 import { internAcc, internSym, type Reading } from "./read";
 

@@ -67,7 +67,17 @@ export function orderTrades(ledger: Ledger, r: Reading, asOfMs: number, alloc: A
 /** Copies row order[k] of `from` into row k of `to`. */
 function gatherRows(from: Reading["rows"], order: Uint32Array, to: OrderedRows): void {
   const { time, sym, acc, qty, price, fee, dir, cls, row } = from;
-  const { time: time1, sym: sym1, acc: acc1, qty: qty1, price: price1, fee: fee1, dir: dir1, cls: cls1, row: row1 } = to;
+  const {
+    time: time1,
+    sym: sym1,
+    acc: acc1,
+    qty: qty1,
+    price: price1,
+    fee: fee1,
+    dir: dir1,
+    cls: cls1,
+    row: row1,
+  } = to;
   for (let k = 0; k < to.n; k++) {
     const i = order[k];
     time1[k] = time[i];

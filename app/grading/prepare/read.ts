@@ -110,7 +110,12 @@ export function readTrades(trades: Ledger["trades"], events: Ledger["events"], a
 }
 
 /** Parses each item's time into `out`, keeping the latest in the reading; `path` names a bad one. */
-export function readTimes(items: readonly { time: string }[], path: string, out: Float64Array, r: Reading): Float64Array {
+export function readTimes(
+  items: readonly { time: string }[],
+  path: string,
+  out: Float64Array,
+  r: Reading,
+): Float64Array {
   let latest = r.latestMs;
   for (let i = 0; i < items.length; i++) {
     const ms = parseIsoMs(items[i].time);
