@@ -1,10 +1,12 @@
 // Engine benchmark: a deterministic 1,000,000-trade ledger over 500 symbols and one year,
-// graded once to warm up and then RUNS times. Run alone with `npx tsx bench/engine.ts`.
+// graded once to warm up and then RUNS times. Run alone with `npx tsx bench/engine.ts`; with
+// BENCH_ENGINE_DIR set, on the engine under that folder (an older revision's, see engine-compare.ts).
 import os from "node:os";
+import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { pathToFileURL } from "node:url";
-import { grade, prepareLedger, type Ledger } from "../app/grading/index";
+import type { Evaluation, Ledger } from "../app/grading/index";
 import { mulberry32 } from "../test/mocks/random";
 
 const TRADES = 1_000_000;
@@ -110,10 +112,10 @@ const mem = () => {
  * it is allocated by the warm-up and is not part of engineHeapMb, so the engine's memory beyond
  * the parsed input is engineHeapMb + scratchMb.
  */
-export async function benchEngine(): Promise<Record<string, number | string>> {
+export async function benchEngine(dir = process.env.BENCH_ENGINE_DIR): Promise<Record<string, number | string>> {
   const gc = gcFn();
   const ledger = generateLedger();
-  const { scratchBytes } = await import("../app/grading/scratch");
+  const { grade, prepareLedger, scratchBytes } = await loadEngine(dir);
   const prepareTimes: number[] = [];
   let prepared = prepareLedger(ledger);
   let preparedBytes = 0;
@@ -132,7 +134,7 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
   const times: number[] = [];
   const cpuTimes: number[] = [];
   let engineBytes = 0;
-  let result = null as ReturnType<typeof grade> | null;
+  let result = null as Evaluation | null;
   for (let i = 0; i < RUNS; i++) {
     result = null;
     await collect(gc);
@@ -177,6 +179,16 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
     tier: String(result!.tier),
     gcExposed: gc ? "yes" : "no",
   };
+}
+
+type Engine = typeof import("../app/grading/index") & typeof import("../app/grading/scratch");
+
+/** The engine of this working tree, or the one under `dir` (a folder holding app/grading). */
+export async function loadEngine(dir?: string): Promise<Engine> {
+  const root = dir
+    ? pathToFileURL(path.join(dir, "app/grading/")).href
+    : new URL("../app/grading/", import.meta.url).href;
+  return { ...(await import(`${root}index.ts`)), ...(await import(`${root}scratch.ts`)) } as Engine;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -1,5 +1,8 @@
 import crypto from "node:crypto";
+import { rmSync } from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
 
 // Re-evaluating a 100,000-trade account (issue 18): the ledger read of main before the columnar
@@ -15,45 +18,22 @@ const { buildUserLedger, LEDGER_DIGEST_VERSION } = await import("../app/server/g
 const { evaluateUser } = await import("../app/server/grades/evaluation.server");
 const { linkAccount, saveImport } = await import("../app/server/linking/imports.server");
 const { generatedHistory } = await import("./evaluation");
-const { canonicalJson, canonicalLedger, roundNumber } = await import("../app/grading/canonical");
+const { canonicalJson, canonicalLedger } = await import("../app/grading/canonical");
+const { extractEngine } = await import("./engine-compare");
 type DB = Awaited<ReturnType<typeof getDb>>;
 
 const isoTime = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** main's canonical JSON writer before session 7 (a string array, keys sorted per object). */
-function canonicalJsonBefore(value: unknown): string {
-  const out: string[] = [];
-  const write = (v: unknown): void => {
-    if (v === null || v === undefined) out.push("null");
-    else if (typeof v === "number") {
-      const r = roundNumber(v);
-      out.push(r === null ? "null" : JSON.stringify(r));
-    } else if (typeof v === "string" || typeof v === "boolean") out.push(JSON.stringify(v));
-    else if (Array.isArray(v)) {
-      out.push("[");
-      for (let i = 0; i < v.length; i++) {
-        if (i > 0) out.push(",");
-        write(v[i] === undefined ? null : v[i]);
-      }
-      out.push("]");
-    } else if (ArrayBuffer.isView(v)) write(Array.from(v as Float64Array));
-    else if (typeof v === "object") {
-      const obj = v as Record<string, unknown>;
-      const keys = Object.keys(obj)
-        .filter((k) => obj[k] !== undefined)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      out.push("{");
-      keys.forEach((k, i) => {
-        if (i > 0) out.push(",");
-        out.push(JSON.stringify(k), ":");
-        write(obj[k]);
-      });
-      out.push("}");
-    } else out.push("null");
-  };
-  write(value);
-  return out.join("");
+/**
+ * main's canonical JSON writer before session 7 (a string array, keys sorted per object): the
+ * canonicalJson of CANONICAL_BASE, taken out of git (bench/engine-compare.ts), not a copy kept here.
+ */
+const CANONICAL_BASE = "96199fa^";
+async function canonicalJsonOf(rev: string): Promise<{ json: (value: unknown) => string; dir: string }> {
+  const dir = extractEngine(rev);
+  const mod = await import(pathToFileURL(path.join(dir, "app/grading/canonical.ts")).href);
+  return { json: mod.canonicalJson as (value: unknown) => string, dir };
 }
 
 /** main's trade read before the columnar one: a row object per trade, a hash update per trade. */
@@ -195,10 +175,13 @@ export async function benchLedgerRead(opts: { trades?: number; runs?: number } =
     await saveImport(centsLink.id, { ...history, trades: centsTrades });
     const cents = await regrades(centsUser.id, centsLink.id, centsTrades);
     // After the re-evaluations (its 100,000 objects would otherwise slow their GCs): the stored
-    // ledger's digest text: main's writer before this session (verbatim below) and
+    // ledger's digest text: main's writer before this session (from git) and
     // canonicalJson now, alternated on the same canonical ledger; the texts must be identical.
     const canonical = canonicalLedger((await buildUserLedger(user.id, asOf)).ledger);
     const digestMs: Record<string, number[]> = { before: [], after: [] };
+    const base = await canonicalJsonOf(CANONICAL_BASE);
+    const canonicalJsonBefore = base.json;
+    rmSync(base.dir, { recursive: true, force: true });
     for (let i = 0; i < runs; i++) {
       let t = performance.now();
       const a = canonicalJsonBefore(canonical);

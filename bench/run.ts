@@ -30,6 +30,10 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "Engine: grading a generated 1,000,000-trade ledger",
     run: async () => (await import("./engine")).benchEngine(),
   },
+  engineCompare: {
+    title: "Engine before and after: bench/engine.ts on BENCH_BASE's engine (from git) and this tree's, alternated",
+    run: async () => (await import("./engine-compare")).benchEngineCompare(),
+  },
   cli: {
     title: "CLI: `npm run grade` on the 1,000,000-trade ledger file vs a bare read + JSON.parse of it",
     run: async () => (await import("./cli")).benchCli(),

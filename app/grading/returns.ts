@@ -1,6 +1,9 @@
-// Money-weighted return (XIRR). The time-weighted return and the daily curve come from the
-// ledger pass (pass.ts).
+// Returns: the money-weighted return (XIRR) and the figures of GRADING.md §5. The time-weighted
+// index and the daily curve come from the ledger pass (pass.ts).
+import type { PreparedLedger } from "./columns";
+import type { PassResult } from "./pass";
 import { MS_PER_DAY } from "./time";
+import type { Metrics } from "./types";
 
 export interface Flow {
   time: number;
@@ -56,4 +59,79 @@ export function xirr(flows: Flow[]): number | null {
     } else hi = mid;
   }
   return Math.exp((lo + hi) / 2) - 1;
+}
+
+const YEAR_DAYS = 365;
+
+export type ReturnFigures = Pick<
+  Metrics,
+  | "deposits"
+  | "withdrawals"
+  | "totalPnl"
+  | "simpleReturn"
+  | "mwrCumulative"
+  | "twr"
+  | "twrAnnualized"
+  | "trackRecordDays"
+  | "activeDays"
+> & {
+  /** The money-weighted rate (Metrics.mwr only over a full year). */
+  mwrRate: number | null;
+  /** The track record spans a year or more (annualised figures are reported). */
+  fullYear: boolean;
+};
+
+/** P&L, flows, and the simple, money- and time-weighted returns (GRADING.md §5). */
+export function returnFigures(
+  c: PreparedLedger,
+  pass: PassResult,
+  flows: Flow[],
+  unrealized: number,
+  hasCapital: boolean,
+): ReturnFigures {
+  let deposits = 0;
+  let withdrawals = 0;
+  for (const f of flows) {
+    if (f.amount > 0) deposits += f.amount;
+    else withdrawals -= f.amount;
+  }
+  const totalPnl = pass.realizedPnl + unrealized + pass.income - pass.accountFees;
+  const trackRecordDays = Number.isFinite(c.firstMs) ? Math.max(0, (c.asOfMs - c.firstMs) / MS_PER_DAY) : 0;
+  const fullYear = trackRecordDays >= YEAR_DAYS;
+  let activeDays = 0;
+  for (let i = 0; i < pass.active.length; i++) activeDays += pass.active[i];
+  const twr = hasCapital ? Math.max(-1, pass.twrIndex - 1) : null;
+  const twrAnnualized = twr === null || !fullYear ? null : Math.pow(1 + twr, YEAR_DAYS / trackRecordDays) - 1;
+  const mwrRate = moneyWeighted(flows, c.asOfMs, pass.equityAtAsOf, deposits);
+  const flowDays = flows.length > 0 ? Math.max(0, (c.asOfMs - flows[0].time) / MS_PER_DAY) : 0;
+  const mwrCumulative = mwrRate === null ? null : mwrRate <= -1 ? -1 : Math.pow(1 + mwrRate, flowDays / YEAR_DAYS) - 1;
+  let simpleReturn = deposits > 0 ? totalPnl / deposits : null;
+  if (simpleReturn !== null && simpleReturn < -1) simpleReturn = -1;
+  return {
+    deposits,
+    withdrawals,
+    totalPnl,
+    simpleReturn,
+    mwrRate,
+    mwrCumulative,
+    twr,
+    twrAnnualized,
+    trackRecordDays,
+    activeDays,
+    fullYear,
+  };
+}
+
+/**
+ * The XIRR of the investor's flows with the equity at asOf as the final inflow: −1 when nothing
+ * came back (a total loss), null only without a deposit.
+ */
+function moneyWeighted(flows: Flow[], asOfMs: number, equity: number, deposits: number): number | null {
+  if (deposits <= 0) return null;
+  let back = Math.max(0, equity);
+  for (const f of flows) if (f.amount < 0) back -= f.amount;
+  if (back <= 0) return -1;
+  const mwrFlows: Flow[] = flows.map((f) => ({ time: f.time, amount: -f.amount }));
+  mwrFlows.push({ time: asOfMs, amount: Math.max(0, equity) });
+  return xirr(mwrFlows);
 }

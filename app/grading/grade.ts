@@ -1,0 +1,57 @@
+// grade(): the engine's pipeline. A ledger is prepared (columns), read in one pass (pass.ts), then
+// each phase turns the pass into figures in its own file; the order of the phases is the order of
+// the warnings (and an implied deposit must reach the pass before anything reads its equity).
+import { prepareLedger } from "./prepare";
+import type { PreparedLedger } from "./columns";
+import { curveOf } from "./curve";
+import { evaluationOf } from "./evaluation";
+import { exposureFigures } from "./exposure";
+import { fundingOf } from "./funding";
+import type { Ledger } from "./ledger";
+import { dominantClassOf, marketFigures } from "./market";
+import { metricsOf } from "./metrics";
+import { ledgerPass } from "./pass";
+import { openPositions } from "./positions";
+import { returnFigures } from "./returns";
+import { equityTolerance, riskFigures } from "./risk";
+import { roundTripList, roundTripMetrics } from "./roundtrips";
+import type { Evaluation, GradeOptions, RoundTrip } from "./types";
+import { equityWarnings, ledgerWarnings } from "./warnings";
+
+/**
+ * Grades a validated ledger (prepared here when it is not yet). Pure: the same ledger always
+ * yields the same evaluation.
+ */
+export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {}): Evaluation {
+  const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
+  const pass = ledgerPass(c);
+  const warnings = ledgerWarnings(c, pass);
+  const funding = fundingOf(c, pass, warnings);
+  const hasCapital = !Number.isNaN(pass.twrIndex); // after the implied deposit, which can give it capital
+  const tolerance = equityTolerance(pass.dayCash, pass.dayValue);
+  const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active, tolerance);
+  warnings.push(...equityWarnings(pass, funding.impliedFunding));
+  const trips = roundTripMetrics(pass);
+  const { positions, unrealized } = openPositions(c, pass);
+  const returns = returnFigures(c, pass, funding.flows, unrealized, hasCapital);
+  const exposure = exposureFigures(c, pass, returns.activeDays, funding.impliedFunding, warnings);
+  const market = marketFigures(c, pass, risk, funding.flows, returns, warnings);
+  const metrics = metricsOf({ trades: c.n, pass, unrealized, funding, risk, trips, returns, exposure, market });
+  const curve = curveOf(pass, risk.drawdown, market.bench);
+  return evaluationOf(c, { metrics, positions, curve, warnings, scoredBenchmark: market.scoredBenchmark }, options);
+}
+
+/**
+ * Which benchmark fits a ledger: the asset class with the largest average exposure over the curve's
+ * days (stocks, ETFs and options against the S&P 500; crypto against bitcoin). null when nothing
+ * was ever held at a day's end.
+ */
+export function dominantAssetClass(ledger: Ledger | PreparedLedger): "stocks" | "crypto" | null {
+  return dominantClassOf(ledgerPass("kind" in ledger ? ledger : prepareLedger(ledger, true)));
+}
+
+/** The completed round trips in closing order (the grade's journal: what the round-trip metrics count). */
+export function listRoundTrips(ledger: Ledger | PreparedLedger): RoundTrip[] {
+  const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
+  return roundTripList(c, ledgerPass(c));
+}

@@ -1,0 +1,85 @@
+// The Metrics record (GRADING.md §9), gathered from the phases' figures in its documented order
+// (the order of its keys is the order of the stored grade's JSON).
+import type { ExposureFigures } from "./exposure";
+import type { Funding } from "./funding";
+import type { MarketFigures } from "./market";
+import type { PassResult } from "./pass";
+import type { ReturnFigures } from "./returns";
+import type { RiskFigures } from "./risk";
+import type { RoundTripMetrics } from "./roundtrips";
+import type { Metrics } from "./types";
+
+export interface Figures {
+  trades: number;
+  pass: PassResult;
+  unrealized: number;
+  funding: Funding;
+  risk: RiskFigures;
+  trips: RoundTripMetrics;
+  returns: ReturnFigures;
+  exposure: ExposureFigures;
+  market: MarketFigures;
+}
+
+export function metricsOf({
+  trades,
+  pass,
+  unrealized,
+  funding,
+  risk,
+  trips,
+  returns,
+  exposure,
+  market,
+}: Figures): Metrics {
+  return {
+    trades,
+    instruments: exposure.instruments,
+    accounts: exposure.accounts,
+    roundTrips: trips.roundTrips,
+    pieces: pass.pieces,
+    realizedPnl: pass.realizedPnl,
+    unrealizedPnl: unrealized,
+    totalPnl: returns.totalPnl,
+    fees: pass.fees,
+    accountFees: pass.accountFees,
+    income: pass.income,
+    winRate: trips.winRate,
+    profitFactor: trips.profitFactor,
+    expectancy: trips.expectancy,
+    avgHoldingDays: trips.avgHoldingDays,
+    medianHoldingDays: trips.medianHoldingDays,
+    avgWin: trips.avgWin,
+    avgLoss: trips.avgLoss,
+    avgWinHoldingDays: trips.avgWinHoldingDays,
+    avgLossHoldingDays: trips.avgLossHoldingDays,
+    holdingRatio: trips.holdingRatio,
+    largestLossAmount: trips.largestLossAmount,
+    tailLossRatio: trips.tailLossRatio,
+    deposits: returns.deposits,
+    withdrawals: returns.withdrawals,
+    impliedFunding: funding.impliedFunding,
+    cash: pass.cash,
+    equity: pass.equityAtAsOf,
+    simpleReturn: returns.simpleReturn,
+    mwr: returns.fullYear ? returns.mwrRate : null,
+    mwrCumulative: returns.mwrCumulative,
+    twr: returns.twr,
+    twrAnnualized: returns.twrAnnualized,
+    maxDrawdown: risk.maxDrawdown,
+    volatility: risk.volatility,
+    sharpe: risk.sharpe,
+    sortino: risk.sortino,
+    largestLoss: trips.largestLoss,
+    maxLeverage: exposure.maxLeverage,
+    concentration: exposure.concentration,
+    positiveMonths: risk.positiveMonths,
+    months: risk.months,
+    trackRecordDays: returns.trackRecordDays,
+    activeDays: returns.activeDays,
+    feeDrag: exposure.feeDrag,
+    psr: market.psr,
+    minTrackRecordDays: market.minTrackRecordDays,
+    benchmark: market.benchmark,
+  };
+}

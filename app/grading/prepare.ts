@@ -1,0 +1,93 @@
+// prepareLedger: a validated ledger into the columnar form grade() works on (columns.ts), in named
+// phases: read every object once in input order (prepare/read.ts, prepare/events.ts), then keep
+// what is at or before asOf in instant order (prepare/order.ts) and number the positions.
+import { benchColumns, type PreparedLedger } from "./columns";
+import type { Ledger } from "./ledger";
+import { decodeEvents, readInKindRows, symbolClasses } from "./prepare/events";
+import { countInKind, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
+import { positionIds } from "./prepare/position-ids";
+import { asOfMsOf, readTimes, readTrades, type Alloc } from "./prepare/read";
+import { fresh, scratchRaw } from "./scratch";
+import { formatIso } from "./time";
+
+/**
+ * Prepares a validated ledger (the output of parseLedger) for grade(). O(n) for ledgers in time
+ * order. With `transient`, the arrays are the engine's scratch (see scratch.ts): valid only until
+ * the next grade, but no fresh memory (grade() uses it for a ledger it prepares itself).
+ */
+export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger {
+  // Typed arrays the result keeps: its own, or scratch.
+  const alloc: Alloc = transient ? scratchRaw : (_slot, kind, n) => fresh(kind, n);
+  const events = ledger.events ?? [];
+  const flows = ledger.cashFlows ?? [];
+  const marks = ledger.prices ?? [];
+
+  // Every object read once, in input order; a bad time throws here, trades first, then asOf.
+  const r = readTrades(ledger.trades, events, alloc);
+  const evTime = readTimes(events, "events", new Float64Array(events.length), r);
+  readInKindRows(events, evTime, r);
+  const ev0 = decodeEvents(events, evTime, r);
+  const symCls = symbolClasses(ev0, r);
+  const flowTimes = readTimes(flows, "cashFlows", new Float64Array(flows.length), r);
+  const markTimes = readTimes(marks, "prices", scratchRaw("mt0", "f64", marks.length), r);
+  const asOfMs = asOfMsOf(ledger.asOf, r);
+
+  // What is at or before asOf, in instant order.
+  const rows = orderTrades(ledger, r, asOfMs, alloc, transient);
+  const positions = positionIds(rows, r.names, alloc);
+  const { flowTime, flowAmount } = orderFlows(flows, flowTimes, asOfMs);
+  const { markTime, markSym, markPrice } = orderMarks(marks, markTimes, asOfMs, r.names, alloc);
+  const ev = orderEvents(ev0, events, asOfMs);
+  const { receives, sends } = countInKind(rows, r.rows.nT < r.rows.n0);
+  const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
+
+  return {
+    kind: "prepared",
+    trades: ledger.trades,
+    events,
+    n: rows.n,
+    time: rows.time,
+    qty: rows.qty,
+    price: rows.price,
+    fee: rows.fee,
+    dir: rows.dir,
+    cls: rows.cls,
+    sym: rows.sym,
+    acc: rows.acc,
+    pos: positions.pos,
+    src: rows.src,
+    row: rows.row,
+    symbols: r.names.symbols,
+    symCls,
+    accounts: r.names.accounts,
+    posSym: positions.posSym,
+    posAcc: positions.posAcc,
+    nPos: positions.nPos,
+    flowTime,
+    flowAmount,
+    markTime,
+    markSym,
+    markPrice,
+    ev,
+    receives,
+    sends,
+    benchSymbol,
+    benchTime,
+    benchPrice,
+    asOfMs,
+    asOf: Number.isFinite(asOfMs) ? formatIso(asOfMs) : null,
+    firstMs: firstMsOf(rows.time, rows.n, flowTime, ev),
+    excludedTrades: r.rows.n0 - rows.n,
+    excludedFlows: flows.length - flowTime.length,
+    excludedEvents: ev0.length - ev.length,
+  };
+}
+
+/** Earliest trade, cash flow or event kept (NaN when none). */
+function firstMsOf(time: Float64Array, n: number, flowTime: Float64Array, ev: PreparedLedger["ev"]): number {
+  let firstMs = NaN;
+  if (n > 0) firstMs = time[0];
+  if (flowTime.length > 0 && !(flowTime[0] >= firstMs)) firstMs = flowTime[0];
+  if (ev.length > 0 && !(ev[0].time >= firstMs)) firstMs = ev[0].time;
+  return firstMs;
+}
