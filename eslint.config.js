@@ -58,4 +58,27 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Services return data or a Refusal; the routes and their glue in app/web make responses. The
+    // domain rooms import no Remix server or React package, nor app/web (docs/ARCHITECTURE.md §2).
+    files: ["app/server/{accounts,linking,grades,community,billing}/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["@remix-run/node", "@remix-run/server-runtime", "@remix-run/react"].map((name) => ({
+            name,
+            message:
+              "Services return data or a Refusal; build the Response in the route or in app/web (ARCHITECTURE.md §2).",
+          })),
+          patterns: [
+            {
+              group: ["~/web", "~/web/**", "**/app/web", "**/app/web/**", "../web", "../web/**", "../../web/**"],
+              message: "app/web is the routes' glue: services never import it (ARCHITECTURE.md §2).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -7,7 +7,7 @@ import { LoadingOverlay } from "~/components/LoadingOverlay";
 import { Page } from "~/components/Page";
 import { TipsBox } from "~/components/Tips";
 import { seo } from "~/lib/seo";
-import { outcomeJson } from "~/server/grades/evaluation-api.server";
+import { outcomeJson } from "~/web/evaluation-api.server";
 import { currentEvaluation, evaluateUser, triesLeft } from "~/server/grades/evaluation.server";
 import { listLinkedAccounts } from "~/server/linking/imports.server";
 import { reimportForEvaluation } from "~/server/linking/linking.server";

@@ -1,4 +1,4 @@
-import { portfolioApiLoader } from "~/server/grades/portfolio-api.server";
-import { tradesFor } from "~/server/grades/portfolio-routes.server";
+import { portfolioApiLoader } from "~/web/portfolio-api.server";
+import { tradesFor } from "~/web/portfolio-routes.server";
 
 export const loader = portfolioApiLoader(tradesFor);

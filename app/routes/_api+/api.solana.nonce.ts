@@ -1,4 +1,4 @@
-import { walletNonceAction } from "~/server/linking/wallet-link.server";
+import { walletNonceAction } from "~/web/wallet-api.server";
 
 // POST /api/solana/nonce — see docs/API.md ("Wallets").
 export const action = walletNonceAction("solana");

@@ -1,4 +1,4 @@
-import { walletLinkAction } from "~/server/linking/wallet-link.server";
+import { walletLinkAction } from "~/web/wallet-api.server";
 
 // POST /api/solana/wallet — see docs/API.md ("Wallets").
 export const action = walletLinkAction("solana");

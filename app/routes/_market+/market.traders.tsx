@@ -9,7 +9,7 @@ import type { Tier } from "~/lib/vocabulary";
 import { formatCompact, formatScore } from "~/lib/format-number";
 import { formatMetric, METRICS } from "~/lib/metrics";
 import { seo } from "~/lib/seo";
-import { leaderboardFor } from "~/server/community/market-routes.server";
+import { leaderboardFor } from "~/web/market-routes.server";
 import { ASSET_CLASS_LABELS, ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
 import { requireUser } from "~/server/http/session.server";
 
@@ -17,7 +17,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Top traders · M
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return json(await leaderboardFor(request));
+  return json(await leaderboardFor(request, "page"));
 }
 
 export default function MarketTraders() {

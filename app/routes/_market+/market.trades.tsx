@@ -7,14 +7,14 @@ import { displayName } from "~/lib/display-name";
 import { formatNumber, formatUsd, sideLabel } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
-import { marketTradesFor } from "~/server/community/market-routes.server";
+import { marketTradesFor } from "~/web/market-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Recent trades · Market · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ ...(await marketTradesFor(request, user.id)), now: Date.now() });
+  return json({ ...(await marketTradesFor(request, user.id, "page")), now: Date.now() });
 }
 
 export default function MarketTrades() {

@@ -5,7 +5,7 @@ import { Page } from "~/components/Page";
 import { PostThread } from "~/components/PostCard";
 import { parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
-import { handlePostAction } from "~/server/community/post-actions.server";
+import { handlePostAction } from "~/web/post-actions.server";
 import { getPost, repliesTo } from "~/server/community/posts.server";
 import { ensureFound, parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";

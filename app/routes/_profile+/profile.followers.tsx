@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { FollowTable } from "~/components/FollowTable";
 import { seo } from "~/lib/seo";
-import { followTab } from "~/server/community/profile-tabs.server";
+import { followTab } from "~/web/profile-tabs.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Followers · Grader", noindex: true });

@@ -4,14 +4,14 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { TradesTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
-import { tradesFor } from "~/server/grades/portfolio-routes.server";
+import { tradesFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "History · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  return json(await tradesFor(request, viewer.id, viewer.id));
+  return json(await tradesFor(request, viewer.id, viewer.id, "page"));
 }
 
 export default function Trades() {

@@ -4,14 +4,14 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { HoldingsTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
-import { holdingsFor } from "~/server/grades/portfolio-routes.server";
+import { holdingsFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  return json(await holdingsFor(request, viewer.id, viewer.id));
+  return json(await holdingsFor(request, viewer.id, viewer.id, "page"));
 }
 
 export default function Holdings() {

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { PostList } from "~/components/PostList";
 import { seo } from "~/lib/seo";
-import { likesTab } from "~/server/community/profile-tabs.server";
+import { likesTab } from "~/web/profile-tabs.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Likes · Grader", noindex: true });

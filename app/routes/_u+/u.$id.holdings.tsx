@@ -5,14 +5,14 @@ import { EmptyState } from "~/components/Page";
 import { HoldingsTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
 import { parseId } from "~/server/http/guards.server";
-import { holdingsFor } from "~/server/grades/portfolio-routes.server";
+import { holdingsFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  return json(await holdingsFor(request, parseId(params.id), viewer.id));
+  return json(await holdingsFor(request, parseId(params.id), viewer.id, "page"));
 }
 
 export default function Holdings() {

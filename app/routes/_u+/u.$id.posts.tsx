@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { PostList } from "~/components/PostList";
 import { seo } from "~/lib/seo";
-import { postsTab } from "~/server/community/profile-tabs.server";
+import { postsTab } from "~/web/profile-tabs.server";
 import { parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
 

@@ -5,14 +5,14 @@ import { EmptyState } from "~/components/Page";
 import { TradesTable } from "~/components/PortfolioTables";
 import { seo } from "~/lib/seo";
 import { parseId } from "~/server/http/guards.server";
-import { tradesFor } from "~/server/grades/portfolio-routes.server";
+import { tradesFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Transactions · Grader", noindex: true });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  return json(await tradesFor(request, parseId(params.id), viewer.id));
+  return json(await tradesFor(request, parseId(params.id), viewer.id, "page"));
 }
 
 export default function Trades() {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import { truncateScore } from "~/lib/format-number";
-import type { Paging } from "~/lib/paging";
+import { pagingSchema, type Paging } from "~/lib/paging";
 import { getDb, type DB } from "../platform/db.server";
 import { log } from "../platform/log.server";
 
@@ -9,6 +9,10 @@ import { LEADERBOARD_SORTS, MARKET_TRADE_SORTS } from "~/lib/market";
 import { ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
 
 export { LEADERBOARD_SORTS, MARKET_TRADE_SORTS };
+
+// The query schemas of the market pages, also the JSON API's documented parameters (openapi.server.ts).
+export const LEADERBOARD_QUERY = pagingSchema(LEADERBOARD_SORTS, { sort_by: "score", order: "desc", page_size: 20 });
+export const MARKET_TRADES_QUERY = pagingSchema(MARKET_TRADE_SORTS, { sort_by: "time", order: "desc", page_size: 20 });
 
 export const LeaderboardFilters = z.object({
   asset_class: z

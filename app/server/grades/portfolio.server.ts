@@ -1,4 +1,5 @@
-import type { Paging } from "~/lib/paging";
+import { pagingSchema, type Paging } from "~/lib/paging";
+import type { Refusal } from "~/lib/refusal";
 import { getDb } from "../platform/db.server";
 import type { LinkedAccountKind } from "../platform/db/schema";
 import { currentEvaluation } from "./evaluation.server";
@@ -7,6 +8,10 @@ export const TRADE_SORTS = ["time", "symbol", "side", "quantity", "price"] as co
 /** Sort keys that are amounts: only for the owner, or when the trader shows amounts. */
 export const HIDDEN_TRADE_SORTS: ReadonlySet<(typeof TRADE_SORTS)[number]> = new Set(["quantity"]);
 export const HOLDING_SORTS = ["symbol", "value", "weight", "unrealized"] as const;
+
+// The query schemas of the portfolio tabs, also the JSON API's documented parameters (openapi.server.ts).
+export const TRADES_QUERY = pagingSchema(TRADE_SORTS, { sort_by: "time", order: "desc" });
+export const HOLDINGS_QUERY = pagingSchema(HOLDING_SORTS, { sort_by: "weight", order: "desc" });
 
 export type TradeRow = {
   id: string;
@@ -172,4 +177,36 @@ export async function showsAmounts(ownerId: number, viewerId: number) {
   const db = await getDb();
   const row = await db.selectFrom("users").select("show_amounts").where("id", "=", ownerId).executeTakeFirst();
   return Boolean(row?.show_amounts);
+}
+
+/**
+ * One trader's trades as this viewer may see them. Sorting by a hidden column would reveal it
+ * through the order: refused, naming the sorts that remain.
+ */
+export async function visibleTrades(
+  ownerId: number,
+  viewerId: number,
+  paging: Paging<(typeof TRADE_SORTS)[number]>,
+): Promise<(Awaited<ReturnType<typeof pagedTrades>> & { ok: true; amounts: boolean }) | Refusal> {
+  const amounts = await showsAmounts(ownerId, viewerId);
+  if (!amounts && HIDDEN_TRADE_SORTS.has(paging.sort_by)) {
+    const visible = TRADE_SORTS.filter((s) => !HIDDEN_TRADE_SORTS.has(s)).join(", ");
+    return {
+      ok: false,
+      status: 400,
+      message: `sort_by: ${paging.sort_by} is hidden by this trader; sort by ${visible}`,
+    };
+  }
+  const result = await pagedTrades(ownerId, paging, { amounts, account: ownerId === viewerId });
+  return { ok: true, ...result, amounts };
+}
+
+/** One trader's holdings as this viewer may see them (amounts hidden unless shown). */
+export async function visibleHoldings(
+  ownerId: number,
+  viewerId: number,
+  paging: Paging<(typeof HOLDING_SORTS)[number]>,
+) {
+  const amounts = await showsAmounts(ownerId, viewerId);
+  return { ...(await pagedHoldings(ownerId, paging, amounts)), amounts };
 }

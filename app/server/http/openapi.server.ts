@@ -2,10 +2,9 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import { JOURNAL_QUERY } from "~/analytics/journal";
 import * as S from "./api-schemas.server";
-import { LEADERBOARD_QUERY, MARKET_TRADES_QUERY } from "../community/market-routes.server";
-import { LeaderboardFilters } from "../community/market.server";
+import { LEADERBOARD_QUERY, LeaderboardFilters, MARKET_TRADES_QUERY } from "../community/market.server";
 import { NOTIFICATIONS_QUERY } from "../community/notifications.server";
-import { HOLDINGS_QUERY, TRADES_QUERY } from "../grades/portfolio-routes.server";
+import { HOLDINGS_QUERY, TRADES_QUERY } from "../grades/portfolio.server";
 
 // The JSON API's OpenAPI 3.1 document, generated from the zod schemas the routes validate with
 // (api-schemas.server.ts and the paging/journal schemas): served at GET /api/openapi.json.

@@ -1,4 +1,3 @@
-import { redirect } from "@remix-run/node";
 import {
   createRemoteJWKSet,
   generateKeyPair,
@@ -12,18 +11,9 @@ import { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getEnv } from "../../platform/env.server";
 import { log } from "../../platform/log.server";
-import { clientIp, hitLimit } from "../../http/rate-limit.server";
-import { readCookie } from "../../http/session.server";
-import {
-  callbackOrigin,
-  DEMO_APPLE_CLIENT_ID,
-  isAppleDemo,
-  secureCookies,
-  signinErrorPath,
-  type OAuthErrorCode,
-} from "./config.server";
-import { finishProviderSignIn, signInWithProvider, UnverifiedEmailConflictError } from "./identities.server";
-import { createStateToken, STATE_TTL_SECONDS, verifyStateToken } from "./state.server";
+import { callbackOrigin, DEMO_APPLE_CLIENT_ID, isAppleDemo, type OAuthErrorCode } from "./config.server";
+import { signInWithProvider, UnverifiedEmailConflictError, type ProviderSignIn } from "./identities.server";
+import { createStateToken, verifyStateToken } from "./state.server";
 
 export const APPLE_ISSUER = "https://appleid.apple.com";
 export const APPLE_AUTHORIZE_URL = "https://appleid.apple.com/auth/authorize";
@@ -32,8 +22,6 @@ export const APPLE_KEYS_URL = "https://appleid.apple.com/auth/keys";
 export const APPLE_CALLBACK_PATH = "/oauth/apple-callback";
 export const APPLE_API_CALLBACK_PATH = "/api/user/oauth/apple-callback";
 export const APPLE_DEMO_CONSENT_PATH = "/oauth/demo/apple";
-/** Binds the state to the browser where cookies can be SameSite=None (HTTPS only). */
-const BINDING_COOKIE = "grader_apple_nonce";
 
 /**
  * Sign in with Apple (web, response_mode=form_post). Apple posts code, state, id_token and, the
@@ -89,10 +77,14 @@ export function appleRedirectUri(request: Request, path = APPLE_CALLBACK_PATH): 
   return callbackOrigin("apple", request) + path;
 }
 
-/** GET /oauth/apple-login: a signed state and nonce, then Apple's authorize page (or the demo stand-in). */
-export async function startAppleLogin(request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const next = url.searchParams.get("next");
+/**
+ * The start of a sign-in (GET /oauth/apple-login): a signed state carrying a safe `next` and a
+ * nonce, and Apple's authorize URL (or the demo stand-in's). The glue binds the nonce to the browser.
+ */
+export async function appleAuthorization(
+  request: Request,
+  next: string | null,
+): Promise<{ url: string; nonce: string }> {
   const { token, state } = await createStateToken("apple", next ? safeRedirect(next) : null);
   const params = new URLSearchParams({
     client_id: appleClientId(),
@@ -103,15 +95,8 @@ export async function startAppleLogin(request: Request): Promise<Response> {
     state: token,
     nonce: state.nonce,
   });
-  const authorize = isAppleDemo() ? `${url.origin}${APPLE_DEMO_CONSENT_PATH}` : APPLE_AUTHORIZE_URL;
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  if (secureCookies()) {
-    headers.append(
-      "Set-Cookie",
-      `${BINDING_COOKIE}=${state.nonce}; Path=/; HttpOnly; Secure; SameSite=None; Max-Age=${STATE_TTL_SECONDS}`,
-    );
-  }
-  return redirect(`${authorize}?${params}`, { headers });
+  const authorize = isAppleDemo() ? `${new URL(request.url).origin}${APPLE_DEMO_CONSENT_PATH}` : APPLE_AUTHORIZE_URL;
+  return { url: `${authorize}?${params}`, nonce: state.nonce };
 }
 
 const AppleClaims = z.object({
@@ -174,24 +159,23 @@ class AppleSignInError extends Error {
   }
 }
 
+export type AppleSignIn =
+  { ok: true; signIn: ProviderSignIn; next: string | null } | { ok: false; code: OAuthErrorCode };
+
 /**
- * POST /oauth/apple-callback and /api/user/oauth/apple-callback. Every failure goes to /signin
- * with a message code (never a 500).
+ * What Apple posted to our callback, checked: the state (and, where cookies can be bound, the
+ * browser's nonce: `browserNonce` null where they cannot), Apple's answer, the id_token, the code
+ * redeemed for the same subject; then the user found or made. A failure is a message code for
+ * /signin (never a 500).
  */
-export async function handleAppleCallback(request: Request, path = APPLE_CALLBACK_PATH): Promise<Response> {
-  const clearBinding = secureCookies()
-    ? [`${BINDING_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=None; Max-Age=0`]
-    : [];
-  const fail = (code: OAuthErrorCode) =>
-    redirect(signinErrorPath(code), { headers: clearBinding.map((c): [string, string] => ["Set-Cookie", c]) });
-  if (request.method !== "POST") return redirect("/signin");
+export async function completeAppleSignIn(
+  form: FormData,
+  check: { redirectUri: string; browserNonce: string | null },
+): Promise<AppleSignIn> {
   try {
-    const limit = await hitLimit("oauth-ip", clientIp(request));
-    if (!limit.ok) return fail("oauth-rate");
-    const form = await request.formData();
     const state = await verifyStateToken(form.get("state"), "apple");
     if (!state) throw new AppleSignInError("apple", "state is missing, forged or expired");
-    if (secureCookies() && readCookie(request, BINDING_COOKIE) !== state.nonce) {
+    if (check.browserNonce !== null && check.browserNonce !== state.nonce) {
       throw new AppleSignInError("apple", "state was not started in this browser");
     }
     const error = form.get("error");
@@ -207,10 +191,10 @@ export async function handleAppleCallback(request: Request, path = APPLE_CALLBAC
     }
     const claims = AppleClaims.parse(await verifyAppleIdToken(idToken));
     if (claims.nonce !== state.nonce) throw new AppleSignInError("apple", "id_token nonce does not match the state");
-    const redeemed = await redeemAppleCode(code, appleRedirectUri(request, path));
+    const redeemed = await redeemAppleCode(code, check.redirectUri);
     if (redeemed.sub !== claims.sub) throw new AppleSignInError("apple", "code and id_token name different users");
     const user = parseAppleUser(form.get("user"));
-    const result = await signInWithProvider({
+    const signIn = await signInWithProvider({
       provider: "apple",
       subject: claims.sub,
       email: claims.email,
@@ -218,12 +202,12 @@ export async function handleAppleCallback(request: Request, path = APPLE_CALLBAC
       firstName: user?.name?.firstName ?? null,
       lastName: user?.name?.lastName ?? null,
     });
-    return finishProviderSignIn(result, request, state.next, clearBinding);
+    return { ok: true, signIn, next: state.next };
   } catch (error) {
-    if (error instanceof UnverifiedEmailConflictError) return fail("apple-unverified");
+    if (error instanceof UnverifiedEmailConflictError) return { ok: false, code: "apple-unverified" };
     log("info", "apple sign-in failed", {
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     });
-    return fail(error instanceof AppleSignInError ? error.code : "apple");
+    return { ok: false, code: error instanceof AppleSignInError ? error.code : "apple" };
   }
 }

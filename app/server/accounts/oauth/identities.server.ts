@@ -1,8 +1,5 @@
-import { redirect } from "@remix-run/node";
-import { safeRedirect } from "~/lib/safe-redirect";
 import { getDb } from "../../platform/db.server";
 import { applyRetiredTries } from "../retired-tries.server";
-import { createSession } from "../../http/session.server";
 import { normalizeEmail } from "../users.server";
 import type { OAuthProvider } from "./config.server";
 
@@ -105,22 +102,4 @@ export async function signInWithProvider(identity: ProviderIdentity): Promise<Pr
       .execute();
     return { userId: created.id, isNew: true };
   });
-}
-
-/**
- * Starts our own DB-backed session for the user and sends the browser on: a brand-new user to
- * onboarding, anyone else to `next` (when safe) or /community. `extraCookies` clear OAuth state.
- */
-export async function finishProviderSignIn(
-  result: ProviderSignIn,
-  request: Request,
-  next: string | null | undefined,
-  extraCookies: string[] = [],
-): Promise<Response> {
-  const { setCookie } = await createSession(result.userId, request);
-  const headers = new Headers();
-  headers.append("Set-Cookie", setCookie);
-  for (const cookie of extraCookies) headers.append("Set-Cookie", cookie);
-  const target = result.isNew ? "/user-questions" : safeRedirect(next);
-  return redirect(target, { headers });
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, apiError, readQuery, requireApiUser } from "../http/api.server";
-import { PortfolioOwnerQuery } from "../http/api-schemas.server";
-import { findPublicProfile } from "../http/guards.server";
+import { apiData, apiError, readQuery, requireApiUser } from "~/server/http/api.server";
+import { PortfolioOwnerQuery } from "~/server/http/api-schemas.server";
+import { findPublicProfile } from "~/server/http/guards.server";
 import type { holdingsFor, tradesFor } from "./portfolio-routes.server";
 
 /**
@@ -14,7 +14,7 @@ export function portfolioApiLoader(list: typeof tradesFor | typeof holdingsFor) 
     const viewer = await requireApiUser(request);
     const ownerId = readQuery(request, PortfolioOwnerQuery).user_id ?? viewer.id;
     if (ownerId !== viewer.id && !(await findPublicProfile(ownerId))) return apiError(404, "No such trader.");
-    const { data, meta } = await list(request, ownerId, viewer.id, true);
+    const { data, meta } = await list(request, ownerId, viewer.id, "api");
     return apiData(data, { meta });
   };
 }

@@ -1,8 +1,8 @@
 import { json, redirect, replace } from "@remix-run/node";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { createPost, deletePost, PostBody, reportPost, ReportInput, setLike } from "./posts.server";
-import { readForm } from "../http/guards.server";
+import { createPost, deletePost, PostBody, reportPost, ReportInput, setLike } from "~/server/community/posts.server";
+import { readForm } from "~/server/http/guards.server";
 
 export type PostActionData = {
   ok: boolean;

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, requireApiUser, requireMethod } from "../http/api.server";
-import type { LinkedAccountKind } from "../platform/db/schema";
-import { evaluateUser, type EvaluationOutcome } from "./evaluation.server";
-import { reimportForEvaluation } from "../linking/linking.server";
+import { apiData, requireApiUser, requireMethod } from "~/server/http/api.server";
+import type { LinkedAccountKind } from "~/server/platform/db/schema";
+import { evaluateUser, type EvaluationOutcome } from "~/server/grades/evaluation.server";
+import { reimportForEvaluation } from "~/server/linking/linking.server";
 import { truncateScore } from "~/lib/format-number";
 
 /** The JSON answer for an evaluation: HTTP 200 with the product's result code in the body. */

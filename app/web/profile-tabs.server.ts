@@ -1,7 +1,7 @@
-import { json } from "@remix-run/node";
 import { pagingSchema, parsePaging } from "~/lib/paging";
-import { FOLLOW_SORTS, followList } from "./follows.server";
-import { likedBy, postsBy } from "./posts.server";
+import { FOLLOW_SORTS, followList } from "~/server/community/follows.server";
+import { likedBy, postsBy } from "~/server/community/posts.server";
+import { badQuery } from "./answer.server";
 
 // Shared by /profile/* and /u/:id/* tabs. Posts and replies are public to signed-in users; likes and
 // follow lists are shown on one's own profile. Paging follows PRODUCT §3 (400 on bad values).
@@ -10,7 +10,7 @@ const FOLLOWS_QUERY = pagingSchema(FOLLOW_SORTS, { sort_by: "followed_at", order
 
 function pageOf(request: Request) {
   const paged = parsePaging(new URL(request.url).searchParams, POSTS_QUERY);
-  if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
+  if (!paged.ok) throw badQuery(paged.message, "page");
   return paged.paging;
 }
 
@@ -26,7 +26,7 @@ export async function likesTab(request: Request, userId: number) {
 
 export async function followTab(request: Request, userId: number, direction: "following" | "followers") {
   const paged = parsePaging(new URL(request.url).searchParams, FOLLOWS_QUERY);
-  if (!paged.ok) throw json({ message: paged.message }, { status: 400 });
+  if (!paged.ok) throw badQuery(paged.message, "page");
   return {
     ...(await followList(userId, direction, paged.paging)),
     sort_by: paged.paging.sort_by,
