@@ -10,6 +10,7 @@ import { enqueue, wake, type JobData, type JobHandler, type JobName } from "../p
 import { log } from "../platform/log.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import { linkAccount, markImportFailed } from "./imports.server";
+import { countLinkChange } from "./link-limits.server";
 import { pollImports } from "./providers/plaid.server";
 import { ACCOUNT_PROVIDERS } from "./providers/registry.server";
 import {
@@ -105,7 +106,10 @@ export async function retryImport(userId: number, linkedAccountId: number): Prom
   return true;
 }
 
-/** A wallet proved and linked: the account and its import's first job in one transaction. */
+/**
+ * A wallet proved and linked: the account and its import's first job in one transaction. Past
+ * today's link limit, a refusal and nothing linked.
+ */
 export async function linkWallet(input: {
   userId: number;
   kind: "evm" | "solana";
@@ -113,6 +117,8 @@ export async function linkWallet(input: {
   label: string;
   institutionName: string;
 }) {
+  const allowed = await countLinkChange(input.userId, "link");
+  if (!allowed.ok) return allowed;
   const db = await getDb();
   try {
     const result = await db.transaction().execute(async (trx) => {

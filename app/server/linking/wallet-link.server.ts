@@ -25,7 +25,8 @@ import {
  *   POST /api/<chain>/nonce  { wallet_address }                       → { message }
  *   POST /api/<chain>/wallet { wallet_address, message, signature }   → the linked account
  * Proof first (stored message, unused, unexpired, our domain, real signature), then the 406 rule,
- * then the wallet is linked and its import runs as a job (app/server/linking.server.ts).
+ * then today's link limit (429), then the wallet is linked and its import runs as a job
+ * (app/server/linking.server.ts).
  */
 const WALLET_NAME: Record<WalletChain, string> = { evm: "MetaMask", solana: "Phantom" };
 const ADDRESS_HINT: Record<WalletChain, string> = {
@@ -115,6 +116,8 @@ export function walletLinkAction(chain: WalletChain) {
       label,
       institutionName: WALLET_NAME[chain],
     });
+    if (!linked.ok && "status" in linked)
+      return apiError(linked.status, linked.message, undefined, { "Retry-After": String(linked.retryAfter) });
     if (!linked.ok) return conflict406();
     return apiData(
       {
