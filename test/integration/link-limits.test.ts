@@ -4,8 +4,9 @@ import { get, postForm, signUp, waitForImports } from "../support/http";
 import { startServer, type RunningServer } from "../support/server";
 
 // Links and unlinks are counted per user and UTC day (RATE_LIMITS "link" 10, "unlink" 5; PRODUCT
-// §8). Its own server with every limit at a fifth (RATE_LIMIT_FACTOR 0.2): 2 links and 1 unlink a
-// day, and 4 sign-ups an hour from this address, which is all the test needs.
+// §8), and so are automatic grades (AUTO_GRADES_PER_DAY). Its own server with every rate limit at
+// 0.3 (RATE_LIMIT_FACTOR): 3 links and 1 unlink a day, 6 sign-ups an hour from this address; and
+// one automatic grade a day.
 
 const LINK_LIMIT = "You've hit today's limit for linking accounts—try again tomorrow!";
 const UNLINK_LIMIT = "You've hit today's limit for unlinking accounts—try again tomorrow!";
@@ -14,7 +15,7 @@ let server: RunningServer;
 let base: string;
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMIT_FACTOR: "0.2" });
+  server = await startServer({ RATE_LIMIT_FACTOR: "0.3", AUTO_GRADES_PER_DAY: "1" });
   base = server.url;
 }, 180_000);
 
@@ -53,10 +54,9 @@ function expectRetryAfterToday(headers: Headers) {
 describe("the daily link limit", () => {
   it("refuses a link past it: the JSON API with 429, its message and Retry-After, the Link page keeping its form", async () => {
     const { cookie } = await signUp({ base });
-    expect((await exchange(cookie, "a")).status).toBe(201);
-    expect((await exchange(cookie, "b")).status).toBe(201);
+    for (const tag of ["a", "b", "c"]) expect((await exchange(cookie, tag)).status).toBe(201);
 
-    const refused = await exchange(cookie, "c");
+    const refused = await exchange(cookie, "x");
     expect(refused.status).toBe(429);
     expect(refused.json).toEqual({ error: { message: LINK_LIMIT } });
     expectRetryAfterToday(refused.headers);
@@ -92,7 +92,7 @@ describe("the daily link limit", () => {
     expect(text).toContain(LINK_LIMIT);
     expect(text).toContain(`value="${username}"`);
 
-    expect(await accounts(cookie)).toHaveLength(2);
+    expect(await accounts(cookie)).toHaveLength(3);
     await waitForImports(cookie, { base, timeoutMs: 60_000 });
 
     // Another trader's count is their own.
@@ -128,5 +128,39 @@ describe("the daily unlink limit", () => {
     expect(text).toContain(UNLINK_LIMIT);
     expect(text).toContain(`Unlink ${second!.label}?`);
     expect((await accounts(cookie)).map((a) => a.id)).toEqual([second!.id]);
+  }, 120_000);
+});
+
+describe("the daily bound on automatic grades", () => {
+  const head = async () =>
+    ((await (await get("/api/grades/log?after=0", { base })).json()) as { meta: { head: { seq: number } | null } })
+      .meta.head?.seq ?? 0;
+
+  it("lets an import past it finish without a grade, saying so, and adds nothing to the public log", async () => {
+    const { cookie } = await signUp({ base });
+    const before = await head();
+    expect((await exchange(cookie, "h")).status).toBe(201);
+    const [first] = await waitForImports(cookie, { base, timeoutMs: 60_000 });
+    expect(first).toMatchObject({ state: "done", error: null });
+    expect(await head()).toBe(before + 1);
+
+    // The day's one automatic grade is used: the next import ends done, without one.
+    expect((await exchange(cookie, "i")).status).toBe(201);
+    const [second] = await waitForImports(cookie, { base, timeoutMs: 60_000 });
+    expect(second!.id).not.toBe(first!.id);
+    expect(second).toMatchObject({
+      state: "done",
+      error:
+        "The import finished, but you've hit today's limit for automatic grades, so none was made. Ask for a grade when you want one.",
+    });
+    expect(await head()).toBe(before + 1);
+    const page = await html(await get("/profile/account", { cookie, base }));
+    expect(page).toContain("you've hit today's limit for automatic grades");
+    expect(page).toContain("Get my grade");
+
+    // The trader may still ask, with a try.
+    const asked = await postJson("/api/finance/plaid/evaluation", {}, cookie);
+    expect(asked.json.data.code).toBe(200);
+    expect(await head()).toBe(before + 2);
   }, 120_000);
 });

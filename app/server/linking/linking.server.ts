@@ -292,17 +292,37 @@ async function failImport(importId: number, message: string, accountStatus: "err
   });
 }
 
-/** After an import: a grade from the new history, using no try and not counted for the day. */
+/** What a finished import says when today's automatic grades were used up (AUTO_GRADES_PER_DAY). */
+export const AUTOMATIC_GRADES_USED_UP =
+  "The import finished, but you've hit today's limit for automatic grades, so none was made. Ask for a grade when you want one.";
+
+/**
+ * After an import: a grade from the new history, using no try and not counted among the
+ * evaluations of the day, but bounded per day on its own: each link would otherwise add a free
+ * grade to the public log at will. Past the bound the import still ends, and says so.
+ */
 async function regrade(data: JobData["regrade"]): Promise<void> {
   const db = await getDb();
   const row = await db.selectFrom("imports").select(["state"]).where("id", "=", data.importId).executeTakeFirst();
   if (!row || row.state !== "grading") return;
+  let note: string | null = null;
   // With other imports of this trader still running, the last one to finish grades.
   if (!(await runningImportIds(data.userId, IMPORTING)).length) {
     const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
     if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
+    if (outcome.code === 402) note = AUTOMATIC_GRADES_USED_UP;
   }
-  if (await db.transaction().execute((trx) => finishImport(trx, data.importId, "grading"))) wake("import-step");
+  const followed = await db.transaction().execute(async (trx) => {
+    if (note)
+      await trx
+        .updateTable("imports")
+        .set({ error: note })
+        .where("id", "=", data.importId)
+        .where("state", "=", "grading")
+        .execute();
+    return finishImport(trx, data.importId, "grading");
+  });
+  if (followed) wake("import-step");
 }
 
 /** The dead-letter queue: an import step or re-grade out of retries. */

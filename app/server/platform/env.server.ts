@@ -117,6 +117,9 @@ const EnvSchema = z.object({
   // Evaluations: lifetime free tries per user, and evaluations per UTC day.
   FREE_TRIES: z.coerce.number().int().min(0).default(3),
   DAILY_EVALUATIONS: z.coerce.number().int().min(1).default(5),
+  // Automatic grades (after an import, using no try) per user and UTC day; past them an import
+  // ends without one (0: none at all).
+  AUTO_GRADES_PER_DAY: z.coerce.number().int().min(0).default(3),
   // smtp(s)://user:pass@host:port delivers the outbox. Unset (demo): mail stays in the outbox,
   // readable at /dev/mail.
   SMTP_URL: z.preprocess(
