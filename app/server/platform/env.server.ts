@@ -92,6 +92,9 @@ const EnvSchema = z.object({
   // How many may wait for a turn; past that a request is refused at once (empty: as many as
   // MAX_CONCURRENT_RENDERS).
   RENDER_QUEUE_MAX: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).optional()),
+  // Downloads (the ledger, the trades and round-trips CSVs, own data) handled at once per process;
+  // one more is refused at once with a 503 (see admission.server.ts).
+  MAX_CONCURRENT_DOWNLOADS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(2)),
   // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
