@@ -19,7 +19,7 @@ function windowText(ms: number): string {
 
 describe("the table in docs/OPERATIONS.md", () => {
   it("lists every named limit with its count, key, limit and window, and nothing else", () => {
-    const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/OPERATIONS.md"), "utf8");
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../../docs/OPERATIONS.md"), "utf8");
     const lines = doc.split("\n");
     const start = lines.findIndex((l) => l.startsWith("<!-- rate-limits:"));
     expect(start).toBeGreaterThan(0);
