@@ -133,8 +133,8 @@ describe("the daily unlink limit", () => {
 
 describe("the daily bound on automatic grades", () => {
   const head = async () =>
-    ((await (await get("/api/grades/log?after=0", { base })).json()) as { meta: { head: { seq: number } | null } })
-      .meta.head?.seq ?? 0;
+    ((await (await get("/api/grades/log?after=0", { base })).json()) as { meta: { head: { seq: number } | null } }).meta
+      .head?.seq ?? 0;
 
   it("lets an import past it finish without a grade, saying so, and adds nothing to the public log", async () => {
     const { cookie } = await signUp({ base });

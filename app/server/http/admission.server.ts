@@ -85,6 +85,9 @@ export function isDownloadPath(path: string): boolean {
   } catch {
     // Not valid percent-encoding: the router will not match it either.
   }
-  const normal = decoded.toLowerCase().replace(/\/{2,}/g, "/").replace(/\/+$/, "");
+  const normal = decoded
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/+$/, "");
   return DOWNLOAD_PATHS.has(normal);
 }

@@ -25,4 +25,3 @@ export async function countLinkChange(
     retryAfter: limited.retryAfter,
   };
 }
-
