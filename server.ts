@@ -33,11 +33,13 @@ const {
   dbKind,
   deviceClassFromUserAgent,
   digestJob,
+  DOWNLOAD_RETRY_AFTER_SECONDS,
   flushPageViews,
   getCachedPage,
   getEnv,
   importJobHandlers,
   isCacheablePath,
+  isDownloadPath,
   isEmbeddablePath,
   isForeignOriginRequest,
   isMobileDevice,
@@ -394,6 +396,25 @@ app.use("/build", express.static(path.join(root, "public/build"), { immutable: t
 const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h", index: false });
 const publicEntries = new Set(readdirSync(path.join(root, "public")));
 app.use((req, res, next) => (publicEntries.has(req.path.split("/")[1] ?? "") ? publicFiles(req, res, next) : next()));
+
+// The downloads (ledger, CSVs, own data) first take one of their own few slots, with no queue: a
+// fast 503 when all are taken, so a burst of them cannot hold every render slot (admission.server.ts).
+const downloads = createAdmission(env.MAX_CONCURRENT_DOWNLOADS, 0, 0);
+app.use((req, res, next) => {
+  if (!isDownloadPath(req.path)) return next();
+  downloads.enter(
+    (release) => {
+      if (res.destroyed) return release();
+      res.once("close", release);
+      next();
+    },
+    () => {
+      if (res.headersSent || res.destroyed) return;
+      res.status(503).setHeader("Retry-After", String(DOWNLOAD_RETRY_AFTER_SECONDS));
+      res.type("text/plain").send("The service is busy. Please try again in a moment.");
+    },
+  );
+});
 
 // Admission control in front of Remix: a bounded number of renders at a time, a bounded wait for
 // the rest, then a plain 503 (admission.server.ts).

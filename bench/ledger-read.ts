@@ -12,6 +12,8 @@ import { sql } from "kysely";
 // stored). PostgreSQL of DATABASE_URL, or PGlite in memory.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.LOG_LEVEL ??= "error";
+// The re-grades below are one trader's, many times: more than the day's default bound.
+process.env.AUTO_GRADES_PER_DAY ??= "1000000";
 
 const { getDb, migrateToLatest, closeDb, dbKind } = await import("../app/server/platform/db.server");
 const { buildUserLedger, LEDGER_DIGEST_VERSION } = await import("../app/server/grades/ledger.server");

@@ -26,6 +26,7 @@ import * as m0029 from "./0029_ledger_storage";
 import * as m0030 from "./0030_ledger_texts";
 import * as m0031 from "./0031_leaderboard_counts";
 import * as m0032 from "./0032_plaid_webhooks_seen";
+import * as m0033 from "./0033_automatic_grade_days";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0030_ledger_texts": m0030,
   "0031_leaderboard_counts": m0031,
   "0032_plaid_webhooks_seen": m0032,
+  "0033_automatic_grade_days": m0033,
 };

@@ -8,6 +8,8 @@ import { requireUser } from "~/server/http/session.server";
 import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
 export const meta: MetaFunction = (args) => seo(args, { title: "Connect your broker (demo) · Grader", noindex: true });
 
 // Demo mode only: stands in for Plaid Link, whose script cannot load offline. A server-rendered
@@ -58,7 +60,13 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(await reconnectAndDescribe(user.id, accountId));
   }
   if (!outcome.publicToken) return redirect("/profile/account?linkError=hiccup");
-  return redirect(await linkAndDescribe(user.id, outcome.publicToken));
+  const linked = await linkAndDescribe(user.id, outcome.publicToken);
+  if (typeof linked !== "string")
+    return json(
+      { error: linked.message, username },
+      { status: linked.status, headers: { "Retry-After": String(linked.retryAfter) } },
+    );
+  return redirect(linked);
 }
 
 export default function DemoPlaidLink() {

@@ -68,7 +68,12 @@ export function walletLinkAction(chain: WalletChain) {
       message: body.message,
       signature: body.signature,
     });
-    if (!linked.ok) return linked.status === 409 ? conflict406(linked) : apiError(linked.status, linked.message);
+    if (!linked.ok) {
+      if (linked.status === 409) return conflict406(linked);
+      if (linked.status === 429)
+        return apiError(429, linked.message, undefined, { "Retry-After": String(linked.retryAfter) });
+      return apiError(linked.status, linked.message);
+    }
     return apiData(
       {
         linked_account_id: linked.linkedAccountId,

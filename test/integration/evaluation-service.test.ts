@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI), with hand-made imports: the
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
+// Seven automatic grades a day, so the test below can reach the bound.
+process.env.AUTO_GRADES_PER_DAY = "7";
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const {
   consumeAllowance,
@@ -181,7 +183,7 @@ describe("evaluateUser", () => {
     expect(await currentEvaluation(userId)).toBeNull();
   });
 
-  it("an automatic re-grade uses no try and does not count toward the daily limit", async () => {
+  it("an automatic re-grade uses no try and does not count toward the daily limit, but has a bound of its own", async () => {
     const userId = await newUser();
     const account = await linkWithHistory(userId);
     const db = await getDb();
@@ -191,9 +193,31 @@ describe("evaluateUser", () => {
     }
     expect(await triesLeft(userId)).toBe(3);
     expect(
-      await db.selectFrom("evaluation_days").select("count").where("user_id", "=", userId).executeTakeFirst(),
-    ).toBeUndefined();
+      await db
+        .selectFrom("evaluation_days")
+        .select(["count", "automatic"])
+        .where("user_id", "=", userId)
+        .executeTakeFirst(),
+    ).toEqual({ count: 0, automatic: 7 });
     expect(await db.selectFrom("evaluations").select("id").where("user_id", "=", userId).execute()).toHaveLength(7);
+    // AUTO_GRADES_PER_DAY (7 here) reached: the next is refused, and nothing reaches the public log.
+    const logged = async () =>
+      (
+        await db
+          .selectFrom("grade_log")
+          .innerJoin("evaluations", "evaluations.verification_code", "grade_log.code")
+          .select("grade_log.seq")
+          .where("evaluations.user_id", "=", userId)
+          .execute()
+      ).length;
+    expect(await logged()).toBe(7);
+    await addTrade(account, 250);
+    expect(await evaluateUser(userId, "all", noReimport, { automatic: true })).toEqual({
+      code: 402,
+      message: "You've hit today's limit for evaluations—try again tomorrow!",
+    });
+    expect(await db.selectFrom("evaluations").select("id").where("user_id", "=", userId).execute()).toHaveLength(7);
+    expect(await logged()).toBe(7);
     // The trader's own request still uses a try.
     await addTrade(account, 300);
     expect((await evaluateUser(userId, "all", noReimport)).code).toBe(200);

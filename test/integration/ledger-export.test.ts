@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI): the ledger stored with each
 // evaluation reproduces its grade through the CLI, score and digest alike.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
+// One trader graded automatically many times here: more than the day's default bound.
+process.env.AUTO_GRADES_PER_DAY = "1000";
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const { evaluateUser, currentEvaluation } = await import("~/server/grades/evaluation.server");
 const { saveImport, linkAccount } = await import("~/server/linking/imports.server");

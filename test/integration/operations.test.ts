@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { get } from "../support/http";
+import { get, signUp } from "../support/http";
 import { startServer, type RunningServer } from "../support/server";
 
 // What an operator relies on: readiness, metrics behind a token or an address list, and a
@@ -136,5 +136,41 @@ describe("admission control with a full queue", () => {
       expect(a.retryAfter).toBe("1");
       expect(a.ms).toBeLessThan(5_000);
     }
+  });
+});
+
+describe("admission control of downloads", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // One download at a time; render slots stay the test server's many.
+    server = await startServer({ MAX_CONCURRENT_DOWNLOADS: "1" });
+  });
+  afterAll(() => server.stop());
+
+  it("answers downloads beyond their slots with a fast 503 and Retry-After, and leaves pages alone", async () => {
+    const { cookie } = await signUp({ base: server.url });
+    for (const path of ["/api/portal/ledger", "/api/portal/trades.csv", "/api/portal/round_trips.csv"]) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const res = await fetch(server.url + path, { headers: { cookie } });
+          return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.text() };
+        }),
+      );
+      const busy = answers.filter((a) => a.status === 503);
+      expect(busy.length, path).toBeGreaterThan(0);
+      // The one admitted answers as usual (no grade yet: the ledger's 404).
+      expect(answers.some((a) => a.status === 200 || a.status === 404)).toBe(true);
+      for (const a of busy) {
+        expect(a.retryAfter).toBe("5");
+        expect(a.body).toBe("The service is busy. Please try again in a moment.");
+      }
+    }
+    // Pages are not downloads: twenty at once all render.
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await fetch(`${server.url}/signin?d=${i}`)).status),
+    );
+    expect(pages.every((s) => s === 200)).toBe(true);
+    // Once the burst is over, a download answers again.
+    expect((await fetch(server.url + "/api/portal/trades.csv", { headers: { cookie } })).status).toBe(200);
   });
 });

@@ -34,6 +34,9 @@ export async function startServer(
       HOST: "127.0.0.1",
       DATA_DIR: "memory://",
       RATE_LIMIT_FACTOR: "100",
+      // Some tests have one trader's imports graded many times a day (link-limits.test.ts checks
+      // the bound with a tight one).
+      AUTO_GRADES_PER_DAY: "1000",
       // Jobs: quick polling and short retries, so a failing import ends within seconds.
       JOB_POLL_SECONDS: "0.5",
       JOB_RETRY_LIMIT: "2",

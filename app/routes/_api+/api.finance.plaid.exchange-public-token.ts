@@ -7,7 +7,8 @@ import { ExchangeTokenBody } from "~/server/http/api-schemas.server";
 
 // POST /api/finance/plaid/exchange-public-token { public_token } → links the item's investment
 // accounts (status "importing") and starts their imports as jobs; progress is at
-// GET /api/portal/imports. 406 rule: 409 { code: 406, message } and nothing linked.
+// GET /api/portal/imports. 406 rule: 409 { code: 406, message } and nothing linked. Past today's
+// link limit: 429 with Retry-After, and Plaid is not asked.
 
 export async function action({ request }: ActionFunctionArgs) {
   requireMethod(request, "POST");
@@ -15,6 +16,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const { public_token } = await readBody(request, ExchangeTokenBody);
   try {
     const result = await linkPlaidItem(user.id, public_token);
+    if (!result.ok && "status" in result)
+      return apiError(result.status, result.message, undefined, { "Retry-After": String(result.retryAfter) });
     if (!result.ok)
       return json({ code: 406, message: MESSAGE_406, error: { message: MESSAGE_406, code: 406 } }, { status: 409 });
     return apiData({ message: "Added the account successfully!", accounts: result.accounts }, { status: 201 });

@@ -26,7 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     target = await reconnectAndDescribe(user.id, accountId);
   } else {
     const publicToken = await publicTokenFromLinkSession(linkToken).catch(() => null);
-    target = publicToken ? await linkAndDescribe(user.id, publicToken) : "/profile/account?linkError=hiccup";
+    const linked = publicToken ? await linkAndDescribe(user.id, publicToken) : "/profile/account?linkError=hiccup";
+    // Past today's link limit the account page says so (a GET from Plaid: no form to answer).
+    target = typeof linked === "string" ? linked : "/profile/account?linkError=limit";
   }
   return redirect(target, { headers: { "Set-Cookie": clear } });
 }

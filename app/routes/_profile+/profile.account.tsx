@@ -15,11 +15,13 @@ import { gradeHistory } from "~/server/grades/evaluation.server";
 import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking/linking.server";
 import { ADD_FAILED_MESSAGE, PLAID_HICCUP_MESSAGE } from "~/server/linking/providers/plaid.server";
+import { LINK_LIMIT_MESSAGE } from "~/server/linking/link-limits.server";
 import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 import { LoadingOverlay } from "~/components/LoadingOverlay";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Linked accounts · Grader", noindex: true });
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
 // Flash messages travel as a query parameter set by the link flow's last redirect.
 function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
@@ -40,6 +42,8 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
       return { tone: "error", text: `${ADD_FAILED_MESSAGE} Your broker needs you to log in again: use Reconnect.` };
     case "failed":
       return { tone: "error", text: ADD_FAILED_MESSAGE };
+    case "limit":
+      return { tone: "error", text: LINK_LIMIT_MESSAGE };
     default:
       return null;
   }
@@ -86,9 +90,14 @@ export async function action({ request }: ActionFunctionArgs) {
     // Step one (no JavaScript needed): ask; step two carries confirm=yes.
     if (form.get("confirm") !== "yes") return json({ confirmUnlink: id });
     const removed = await unlinkAccountKeepingHistory(user.id, id);
-    return removed
-      ? redirect("/profile/account?unlinked=1")
-      : json({ error: "That account was not found." }, { status: 404 });
+    if (removed.ok) return redirect("/profile/account?unlinked=1");
+    // Past today's limit the question stays open beside the message, as a refused form keeps its input.
+    if (removed.status === 429)
+      return json(
+        { error: removed.message, confirmUnlink: id },
+        { status: 429, headers: { "Retry-After": String(removed.retryAfter) } },
+      );
+    return json({ error: removed.message }, { status: removed.status });
   }
   if (intent === "reimport")
     return (await retryImport(user.id, id))

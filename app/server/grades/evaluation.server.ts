@@ -134,6 +134,42 @@ export async function consumeAllowance(trx: DB, userId: number, now = new Date()
   return { ok: true };
 }
 
+/**
+ * Counts one automatic grade for today, in the grade's transaction: one conditional upsert, so
+ * concurrent re-grades never pass AUTO_GRADES_PER_DAY, and a grade that fails gives it back.
+ * Past the bound the day's limit (402) refuses it.
+ */
+async function countAutomaticGrade(trx: DB, userId: number, now: Date): Promise<Allowance> {
+  const max = getEnv().AUTO_GRADES_PER_DAY;
+  if (max <= 0) return { ok: false, code: 402 };
+  const counted = await trx
+    .insertInto("evaluation_days")
+    .values({ user_id: userId, day: now.toISOString().slice(0, 10), count: 0, automatic: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(["user_id", "day"])
+        .doUpdateSet({ automatic: sql`evaluation_days.automatic + 1` })
+        .where("evaluation_days.automatic", "<", max),
+    )
+    .returning("automatic")
+    .executeTakeFirst();
+  return counted ? { ok: true } : { ok: false, code: 402 };
+}
+
+/** Whether today's automatic grades are used up: read first, so a refused one costs no ledger or grade. */
+async function automaticGradesUsedUp(userId: number, now: Date): Promise<boolean> {
+  const max = getEnv().AUTO_GRADES_PER_DAY;
+  if (max <= 0) return true;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("evaluation_days")
+    .select("automatic")
+    .where("user_id", "=", userId)
+    .where("day", "=", now.toISOString().slice(0, 10))
+    .executeTakeFirst();
+  return (row?.automatic ?? 0) >= max;
+}
+
 export async function triesLeft(userId: number): Promise<number> {
   const db = await getDb();
   const row = await db
@@ -152,7 +188,8 @@ export async function evaluateUser(
   userId: number,
   kind: LinkedAccountKind | "all",
   reimport: Reimport,
-  // automatic: the re-grade after an import (a job), which uses no try and no daily evaluation.
+  // automatic: the re-grade after an import (a job), which uses no try and no daily evaluation,
+  // but one of AUTO_GRADES_PER_DAY; past them it answers 402 and nothing is graded or logged.
   options: { automatic?: boolean } = {},
 ): Promise<EvaluationOutcome> {
   const db = await getDb();
@@ -163,6 +200,8 @@ export async function evaluateUser(
     .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
     .execute();
   if (accounts.length === 0) return { code: 403, message: EVALUATION_MESSAGES[403] };
+  if (options.automatic && (await automaticGradesUsedUp(userId, new Date())))
+    return { code: 402, message: EVALUATION_MESSAGES[402] };
   const releaseEvaluationSlot = await claimEvaluationSlot(userId);
   if (!releaseEvaluationSlot) return { code: 409, message: EVALUATION_MESSAGES[409] };
   const demo = isDemoGrade(new Set(accounts.map((a) => a.kind)));
@@ -210,7 +249,9 @@ export async function evaluateUser(
     ]);
     const result: Evaluation = { ...evaluation, percentile };
     return await db.transaction().execute(async (trx) => {
-      const allowance = options.automatic ? ({ ok: true } as const) : await consumeAllowance(trx, userId, now);
+      const allowance = options.automatic
+        ? await countAutomaticGrade(trx, userId, now)
+        : await consumeAllowance(trx, userId, now);
       if (!allowance.ok) {
         // Nothing written: the transaction rolls back the try taken before the daily check.
         throw new AllowanceRefused(allowance.code);

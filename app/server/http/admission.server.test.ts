@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission } from "./admission.server";
+import { createAdmission, isDownloadPath } from "./admission.server";
 
 describe("createAdmission", () => {
   it("admits up to max at once, queues the next in order, and refuses those that wait too long", async () => {
@@ -51,5 +51,47 @@ describe("createAdmission", () => {
     releases[3]!();
     expect(started).toEqual([0, 1, 2, 5]);
     expect(admission.stats()).toEqual({ inFlight: 0, queued: 0, refused: 2 });
+  });
+});
+
+describe("isDownloadPath", () => {
+  it("knows the downloads as the router reads their paths, and nothing else", () => {
+    for (const path of [
+      "/api/portal/ledger",
+      "/api/portal/trades.csv",
+      "/api/portal/round_trips.csv",
+      "/user/settings/data.json",
+      "/API/Portal/Ledger",
+      "/api/portal/trades%2Ecsv",
+      "/api/portal/round_trips.csv/",
+      "/api//portal/ledger",
+    ])
+      expect(isDownloadPath(path), path).toBe(true);
+    for (const path of ["/api/portal/trades", "/api/portal/round_trips", "/profile/stats", "/api/portal/ledger%", "/"])
+      expect(isDownloadPath(path), path).toBe(false);
+  });
+});
+
+describe("a downloads admission without a queue", () => {
+  it("refuses at once when its slots are taken, and admits again once one is released", () => {
+    const downloads = createAdmission(1, 0, 0);
+    let release!: () => void;
+    downloads.enter(
+      (r) => (release = r),
+      () => expect.unreachable(),
+    );
+    let refused = false;
+    downloads.enter(
+      () => expect.unreachable(),
+      () => (refused = true),
+    );
+    expect(refused).toBe(true);
+    release();
+    let admitted = false;
+    downloads.enter(
+      () => (admitted = true),
+      () => expect.unreachable(),
+    );
+    expect(admitted).toBe(true);
   });
 });

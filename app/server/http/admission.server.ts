@@ -59,3 +59,35 @@ export function createAdmission(max: number, waitMs: number, maxQueued = Infinit
     stats: () => ({ inFlight, queued: queue.length, refused }),
   };
 }
+
+/**
+ * The downloads: each reads a trader's whole history and writes it out in one answer (the ledger's
+ * JSON, the CSVs, "download my data"), seconds of the one thread and megabytes for a long history,
+ * where a page takes milliseconds. A render slot each would let a few of them hold every slot, so
+ * they also take one of their own few (MAX_CONCURRENT_DOWNLOADS) and never wait for it: with none
+ * free, the 503 goes out at once.
+ */
+const DOWNLOAD_PATHS = new Set([
+  "/api/portal/ledger",
+  "/api/portal/trades.csv",
+  "/api/portal/round_trips.csv",
+  "/user/settings/data.json",
+]);
+
+/** Seconds a refused download is told to wait: a download in flight takes about that long. */
+export const DOWNLOAD_RETRY_AFTER_SECONDS = 5;
+
+/** Whether a request's path is a download, read as the router reads it (any case, encoded, trailing slash). */
+export function isDownloadPath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not valid percent-encoding: the router will not match it either.
+  }
+  const normal = decoded
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/+$/, "");
+  return DOWNLOAD_PATHS.has(normal);
+}

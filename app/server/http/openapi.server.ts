@@ -110,6 +110,7 @@ for (const chain of ["evm", "solana"] as const) {
       201: json(S.WalletLinked, "Linked now; the import runs as a job."),
       400: err("Not an address of this chain, or a failed proof."),
       409: err("Another user holds this wallet (code 406)."),
+      429: { ...tooMany, description: "Today's link limit is reached; nothing linked." },
     },
   });
   route({
@@ -149,6 +150,7 @@ route({
     400: err("Invalid body or public token."),
     409: err("An account belongs to another user (code 406); nothing linked."),
     422: err("The login has no investment account."),
+    429: { ...tooMany, description: "Today's link limit is reached; nothing linked." },
     502: err("Plaid failed."),
     504: err("Plaid did not answer in time."),
   },

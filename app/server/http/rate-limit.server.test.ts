@@ -12,6 +12,7 @@ const { RATE_LIMITS, hitLimit } = await import("./rate-limit.server");
 const unique = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 function windowText(ms: number): string {
+  if (ms % 86_400_000 === 0) return ms === 86_400_000 ? "1 day" : `${ms / 86_400_000} days`;
   if (ms % 3_600_000 === 0) return ms === 3_600_000 ? "1 hour" : `${ms / 3_600_000} hours`;
   return ms === 60_000 ? "1 minute" : `${ms / 60_000} minutes`;
 }

@@ -13,6 +13,7 @@ export type RateLimit = {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 /**
  * Every rate limit of the product, by name: one table, listed in docs/OPERATIONS.md ("Rate limits"),
@@ -37,6 +38,9 @@ export const RATE_LIMITS = {
   checkout: { counts: "checkout sessions (page and API)", key: "user", limit: 30, windowMs: HOUR },
   post: { counts: "posts and replies", key: "user", limit: 10, windowMs: MINUTE },
   message: { counts: "direct messages sent", key: "user", limit: 30, windowMs: MINUTE },
+  // Each link queues an import (jobs on the shared workers) and, after it, an automatic grade.
+  link: { counts: "account links: Plaid (page and API) and wallets", key: "user", limit: 10, windowMs: DAY },
+  unlink: { counts: "accounts unlinked", key: "user", limit: 5, windowMs: DAY },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

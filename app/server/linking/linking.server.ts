@@ -10,6 +10,7 @@ import { enqueue, wake, type JobData, type JobHandler, type JobName } from "../p
 import { log } from "../platform/log.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import { linkAccount, markImportFailed } from "./imports.server";
+import { countLinkChange } from "./link-limits.server";
 import { pollImports } from "./providers/plaid.server";
 import { ACCOUNT_PROVIDERS } from "./providers/registry.server";
 import {
@@ -105,7 +106,10 @@ export async function retryImport(userId: number, linkedAccountId: number): Prom
   return true;
 }
 
-/** A wallet proved and linked: the account and its import's first job in one transaction. */
+/**
+ * A wallet proved and linked: the account and its import's first job in one transaction. Past
+ * today's link limit, a refusal and nothing linked.
+ */
 export async function linkWallet(input: {
   userId: number;
   kind: "evm" | "solana";
@@ -113,6 +117,8 @@ export async function linkWallet(input: {
   label: string;
   institutionName: string;
 }) {
+  const allowed = await countLinkChange(input.userId, "link");
+  if (!allowed.ok) return allowed;
   const db = await getDb();
   try {
     const result = await db.transaction().execute(async (trx) => {
@@ -286,17 +292,37 @@ async function failImport(importId: number, message: string, accountStatus: "err
   });
 }
 
-/** After an import: a grade from the new history, using no try and not counted for the day. */
+/** What a finished import says when today's automatic grades were used up (AUTO_GRADES_PER_DAY). */
+export const AUTOMATIC_GRADES_USED_UP =
+  "The import finished, but you've hit today's limit for automatic grades, so none was made. Ask for a grade when you want one.";
+
+/**
+ * After an import: a grade from the new history, using no try and not counted among the
+ * evaluations of the day, but bounded per day on its own: each link would otherwise add a free
+ * grade to the public log at will. Past the bound the import still ends, and says so.
+ */
 async function regrade(data: JobData["regrade"]): Promise<void> {
   const db = await getDb();
   const row = await db.selectFrom("imports").select(["state"]).where("id", "=", data.importId).executeTakeFirst();
   if (!row || row.state !== "grading") return;
+  let note: string | null = null;
   // With other imports of this trader still running, the last one to finish grades.
   if (!(await runningImportIds(data.userId, IMPORTING)).length) {
     const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
     if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
+    if (outcome.code === 402) note = AUTOMATIC_GRADES_USED_UP;
   }
-  if (await db.transaction().execute((trx) => finishImport(trx, data.importId, "grading"))) wake("import-step");
+  const followed = await db.transaction().execute(async (trx) => {
+    if (note)
+      await trx
+        .updateTable("imports")
+        .set({ error: note })
+        .where("id", "=", data.importId)
+        .where("state", "=", "grading")
+        .execute();
+    return finishImport(trx, data.importId, "grading");
+  });
+  if (followed) wake("import-step");
 }
 
 /** The dead-letter queue: an import step or re-grade out of retries. */

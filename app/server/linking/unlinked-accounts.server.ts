@@ -2,15 +2,25 @@ import { sql } from "kysely";
 import { unlinkedDisclosure } from "~/lib/unlinked";
 import { getDb } from "../platform/db.server";
 import type { GradeRecord } from "../grades/grade-record.server";
+import type { Refusal } from "~/lib/refusal";
 import { unlinkAccount } from "./imports.server";
+import { countLinkChange, type DailyLimitRefusal } from "./link-limits.server";
 import { log } from "../platform/log.server";
 
 // Unlinking never erases history: an account that was part of the trader's latest grade leaves a
 // summary (its kind and last known return) that the next grade's signed record discloses. Grades
 // are per trader, not per account, so the last known return is the TWR of that latest grade.
 
-/** Unlinks one of the user's accounts (imports.server.ts) and keeps its summary when it was graded. */
-export async function unlinkAccountKeepingHistory(userId: number, linkedAccountId: number): Promise<boolean> {
+const NOT_FOUND: Refusal<404> = { ok: false, status: 404, message: "That account was not found." };
+
+/**
+ * Unlinks one of the user's accounts (imports.server.ts) and keeps its summary when it was graded.
+ * Refused past today's unlink limit.
+ */
+export async function unlinkAccountKeepingHistory(
+  userId: number,
+  linkedAccountId: number,
+): Promise<{ ok: true } | Refusal<404> | DailyLimitRefusal> {
   const db = await getDb();
   const account = await db
     .selectFrom("linked_accounts")
@@ -18,7 +28,10 @@ export async function unlinkAccountKeepingHistory(userId: number, linkedAccountI
     .where("id", "=", linkedAccountId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!account) return false;
+  if (!account) return NOT_FOUND;
+  // Counted only for an account of the user's: that is what an unlink is.
+  const allowed = await countLinkChange(userId, "unlink");
+  if (!allowed.ok) return allowed;
   const grade = await db
     .selectFrom("users")
     .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
@@ -37,7 +50,7 @@ export async function unlinkAccountKeepingHistory(userId: number, linkedAccountI
       .execute();
     log("info", "unlinked a graded account", { userId, kind: account.kind });
   }
-  return removed;
+  return removed ? { ok: true } : NOT_FOUND;
 }
 
 /** The disclosure the signed record of grade `code` carries ("1 account with a −12 % record …"), or null. */

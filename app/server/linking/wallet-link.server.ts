@@ -2,6 +2,7 @@ import type { Refusal } from "~/lib/refusal";
 import { checkWalletProof, parseSignInMessage, walletFingerprint, type WalletChain } from "~/sources/siwe.server";
 import { getDb } from "../platform/db.server";
 import { MESSAGE_406 } from "./imports.server";
+import type { DailyLimitRefusal } from "./link-limits.server";
 import { linkWallet } from "./linking.server";
 import { consumeSignInNonce, contractWalletProvider, findSignInNonce, signInExpectations } from "./wallet-proof.server";
 
@@ -21,10 +22,13 @@ export type LinkedWallet = {
 
 /**
  * Links a wallet its owner proved. Proof first (stored message, unused, unexpired, our domain,
- * real signature: a 400), then the 406 rule (a 409 with MESSAGE_406), then the link, whose import
+ * real signature: a 400), then the 406 rule (a 409 with MESSAGE_406), then today's link limit (a 429),
+ * then the link, whose import
  * runs as a job (linking.server.ts). The JSON API's glue is app/web/wallet-api.server.ts.
  */
-export async function linkProvenWallet(proof: WalletProof): Promise<LinkedWallet | Refusal<400> | Refusal<409>> {
+export async function linkProvenWallet(
+  proof: WalletProof,
+): Promise<LinkedWallet | Refusal<400> | Refusal<409> | DailyLimitRefusal> {
   const { userId, chain, address } = proof;
 
   // 1. The proof.
@@ -63,7 +67,7 @@ export async function linkProvenWallet(proof: WalletProof): Promise<LinkedWallet
   // (status "importing"); GET /api/portal/imports shows the progress.
   const label = `${WALLET_NAME[chain]} ${address.slice(0, 6)}…${address.slice(-4)}`;
   const linked = await linkWallet({ userId, kind: chain, fingerprint, label, institutionName: WALLET_NAME[chain] });
-  if (!linked.ok) return { ok: false, status: 409, message: MESSAGE_406 };
+  if (!linked.ok) return "status" in linked ? linked : { ok: false, status: 409, message: MESSAGE_406 };
   return {
     ok: true,
     linkedAccountId: linked.id,

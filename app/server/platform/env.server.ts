@@ -92,6 +92,9 @@ const EnvSchema = z.object({
   // How many may wait for a turn; past that a request is refused at once (empty: as many as
   // MAX_CONCURRENT_RENDERS).
   RENDER_QUEUE_MAX: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).optional()),
+  // Downloads (the ledger, the trades and round-trips CSVs, own data) handled at once per process;
+  // one more is refused at once with a 503 (see admission.server.ts).
+  MAX_CONCURRENT_DOWNLOADS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(2)),
   // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),
@@ -117,6 +120,9 @@ const EnvSchema = z.object({
   // Evaluations: lifetime free tries per user, and evaluations per UTC day.
   FREE_TRIES: z.coerce.number().int().min(0).default(3),
   DAILY_EVALUATIONS: z.coerce.number().int().min(1).default(5),
+  // Automatic grades (after an import, using no try) per user and UTC day; past them an import
+  // ends without one (0: none at all).
+  AUTO_GRADES_PER_DAY: z.coerce.number().int().min(0).default(3),
   // smtp(s)://user:pass@host:port delivers the outbox. Unset (demo): mail stays in the outbox,
   // readable at /dev/mail.
   SMTP_URL: z.preprocess(

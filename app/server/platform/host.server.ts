@@ -2,7 +2,7 @@
 // module as `host`, so server.ts reaches it through build/index.js: the routes, the job workers,
 // the card route and start-up share one copy of every module and its state (docs/DECISIONS.md 121).
 // Add here what server.ts needs; server.ts imports nothing from app/ at run time.
-export { createAdmission } from "../http/admission.server";
+export { createAdmission, DOWNLOAD_RETRY_AFTER_SECONDS, isDownloadPath } from "../http/admission.server";
 export { checkBodySize } from "../http/body-limit.server";
 export { cspNonce } from "../http/csp-nonce.server";
 export { cardAnswer, CARD_ROUTE } from "../grades/card-store.server";

@@ -24,6 +24,7 @@ import { getEnv } from "../../platform/env.server";
 import { enqueue, wake } from "../../platform/jobs.server";
 import { log } from "../../platform/log.server";
 import { linkAccount, markImportFailed, saveImport } from "../imports.server";
+import { countLinkChange, type DailyLimitRefusal } from "../link-limits.server";
 import { PLAID_HOLDINGS_PAYLOAD } from "../reconcile.server";
 import {
   commitStep,
@@ -202,13 +203,17 @@ export type PlaidLinkResult =
         import_id: number;
       }[];
     }
-  | { ok: false; code: 406 };
+  | { ok: false; code: 406 }
+  | DailyLimitRefusal;
 
 /**
  * Exchanges a public token and links the item's investment accounts, each with its import started
- * in the same transaction. 406 (an account already belongs to another user) links nothing.
+ * in the same transaction. 406 (an account already belongs to another user) links nothing; past
+ * today's link limit nothing is asked of Plaid.
  */
 export async function linkPlaidItem(userId: number, publicToken: string): Promise<PlaidLinkResult> {
+  const allowed = await countLinkChange(userId, "link");
+  if (!allowed.ok) return allowed;
   const item = await exchangePublicToken(plaid(), publicToken);
   const accessTokenEnc = encryptSecret(item.accessToken);
   const db = await getDb();
@@ -254,10 +259,14 @@ export async function linkPlaidItem(userId: number, publicToken: string): Promis
   }
 }
 
-/** The stand-in Link page and Hosted Link: where to send the browser after a link. */
-export async function linkAndDescribe(userId: number, publicToken: string): Promise<string> {
+/**
+ * The stand-in Link page and Hosted Link: where to send the browser after a link, or the refusal
+ * past today's link limit (the stand-in page answers its form with it).
+ */
+export async function linkAndDescribe(userId: number, publicToken: string): Promise<string | DailyLimitRefusal> {
   try {
     const result = await linkPlaidItem(userId, publicToken);
+    if (!result.ok && "status" in result) return result;
     // Straight to the import's progress: the next step (the grade) is offered there once it is done.
     return result.ok ? "/profile/account?added=1#imports" : "/profile/account?linkError=406";
   } catch (error) {

@@ -240,7 +240,10 @@ export interface EvaluationLedgersTable {
 export interface EvaluationDaysTable {
   user_id: number;
   day: ColumnType<string, string, string>;
+  /** Evaluations the trader asked for (DAILY_EVALUATIONS). */
   count: Generated<number>;
+  /** Automatic grades after imports (AUTO_GRADES_PER_DAY; migration 0033). */
+  automatic: Generated<number>;
 }
 
 // Community (migration 0006).
