@@ -2,11 +2,12 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, sessionContext, skipE2E } from "../support/browser";
 import { signUp, waitForImports } from "../support/http";
-import { startServer, type RunningServer } from "../support/server";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // The daily link and unlink limits in a real browser with JavaScript on (the integration test
 // link-limits.test.ts posts the same forms without it). Its own server with every rate limit at a
-// fifth (RATE_LIMIT_FACTOR 0.2): 2 links and 1 unlink a day.
+// fifth (RATE_LIMIT_FACTOR 0.2): 2 links and 1 unlink a day. Its own database on PostgreSQL: the
+// shared one holds the suite's sign-ups from this address, over the fifth of their limit.
 
 const LINK_LIMIT = "You've hit today's limit for linking accounts—try again tomorrow!";
 const UNLINK_LIMIT = "You've hit today's limit for unlinking accounts—try again tomorrow!";
@@ -16,7 +17,10 @@ describe.skipIf(skipE2E)("daily link limits in a browser with JavaScript on", ()
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ RATE_LIMIT_FACTOR: "0.2" }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startServer({ RATE_LIMIT_FACTOR: "0.2", ...(await ownDatabase()) }),
+      launchBrowser(),
+    ]);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

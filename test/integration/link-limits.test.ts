@@ -1,11 +1,12 @@
 import { Wallet } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postForm, signUp, waitForImports } from "../support/http";
-import { startServer, type RunningServer } from "../support/server";
+import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // Links and unlinks are counted per user and UTC day (RATE_LIMITS "link" 10, "unlink" 5; PRODUCT
 // §8), and so are automatic grades (AUTO_GRADES_PER_DAY). Its own server with every rate limit at
-// 0.3 (RATE_LIMIT_FACTOR): 3 links and 1 unlink a day, 6 sign-ups an hour from this address; and
+// 0.3 (RATE_LIMIT_FACTOR): 3 links and 1 unlink a day, 6 sign-ups an hour from this address (its
+// own database on PostgreSQL: the shared one holds the suite's counts of those); and
 // one automatic grade a day.
 
 const LINK_LIMIT = "You've hit today's limit for linking accounts—try again tomorrow!";
@@ -15,7 +16,7 @@ let server: RunningServer;
 let base: string;
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMIT_FACTOR: "0.3", AUTO_GRADES_PER_DAY: "1" });
+  server = await startServer({ RATE_LIMIT_FACTOR: "0.3", AUTO_GRADES_PER_DAY: "1", ...(await ownDatabase()) });
   base = server.url;
 }, 180_000);
 
