@@ -6,7 +6,7 @@ import type { ImportReason, ImportState, LinkedAccountKind } from "../platform/d
 import { enqueue, wake } from "../platform/jobs.server";
 import { log } from "../platform/log.server";
 
-// The machinery every provider's import steps share (linking/providers.server.ts): starting and
+// The machinery every provider's import steps share (providers/registry.server.ts): starting and
 // finishing an import, and committing a step's rows with its progress and the next job. It knows
 // no provider: each owns its part of the cursor and its step (DECISIONS 149).
 
