@@ -1,38 +1,47 @@
 import { Form, Link } from "@remix-run/react";
+import { ACCOUNT_KIND_VIEWS, ACCOUNT_KINDS_LISTED } from "~/lib/account-kinds";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 
-/** PRODUCT §2's three ways to connect: Broker, MetaMask Wallet, Phantom Wallet (wallets desktop only). */
+/** PRODUCT §2's ways to connect, one per kind of account (wallets desktop only). */
 export function ConnectOptions() {
   const { device } = useDevice();
-  const wallets = walletsAllowed(device);
+  const desktop = walletsAllowed(device);
   return (
     <ul className="connect-options">
-      <li>
-        <Form method="post" action="/link/plaid">
-          <button type="submit" className="btn btn-ghost btn-wrap connect-option">
-            Broker <span className="muted small">through Plaid</span>
-          </button>
-        </Form>
-      </li>
-      {(
-        [
-          ["/link/evm", "MetaMask Wallet"],
-          ["/link/solana", "Phantom Wallet"],
-        ] as const
-      ).map(([to, label]) => (
-        <li key={to}>
-          {wallets ? (
-            <Link to={to} className="btn btn-ghost btn-wrap connect-option">
-              {label}
-            </Link>
-          ) : (
-            <span className="btn btn-ghost btn-wrap connect-option" aria-disabled="true">
-              {label} <span className="tag">Desktop only</span>
-            </span>
-          )}
-        </li>
-      ))}
+      {ACCOUNT_KINDS_LISTED.map((kind) => {
+        const view = ACCOUNT_KIND_VIEWS[kind];
+        const label = (
+          <>
+            {view.connect.label}
+            {view.connect.note ? (
+              <>
+                {" "}
+                <span className="muted small">{view.connect.note}</span>
+              </>
+            ) : null}
+          </>
+        );
+        return (
+          <li key={kind}>
+            {view.desktopOnly && !desktop ? (
+              <span className="btn btn-ghost btn-wrap connect-option" aria-disabled="true">
+                {label} <span className="tag">Desktop only</span>
+              </span>
+            ) : view.link.method === "post" ? (
+              <Form method="post" action={view.link.path}>
+                <button type="submit" className="btn btn-ghost btn-wrap connect-option">
+                  {label}
+                </button>
+              </Form>
+            ) : (
+              <Link to={view.link.path} className="btn btn-ghost btn-wrap connect-option">
+                {label}
+              </Link>
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ACCOUNT_KIND_VIEWS } from "~/lib/account-kinds";
 import { formatNumber } from "~/lib/format-number";
 import { FormResult } from "~/components/Field";
 import { Page } from "~/components/Page";
@@ -173,7 +174,7 @@ export default function Airdrop() {
           <h2>Wallet for the future claim</h2>
           {me.wallet ? (
             <p>
-              Registered: <code>{me.wallet.address}</code> ({me.wallet.chain === "evm" ? "EVM" : "Solana"}).
+              Registered: <code>{me.wallet.address}</code> ({ACCOUNT_KIND_VIEWS[me.wallet.chain].name}).
             </p>
           ) : (
             <p className="muted">

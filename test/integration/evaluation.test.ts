@@ -49,6 +49,19 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     }
   });
 
+  it("offers one way to connect per kind of account, the broker first and as a form that needs no JavaScript", async () => {
+    const { cookie } = await signUp();
+    const html = (await (await get("/evaluate", { cookie })).text()).replace(/<!-- -->/g, "");
+    const options = html.slice(html.indexOf('class="connect-options"'));
+    const broker = options.indexOf('<form method="post" action="/link/plaid"');
+    expect(broker).toBeGreaterThan(-1);
+    expect(options).toMatch(/Broker <span class="muted small">through Plaid<\/span>/);
+    expect(options.indexOf('href="/link/evm"')).toBeGreaterThan(broker);
+    expect(options.indexOf('href="/link/solana"')).toBeGreaterThan(options.indexOf('href="/link/evm"'));
+    expect(options).toContain("MetaMask Wallet");
+    expect(options).toContain("Phantom Wallet");
+  });
+
   it("the import's automatic grade is there, using no try; an evaluation then answers 2002 when nothing is new", async () => {
     expect((await info(trader.cookie)).is_star).toBe(true);
     expect((await (await get("/evaluate", { cookie: trader.cookie })).text()).replace(/<!-- -->/g, "")).toContain(

@@ -4,6 +4,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
+import { ACCOUNT_KIND_VIEWS, ACCOUNT_KINDS_LISTED } from "~/lib/account-kinds";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 import { seo } from "~/lib/seo";
@@ -197,7 +198,7 @@ export default function LinkedAccounts() {
   const latestImport = (accountId: number) => imports.find((i) => i.linked_account_id === accountId);
   const result = useActionData<typeof action>();
   const { device } = useDevice();
-  const wallets = walletsAllowed(device);
+  const desktop = walletsAllowed(device);
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const grading = navigation.state === "submitting" && navigation.formAction === "/evaluate";
@@ -295,8 +296,8 @@ export default function LinkedAccounts() {
                 return imp ? <ImportProgress imp={imp} /> : null;
               })()}
               <div style={{ display: "flex", flexWrap: "wrap", gap: "0.5rem" }}>
-                {a.kind === "plaid" && a.status === "relogin_required" ? (
-                  <form method="post" action="/link/plaid">
+                {ACCOUNT_KIND_VIEWS[a.kind].reconnects && a.status === "relogin_required" ? (
+                  <form method="post" action={ACCOUNT_KIND_VIEWS[a.kind].link.path}>
                     <input type="hidden" name="linked_account_id" value={a.id} />
                     <button type="submit" className="btn btn-primary">
                       Reconnect
@@ -355,37 +356,41 @@ export default function LinkedAccounts() {
 
       <div className="card stack">
         <h3 style={{ margin: 0 }}>Add an account</h3>
-        {/* A plain form post: the server makes the Link token and redirects, so it works without JavaScript. */}
-        <form method="post" action="/link/plaid">
-          <button type="submit" className="btn btn-primary">
-            Link a broker
-          </button>
-        </form>
+        {/* A broker's link is a plain form post: the server makes the Link token and redirects, so it
+            works without JavaScript. */}
+        {ACCOUNT_KINDS_LISTED.filter((kind) => ACCOUNT_KIND_VIEWS[kind].link.method === "post").map((kind) => (
+          <form key={kind} method="post" action={ACCOUNT_KIND_VIEWS[kind].link.path}>
+            <button type="submit" className="btn btn-primary">
+              {ACCOUNT_KIND_VIEWS[kind].add}
+            </button>
+          </form>
+        ))}
         {demo ? <p className="muted small">Demo data: broker linking runs against a local Plaid simulator.</p> : null}
         <ul
           style={{ listStyle: "none", padding: 0, display: "flex", gap: "0.75rem", flexWrap: "wrap" }}
           aria-label="Wallets"
         >
-          {[
-            ["/link/evm", "Link MetaMask (EVM)"],
-            ["/link/solana", "Link Phantom (Solana)"],
-          ].map(([to, label]) => (
-            <li key={to}>
-              {wallets ? (
-                <Link to={to!} className="btn btn-ghost btn-wrap">
-                  {label} <span className="muted small">Desktop only</span>
-                </Link>
-              ) : (
-                <span
-                  className="btn btn-ghost btn-wrap"
-                  aria-disabled="true"
-                  title="Wallets can be linked on a desktop browser"
-                >
-                  {label} <span className="muted small">Desktop only</span>
-                </span>
-              )}
-            </li>
-          ))}
+          {ACCOUNT_KINDS_LISTED.filter((kind) => ACCOUNT_KIND_VIEWS[kind].link.method === "get").map((kind) => {
+            const view = ACCOUNT_KIND_VIEWS[kind];
+            return (
+              <li key={kind}>
+                {desktop || !view.desktopOnly ? (
+                  <Link to={view.link.path} className="btn btn-ghost btn-wrap">
+                    {view.add}
+                    {view.desktopOnly ? <span className="muted small"> Desktop only</span> : null}
+                  </Link>
+                ) : (
+                  <span
+                    className="btn btn-ghost btn-wrap"
+                    aria-disabled="true"
+                    title="Wallets can be linked on a desktop browser"
+                  >
+                    {view.add} <span className="muted small">Desktop only</span>
+                  </span>
+                )}
+              </li>
+            );
+          })}
         </ul>
       </div>
     </section>

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { WALLET_KINDS } from "~/lib/account-kinds";
 import { getDb, type DB } from "../platform/db.server";
 import { log } from "../platform/log.server";
 
@@ -458,7 +459,7 @@ export async function provedWallets(userId: number) {
     .selectFrom("linked_accounts")
     .select(["id", "kind", "fingerprint", "label"])
     .where("user_id", "=", userId)
-    .where("kind", "in", ["evm", "solana"])
+    .where("kind", "in", WALLET_KINDS)
     .orderBy("id")
     .execute();
   return rows.map((r) => ({

@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { JOURNAL_QUERY } from "~/analytics/journal";
+import { WALLET_KINDS } from "~/lib/account-kinds";
 import * as S from "./api-schemas.server";
 import { LEADERBOARD_QUERY, LeaderboardFilters, MARKET_TRADES_QUERY } from "../community/market.server";
 import { NOTIFICATIONS_QUERY } from "../community/notifications.server";
@@ -92,7 +93,7 @@ route({
 });
 
 // Wallets
-for (const chain of ["evm", "solana"] as const) {
+for (const chain of WALLET_KINDS) {
   route({
     method: "post",
     path: `/api/${chain}/nonce`,

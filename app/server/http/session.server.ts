@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { parse as parseCookies } from "cookie";
 import { sql } from "kysely";
+import { BROKER_KINDS } from "~/lib/account-kinds";
 import { getDb } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
 import { clientIp } from "./rate-limit.server";
@@ -72,7 +73,7 @@ export type SessionUser = {
   show_amounts: boolean;
   current_evaluation_id: number | null;
   is_admin: boolean;
-  /** "plaid" when a broker is linked, else the first linked wallet's kind, else null. */
+  /** The first linked broker's kind, else the first linked wallet's, else null (BROKER_KINDS). */
   platform_name: string | null;
   /** For the header's bell: read with the session, as every page's header shows it. */
   unread_notifications: number;
@@ -115,7 +116,7 @@ async function sessionUserOf(token: string): Promise<SessionUser | null> {
           .selectFrom("linked_accounts")
           .select("kind")
           .whereRef("linked_accounts.user_id", "=", "users.id")
-          .orderBy((o) => o.case().when("kind", "=", "plaid").then(0).else(1).end())
+          .orderBy((o) => o.case().when("kind", "in", BROKER_KINDS).then(0).else(1).end())
           .orderBy("id")
           .limit(1)
           .as("platform_name"),

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { ACCOUNT_KINDS } from "~/lib/vocabulary";
 
 // One schema for the whole environment, parsed once at start-up. A bad value stops the server
 // with a message naming the variable (see docs/OPERATIONS.md for every variable).
@@ -37,12 +38,13 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number 
 
 const bool = z.enum(["0", "1", "true", "false", ""]).transform((v) => v === "1" || v === "true");
 
-export const PROVIDER_NAMES = ["google", "apple", "plaid", "evm", "solana", "stripe", "smtp", "prices"] as const;
+/** Every outside service that has a simulator: sign-in, each kind of linked account, payments, mail, prices. */
+export const PROVIDER_NAMES = ["google", "apple", ...ACCOUNT_KINDS, "stripe", "smtp", "prices"] as const;
 
 const EnvSchema = z.object({
   // Run every provider without credentials on its simulator, also in production (`npm start` sets
   // it). Without it a production server refuses to start when a provider lacks credentials, unless
-  // DEMO_PROVIDERS names it (comma separated, from: google,apple,plaid,evm,solana,stripe,smtp,prices).
+  // DEMO_PROVIDERS names it (comma separated, from PROVIDER_NAMES).
   DEMO: bool.default(""),
   // In demo mode an empty database gets a small demo community at start (SEED_DEMO=0: stays empty).
   SEED_DEMO: bool.default("1"),
