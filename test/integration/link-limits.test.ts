@@ -3,14 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postForm, signUp, waitForImports } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
-// Links and unlinks are counted per user and UTC day (RATE_LIMITS "link" 10, "unlink" 5; PRODUCT
-// §8), and so are automatic grades (AUTO_GRADES_PER_DAY). Its own server with every rate limit at
+// Links, unlinks and imports started again are counted per user and UTC day (RATE_LIMITS "link"
+// 10, "unlink" 5, "reimport" 20; PRODUCT §8), and so are automatic grades (AUTO_GRADES_PER_DAY);
+// Plaid Link sessions per hour ("link-token" 20). Its own server with every rate limit at
 // 0.3 (RATE_LIMIT_FACTOR): 3 links and 1 unlink a day, 6 sign-ups an hour from this address (its
 // own database on PostgreSQL: the shared one holds the suite's counts of those); and
 // one automatic grade a day.
 
 const LINK_LIMIT = "You've hit today's limit for linking accounts—try again tomorrow!";
 const UNLINK_LIMIT = "You've hit today's limit for unlinking accounts—try again tomorrow!";
+const REIMPORT_LIMIT = "You've hit today's limit for importing again—try again tomorrow!";
+const SESSION_LIMIT = "Too many attempts to connect a broker. Please wait a while and try again.";
 
 let server: RunningServer;
 let base: string;
@@ -129,6 +132,35 @@ describe("the daily unlink limit", () => {
     expect(text).toContain(UNLINK_LIMIT);
     expect(text).toContain(`Unlink ${second!.label}?`);
     expect((await accounts(cookie)).map((a) => a.id)).toEqual([second!.id]);
+  }, 120_000);
+});
+
+describe("the limits on imports started again and on Plaid Link sessions", () => {
+  it("refuses a retry past today's limit with its message, and a Link session past the hour's, on the page and the API", async () => {
+    const { cookie } = await signUp({ base });
+    expect((await exchange(cookie, "j")).status).toBe(201);
+    const [account] = await accounts(cookie);
+    // 20 a day at 0.3: 6 retries start (or join) an import, the 7th is refused.
+    const retry = () => postForm("/profile/account", { intent: "reimport", id: String(account!.id) }, { base, cookie });
+    for (let i = 0; i < 6; i++) expect((await retry()).headers.get("location")).toBe("/profile/account?retrying=1");
+    const refused = await retry();
+    expect(refused.status).toBe(429);
+    expectRetryAfterToday(refused.headers);
+    expect(await html(refused)).toContain(REIMPORT_LIMIT);
+    await waitForImports(cookie, { base, timeoutMs: 60_000 });
+
+    // 20 an hour at 0.3: the exchange above made none; 6 Link tokens, then the API refuses.
+    for (let i = 0; i < 6; i++) expect((await postJson("/api/finance/plaid/link-token", {}, cookie)).status).toBe(200);
+    const apiRefused = await postJson("/api/finance/plaid/link-token", {}, cookie);
+    expect(apiRefused.status).toBe(429);
+    expect(apiRefused.json).toEqual({ error: { message: SESSION_LIMIT } });
+    const seconds = Number(apiRefused.headers.get("retry-after"));
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(3600);
+    // The account page's button, without JavaScript: back to the page, which says why.
+    const start = await postForm("/link/plaid", {}, { base, cookie });
+    expect(start.headers.get("location")).toBe("/profile/account?linkError=sessions");
+    expect(await html(await get("/profile/account?linkError=sessions", { cookie, base }))).toContain(SESSION_LIMIT);
   }, 120_000);
 });
 

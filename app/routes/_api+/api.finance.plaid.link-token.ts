@@ -11,8 +11,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireApiUser(request);
   const body = await readBody(request, LinkTokenBody);
   try {
-    const { linkToken } = await createLinkToken(user.id, { linkedAccountId: body.linked_account_id });
-    return apiData({ link_token: linkToken });
+    const session = await createLinkToken(user.id, { linkedAccountId: body.linked_account_id });
+    if (!session.ok)
+      return apiError(session.status, session.message, undefined, { "Retry-After": String(session.retryAfter) });
+    return apiData({ link_token: session.linkToken });
   } catch (error) {
     const f = describeFailure(error);
     return apiError(f.status, f.message);

@@ -20,10 +20,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const accountId = toId(accountRaw) ?? undefined;
   const completion = new URL("/link/plaid-complete", getEnv().PUBLIC_URL).toString();
   try {
-    const { linkToken, hostedLinkUrl } = await createLinkToken(user.id, {
-      linkedAccountId: accountId,
-      completionRedirectUri: completion,
-    });
+    const session = await createLinkToken(user.id, { linkedAccountId: accountId, completionRedirectUri: completion });
+    if (!session.ok) return redirect("/profile/account?linkError=sessions");
+    const { linkToken, hostedLinkUrl } = session;
     if (isSimulated("plaid")) {
       const params = new URLSearchParams({ link_token: linkToken });
       if (accountId) params.set("account", String(accountId));

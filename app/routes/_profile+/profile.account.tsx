@@ -16,7 +16,11 @@ import { gradeHistory } from "~/server/grades/evaluation.server";
 import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking/linking.server";
 import { ADD_FAILED_MESSAGE, PLAID_HICCUP_MESSAGE } from "~/server/linking/providers/plaid.server";
-import { LINK_LIMIT_MESSAGE } from "~/server/linking/link-limits.server";
+import {
+  LINK_LIMIT_MESSAGE,
+  LINK_SESSION_LIMIT_MESSAGE,
+  REIMPORT_LIMIT_MESSAGE,
+} from "~/server/linking/link-limits.server";
 import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
 import { LoadingOverlay } from "~/components/LoadingOverlay";
@@ -45,6 +49,10 @@ function flashFrom(url: URL): { tone: "ok" | "error"; text: string } | null {
       return { tone: "error", text: ADD_FAILED_MESSAGE };
     case "limit":
       return { tone: "error", text: LINK_LIMIT_MESSAGE };
+    case "reimport-limit":
+      return { tone: "error", text: REIMPORT_LIMIT_MESSAGE };
+    case "sessions":
+      return { tone: "error", text: LINK_SESSION_LIMIT_MESSAGE };
     default:
       return null;
   }
@@ -100,10 +108,14 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     return json({ error: removed.message }, { status: removed.status });
   }
-  if (intent === "reimport")
-    return (await retryImport(user.id, id))
-      ? redirect("/profile/account?retrying=1")
-      : json({ error: "That account was not found." }, { status: 404 });
+  if (intent === "reimport") {
+    const retried = await retryImport(user.id, id);
+    if (retried.ok) return redirect("/profile/account?retrying=1");
+    return json(
+      { error: retried.message },
+      { status: retried.status, headers: "retryAfter" in retried ? { "Retry-After": String(retried.retryAfter) } : {} },
+    );
+  }
   return json({ error: "Unknown action." }, { status: 400 });
 }
 

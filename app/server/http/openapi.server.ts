@@ -138,6 +138,7 @@ route({
     200: json(S.LinkToken, "A token for Plaid Link."),
     400: bad,
     404: err("Not your linked account."),
+    429: tooMany,
     502: err("Plaid failed."),
   },
 });

@@ -41,6 +41,10 @@ export const RATE_LIMITS = {
   // Each link queues an import (jobs on the shared workers) and, after it, an automatic grade.
   link: { counts: "account links: Plaid (page and API) and wallets", key: "user", limit: 10, windowMs: DAY },
   unlink: { counts: "accounts unlinked", key: "user", limit: 5, windowMs: DAY },
+  // Each queues an import like a link does; a failing account could be retried in a loop.
+  reimport: { counts: "imports started again: retry and reconnect", key: "user", limit: 20, windowMs: DAY },
+  // Each is a call to Plaid made for whoever asks; a link or a reconnect needs one.
+  "link-token": { counts: "Plaid Link sessions started (page and API)", key: "user", limit: 20, windowMs: HOUR },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { ImportView } from "~/lib/imports";
+import type { Refusal } from "~/lib/refusal";
 import { PriceSourceError } from "../grades/prices.server";
 import { evaluateUser, StillImporting } from "../grades/evaluation.server";
 import { notify } from "../community/notifications.server";
@@ -10,7 +11,7 @@ import { enqueue, wake, type JobData, type JobHandler, type JobName } from "../p
 import { log } from "../platform/log.server";
 import { WalletProviderError } from "~/sources/wallet-errors";
 import { linkAccount, markImportFailed } from "./imports.server";
-import { countLinkChange } from "./link-limits.server";
+import { countLinkChange, type LimitRefusal } from "./link-limits.server";
 import { pollImports } from "./providers/plaid.server";
 import { ACCOUNT_PROVIDERS } from "./providers/registry.server";
 import {
@@ -93,7 +94,10 @@ async function runningImportIds(userId: number, states = RUNNING): Promise<numbe
 }
 
 /** "Try the import again" on the account page: any of the user's own accounts. */
-export async function retryImport(userId: number, linkedAccountId: number): Promise<boolean> {
+export async function retryImport(
+  userId: number,
+  linkedAccountId: number,
+): Promise<{ ok: true } | Refusal<404> | LimitRefusal> {
   const db = await getDb();
   const own = await db
     .selectFrom("linked_accounts")
@@ -101,9 +105,11 @@ export async function retryImport(userId: number, linkedAccountId: number): Prom
     .where("id", "=", linkedAccountId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!own) return false;
+  if (!own) return { ok: false, status: 404, message: "That account was not found." };
+  const allowed = await countLinkChange(userId, "reimport");
+  if (!allowed.ok) return allowed;
   await startImports(userId, [linkedAccountId], "retry");
-  return true;
+  return { ok: true };
 }
 
 /**

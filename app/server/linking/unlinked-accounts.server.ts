@@ -4,7 +4,7 @@ import { getDb } from "../platform/db.server";
 import type { GradeRecord } from "../grades/grade-record.server";
 import type { Refusal } from "~/lib/refusal";
 import { unlinkAccount } from "./imports.server";
-import { countLinkChange, type DailyLimitRefusal } from "./link-limits.server";
+import { countLinkChange, type LimitRefusal } from "./link-limits.server";
 import { log } from "../platform/log.server";
 
 // Unlinking never erases history: an account that was part of the trader's latest grade leaves a
@@ -20,7 +20,7 @@ const NOT_FOUND: Refusal<404> = { ok: false, status: 404, message: "That account
 export async function unlinkAccountKeepingHistory(
   userId: number,
   linkedAccountId: number,
-): Promise<{ ok: true } | Refusal<404> | DailyLimitRefusal> {
+): Promise<{ ok: true } | Refusal<404> | LimitRefusal> {
   const db = await getDb();
   const account = await db
     .selectFrom("linked_accounts")

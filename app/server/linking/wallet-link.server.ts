@@ -2,7 +2,7 @@ import type { Refusal } from "~/lib/refusal";
 import { checkWalletProof, parseSignInMessage, walletFingerprint, type WalletChain } from "~/sources/siwe.server";
 import { getDb } from "../platform/db.server";
 import { MESSAGE_406 } from "./imports.server";
-import type { DailyLimitRefusal } from "./link-limits.server";
+import type { LimitRefusal } from "./link-limits.server";
 import { linkWallet } from "./linking.server";
 import { consumeSignInNonce, contractWalletProvider, findSignInNonce, signInExpectations } from "./wallet-proof.server";
 
@@ -28,7 +28,7 @@ export type LinkedWallet = {
  */
 export async function linkProvenWallet(
   proof: WalletProof,
-): Promise<LinkedWallet | Refusal<400> | Refusal<409> | DailyLimitRefusal> {
+): Promise<LinkedWallet | Refusal<400> | Refusal<409> | LimitRefusal> {
   const { userId, chain, address } = proof;
 
   // 1. The proof.

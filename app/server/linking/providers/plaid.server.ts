@@ -24,7 +24,7 @@ import { getEnv } from "../../platform/env.server";
 import { enqueue, wake } from "../../platform/jobs.server";
 import { log } from "../../platform/log.server";
 import { linkAccount, markImportFailed, saveImport } from "../imports.server";
-import { countLinkChange, type DailyLimitRefusal } from "../link-limits.server";
+import { countLinkChange, type LimitRefusal } from "../link-limits.server";
 import { PLAID_HOLDINGS_PAYLOAD } from "../reconcile.server";
 import {
   commitStep,
@@ -98,7 +98,9 @@ async function plaidAccessToken(linkedAccountId: number): Promise<string> {
 export async function createLinkToken(
   userId: number,
   opts: { linkedAccountId?: number; completionRedirectUri?: string } = {},
-): Promise<{ linkToken: string; hostedLinkUrl: string | null }> {
+): Promise<{ ok: true; linkToken: string; hostedLinkUrl: string | null } | LimitRefusal> {
+  const allowed = await countLinkChange(userId, "link-token");
+  if (!allowed.ok) return allowed;
   let accessToken: string | undefined;
   if (opts.linkedAccountId !== undefined) {
     const account = await ownPlaidAccount(userId, opts.linkedAccountId);
@@ -106,12 +108,13 @@ export async function createLinkToken(
       throw new PlaidFailure("invalid", "NOT_FOUND", "That linked account was not found.");
     accessToken = decryptSecret(account.access_token_enc);
   }
-  return createLinkTokenWith(plaid(), {
+  const created = await createLinkTokenWith(plaid(), {
     clientUserId: String(userId),
     webhookUrl: new URL("/api/finance/plaid/webhook", getEnv().PUBLIC_URL).toString(),
     accessToken,
     completionRedirectUri: opts.completionRedirectUri,
   });
+  return { ok: true, ...created };
 }
 
 /** Hosted Link finished: the session's public token (null when the user left without linking). */
@@ -204,7 +207,7 @@ export type PlaidLinkResult =
       }[];
     }
   | { ok: false; code: 406 }
-  | DailyLimitRefusal;
+  | LimitRefusal;
 
 /**
  * Exchanges a public token and links the item's investment accounts, each with its import started
@@ -263,7 +266,7 @@ export async function linkPlaidItem(userId: number, publicToken: string): Promis
  * The stand-in Link page and Hosted Link: where to send the browser after a link, or the refusal
  * past today's link limit (the stand-in page answers its form with it).
  */
-export async function linkAndDescribe(userId: number, publicToken: string): Promise<string | DailyLimitRefusal> {
+export async function linkAndDescribe(userId: number, publicToken: string): Promise<string | LimitRefusal> {
   try {
     const result = await linkPlaidItem(userId, publicToken);
     if (!result.ok && "status" in result) return result;
@@ -274,9 +277,13 @@ export async function linkAndDescribe(userId: number, publicToken: string): Prom
   }
 }
 
-/** After Link update mode (or "Try the import again"): the account imports again in the background. */
+/**
+ * After Link update mode: the account imports again in the background, counted with the day's
+ * retries (past them the account page says so; the item stays fixed at Plaid for tomorrow).
+ */
 export async function reconnectAndDescribe(userId: number, linkedAccountId: number): Promise<string> {
   if (!(await findOwnPlaidAccount(userId, linkedAccountId))) return "/profile/account?linkError=failed";
+  if (!(await countLinkChange(userId, "reimport")).ok) return "/profile/account?linkError=reimport-limit";
   await startImports(userId, [linkedAccountId], "retry");
   return "/profile/account?reconnected=1#imports";
 }
