@@ -6,7 +6,7 @@ import { DemoBanner } from "./components/DemoBanner";
 import { Header } from "./components/Header";
 import { demoBannerSubjects } from "./server/platform/demo.server";
 import { NavProgress } from "./components/NavProgress";
-import { RouteErrorPanel } from "./components/RouteError";
+import { errorTitle, RouteErrorPanel } from "./components/RouteError";
 import { AppToaster } from "./components/Toaster";
 import { VerifyBanner } from "./components/VerifyBanner";
 import { ConfirmProvider } from "./components/ConfirmDialog";
@@ -29,13 +29,16 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Grader — Grade Your Trade, Share Your Success" },
-  {
-    name: "description",
-    content: "Link your broker or wallet, get your real trading performance graded, and share it.",
-  },
-];
+export const meta: MetaFunction = ({ error }) =>
+  error
+    ? [{ title: errorTitle(error) }, { name: "robots", content: "noindex" }]
+    : [
+        { title: "Grader — Grade Your Trade, Share Your Success" },
+        {
+          name: "description",
+          content: "Link your broker or wallet, get your real trading performance graded, and share it.",
+        },
+      ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionUser = await getSessionUser(request);

@@ -1,5 +1,6 @@
 import { Link, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { EVALUATED_MESSAGES, evaluatedOf } from "~/lib/evaluation-outcome";
 import { useConfirm } from "./ConfirmDialog";
 import { ConnectOptions } from "./ConnectOptions";
 import { LoadingOverlay } from "./LoadingOverlay";
@@ -11,12 +12,13 @@ type Outcome = { code: number; message?: string };
 const ASK_FOR_OUTCOME = { answer: "outcome" };
 
 /**
- * "Get Grade" / "Refresh Grade" (PRODUCT §4). Without JavaScript it is a link to /evaluate, where each
+ * "Get Grade", or "Refresh Grade" once there is a grade to refresh (PRODUCT §4). Without JavaScript
+ * it is a link to /evaluate, where each
  * step is a page. With JavaScript: no linked account → the connect modal; linked → "Confirm To
  * Update Your Grade" → the evaluation runs behind a loading overlay → success toast, or the Tips
  * dialog for codes ≥ 300 (except 2002).
  */
-export function GetGradeButton({ linked }: { linked: boolean }) {
+export function GetGradeButton({ linked, graded }: { linked: boolean; graded: boolean }) {
   const fetcher = useFetcher<Outcome>();
   const confirm = useConfirm();
   const navigate = useNavigate();
@@ -44,7 +46,7 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
     if (!outcome || fetcher.state !== "idle" || handled.current === outcome) return;
     handled.current = outcome;
     if (outcome.code === 200 || outcome.code === 2002) {
-      notify.success("Evaluated successfully!");
+      notify.success(EVALUATED_MESSAGES[evaluatedOf(outcome.code)]);
       revalidator.revalidate();
       return;
     }
@@ -64,7 +66,7 @@ export function GetGradeButton({ linked }: { linked: boolean }) {
   return (
     <>
       <Link to="/evaluate" className="btn btn-primary" onClick={start}>
-        {linked ? "Refresh Grade" : "Get Grade"}
+        {graded ? "Refresh Grade" : "Get Grade"}
       </Link>
       <LoadingOverlay show={fetcher.state !== "idle"} label="Evaluating your trades…" />
       {connectOpen ? <ConnectDialog onClose={() => setConnectOpen(false)} /> : null}

@@ -136,7 +136,7 @@ function MemberNav({
             <path d="m15.5 15.5 5 5" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
           </svg>
         </Link>
-        <GetGradeButton linked={Boolean(user.platform_name)} />
+        <GetGradeButton linked={Boolean(user.platform_name)} graded={user.is_star} />
         <ShareButton user={user} />
         <NotificationBell unread={unread} />
         <details className="user-menu">

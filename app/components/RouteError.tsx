@@ -2,6 +2,17 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { NotFound } from "./NotFound";
 
 /**
+ * The page title of a failed route, read by the root's meta (a route whose loader throws never
+ * gets its own meta: the boundary's route names the page).
+ */
+export function errorTitle(error: unknown): string {
+  if (isRouteErrorResponse(error) && error.status === 404) return "Nothing to see here! · Grader";
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500)
+    return "We couldn’t handle that request · Grader";
+  return "Something went wrong · Grader";
+}
+
+/**
  * What a failed route says, wherever its boundary is: the root's (the whole page) or a layout's
  * (in place of the child, so the header and the layout's tabs stay).
  */

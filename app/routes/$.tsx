@@ -1,9 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { seo } from "~/lib/seo";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Nothing to see here! · Grader", noindex: true });
-
-// Any path not in the route table: 404 with "Nothing to see here!" (rendered by the root boundary).
+// Any path not in the route table: 404 with "Nothing to see here!", page and title both from the
+// root's boundary (RouteErrorPanel, errorTitle).
 export async function loader(_: LoaderFunctionArgs) {
   throw new Response("Not Found", { status: 404 });
 }

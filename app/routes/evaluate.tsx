@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConnectOptions } from "~/components/ConnectOptions";
+import { evaluatedOf } from "~/lib/evaluation-outcome";
 import { GradeBadge } from "~/components/GradeBadge";
 import { LoadingOverlay } from "~/components/LoadingOverlay";
 import { Page } from "~/components/Page";
@@ -43,7 +44,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const outcome = await evaluateUser(user.id, "all", reimportForEvaluation);
   const body = outcomeJson(outcome);
   if (wantsOutcome) return json(body);
-  if (outcome.code === 200 || outcome.code === 2002) return redirect("/profile/stats?evaluated=1");
+  if (outcome.code === 200 || outcome.code === 2002)
+    return redirect(`/profile/stats?evaluated=${evaluatedOf(outcome.code)}`);
   return json(body);
 }
 

@@ -221,9 +221,15 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(early.status).toBe(200);
     expect(await early.text()).toContain("Your trades are still importing. Try again when the import is done.");
     await waitForImports(cookie);
-    const ok = await postForm("/evaluate", {}, { cookie });
-    expect(ok.status).toBe(302);
-    expect(ok.headers.get("location")).toBe("/profile/stats?evaluated=1");
-    expect(await (await get("/profile/stats?evaluated=1", { cookie })).text()).toContain("Evaluated successfully!");
+    // The import's automatic grade is there: asking again changes nothing, and says so.
+    const same = await postForm("/evaluate", {}, { cookie });
+    expect(same.status).toBe(302);
+    expect(same.headers.get("location")).toBe("/profile/stats?evaluated=same");
+    const stated = await (await get("/profile/stats?evaluated=same", { cookie })).text();
+    expect(stated).toContain("Nothing new since your last grade: it stands, and no try was used.");
+    expect(stated).not.toContain("Evaluated successfully!");
+    expect(await (await get("/profile/stats?evaluated=new", { cookie })).text()).toContain(
+      "Evaluated successfully! Your new grade used one try.",
+    );
   });
 });

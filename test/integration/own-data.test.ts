@@ -193,6 +193,10 @@ describe("over HTTP", () => {
     expect(gone.status).toBe(302);
     expect(gone.headers.get("location")).toBe("/?account=deleted");
     expect(gone.headers.getSetCookie().some((c) => c.startsWith("grader_session=;"))).toBe(true);
+    // Where the browser lands says what happened; the plain landing does not.
+    const told = "Your account was deleted: its profile, linked accounts, trades, grades and cards are gone";
+    expect(await (await get("/?account=deleted")).text()).toContain(told);
+    expect(await (await get("/")).text()).not.toContain(told);
     for (const cookie of [me.cookie, otherSession]) expect((await get("/user/settings", { cookie })).status).toBe(302);
     expect((await postForm("/signin", { email: me.email, password: me.password })).status).not.toBe(302);
   });

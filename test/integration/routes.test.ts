@@ -60,6 +60,7 @@ describe("every route of PRODUCT §2 renders a real page", () => {
     const html = await res.text();
     expect(html).toContain('class="site-header"');
     expect(html).toContain("Nothing to see here!");
+    expect(html).toContain("<title>Nothing to see here! · Grader</title>");
   });
 
   it("gives every layout (a route whose pages render inside it) an error boundary of its own", async () => {

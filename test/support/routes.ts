@@ -20,7 +20,7 @@ export const publicRoutes: RouteCase[] = [
   { path: "/glossary", auth: false, heading: "Glossary" },
   { path: "/blogs", auth: false, heading: "Blog" },
   { path: "/blogs/Aq7TrX8B", auth: false, heading: /./ },
-  { path: "/blogs/unknown1", auth: false, heading: "-", status: 404 },
+  { path: "/blogs/unknown1", auth: false, heading: "Article not found", status: 404 },
   { path: "/privacy", auth: false, heading: /Privacy/ },
   { path: "/terms", auth: false, heading: /Terms/ },
   { path: "/contact", auth: false, heading: "Contact us" },

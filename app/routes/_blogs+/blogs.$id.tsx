@@ -7,7 +7,7 @@ import { trackLoaderView } from "~/server/community/page-views.server";
 import { getSessionUser } from "~/server/http/session.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  // PRODUCT §4: compared as text; no match shows a dash for title and content (with a 404 status).
+  // PRODUCT §4: compared as text; no match says so (with a 404 status) and leads back to the list.
   const article = findArticle(String(params.id ?? "")) ?? null;
   if (article) await trackLoaderView(request, context, (await getSessionUser(request))?.id ?? null);
   return json({ article }, { status: article ? 200 : 404 });
@@ -32,10 +32,10 @@ export default function BlogArticle() {
   if (!article) {
     return (
       <div className="page blog-detail">
-        <h1>-</h1>
-        <div className="prose">-</div>
+        <h1>Article not found</h1>
+        <p className="lead">No article of the blog has this address. It may have been mistyped.</p>
         <p>
-          <Link to="/blogs">All articles</Link>
+          <Link to="/blogs">← All articles</Link>
         </p>
       </div>
     );

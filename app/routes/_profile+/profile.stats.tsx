@@ -4,6 +4,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
 import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
+import { EVALUATED_MESSAGES, readEvaluated } from "~/lib/evaluation-outcome";
 import { seo } from "~/lib/seo";
 import { statsPage } from "~/server/grades/analytics.server";
 import { requireUser } from "~/server/http/session.server";
@@ -18,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function ProfileStats() {
   const { report, analytics, journal, own } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
+  const evaluated = readEvaluated(params.get("evaluated"));
   if (!report) {
     return (
       <section>
@@ -39,9 +41,9 @@ export default function ProfileStats() {
   return (
     <section>
       <h2>Stats</h2>
-      {params.get("evaluated") ? (
+      {evaluated ? (
         <p className="form-success" role="status">
-          Evaluated successfully!
+          {EVALUATED_MESSAGES[evaluated]}
         </p>
       ) : null}
       <GradeReport data={report} />
