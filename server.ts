@@ -115,7 +115,7 @@ try {
 }
 
 const stopMailWorker = startMailWorker();
-// Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 59).
+// Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 68).
 try {
   await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
 } catch (error) {

@@ -5,27 +5,17 @@
 //
 //   npx tsx bench/engine-compare.ts <rev> [pairs]      (or BENCH_ONLY=engineCompare BENCH_BASE=<rev> npm run bench)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateLedger, loadEngine } from "./engine";
+import { checkoutRevision, removeCheckout, ROOT, shortCommit } from "./git-revision";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 /** Figures of bench/engine.ts compared (each engine's median over its runs). */
 const FIGURES = ["gradeMsP50", "gradeMsMin", "gradeCpuMsP50", "prepareMsP50", "endToEndMsP50"] as const;
 
 /** The engine (app/grading and the app/lib it imports) of `rev`, in a temporary folder. */
 export function extractEngine(rev: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "grader-engine-"));
-  const tar = execFileSync("git", ["archive", "--format=tar", rev, "app/grading", "app/lib"], {
-    cwd: ROOT,
-    maxBuffer: 1 << 28,
-  });
-  execFileSync("tar", ["-x", "-C", dir], { input: tar });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
-  writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
-  return dir;
+  return checkoutRevision(rev, ["app/grading", "app/lib"]);
 }
 
 /** Both engines' evaluations and round-trip lists of a few generated ledgers, compared as JSON. */
@@ -69,7 +59,7 @@ const median = (xs: number[]) => {
 /** `pairs` runs of each engine, alternating (which goes first alternates too). */
 export async function benchEngineCompare(rev = process.env.BENCH_BASE, pairs = 3) {
   if (!rev) return { skipped: "name the revision to compare with: BENCH_BASE=<rev>" };
-  const commit = execFileSync("git", ["rev-parse", "--short", rev], { cwd: ROOT }).toString().trim();
+  const commit = shortCommit(rev);
   const dir = extractEngine(rev);
   try {
     const identical = await sameOutputs(dir);
@@ -93,7 +83,7 @@ export async function benchEngineCompare(rev = process.env.BENCH_BASE, pairs = 3
       runs,
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeCheckout(dir);
   }
 }
 

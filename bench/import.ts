@@ -18,6 +18,7 @@ import {
   type PlaidSecurity,
 } from "../app/sources/plaid.server";
 import { mulberry32 } from "../test/mocks/random";
+import { checkoutRevision, importFromCheckout, removeCheckout, shortCommit } from "./git-revision";
 
 const TRADES = 100_000;
 const SYMBOLS = 300;
@@ -305,39 +306,36 @@ export async function benchImportJobs(): Promise<JobsFigure[]> {
   return figures;
 }
 
-/** main's trade insert before COPY (kept verbatim): nine arrays through unnest(), 20,000 rows a statement. */
-async function unnestBefore(trx: DB, linkedAccountId: number, trades: ImportBatch["trades"]): Promise<number> {
-  let added = 0;
-  for (let i = 0; i < trades.length; i += 20_000) {
-    const chunk = trades.slice(i, i + 20_000);
-    const res = await sql`
-      insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee)
-      select ${linkedAccountId}, * from unnest(
-        ${chunk.map((t) => t.externalId)}::text[],
-        ${chunk.map((t) => t.time.toISOString())}::timestamptz[],
-        ${chunk.map((t) => t.symbol)}::text[],
-        ${chunk.map((t) => t.assetClass)}::text[],
-        ${chunk.map((t) => t.side)}::text[],
-        ${chunk.map((t) => t.quantity)}::float8[],
-        ${chunk.map((t) => t.price)}::float8[],
-        ${chunk.map((t) => t.fee)}::float8[]
-      )
-      on conflict (linked_account_id, external_id) do nothing`.execute(trx);
-    added += Number(res.numAffectedRows ?? 0);
-  }
-  return added;
+/**
+ * The "before" of benchImportCopy: `saveImport` of a git revision (bench/git-revision.ts). By default
+ * main before COPY, whose saveImport sent every database's trades as nine arrays through unnest(),
+ * as PGlite's path still does (DECISIONS 135); BENCH_BASE names another revision.
+ */
+export const IMPORT_BASE = "891c272^";
+type SaveImport = (id: number, batch: ImportBatch, trx: DB) => Promise<unknown>;
+async function saveImportOf(rev: string): Promise<{ saveImport: SaveImport; dir: string }> {
+  const dir = checkoutRevision(rev, ["app", "migrations"]);
+  const mod = await importFromCheckout<{ saveImport: SaveImport }>(dir, [
+    "app/server/linking/imports.server.ts",
+    "app/server/imports.server.ts",
+  ]);
+  return { saveImport: mod.saveImport, dir };
 }
 
 /**
  * Trades into PostgreSQL (DATABASE_URL), 100,000 a run, each into a fresh linked account, in one
- * run alternating: before (main's unnest insert), after (saveImport: COPY into a temporary table,
- * INSERT … SELECT … ON CONFLICT), and the floor: PostgreSQL's own COPY of the same rows straight
- * into trades (its foreign-key check and indexes, no ON CONFLICT, no staging).
+ * run alternating: before (`saveImport` of BENCH_BASE, default IMPORT_BASE: the unnest insert),
+ * after (this tree's saveImport: COPY, DECISIONS 135 and 139), and the floor: PostgreSQL's own COPY
+ * of the same rows straight into trades (its foreign-key check and indexes, no ON CONFLICT).
  */
-export async function benchImportCopy(runs = 5) {
+export async function benchImportCopy(
+  runs = Number(process.env.BENCH_ROUNDS ?? 5),
+  base = process.env.BENCH_BASE || IMPORT_BASE,
+) {
   if (!process.env.DATABASE_URL) return { skipped: "PostgreSQL only: set DATABASE_URL" };
   const mapped = mapPlaidInvestments({ ...generate(), asOf: new Date() });
-  const trades = mapped.trades;
+  const trades = mapped.trades.slice(0, Number(process.env.BENCH_TRADES ?? TRADES));
+  const before = await saveImportOf(base);
   await migrateToLatest();
   const db = await getDb();
   const stamp = `${Date.now()}-${process.pid}`;
@@ -359,7 +357,7 @@ export async function benchImportCopy(runs = 5) {
       yield out;
     })();
   const ways: Record<string, (trx: DB, id: number) => Promise<unknown>> = {
-    before: (trx, id) => unnestBefore(trx, id, trades),
+    before: (trx, id) => before.saveImport(id, { trades, cashFlows: [], marks: [], payloads: [] }, trx),
     after: (trx, id) => saveImport(id, { trades, cashFlows: [], marks: [], payloads: [] }, trx),
     floor: (trx, id) =>
       copyInto(
@@ -397,10 +395,12 @@ export async function benchImportCopy(runs = 5) {
       }
   } finally {
     await db.deleteFrom("users").where("id", "=", user.id).execute();
+    removeCheckout(before.dir);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return {
     db: await dbKind(),
+    base: shortCommit(base),
     trades: trades.length,
     runs,
     loadAvg1m: { min: Math.min(...load), max: Math.max(...load) },

@@ -71,7 +71,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
   },
   importCopy: {
     title:
-      "Import into PostgreSQL: 100,000 trades, main's unnest insert vs COPY through a staging table vs PostgreSQL's own COPY (floor)",
+      "Import into PostgreSQL: 100,000 trades, saveImport of BENCH_BASE (default: main's unnest insert, from git) vs this tree's COPY vs PostgreSQL's own COPY (floor)",
     run: async () => (await import("./import")).benchImportCopy(),
   },
   evaluationDemo: {
@@ -83,8 +83,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     run: async () => (await import("./evaluation")).benchEvaluation(),
   },
   ledgerRead: {
-    title:
-      "Re-evaluating a 100,000-trade account: main's row-object read vs the columnar read vs a bare SELECT (floor); re-evaluation after",
+    title: "Re-evaluating a 100,000-trade account: the ledger read vs a bare SELECT (floor); re-evaluation after",
     run: async () => (await import("./ledger-read")).benchLedgerRead(),
   },
   scale: {

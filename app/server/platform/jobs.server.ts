@@ -5,7 +5,7 @@ import { getEnv } from "./env.server";
 import { log } from "./log.server";
 
 /**
- * The job queue: pg-boss on the app's own database (docs/DECISIONS.md 59), through the same Kysely
+ * The job queue: pg-boss on the app's own database (docs/DECISIONS.md 68), through the same Kysely
  * pool on PostgreSQL and PGlite. Jobs are enqueued inside the transaction that creates their work
  * (`enqueue(trx, …)`), so a rolled-back request leaves no job behind and a committed one always has
  * its job. Workers poll (no LISTEN connection), so any number of app processes can share one
