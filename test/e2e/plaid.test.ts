@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousViolations, sessionContext, skipE2E } from "../support/browser";
-import { baseUrl, signUp } from "../support/http";
+import { baseUrl, signUp, waitForImports } from "../support/http";
 
 // Linking the demo broker in a real browser: /profile/account → "Link a broker" (a plain form post
 // that makes the Link token on the server) → the stand-in Plaid Link page → back on
@@ -111,6 +111,36 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     await page.getByRole("group").getByRole("button", { name: "Unlink" }).click();
     await page.waitForURL(/\/profile\/account\?unlinked=1$/);
     expect(await page.getByTestId("linked-account").count()).toBe(0);
+    await ctx.close();
+  });
+
+  it("brings Unlink's question into view and focus on a phone, with JavaScript", async () => {
+    const { cookie } = await signUp();
+    // Two accounts linked through the API (the stand-in page is the other tests' subject).
+    for (const tag of ["q", "r"]) {
+      const linked = await fetch(baseUrl() + "/api/finance/plaid/exchange-public-token", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ public_token: `public-sandbox-user_good_${RUN}${tag}` }),
+      });
+      expect(linked.status).toBe(201);
+    }
+    await waitForImports(cookie, { timeoutMs: 60_000 });
+    const ctx = await sessionContext(browser, cookie, { viewport: { width: 375, height: 667 } });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/profile/account");
+    // The last account's Unlink, scrolled to: the question appears at the top of the list.
+    const unlink = page.getByRole("button", { name: /^Unlink / }).last();
+    await unlink.scrollIntoViewIfNeeded();
+    await unlink.click();
+    const question = page.getByRole("group").filter({ hasText: /^Unlink .*\?/ });
+    await question.waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "group");
+    // The site scrolls smoothly: wait for the question to come to rest inside the viewport.
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[aria-labelledby="unlink-title"]')!.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    });
     await ctx.close();
   });
 

@@ -216,6 +216,20 @@ export default function LinkedAccounts() {
   const grading = navigation.state === "submitting" && navigation.formAction === "/evaluate";
   const confirmId = result && "confirmUnlink" in result ? result.confirmUnlink : null;
   const confirming = accounts.find((a) => a.id === confirmId);
+  // The question appears at the top while the Unlink clicked may sit far below: with JavaScript the
+  // page stays where it was, so the question is brought into view and focused (without, the answer
+  // is a new page, read from the top).
+  const question = useRef<HTMLDivElement>(null);
+  // Once per answer, after the submission's navigation has ended (its scroll handling would undo
+  // ours); the import's progress revalidates the page every few seconds without asking again.
+  const shown = useRef<unknown>(null);
+  const confirmingId = confirming?.id;
+  useEffect(() => {
+    if (confirmingId === undefined || navigation.state !== "idle" || shown.current === result) return;
+    shown.current = result;
+    question.current?.scrollIntoView({ block: "center" });
+    question.current?.focus({ preventScroll: true });
+  }, [result, confirmingId, navigation.state]);
 
   useEffect(() => {
     if (!flash) return;
@@ -249,7 +263,7 @@ export default function LinkedAccounts() {
       <FormResult error={result && "error" in result ? result.error : null} />
 
       {confirming ? (
-        <div className="card stack" role="group" aria-labelledby="unlink-title">
+        <div className="card stack" role="group" aria-labelledby="unlink-title" ref={question} tabIndex={-1}>
           <h3 id="unlink-title" style={{ margin: 0 }}>
             Unlink {confirming.label}?
           </h3>
