@@ -135,12 +135,19 @@ describe("guide and landing", () => {
       "Earn & Engage with $GRADER",
       "Discover & Learn from Top Traders",
     ]);
-    expect(roadmap.map((r) => [r.quarter, r.title])).toEqual([
-      ["Q1 2025", "Launch and V1 evaluation"],
-      ["Q2 2025", "Social features and airdrop events"],
-      ["Q3 2025", "NFT trading badges and rewards"],
-      ["Q4 2025", "Partnerships and DEX integration"],
+    // The brief's four stages, in order, each saying where it stands; none dated in the past
+    // while still only planned.
+    expect(
+      roadmap.filter((r) => r.title !== "Exchanges, every currency, futures and forex").map((r) => r.title),
+    ).toEqual([
+      "Launch and V1 evaluation",
+      "Social features and airdrop events",
+      "NFT trading badges and rewards",
+      "Partnerships and DEX integration",
     ]);
+    for (const r of roadmap) if (r.status !== "live") expect(r.when).not.toMatch(/20\d\d/);
+    const order = { live: 0, building: 1, planned: 2 };
+    expect(roadmap.map((r) => order[r.status])).toEqual(roadmap.map((r) => order[r.status]).sort());
     expect(features.map((f) => [f.title, f.comingSoon === true])).toEqual([
       ["Multi-Broker Platform Support", false],
       ["AI-Driven Performance Evaluation", false],

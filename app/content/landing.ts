@@ -18,9 +18,16 @@ export type SupportedPlatform = {
   desktopOnly: boolean;
 };
 
-export type RoadmapQuarter = "Q1 2025" | "Q2 2025" | "Q3 2025" | "Q4 2025";
+/** Where a stage stands today: shipped, being built, or only planned. */
+export type RoadmapStatus = "live" | "building" | "planned";
 
-export type RoadmapItem = { quarter: RoadmapQuarter; title: string; description: string };
+export const ROADMAP_STATUS_LABELS: Readonly<Record<RoadmapStatus, string>> = {
+  live: "Live",
+  building: "In progress",
+  planned: "Planned",
+};
+
+export type RoadmapItem = { when: string; status: RoadmapStatus; title: string; description: string };
 
 export type Feature = { title: string; description: string; comingSoon?: boolean };
 
@@ -113,30 +120,42 @@ export const supportedPlatforms: SupportedPlatform[] = [
   },
 ];
 
+// The brief's four stages, each saying where it stands today; what is being built now sits between
+// what shipped and what is only planned. Kept true as stages ship (white paper "Roadmap" too).
 export const roadmap: RoadmapItem[] = [
   {
-    quarter: "Q1 2025",
+    when: "Q1 2025",
+    status: "live",
     title: "Launch and V1 evaluation",
-    description:
-      "Public launch with brokerage and wallet linking, the V1 performance engine, grade badges and verifiable performance cards.",
+    description: "Brokerage and wallet linking, the performance engine, grade badges and verifiable performance cards.",
   },
   {
-    quarter: "Q2 2025",
+    when: "Q2 2025",
+    status: "live",
     title: "Social features and airdrop events",
     description:
       "Posts, follows and direct messages, trader search, the leaderboard and Stars, plus the off-chain $GRADER points and airdrop tasks.",
   },
   {
-    quarter: "Q3 2025",
-    title: "NFT trading badges and rewards",
+    when: "Now",
+    status: "building",
+    title: "Exchanges, every currency, futures and forex",
     description:
-      "Planned: non-transferable NFT badges tied to verified evaluations, and rewards for consistent, disciplined traders.",
+      "Crypto exchange accounts through read-only keys, grades in any account currency, and Interactive Brokers statements with futures and forex.",
   },
   {
-    quarter: "Q4 2025",
+    when: "Later",
+    status: "planned",
+    title: "NFT trading badges and rewards",
+    description:
+      "Non-transferable NFT badges tied to verified evaluations, and rewards for consistent, disciplined traders. Not dated yet.",
+  },
+  {
+    when: "Later",
+    status: "planned",
     title: "Partnerships and DEX integration",
     description:
-      "Planned: partnerships with brokers and trading communities, and integration with decentralised exchanges.",
+      "Partnerships with brokers and trading communities, and integration with decentralised exchanges. Not dated yet.",
   },
 ];
 

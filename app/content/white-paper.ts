@@ -118,7 +118,7 @@ export const sections: WhitePaperSection[] = [
     title: "NFT Performance Badges (Planned)",
     summary: "A planned on-chain record of a verified grade, bound to the trader who earned it.",
     html: `
-<p>Today, a grade lives in Grader's evaluation record and on the shareable performance card, which carries a verification code linking to that record. A <strong>planned</strong> extension is an NFT performance badge: an on-chain credential that points to a verified evaluation. Badges are on the roadmap for the third quarter of 2025 and are not live.</p>
+<p>Today, a grade lives in Grader's evaluation record and on the shareable performance card, which carries a verification code linking to that record. A <strong>planned</strong> extension is an NFT performance badge: an on-chain credential that points to a verified evaluation. Badges are planned, not dated, and not live.</p>
 <h2>What a badge would contain</h2>
 <ul>
 <li>The tier (Bronze, Silver, Gold, Master or Legend) and the five star ratings.</li>
@@ -138,17 +138,19 @@ export const sections: WhitePaperSection[] = [
   {
     slug: "roadmap",
     title: "Roadmap",
-    summary: "From the V1 evaluation engine to partnerships and DEX integration, quarter by quarter.",
+    summary: "What is live, what is being built and what is planned, from the V1 engine to DEX integration.",
     html: `
-<p>The roadmap below shows the order in which we are building Grader. Dates describe intent, not commitments; we will ship each stage when it is ready and say so openly when plans change. Items involving tokens or NFTs are planned and depend on technical, legal and market conditions.</p>
-<h2>Q1 2025: Launch and V1 evaluation</h2>
-<p>Public launch of the core product: account creation, brokerage linking through Plaid, wallet proof with MetaMask and Phantom, and the V1 evaluation engine. V1 covers FIFO lot matching, realized and unrealized P&amp;L, time-weighted and money-weighted returns, drawdown and risk ratios, win rate, profit factor, holding periods, the five scored dimensions, tiers from Bronze to Legend, and shareable performance cards with verification codes. Free tries and paid passes launch with it.</p>
-<h2>Q2 2025: Social features and airdrop events</h2>
-<p>The community layer: posts, replies, likes, follows and direct messages, trader search, the leaderboard market view and the Stars program for traders graded Gold or better. The off-chain $GRADER points program starts with airdrop tasks and staking points for 30, 90 or 180 days that boost a leaderboard multiplier.</p>
-<h2>Q3 2025: NFT trading badges and rewards</h2>
-<p>Planned: non-transferable NFT performance badges tied to verified evaluations, and reward programs for consistent, disciplined traders. Membership NFTs will be evaluated alongside paid passes.</p>
-<h2>Q4 2025: Partnerships and DEX integration</h2>
-<p>Planned: partnerships with brokers, education platforms and trading communities that want verified performance data, plus integration with decentralised exchanges so on-chain traders can be evaluated and recognised where they trade. This is also the earliest window in which an on-chain $GRADER token could be considered.</p>
+<p>The roadmap below shows the order in which we are building Grader and where each stage stands today. Dates describe what happened or what we intend, not commitments; we ship each stage when it is ready and say so openly when plans change. Items involving tokens or NFTs are planned and depend on technical, legal and market conditions.</p>
+<h2>Q1 2025, live: Launch and V1 evaluation</h2>
+<p>The core product: account creation, brokerage linking through Plaid, wallet proof with MetaMask and Phantom, and the evaluation engine: FIFO lot matching, realized and unrealized P&amp;L, time-weighted and money-weighted returns, drawdown and risk ratios, win rate, profit factor, holding periods, the five scored dimensions, tiers from Bronze to Legend, and shareable performance cards with verification codes. Free tries and paid passes came with it.</p>
+<h2>Q2 2025, live: Social features and airdrop events</h2>
+<p>The community layer: posts, replies, likes, follows and direct messages, trader search, the leaderboard market view and the Stars program for traders graded Gold or better. The off-chain $GRADER points program runs airdrop tasks and staking points for 30, 90 or 180 days that boost a leaderboard multiplier.</p>
+<h2>In progress: Exchanges, every currency, futures and forex</h2>
+<p>Crypto exchange accounts linked with read-only API keys, grades kept in each account's own currency, and Interactive Brokers statements with futures and forex, all through the same verified ledger.</p>
+<h2>Planned, not dated: NFT trading badges and rewards</h2>
+<p>Non-transferable NFT performance badges tied to verified evaluations, and reward programs for consistent, disciplined traders. Membership NFTs will be evaluated alongside paid passes.</p>
+<h2>Planned, not dated: Partnerships and DEX integration</h2>
+<p>Partnerships with brokers, education platforms and trading communities that want verified performance data, plus integration with decentralised exchanges so on-chain traders can be evaluated and recognised where they trade. An on-chain $GRADER token would be considered no earlier than this stage.</p>
 <h2>Beyond</h2>
 <p>Continuous improvements to the engine (each one versioned, so older evaluations remain reproducible), more supported chains and brokers, trader clubs and live trade alerts.</p>
 `,

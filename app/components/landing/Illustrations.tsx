@@ -1,5 +1,5 @@
 import { gradeTiers } from "~/content/landing";
-import { METRICS } from "~/lib/metrics";
+import { cardMetric, METRICS } from "~/lib/metrics";
 import { DIMENSION_LABELS, DIMENSIONS, type Dimension } from "~/lib/vocabulary";
 import { BadgeShield, Stars } from "../GradeBadge";
 
@@ -18,7 +18,10 @@ export function RotatingBadge() {
   );
 }
 
-/** A sample performance card drawn from our own components (the real PNG is rendered by the server). */
+/**
+ * A sample performance card drawn from our own components (the real PNG is rendered by the server),
+ * its figures formatted as the card formats them.
+ */
 export function SampleCard() {
   const stars: Record<Dimension, number> = {
     profitability: 5,
@@ -44,16 +47,16 @@ export function SampleCard() {
       </div>
       <div className="sample-card-figures">
         <div>
-          <span className="muted">Return (TWR)</span>
-          <strong className="pos">+38.4%</strong>
+          <span className="muted">{METRICS.twr.label}</span>
+          <strong className="pos">{cardMetric("twr", 0.384)}</strong>
         </div>
         <div>
           <span className="muted">{METRICS.maxDrawdown.label}</span>
-          <strong>-9.1%</strong>
+          <strong>{cardMetric("maxDrawdown", -0.091)}</strong>
         </div>
         <div>
           <span className="muted">{METRICS.winRate.label}</span>
-          <strong>61%</strong>
+          <strong>{cardMetric("winRate", 0.61)}</strong>
         </div>
       </div>
       <ul className="sample-card-dims">

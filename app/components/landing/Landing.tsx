@@ -1,5 +1,14 @@
 import { Link } from "@remix-run/react";
-import { features, gradeTiers, hero, howItWorks, roadmap, supportedPlatforms, token } from "~/content/landing";
+import {
+  features,
+  gradeTiers,
+  hero,
+  howItWorks,
+  roadmap,
+  ROADMAP_STATUS_LABELS,
+  supportedPlatforms,
+  token,
+} from "~/content/landing";
 import { BadgeShield } from "../GradeBadge";
 import { RotatingBadge, SampleCard } from "./Illustrations";
 
@@ -19,14 +28,9 @@ function Hero({ startHref, mobile }: { startHref: string; mobile?: boolean }) {
         </Link>
       </div>
       <div className="hero-art">
-        {mobile ? (
-          <RotatingBadge />
-        ) : (
-          <>
-            <RotatingBadge />
-            <SampleCard />
-          </>
-        )}
+        {/* A phone shows the badge cycling through the tiers; a desktop the sample card, whose own
+            badge names its tier (a rotating Bronze beside a Master card read as a contradiction). */}
+        {mobile ? <RotatingBadge /> : <SampleCard />}
       </div>
     </section>
   );
@@ -112,11 +116,14 @@ function Roadmap() {
       <ol className="roadmap">
         {roadmap.map((r, i) => (
           <li
-            key={r.quarter}
+            key={r.title}
+            data-status={r.status}
             className="roadmap-item"
             style={{ animationDelay: `${Math.round((i * 700) / (roadmap.length - 1))}ms` }}
           >
-            <span className="roadmap-q">{r.quarter}</span>
+            <span className="roadmap-q">
+              {r.when} <span className="tag">{ROADMAP_STATUS_LABELS[r.status]}</span>
+            </span>
             <h3>{r.title}</h3>
             <p className="muted">{r.description}</p>
           </li>
