@@ -163,7 +163,7 @@ export default function Pricing() {
         </p>
       ) : null}
       <div className="grid">
-        <article className="card">
+        <article className="card plan">
           <h2>Free</h2>
           <p className="price">$0</p>
           <p className="muted">
@@ -176,7 +176,7 @@ export default function Pricing() {
           )}
         </article>
         {passes.map((pass) => (
-          <article className="card" key={pass.id} data-pass={pass.id}>
+          <article className="card plan" key={pass.id} data-pass={pass.id}>
             <h2>{pass.name}</h2>
             <p className="price">{pass.price}</p>
             <p className="muted">{pass.blurb}</p>
