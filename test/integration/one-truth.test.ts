@@ -182,7 +182,10 @@ describe("one grade, one truth", () => {
     };
     for (const [surface, found] of Object.entries(shown))
       expect(found.length, `${surface} shows the score`).toBeGreaterThan(0);
-    expect(shown).toEqual(Object.fromEntries(Object.entries(shown).map(([k, found]) => [k, found.map(() => score)])));
+    // Soft: a failure lists every surface that disagrees, scores, returns and drawdowns alike.
+    expect
+      .soft(shown)
+      .toEqual(Object.fromEntries(Object.entries(shown).map(([k, found]) => [k, found.map(() => score)])));
     expect(market).toContain(score);
     expect(row).toMatchObject({ tier: stored.tier, score: truncateScore(stored.score) });
     expect(String(row.score)).toBe(score);
@@ -213,8 +216,8 @@ describe("one grade, one truth", () => {
       card: figure(cardText, "Max drawdown"),
       market: formatMetric("maxDrawdown", row.drawdown),
     };
-    expect(returns).toEqual(Object.fromEntries(Object.keys(returns).map((k) => [k, twr])));
-    expect(drawdowns).toEqual(Object.fromEntries(Object.keys(drawdowns).map((k) => [k, drawdown])));
+    expect.soft(returns).toEqual(Object.fromEntries(Object.keys(returns).map((k) => [k, twr])));
+    expect.soft(drawdowns).toEqual(Object.fromEntries(Object.keys(drawdowns).map((k) => [k, drawdown])));
     expect(market).toContain(twr);
     expect(market).toContain(drawdown);
   });
