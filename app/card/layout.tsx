@@ -2,10 +2,11 @@
 // Satori understands a subset of CSS: every box with more than one child is display:flex, and
 // padded boxes use boxSizing: border-box so their given size is their drawn size.
 import type { ReactElement } from "react";
+import { formatScore } from "~/lib/format-number";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
-export const LAYOUT_VERSION = 6;
+export const LAYOUT_VERSION = 7;
 
 export const CARD_FORMATS = {
   link: { width: 1200, height: 630 },
@@ -198,7 +199,7 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
         </div>
         <div style={{ display: "flex", alignItems: "center", gap: 14 * scale, fontSize: 24 * scale, color: MUTED }}>
           <StarRow count={data.stars.overall} size={30 * scale} color={data.tierColor} gap={4 * scale} />
-          {`Score ${Math.floor(data.score)}/100`}
+          {`Score ${formatScore(data.score)}/100`}
         </div>
       </div>
     </div>

@@ -1,7 +1,7 @@
 import type { Evaluation } from "~/grading";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
 import { formatDay, formatPercent, formatScore } from "~/lib/format-number";
-import { formatMetric, METRICS } from "~/lib/metrics";
+import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
 import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
@@ -34,9 +34,7 @@ export type ReportData = {
   } | null;
 };
 
-const pct = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatPercent(v));
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
-const signedPct = (v: number) => `${v >= 0 ? "+" : "−"}${formatPercent(Math.abs(v))}`;
 const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
 
 /** Why money-weighted and time-weighted returns differ, in one sentence. */
@@ -153,9 +151,9 @@ export function GradeReport({ data }: { data: ReportData }) {
                 </Term>
               </dt>
               <dd>
-                {signedPct(m.benchmark.return)}
+                {cardPercent(m.benchmark.return)}
                 {m.benchmark.excess !== null ? (
-                  <span className="muted small"> · you {signedPct(m.benchmark.excess)}</span>
+                  <span className="muted small"> · you {cardPercent(m.benchmark.excess)}</span>
                 ) : null}
               </dd>
             </div>
@@ -273,7 +271,7 @@ export function GradeReport({ data }: { data: ReportData }) {
           <LineChart
             id="drawdown-chart"
             title="Drawdown from the running peak"
-            description={`How far the index stood below its previous high each day; the deepest fall was ${pct(m.maxDrawdown)}.`}
+            description={`How far the index stood below its previous high each day; the maximum drawdown was ${formatMetric("maxDrawdown", m.maxDrawdown)}.`}
             points={e.curve.map((c) => ({ x: c.date, y: -c.drawdown }))}
             format={(v) => formatPercent(v, Number.isInteger(Math.round(v * 1000) / 10) ? 0 : 1)}
             yLabel="Below the peak"

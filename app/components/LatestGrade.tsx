@@ -39,7 +39,7 @@ function LatestGradeModal({ grade, onClose }: { grade: NonNullable<HeaderGrade>;
         <GradeBadge tier={grade.tier as Tier} stars={grade.stars} size="lg" />
       </p>
       <p className="muted">
-        Score {formatScore(grade.score)} / 100 · graded {formatDay(new Date(grade.createdAt))} · code{" "}
+        Score {formatScore(grade.score)}/100 · graded {formatDay(new Date(grade.createdAt))} · code{" "}
         <code>{grade.verificationCode}</code>
       </p>
       <div className="dialog-actions">

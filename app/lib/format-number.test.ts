@@ -9,6 +9,7 @@ import {
   sideLabel,
   truncateScore,
 } from "./format-number";
+import { tierOf } from "./vocabulary";
 
 describe("formatCompact", () => {
   it("keeps numbers below 10,000 in full with English grouping", () => {
@@ -40,6 +41,17 @@ describe("scores", () => {
     expect(formatScore(89.96)).toBe("89.9");
     expect(formatScore(75)).toBe("75.0");
     expect(formatScore(null)).toBe("—");
+  });
+  it("read as a score of the tier they belong to, at every bound (the behind-market cap is 39.9, Bronze)", () => {
+    const near = [0, 1e-9, 0.01, 0.05, 0.0999, 0.1, 0.5, 0.95, 0.99, 0.999999];
+    for (const bound of [40, 60, 75, 90, 100]) {
+      for (const d of near) {
+        for (const score of [bound - d, bound + d].filter((s) => s >= 0 && s <= 100)) {
+          expect(tierOf(Number(formatScore(score))), String(score)).toBe(tierOf(score));
+        }
+      }
+    }
+    expect(formatScore(39.9)).toBe("39.9");
   });
 });
 

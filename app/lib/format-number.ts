@@ -52,11 +52,18 @@ export function formatUsd(value: number): string {
 /**
  * A score cut (not rounded) to 0.1: 89.96 is 89.9, never "90.0", so a shown score never crosses a
  * tier bound (Legend from 90). (Every one-decimal value survives × 10 exactly, so 60.1 stays 60.1.)
+ * The JSON API's number; formatScore is the same value as text.
  */
 export function truncateScore(score: number): number {
   return Math.trunc(score * 10) / 10;
 }
 
+/**
+ * The score as every surface shows it: the report, the dashboard, the card, the badge, the share
+ * page and its tags, /verify ("39.9", then "/100" beside it). One decimal because the API has
+ * always given one and whole points would show the behind-market cap (39.9) as 39; cut, because
+ * tier bounds are whole numbers and a cut score stays in its tier.
+ */
 export function formatScore(score: number | null | undefined): string {
   return score === null || score === undefined || !Number.isFinite(score) ? "—" : truncateScore(score).toFixed(1);
 }

@@ -96,10 +96,15 @@ describe("a metric's figure", () => {
     expect([cardTone("winRate", 0.9), cardTone("totalPnl", 5), cardTone("mwr", null)]).toEqual(["flat", "up", "flat"]);
   });
 
-  it("reads in the report as it always has", () => {
-    expect(formatMetric("twr", -0.0456)).toBe("-4.6%");
-    expect(formatMetric("maxDrawdown", 0.2)).toBe("-20.0%");
+  it("reads in the report as on the card: a percentage is one string everywhere", () => {
+    expect(formatMetric("twr", -0.0456)).toBe("\u22124.6%");
+    expect(formatMetric("twr", 12.345)).toBe("+1,234.5%");
+    expect(formatMetric("maxDrawdown", 0.2)).toBe("\u221220.0%");
     expect(formatMetric("maxDrawdown", 0)).toBe("0.0%");
+    expect(formatMetric("winRate", 0.5)).toBe("50.0%");
+    for (const k of CARD_METRICS.filter((k) => METRICS[k].format === "percent"))
+      for (const v of [-123.4, -0.0456, 0, 0.1234, 99999, null, undefined])
+        expect(formatMetric(k, v), `${k} ${v}`).toBe(cardMetric(k, v));
     expect(formatMetric("profitFactor", null)).toBe("no losses");
     expect(formatMetric("profitFactor", 1.856)).toBe("1.86");
     expect(formatMetric("sharpe", undefined)).toBe("—");

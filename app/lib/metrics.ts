@@ -2,7 +2,7 @@
 // app/grading/types.ts), with the label every page prints, how its value reads, its glossary line
 // and its place on the card. The report, the Stats tab, the card, the verify page and the glossary
 // read them from here, so a label or a format changes once. Plain data: safe for the browser.
-import { formatCompact, formatNumber, formatPercent, formatUsd } from "./format-number";
+import { formatCompact, formatNumber, formatUsd } from "./format-number";
 
 /**
  * What a value is: a fraction shown as a percentage, dollars, a ratio (two decimals), a multiple
@@ -183,7 +183,11 @@ function shown(key: MetricKey, value: number): number {
   return METRICS[key].sign === "loss" ? -Math.abs(value) : value;
 }
 
-/** A figure as the report prints it: "12.3%", "$1,234.56", "1.85", "3.2 days", "—" when unknown. */
+/**
+ * A figure as the report prints it: "+12.3%", "−4.5%", "$1,234.56", "1.85", "3.2 days", "—" when
+ * unknown. A percentage reads as the card draws it, so a return or a drawdown is one string on
+ * every page, the card and /verify.
+ */
 export function formatMetric(key: MetricKey, value: number | null | undefined): string {
   const m: MetricDefinition = METRICS[key];
   if (value === null) return m.none ?? "—";
@@ -192,7 +196,7 @@ export function formatMetric(key: MetricKey, value: number | null | undefined): 
   const unit = m.unit ? ` ${m.unit}` : "";
   switch (m.format) {
     case "percent":
-      return formatPercent(v);
+      return cardPercent(v, m.sign !== "plain");
     case "money":
       return formatUsd(v);
     case "ratio":
@@ -235,9 +239,8 @@ export type CardMetricKey = {
 
 /** A figure as the card draws it: "+12.3%", "−4.5%", "+$1,234", "—" when unknown. */
 export function cardMetric(key: CardMetricKey, value: number | null | undefined): string {
-  const m: MetricDefinition = METRICS[key];
-  if (m.format === "money") return cardUsd(value);
-  return cardPercent(value === null || value === undefined ? value : shown(key, value), m.sign !== "plain");
+  // Dollars are shorter on the card (no cents from $100); a percentage is the report's own string.
+  return METRICS[key].format === "money" ? cardUsd(value) : formatMetric(key, value);
 }
 
 /** Green, red or neither: a plain figure is never coloured, a loss is red unless it is zero. */

@@ -5,7 +5,7 @@ import { GradeBadge } from "~/components/GradeBadge";
 import { Page } from "~/components/Page";
 import type { Tier } from "~/lib/vocabulary";
 import { seo } from "~/lib/seo";
-import { formatDay } from "~/lib/format-number";
+import { formatDay, formatScore } from "~/lib/format-number";
 import { currentGradeSummary, triesLeft } from "~/server/grades/evaluation.server";
 import { listLinkedAccounts } from "~/server/linking/imports.server";
 import { hasSharedCard } from "~/server/community/points.server";
@@ -57,7 +57,7 @@ export default function Dashboard() {
               <p>
                 <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
               </p>
-              <p className="muted">{`Score ${grade.score === null ? "—" : Math.round(grade.score)}/100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
+              <p className="muted">{`Score ${formatScore(grade.score)}/100 · graded ${formatDay(new Date(grade.createdAt))}`}</p>
               <Link to="/profile/stats" className="btn btn-ghost">
                 See my stats
               </Link>

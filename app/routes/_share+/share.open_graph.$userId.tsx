@@ -2,6 +2,7 @@ import { DemoDataNote } from "~/components/DemoBanner";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Stars } from "~/components/GradeBadge";
+import { formatScore } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { ensureCard } from "~/server/grades/cards.server";
 import { parseId } from "~/server/http/guards.server";
@@ -24,7 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       name: d.name,
       username: d.username,
       tier: d.tier,
-      score: Math.round(d.score),
+      score: formatScore(d.score),
       stars: d.stars,
       figures: d.figures,
       date: d.date,

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
+import { formatScore } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { starByUsername } from "~/server/community/stars.server";
 
@@ -61,7 +62,7 @@ export default function StarProfile() {
       <section className="card" data-testid="star-profile">
         <p>
           Grade: <strong>{star.tier ?? "Not graded"}</strong>
-          {star.score !== null ? ` · score ${Math.round(star.score)}` : ""}
+          {star.score !== null ? ` · score ${formatScore(star.score)}` : ""}
           {star.verificationCode ? (
             <>
               {" "}

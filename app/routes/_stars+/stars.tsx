@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
+import { formatScore } from "~/lib/format-number";
 import { seo } from "~/lib/seo";
 import { listStars } from "~/server/community/stars.server";
 
@@ -47,7 +48,7 @@ export default function Stars() {
               </h2>
               <p>
                 <strong>{s.tier ?? "Not graded"}</strong>
-                {s.score !== null ? ` · score ${Math.round(s.score)}` : ""}
+                {s.score !== null ? ` · score ${formatScore(s.score)}` : ""}
               </p>
               <p className="muted">{s.markets}</p>
               <p>{s.bio}</p>

@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { sql } from "kysely";
 import { tierColor } from "~/lib/vocabulary";
 import { displayName } from "~/lib/display-name";
+import { formatScore } from "~/lib/format-number";
 import { NAMELESS_TRADER, PRODUCT_NAME } from "~/lib/product";
 import { cardMetric, METRICS } from "~/lib/metrics";
 import { sharePageUrl } from "./cards.server";
@@ -21,7 +22,7 @@ export type Badge = {
   tier: string;
   tierColor: string;
   stars: number;
-  score: number;
+  score: string;
   twr: string;
   totalPnl: string | null;
   code: string;
@@ -59,7 +60,7 @@ export async function badgeFor(userId: number): Promise<Badge | null> {
     tier: row.tier,
     tierColor: tierColor(row.tier),
     stars: Math.max(0, Math.min(5, Math.round(num(row.stars) ?? 0))),
-    score: Math.floor(row.score), // floored like every shown score: 89.6 is not "90" (Legend)
+    score: formatScore(row.score),
     twr: cardMetric("twr", num(row.twr)),
     totalPnl: row.show_amounts ? cardMetric("totalPnl", num(row.total_pnl)) : null,
     code: row.verification_code,

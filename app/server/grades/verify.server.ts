@@ -1,6 +1,6 @@
 import { canonicalJson, type Evaluation } from "~/grading";
 import { displayName } from "~/lib/display-name";
-import { formatDay } from "~/lib/format-number";
+import { formatDay, formatScore } from "~/lib/format-number";
 import { NAMELESS_TRADER } from "~/lib/product";
 import { cardMetric, cardPercent } from "~/lib/metrics";
 import { ensureCard } from "./cards.server";
@@ -77,7 +77,7 @@ export async function gradeVerification(code: string) {
     engineVersion: row.engine_version,
     ledgerDigest: row.ledger_digest,
     tier: result.tier,
-    score: result.score === null ? null : Math.floor(result.score), // floored: never past a tier bound
+    score: result.score === null ? null : formatScore(result.score),
     stars: result.stars?.overall ?? null,
     figures: {
       twr: cardMetric("twr", m.twr),
@@ -121,7 +121,7 @@ export async function loggedOnlyVerification(code: string) {
   return {
     code: r.code,
     tier: r.tier,
-    score: r.score === null ? null : Math.floor(r.score),
+    score: r.score === null ? null : formatScore(r.score),
     stars: r.stars,
     gradedAt: r.graded_at,
     date: formatDay(r.graded_at),
