@@ -175,7 +175,7 @@ export async function invariantProblems(storage: Storage, acknowledged: Acknowle
 
     // The grade log's chain, the head and every stored grade against its signed record.
     const { auditGradeLog } = await import("~/server/grades/grade-log.server");
-    const audit = await auditGradeLog(db as never);
+    const audit = await auditGradeLog(db);
     problems.push(...audit.problems.map((p) => `grade log: ${p}`));
     // One log entry per grade: a grade graded twice would show as two codes for one history.
     const entries = await db

@@ -108,12 +108,10 @@ describe("kill -9 during an evaluation the trader asked for", () => {
     // The trader asks again: "already running" while the dead process's lease lasts, "still
     // importing" while the orphaned re-import finishes, then one grade.
     const second = await start(env);
-    const seen = new Set<number>();
     const outcome = await waitFor(
       "a grade",
       async () => {
         const answer = await evaluation(second.url, cookie);
-        seen.add(answer.code);
         if (answer.code === 200 || answer.code === 2002) return answer;
         if (answer.code !== 409 && answer.code !== 425) throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
         await new Promise((r) => setTimeout(r, 1000));
