@@ -158,7 +158,9 @@ describe("kill -9 during payment webhooks", () => {
     await kill9(first);
     const settled = await Promise.all(answers);
     const acknowledged = buyers.filter((_, i) => settled[i] === 200);
+    // The kill came in the middle of the burst: some answered, some not.
     expect(acknowledged.length).toBeGreaterThan(0);
+    expect(acknowledged.length).toBeLessThan(buyers.length);
     expect(settled.filter((s) => s !== null && s !== 200)).toEqual([]);
 
     // Stripe redelivers every event it has no 2xx for, and may redeliver the others too: all of them,
