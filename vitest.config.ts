@@ -1,8 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Three projects, one `vitest run`: pure unit tests live beside their modules; integration and
-// browser tests talk HTTP to one built server started by test/global-setup.ts.
+// Four projects, one `vitest run`: pure unit tests live beside their modules; integration and
+// browser tests talk HTTP to one built server started by test/global-setup.ts; the fault tests
+// start, kill and restart servers of their own.
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
@@ -44,6 +45,21 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           globalSetup: ["test/global-setup.ts"],
           testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "fault",
+          include: ["test/fault/**/*.test.ts"],
+          // Last and alone: each test kills servers and waits for jobs to be taken back, which a
+          // loaded machine would stretch; beside the browser tests neither would keep its timing.
+          sequence: { groupOrder: 2 },
+          // Each scenario starts two or three servers (a start took over 60 s on a busy machine)
+          // and waits for expired jobs: its own budget, checked per test.
+          testTimeout: 240_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

@@ -1,18 +1,12 @@
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { baseUrl, get, postForm, signUp } from "../support/http";
+import { deliver as deliverTo, fixtureEvent, sign } from "../support/stripe";
 
 // Real HTTP against the built server in Stripe demo mode: the `stripe` SDK talks to the msw
-// simulator, webhooks are signed with the demo secret exactly as Stripe signs them.
-const DEMO_WEBHOOK_SECRET = "whsec_demo_grader_webhook_secret";
-const FIXTURE = readFileSync(
-  path.resolve(import.meta.dirname, "../fixtures/stripe/checkout-session-completed.json"),
-  "utf8",
-);
+// simulator, webhooks are signed with the demo secret exactly as Stripe signs them (test/support/stripe.ts).
 
 async function createSession(cookie: string, priceId: string) {
   return fetch(baseUrl() + "/api/stripe/create_stripe_session", {
@@ -29,35 +23,7 @@ async function triesCount(cookie: string): Promise<number> {
   return Number(m[1]);
 }
 
-function fixtureEvent(
-  sessionId: string,
-  patch: { type?: string; payment_status?: string; amount_total?: number } = {},
-) {
-  const event = JSON.parse(FIXTURE);
-  event.id = `evt_test_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
-  event.created = Math.floor(Date.now() / 1000);
-  event.data.object.id = sessionId;
-  if (patch.type) event.type = patch.type;
-  if (patch.payment_status) event.data.object.payment_status = patch.payment_status;
-  if (patch.amount_total !== undefined) event.data.object.amount_total = patch.amount_total;
-  return JSON.stringify(event, null, 2);
-}
-
-function sign(payload: string, timestamp?: number) {
-  return Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: DEMO_WEBHOOK_SECRET,
-    ...(timestamp ? { timestamp } : {}),
-  });
-}
-
-async function deliver(payload: string, signature: string) {
-  return fetch(baseUrl() + "/api/stripe/webhook", {
-    method: "POST",
-    headers: { "content-type": "application/json", "stripe-signature": signature },
-    body: payload,
-  });
-}
+const deliver = (payload: string, signature: string) => deliverTo(baseUrl(), payload, signature);
 
 async function newSession(cookie: string, priceId = "price_demo_starter") {
   const res = await createSession(cookie, priceId);

@@ -1,55 +1,18 @@
 import crypto from "node:crypto";
-import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { get, signUp, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
+import { proxiedDatabase, type TcpProxy } from "../support/tcp-proxy";
 
 // PostgreSQL goes away while an import runs: every connection of the server is reset at once (a
 // failover, a network cut). The process must live through it, answer again once the database is
-// back, and finish the import. A TCP proxy between the server and PostgreSQL does the cutting, so
-// this needs DATABASE_URL: PGlite runs inside the process, with no connection to lose.
-
-/** A TCP proxy to `target` that can reset every connection and refuse new ones until restored. */
-async function proxyTo(target: { host: string; port: number }) {
-  const pairs = new Set<[net.Socket, net.Socket]>();
-  let down = false;
-  const server = net.createServer((client) => {
-    if (down) return client.resetAndDestroy();
-    const upstream = net.connect(target.port, target.host);
-    const pair: [net.Socket, net.Socket] = [client, upstream];
-    pairs.add(pair);
-    const close = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("error", close).on("close", close);
-    upstream.on("error", close).on("close", close);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    /** Resets every open connection (ECONNRESET on the server's side) and refuses new ones. */
-    cut() {
-      down = true;
-      for (const [client, upstream] of pairs) {
-        client.resetAndDestroy();
-        upstream.destroy();
-      }
-      pairs.clear();
-    },
-    restore() {
-      down = false;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+// back, and finish the import. A TCP proxy between the server and PostgreSQL does the cutting
+// (test/support/tcp-proxy.ts), so this needs DATABASE_URL: PGlite runs inside the process, with no
+// connection to lose. test/fault/db-cut.test.ts cuts it under mail and scheduled work.
 
 let server: RunningServer | undefined;
-let proxy: Awaited<ReturnType<typeof proxyTo>> | undefined;
+let proxy: TcpProxy | undefined;
 afterAll(async () => {
   if (server?.process.exitCode === null) await server.stop();
   proxy?.cut();
@@ -58,13 +21,10 @@ afterAll(async () => {
 
 describe.skipIf(!process.env.DATABASE_URL)("PostgreSQL connections lost in the middle of an import", () => {
   it("the process lives on, answers /healthz again and the import finishes", async () => {
-    const own = new URL((await ownDatabase()).DATABASE_URL!);
-    proxy = await proxyTo({ host: own.hostname, port: Number(own.port || 5432) });
-    const viaProxy = new URL(own);
-    viaProxy.hostname = "127.0.0.1";
-    viaProxy.port = String(proxy.port);
+    const proxied = await proxiedDatabase((await ownDatabase()).DATABASE_URL!);
+    proxy = proxied.proxy;
     server = await startServer({
-      DATABASE_URL: viaProxy.toString(),
+      DATABASE_URL: proxied.url,
       // An import over many short jobs (small pages, a slowed simulator), retried often enough to
       // outlast the cut; a job whose completion was lost is taken back after 3 s.
       SIM_DELAY_FACTOR: "5",

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { get, signUp, waitForImports, type ImportRow } from "../support/http";
+import { signUp, waitForImports, type ImportRow } from "../support/http";
+import { exchange, importsOf, midImport, tradesOf } from "../support/plaid-link";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
@@ -30,41 +31,6 @@ async function start(env: Record<string, string>) {
   const server = await startServer(env);
   started.push(server);
   return server;
-}
-
-async function exchange(base: string, cookie: string, username: string, scenario = "") {
-  const res = await fetch(base + "/api/finance/plaid/exchange-public-token", {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie },
-    body: JSON.stringify({
-      public_token: `public-sandbox-${scenario}${username}-${crypto.randomBytes(4).toString("hex")}`,
-    }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { data: { accounts: { id: number; import_id: number }[] } }).data.accounts[0]!;
-}
-
-async function importsOf(base: string, cookie: string): Promise<ImportRow[]> {
-  return ((await (await get("/api/portal/imports", { base, cookie })).json()) as { data: ImportRow[] }).data;
-}
-
-/** Waits until the import has stored some pages but not all. */
-async function midImport(base: string, cookie: string): Promise<ImportRow> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const [row] = await importsOf(base, cookie);
-    if (row && row.state === "fetching" && row.fetched > 0 && row.total && row.fetched < row.total) return row;
-    if (Date.now() > deadline || row?.state === "done")
-      throw new Error(`never caught mid-import: ${JSON.stringify(row)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function tradesOf(base: string, cookie: string): Promise<number> {
-  const list = (
-    (await (await get("/api/finance/plaid/accounts", { base, cookie })).json()) as { data: { trades: number }[] }
-  ).data;
-  return list.reduce((n, a) => n + a.trades, 0);
 }
 
 /**

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { signUp, waitForImports } from "../support/http";
+import { expectedDemoLedger } from "../support/plaid-expected";
+import { exchange, midImport, tradesOf } from "../support/plaid-link";
+import type { RunningServer } from "../support/server";
+import { invariantProblems } from "./invariants";
+import { isRunning, kill9, logged, scenario, start, waitFor } from "./servers";
+
+// Two replicas on one PostgreSQL; the one running an import's job is killed with -9. Its job stays
+// "active" in pg-boss until it expires (JOB_EXPIRE_SECONDS, 3 s here; maintenance checks as often),
+// then the other replica takes it back as a retry and finishes the import. Several processes on
+// one database need PostgreSQL: PGlite belongs to one process.
+
+const RUN = Date.now().toString(36);
+
+/** Import steps of `importId` a replica finished (its "job done" lines). */
+function stepsDone(server: RunningServer, importId: number): number {
+  return logged(server, "job done").filter(
+    (e) => e.job === "import-step" && (e.data as { importId?: number })?.importId === importId,
+  ).length;
+}
+
+describe.skipIf(!process.env.DATABASE_URL)("a replica killed in the middle of a job", () => {
+  it("the other replica takes the job back when it expires and finishes the import: every trade once", async () => {
+    const env = await scenario({
+      SIM_DELAY_FACTOR: "2",
+      SIM_PLAID_PAGE_SIZE: "40",
+      JOB_EXPIRE_SECONDS: "3",
+      JOB_RETRY_LIMIT: "6",
+      JOB_RETRY_DELAY_SECONDS: "2",
+    });
+    const a = await start(env);
+    const b = await start(env);
+    const { cookie, email } = await signUp({ base: a.url });
+    const username = `user_good_${RUN}r`;
+    const linked = await exchange(a.url, cookie, username);
+    await midImport(a.url, cookie);
+
+    // The replica that just finished a step of this import: it wakes its own workers for the next
+    // one at once, so that is the job it is running now.
+    const [running, other] = await waitFor("a replica between two steps", async () => {
+      const done = [stepsDone(a, linked.import_id), stepsDone(b, linked.import_id)];
+      await new Promise((r) => setTimeout(r, 30));
+      if (stepsDone(a, linked.import_id) > done[0]!) return [a, b] as const;
+      if (stepsDone(b, linked.import_id) > done[1]!) return [b, a] as const;
+      return undefined;
+    });
+    await kill9(running);
+
+    const [done] = await waitForImports(cookie, { base: other.url, timeoutMs: 90_000 });
+    const expected = expectedDemoLedger(username);
+    expect(done).toMatchObject({ id: linked.import_id, state: "done", error: null, total: expected.transactions });
+    expect(await tradesOf(other.url, cookie)).toBe(expected.trades);
+    expect(isRunning(other)).toBe(true);
+    // The dead replica's job was taken back: a job of this import ran again after it expired.
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        "select count(*)::int as n from pgboss.job where name = 'import-step' and (data->>'importId')::int = $1 and retry_count > 0",
+        [linked.import_id],
+      );
+      expect(rows[0].n).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+    expect(await other.stop()).toBe(0);
+    expect(await invariantProblems(env, { users: [email] })).toEqual([]);
+  });
+});
