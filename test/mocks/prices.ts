@@ -3,6 +3,7 @@ import { http, HttpResponse } from "msw";
 import { DEMO_DEFILLAMA_URL, DEMO_YAHOO_URL } from "../../app/sources/prices.server";
 import { mulberry32 } from "./random";
 import { simDelay, simDelayFactor } from "./sim-delay";
+import { l2TokenAddress } from "./wallet-sim";
 
 /**
  * A simulator of the two price providers (Yahoo's chart API, DefiLlama's coins API) for demo mode
@@ -456,7 +457,42 @@ const COINS: Record<string, Profile> = {
     vol: 0.07,
     anchors: y({ "2023-04-20": 0.0000001, 2024: 0.0000014, 2025: 0.000019, "2025-07-01": 0.00001 }),
   },
+  // The Solana simulator's tokens (test/mocks/solana.ts): JUP, BONK, RAY, WIF.
+  "solana:JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN": {
+    name: "JUP",
+    vol: 0.06,
+    anchors: y({ "2024-01-31": 0.55, 2025: 0.82, "2025-07-01": 0.45 }),
+  },
+  "solana:DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263": {
+    name: "BONK",
+    vol: 0.07,
+    anchors: y({ "2023-01-05": 0.0000003, 2024: 0.000013, 2025: 0.00003, "2025-07-01": 0.000016 }),
+  },
+  "solana:4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R": {
+    name: "RAY",
+    vol: 0.06,
+    anchors: y({ 2022: 3.5, 2023: 0.17, 2024: 0.25, 2025: 5, "2025-07-01": 2.1 }),
+  },
+  "solana:EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm": {
+    name: "WIF",
+    vol: 0.08,
+    anchors: y({ "2023-12-20": 0.05, 2024: 0.2, 2025: 1.9, "2025-07-01": 0.85 }),
+  },
 };
+// The EVM simulator's copies of LINK, UNI, PEPE and AAVE on Base and Arbitrum (made-up contracts):
+// priced as the Ethereum token, as DefiLlama prices a bridged token, so a wallet holding one asset
+// on several chains is valued with one series.
+for (const [chainId, chain] of [
+  [8453, "base"],
+  [42161, "arbitrum"],
+] as const)
+  for (const [symbol, address] of Object.entries({
+    LINK: "0x514910771af9ca656af840dff83e8264ecf986ca",
+    UNI: "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984",
+    PEPE: "0x6982508145454ce325ddbe47a25d4ec3d2311933",
+    AAVE: "0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9",
+  }))
+    COINS[`${chain}:${l2TokenAddress(chainId, symbol)}`] = COINS[`ethereum:${address}`]!;
 
 const DAY = 86_400_000;
 const dayNum = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY);
