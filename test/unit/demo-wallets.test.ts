@@ -103,3 +103,13 @@ describe.each(traders)("demo EVM and Solana wallets, trader $n", ({ evm, solana 
     expect(m.twr!).toBeCloseTo(index.at(-1)! - 1, 6);
   });
 });
+
+describe("the demo wallets' months", () => {
+  it("are 2025's as traders remember them: ETH near $4,800 in late August, SOL near $245 in mid-September", () => {
+    const at = (id: string, day: string) => simulatedCoinPrice(id, new Date(`${day}T12:00:00Z`))!;
+    expect(at("coingecko:ethereum", "2025-05-01")).toBeLessThan(2_500);
+    expect(at("coingecko:ethereum", "2025-08-24")).toBeGreaterThan(4_000);
+    expect(at("coingecko:solana", "2025-09-18")).toBeGreaterThan(200);
+    expect(at("coingecko:bitcoin", "2025-08-14")).toBeGreaterThan(110_000);
+  });
+});
