@@ -180,8 +180,16 @@ export function solanaPageTransactions(owner: string, payload: SolanaPagePayload
 
 export type SolanaMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
 
-/** A wallet's transactions → ledger rows, each swap valued in USD (priceAt: historical prices by mint). */
+/**
+ * A wallet's transactions → ledger rows (pure): swaps valued in USD (priceAt: historical prices by
+ * mint), transfers as deposits and withdrawals, in stablecoins or in kind, as on an EVM chain.
+ * Without them the stablecoins a wallet spends came from nowhere: beside another account the
+ * engine read its buys as borrowing (cash below zero, leverage, losses beyond equity).
+ */
 export function mapSolanaTransactions(transactions: WalletTransaction[], priceAt?: PriceLookup): SolanaMapped {
-  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT, priceAt });
-  return { ...valued, batch: { trades: valued.trades, cashFlows: [], marks: [], events: [] } };
+  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT, priceAt, transfers: true });
+  return {
+    ...valued,
+    batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events },
+  };
 }

@@ -3,7 +3,8 @@ import { delay, http, HttpResponse } from "msw";
 import { EVM_CHAINS } from "../../app/sources/evm.server";
 import { DEMO_EVM_EXPLORER_URL } from "../../app/sources/wallet-demo";
 import { simDelay } from "./sim-delay";
-import { baseUnits, hexDigest, memo, SIM_START, simulateTrading, type SimEvent } from "./wallet-sim";
+import { simulatedCoinPrice } from "./prices";
+import { baseUnits, hexDigest, l2TokenAddress, memo, SIM_START, simulateTrading, type SimEvent } from "./wallet-sim";
 
 // An explorer API's answer time for one call (Etherscan: 100–300 ms), scaled by SIM_DELAY_FACTOR.
 const EXPLORER_LATENCY_MS = 120;
@@ -45,41 +46,37 @@ const FAILURES = new Map(
   ]),
 );
 
-type Token = { address: string; symbol: string; name: string; decimals: number; price: number };
+type Token = { address: string; symbol: string; name: string; decimals: number };
 const TOKENS: Token[] = [
   {
     address: "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
     symbol: "WETH",
     name: "Wrapped Ether",
     decimals: 18,
-    price: 2600,
   },
   {
     address: "0x514910771af9ca656af840dff83e8264ecf986ca",
     symbol: "LINK",
     name: "ChainLink Token",
     decimals: 18,
-    price: 15,
   },
-  { address: "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984", symbol: "UNI", name: "Uniswap", decimals: 18, price: 8 },
-  { address: "0x6982508145454ce325ddbe47a25d4ec3d2311933", symbol: "PEPE", name: "Pepe", decimals: 18, price: 0.00001 },
+  { address: "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984", symbol: "UNI", name: "Uniswap", decimals: 18 },
+  { address: "0x6982508145454ce325ddbe47a25d4ec3d2311933", symbol: "PEPE", name: "Pepe", decimals: 18 },
   {
     address: "0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9",
     symbol: "AAVE",
     name: "Aave Token",
     decimals: 18,
-    price: 220,
   },
 ];
 const STABLES: Token[] = [
-  { address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", symbol: "USDC", name: "USD Coin", decimals: 6, price: 1 },
-  { address: "0xdac17f958d2ee523a2206206994597c13d831ec7", symbol: "USDT", name: "Tether USD", decimals: 6, price: 1 },
+  { address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", symbol: "USDC", name: "USD Coin", decimals: 6 },
+  { address: "0xdac17f958d2ee523a2206206994597c13d831ec7", symbol: "USDT", name: "Tether USD", decimals: 6 },
   {
     address: "0x6b175474e89094c44da98b954eedeac495271d0f",
     symbol: "DAI",
     name: "Dai Stablecoin",
     decimals: 18,
-    price: 1,
   },
 ];
 const ROUTER = "0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad";
@@ -111,9 +108,7 @@ function chainTokens(chainId: number): { tokens: Token[]; stables: Token[] } {
   if (chainId === 1) return { tokens: TOKENS, stables: STABLES };
   const chain = EVM_CHAINS.find((c) => c.id === chainId)!;
   const tokens = TOKENS.map((t, i) =>
-    i === 0
-      ? { ...t, address: chain.wrapped }
-      : { ...t, address: `0x${hexDigest("token", String(chainId), t.symbol).slice(0, 40)}` },
+    i === 0 ? { ...t, address: chain.wrapped } : { ...t, address: l2TokenAddress(chainId, t.symbol) },
   );
   const stables = chain.stables.slice(0, 2).map((address, i) => ({ ...STABLES[i]!, address }));
   return { tokens, stables };
@@ -132,7 +127,11 @@ export function demoEvmHistory(address: string, chainId = 1): History {
     const seed = chainId === 1 ? `evm:${me}` : `evm:${chainId}:${me}`;
     let events = simulateTrading(
       seed,
-      tokens.map((t) => ({ key: t.address, basePrice: t.price })),
+      // At the price simulator's price of the Ethereum token (a layer 2's copy is the same asset).
+      tokens.map((t, i) => {
+        const id = `ethereum:${TOKENS[i]!.address}`;
+        return { key: t.address, price: (time: number) => simulatedCoinPrice(id, new Date(time * 1000))! };
+      }),
       stables.map((s) => s.address),
     );
     // Layer 2s: a shorter history (its first third), still starting with its deposit.

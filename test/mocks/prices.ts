@@ -3,6 +3,7 @@ import { http, HttpResponse } from "msw";
 import { DEMO_DEFILLAMA_URL, DEMO_YAHOO_URL } from "../../app/sources/prices.server";
 import { mulberry32 } from "./random";
 import { simDelay, simDelayFactor } from "./sim-delay";
+import { l2TokenAddress } from "./wallet-sim";
 
 /**
  * A simulator of the two price providers (Yahoo's chart API, DefiLlama's coins API) for demo mode
@@ -11,7 +12,8 @@ import { simDelay, simDelayFactor } from "./sim-delay";
  * year, plus a few turning points), the same for a day whatever range is asked. Stocks split as
  * they really did: Yahoo's `close` is split-adjusted to today, `adjclose` also for dividends, and
  * `events.splits` lists the splits, so an as-traded NVDA is about $1,200 in May 2024 and $120 after
- * 10 June 2024. Levels after the table's last row (mid-2025) wander around it.
+ * 10 June 2024. Levels after the table's last row (mid-2025; November 2025 for BTC, ETH and the
+ * wallet demos' tokens, which trade May to October 2025) wander around it.
  *
  * Like the real services it answers after a small delay (scaled by SIM_DELAY_FACTOR), now and then
  * with HTTP 429 and a Retry-After (every RATE_LIMIT_EVERY-th request per provider), Yahoo with a
@@ -381,6 +383,9 @@ const BTC: Profile = {
     "2024-03-14": 73_000,
     2025: 93_400,
     "2025-07-01": 107_000,
+    "2025-08-14": 123_000,
+    "2025-10-06": 124_000,
+    "2025-11-01": 110_000,
   }),
 };
 const ETH: Profile = {
@@ -403,6 +408,9 @@ const ETH: Profile = {
     2025: 3_330,
     "2025-04-08": 1_500,
     "2025-07-01": 2_500,
+    "2025-08-24": 4_800,
+    "2025-10-01": 4_150,
+    "2025-11-01": 3_850,
   }),
 };
 const SOL: Profile = {
@@ -417,7 +425,10 @@ const SOL: Profile = {
     2023: 10,
     2024: 101,
     2025: 189,
+    "2025-04-08": 105,
     "2025-07-01": 150,
+    "2025-09-18": 245,
+    "2025-11-01": 185,
   }),
 };
 const flatStable = (name: string): Profile => ({ name, vol: 0.0004, anchors: [["2015-01-02", 1]] });
@@ -439,24 +450,122 @@ const COINS: Record<string, Profile> = {
   "ethereum:0x514910771af9ca656af840dff83e8264ecf986ca": {
     name: "LINK",
     vol: 0.045,
-    anchors: y({ 2021: 11.5, 2022: 20, 2023: 5.6, 2024: 15, 2025: 20, "2025-07-01": 13.5 }),
+    anchors: y({
+      2021: 11.5,
+      2022: 20,
+      2023: 5.6,
+      2024: 15,
+      2025: 20,
+      "2025-04-08": 11,
+      "2025-07-01": 13.5,
+      "2025-08-22": 26,
+      "2025-11-01": 17.5,
+    }),
   },
   "ethereum:0x1f9840a85d5af5bf1d1762f925bdaddc4201f984": {
     name: "UNI",
     vol: 0.05,
-    anchors: y({ 2021: 5, 2022: 17, 2023: 5.2, 2024: 6.3, 2025: 13, "2025-07-01": 7.5 }),
+    anchors: y({
+      2021: 5,
+      2022: 17,
+      2023: 5.2,
+      2024: 6.3,
+      2025: 13,
+      "2025-04-08": 5,
+      "2025-07-01": 7.5,
+      "2025-08-22": 11,
+      "2025-11-01": 6.2,
+    }),
   },
   "ethereum:0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9": {
     name: "AAVE",
     vol: 0.05,
-    anchors: y({ 2021: 88, 2022: 265, 2023: 52, 2024: 106, 2025: 310, "2025-07-01": 250 }),
+    anchors: y({
+      2021: 88,
+      2022: 265,
+      2023: 52,
+      2024: 106,
+      2025: 310,
+      "2025-04-08": 135,
+      "2025-07-01": 250,
+      "2025-08-22": 350,
+      "2025-11-01": 225,
+    }),
   },
   "ethereum:0x6982508145454ce325ddbe47a25d4ec3d2311933": {
     name: "PEPE",
     vol: 0.07,
-    anchors: y({ "2023-04-20": 0.0000001, 2024: 0.0000014, 2025: 0.000019, "2025-07-01": 0.00001 }),
+    anchors: y({
+      "2023-04-20": 0.0000001,
+      2024: 0.0000014,
+      2025: 0.000019,
+      "2025-04-08": 0.0000066,
+      "2025-07-01": 0.00001,
+      "2025-08-13": 0.000013,
+      "2025-11-01": 0.0000066,
+    }),
+  },
+  // The Solana simulator's tokens (test/mocks/solana.ts): JUP, BONK, RAY, WIF.
+  "solana:JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN": {
+    name: "JUP",
+    vol: 0.06,
+    anchors: y({ "2024-01-31": 0.55, 2025: 0.82, "2025-04-08": 0.35, "2025-07-01": 0.45, "2025-11-01": 0.35 }),
+  },
+  "solana:DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263": {
+    name: "BONK",
+    vol: 0.07,
+    anchors: y({
+      "2023-01-05": 0.0000003,
+      2024: 0.000013,
+      2025: 0.00003,
+      "2025-04-08": 0.00001,
+      "2025-07-01": 0.000016,
+      "2025-07-20": 0.000036,
+      "2025-11-01": 0.000014,
+    }),
+  },
+  "solana:4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R": {
+    name: "RAY",
+    vol: 0.06,
+    anchors: y({
+      2022: 3.5,
+      2023: 0.17,
+      2024: 0.25,
+      2025: 5,
+      "2025-04-08": 1.6,
+      "2025-07-01": 2.1,
+      "2025-09-15": 3.3,
+      "2025-11-01": 1.8,
+    }),
+  },
+  "solana:EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm": {
+    name: "WIF",
+    vol: 0.08,
+    anchors: y({
+      "2023-12-20": 0.05,
+      2024: 0.2,
+      2025: 1.9,
+      "2025-04-08": 0.33,
+      "2025-07-01": 0.85,
+      "2025-07-22": 1.3,
+      "2025-11-01": 0.5,
+    }),
   },
 };
+// The EVM simulator's copies of LINK, UNI, PEPE and AAVE on Base and Arbitrum (made-up contracts):
+// priced as the Ethereum token, as DefiLlama prices a bridged token, so a wallet holding one asset
+// on several chains is valued with one series.
+for (const [chainId, chain] of [
+  [8453, "base"],
+  [42161, "arbitrum"],
+] as const)
+  for (const [symbol, address] of Object.entries({
+    LINK: "0x514910771af9ca656af840dff83e8264ecf986ca",
+    UNI: "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984",
+    PEPE: "0x6982508145454ce325ddbe47a25d4ec3d2311933",
+    AAVE: "0x7fc66500c84a76ad7e9c93437bfc5ac33e2ddaa9",
+  }))
+    COINS[`${chain}:${l2TokenAddress(chainId, symbol)}`] = COINS[`ethereum:${address}`]!;
 
 const DAY = 86_400_000;
 const dayNum = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY);

@@ -4,6 +4,7 @@ import { delay, http, HttpResponse } from "msw";
 import nacl from "tweetnacl";
 import { DEMO_SOLANA_RPC_URL } from "../../app/sources/wallet-demo";
 import { simDelay } from "./sim-delay";
+import { simulatedCoinPrice } from "./prices";
 import { hexDigest, memo, simulateTrading, type SimEvent } from "./wallet-sim";
 
 /**
@@ -33,21 +34,21 @@ const FAILURES = new Map(
   ]),
 );
 
-type Mint = { mint: string; decimals: number; price: number };
+type Mint = { mint: string; decimals: number };
 export const PUMP_MINT = "9QfRbSzqS1mXy8hmyGMzAcMWxYBpqxZf6ZWH3Bvfpump";
 const SOL = "So11111111111111111111111111111111111111112";
 const TOKENS: Mint[] = [
-  { mint: SOL, decimals: 9, price: 160 },
-  { mint: "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", decimals: 6, price: 0.6 },
-  { mint: "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263", decimals: 5, price: 0.00002 },
-  { mint: "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R", decimals: 6, price: 3 },
-  { mint: "EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm", decimals: 6, price: 1.2 },
+  { mint: SOL, decimals: 9 },
+  { mint: "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", decimals: 6 },
+  { mint: "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263", decimals: 5 },
+  { mint: "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R", decimals: 6 },
+  { mint: "EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm", decimals: 6 },
   // A pump.fun token (its mints end in "pump"); no table price: the price simulator makes one up.
-  { mint: PUMP_MINT, decimals: 6, price: 0.0004 },
+  { mint: PUMP_MINT, decimals: 6 },
 ];
 const STABLES: Mint[] = [
-  { mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", decimals: 6, price: 1 },
-  { mint: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", decimals: 6, price: 1 },
+  { mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", decimals: 6 },
+  { mint: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", decimals: 6 },
 ];
 const BY_MINT = new Map([...TOKENS, ...STABLES].map((t) => [t.mint, t]));
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
@@ -100,7 +101,11 @@ export function demoSolanaHistory(owner: string): History {
   return cache(owner, () => {
     const events = simulateTrading(
       `solana:${owner}`,
-      TOKENS.map((t) => ({ key: t.mint, basePrice: t.price })),
+      // At the price simulator's price of the mint then, as the price source values it.
+      TOKENS.map((t) => ({
+        key: t.mint,
+        price: (time: number) => simulatedCoinPrice(`solana:${t.mint}`, new Date(time * 1000))!,
+      })),
       STABLES.map((s) => s.mint),
     );
     const balances = new Map<string, number>(); // the owner's token balances by mint

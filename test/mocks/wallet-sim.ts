@@ -3,9 +3,11 @@ import { mulberry32 } from "./random";
 
 /**
  * The trading simulation behind the wallet simulators (evm.ts, solana.ts): for any address, a
- * deterministic history seeded by the address. Prices follow a seeded random walk with a drift per
- * token (some go up, some down), and the trader buys and sells through stablecoins, sometimes
- * token for token or with the chain's native coin, over six months (May to October 2025).
+ * deterministic history seeded by the address. The trader buys and sells through stablecoins,
+ * sometimes token for token or with the chain's native coin, over six months (May to October
+ * 2025), at the price simulator's price of each token then (test/mocks/prices.ts) within 1 %
+ * slippage: the price source values the wallet's swaps, transfers and holdings with that same
+ * series, so a wallet's own walk would make its trades disagree with their valuation.
  */
 export const SIM_START = Date.UTC(2025, 4, 1);
 export const SIM_DAYS = 184;
@@ -14,7 +16,8 @@ export function seededRandom(seed: string): () => number {
   return mulberry32(crypto.createHash("sha256").update(seed).digest().readUInt32LE(0));
 }
 
-export type SimToken = { key: string; basePrice: number };
+/** A risky token: its key and its market price in USD at a time (unix seconds). */
+export type SimToken = { key: string; price: (time: number) => number };
 
 export type SimSwap = {
   index: number;
@@ -34,22 +37,8 @@ export type SimEvent = SimSwap | { index: number; time: number; deposit: string;
  */
 export function simulateTrading(seed: string, tokens: SimToken[], stables: string[]): SimEvent[] {
   const rand = seededRandom(seed);
-  // Daily prices: a drift per token between -70% and +90% over the period, plus noise.
-  const prices = new Map<string, number[]>();
-  for (const t of tokens) {
-    const drift = -0.7 + rand() * 1.6;
-    const vol = 0.02 + rand() * 0.04;
-    const series: number[] = [];
-    let p = t.basePrice * (0.7 + rand() * 0.6);
-    for (let d = 0; d <= SIM_DAYS; d++) {
-      series.push(p);
-      p *= Math.exp(Math.log(1 + drift) / SIM_DAYS + vol * (rand() * 2 - 1));
-    }
-    prices.set(t.key, series);
-  }
-  const priceAt = (key: string, time: number) =>
-    prices.get(key)![Math.min(SIM_DAYS, Math.floor((time - SIM_START / 1000) / 86400))]! * (0.99 + rand() * 0.02);
-
+  const market = new Map(tokens.map((t) => [t.key, t.price]));
+  const priceAt = (key: string, time: number) => market.get(key)!(time) * (0.99 + rand() * 0.02);
   const events: SimEvent[] = [];
   const count = 60 + Math.floor(rand() * 40);
   const times = Array.from({ length: count }, () =>
@@ -59,6 +48,9 @@ export function simulateTrading(seed: string, tokens: SimToken[], stables: strin
   let index = 0;
   events.push({ index: index++, time: Math.floor(SIM_START / 1000) + 3600, deposit: stables[0]!, amount: cash });
   const holdings = new Map<string, number>();
+  // Dollars by stablecoin: a buy pays with a coin the wallet holds (a chain cannot send more).
+  const dollars = new Map<string, number>([[stables[0]!, cash]]);
+  const credit = (coin: string, usd: number) => dollars.set(coin, (dollars.get(coin) ?? 0) + usd);
   const stable = () => stables[Math.floor(rand() * stables.length)]!;
   for (const time of times) {
     const r = rand();
@@ -66,6 +58,7 @@ export function simulateTrading(seed: string, tokens: SimToken[], stables: strin
     if (r < 0.04) {
       const more = 2000 + Math.floor(rand() * 10) * 500;
       cash += more;
+      credit(stables[0]!, more);
       events.push({ index: index++, time, deposit: stables[0]!, amount: more });
       continue;
     }
@@ -76,7 +69,9 @@ export function simulateTrading(seed: string, tokens: SimToken[], stables: strin
       const usd = sold * priceAt(key, time);
       holdings.set(key, qty - sold);
       cash += usd;
-      events.push({ index: index++, time, outToken: key, outAmount: sold, inToken: stable(), inAmount: usd });
+      const coin = stable();
+      credit(coin, usd);
+      events.push({ index: index++, time, outToken: key, outAmount: sold, inToken: coin, inAmount: usd });
       continue;
     }
     if (held.length && r < 0.52) {
@@ -93,11 +88,13 @@ export function simulateTrading(seed: string, tokens: SimToken[], stables: strin
     }
     if (cash < 200) continue;
     const key = tokens[Math.floor(rand() * tokens.length)]!.key;
-    const usd = Math.min(cash, cash * (0.08 + rand() * 0.25));
+    const [coin, balance] = [...dollars.entries()].reduce((a, b) => (b[1] > a[1] ? b : a));
+    const usd = Math.min(balance, cash * (0.08 + rand() * 0.25));
     const got = usd / priceAt(key, time);
     cash -= usd;
+    credit(coin, -usd);
     holdings.set(key, (holdings.get(key) ?? 0) + got);
-    events.push({ index: index++, time, outToken: stable(), outAmount: usd, inToken: key, inAmount: got });
+    events.push({ index: index++, time, outToken: coin, outAmount: usd, inToken: key, inAmount: got });
   }
   return events;
 }
@@ -107,6 +104,14 @@ export function baseUnits(amount: number, decimals: number): string {
   const digits = Math.min(decimals, 8);
   const scaled = BigInt(Math.round(amount * 10 ** digits));
   return (scaled * 10n ** BigInt(decimals - digits)).toString();
+}
+
+/**
+ * The made-up contract of an Ethereum token's copy on a layer 2 (evm.ts), which the price simulator
+ * prices as the token itself (prices.ts), as DefiLlama prices a bridged token.
+ */
+export function l2TokenAddress(chainId: number, symbol: string): string {
+  return `0x${hexDigest("token", String(chainId), symbol).slice(0, 40)}`;
 }
 
 export function hexDigest(...parts: string[]): string {

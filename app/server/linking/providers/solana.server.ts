@@ -105,13 +105,19 @@ async function mappedSolana(row: StepRow<SolanaCursor>, address: string): Promis
       (typeof p.payload === "string" ? JSON.parse(p.payload) : p.payload) as SolanaPagePayload,
     ),
   );
-  const priceAt = await swapPriceLookup({ kind: "solana" }, transactions, { nativeToken: WSOL_MINT });
+  const priceAt = await swapPriceLookup({ kind: "solana" }, transactions, {
+    nativeToken: WSOL_MINT,
+    transfers: true,
+  });
   const valued = mapSolanaTransactions(transactions, priceAt);
   if (valued.warnings.length)
     log("debug", "solana import warnings", { importId: row.id, warnings: valued.warnings.slice(0, 5) });
   const mapped: MappedHistory = {
     batch: valued.batch,
-    skipped: valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {},
+    skipped: {
+      ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
+      ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
+    },
   };
   keepMapped(key, mapped);
   return mapped;
