@@ -1,3 +1,4 @@
+import { formatScore } from "~/lib/format-number";
 import type { Tier } from "~/lib/vocabulary";
 
 export function Stars({ count, label }: { count: number; label?: string }) {
@@ -17,6 +18,17 @@ export function GradeBadge({ tier, stars, size = "md" }: { tier: Tier; stars: nu
       <BadgeShield tier={tier} size={size === "lg" ? 40 : 22} />
       <span className="grade-tier">{tier}</span>
       <Stars count={stars} />
+    </span>
+  );
+}
+
+/** A trader's current grade in a list of traders: tier and score, or a plain word before a first grade. */
+export function TraderGrade({ tier, score }: { tier: Tier | null; score: number | null }) {
+  if (!tier) return <span className="muted small trader-grade">Not graded yet</span>;
+  return (
+    <span className={`grade-badge tier-${tier} trader-grade`}>
+      <BadgeShield tier={tier} size={18} />
+      <span className="grade-tier">{tier}</span> <span className="small">{formatScore(score)}</span>
     </span>
   );
 }

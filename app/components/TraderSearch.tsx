@@ -1,7 +1,9 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { displayName } from "~/lib/display-name";
+import type { Tier } from "~/lib/vocabulary";
 import { Avatar } from "./Avatar";
+import { TraderGrade } from "./GradeBadge";
 
 type Trader = {
   id: number;
@@ -9,6 +11,8 @@ type Trader = {
   last_name: string | null;
   username: string | null;
   avatar: string | null;
+  tier: Tier | null;
+  score: number | null;
 };
 
 export const SEARCH_MIN = 3;
@@ -137,6 +141,7 @@ export function TraderSearch() {
                   <strong>{displayName(t) || "Trader"}</strong>
                   {t.username ? <span className="muted small"> @{t.username}</span> : null}
                 </span>
+                <TraderGrade tier={t.tier} score={t.score} />
               </Link>
             ))
           )}

@@ -3,6 +3,7 @@ import { seo } from "~/lib/seo";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/Avatar";
+import { TraderGrade } from "~/components/GradeBadge";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { normalizeKeyword, SEARCH_MIN_CHARS, searchTraders } from "~/server/community/search.server";
@@ -47,6 +48,7 @@ export default function Search() {
                     <strong>{displayName(t) || "Trader"}</strong>
                     {t.username ? <span className="muted small"> @{t.username}</span> : null}
                   </span>
+                  <TraderGrade tier={t.tier} score={t.score} />
                 </Link>
               </li>
             ))}

@@ -102,7 +102,16 @@ describe("trader search", () => {
       avatar: string | null;
     }[];
     expect(list.map((t) => t.username)).toEqual([`srch${run}`, `srch${run}x`, `other${run}`]);
-    expect(Object.keys(list[0]!).sort()).toEqual(["avatar", "first_name", "id", "last_name", "username"]);
+    expect(Object.keys(list[0]!).sort()).toEqual([
+      "avatar",
+      "first_name",
+      "id",
+      "last_name",
+      "score",
+      "tier",
+      "username",
+    ]);
+    expect(list[0]).toMatchObject({ tier: null, score: null });
     expect(list[0]!.id).toBe(exact.id);
   });
 
@@ -120,6 +129,26 @@ describe("trader search", () => {
   it("returns at most 20", async () => {
     const res = await apiGet(`/api/portal/search/trader?keyword=many${run}`, exact.cookie);
     expect((res.body.data as unknown[]).length).toBe(20);
+  });
+
+  it("shows a graded trader's tier and score, in the API and on the results page", async () => {
+    const m = await graded();
+    const keyword = `Trader${run}`;
+    const found = (await apiGet(`/api/portal/search/trader?keyword=${keyword}`, exact.cookie)).body.data as {
+      id: number;
+      tier: string | null;
+      score: number | null;
+    }[];
+    const mine = found.find((t) => t.id === m.id)!;
+    expect(["Bronze", "Silver", "Gold", "Master", "Legend"]).toContain(mine.tier);
+    expect(mine.score).toBeGreaterThan(0);
+    expect(mine.score! * 10).toBe(Math.trunc(mine.score! * 10));
+    const page = (await (await get(`/search?keyword=${keyword}`, { cookie: exact.cookie })).text()).replace(
+      /<!-- -->/g,
+      "",
+    );
+    expect(page).toContain(`<span class="grade-tier">${mine.tier}</span>`);
+    expect(page).toContain(mine.score!.toFixed(1));
   });
 
   it("answers 400 with a message below 3 characters, 401 without a session", async () => {

@@ -1,4 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
+import { truncateScore } from "~/lib/format-number";
+import type { Tier } from "~/lib/vocabulary";
 import { getDb } from "../platform/db.server";
 
 export const SEARCH_MIN_CHARS = 3;
@@ -10,6 +12,9 @@ export type TraderSearchResult = {
   last_name: string | null;
   username: string | null;
   avatar: string | null;
+  /** The trader's current grade, as the leaderboard shows it; null before a first grade. */
+  tier: Tier | null;
+  score: number | null;
 };
 
 // What a trader's rank is measured against: username and names, lower case.
@@ -49,6 +54,8 @@ type Row = {
   avatar_url: string | null;
   tier: number;
   rank: number;
+  grade_tier: Tier | null;
+  grade_score: number | null;
 };
 
 /**
@@ -71,11 +78,17 @@ export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Prom
   const ranked = (candidates: RawBuilder<unknown>) =>
     sql<Row>`
     with candidates as (${candidates}), scored as (
-      select u.id, u.first_name, u.last_name, u.username, u.avatar_url, ${tier(k, prefix, contains)}::float8 as tier,
+      select u.id, u.first_name, u.last_name, u.username, u.avatar_url, u.current_evaluation_id,
+        ${tier(k, prefix, contains)}::float8 as tier,
         ${tier(k, prefix, contains)} + word_similarity(${k}, ${searchText}) as rank
       from candidates c join users u on u.id = c.id
+    ), page as (
+      select * from scored where rank >= 0.3 order by rank desc, id asc limit ${n}
     )
-    select * from scored where rank >= 0.3 order by rank desc, id asc limit ${n}`.execute(db);
+    -- The page's grades only: one primary-key lookup per result.
+    select p.*, e.tier as grade_tier, e.score as grade_score
+    from page p left join evaluations e on e.id = p.current_evaluation_id
+    order by p.rank desc, p.id asc`.execute(db);
   const prefixes = sql`
     (select id from users where username like ${prefix} order by username using ~<~ limit ${n})
     union (select id from users where lower(first_name) like ${prefix} order by lower(first_name) using ~<~ limit ${n})
@@ -109,5 +122,7 @@ export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Prom
     last_name: r.last_name,
     username: r.username,
     avatar: r.avatar_url,
+    tier: r.grade_tier,
+    score: r.grade_score === null ? null : truncateScore(Number(r.grade_score)),
   }));
 }

@@ -407,7 +407,18 @@ export const RoundTrips = envelope(
   ),
   PageMeta.extend({ sort_by: z.string(), order: z.enum(["asc", "desc"]), evaluation_id: z.number().int() }),
 ).openapi("RoundTrips");
-export const TraderSearch = envelope(z.array(z.object(traderRef))).openapi("TraderSearch");
+export const TraderSearch = envelope(
+  z.array(
+    z.object({
+      ...traderRef,
+      tier: z.enum(TIERS).nullable().openapi({ description: "The current grade's tier; null before a first grade." }),
+      score: z
+        .number()
+        .nullable()
+        .openapi({ description: "The current grade's score, cut to 0.1 as every page shows it." }),
+    }),
+  ),
+).openapi("TraderSearch");
 export const ShareRecorded = envelope(
   z.object({
     task: z.literal("share_card"),
