@@ -103,13 +103,13 @@ export async function gradedTrader(base: string) {
   await waitForImports(cookie, { base, timeoutMs: 120_000 });
   const me = (await (await fetch(base + "/api/user/info", { headers: { cookie } })).json()) as { data: { id: number } };
   const share = (await (await post(`/api/share/image/${me.data.id}`, {})).json()) as { data: { share_url: string } };
-  return { cookie, card: new URL(share.data.share_url).pathname };
+  return { cookie, card: new URL(share.data.share_url).pathname, id: me.data.id };
 }
 
 /**
  * Limits under load: (1) how much four parallel 10 MB bodies delay another client's small request;
- * (2) 200 connections of mixed load, 40 on each of: the cached landing, a blog post, a card PNG, the
- * signed-in profile and the signed-in search API — p50/p99 per route, and how many were answered a
+ * (2) 200 connections of mixed load, a sixth on each of: the cached landing, a blog post, a card PNG,
+ * the signed-in profile, a trader's page read signed in, and the signed-in search API — p50/p99 per route, and how many were answered a
  * fast 503 (admission control or pool wait limit) instead of queueing.
  */
 export async function benchLimits(duration = 10) {
@@ -132,15 +132,18 @@ export async function benchLimits(duration = 10) {
     );
     const busy = await smallLatencies(server.url, 200);
     const bigStatuses = (await big).flat();
-    const { cookie, card } = await gradedTrader(server.url);
+    const { cookie, card, id } = await gradedTrader(server.url);
     const mix: Record<string, { path: string; cookie?: string }> = {
       landing: { path: "/" },
       blog: { path: "/blogs/Aq7TrX8B" },
       card: { path: card },
       signedInProfile: { path: "/profile", cookie },
+      // A trader's page read by a signed-in viewer: its loaders share thrown answers (issue 36's
+      // "Body is unusable" 500s came from there).
+      signedInTrader: { path: `/u/${id}`, cookie },
       searchApi: { path: "/api/portal/search/trader?keyword=user", cookie },
     };
-    const connections = Number(process.env.BENCH_CONNECTIONS ?? 200) / Object.keys(mix).length;
+    const connections = Math.round(Number(process.env.BENCH_CONNECTIONS ?? 200) / Object.keys(mix).length);
     const figures = await Promise.all(
       Object.entries(mix).map(
         async ([name, m]) =>
