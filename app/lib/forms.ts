@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 export type FieldErrors = Record<string, string>;
 /** What the user typed, by field name, for a form shown again. */
@@ -48,6 +48,9 @@ export function keepTyped(raw: FormValues): FormValues {
   for (const [k, v] of Object.entries(raw)) if (!SECRET_FIELDS.test(k)) values[k] = v;
   return values;
 }
+
+/** A text field read as sent, "" when absent: the action or its service judges it, in its own words. */
+export const formText = z.string().default("");
 
 /**
  * What an action answers a form when it does not redirect. Both arms have the same keys, so a page

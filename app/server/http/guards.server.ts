@@ -33,6 +33,9 @@ export const idSchema = z.unknown().transform((value, ctx) => {
   return id;
 });
 
+/** toId for a form field read leniently: the id, or null for the action to refuse in its own words. */
+export const idOrNull = z.unknown().transform(toId);
+
 /** Parses a positive integer route id; anything else is a 404, never a 500. */
 export function parseId(raw: string | undefined): number {
   const n = toId(raw);
