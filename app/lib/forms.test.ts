@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldError, formDone, formError, formRefused, parseForm } from "./forms";
+import { fieldError, formDone, formError, formRefused, formText, parseForm } from "./forms";
 
 const schema = z.object({
   email: z.string().email("Enter a valid email."),
@@ -118,5 +118,12 @@ describe("a form with several intents parses as a discriminated union", () => {
       ok: false,
       errors: { task: "Unknown task." },
     });
+  });
+});
+
+describe("formText", () => {
+  it("reads a field as sent, and an absent one as empty", () => {
+    const s = z.object({ body: formText, note: formText });
+    expect(parseForm(s, form({ body: "  hi " }))).toMatchObject({ ok: true, data: { body: "  hi ", note: "" } });
   });
 });
