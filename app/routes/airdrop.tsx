@@ -22,7 +22,8 @@ import {
   type TaskId,
 } from "~/server/community/points.server";
 import { getSessionUser, requireUser } from "~/server/http/session.server";
-import { idOrNull, readForm } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull } from "~/lib/ids";
 
 export const meta: MetaFunction = (args) =>
   seo(args, {

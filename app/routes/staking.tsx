@@ -15,7 +15,8 @@ import {
   unstakePoints,
 } from "~/server/community/points.server";
 import { requireUser } from "~/server/http/session.server";
-import { idOrNull, readForm } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull } from "~/lib/ids";
 import { formDone, formError, formText, parseForm } from "~/lib/forms";
 
 export const meta: MetaFunction = (args) =>

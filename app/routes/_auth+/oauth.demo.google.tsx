@@ -37,16 +37,18 @@ function back(redirectUri: string, params: Record<string, string>) {
 const INVALID_REQUEST = "This sign-in request is not valid. Start again from the sign-in page.";
 // The request being answered (hidden fields), checked before the choice as Google would.
 const ConsentRequest = z.object({ state: formText, redirect_uri: formText });
-// Cancel, or continue with an identity: the preset's hidden fields or the typed ones.
-const ConsentChoice = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("deny") }),
-  z.object({
-    intent: z.literal("allow").optional(),
-    email: DemoIdentitySchema.shape.email,
-    name: DemoIdentitySchema.shape.name,
-    verified: formText.transform((v) => v === "on"),
-  }),
-]);
+// Cancel, or continue with an identity: the preset's hidden fields or the typed ones. Built when
+// used: DemoIdentitySchema is server code, absent from the browser bundle that also runs this module.
+const consentChoice = () =>
+  z.discriminatedUnion("intent", [
+    z.object({ intent: z.literal("deny") }),
+    z.object({
+      intent: z.literal("allow").optional(),
+      email: DemoIdentitySchema.shape.email,
+      name: DemoIdentitySchema.shape.name,
+      verified: formText.transform((v) => v === "on"),
+    }),
+  ]);
 
 export async function action({ request }: ActionFunctionArgs) {
   requireDemo("google");
@@ -55,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const state = asked.ok ? asked.data.state : "";
   const redirectUri = asked.ok ? checkDemoRedirectUri("google", asked.data.redirect_uri, request) : null;
   if (!state || !redirectUri) return json(formError(INVALID_REQUEST), { status: 400 });
-  const choice = parseForm(ConsentChoice, form);
+  const choice = parseForm(consentChoice(), form);
   if (!choice.ok) return json(formError(choice.errors.email ?? choice.errors.name ?? INVALID_REQUEST), { status: 400 });
   if (choice.data.intent === "deny") return back(redirectUri, { error: "access_denied", state });
   const { email, name, verified } = choice.data;

@@ -5,7 +5,8 @@ import { getEnv } from "~/server/platform/env.server";
 import { log } from "~/server/platform/log.server";
 import { readCookie, requireUser } from "~/server/http/session.server";
 import { createLinkToken, describeFailure } from "~/server/linking/providers/plaid.server";
-import { idOrNull, readForm } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull } from "~/lib/ids";
 import { parseForm } from "~/lib/forms";
 import { z } from "zod";
 

@@ -16,7 +16,8 @@ import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from
 import { listImports, retryImport } from "~/server/linking/linking.server";
 import { ADD_FAILED_MESSAGE, PLAID_HICCUP_MESSAGE } from "~/server/linking/providers/plaid.server";
 import { LINK_LIMIT_MESSAGE } from "~/server/linking/link-limits.server";
-import { idOrNull, readForm, toId } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull, toId } from "~/lib/ids";
 import { formText, parseForm } from "~/lib/forms";
 import { z } from "zod";
 import { FormResult } from "~/components/Field";
