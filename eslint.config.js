@@ -40,6 +40,24 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
+    // Replies are typed (FormReply and friends in app/lib/forms.ts, or a named type), never widened by
+    // a cast such as `null as string | null` or `{} as Record<string, string>` (docs/ARCHITECTURE.md §4).
+    files: ["app/routes/**", "app/web/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TSAsExpression[expression.type='Literal'][expression.raw='null']",
+          message: "Type the reply (FormReply from ~/lib/forms, or json<T>) instead of casting null.",
+        },
+        {
+          selector: "TSAsExpression[expression.type='ObjectExpression'][expression.properties.length=0]",
+          message: "Type the reply (FormReply from ~/lib/forms, or json<T>) instead of casting {}.",
+        },
+      ],
+    },
+  },
+  {
     // Provider adapters are pure: they fetch and map and take their settings as arguments; the
     // linking module (app/server/linking/linking.server.ts) stores, decrypts and schedules. Nothing under
     // app/sources, its tests included, imports from app/server (docs/ARCHITECTURE.md §1).

@@ -133,7 +133,7 @@ export function Composer({
   action: string;
   label: string;
   canAttach: boolean;
-  error?: string;
+  error?: string | null;
   value?: string;
   intent?: string;
 }) {

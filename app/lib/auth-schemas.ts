@@ -31,5 +31,7 @@ export const SigninSchema = z.object({
 export const SignupSchema = z.object({
   email,
   password,
+  // The referrer's username from an /airdrop link (hidden field); one that names nobody is ignored.
+  ref: z.string().default(""),
   website: honeypot,
 });

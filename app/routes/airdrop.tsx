@@ -3,7 +3,9 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ACCOUNT_KIND_VIEWS } from "~/lib/account-kinds";
 import { formatNumber } from "~/lib/format-number";
-import { FormResult } from "~/components/Field";
+import { z } from "zod";
+import { Field, FormResult } from "~/components/Field";
+import { formDone, formError, parseForm } from "~/lib/forms";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { seo } from "~/lib/seo";
@@ -21,7 +23,8 @@ import {
   type TaskId,
 } from "~/server/community/points.server";
 import { getSessionUser, requireUser } from "~/server/http/session.server";
-import { readForm, toId } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull } from "~/lib/ids";
 
 export const meta: MetaFunction = (args) =>
   seo(args, {
@@ -66,44 +69,47 @@ const CLAIM_MESSAGES = {
   coming_soon: "This task opens with the community features.",
 } as const;
 
+// The tasks a button claims; share_card is credited by sharing itself.
+const CLAIMABLE = ["first_grade", "follow_three", "referral"] as const satisfies readonly TaskId[];
+
+const AirdropForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("claim"), task: z.enum(CLAIMABLE, { message: "Unknown task." }) }),
+  z.object({ intent: z.literal("share") }),
+  z.object({ intent: z.literal("register_wallet"), linked_account_id: idOrNull }),
+]);
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  if (intent === "claim") {
-    const task = String(form.get("task") ?? "") as TaskId;
-    if (!["first_grade", "follow_three", "referral"].includes(task))
-      return json({ error: "Unknown task.", notice: null }, { status: 400 });
-    const result = await claimTask(user.id, task);
-    if (!result.ok)
-      return json(
-        { error: CLAIM_MESSAGES[result.reason], notice: null },
-        { status: result.reason === "already_claimed" ? 409 : 400 },
-      );
-    return json({ error: null, notice: `+${result.credited} points!` });
+  const parsed = parseForm(AirdropForm, await readForm(request));
+  if (!parsed.ok) {
+    const message = parsed.errors.intent ? "Unknown action." : (parsed.errors.task ?? "Unknown action.");
+    return json(formError(message), { status: 400 });
   }
-  if (intent === "share") {
+  const form = parsed.data;
+  if (form.intent === "claim") {
+    const result = await claimTask(user.id, form.task);
+    if (!result.ok)
+      return json(formError(CLAIM_MESSAGES[result.reason]), {
+        status: result.reason === "already_claimed" ? 409 : 400,
+      });
+    return json(formDone(`+${result.credited} points!`));
+  }
+  if (form.intent === "share") {
     const result = await recordShare(user.id);
     if (!result.ok && result.reason === "not_eligible")
       return json(
-        {
-          error: "You don’t have a grade yet. Connect your investment account to get your grade, then share it!",
-          notice: null,
-        },
+        formError("You don’t have a grade yet. Connect your investment account to get your grade, then share it!"),
         { status: 400 },
       );
     return redirect(`/share`);
   }
-  if (intent === "register_wallet") {
-    const walletId = toId(form.get("linked_account_id"));
-    const result =
-      walletId === null
-        ? ({ ok: false, reason: "Pick one of your linked wallets." } as const)
-        : await registerClaimWallet(user.id, walletId);
-    if (!result.ok) return json({ error: result.reason, notice: null }, { status: 400 });
-    return json({ error: null, notice: "Wallet registered for the future claim." });
-  }
-  return json({ error: "Unknown action.", notice: null }, { status: 400 });
+  const walletId = form.linked_account_id;
+  const result =
+    walletId === null
+      ? { ok: false as const, reason: "Pick one of your linked wallets." }
+      : await registerClaimWallet(user.id, walletId);
+  if (!result.ok) return json(formError(result.reason), { status: 400 });
+  return json(formDone("Wallet registered for the future claim."));
 }
 
 export default function Airdrop() {
@@ -115,7 +121,7 @@ export default function Airdrop() {
       title="Airdrop"
       lead="Earn $GRADER points for getting graded, sharing your card and bringing friends. Points are off-chain and have no monetary value."
     >
-      <FormResult error={result?.error} notice={result?.notice} />
+      <FormResult error={result?.formError} notice={result?.notice} />
       {me ? (
         <>
           <p className="card">
@@ -184,16 +190,13 @@ export default function Airdrop() {
           {me.wallets.length ? (
             <Form method="post" className="stack">
               <input type="hidden" name="intent" value="register_wallet" />
-              <div className="field">
-                <label htmlFor="claim-wallet">Proved wallet</label>
-                <select id="claim-wallet" name="linked_account_id">
-                  {me.wallets.map((w) => (
-                    <option key={w.id} value={w.id}>
-                      {w.label} ({w.address})
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <Field
+                as="select"
+                label="Proved wallet"
+                id="claim-wallet"
+                name="linked_account_id"
+                options={me.wallets.map((w) => [String(w.id), `${w.label} (${w.address})`] as const)}
+              />
               <button type="submit" className="btn btn-ghost" disabled={busy}>
                 Register this wallet
               </button>

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { Composer, PostCard } from "~/components/PostCard";
-import { parseForm } from "~/lib/forms";
+import { formError, parseForm } from "~/lib/forms";
 import { parseBefore } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { createPost, feed, PostBody } from "~/server/community/posts.server";
@@ -30,16 +30,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const parsed = parseForm(PostBody, form);
-  if (!parsed.ok)
-    return json({ error: parsed.errors.body ?? "Check the form.", values: parsed.values }, { status: 400 });
+  const parsed = parseForm(PostBody, await readForm(request));
+  if (!parsed.ok) return json(formError(parsed.errors.body ?? "Check the form.", parsed.values), { status: 400 });
   const result = await createPost(user.id, { body: parsed.data.body, attachCard: parsed.data.attach_card });
   if (!result.ok)
-    return json(
-      { error: result.message, values: { body: parsed.data.body } },
-      { status: result.status, headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined },
-    );
+    return json(formError(result.message, { body: parsed.data.body }), {
+      status: result.status,
+      headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined,
+    });
   return redirect("/community?posted=1", 303);
 }
 
@@ -54,8 +52,8 @@ export default function Community() {
         action="/community"
         label="Share a thought"
         canAttach={canAttach}
-        error={actionData?.error}
-        value={actionData?.values?.body}
+        error={actionData?.formError}
+        value={actionData?.values.body}
       />
       {params.get("reported") ? (
         <p role="status" className="notice">

@@ -5,7 +5,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { email, honeypot } from "~/lib/auth-schemas";
-import { parseForm } from "~/lib/forms";
+import { formDone, formRefused, parseForm } from "~/lib/forms";
 import { useRootData } from "~/lib/use-root-data";
 import { tooManyRequests } from "~/server/http/auth.server";
 import { saveContactMessage } from "~/server/accounts/contact.server";
@@ -30,21 +30,12 @@ const Schema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const limit = await hitLimit("contact-ip", clientIp(request));
-  if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { sent: false });
+  if (!limit.ok) return tooManyRequests(limit.retryAfter);
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok)
-    return json(
-      { sent: false, formError: null as string | null, errors: parsed.errors, values: parsed.values },
-      { status: 400 },
-    );
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const user = await getSessionUser(request);
   await saveContactMessage({ ...parsed.data, userId: user?.id ?? null });
-  return json({
-    sent: true,
-    formError: null as string | null,
-    errors: {} as Record<string, string>,
-    values: {} as Record<string, string>,
-  });
+  return json(formDone());
 }
 
 export default function Contact() {
@@ -58,7 +49,7 @@ export default function Contact() {
         Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a> or use this form. Data access and deletion
         requests are welcome here too.
       </p>
-      {data?.sent ? (
+      {data?.ok ? (
         <p className="form-success" role="status">
           Thank you! Your message reached us and we'll answer by email, usually within two working days.
         </p>
@@ -82,23 +73,15 @@ export default function Contact() {
             defaultValue={data?.values.email ?? ""}
             error={data?.errors.email}
           />
-          <div className="field">
-            <label htmlFor="f-message">Message</label>
-            <textarea
-              id="f-message"
-              name="message"
-              rows={6}
-              required
-              defaultValue={data?.values.message ?? ""}
-              aria-invalid={data?.errors.message ? true : undefined}
-              aria-describedby={data?.errors.message ? "f-message-error" : undefined}
-            />
-            {data?.errors.message ? (
-              <p id="f-message-error" className="field-error">
-                {data.errors.message}
-              </p>
-            ) : null}
-          </div>
+          <Field
+            as="textarea"
+            label="Message"
+            name="message"
+            rows={6}
+            required
+            defaultValue={data?.values.message ?? ""}
+            error={data?.errors.message}
+          />
           <Honeypot />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? "Sending…" : "Send message"}

@@ -10,7 +10,9 @@ import { formatPrice, passById } from "~/server/billing/passes";
 import { isStripeDemo, payDemoCheckout, retrieveDemoSession } from "~/server/billing/stripe.server";
 import { requireUser } from "~/server/http/session.server";
 import { readForm } from "~/server/http/guards.server";
-import { FormResult } from "~/components/Field";
+import { Field, FormResult } from "~/components/Field";
+import { formError, formRefused, parseForm } from "~/lib/forms";
+import { z } from "zod";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Checkout (demo) · Grader", noindex: true });
 
@@ -57,23 +59,37 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ sessionId, passName: pass?.name ?? "Pass", amount: formatPrice(session.amountTotal ?? 0) });
 }
 
+// Every field is checked and each error shown beside its field, as Stripe's page does.
+const CardForm = z.object({
+  card_number: z
+    .string()
+    .default("")
+    .transform((s) => s.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{12,19}$/, "Your card number is incomplete.")),
+  // A real month, not before this one: the page promises "any future expiry", as Stripe checks it.
+  expiry: z
+    .string()
+    .default("")
+    .superRefine((expiry, ctx) => {
+      const error = cardExpiryError(expiry);
+      if (error) ctx.addIssue({ code: z.ZodIssueCode.custom, message: error });
+    }),
+  cvc: z
+    .string()
+    .default("")
+    .transform((s) => s.trim())
+    .pipe(z.string().regex(/^\d{3,4}$/, "Your card's security code is incomplete.")),
+});
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   requireDemo();
   const sessionId = params.sessionId ?? "";
   await ownedSession(request, sessionId);
-  const form = await readForm(request);
-  const card = String(form.get("card_number") ?? "").replace(/[\s-]/g, "");
-  const expiry = String(form.get("expiry") ?? "").trim();
-  const cvc = String(form.get("cvc") ?? "").trim();
-  const errors: Record<string, string> = {};
-  if (!/^\d{12,19}$/.test(card)) errors.card_number = "Your card number is incomplete.";
-  // A real month, not before this one: the page promises "any future expiry", as Stripe checks it.
-  const expiryError = cardExpiryError(expiry);
-  if (expiryError) errors.expiry = expiryError;
-  if (!/^\d{3,4}$/.test(cvc)) errors.cvc = "Your card's security code is incomplete.";
-  if (Object.keys(errors).length) return json({ error: null as string | null, errors }, { status: 400 });
-  const paid = await payDemoCheckout(sessionId, card, webhookUrl(context.localPort));
-  if (!paid.ok) return json({ error: paid.message, errors: {} as Record<string, string> }, { status: 402 });
+  const parsed = parseForm(CardForm, await readForm(request));
+  // What was typed is not sent back: a card number has no place in the page's data.
+  if (!parsed.ok) return json(formRefused({ errors: parsed.errors, values: {} }), { status: 400 });
+  const paid = await payDemoCheckout(sessionId, parsed.data.card_number, webhookUrl(context.localPort));
+  if (!paid.ok) return json(formError(paid.message), { status: 402 });
   return redirect(`/pay-result?session_id=${sessionId}`);
 }
 
@@ -92,46 +108,39 @@ export default function DemoCheckout() {
         the test card <strong>4242 4242 4242 4242</strong> (succeeds) or <strong>4000 0000 0000 0002</strong>{" "}
         (declined), any future expiry and any CVC.
       </p>
-      <FormResult error={result?.error ? `${result.error} Nothing was charged and no pass was granted.` : null} />
+      <FormResult
+        error={result?.formError ? `${result.formError} Nothing was charged and no pass was granted.` : null}
+      />
       <Form method="post" className="card stack" noValidate>
-        <div className="field">
-          <label htmlFor="card-number">Card number</label>
-          <input
-            id="card-number"
-            name="card_number"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="1234 1234 1234 1234"
-            required
-            aria-invalid={Boolean(result?.errors.card_number)}
-          />
-          {result?.errors.card_number ? <p className="field-error">{result.errors.card_number}</p> : null}
-        </div>
-        <div className="field">
-          <label htmlFor="card-expiry">Expiry (MM / YY)</label>
-          <input
-            id="card-expiry"
-            name="expiry"
-            autoComplete="cc-exp"
-            placeholder="MM / YY"
-            required
-            aria-invalid={Boolean(result?.errors.expiry)}
-          />
-          {result?.errors.expiry ? <p className="field-error">{result.errors.expiry}</p> : null}
-        </div>
-        <div className="field">
-          <label htmlFor="card-cvc">CVC</label>
-          <input
-            id="card-cvc"
-            name="cvc"
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            placeholder="CVC"
-            required
-            aria-invalid={Boolean(result?.errors.cvc)}
-          />
-          {result?.errors.cvc ? <p className="field-error">{result.errors.cvc}</p> : null}
-        </div>
+        <Field
+          label="Card number"
+          id="card-number"
+          name="card_number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          required
+          error={result?.errors.card_number}
+        />
+        <Field
+          label="Expiry (MM / YY)"
+          id="card-expiry"
+          name="expiry"
+          autoComplete="cc-exp"
+          placeholder="MM / YY"
+          required
+          error={result?.errors.expiry}
+        />
+        <Field
+          label="CVC"
+          id="card-cvc"
+          name="cvc"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="CVC"
+          required
+          error={result?.errors.cvc}
+        />
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? "Processing…" : `Pay ${data.amount}`}
         </button>

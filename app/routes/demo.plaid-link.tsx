@@ -7,6 +7,8 @@ import { completeDemoLink, linkAndDescribe, reconnectAndDescribe } from "~/serve
 import { requireUser } from "~/server/http/session.server";
 import { readForm, toId } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
+import { formError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -31,26 +33,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ok: true as const, linkToken, account: /^\d{1,9}$/.test(account) ? account : "" });
 }
 
+// Exit, or the credentials (the sign-in button, also pressed by Enter); the token and the
+// credentials are judged below and by the simulator.
+const PlaidLinkForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("exit") }),
+  z.object({
+    intent: z.literal("submit").optional(),
+    link_token: formText,
+    account: formText,
+    username: formText.transform((s) => s.trim().slice(0, 100)),
+    password: formText,
+  }),
+]);
+
 export async function action({ request }: ActionFunctionArgs) {
   requireDemo();
   const user = await requireUser(request);
-  const form = await readForm(request);
-  if (form.get("intent") === "exit") return redirect("/profile/account");
-  const linkToken = String(form.get("link_token") ?? "");
-  const account = String(form.get("account") ?? "");
-  const username = String(form.get("username") ?? "")
-    .trim()
-    .slice(0, 100);
-  const password = String(form.get("password") ?? "");
+  const parsed = parseForm(PlaidLinkForm, await readForm(request));
+  if (!parsed.ok) return json(formError("Unknown action."), { status: 400 });
+  const form = parsed.data;
+  if (form.intent === "exit") return redirect("/profile/account");
+  const { link_token: linkToken, account, username, password } = form;
   if (!LINK_TOKEN_RE.test(linkToken)) return redirect("/profile/account?linkError=hiccup");
-  if (!username || !password) return json({ error: "Enter your username and password.", username }, { status: 400 });
+  if (!username || !password)
+    return json(formError("Enter your username and password.", { username }), { status: 400 });
   const outcome = await completeDemoLink(linkToken, username, password);
   if (!outcome.ok) {
     if (outcome.reason === "credentials")
-      return json(
-        { error: "The username or password provided were not correct. Please try again.", username },
-        { status: 400 },
-      );
+      return json(formError("The username or password provided were not correct. Please try again.", { username }), {
+        status: 400,
+      });
     return redirect("/profile/account?linkError=hiccup");
   }
   if (outcome.clientUserId !== String(user.id)) return redirect("/profile/account?linkError=hiccup");
@@ -62,10 +74,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!outcome.publicToken) return redirect("/profile/account?linkError=hiccup");
   const linked = await linkAndDescribe(user.id, outcome.publicToken);
   if (typeof linked !== "string")
-    return json(
-      { error: linked.message, username },
-      { status: linked.status, headers: { "Retry-After": String(linked.retryAfter) } },
-    );
+    return json(formError(linked.message, { username }), {
+      status: linked.status,
+      headers: { "Retry-After": String(linked.retryAfter) },
+    });
   return redirect(linked);
 }
 
@@ -94,7 +106,7 @@ export default function DemoPlaidLink() {
         <strong>user_good</strong> / <strong>pass_good</strong>. The token it returns still goes through the real
         exchange and import, answered by a local simulator.
       </p>
-      <FormResult error={result?.error} />
+      <FormResult error={result?.formError} />
       <Form method="post" className="card stack">
         <input type="hidden" name="link_token" value={data.linkToken} />
         <input type="hidden" name="account" value={data.account} />
@@ -106,7 +118,7 @@ export default function DemoPlaidLink() {
             type="text"
             autoComplete="off"
             required
-            defaultValue={result?.username ?? ""}
+            defaultValue={result?.values.username ?? ""}
           />
         </div>
         <div className="field">

@@ -13,6 +13,8 @@ import { currentEvaluation, evaluateUser, triesLeft } from "~/server/grades/eval
 import { listLinkedAccounts } from "~/server/linking/imports.server";
 import { reimportForEvaluation } from "~/server/linking/linking.server";
 import { readForm } from "~/server/http/guards.server";
+import { formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade · Grader", noindex: true });
@@ -33,14 +35,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+const EvaluateForm = z.object({ answer: formText });
+
 // The form behind "Get Grade" / "Refresh Grade". A page's form (with or without JavaScript) is
 // redirected to the stats on success or shown the Tips box here. GetGradeButton's fetcher, which
 // shows a toast or the Tips dialog in place, asks for the outcome itself with answer=outcome.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const wantsOutcome = request.headers.get("content-type")
-    ? (await readForm(request)).get("answer") === "outcome"
-    : false;
+  let wantsOutcome = false;
+  if (request.headers.get("content-type")) {
+    const parsed = parseForm(EvaluateForm, await readForm(request));
+    wantsOutcome = parsed.ok && parsed.data.answer === "outcome";
+  }
   const outcome = await evaluateUser(user.id, "all", reimportForEvaluation);
   const body = outcomeJson(outcome);
   if (wantsOutcome) return json(body);

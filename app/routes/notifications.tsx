@@ -8,6 +8,8 @@ import { pageCount, parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
 import { readForm } from "~/server/http/guards.server";
+import { formError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { listNotifications, markAllRead, markRead } from "~/server/community/notifications.server";
 import { requireUser } from "~/server/http/session.server";
 
@@ -22,24 +24,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ notifications: data, meta, now: Date.now() }, { headers: { "Cache-Control": "no-store" } });
 }
 
+// The page to go back to: absent is the first; anything but a page in range is the first too (below).
+const page = z
+  .string()
+  .optional()
+  .transform((v) => Number(v ?? 1));
+const NotificationsForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("read-all"), page }),
+  z.object({ intent: z.enum(["open", "read"]), page, id: formText }),
+]);
+
 // open: mark read and go where it leads (the link is the stored one, never the form's);
 // read: mark read and stay; read-all: every unread one. A notification not the caller's is 404.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const page = Number(form.get("page") ?? 1);
+  const parsed = parseForm(NotificationsForm, await readForm(request));
+  if (!parsed.ok) return json(formError("Unknown action."), { status: 400 });
+  const form = parsed.data;
+  const page = form.page;
   const back = Number.isInteger(page) && page > 1 && page <= 10_000 ? `/notifications?page=${page}` : "/notifications";
-  if (intent === "read-all") {
+  if (form.intent === "read-all") {
     await markAllRead(user.id);
     return redirect(back, 303);
   }
-  if (intent === "open" || intent === "read") {
-    const url = await markRead(user.id, String(form.get("id") ?? ""));
-    if (!url) throw new Response("Not Found", { status: 404 });
-    return redirect(intent === "open" ? url : back, 303);
-  }
-  return json({ error: "Unknown action." }, { status: 400 });
+  const url = await markRead(user.id, form.id);
+  if (!url) throw new Response("Not Found", { status: 404 });
+  return redirect(form.intent === "open" ? url : back, 303);
 }
 
 export default function Notifications() {

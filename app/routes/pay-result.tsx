@@ -10,23 +10,21 @@ import { requireUser } from "~/server/http/session.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Payment result · Grader", noindex: true });
 
+type PayResult = { view: PaymentView | null; error: string | null; triesLeft: number };
+
 // Checkout returns here with ?session_id=…: the session is retrieved from Stripe and, when paid,
 // fulfilled through the same idempotent function as the webhook (whichever comes first grants).
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
   if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId))
-    return json({
-      view: null as PaymentView | null,
-      error: null as string | null,
-      triesLeft: await triesLeft(user.id),
-    });
+    return json<PayResult>({ view: null, error: null, triesLeft: await triesLeft(user.id) });
   try {
     const view = await settleReturnedSession(sessionId, user.id);
-    return json({ view, error: null, triesLeft: await triesLeft(user.id) }, { status: view ? 200 : 404 });
+    return json<PayResult>({ view, error: null, triesLeft: await triesLeft(user.id) }, { status: view ? 200 : 404 });
   } catch (error) {
     log("error", "pay-result retrieve failed", { error: String((error as Error).message ?? error) });
-    return json(
+    return json<PayResult>(
       {
         view: null,
         error:

@@ -14,6 +14,8 @@ import { hitLimit } from "~/server/http/rate-limit.server";
 import { getSessionUser, requireUser } from "~/server/http/session.server";
 import { readForm } from "~/server/http/guards.server";
 import { FormResult } from "~/components/Field";
+import { formError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 
 export const meta: MetaFunction = (args) =>
   seo(args, { title: "Pricing · Grader", description: "Free tries and paid passes for Grader evaluations." });
@@ -45,18 +47,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+const CheckoutForm = z.object({ price_id: formText });
+
 // Without JavaScript (and, for now, with it): the pass's form creates a hosted Checkout session and
 // redirects to Stripe's page (in demo mode, the local stand-in /demo/checkout/:id).
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const priceId = String(form.get("price_id") ?? "");
+  // An unknown price is refused by createCheckoutSession (UnknownPriceError), in the words below.
+  const parsed = parseForm(CheckoutForm, await readForm(request));
+  const priceId = parsed.ok ? parsed.data.price_id : "";
   const limit = await hitLimit("checkout", user.id);
   if (!limit.ok)
-    return json(
-      { error: "Too many checkout attempts. Please wait a moment and try again." },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfter) } },
-    );
+    return json(formError("Too many checkout attempts. Please wait a moment and try again."), {
+      status: 429,
+      headers: { "Retry-After": String(limit.retryAfter) },
+    });
   try {
     const session = await createCheckoutSession({
       userId: user.id,
@@ -69,12 +74,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(session.url);
   } catch (error) {
     if (error instanceof UnknownPriceError)
-      return json({ error: "That pass does not exist. Pick one of the passes below." }, { status: 400 });
+      return json(formError("That pass does not exist. Pick one of the passes below."), { status: 400 });
     log("error", "checkout redirect failed", { error: String((error as Error).message ?? error) });
-    return json(
-      { error: "The payment provider did not answer. Nothing was charged; please try again shortly." },
-      { status: 502 },
-    );
+    return json(formError("The payment provider did not answer. Nothing was charged; please try again shortly."), {
+      status: 502,
+    });
   }
 }
 
@@ -155,7 +159,7 @@ export default function Pricing() {
           Checkout was canceled. Nothing was charged.
         </p>
       ) : null}
-      <FormResult error={result?.error} />
+      <FormResult error={result?.formError} />
       {demo ? (
         <p className="muted">
           Demo data: no Stripe keys are configured, so checkout goes to a local stand-in page that takes Stripe's test

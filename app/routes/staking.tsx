@@ -15,7 +15,9 @@ import {
   unstakePoints,
 } from "~/server/community/points.server";
 import { requireUser } from "~/server/http/session.server";
-import { readForm, toId } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull } from "~/lib/ids";
+import { formDone, formError, formText, parseForm } from "~/lib/forms";
 
 export const meta: MetaFunction = (args) =>
   seo(args, {
@@ -44,43 +46,49 @@ const StakeAmount = z
   .pipe(z.string().regex(/^\d{1,15}$/))
   .transform(Number);
 
+// The lock and the request key are judged by stakePoints (an unknown lock is the same refusal).
+const StakingForm = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("stake"),
+    amount: StakeAmount,
+    lock_days: formText.transform(Number),
+    request_key: formText,
+  }),
+  z.object({ intent: z.literal("unstake"), stake_id: idOrNull }),
+]);
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  if (intent === "stake") {
-    const invalid = `Stake a whole number of at least ${MIN_STAKE} points for 30, 90 or 180 days.`;
-    const parsed = StakeAmount.safeParse(String(form.get("amount") ?? ""));
-    if (!parsed.success) return json({ error: invalid, notice: null }, { status: 400 });
-    const amount = parsed.data;
-    const lockDays = Number(form.get("lock_days"));
-    const result = await stakePoints(user.id, amount, lockDays, String(form.get("request_key") ?? ""));
+  const invalid = `Stake a whole number of at least ${MIN_STAKE} points for 30, 90 or 180 days.`;
+  const parsed = parseForm(StakingForm, await readForm(request));
+  if (!parsed.ok) return json(formError(parsed.errors.intent ? "Unknown action." : invalid), { status: 400 });
+  const form = parsed.data;
+  if (form.intent === "stake") {
+    const { amount, lock_days: lockDays } = form;
+    const result = await stakePoints(user.id, amount, lockDays, form.request_key);
     if (!result.ok) {
       const error = result.reason === "insufficient" ? "You don't have that many points." : invalid;
-      return json({ error, notice: null }, { status: 400 });
+      return json(formError(error), { status: 400 });
     }
-    return json({
-      error: null,
-      notice: result.created
-        ? `Staked ${formatNumber(amount, 0)} points for ${lockDays} days.`
-        : "That stake was already made.",
-    });
+    return json(
+      formDone(
+        result.created
+          ? `Staked ${formatNumber(amount, 0)} points for ${lockDays} days.`
+          : "That stake was already made.",
+      ),
+    );
   }
-  if (intent === "unstake") {
-    const stakeId = toId(form.get("stake_id"));
-    if (stakeId === null) return json({ error: "No such stake.", notice: null }, { status: 404 });
-    const result = await unstakePoints(user.id, stakeId);
-    if (!result.ok) {
-      const error = {
-        locked: "This stake is still locked. You can unstake it after its unlock date.",
-        not_found: "No such stake.",
-        already_unstaked: "This stake was already returned.",
-      }[result.reason];
-      return json({ error, notice: null }, { status: result.reason === "not_found" ? 404 : 409 });
-    }
-    return json({ error: null, notice: `${formatNumber(result.returned, 0)} points returned to your balance.` });
+  if (form.stake_id === null) return json(formError("No such stake."), { status: 404 });
+  const result = await unstakePoints(user.id, form.stake_id);
+  if (!result.ok) {
+    const error = {
+      locked: "This stake is still locked. You can unstake it after its unlock date.",
+      not_found: "No such stake.",
+      already_unstaked: "This stake was already returned.",
+    }[result.reason];
+    return json(formError(error), { status: result.reason === "not_found" ? 404 : 409 });
   }
-  return json({ error: "Unknown action.", notice: null }, { status: 400 });
+  return json(formDone(`${formatNumber(result.returned, 0)} points returned to your balance.`));
 }
 
 const day = (iso: string) => formatDay(new Date(iso));
@@ -103,7 +111,7 @@ export default function Staking() {
           </article>
         ))}
       </div>
-      <FormResult error={result?.error} notice={result?.notice} />
+      <FormResult error={result?.formError} notice={result?.notice} />
       <>
         <p>
           Available: <strong data-testid="points-balance">{formatNumber(me.balance, 0)}</strong> points.{" "}

@@ -1,16 +1,20 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { parseTheme, themeCookie } from "~/lib/theme";
+import { THEMES, themeCookie } from "~/lib/theme";
+import { formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { readForm } from "~/server/http/guards.server";
 
 // POST /theme (the switch in settings): sets the theme cookie and goes back; no account needed.
+const ThemeForm = z.object({ theme: z.enum(THEMES), redirect_to: formText });
+
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const theme = parseTheme(form.get("theme"));
-  if (!theme) return json({ error: "Choose system, light or dark." }, { status: 400 });
+  const parsed = parseForm(ThemeForm, await readForm(request));
+  if (!parsed.ok) return json({ error: "Choose system, light or dark." }, { status: 400 });
+  const { theme, redirect_to } = parsed.data;
   const secure = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
-  return redirect(safeRedirect(form.get("redirect_to"), "/user/settings"), {
+  return redirect(safeRedirect(redirect_to, "/user/settings"), {
     headers: { "Set-Cookie": themeCookie(theme, secure) },
   });
 }

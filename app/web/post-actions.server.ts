@@ -1,5 +1,6 @@
 import { json, redirect, replace } from "@remix-run/node";
-import { parseForm } from "~/lib/forms";
+import { z } from "zod";
+import { formText, parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { createPost, deletePost, PostBody, reportPost, ReportInput, setLike } from "~/server/community/posts.server";
 import { readForm } from "~/server/http/guards.server";
@@ -10,28 +11,42 @@ export type PostActionData = {
   values?: Record<string, string>;
 };
 
+// Every intent may say where to go back to (same-site only); a report's reason that does not
+// parse is the default one, as the report still counts.
+const back = { redirect_to: formText };
+const PostActionForm = z.discriminatedUnion("intent", [
+  PostBody.extend({ intent: z.literal("reply"), ...back }),
+  z.object({ intent: z.enum(["like", "unlike", "delete"]), ...back }),
+  z.object({
+    intent: z.literal("report"),
+    ...back,
+    reason: ReportInput.shape.reason.catch("Reported from the page"),
+  }),
+]);
+
 /**
  * Every mutation on one post or reply (the page at /posts/:id or /posts/:id/:cid takes them):
  * reply, like, unlike, delete, report. Without JavaScript each ends in a redirect back to the page
  * the form came from (`redirect_to`, same-site only); errors of the reply form render on the page.
  */
 export async function handlePostAction(request: Request, userId: number, postId: string, fallback: string) {
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const back = safeRedirect(form.get("redirect_to"), fallback);
-  switch (intent) {
+  const parsed = parseForm(PostActionForm, await readForm(request));
+  if (!parsed.ok) {
+    if (parsed.errors.intent) return json<PostActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
+    return json<PostActionData>(
+      { ok: false, error: parsed.errors.body ?? "Check the form.", values: parsed.values },
+      { status: 400 },
+    );
+  }
+  const form = parsed.data;
+  const back = safeRedirect(form.redirect_to, fallback);
+  switch (form.intent) {
     case "reply": {
-      const parsed = parseForm(PostBody, form);
-      if (!parsed.ok)
-        return json<PostActionData>(
-          { ok: false, error: parsed.errors.body ?? "Check the form.", values: parsed.values },
-          { status: 400 },
-        );
-      const result = await createPost(userId, { body: parsed.data.body, attachCard: parsed.data.attach_card }, postId);
+      const result = await createPost(userId, { body: form.body, attachCard: form.attach_card }, postId);
       if (!result.ok) {
         if (result.status === 404) throw new Response("Not Found", { status: 404 });
         return json<PostActionData>(
-          { ok: false, error: result.message, values: { body: parsed.data.body } },
+          { ok: false, error: result.message, values: { body: form.body } },
           {
             status: result.status,
             headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined,
@@ -42,7 +57,7 @@ export async function handlePostAction(request: Request, userId: number, postId:
     }
     case "like":
     case "unlike": {
-      const result = await setLike(userId, postId, intent === "like");
+      const result = await setLike(userId, postId, form.intent === "like");
       if (!result.ok) throw new Response("Not Found", { status: 404 });
       // Back to the page the like came from, with or without JavaScript. It replaces that page in the
       // history; the like's fetcher form keeps the scroll position.
@@ -55,9 +70,7 @@ export async function handlePostAction(request: Request, userId: number, postId:
       return redirect(back, 303);
     }
     case "report": {
-      const parsed = parseForm(ReportInput, form);
-      const reason = parsed.ok ? parsed.data.reason : "Reported from the page";
-      const result = await reportPost(userId, postId, reason);
+      const result = await reportPost(userId, postId, form.reason);
       if (!result.ok) {
         if (result.status === 404) throw new Response("Not Found", { status: 404 });
         return json<PostActionData>({ ok: false, error: result.message }, { status: result.status });
@@ -67,7 +80,5 @@ export async function handlePostAction(request: Request, userId: number, postId:
       to.searchParams.set("reported", "1");
       return redirect(to.pathname + to.search, 303);
     }
-    default:
-      return json<PostActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
   }
 }

@@ -66,16 +66,21 @@ function targets(): Target[] {
     const fields = new Set<string>(["intent", "id", "email", "password"]);
     for (const m of source.matchAll(/(?:get|has|getAll)\("([a-z_]+)"\)/g)) fields.add(m[1]!);
     for (const m of source.matchAll(/\bname="([a-z_]+)"/g)) fields.add(m[1]!);
-    for (const m of source.matchAll(/^\s+([a-z_]+): (?:z\.|idSchema|email|password|username|name\b)/gm))
+    for (const m of source.matchAll(
+      /^\s+([a-z_]+): (?:z\.|idSchema|idOrNull|formText|email|password|username|name\b)/gm,
+    ))
       fields.add(m[1]!);
-    const intents = [...source.matchAll(/intent === "([a-z_-]+)"/g)].map((m) => m[1]!);
+    const intents = new Set([...source.matchAll(/intent === "([a-z_-]+)"/g)].map((m) => m[1]!));
+    // A form's schema names its intents: intent: z.literal("x") or intent: z.enum(["x", "y"]).
+    for (const m of source.matchAll(/intent: z\.(?:literal\("([a-z_-]+)"\)|enum\(\[([^\]]*)\]\))/g))
+      for (const name of m[1] ? [m[1]] : [...m[2]!.matchAll(/"([a-z_-]+)"/g)].map((x) => x[1]!)) intents.add(name);
     const json = file.startsWith("api.");
     if (json)
       for (const method of ["get", "post"] as const) for (const f of documentedFields(pattern, method)) fields.add(f);
     if (/export (async )?function action|export const action/.test(source))
-      out.push({ file, pattern, method: "POST", json, fields: [...fields], intents });
+      out.push({ file, pattern, method: "POST", json, fields: [...fields], intents: [...intents] });
     if (/export (async )?function loader|export const loader/.test(source))
-      out.push({ file, pattern, method: "GET", json, fields: [...fields], intents });
+      out.push({ file, pattern, method: "GET", json, fields: [...fields], intents: [...intents] });
   }
   return out;
 }

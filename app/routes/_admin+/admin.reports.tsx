@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
-import { parseForm } from "~/lib/forms";
+import { formDone, formError, parseForm } from "~/lib/forms";
 import {
   moderatePost,
   ModerationInput,
@@ -23,12 +23,10 @@ const DONE = { hide: "hidden", restore: "restored", dismiss: "left as it is; its
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
   const parsed = parseForm(ModerationInput, await readForm(request));
-  if (!parsed.ok)
-    return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
+  if (!parsed.ok) return json(formError(Object.values(parsed.errors)[0] ?? "Check the form."), { status: 400 });
   const { post_id, decision } = parsed.data;
-  if (!(await moderatePost(post_id, decision)))
-    return json({ notice: null, error: "That post no longer exists." }, { status: 404 });
-  return json({ notice: `Post ${post_id} is ${DONE[decision]}.`, error: null });
+  if (!(await moderatePost(post_id, decision))) return json(formError("That post no longer exists."), { status: 404 });
+  return json(formDone(`Post ${post_id} is ${DONE[decision]}.`));
 }
 
 export default function AdminReports() {
@@ -42,9 +40,9 @@ export default function AdminReports() {
           {data.notice}
         </p>
       ) : null}
-      {data?.error ? (
+      {data?.formError ? (
         <p className="form-error" role="alert">
-          {data.error}
+          {data.formError}
         </p>
       ) : null}
       {posts.length === 0 ? (

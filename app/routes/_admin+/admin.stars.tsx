@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
-import { parseForm } from "~/lib/forms";
+import { formDone, formError, parseForm } from "~/lib/forms";
 import { requireAdmin, reviewStar, StarReviewInput } from "~/server/accounts/admin.server";
 import { readForm } from "~/server/http/guards.server";
 import { listStarApplications } from "~/server/community/stars.server";
@@ -23,18 +23,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
   const parsed = parseForm(StarReviewInput, await readForm(request));
-  if (!parsed.ok)
-    return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
+  if (!parsed.ok) return json(formError(Object.values(parsed.errors)[0] ?? "Check the form."), { status: 400 });
   const { user_id, decision } = parsed.data;
   if (!(await reviewStar(user_id, decision)))
-    return json({ notice: null, error: "No Star application from that user." }, { status: 404 });
-  return json({
-    notice:
+    return json(formError("No Star application from that user."), { status: 404 });
+  return json(
+    formDone(
       decision === "approved"
         ? `Approved: user ${user_id} is listed on /stars.`
         : `Rejected: user ${user_id} may apply again.`,
-    error: null,
-  });
+    ),
+  );
 }
 
 export default function AdminStars() {
@@ -63,9 +62,9 @@ export default function AdminStars() {
           {data.notice}
         </p>
       ) : null}
-      {data?.error ? (
+      {data?.formError ? (
         <p className="form-error" role="alert">
-          {data.error}
+          {data.formError}
         </p>
       ) : null}
       {applications.length === 0 ? (

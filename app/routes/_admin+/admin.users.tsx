@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
-import { parseForm } from "~/lib/forms";
+import { formDone, formError, parseForm } from "~/lib/forms";
 import { listUsers, pageParam, requireAdmin, RoleInput, setAdminRole } from "~/server/accounts/admin.server";
 import { readForm } from "~/server/http/guards.server";
 
@@ -27,20 +27,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const parsed = parseForm(RoleInput, await readForm(request));
-  if (!parsed.ok)
-    return json({ notice: null, error: Object.values(parsed.errors)[0] ?? "Check the form." }, { status: 400 });
+  if (!parsed.ok) return json(formError(Object.values(parsed.errors)[0] ?? "Check the form."), { status: 400 });
   const { user_id, role } = parsed.data;
   const result = await setAdminRole(admin.id, user_id, role === "grant");
   if (result === "self")
-    return json(
-      { notice: null, error: "You cannot revoke your own role; ask another admin or use npm run admin." },
-      { status: 400 },
-    );
-  if (result === "not_found") return json({ notice: null, error: "No such user." }, { status: 404 });
-  return json({
-    notice: role === "grant" ? `User ${user_id} is now an admin.` : `User ${user_id} is no longer an admin.`,
-    error: null,
-  });
+    return json(formError("You cannot revoke your own role; ask another admin or use npm run admin."), { status: 400 });
+  if (result === "not_found") return json(formError("No such user."), { status: 404 });
+  return json(
+    formDone(role === "grant" ? `User ${user_id} is now an admin.` : `User ${user_id} is no longer an admin.`),
+  );
 }
 
 export default function AdminUsers() {
@@ -71,9 +66,9 @@ export default function AdminUsers() {
           {data.notice}
         </p>
       ) : null}
-      {data?.error ? (
+      {data?.formError ? (
         <p className="form-error" role="alert">
-          {data.error}
+          {data.formError}
         </p>
       ) : null}
       {users.length === 0 ? (

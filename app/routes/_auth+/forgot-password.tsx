@@ -5,7 +5,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { email, honeypot } from "~/lib/auth-schemas";
-import { parseForm } from "~/lib/forms";
+import { formRefused, parseForm } from "~/lib/forms";
 import { requestPasswordReset } from "~/server/accounts/account.server";
 import { tooManyRequests } from "~/server/http/auth.server";
 import { clientIp, hitLimit } from "~/server/http/rate-limit.server";
@@ -22,8 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const ipLimit = await hitLimit("forgot-ip", clientIp(request));
   if (!ipLimit.ok) return tooManyRequests(ipLimit.retryAfter);
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok)
-    return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const emailLimit = await hitLimit("forgot-email", parsed.data.email);
   // Over the per-email limit we still answer the same way, without sending another mail.
   if (emailLimit.ok) await requestPasswordReset(parsed.data.email);

@@ -18,6 +18,17 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Sign in with App
 
 type Choice = { label: string; code: string; idToken: string; user: string };
 
+/** The consent page: its choices when the request is valid (`ok`), else why not. */
+type Consent = {
+  ok: boolean;
+  state: string;
+  redirectUri: string;
+  choices: Choice[];
+  authorize: Record<string, string>;
+  error: string | null;
+  custom: DemoIdentity | null;
+};
+
 /**
  * Demo mode only: stands in for Apple's consent screen. Each choice is a plain form that posts what
  * Apple's response_mode=form_post would (code, state, id_token, user) to our callback; the id_token
@@ -38,15 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     state: state ?? "",
     nonce: nonce ?? "",
   };
-  const bad = {
-    ok: false as const,
-    state: "",
-    redirectUri: "",
-    choices: [] as Choice[],
-    authorize,
-    error: null as string | null,
-    custom: null as DemoIdentity | null,
-  };
+  const bad: Consent = { ok: false, state: "", redirectUri: "", choices: [], authorize, error: null, custom: null };
   if (
     !state ||
     !nonce ||
@@ -80,13 +83,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
         user: JSON.stringify({ name: { firstName: firstName ?? "", lastName: rest.join(" ") }, email: identity.email }),
       });
     }
-    return json(
-      { ...bad, ok: true as const, state, redirectUri: new URL(redirectUri).pathname, choices, error, custom },
+    return json<Consent>(
+      { ...bad, ok: true, state, redirectUri: new URL(redirectUri).pathname, choices, error, custom },
       { headers: { "Cache-Control": "no-store" } },
     );
   } catch (e) {
     log("error", "demo apple consent failed", { error: String(e) });
-    return json({ ...bad, error: "The Apple simulator is not running." }, { status: 503 });
+    return json<Consent>({ ...bad, error: "The Apple simulator is not running." }, { status: 503 });
   }
 }
 

@@ -13,6 +13,8 @@ import {
   requireDemo,
 } from "~/server/accounts/oauth/demo.server";
 import { readForm } from "~/server/http/guards.server";
+import { formError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Sign in with Google (demo) · Grader", noindex: true });
 
@@ -32,23 +34,35 @@ function back(redirectUri: string, params: Record<string, string>) {
   return redirect(`${redirectUri}?${new URLSearchParams(params)}`);
 }
 
+const INVALID_REQUEST = "This sign-in request is not valid. Start again from the sign-in page.";
+// The request being answered (hidden fields), checked before the choice as Google would.
+const ConsentRequest = z.object({ state: formText, redirect_uri: formText });
+// Cancel, or continue with an identity: the preset's hidden fields or the typed ones. Built when
+// used: DemoIdentitySchema is server code, absent from the browser bundle that also runs this module.
+const consentChoice = () =>
+  z.discriminatedUnion("intent", [
+    z.object({ intent: z.literal("deny") }),
+    z.object({
+      intent: z.literal("allow").optional(),
+      email: DemoIdentitySchema.shape.email,
+      name: DemoIdentitySchema.shape.name,
+      verified: formText.transform((v) => v === "on"),
+    }),
+  ]);
+
 export async function action({ request }: ActionFunctionArgs) {
   requireDemo("google");
   const form = await readForm(request);
-  const state = String(form.get("state") ?? "");
-  const redirectUri = checkDemoRedirectUri("google", String(form.get("redirect_uri") ?? ""), request);
-  if (!state || !redirectUri)
-    return json({ error: "This sign-in request is not valid. Start again from the sign-in page." }, { status: 400 });
-  if (form.get("intent") === "deny") return back(redirectUri, { error: "access_denied", state });
-  const parsed = DemoIdentitySchema.safeParse({
-    email: form.get("email"),
-    name: form.get("name") ?? "",
-    verified: form.get("verified") === "on",
-  });
-  if (!parsed.success)
-    return json({ error: parsed.error.issues[0]?.message ?? "Enter a valid email address." }, { status: 400 });
+  const asked = parseForm(ConsentRequest, form);
+  const state = asked.ok ? asked.data.state : "";
+  const redirectUri = asked.ok ? checkDemoRedirectUri("google", asked.data.redirect_uri, request) : null;
+  if (!state || !redirectUri) return json(formError(INVALID_REQUEST), { status: 400 });
+  const choice = parseForm(consentChoice(), form);
+  if (!choice.ok) return json(formError(choice.errors.email ?? choice.errors.name ?? INVALID_REQUEST), { status: 400 });
+  if (choice.data.intent === "deny") return back(redirectUri, { error: "access_denied", state });
+  const { email, name, verified } = choice.data;
   try {
-    return back(redirectUri, { code: await demoGoogleCode(parsed.data), state });
+    return back(redirectUri, { code: await demoGoogleCode({ email, name, verified }), state });
   } catch (error) {
     log("error", "demo google consent failed", { error: String(error) });
     return back(redirectUri, { error: "server_error", state });
@@ -83,7 +97,7 @@ export default function DemoGoogleConsent() {
         Demo data: no Google credentials are configured, so this page stands in for Google. The code it returns still
         goes through the real token exchange, answered by a local simulator.
       </p>
-      <FormResult error={result?.error} />
+      <FormResult error={result?.formError} />
       <form method="post" className="card stack">
         {hidden}
         <input type="hidden" name="email" value={data.preset.email} />

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormResult } from "~/components/Field";
 import { password, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/auth-schemas";
-import { parseForm } from "~/lib/forms";
+import { formError, formRefused, parseForm } from "~/lib/forms";
 import { resetPassword } from "~/server/accounts/account.server";
 import { getDb } from "~/server/platform/db.server";
 import { peekToken } from "~/server/accounts/tokens.server";
@@ -25,16 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok) return json({ formError: null as string | null, errors: parsed.errors }, { status: 400 });
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const ok = await resetPassword(parsed.data.token, parsed.data.password);
   if (!ok)
-    return json(
-      {
-        formError: "This reset link has expired or was already used. Ask for a new one.",
-        errors: {} as Record<string, string>,
-      },
-      { status: 400 },
-    );
+    return json(formError("This reset link has expired or was already used. Ask for a new one."), { status: 400 });
   return redirect("/signin?reset=1");
 }
 

@@ -7,7 +7,7 @@ import { OAuthButtons } from "~/components/OAuthButtons";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { notify } from "~/components/Toaster";
 import { SigninSchema } from "~/lib/auth-schemas";
-import { parseForm } from "~/lib/forms";
+import { formError, formRefused, parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { redirectIfSignedIn, tooManyRequests } from "~/server/http/auth.server";
 import { signIn } from "~/server/accounts/login.server";
@@ -31,14 +31,12 @@ const LOGIN_FAILED = "Wrong email or password.";
 
 export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseForm(SigninSchema, await readForm(request));
-  if (!parsed.ok)
-    return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const { email, password, next } = parsed.data;
   const values = { email, next: next ?? "" };
   const login = await signIn(request, email, password);
   if (!login.ok && login.reason === "throttled") return tooManyRequests(login.retryAfter, login.message);
-  if (!login.ok)
-    return json({ formError: LOGIN_FAILED, errors: {} as Record<string, string>, values }, { status: 400 });
+  if (!login.ok) return json(formError(LOGIN_FAILED, values), { status: 400 });
   const headers = new Headers();
   for (const cookie of login.cookies) headers.append("Set-Cookie", cookie);
   return redirect(safeRedirect(next), { headers });

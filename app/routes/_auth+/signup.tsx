@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { OAuthButtons } from "~/components/OAuthButtons";
 import { Field, FormResult, Honeypot } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN, SignupSchema } from "~/lib/auth-schemas";
-import { parseForm } from "~/lib/forms";
+import { fieldError, formRefused, parseForm } from "~/lib/forms";
 import { signUp } from "~/server/accounts/account.server";
 import { redirectIfSignedIn, tooManyRequests } from "~/server/http/auth.server";
 import { readForm } from "~/server/http/guards.server";
@@ -30,18 +30,12 @@ export const EMAIL_TAKEN =
   "This email can't be used to create a new account. If it's yours, log in or reset your password.";
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const parsed = parseForm(SignupSchema, form);
-  if (!parsed.ok)
-    return json({ formError: null as string | null, errors: parsed.errors, values: parsed.values }, { status: 400 });
-  const { email, password } = parsed.data;
-  const signup = await signUp(request, { email, password, ref: String(form.get("ref") ?? "") });
+  const parsed = parseForm(SignupSchema, await readForm(request));
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
+  const { email, password, ref } = parsed.data;
+  const signup = await signUp(request, { email, password, ref });
   if (!signup.ok && signup.reason === "throttled") return tooManyRequests(signup.retryAfter, signup.message);
-  if (!signup.ok)
-    return json(
-      { formError: null, errors: { email: EMAIL_TAKEN } as Record<string, string>, values: { email } },
-      { status: 400 },
-    );
+  if (!signup.ok) return json(fieldError("email", EMAIL_TAKEN, { email }), { status: 400 });
   return redirect("/user-questions", { headers: { "Set-Cookie": signup.setCookie } });
 }
 

@@ -3,7 +3,7 @@ import { seo } from "~/lib/seo";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
-import { parseForm } from "~/lib/forms";
+import { fieldError, formRefused, parseForm } from "~/lib/forms";
 import { EXPERIENCE, EXPERIENCE_LABELS, MARKET_LABELS, MARKETS, OnboardingSchema } from "~/lib/profile-schemas";
 import { getProfile, updateProfile } from "~/server/accounts/profile.server";
 import { requireUser } from "~/server/http/session.server";
@@ -19,13 +19,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const parsed = parseForm(OnboardingSchema, await readForm(request), { arrays: ["markets"] });
-  if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, { status: 400 });
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const result = await updateProfile(user.id, { ...parsed.data, onboarded: true });
   if (result === "username-taken") {
-    return json(
-      { errors: { username: "That username is taken. Try another." } as Record<string, string>, values: parsed.values },
-      { status: 400 },
-    );
+    return json(fieldError("username", "That username is taken. Try another.", parsed.values), { status: 400 });
   }
   return redirect("/community");
 }
@@ -73,28 +70,16 @@ export default function UserQuestions() {
           ))}
           {data?.errors.markets ? <p className="field-error">Choose from the listed markets.</p> : null}
         </fieldset>
-        <div className="field">
-          <label htmlFor="f-experience">Trading experience</label>
-          <select
-            id="f-experience"
-            name="experience"
-            defaultValue={v("experience", profile.experience)}
-            aria-invalid={data?.errors.experience ? true : undefined}
-            aria-describedby={data?.errors.experience ? "f-experience-error" : undefined}
-          >
-            <option value="">Choose…</option>
-            {EXPERIENCE.map((e) => (
-              <option key={e} value={e}>
-                {EXPERIENCE_LABELS[e]}
-              </option>
-            ))}
-          </select>
-          {data?.errors.experience ? (
-            <p id="f-experience-error" className="field-error">
-              {data.errors.experience}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          as="select"
+          label="Trading experience"
+          name="experience"
+          defaultValue={v("experience", profile.experience)}
+          options={EXPERIENCE.map((e) => [e, EXPERIENCE_LABELS[e]] as const)}
+          error={data?.errors.experience}
+        >
+          <option value="">Choose…</option>
+        </Field>
         <button type="submit" className="btn btn-primary">
           Continue
         </button>

@@ -5,7 +5,10 @@ import { getEnv } from "~/server/platform/env.server";
 import { log } from "~/server/platform/log.server";
 import { readCookie, requireUser } from "~/server/http/session.server";
 import { createLinkToken, describeFailure } from "~/server/linking/providers/plaid.server";
-import { readForm, toId } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull } from "~/lib/ids";
+import { parseForm } from "~/lib/forms";
+import { z } from "zod";
 
 // POST /link/plaid (from /profile/account; works without JavaScript): creates a Link token on the
 // server and sends the browser to Link. Demo mode: the local stand-in page. Real credentials: Plaid
@@ -13,11 +16,13 @@ import { readForm, toId } from "~/server/http/guards.server";
 // linked_account_id asks for update mode.
 export const LINK_COOKIE = "grader_plaid_link";
 
+// Anything but an id is a new link, not update mode.
+const LinkForm = z.object({ linked_account_id: idOrNull });
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const accountRaw = String(form.get("linked_account_id") ?? "");
-  const accountId = toId(accountRaw) ?? undefined;
+  const parsed = parseForm(LinkForm, await readForm(request));
+  const accountId = (parsed.ok ? parsed.data.linked_account_id : null) ?? undefined;
   const completion = new URL("/link/plaid-complete", getEnv().PUBLIC_URL).toString();
   try {
     const session = await createLinkToken(user.id, { linkedAccountId: accountId, completionRedirectUri: completion });

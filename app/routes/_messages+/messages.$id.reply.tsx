@@ -8,6 +8,8 @@ import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
 import { usePolling } from "~/lib/use-polling";
+import { formError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { conversationFor, conversationMessages, sendMessage } from "~/server/community/messages.server";
 import { ensureFound, parseId, readForm } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
@@ -32,6 +34,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
+const ReplyForm = z.object({ body: formText });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const conversation = ensureFound(await conversationFor(user.id, parseId(params.id)));
@@ -39,13 +43,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw redirect(`/messages/${conversation.id}/request`);
   if (conversation.status === "declined" && !conversation.started_by_me)
     throw new Response("Not Found", { status: 404 });
-  const form = await readForm(request);
-  const result = await sendMessage(user.id, conversation.other.id, String(form.get("body") ?? ""));
-  if (!result.ok)
-    return json(
-      { error: result.message, body: String(form.get("body") ?? "").slice(0, 2000) },
-      { status: result.status },
-    );
+  // Always parses: sendMessage judges the body, and a refused one is shown again.
+  const parsed = parseForm(ReplyForm, await readForm(request));
+  const body = parsed.ok ? parsed.data.body : "";
+  const result = await sendMessage(user.id, conversation.other.id, body);
+  if (!result.ok) return json(formError(result.message, { body: body.slice(0, 2000) }), { status: result.status });
   return redirect(`/messages/${conversation.id}/reply`, 303);
 }
 
@@ -99,11 +101,11 @@ export default function Conversation() {
             rows={3}
             maxLength={2000}
             required
-            defaultValue={actionData?.body ?? ""}
+            defaultValue={actionData?.values.body ?? ""}
           />
-          {actionData?.error ? (
+          {actionData?.formError ? (
             <p className="field-error" role="alert">
-              {actionData.error}
+              {actionData.formError}
             </p>
           ) : null}
           <button type="submit" className="btn btn-primary" disabled={sending}>

@@ -6,6 +6,8 @@ import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
+import { formError, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { answerRequest, conversationFor, conversationMessages } from "~/server/community/messages.server";
 import { ensureFound, parseId, readForm } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
@@ -31,11 +33,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
+const AnswerForm = z.object({ answer: z.enum(["accept", "decline", "block"]) });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, conversation } = await pendingRequest(request, params.id);
-  const answer = String((await readForm(request)).get("answer") ?? "");
-  if (answer !== "accept" && answer !== "decline" && answer !== "block")
-    return json({ error: "Choose accept, decline or block." }, { status: 400 });
+  const parsed = parseForm(AnswerForm, await readForm(request));
+  if (!parsed.ok) return json(formError("Choose accept, decline or block."), { status: 400 });
+  const { answer } = parsed.data;
   ensureFound(await answerRequest(user.id, conversation.id, answer));
   return redirect(answer === "accept" ? `/messages/${conversation.id}/reply` : "/messages", 303);
 }

@@ -21,7 +21,10 @@ import {
   LINK_SESSION_LIMIT_MESSAGE,
   REIMPORT_LIMIT_MESSAGE,
 } from "~/server/linking/link-limits.server";
-import { readForm, toId } from "~/server/http/guards.server";
+import { readForm } from "~/server/http/guards.server";
+import { idOrNull, toId } from "~/lib/ids";
+import { formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { FormResult } from "~/components/Field";
 import { LoadingOverlay } from "~/components/LoadingOverlay";
 
@@ -88,16 +91,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+const AccountForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("unlink"), id: idOrNull, confirm: formText }),
+  z.object({ intent: z.literal("reimport"), id: idOrNull }),
+]);
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const idRaw = String(form.get("id") ?? "");
-  const id = toId(idRaw);
+  const parsed = parseForm(AccountForm, await readForm(request));
+  // The account is asked about before the intent, as the page always sends a known one.
+  if (!parsed.ok)
+    return toId(parsed.values.id) === null
+      ? json({ error: "Choose an account." }, { status: 400 })
+      : json({ error: "Unknown action." }, { status: 400 });
+  const form = parsed.data;
+  const id = form.id;
   if (id === null) return json({ error: "Choose an account." }, { status: 400 });
-  if (intent === "unlink") {
+  if (form.intent === "unlink") {
     // Step one (no JavaScript needed): ask; step two carries confirm=yes.
-    if (form.get("confirm") !== "yes") return json({ confirmUnlink: id });
+    if (form.confirm !== "yes") return json({ confirmUnlink: id });
     const removed = await unlinkAccountKeepingHistory(user.id, id);
     if (removed.ok) return redirect("/profile/account?unlinked=1");
     // Past today's limit the question stays open beside the message, as a refused form keeps its input.
@@ -108,15 +120,13 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     return json({ error: removed.message }, { status: removed.status });
   }
-  if (intent === "reimport") {
-    const retried = await retryImport(user.id, id);
-    if (retried.ok) return redirect("/profile/account?retrying=1");
-    return json(
-      { error: retried.message },
-      { status: retried.status, headers: "retryAfter" in retried ? { "Retry-After": String(retried.retryAfter) } : {} },
-    );
-  }
-  return json({ error: "Unknown action." }, { status: 400 });
+  // "reimport": what the schema leaves.
+  const retried = await retryImport(user.id, id);
+  if (retried.ok) return redirect("/profile/account?retrying=1");
+  return json(
+    { error: retried.message },
+    { status: retried.status, headers: "retryAfter" in retried ? { "Retry-After": String(retried.retryAfter) } : {} },
+  );
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

@@ -13,6 +13,7 @@ import { AVATAR_MAX_BYTES, removeAvatar, saveAvatar } from "~/server/accounts/av
 import { getProfile, updateProfile } from "~/server/accounts/profile.server";
 import { requireUser } from "~/server/http/session.server";
 import { readForm } from "~/server/http/guards.server";
+import { z } from "zod";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
 
@@ -35,18 +36,24 @@ const answer = (result: Partial<SettingsResult>, status = 200) =>
     { status },
   );
 
+// The avatar's remove button says its intent; the settings form has none.
+const SettingsForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("remove-avatar") }),
+  SettingsSchema.extend({ intent: z.undefined() }),
+]);
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
     return avatarAction(request, user.id);
-  const form = await readForm(request);
-  if (form.get("intent") === "remove-avatar") {
+  const parsed = parseForm(SettingsForm, await readForm(request));
+  if (!parsed.ok) return answer({ errors: parsed.errors, values: parsed.values }, 400);
+  if (parsed.data.intent === "remove-avatar") {
     await removeAvatar(user.id);
     return answer({ avatarNotice: "Your avatar is removed." });
   }
-  const parsed = parseForm(SettingsSchema, form);
-  if (!parsed.ok) return answer({ errors: parsed.errors, values: parsed.values }, 400);
-  const result = await updateProfile(user.id, parsed.data);
+  const { intent: _intent, ...profile } = parsed.data;
+  const result = await updateProfile(user.id, profile);
   if (result === "username-taken")
     return answer({ errors: { username: "That username is taken. Try another." }, values: parsed.values }, 400);
   return answer({ saved: true });
@@ -130,30 +137,15 @@ export default function Settings() {
             market’s recent trades (symbol, side and price; quantities only with dollar amounts)
           </label>
         </fieldset>
-        <div className="field">
-          <label htmlFor="f-time_zone">Time zone</label>
-          <select
-            id="f-time_zone"
-            name="time_zone"
-            defaultValue={v("time_zone", profile.time_zone)}
-            aria-describedby={data?.errors.time_zone ? "f-time_zone-error f-time_zone-hint" : "f-time_zone-hint"}
-            aria-invalid={data?.errors.time_zone ? true : undefined}
-          >
-            {timeZones.map((z) => (
-              <option key={z} value={z}>
-                {z.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-          <p id="f-time_zone-hint" className="muted small">
-            Your Stats tab groups trades by weekday and hour of day in this zone.
-          </p>
-          {data?.errors.time_zone ? (
-            <p id="f-time_zone-error" className="field-error">
-              {data.errors.time_zone}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          as="select"
+          label="Time zone"
+          name="time_zone"
+          defaultValue={v("time_zone", profile.time_zone)}
+          options={timeZones.map((z) => [z, z.replaceAll("_", " ")] as const)}
+          hint="Your Stats tab groups trades by weekday and hour of day in this zone."
+          error={data?.errors.time_zone}
+        />
         <button type="submit" className="btn btn-primary">
           Save settings
         </button>

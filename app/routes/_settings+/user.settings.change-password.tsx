@@ -5,7 +5,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormResult } from "~/components/Field";
 import { password, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/auth-schemas";
-import { parseForm } from "~/lib/forms";
+import { fieldError, formDone, formRefused, parseForm } from "~/lib/forms";
 import { changePassword } from "~/server/accounts/account.server";
 import { tooManyRequests } from "~/server/http/auth.server";
 import { hitLimit } from "~/server/http/rate-limit.server";
@@ -28,21 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const limit = await hitLimit("change-password", user.id);
-  if (!limit.ok) return tooManyRequests(limit.retryAfter, undefined, { done: false });
+  if (!limit.ok) return tooManyRequests(limit.retryAfter);
   const parsed = parseForm(Schema, await readForm(request));
-  if (!parsed.ok)
-    return json({ done: false, formError: null as string | null, errors: parsed.errors }, { status: 400 });
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const ok = await changePassword(user.id, sessionTokenFrom(request), parsed.data.current, parsed.data.password);
-  if (!ok)
-    return json(
-      {
-        done: false,
-        formError: null,
-        errors: { current: "That is not your current password." } as Record<string, string>,
-      },
-      { status: 400 },
-    );
-  return json({ done: true, formError: null, errors: {} as Record<string, string> });
+  if (!ok) return json(fieldError("current", "That is not your current password."), { status: 400 });
+  return json(formDone("Your password is changed."));
 }
 
 export default function ChangePassword() {
@@ -52,9 +43,9 @@ export default function ChangePassword() {
       <h1>Change password</h1>
       <p className="lead">Your other devices are signed out when you change it.</p>
       <Form method="post" className="stack card" noValidate>
-        {data?.done ? (
+        {data?.ok ? (
           <p className="form-success" role="status">
-            Your password is changed.
+            {data.notice}
           </p>
         ) : null}
         <FormResult error={data?.formError} />

@@ -3,6 +3,8 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { seo } from "~/lib/seo";
+import { fieldError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 import { readForm } from "~/server/http/guards.server";
 import { deleteAccount, deletionConfirmation } from "~/server/accounts/own-data.server";
 import { destroySession, requireUser } from "~/server/http/session.server";
@@ -14,16 +16,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ confirmWith: await deletionConfirmation(user.id) });
 }
 
+const CONFIRM = "Confirm to delete your account.";
+// The password or e-mail address, checked by deleteAccount. Never sent back as parsed: it may be a password.
+const DeleteForm = z.object({ confirmation: formText.pipe(z.string().min(1, CONFIRM)) });
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const confirmation = String(form.get("confirmation") ?? "");
-  if (!confirmation) return json({ error: "Confirm to delete your account.", typed: "" }, { status: 400 });
+  const parsed = parseForm(DeleteForm, await readForm(request));
+  if (!parsed.ok) return json(fieldError("confirmation", CONFIRM), { status: 400 });
+  const { confirmation } = parsed.data;
   const result = await deleteAccount(user.id, confirmation);
   // A typed e-mail address is shown again; a password never is.
   if (!result.ok)
     return json(
-      { error: result.message, typed: confirmation.includes("@") ? confirmation.slice(0, 320) : "" },
+      fieldError("confirmation", result.message, {
+        confirmation: confirmation.includes("@") ? confirmation.slice(0, 320) : "",
+      }),
       { status: 400 },
     );
   // The sessions went with the account; this clears the browser's cookie.
@@ -57,7 +65,7 @@ export default function DeleteAccount() {
             type="password"
             required
             autoComplete="current-password"
-            error={data?.error}
+            error={data?.errors.confirmation}
           />
         ) : (
           <Field
@@ -66,8 +74,8 @@ export default function DeleteAccount() {
             type="email"
             required
             autoComplete="email"
-            defaultValue={data?.typed}
-            error={data?.error}
+            defaultValue={data?.values.confirmation}
+            error={data?.errors.confirmation}
           />
         )}
         <button type="submit" className="btn btn-danger">

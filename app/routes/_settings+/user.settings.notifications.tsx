@@ -10,6 +10,7 @@ import {
 } from "~/lib/notifications";
 import { seo } from "~/lib/seo";
 import { readForm } from "~/server/http/guards.server";
+import { formDone, formError } from "~/lib/forms";
 import { getNotificationSettings, saveNotificationSettings } from "~/server/community/notifications.server";
 import { requireUser } from "~/server/http/session.server";
 
@@ -23,9 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const parsed = parseNotificationSettings(await readForm(request));
-  if (!parsed.ok) return json({ saved: false, error: parsed.message }, { status: parsed.status });
+  if (!parsed.ok) return json(formError(parsed.message), { status: parsed.status });
   await saveNotificationSettings(user.id, { muted: parsed.muted, digest: parsed.digest });
-  return json({ saved: true, error: null });
+  return json(formDone());
 }
 
 const DIGEST_LABELS = { off: "Never", daily: "A daily summary", weekly: "A weekly summary" } as const;
@@ -41,14 +42,14 @@ export default function NotificationSettingsPage() {
       </p>
       <h1>Notifications</h1>
       <Form method="post" className="stack card">
-        {data?.saved ? (
+        {data?.ok ? (
           <p className="form-success" role="status">
             Your notification settings are saved.
           </p>
         ) : null}
-        {data?.error ? (
+        {data?.formError ? (
           <p className="field-error" role="alert">
-            {data.error}
+            {data.formError}
           </p>
         ) : null}
         <fieldset className="field">

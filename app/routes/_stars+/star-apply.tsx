@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
-import { parseForm } from "~/lib/forms";
+import { formDone, formError, formRefused, parseForm } from "~/lib/forms";
 import { seo } from "~/lib/seo";
 import { currentGradeSummary } from "~/server/grades/evaluation.server";
 import { requireUser } from "~/server/http/session.server";
@@ -13,7 +13,7 @@ import {
   submitStarApplication,
 } from "~/server/community/stars.server";
 import { readForm } from "~/server/http/guards.server";
-import { FormResult } from "~/components/Field";
+import { Field, FormResult } from "~/components/Field";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Become a Star · Grader", noindex: true });
 
@@ -38,66 +38,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const parsed = parseForm(StarApplicationSchema, await readForm(request));
-  if (!parsed.ok)
-    return json(
-      { ok: false as const, errors: parsed.errors, values: parsed.values, message: null as string | null },
-      { status: 400 },
-    );
+  if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const result = await submitStarApplication(user.id, parsed.data);
   if (!result.ok) {
     const message =
       result.reason === "not_graded"
         ? "Get your grade first: Stars are graded Gold or better."
         : `Your grade is ${result.tier ?? "not set"}; Stars are graded Gold or better.`;
-    return json(
-      {
-        ok: false as const,
-        errors: {} as Record<string, string>,
-        values: parsed.data as Record<string, string>,
-        message,
-      },
-      { status: 403 },
-    );
+    return json(formError(message, parsed.data), { status: 403 });
   }
-  return json({
-    ok: true as const,
-    errors: {} as Record<string, string>,
-    values: parsed.data as Record<string, string>,
-    message: null,
-  });
-}
-
-function TextArea({
-  label,
-  name,
-  error,
-  defaultValue,
-  rows = 4,
-}: {
-  label: string;
-  name: string;
-  error?: string;
-  defaultValue?: string;
-  rows?: number;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={`f-${name}`}>{label}</label>
-      <textarea
-        id={`f-${name}`}
-        name={name}
-        rows={rows}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `f-${name}-error` : undefined}
-      />
-      {error ? (
-        <p id={`f-${name}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
+  return json(formDone(null, parsed.data));
 }
 
 export default function StarApply() {
@@ -146,32 +96,36 @@ export default function StarApply() {
           {status === "rejected" && "Your last application was not approved. You can edit it and apply again."}
         </p>
       ) : null}
-      <FormResult error={result?.message} />
+      <FormResult error={result?.formError} />
       {!data.hasUsername ? (
         <p className="muted">
           Tip: set a username in <Link to="/user/settings">settings</Link> so your showcase gets its own link.
         </p>
       ) : null}
       <Form method="post" className="card stack" noValidate>
-        <TextArea label="Short bio" name="bio" error={result?.errors.bio} defaultValue={values?.bio} rows={3} />
-        <TextArea
+        <Field
+          as="textarea"
+          label="Short bio"
+          name="bio"
+          error={result?.errors.bio}
+          defaultValue={values?.bio}
+          rows={3}
+        />
+        <Field
+          as="textarea"
           label="Your strategy"
           name="strategy"
           error={result?.errors.strategy}
           defaultValue={values?.strategy}
           rows={5}
         />
-        <div className="field">
-          <label htmlFor="f-markets">Markets you trade</label>
-          <input
-            id="f-markets"
-            name="markets"
-            placeholder="US stocks, ETFs, crypto"
-            defaultValue={values?.markets}
-            aria-invalid={result?.errors.markets ? true : undefined}
-          />
-          {result?.errors.markets ? <p className="field-error">{result.errors.markets}</p> : null}
-        </div>
+        <Field
+          label="Markets you trade"
+          name="markets"
+          placeholder="US stocks, ETFs, crypto"
+          defaultValue={values?.markets}
+          error={result?.errors.markets}
+        />
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {data.application ? "Update application" : "Apply"}
         </button>

@@ -18,6 +18,8 @@ import { currentGradeSummary } from "~/server/grades/evaluation.server";
 import { displayName } from "~/lib/display-name";
 import { ensureFound, findPublicProfile, parseId, readForm } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
+import { formDone, formError, formText, parseForm } from "~/lib/forms";
+import { z } from "zod";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   seo(args, {
@@ -57,43 +59,47 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 // Follow / unfollow (idempotent), message, report and block: form posts to /u/:id (this layout).
+// The message's body is judged by sendMessage; a report's reason is optional.
+const TraderForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.enum(["follow", "unfollow", "block", "unblock"]), redirect_to: formText }),
+  z.object({ intent: z.literal("message"), body: formText }),
+  z.object({
+    intent: z.literal("report"),
+    reason: formText.transform((s) => s.trim().slice(0, 500) || "Reported from the profile"),
+  }),
+]);
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const id = parseId(params.id);
   ensureFound(await findPublicProfile(id));
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const back = safeRedirect(form.get("redirect_to"), `/u/${id}`);
-  switch (intent) {
+  const parsed = parseForm(TraderForm, await readForm(request));
+  if (!parsed.ok) return json(formError("Unknown action."), { status: 400 });
+  const form = parsed.data;
+  switch (form.intent) {
     case "follow":
     case "unfollow": {
-      const result = intent === "follow" ? await follow(viewer.id, id) : await unfollow(viewer.id, id);
-      if (!result.ok) return json({ error: result.message }, { status: result.status });
+      const result = form.intent === "follow" ? await follow(viewer.id, id) : await unfollow(viewer.id, id);
+      if (!result.ok) return json(formError(result.message), { status: result.status });
       // Back to the tab the button is on, with or without JavaScript, in place of it in the history.
-      return replace(back, 303);
+      return replace(safeRedirect(form.redirect_to, `/u/${id}`), 303);
     }
     case "message": {
-      const result = await sendMessage(viewer.id, id, String(form.get("body") ?? ""));
-      if (!result.ok) return json({ error: result.message }, { status: result.status });
+      const result = await sendMessage(viewer.id, id, form.body);
+      if (!result.ok) return json(formError(result.message), { status: result.status });
       return redirect(`/messages/${result.conversationId}/reply`, 303);
     }
     case "report": {
-      const reason =
-        String(form.get("reason") ?? "")
-          .trim()
-          .slice(0, 500) || "Reported from the profile";
-      const result = await reportUser(viewer.id, id, reason);
-      if (!result.ok) return json({ error: result.message }, { status: result.status });
-      return json({ reported: true });
+      const result = await reportUser(viewer.id, id, form.reason);
+      if (!result.ok) return json(formError(result.message), { status: result.status });
+      return json(formDone("Thanks, your report was sent for review."));
     }
     case "block":
     case "unblock": {
-      await setBlocked(viewer.id, id, intent === "block");
-      if (intent === "block") await unfollow(id, viewer.id);
-      return redirect(back, 303);
+      await setBlocked(viewer.id, id, form.intent === "block");
+      if (form.intent === "block") await unfollow(id, viewer.id);
+      return redirect(safeRedirect(form.redirect_to, `/u/${id}`), 303);
     }
-    default:
-      return json({ error: "Unknown action." }, { status: 400 });
   }
 }
 
@@ -195,14 +201,14 @@ function TraderLayout({ children }: { children: ReactNode }) {
               </>
             )}
           </div>
-          {actionData && "error" in actionData ? (
+          {actionData?.formError ? (
             <p className="field-error" role="alert">
-              {actionData.error}
+              {actionData.formError}
             </p>
           ) : null}
-          {actionData && "reported" in actionData ? (
+          {actionData?.notice ? (
             <p role="status" className="notice">
-              Thanks, your report was sent for review.
+              {actionData.notice}
             </p>
           ) : null}
         </div>

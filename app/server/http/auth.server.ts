@@ -1,4 +1,5 @@
 import { json, redirect } from "@remix-run/node";
+import { formError, type FormReply } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { getSessionUser } from "./session.server";
 
@@ -18,19 +19,10 @@ export async function redirectIfSignedIn(request: Request) {
   throw redirect(qs ? `${target}${target.includes("?") ? "&" : "?"}${qs}` : target);
 }
 
-/** 429 with Retry-After, in the action-data shape of the form that was refused (`extra` fills its other keys). */
-export function tooManyRequests<T extends object = object>(
+/** 429 with Retry-After, a form reply (`FormReply`) whose message is said above the form. */
+export function tooManyRequests(
   retryAfter: number,
   message = "Too many attempts. Please wait a moment and try again.",
-  extra?: T,
 ) {
-  return json(
-    {
-      ...(extra as T),
-      formError: message as string | null,
-      errors: {} as Record<string, string>,
-      values: {} as Record<string, string>,
-    },
-    { status: 429, headers: { "Retry-After": String(retryAfter) } },
-  );
+  return json<FormReply>(formError(message), { status: 429, headers: { "Retry-After": String(retryAfter) } });
 }
