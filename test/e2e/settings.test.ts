@@ -35,6 +35,8 @@ describe.skipIf(skipE2E)("settings avatar and the verification banner in a real 
       await page.setInputFiles("#f-avatar", { name: "me.png", mimeType: "image/png", buffer: png });
       await card.getByRole("button", { name: "Upload avatar" }).click();
       await card.getByRole("status").filter({ hasText: "Your avatar is updated." }).waitFor();
+      // Post, redirect, get: the page's address names what was done, never the index route's ?index.
+      expect(new URL(page.url()).search).toBe("?done=avatar-updated");
       // The file is stored: the input no longer names it, and nothing is said in the profile form.
       await expect
         .poll(() => page.locator("#f-avatar").evaluate((el) => (el as HTMLInputElement).files?.length ?? 0), {

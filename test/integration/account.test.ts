@@ -113,8 +113,12 @@ describe("settings and password change", () => {
       { username, first_name: "Ada", last_name: "", show_amounts: "amounts" },
       { cookie: a.cookie },
     );
-    expect(ok.status).toBe(200);
-    expect(await ok.text()).toContain("Your settings are saved.");
+    // Post, redirect, get: the address stays /user/settings (not ?index), and a reload posts nothing.
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/user/settings?done=saved");
+    expect(await (await get("/user/settings?done=saved", { cookie: a.cookie })).text()).toContain(
+      "Your settings are saved.",
+    );
     const info = (await (await get("/api/user/info", { cookie: a.cookie })).json()) as {
       data: { username: string; first_name: string; last_name: string | null };
     };
@@ -219,7 +223,7 @@ describe("avatar upload", () => {
   it("stores a PNG, serves it at a versioned URL, and lists it in the user record", async () => {
     const { cookie } = await signUp();
     const res = await upload(cookie, png, "me.png", "image/png");
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(302);
     const { data } = (await (await get("/api/user/info", { cookie })).json()) as {
       data: { avatar: string; id: number };
     };
@@ -236,13 +240,15 @@ describe("avatar upload", () => {
 
   it("answers in the Avatar card, with the Remove button in it, and removes without JavaScript", async () => {
     const { cookie } = await signUp();
-    const html = await (await upload(cookie, png, "me.png", "image/png")).text();
+    const uploaded = await upload(cookie, png, "me.png", "image/png");
+    expect(uploaded.status).toBe(302);
+    const html = await (await get(uploaded.headers.get("location")!, { cookie })).text();
     expect(avatarCard(html)).toMatch(/role="status">Your avatar is updated.</);
     expect(avatarCard(html)).toMatch(/name="intent" value="remove-avatar"/);
     expect(html).not.toContain("Your settings are saved.");
     const removed = await postForm("/user/settings", { intent: "remove-avatar", avatar: "me.png" }, { cookie });
-    expect(removed.status).toBe(200);
-    const after = await removed.text();
+    expect(removed.status).toBe(302);
+    const after = await (await get(removed.headers.get("location")!, { cookie })).text();
     expect(avatarCard(after)).toMatch(/role="status">Your avatar is removed.</);
     expect(after).not.toContain("Remove avatar");
     expect(after).not.toContain("Your settings are saved.");

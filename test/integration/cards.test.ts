@@ -340,7 +340,7 @@ describe("a deleted account", () => {
       headers: { cookie: trader.cookie, origin: baseUrl() },
       redirect: "manual",
     });
-    expect(uploaded.status).toBe(200);
+    expect(uploaded.status).toBe(302);
     const avatar = (
       (await (await get("/api/user/info", { cookie: trader.cookie })).json()) as { data: { avatar: string } }
     ).data.avatar;

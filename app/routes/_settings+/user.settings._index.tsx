@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { seo } from "~/lib/seo";
-import { json, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { json, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Field } from "~/components/Field";
 import { parseForm } from "~/lib/forms";
@@ -17,24 +17,34 @@ import { z } from "zod";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
 
+// A save answers with a redirect here (post, redirect, get): the address stays /user/settings, and
+// reloading it does not post again. What was done travels as a query parameter.
+const DONE = {
+  saved: "Your settings are saved.",
+  "avatar-updated": "Your avatar is updated.",
+  "avatar-removed": "Your avatar is removed.",
+} as const;
+type Done = keyof typeof DONE;
+const doneAt = (done: Done) => `/user/settings?done=${done}`;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ profile: await getProfile(user.id), timeZones: timeZones() });
+  const done = new URL(request.url).searchParams.get("done");
+  return json({
+    profile: await getProfile(user.id),
+    timeZones: timeZones(),
+    done: done !== null && done in DONE ? (done as Done) : null,
+  });
 }
 
-// One answer shape for the three forms; the avatar's feedback is kept apart so it shows in its own card.
+// One answer shape for the refusals of the three forms; the avatar's is kept apart so it shows in its own card.
 type SettingsResult = {
-  saved: boolean;
-  avatarNotice: string | null;
   avatarError: string | null;
   errors: Record<string, string>;
   values: Record<string, string>;
 };
-const answer = (result: Partial<SettingsResult>, status = 200) =>
-  json<SettingsResult>(
-    { saved: false, avatarNotice: null, avatarError: null, errors: {}, values: {}, ...result },
-    { status },
-  );
+const refuse = (result: Partial<SettingsResult>) =>
+  json<SettingsResult>({ avatarError: null, errors: {}, values: {}, ...result }, { status: 400 });
 
 // The avatar's remove button says its intent; the settings form has none.
 const SettingsForm = z.discriminatedUnion("intent", [
@@ -47,20 +57,20 @@ export async function action({ request }: ActionFunctionArgs) {
   if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
     return avatarAction(request, user.id);
   const parsed = parseForm(SettingsForm, await readForm(request));
-  if (!parsed.ok) return answer({ errors: parsed.errors, values: parsed.values }, 400);
+  if (!parsed.ok) return refuse({ errors: parsed.errors, values: parsed.values });
   if (parsed.data.intent === "remove-avatar") {
     await removeAvatar(user.id);
-    return answer({ avatarNotice: "Your avatar is removed." });
+    return redirect(doneAt("avatar-removed"));
   }
   const { intent: _intent, ...profile } = parsed.data;
   const result = await updateProfile(user.id, profile);
   if (result === "username-taken")
-    return answer({ errors: { username: "That username is taken. Try another." }, values: parsed.values }, 400);
-  return answer({ saved: true });
+    return refuse({ errors: { username: "That username is taken. Try another." }, values: parsed.values });
+  return redirect(doneAt("saved"));
 }
 
 async function avatarAction(request: Request, userId: number) {
-  const fail = (avatarError: string) => answer({ avatarError }, 400);
+  const fail = (avatarError: string) => refuse({ avatarError });
   let file: FormDataEntryValue | null;
   try {
     const form = await unstable_parseMultipartFormData(
@@ -74,18 +84,20 @@ async function avatarAction(request: Request, userId: number) {
   if (!(file instanceof Blob)) return fail("Choose an image to upload.");
   const result = await saveAvatar(userId, new Uint8Array(await file.arrayBuffer()));
   if (!result.ok) return fail(result.message);
-  return answer({ avatarNotice: "Your avatar is updated." });
+  return redirect(doneAt("avatar-updated"));
 }
 
 export default function Settings() {
-  const { profile, timeZones } = useLoaderData<typeof loader>();
+  const { profile, timeZones, done } = useLoaderData<typeof loader>();
+  const location = useLocation();
   const theme = useRootData()?.theme ?? "system";
   const data = useActionData<typeof action>();
   const avatarForm = useRef<HTMLFormElement>(null);
   // With JavaScript the page stays, so the file input would still name the uploaded file: clear it.
   useEffect(() => {
-    if (data?.avatarNotice) avatarForm.current?.reset();
-  }, [data]);
+    if (done === "avatar-updated") avatarForm.current?.reset();
+  }, [done, location.key]);
+  const avatarNotice = done === "avatar-updated" || done === "avatar-removed" ? DONE[done] : null;
   const v = (k: string, fallback: string | null) => data?.values[k] ?? fallback ?? "";
   // After a refused save the choices show what was sent (an unticked box sends nothing).
   const typed = data && Object.keys(data.values).length > 0 ? data.values : null;
@@ -96,9 +108,9 @@ export default function Settings() {
       <h1>Settings</h1>
       <p className="lead">Signed in as {profile.email}.</p>
       <Form method="post" className="stack card" noValidate>
-        {data?.saved ? (
+        {done === "saved" && !data ? (
           <p className="form-success" role="status">
-            Your settings are saved.
+            {DONE.saved}
           </p>
         ) : null}
         <Field
@@ -158,9 +170,9 @@ export default function Settings() {
         ref={avatarForm}
       >
         <h2 style={{ margin: 0 }}>Avatar</h2>
-        {data?.avatarNotice ? (
+        {avatarNotice && !data ? (
           <p className="form-success" role="status">
-            {data.avatarNotice}
+            {avatarNotice}
           </p>
         ) : null}
         <div style={{ display: "flex", gap: "1rem", alignItems: "center" }}>
