@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, signUp } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
-// Every seeded demo trader's public pages answer, whoever looks: the seed writes a partial grade
-// (tier, score, stars and two ratios; no curve, positions or insights), and a reader of a stored
-// grade must take it as it is. /u/{id}/stats answered 500 for each of them (no curve to redact).
+// Every seeded demo trader's public pages answer, whoever looks. The seed once wrote a partial grade
+// (no curve, positions or insights) and /u/{id}/stats answered 500 for each of them; now each grade
+// is the engine's, from the history the trader holds, and their trades and holdings show.
 const TABS = ["", "/posts", "/replies", "/stats", "/holdings", "/transactions", "/history"];
 
 let server: RunningServer;
