@@ -496,9 +496,31 @@ function postsFor(style: Style, history: History, f: Figures, r: () => number): 
     ],
   };
   const own = byVoice[style.voice];
+  const score = f.score === null ? "" : ` (${formatScore(f.score)}/100)`;
+  const pick = (xs: string[]) => xs[Math.floor(r() * xs.length)]!;
+  const good = f.tier === "Gold" || f.tier === "Master" || f.tier === "Legend";
   const general = [
-    `Got graded ${f.tier ?? "ungraded"} today${f.score === null ? "" : ` (${formatScore(f.score)}/100)`}. ${f.tier === "Legend" || f.tier === "Master" ? "Not bad at all." : "Room to grow."}`,
-    `What's everyone watching this week? I'm on ${style.symbols.slice(0, 2).join(" and ")}.`,
+    pick(
+      good
+        ? [
+            `${f.tier}${score}. Didn't expect that, honestly. Mostly just sat on my hands.`,
+            `New grade: ${f.tier}${score}. The drawdown is what I'm proudest of keeping small.`,
+            `${f.tier} on the latest grade. Now the hard part, not getting cocky.`,
+          ]
+        : [
+            `Got my grade: ${f.tier ?? "ungraded"}${score}. Room to grow, the Risk stars are the weak spot.`,
+            `${f.tier ?? "No tier"}${score}. Fair enough, my exits have been sloppy.`,
+            `Grade says ${f.tier ?? "nothing yet"}. Going to trade less and see if that moves it.`,
+            `${f.tier ?? "Ungraded"}${score} after ${f.trades} trades. The numbers don't lie, I need a plan.`,
+          ],
+    ),
+    pick([
+      `What's everyone watching this week? I'm on ${style.symbols.slice(0, 2).join(" and ")}.`,
+      `Quiet week for me. Only thing on my screen is ${fav}.`,
+      `Anyone else holding ${fav} into next week?`,
+      `Journal entry: ${f.trades} trades logged so far. Reading back the early ones is humbling.`,
+      `Took the weekend off from charts. Best trade I've made in a while.`,
+    ]),
   ];
   return [...own, ...general];
 }
