@@ -29,6 +29,8 @@ describe("seeded demo traders' public pages", () => {
         expect(res.status, path).toBe(200);
         const html = await res.text();
         expect(html, path).toContain(trader.username!);
+        // Their trades show, from the account they hold (others see its kind, never its name).
+        if (tab === "/transactions") expect(html, path).toContain("Broker account");
         if (tab === "/stats") {
           // The grade is shown (its tier), and no dollar figure of a trader who hides them.
           expect(html, path).toMatch(/Bronze|Silver|Gold|Master|Legend/);
