@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, signUp } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
-// Every seeded demo trader's public pages answer, whoever looks: the seed writes a partial grade
-// (tier, score, stars and two ratios; no curve, positions or insights), and a reader of a stored
-// grade must take it as it is. /u/{id}/stats answered 500 for each of them (no curve to redact).
+// Every seeded demo trader's public pages answer, whoever looks. The seed once wrote a partial grade
+// (no curve, positions or insights) and /u/{id}/stats answered 500 for each of them; now each grade
+// is the engine's, from the history the trader holds, and their trades and holdings show.
 const TABS = ["", "/posts", "/replies", "/stats", "/holdings", "/transactions", "/history"];
 
 let server: RunningServer;
@@ -29,6 +29,8 @@ describe("seeded demo traders' public pages", () => {
         expect(res.status, path).toBe(200);
         const html = await res.text();
         expect(html, path).toContain(trader.username!);
+        // Their trades show, from the account they hold (others see its kind, never its name).
+        if (tab === "/transactions") expect(html, path).toContain("Broker account");
         if (tab === "/stats") {
           // The grade is shown (its tier), and no dollar figure of a trader who hides them.
           expect(html, path).toMatch(/Bronze|Silver|Gold|Master|Legend/);

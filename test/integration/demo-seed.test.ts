@@ -44,6 +44,18 @@ describe("demo community at start", () => {
     expect((await get(card!, { base: server.url })).headers.get("content-type")).toBe("image/png");
     const log = (await (await get("/api/grades/log", { base: server.url })).json()) as { data: unknown[] };
     expect(log.data).toEqual([]);
+
+    // Every seeded trader's code answers on /verify, as what it is: a demo grade.
+    for (const t of first) {
+      const og = await (await get(`/share/open_graph/${t.id}`, { base: server.url })).text();
+      const code = og.match(/GR-[0-9A-Z]{4}-[0-9A-Z]{4}/)?.[0];
+      expect(code, `code of ${t.username}`).toBeTruthy();
+      const verify = await get(`/verify/${code}`, { base: server.url });
+      expect(verify.status, code).toBe(200);
+      const html = await verify.text();
+      expect(html).toContain("Demo data");
+      expect(html).toContain("kept out of the public grade log");
+    }
     await server.stop();
 
     // A restart on the same database: nothing seeded again, the signed-up user still there.
@@ -57,15 +69,65 @@ describe("demo community at start", () => {
     if (db.DATABASE_URL) process.env.DATABASE_URL = db.DATABASE_URL;
     else process.env.DATA_DIR = dir;
     const { getDb, closeDb } = await import("~/server/platform/db.server");
-    const rows = await (
-      await getDb()
-    )
+    const dbh = await getDb();
+    const rows = await dbh
       .selectFrom("evaluations")
-      .select(["demo", "engine_version", "tier", "score", "result"])
+      .select(["user_id", "demo", "engine_version", "tier", "score", "result", "verification_code", "history_digest"])
+      .orderBy("user_id")
       .execute();
+    const { buildUserLedger } = await import("~/server/grades/ledger.server");
+    const { ENGINE_VERSION } = await import("~/grading");
+    // Each grade is the engine's, from the history its trader holds: trades stored, and the
+    // digest of the ledger built from them now is the one the grade was made of.
+    for (const r of rows) {
+      const built = await buildUserLedger(r.user_id, new Date());
+      expect(built.ledger.trades.length, `trades of ${r.user_id}`).toBeGreaterThan(0);
+      expect(built.digest, `ledger of ${r.user_id}`).toBe(r.history_digest);
+    }
+    // Holdings are marked at the price source's last final price, and every trade was filled near
+    // the price source's close of its day.
+    const { lastFinalDay } = await import("~/server/grades/prices.server");
+    const { simulatedAsTraded, simulatedCoinPrice } = await import("../mocks/prices");
+    const { coinInstrumentForSymbol } = await import("~/sources/prices.server");
+    const today = lastFinalDay();
+    const sourcePrice = (symbol: string, day: string) => {
+      const coin = coinInstrumentForSymbol(symbol);
+      return coin
+        ? simulatedCoinPrice(coin.slice("coin:".length), new Date(`${day}T23:59:59.999Z`))
+        : simulatedAsTraded(symbol, day);
+    };
+    let positions = 0;
+    for (const r of rows) {
+      const result = (typeof r.result === "string" ? JSON.parse(r.result) : r.result) as {
+        positions: { symbol: string; mark: number; avgCost: number }[];
+      };
+      for (const p of result.positions) {
+        positions++;
+        const price = sourcePrice(p.symbol, today)!;
+        expect(Math.abs(p.mark / price - 1), `${p.symbol} mark ${p.mark} vs ${price}`).toBeLessThan(0.002);
+      }
+    }
+    expect(positions).toBeGreaterThan(0);
+    const trades = await dbh.selectFrom("trades").select(["symbol", "price", "time"]).execute();
+    for (const t of trades) {
+      const day = new Date(t.time).toISOString().slice(0, 10);
+      const price = sourcePrice(t.symbol, day)!;
+      expect(Math.abs(t.price / price - 1), `${t.symbol} on ${day}: ${t.price} vs ${price}`).toBeLessThan(0.02);
+    }
+    // Posts: none with "#<number>" filler, none twice.
+    const posts = await dbh.selectFrom("posts").select(["body", "parent_id"]).execute();
+    const top = posts.filter((p) => p.parent_id === null).map((p) => p.body);
+    expect(top.length).toBeGreaterThan(20);
+    expect(top.filter((b) => /#\d+/.test(b))).toEqual([]);
+    expect(new Set(top).size).toBe(top.length);
+    expect(posts.some((p) => p.parent_id !== null)).toBe(true);
     await closeDb();
     expect(rows).toHaveLength(12);
-    expect(rows.every((r) => r.demo && r.engine_version === "seed")).toBe(true);
+    expect(rows.every((r) => r.demo && r.engine_version === ENGINE_VERSION)).toBe(true);
+    // Scores come from the histories: not a staircase of equal steps.
+    const scores = rows.map((r) => Number(r.score)).sort((a, b) => b - a);
+    const steps = scores.slice(1).map((s, i) => Math.round((scores[i]! - s) * 10));
+    expect(new Set(steps).size).toBeGreaterThan(3);
     // Each seeded tier is the one its score earns (the product's bounds, not a fifth of 100 each).
     const { tierOf } = await import("~/lib/vocabulary");
     expect(rows.map((r) => r.tier)).toEqual(rows.map((r) => tierOf(Number(r.score))));

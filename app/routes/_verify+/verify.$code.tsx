@@ -72,7 +72,9 @@ export default function VerifyCard() {
         ? d.log.data === "demo"
           ? "Demo data (simulated provider histories)"
           : "Real data (imported from live providers)"
-        : "Not recorded",
+        : d.demo
+          ? "Demo data (a seeded demo trader's simulated history)"
+          : "Not recorded",
     ],
     [
       "Accounts linked",
@@ -88,10 +90,10 @@ export default function VerifyCard() {
   return (
     <div className="page narrow">
       <h1>Verified evaluation</h1>
-      {d.log?.data === "demo" ? <DemoDataNote /> : null}
+      {d.log?.data === "demo" || d.demo ? <DemoDataNote /> : null}
       <p>
-        Code <strong>{d.code}</strong> belongs to a real Grader evaluation. Compare every figure with the card you were
-        shown.
+        Code <strong>{d.code}</strong> belongs to a{d.demo && !d.log ? " demo" : " real"} Grader evaluation. Compare
+        every figure with the card you were shown.
       </p>
       <dl className="card record">
         {rows.map(([label, value]) => (
@@ -119,6 +121,11 @@ export default function VerifyCard() {
             and check it yourself with the <a href="/.well-known/grader-keys.json">published keys</a>.
           </p>
         </section>
+      ) : d.demo ? (
+        <p className="small muted">
+          A demo grade of the demo community: graded by the engine from the trader's seeded history, and kept out of the
+          public grade log, so it carries no signed record.
+        </p>
       ) : (
         <p className="small muted">This grade is from before the public log and carries no signed record.</p>
       )}

@@ -318,6 +318,64 @@ export async function evaluateUser(
   }
 }
 
+/**
+ * The grade of a seeded demo trader (the demo community, DECISIONS 104): the engine on the history
+ * they hold, built, kept and stored as any grade is, with a verification code of the same form,
+ * but marked demo and never appended to the public grade log, and taking no try. Null when the
+ * trader already has a grade (another process seeding at the same moment got there first).
+ */
+export async function gradeSeededDemoTrader(
+  userId: number,
+  now = new Date(),
+): Promise<{ evaluationId: number; verificationCode: string; result: Evaluation } | null> {
+  const db = await getDb();
+  const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
+  const kept = snapshot && snapshotText(snapshot);
+  kept?.catch(() => {});
+  const { ledger: graded, prepared } = await withBenchmark(ledger);
+  const storing = storedLedger(graded, kept);
+  storing.catch(() => {});
+  const evaluation = grade(prepared);
+  const [quality, stored] = await Promise.all([dataQualityOf(userId, skipped, graded), storing]);
+  const result: Evaluation = { ...evaluation, percentile: null };
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const code = verificationCode();
+      const row = await trx
+        .insertInto("evaluations")
+        .values({
+          user_id: userId,
+          engine_version: ENGINE_VERSION,
+          ledger_digest: stored.digest,
+          history_digest: digest,
+          data_quality: JSON.stringify(quality),
+          tier: result.tier,
+          score: result.score,
+          percentile: null,
+          verification_code: code,
+          result: canonicalJson(result),
+          demo: true,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await keepLedger(trx, userId, row.id, stored);
+      const claimed = await trx
+        .updateTable("users")
+        .set({ current_evaluation_id: row.id })
+        .where("id", "=", userId)
+        .where("current_evaluation_id", "is", null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) throw new AlreadyGraded();
+      return { evaluationId: row.id, verificationCode: code, result };
+    });
+  } catch (error) {
+    if (error instanceof AlreadyGraded) return null;
+    throw error;
+  }
+}
+
+class AlreadyGraded extends Error {}
+
 class AllowanceRefused extends Error {
   constructor(readonly code: 401 | 402) {
     super(`allowance refused: ${code}`);
@@ -393,9 +451,9 @@ export type StoredEvaluation = {
 };
 
 /**
- * A stored grade in the shape the engine gives. Not every row was written by this engine: the demo
- * seed (scripts/seed.ts) stores tier, score, stars and two ratios, without a curve, positions or
- * insights. Missing lists read as empty and missing figures as null, so every reader can rely on
+ * A stored grade in the shape the engine gives. Not every row was written by this engine: the
+ * load-test seed (`npm run seed`, scripts/seed.ts) stores tier, score, stars and two ratios, without
+ * a curve, positions or insights. Missing lists read as empty and missing figures as null, so every reader can rely on
  * the type. Only the copy read is filled; the row stays as it was (a logged grade's digest is signed).
  */
 export function readStoredResult(raw: unknown): Evaluation {

@@ -49,6 +49,7 @@ export async function gradeVerification(code: string) {
       "users.show_amounts",
       "users.current_evaluation_id",
       "evaluations.data_quality",
+      "evaluations.demo",
     ])
     .where("evaluations.verification_code", "=", code)
     .executeTakeFirst();
@@ -90,6 +91,8 @@ export async function gradeVerification(code: string) {
         : null,
     },
     current,
+    // A seeded demo trader's grade: demo data, kept out of the public log by design (DECISIONS 104).
+    demo: Boolean(row.demo),
     dataQuality: dataQualitySummary(row.data_quality),
     log:
       entry && record

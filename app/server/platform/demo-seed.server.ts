@@ -1,24 +1,40 @@
 import { sql } from "kysely";
-import { seedCommunity } from "../../../scripts/seed";
+import { demoPriceSeries, gradeAndPostDemoTraders, insertDemoTraders } from "../../../scripts/demo-community";
 import { getDb } from "./db.server";
 import { getEnv, type Env } from "./env.server";
 
-/** The demo community: a dozen graded traders (usernames end in _demo) with posts, replies, likes and follows. */
-export const DEMO_COMMUNITY = { users: 12, posts: 60, follows: 5, graded: 1, likes: 3, tag: "demo" } as const;
-
 /**
- * In demo mode (DEMO=1, as `npm start` runs) a database without any user gets the demo community,
- * so a fresh install does not open on an empty feed; SEED_DEMO=0 leaves it empty. The check and
- * the seeding share one transaction under an advisory lock, so restarts and replicas seed once.
- * The grades are marked demo and never enter the public grade log (only real grading appends).
+ * In demo mode (DEMO=1, as `npm start` runs) a database without any user gets the demo community
+ * (scripts/demo-community.ts), so a fresh install does not open on an empty feed; SEED_DEMO=0
+ * leaves it empty. The prices come first (the app's price source, cached); the check and the
+ * traders with their histories share one transaction under an advisory lock, so restarts and
+ * replicas seed once; each trader is then graded by the engine from the history they hold (a
+ * grade marked demo, never in the public grade log), and the posts are written. A seeded trader
+ * left ungraded (the process stopped between the two) is graded at the next start.
  */
-export async function seedDemoCommunityIfEmpty(env: Env = getEnv()): Promise<{ users: number } | null> {
+export async function seedDemoCommunityIfEmpty(env: Env = getEnv()): Promise<{ users: number; graded: number } | null> {
   if (!env.DEMO || !env.SEED_DEMO) return null;
   const db = await getDb();
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('grader:seed-demo'))`.execute(trx);
-    if (await trx.selectFrom("users").select("id").limit(1).executeTakeFirst()) return null;
-    const result = await seedCommunity(trx, { ...DEMO_COMMUNITY, demo: true, log: () => {} });
-    return { users: result.users };
-  });
+  const anyUser = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
+  const ungraded = anyUser
+    ? await db
+        .selectFrom("users")
+        .select("id")
+        .where("email", "like", "seed-demo-%@seed.invalid")
+        .where("current_evaluation_id", "is", null)
+        .limit(1)
+        .executeTakeFirst()
+    : undefined;
+  if (anyUser && !ungraded) return null;
+  const { series, last } = await demoPriceSeries();
+  const seeded = anyUser
+    ? []
+    : await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext('grader:seed-demo'))`.execute(trx);
+        if (await trx.selectFrom("users").select("id").limit(1).executeTakeFirst()) return null;
+        return insertDemoTraders(trx, series, last);
+      });
+  if (seeded === null) return null;
+  const graded = await gradeAndPostDemoTraders(db, series, last);
+  return { users: seeded.length, graded };
 }

@@ -416,6 +416,8 @@ export async function pollImports(): Promise<void> {
     .selectFrom("linked_accounts as la")
     .select(["la.id", "la.user_id"])
     .where("la.kind", "=", "plaid")
+    // An account without an access token (the demo community's) has nothing to import from.
+    .where("la.access_token_enc", "is not", null)
     .where("la.status", "in", ["active", "error"])
     .where((eb) =>
       eb.or([
