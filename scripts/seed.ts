@@ -17,8 +17,6 @@ export type SeedOptions = {
   graded?: number;
   likes?: number;
   tag?: string;
-  /** Mark the grades demo (evaluations.demo), as the demo community seeded at start does. */
-  demo?: boolean;
   log?: (msg: string) => void;
 };
 
@@ -176,7 +174,7 @@ export async function seedCommunity(db: Kysely<any>, opts: SeedOptions) {
   await step("evaluations", async () => {
     await sql`insert into evaluations (user_id, engine_version, ledger_digest, tier, score, percentile, verification_code, demo, result)
       select ${lo} + g - 1, 'seed', 'seed', ${tierSql}, s, s / 100,
-        'SEED-' || ${tag} || '-' || g, ${opts.demo ?? false},
+        'SEED-' || ${tag} || '-' || g, false,
         jsonb_build_object('tier', ${tierSql}, 'score', s,
           'stars', jsonb_build_object('overall', ${starsSql}, 'profitability', 1 + (g * 3) % 5, 'riskControl', 1 + (g * 7) % 5,
             'consistency', 1 + (g * 11) % 5, 'discipline', 1 + (g * 13) % 5, 'experience', 1 + (g * 17) % 5),
