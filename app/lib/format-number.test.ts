@@ -28,7 +28,8 @@ describe("formatCompact", () => {
   });
   it("formats fractions as percentages", () => {
     expect(formatPercent(0.2534)).toBe("25.3%");
-    expect(formatPercent(-0.05)).toBe("-5.0%");
+    expect(formatPercent(-0.05)).toBe("\u22125.0%");
+    expect(formatPercent(-0.00001)).toBe("0.0%");
   });
 });
 
@@ -61,6 +62,7 @@ describe("money, numbers, dates and sides", () => {
     expect(formatUsd(0.004)).toBe("$0.004");
     expect(formatUsd(1234.5)).toBe("$1,234.50");
     expect(formatUsd(0)).toBe("$0.00");
+    expect(formatUsd(-4729.78)).toBe("\u2212$4,729.78");
   });
   it("groups numbers, with optional fixed decimals", () => {
     expect(formatNumber(12345.678, 0)).toBe("12,346");
