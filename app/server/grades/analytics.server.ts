@@ -67,7 +67,11 @@ export async function statsPage(ownerId: number, viewerId: number, params: URLSe
   const amounts = report.showAmounts;
   if (!trips) return { report, own, analytics: null, journal: null };
   const timeZone = owner?.time_zone ?? "UTC";
-  const all = analyse(report.evaluation.curve, trips.trips, { timeZone, rankBy: amounts ? "pnl" : "return" });
+  const all = analyse(report.evaluation.curve, trips.trips, {
+    timeZone,
+    rankBy: amounts ? "pnl" : "return",
+    today: new Date().toISOString().slice(0, 10),
+  });
   const analytics = amounts ? all : withoutAmounts(all);
   const parsed = parseJournalQuery(params, { amounts });
   const query = parsed.ok ? parsed.query : DEFAULT_JOURNAL_QUERY;
