@@ -1,7 +1,7 @@
 import type { Evaluation } from "~/grading";
 import { recordDays } from "~/analytics";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
-import { formatDay, formatPercent, formatScore } from "~/lib/format-number";
+import { figureText, formatDay, formatPercent, formatScore } from "~/lib/format-number";
 import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
 import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
@@ -289,7 +289,7 @@ export function GradeReport({ data }: { data: ReportData }) {
           <ol className="insights">
             {e.insights.map((i) => (
               <li key={i.id} className={i.impact >= 0 ? "pos" : "neg"}>
-                {i.text}
+                {figureText(i.text)}
               </li>
             ))}
           </ol>

@@ -53,6 +53,14 @@ export function formatPercent(fraction: number, digits = 1): string {
   return `${trueMinus(/^-0(\.0*)?$/.test(body) ? body.slice(1) : body)}%`;
 }
 
+/**
+ * Figures inside a sentence (the engine's insights: "rose 8.5 % while you lost 8.1 %", "Sharpe
+ * ratio of -0.71") as every figure on the page reads: "8.5%", "−0.71".
+ */
+export function figureText(text: string): string {
+  return text.replace(/(\d) %/g, "$1%").replace(/(^|[\s(/])-(?=[\d$])/g, `$1${MINUS}`);
+}
+
 /** Dollars with cents; amounts under a cent keep three significant digits. A loss has a true minus. */
 export function formatUsd(value: number): string {
   if (!Number.isFinite(value)) return "—";

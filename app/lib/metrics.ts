@@ -6,7 +6,7 @@ import { formatCompact, formatNumber, formatUsd, MINUS, trueMinus } from "./form
 
 /**
  * What a value is: a fraction shown as a percentage, dollars, a ratio (two decimals), a multiple
- * (two decimals and ×), a probability ("87 % likely"), a duration in days (one decimal), a count.
+ * (two decimals and ×), a probability ("87% likely"), a duration in days (one decimal), a count.
  */
 export type MetricFormat = "percent" | "money" | "ratio" | "multiple" | "probability" | "days" | "count";
 
@@ -204,7 +204,7 @@ export function formatMetric(key: MetricKey, value: number | null | undefined): 
     case "multiple":
       return `${trueMinus(v.toFixed(2))}×`;
     case "probability":
-      return `${Math.round(v * 100)} % likely`;
+      return `${Math.round(v * 100)}% likely`;
     case "days":
       return `${v.toFixed(1)} days`;
     case "count":
