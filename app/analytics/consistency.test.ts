@@ -152,6 +152,28 @@ describe("the Stats page agrees with itself (random grades)", () => {
     );
   });
 
+  it("no month or day after the last price of open positions shows a return; what is shown still compounds", () => {
+    fc.assert(
+      fc.property(graded, fc.integer({ min: 0, max: 800 }), ({ evaluation: e, roundTrips }, k) => {
+        const pricedThrough = e.curve[Math.min(k, e.curve.length - 1)]!.date;
+        const a = analyse(e.curve, roundTrips, { timeZone: "UTC", pricedThrough, today: e.curve.at(-1)!.date });
+        const last = e.curve.at(-1)!.date;
+        expect(a.pricedThrough).toBe(pricedThrough < last ? pricedThrough : null);
+        for (const y of a.monthly)
+          y.months.forEach((m, i) => {
+            if (`${y.year}-${String(i + 1).padStart(2, "0")}` > pricedThrough.slice(0, 7)) expect(m).toBeNull();
+          });
+        for (const d of a.calendar) if (d.date > pricedThrough) expect(d.return).toBeNull();
+        // The priced months compound to the index at the last priced month's end.
+        const monthEnd = new Map(e.curve.map((c) => [c.date.slice(0, 7), c.index]));
+        let all = 1;
+        for (const y of a.monthly) for (const m of y.months) if (m !== null) all *= 1 + m;
+        expect(all).toBeCloseTo(monthEnd.get(pricedThrough.slice(0, 7))!, 9);
+      }),
+      RUNS,
+    );
+  });
+
   it("day counts add up: the active days are among the record's days", () => {
     fc.assert(
       fc.property(graded, ({ evaluation: e }) => {

@@ -69,6 +69,12 @@ export type Analytics = {
   hoursKnown: boolean;
   /** The net result is far enough from zero for the P&L share of each group to mean something. */
   sharesMeaningful: boolean;
+  /**
+   * The last day open positions had a price of the trader's own (a trade or a broker's mark) when
+   * the curve runs past it: they are carried flat after it, so the months and days after it have
+   * no return to show. null when every day of the curve is priced.
+   */
+  pricedThrough: string | null;
   trips: number;
   wins: number;
   losses: number;
@@ -121,6 +127,19 @@ export function monthlyReturns(curve: Pick<CurvePoint, "date" | "index">[]): Yea
   }
   if (year !== -1) years.get(year)!.total = ratio(prev, yearStart);
   return [...years.values()];
+}
+
+/**
+ * The months wholly after `pricedThrough` have no return (null, a blank cell), rather than a flat
+ * 0.0 % the carried prices would make. The year totals keep what was priced.
+ */
+export function unpricedMonths(years: YearRow[], pricedThrough: string | null): YearRow[] {
+  if (pricedThrough === null) return years;
+  const last = pricedThrough.slice(0, 7);
+  return years.map((y) => {
+    const months = y.months.map((r, i) => (`${y.year}-${String(i + 1).padStart(2, "0")}` > last ? null : r));
+    return { ...y, months, total: months.every((m) => m === null) ? null : y.total };
+  });
 }
 
 /** A curve day as analysed: its P&L is null when another trader's amounts are hidden. */
@@ -376,8 +395,11 @@ export function tripRow(t: RoundTrip, n: number): TripRow {
 export function analyse(
   curve: CurveDay[],
   trips: RoundTrip[],
-  opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number; today?: string },
+  opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number; today?: string; pricedThrough?: string | null },
 ): Analytics {
+  const lastDay = curve.at(-1)?.date;
+  const pricedThrough =
+    opts.pricedThrough && lastDay !== undefined && opts.pricedThrough < lastDay ? opts.pricedThrough : null;
   const withHours = hoursKnown(trips);
   // A date-only history's days are the broker's dates: their weekday is the date's, in any zone.
   const clock = zonedClock(withHours ? opts.timeZone : "UTC");
@@ -431,12 +453,15 @@ export function analyse(
     calendarTo: window.to,
     hoursKnown: withHours,
     sharesMeaningful: shares,
+    pricedThrough,
     trips: trips.length,
     wins,
     losses,
     totalPnl: total,
-    monthly: monthlyReturns(curve),
-    calendar: dailyCalendar(curve, window),
+    monthly: unpricedMonths(monthlyReturns(curve), pricedThrough),
+    calendar: dailyCalendar(curve, window).map((d) =>
+      pricedThrough !== null && d.date > pricedThrough ? { ...d, pnl: null, return: null } : d,
+    ),
     bySymbol: symbolRows,
     byAssetClass: rows(byClass, (k) => ASSET_CLASS_LABELS[k as AssetClass] ?? k, shareOf),
     bySide: rows(bySide, (k) => (k === "long" ? "Long" : "Short"), shareOf),

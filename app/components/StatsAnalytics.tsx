@@ -39,6 +39,12 @@ export function StatsAnalytics({
 }) {
   return (
     <div className="analytics">
+      {a.pricedThrough ? (
+        <p className="muted small" data-testid="priced-through">
+          Open positions are valued at the last prices from your accounts, on {a.pricedThrough}; the months and days
+          after it show no return until newer prices arrive.
+        </p>
+      ) : null}
       <MonthlyReturns years={a.monthly} />
       <DailyCalendar days={a.calendar} from={a.calendarFrom} to={a.calendarTo} amounts={amounts} />
       <section aria-labelledby="breakdowns-title">
@@ -46,7 +52,14 @@ export function StatsAnalytics({
         <p className="muted small">
           {a.trips} completed <Term k="trips">round trips</Term>: {a.wins} won, {a.losses} lost
           {a.trips - a.wins - a.losses ? `, ${a.trips - a.wins - a.losses} break-even` : ""}
-          {amounts && a.totalPnl !== null ? `, ${usd(a.totalPnl)} in all` : ""}.{" "}
+          {amounts && a.totalPnl !== null ? (
+            <>
+              , <span className="nowrap">{usd(a.totalPnl)}</span> in all
+            </>
+          ) : (
+            ""
+          )}
+          .{" "}
           {a.hoursKnown ? (
             <>
               Weekday and hour are those of the opening trade, in {a.timeZone.replaceAll("_", " ")}
@@ -241,6 +254,12 @@ function DailyCalendar({ days, from, to, amounts }: { days: DayCell[]; from: str
                             {n}
                           </td>
                         );
+                      if (d.return === null)
+                        return (
+                          <td key={j} className="off" title={`${d.date}: no return`}>
+                            {n}
+                          </td>
+                        );
                       const detail = `${d.date}: ${signed(d.return, 2)}${amounts && d.pnl !== null ? `, ${usd(d.pnl)}` : ""}`;
                       return (
                         <td key={j} className={heat(d.return)} title={detail}>
@@ -402,7 +421,9 @@ function TripList({ title, trips, amounts }: { title: string; trips: TripRow[]; 
             <li key={t.n}>
               <strong>{t.symbol}</strong> {sideLabel(t.side)}, closed {day(t.closeTime)}:{" "}
               <span className={tone(t.return)}>{signed(t.return, 1)}</span>
-              {amounts && t.pnl !== null ? <span className={tone(t.pnl)}> ({usd(t.pnl)})</span> : null}
+              {amounts && t.pnl !== null ? (
+                <span className={`nowrap ${tone(t.pnl) ?? ""}`}> ({usd(t.pnl)})</span>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -199,6 +199,18 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
       await page.locator("table.calendar").last().locator("td span[aria-hidden], td.off").allTextContents()
     ).map(Number);
     expect(Math.max(...shownDays)).toBe(Number(today.slice(8)));
+    // Open positions carried at the broker's last prices: the months after them show no return, and the page says so.
+    const note = page.getByTestId("priced-through");
+    if (await note.count()) {
+      const through = (await note.textContent())!.match(/\d{4}-\d\d-\d\d/)![0];
+      for (const row of await page.locator("table.monthly tbody tr").all()) {
+        const year = Number(await row.locator("th").textContent());
+        const cells = await row.locator("td").allTextContents();
+        cells.slice(0, 12).forEach((text, i) => {
+          if (`${year}-${String(i + 1).padStart(2, "0")}` > through.slice(0, 7)) expect(text).toBe("");
+        });
+      }
+    }
     // The demo broker gives dates without times: no hour-of-day table.
     expect(await page.locator("#by-hour").count()).toBe(0);
     expect(await page.locator("[aria-labelledby=breakdowns-title]").textContent()).toMatch(/no hour of day/);
