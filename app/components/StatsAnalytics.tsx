@@ -15,8 +15,13 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const pct = (v: number | null | undefined, digits = 1) => cardPercent(v, false, digits);
 const signed = (v: number | null | undefined, digits = 1) => cardPercent(v, true, digits);
 const usd = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatUsd(v));
-const tone = (v: number | null | undefined) =>
-  v === null || v === undefined || v === 0 ? undefined : v > 0 ? "pos" : "neg";
+/** Green, red or neither, as the figure reads: a percentage shown as 0.0% (to `digits`) is neither. */
+const tone = (v: number | null | undefined, digits?: number) =>
+  v === null || v === undefined || v === 0 || (digits !== undefined && Math.abs(v) < 0.5 * 10 ** -(digits + 2))
+    ? undefined
+    : v > 0
+      ? "pos"
+      : "neg";
 const day = (iso: string) => iso.slice(0, 10);
 const holding = (days: number) =>
   days < 1 / 24
@@ -158,11 +163,11 @@ function MonthlyReturns({ years }: { years: Analytics["monthly"] }) {
               <tr key={y.year}>
                 <th scope="row">{y.year}</th>
                 {y.months.map((r, i) => (
-                  <td key={i} className={`num ${tone(r) ?? ""}`}>
+                  <td key={i} className={`num ${tone(r, 1) ?? ""}`}>
                     {r === null ? "" : signed(r)}
                   </td>
                 ))}
-                <td className={`num total ${tone(y.total) ?? ""}`}>{signed(y.total)}</td>
+                <td className={`num total ${tone(y.total, 1) ?? ""}`}>{signed(y.total)}</td>
               </tr>
             ))}
           </tbody>
@@ -323,11 +328,11 @@ function Breakdown({
                   <th scope="row">{r.label}</th>
                   <td className="num">{r.trips}</td>
                   <td className="num">{pct(r.winRate, 0)}</td>
-                  {shares ? <td className={`num ${tone(r.pnlShare) ?? ""}`}>{signed(r.pnlShare, 0)}</td> : null}
+                  {shares ? <td className={`num ${tone(r.pnlShare, 0) ?? ""}`}>{signed(r.pnlShare, 0)}</td> : null}
                   {amounts ? (
                     <td className={`num ${tone(r.expectancy) ?? ""}`}>{usd(r.expectancy)}</td>
                   ) : (
-                    <td className={`num ${tone(r.avgReturn) ?? ""}`}>{signed(r.avgReturn, 2)}</td>
+                    <td className={`num ${tone(r.avgReturn, 2) ?? ""}`}>{signed(r.avgReturn, 2)}</td>
                   )}
                 </tr>
               ))}
@@ -420,7 +425,7 @@ function TripList({ title, trips, amounts }: { title: string; trips: TripRow[]; 
           {trips.map((t) => (
             <li key={t.n}>
               <strong>{t.symbol}</strong> {sideLabel(t.side)}, closed {day(t.closeTime)}:{" "}
-              <span className={tone(t.return)}>{signed(t.return, 1)}</span>
+              <span className={tone(t.return, 1)}>{signed(t.return, 1)}</span>
               {amounts && t.pnl !== null ? (
                 <span className={`nowrap ${tone(t.pnl) ?? ""}`}> ({usd(t.pnl)})</span>
               ) : null}
@@ -589,7 +594,7 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
                   <td>
                     <strong>{t.symbol}</strong>
                   </td>
-                  <td className={`num ${tone(t.return) ?? ""}`}>{signed(t.return, 2)}</td>
+                  <td className={`num ${tone(t.return, 2) ?? ""}`}>{signed(t.return, 2)}</td>
                   {amounts ? <td className={`num ${tone(t.pnl) ?? ""}`}>{usd(t.pnl)}</td> : null}
                   <td>{sideLabel(t.side)}</td>
                   <td className="num">{holding(t.holdingDays)}</td>
