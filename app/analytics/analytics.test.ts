@@ -74,18 +74,30 @@ describe("analytics against the engine", () => {
     expect(a.streaks).toEqual({ longestWin: 1, longestLoss: 5, current: { kind: "win", length: 1 } });
     expect(a.bySymbol.map((r) => [r.key, r.trips, r.wins, r.pnl])).toEqual([["LOSS", 6, 1, -500]]);
     expect(a.bySymbol[0]!.expectancy).toBeCloseTo(e.metrics.expectancy!, 12);
-    // Every trip opened at 10:00:00.000 UTC, as a date-only broker stamps its dates: no hour table
-    // (it would have one row), and the weekday is the date's in any zone.
-    expect(a.hoursKnown).toBe(false);
-    expect(a.byHour).toEqual([]);
+    // Day trades opened at 10:00 UTC; in New York that is 05:00 (EST).
+    expect(a.hoursKnown).toBe(true);
+    expect(a.byHour.find((r) => r.key === "10")!.trips).toBe(6);
     const ny = analyse(e.curve, trips, { timeZone: "America/New_York" });
-    expect(ny.byHour).toEqual([]);
-    expect(ny.byWeekday.map((r) => r.trips)).toEqual(a.byWeekday.map((r) => r.trips));
+    expect(ny.byHour.find((r) => r.key === "5")!.trips).toBe(6);
     // One month, January 2024: the index went from 1 to 0.95.
     expect(a.monthly).toHaveLength(1);
     expect(a.monthly[0]!.months[0]).toBeCloseTo(-0.05, 12);
     expect(a.monthly[0]!.total).toBeCloseTo(-0.05, 12);
     expect(a.byHolding.find((r) => r.key === "1h-1d")!.trips).toBe(6);
+  });
+
+  it("a date-only history (every trade stamped 20:00 UTC) has no hour table, and its weekdays are its dates", () => {
+    const trips = listRoundTrips(fixture("07-losing-streak.json")).map((t) => ({
+      ...t,
+      openTime: `${t.openTime.slice(0, 10)}T20:00:00.000Z`,
+      closeTime: `${t.closeTime.slice(0, 10)}T20:00:00.000Z`,
+    }));
+    const utc = analyse([], trips, { timeZone: "UTC" });
+    const tokyo = analyse([], trips, { timeZone: "Asia/Tokyo" });
+    expect(utc.hoursKnown).toBe(false);
+    expect(utc.byHour).toEqual([]);
+    expect(tokyo.byHour).toEqual([]);
+    expect(tokyo.byWeekday.map((r) => r.trips)).toEqual(utc.byWeekday.map((r) => r.trips));
   });
 
   it("a generated account: every breakdown adds up to the grade's round trips, wins and P&L", () => {

@@ -185,19 +185,21 @@ export function sharesMeaningful(trips: readonly Pick<RoundTrip, "pnl">[]): bool
 }
 
 /**
- * Whether the opening times say anything about the hour: false when there are none, or when every
- * one is at the same clock reading to the millisecond (a date-only broker stamps each day alike,
- * Plaid at 20:00 UTC), true otherwise.
+ * Whether the trades' times say anything about the hour: false when there are none, or when every
+ * opening and closing trade is at the same clock reading to the millisecond (a date-only broker
+ * stamps each day alike, Plaid at 20:00 UTC), true otherwise.
  */
-export function hoursKnown(trips: readonly Pick<RoundTrip, "openTime">[]): boolean {
+export function hoursKnown(trips: readonly Pick<RoundTrip, "openTime" | "closeTime">[]): boolean {
   const DAY = 86_400_000;
   let first: number | null = null;
   for (const t of trips) {
-    const ms = Date.parse(t.openTime);
-    if (!Number.isFinite(ms)) continue;
-    const clock = ((ms % DAY) + DAY) % DAY;
-    if (first === null) first = clock;
-    else if (clock !== first) return true;
+    for (const time of [t.openTime, t.closeTime]) {
+      const ms = Date.parse(time);
+      if (!Number.isFinite(ms)) continue;
+      const clock = ((ms % DAY) + DAY) % DAY;
+      if (first === null) first = clock;
+      else if (clock !== first) return true;
+    }
   }
   return false;
 }
