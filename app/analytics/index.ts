@@ -25,7 +25,10 @@ export type BreakdownRow = {
   winRate: number | null;
   /** Σ P&L (USD). */
   pnl: number | null;
-  /** pnl ÷ |Σ P&L of all trips|: the signed share of the net result (null when that is 0). */
+  /**
+   * pnl ÷ |Σ P&L of all trips|: the signed share of the net result; null when the net result is
+   * too near zero to share out (sharesMeaningful).
+   */
   pnlShare: number | null;
   /** Mean P&L per trip (USD), as metrics.expectancy. */
   expectancy: number | null;
@@ -56,6 +59,22 @@ export type TripRow = {
 
 export type Analytics = {
   timeZone: string;
+  /** The calendar's days: the last twelve months up to today, inclusive ("YYYY-MM-DD"). */
+  calendarFrom: string;
+  calendarTo: string;
+  /**
+   * The trades carry a time of day (false when every one is stamped at the same clock reading, as
+   * a broker that gives dates only does): without it there is no hour-of-day table.
+   */
+  hoursKnown: boolean;
+  /** The net result is far enough from zero for the P&L share of each group to mean something. */
+  sharesMeaningful: boolean;
+  /**
+   * The last day open positions had a price of the trader's own (a trade or a broker's mark) when
+   * the curve runs past it: they are carried flat after it, so the months and days after it have
+   * no return to show. null when every day of the curve is priced.
+   */
+  pricedThrough: string | null;
   trips: number;
   wins: number;
   losses: number;
@@ -73,6 +92,17 @@ export type Analytics = {
   worst: TripRow[];
   streaks: Streaks;
 };
+
+/**
+ * The record's day counts as the report shows them, from one definition: the calendar (UTC) days
+ * of its curve, first activity to the grade inclusive, and of those the active ones (a trade or a
+ * position open at the day's start), so the active days never outnumber the days. (The engine's
+ * trackRecordDays is elapsed time, 579.96 for 581 calendar days: beside 581 active days it read
+ * "580 days · 581 active".)
+ */
+export function recordDays(curveDays: number, activeDays: number | undefined): { days: number; active: number | null } {
+  return { days: curveDays, active: activeDays === undefined ? null : Math.min(activeDays, curveDays) };
+}
 
 /** Monthly and yearly returns from the flow-adjusted index: each period's end ÷ the previous end. */
 export function monthlyReturns(curve: Pick<CurvePoint, "date" | "index">[]): YearRow[] {
@@ -99,17 +129,79 @@ export function monthlyReturns(curve: Pick<CurvePoint, "date" | "index">[]): Yea
   return [...years.values()];
 }
 
+/**
+ * The months wholly after `pricedThrough` have no return (null, a blank cell), rather than a flat
+ * 0.0 % the carried prices would make. The year totals keep what was priced.
+ */
+export function unpricedMonths(years: YearRow[], pricedThrough: string | null): YearRow[] {
+  if (pricedThrough === null) return years;
+  const last = pricedThrough.slice(0, 7);
+  return years.map((y) => {
+    const months = y.months.map((r, i) => (`${y.year}-${String(i + 1).padStart(2, "0")}` > last ? null : r));
+    return { ...y, months, total: months.every((m) => m === null) ? null : y.total };
+  });
+}
+
 /** A curve day as analysed: its P&L is null when another trader's amounts are hidden. */
 type CurveDay = Pick<CurvePoint, "date" | "index"> & { pnl: number | null };
 
-/** One cell per curve day: its P&L net of flows and its index return. */
-export function dailyCalendar(curve: CurveDay[]): DayCell[] {
+/**
+ * The calendar's window: the twelve months up to and including `today` ("YYYY-MM-DD"), from the
+ * day after the same date a year before (2026-12-02 → 2025-12-03 to 2026-12-02).
+ */
+export function calendarWindow(today: string): { from: string; to: string } {
+  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
+  const from = new Date(Date.UTC(y - 1, m - 1, d + 1)).toISOString().slice(0, 10);
+  return { from, to: today };
+}
+
+/** One cell per curve day within [from, to] (all of them without a window): its P&L net of flows and its index return. */
+export function dailyCalendar(curve: CurveDay[], window?: { from: string; to: string }): DayCell[] {
   let prev = 1;
-  return curve.map((c) => {
+  const out: DayCell[] = [];
+  for (const c of curve) {
     const r = prev > 0 ? c.index / prev - 1 : null;
     prev = c.index;
-    return { date: c.date, pnl: c.pnl, return: r === null ? null : Math.abs(r) < 1e-12 ? 0 : r };
-  });
+    if (window && (c.date < window.from || c.date > window.to)) continue;
+    out.push({ date: c.date, pnl: c.pnl, return: r === null ? null : Math.abs(r) < 1e-12 ? 0 : r });
+  }
+  return out;
+}
+
+/**
+ * Below this |net| ÷ gross (Σ |P&L| of the trips) the net result is too near zero to share out:
+ * shares of it run to hundreds of percent either way (+864 %, −1384 %) and say nothing.
+ */
+export const SHARE_MIN_NET_OF_GROSS = 0.2;
+
+export function sharesMeaningful(trips: readonly Pick<RoundTrip, "pnl">[]): boolean {
+  let net = 0;
+  let gross = 0;
+  for (const t of trips) {
+    net += t.pnl;
+    gross += Math.abs(t.pnl);
+  }
+  return gross > 0 && Math.abs(net) >= SHARE_MIN_NET_OF_GROSS * gross;
+}
+
+/**
+ * Whether the trades' times say anything about the hour: false when there are none, or when every
+ * opening and closing trade is at the same clock reading to the millisecond (a date-only broker
+ * stamps each day alike, Plaid at 20:00 UTC), true otherwise.
+ */
+export function hoursKnown(trips: readonly Pick<RoundTrip, "openTime" | "closeTime">[]): boolean {
+  const DAY = 86_400_000;
+  let first: number | null = null;
+  for (const t of trips) {
+    for (const time of [t.openTime, t.closeTime]) {
+      const ms = Date.parse(time);
+      if (!Number.isFinite(ms)) continue;
+      const clock = ((ms % DAY) + DAY) % DAY;
+      if (first === null) first = clock;
+      else if (clock !== first) return true;
+    }
+  }
+  return false;
 }
 
 type Acc = { trips: number; wins: number; losses: number; pnl: number; ret: number; retN: number };
@@ -129,7 +221,7 @@ function add(acc: Acc, t: RoundTrip, o: Outcome) {
 function rows(
   groups: Map<string, Acc>,
   label: (key: string) => string,
-  totalPnl: number,
+  totalPnl: number | null,
   keep: "all" | "nonEmpty" = "nonEmpty",
 ): BreakdownRow[] {
   const out: BreakdownRow[] = [];
@@ -143,7 +235,7 @@ function rows(
       losses: a.losses,
       winRate: a.trips ? a.wins / a.trips : null,
       pnl: a.pnl,
-      pnlShare: totalPnl === 0 ? null : a.pnl / Math.abs(totalPnl),
+      pnlShare: totalPnl === null || totalPnl === 0 ? null : a.pnl / Math.abs(totalPnl),
       expectancy: a.trips ? a.pnl / a.trips : null,
       avgReturn: a.retN ? a.ret / a.retN : null,
     });
@@ -168,7 +260,7 @@ export function holdingBucket(days: number): (typeof HOLDING_BUCKETS)[number]["k
 /** Return histogram edges (fractions): fixed, so two records read alike. */
 export const RETURN_EDGES = [-0.5, -0.2, -0.1, -0.05, -0.02, -0.01, 0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5] as const;
 
-const pctLabel = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.round(Math.abs(v) * 100)} %`;
+const pctLabel = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.round(Math.abs(v) * 100)}%`;
 
 export function returnHistogram(returns: Iterable<number | null>): HistogramBucket[] {
   const buckets: HistogramBucket[] = [];
@@ -299,14 +391,22 @@ export function tripRow(t: RoundTrip, n: number): TripRow {
 /**
  * Every analytic of the Stats tab in one pass over the round trips (plus one over the curve).
  * `rankBy` orders the best and worst trips: by P&L, or by return when amounts are hidden (so the
- * order reveals nothing about sizes).
+ * order reveals nothing about sizes). `today` ("YYYY-MM-DD", UTC) ends the calendar (default: the
+ * curve's last day).
  */
 export function analyse(
   curve: CurveDay[],
   trips: RoundTrip[],
-  opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number },
+  opts: { timeZone: string; rankBy?: "pnl" | "return"; top?: number; today?: string; pricedThrough?: string | null },
 ): Analytics {
-  const clock = zonedClock(opts.timeZone);
+  const lastDay = curve.at(-1)?.date;
+  const pricedThrough =
+    opts.pricedThrough && lastDay !== undefined && opts.pricedThrough < lastDay ? opts.pricedThrough : null;
+  const withHours = hoursKnown(trips);
+  // A date-only history's days are the broker's dates: their weekday is the date's, in any zone.
+  const clock = zonedClock(withHours ? opts.timeZone : "UTC");
+  const shares = sharesMeaningful(trips);
+  const window = calendarWindow(opts.today ?? curve.at(-1)?.date ?? new Date().toISOString().slice(0, 10));
   const bySymbol = new Map<string, Acc>();
   const byClass = new Map<string, Acc>();
   const bySide = new Map<string, Acc>([
@@ -345,23 +445,31 @@ export function analyse(
   const key = (i: number) => (rankBy === "pnl" ? trips[i]!.pnl : (trips[i]!.return ?? 0));
   const best = topK(trips.length, key, top).filter((i) => outcomes[i] === "win");
   const worst = topK(trips.length, (i) => -key(i), top).filter((i) => outcomes[i] === "loss");
-  const symbolRows = rows(bySymbol, (k) => k, total).sort(
+  const shareOf = shares ? total : null;
+  const symbolRows = rows(bySymbol, (k) => k, shareOf).sort(
     (a, b) => b.trips - a.trips || (b.pnl ?? 0) - (a.pnl ?? 0) || a.key.localeCompare(b.key),
   );
   return {
     timeZone: opts.timeZone,
+    calendarFrom: window.from,
+    calendarTo: window.to,
+    hoursKnown: withHours,
+    sharesMeaningful: shares,
+    pricedThrough,
     trips: trips.length,
     wins,
     losses,
     totalPnl: total,
-    monthly: monthlyReturns(curve),
-    calendar: dailyCalendar(curve),
+    monthly: unpricedMonths(monthlyReturns(curve), pricedThrough),
+    calendar: dailyCalendar(curve, window).map((d) =>
+      pricedThrough !== null && d.date > pricedThrough ? { ...d, pnl: null, return: null } : d,
+    ),
     bySymbol: symbolRows,
-    byAssetClass: rows(byClass, (k) => ASSET_CLASS_LABELS[k as AssetClass] ?? k, total),
-    bySide: rows(bySide, (k) => (k === "long" ? "Long" : "Short"), total),
-    byWeekday: rows(byWeekday, (k) => WEEKDAYS[Number(k)]!, total, "all"),
-    byHour: rows(byHour, (k) => `${k.padStart(2, "0")}:00`, total, "all"),
-    byHolding: rows(byHolding, (k) => HOLDING_BUCKETS.find((b) => b.key === k)!.label, total, "all"),
+    byAssetClass: rows(byClass, (k) => ASSET_CLASS_LABELS[k as AssetClass] ?? k, shareOf),
+    bySide: rows(bySide, (k) => (k === "long" ? "Long" : "Short"), shareOf),
+    byWeekday: rows(byWeekday, (k) => WEEKDAYS[Number(k)]!, shareOf, "all"),
+    byHour: withHours ? rows(byHour, (k) => `${k.padStart(2, "0")}:00`, shareOf, "all") : [],
+    byHolding: rows(byHolding, (k) => HOLDING_BUCKETS.find((b) => b.key === k)!.label, shareOf, "all"),
     histogram: returnHistogram(trips.map((t) => t.return)),
     best: best.map((i) => tripRow(trips[i]!, i + 1)),
     worst: worst.map((i) => tripRow(trips[i]!, i + 1)),

@@ -1,13 +1,14 @@
 import { useState, type PointerEvent } from "react";
-import { dateTicks, niceTicks } from "~/lib/chart-scale";
+import { dateTicks, niceTicks, sampleIndexes } from "~/lib/chart-scale";
 
 type Point = { x: string; y: number };
 
-/** Keeps at most `max` points (the first, the last and evenly spaced ones between). */
-export function downsample<T>(points: T[], max = 200): T[] {
-  if (points.length <= max) return points;
-  const step = (points.length - 1) / (max - 1);
-  return Array.from({ length: max }, (_, i) => points[Math.round(i * step)]!);
+/** The points a chart draws (sampleIndexes). */
+export function downsample<T extends { y: number }>(points: T[], max = 200): T[] {
+  return sampleIndexes(
+    points.map((p) => p.y),
+    max,
+  ).map((i) => points[i]!);
 }
 
 /**
@@ -41,9 +42,11 @@ export function LineChart({
 }) {
   // With JavaScript, pointing at the plot shows that day's figures (the server page has no hover).
   const [hover, setHover] = useState<number | null>(null);
-  const data = downsample(points);
+  // The benchmark is drawn at the same days as the line (its own extremes may fall between them).
+  const kept = sampleIndexes(points.map((p) => p.y));
+  const data = kept.map((i) => points[i]!);
   if (data.length < 2) return <p className="muted">Not enough history to draw {title.toLowerCase()} yet.</p>;
-  const other = compare && compare.points.length === points.length ? downsample(compare.points) : null;
+  const other = compare && compare.points.length === points.length ? kept.map((i) => compare.points[i]!) : null;
   const ys = data.map((p) => p.y).concat(other ? other.map((p) => p.y) : []);
   let min = Math.min(...ys);
   let max = Math.max(...ys);
@@ -66,7 +69,8 @@ export function LineChart({
   }
   // The plot is drawn in a 1000 × 1000 box stretched to the figure; labels are HTML, so their
   // size does not scale with the width (readable on a 375 px phone and a wide screen alike).
-  const x = (i: number) => (i / (data.length - 1)) * 1000;
+  // Each drawn point stands at its own day (the kept days are not evenly spaced).
+  const x = (i: number) => (kept[i]! / (points.length - 1)) * 1000;
   const y = (v: number) => (1 - (v - min) / (max - min)) * 1000;
   const path = (pts: Point[]) => pts.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.y).toFixed(1)}`).join("");
   const line = path(data);
@@ -77,7 +81,10 @@ export function LineChart({
   const onMove = (e: PointerEvent<HTMLDivElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
     const f = Math.min(1, Math.max(0, (e.clientX - box.left) / box.width));
-    setHover(Math.round(f * (data.length - 1)));
+    const at = f * (points.length - 1);
+    let best = 0;
+    for (let i = 1; i < kept.length; i++) if (Math.abs(kept[i]! - at) < Math.abs(kept[best]! - at)) best = i;
+    setHover(best);
   };
   return (
     <figure className={`chart-figure${yLabel ? " with-y-label" : ""}`}>

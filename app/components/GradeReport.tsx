@@ -1,6 +1,7 @@
 import type { Evaluation } from "~/grading";
+import { recordDays } from "~/analytics";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
-import { formatDay, formatPercent, formatScore } from "~/lib/format-number";
+import { figureText, formatDay, formatPercent, formatScore } from "~/lib/format-number";
 import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
 import { disagreementLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
@@ -50,6 +51,7 @@ export function twrVsMwrSentence(twr: number | null, mwr: number | null): string
 export function GradeReport({ data }: { data: ReportData }) {
   const e = data.evaluation;
   const m = e.metrics;
+  const days = recordDays(e.curve.length || Math.round(m.trackRecordDays), m.activeDays);
   const money = (k: "totalPnl" | "income", v: number | null) =>
     data.showAmounts && v !== null ? formatMetric(k, v) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
@@ -207,9 +209,9 @@ export function GradeReport({ data }: { data: ReportData }) {
               <Term k="trackRecordDays" />
             </dt>
             <dd>
-              {formatMetric("trackRecordDays", m.trackRecordDays)}
-              {m.activeDays !== undefined ? (
-                <span className="muted small"> · {formatMetric("activeDays", m.activeDays)} active</span>
+              {formatMetric("trackRecordDays", days.days)}
+              {days.active !== null ? (
+                <span className="muted small"> · {formatMetric("activeDays", days.active)} active</span>
               ) : null}
             </dd>
           </div>
@@ -287,7 +289,7 @@ export function GradeReport({ data }: { data: ReportData }) {
           <ol className="insights">
             {e.insights.map((i) => (
               <li key={i.id} className={i.impact >= 0 ? "pos" : "neg"}>
-                {i.text}
+                {figureText(i.text)}
               </li>
             ))}
           </ol>

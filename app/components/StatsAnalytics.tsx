@@ -2,8 +2,8 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import type { Analytics, BreakdownRow, DayCell, TripRow } from "~/analytics";
 import { JOURNAL_SORTS, PUBLIC_JOURNAL_SORTS, type JournalQuery, type JournalSort } from "~/analytics/journal";
 import type { GlossaryKey } from "~/content/glossary";
-import { formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
-import { METRICS } from "~/lib/metrics";
+import { formatUsd, sideLabel } from "~/lib/format-number";
+import { cardPercent, METRICS } from "~/lib/metrics";
 import { pageCount } from "~/lib/paging";
 import { Pager } from "./Pager";
 import { Term } from "./Term";
@@ -11,13 +11,17 @@ import { Term } from "./Term";
 type Journal = { rows: TripRow[]; total: number; query: JournalQuery; errors: Record<string, string> };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const pct = (v: number | null | undefined, digits = 1) =>
-  v === null || v === undefined ? "—" : formatPercent(v, digits);
-const signed = (v: number | null | undefined, digits = 1) =>
-  v === null || v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatPercent(Math.abs(v), digits)}`;
+// Percentages as every figure of the report reads them (cardPercent: "+12.3%", "−4.5%").
+const pct = (v: number | null | undefined, digits = 1) => cardPercent(v, false, digits);
+const signed = (v: number | null | undefined, digits = 1) => cardPercent(v, true, digits);
 const usd = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatUsd(v));
-const tone = (v: number | null | undefined) =>
-  v === null || v === undefined || v === 0 ? undefined : v > 0 ? "pos" : "neg";
+/** Green, red or neither, as the figure reads: a percentage shown as 0.0% (to `digits`) is neither. */
+const tone = (v: number | null | undefined, digits?: number) =>
+  v === null || v === undefined || v === 0 || (digits !== undefined && Math.abs(v) < 0.5 * 10 ** -(digits + 2))
+    ? undefined
+    : v > 0
+      ? "pos"
+      : "neg";
 const day = (iso: string) => iso.slice(0, 10);
 const holding = (days: number) =>
   days < 1 / 24
@@ -40,22 +44,42 @@ export function StatsAnalytics({
 }) {
   return (
     <div className="analytics">
+      {a.pricedThrough ? (
+        <p className="muted small" data-testid="priced-through">
+          Open positions are valued at the last prices from your accounts, on {a.pricedThrough}; the months and days
+          after it show no return until newer prices arrive.
+        </p>
+      ) : null}
       <MonthlyReturns years={a.monthly} />
-      <DailyCalendar days={a.calendar} amounts={amounts} />
+      <DailyCalendar days={a.calendar} from={a.calendarFrom} to={a.calendarTo} amounts={amounts} />
       <section aria-labelledby="breakdowns-title">
         <h2 id="breakdowns-title">Where the results come from</h2>
         <p className="muted small">
           {a.trips} completed <Term k="trips">round trips</Term>: {a.wins} won, {a.losses} lost
           {a.trips - a.wins - a.losses ? `, ${a.trips - a.wins - a.losses} break-even` : ""}
-          {amounts && a.totalPnl !== null ? `, ${usd(a.totalPnl)} in all` : ""}. Weekday and hour are those of the
-          opening trade, in {a.timeZone.replaceAll("_", " ")}
-          {own ? (
+          {amounts && a.totalPnl !== null ? (
             <>
-              {" "}
-              (<Link to="/user/settings">change</Link>)
+              , <span className="nowrap">{usd(a.totalPnl)}</span> in all
             </>
-          ) : null}
-          .
+          ) : (
+            ""
+          )}
+          .{" "}
+          {a.hoursKnown ? (
+            <>
+              Weekday and hour are those of the opening trade, in {a.timeZone.replaceAll("_", " ")}
+              {own ? (
+                <>
+                  {" "}
+                  (<Link to="/user/settings">change</Link>)
+                </>
+              ) : null}
+              .
+            </>
+          ) : (
+            "The weekday is that of the opening trade; the broker gives dates without times, so there is no hour of day."
+          )}
+          {a.sharesMeaningful ? "" : " The net result is too near zero to share out, so the tables show no P&L share."}
         </p>
         <div className="breakdowns">
           <Breakdown
@@ -63,13 +87,46 @@ export function StatsAnalytics({
             title="By symbol"
             rows={a.bySymbol.slice(0, 15)}
             amounts={amounts}
+            shares={a.sharesMeaningful}
             note={a.bySymbol.length > 15 ? `The 15 most traded of ${a.bySymbol.length} symbols.` : undefined}
           />
-          <Breakdown id="by-class" title="By asset class" rows={a.byAssetClass} amounts={amounts} />
-          <Breakdown id="by-side" title="Long and short" rows={a.bySide} amounts={amounts} />
-          <Breakdown id="by-holding" title="By holding time" rows={a.byHolding} amounts={amounts} />
-          <Breakdown id="by-weekday" title="By weekday" rows={a.byWeekday} amounts={amounts} />
-          <Breakdown id="by-hour" title="By hour of day" rows={a.byHour.filter((r) => r.trips > 0)} amounts={amounts} />
+          <Breakdown
+            id="by-class"
+            title="By asset class"
+            rows={a.byAssetClass}
+            amounts={amounts}
+            shares={a.sharesMeaningful}
+          />
+          <Breakdown
+            id="by-side"
+            title="Long and short"
+            rows={a.bySide}
+            amounts={amounts}
+            shares={a.sharesMeaningful}
+          />
+          <Breakdown
+            id="by-holding"
+            title="By holding time"
+            rows={a.byHolding}
+            amounts={amounts}
+            shares={a.sharesMeaningful}
+          />
+          <Breakdown
+            id="by-weekday"
+            title="By weekday"
+            rows={a.byWeekday}
+            amounts={amounts}
+            shares={a.sharesMeaningful}
+          />
+          {a.hoursKnown ? (
+            <Breakdown
+              id="by-hour"
+              title="By hour of day"
+              rows={a.byHour.filter((r) => r.trips > 0)}
+              amounts={amounts}
+              shares={a.sharesMeaningful}
+            />
+          ) : null}
         </div>
       </section>
       <Distribution analytics={a} amounts={amounts} />
@@ -106,11 +163,11 @@ function MonthlyReturns({ years }: { years: Analytics["monthly"] }) {
               <tr key={y.year}>
                 <th scope="row">{y.year}</th>
                 {y.months.map((r, i) => (
-                  <td key={i} className={`num ${tone(r) ?? ""}`}>
+                  <td key={i} className={`num ${tone(r, 1) ?? ""}`}>
                     {r === null ? "" : signed(r)}
                   </td>
                 ))}
-                <td className={`num total ${tone(y.total) ?? ""}`}>{signed(y.total)}</td>
+                <td className={`num total ${tone(y.total, 1) ?? ""}`}>{signed(y.total)}</td>
               </tr>
             ))}
           </tbody>
@@ -128,25 +185,41 @@ function heat(r: number | null): string {
   return `${r > 0 ? "p" : "n"}${step}`;
 }
 
-/** The last twelve months as calendars, one cell per day, coloured by the day's return. */
-function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean }) {
-  if (days.length === 0) return null;
-  const months = new Map<string, DayCell[]>();
-  for (const d of days) {
-    const key = d.date.slice(0, 7);
-    let list = months.get(key);
-    if (!list) months.set(key, (list = []));
-    list.push(d);
+/** The months from `from`'s to `to`'s ("YYYY-MM"). */
+function monthsBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  let y = Number(from.slice(0, 4));
+  let m = Number(from.slice(5, 7));
+  const end = to.slice(0, 7);
+  for (;;) {
+    const ym = `${y}-${String(m).padStart(2, "0")}`;
+    if (ym > end) break;
+    out.push(ym);
+    if (++m > 12) {
+      m = 1;
+      y++;
+    }
   }
-  const shown = [...months.entries()].slice(-12);
+  return out;
+}
+
+/**
+ * The last twelve months up to today as calendars, one cell per day, coloured by the day's return:
+ * days outside the window (before it, or still to come) are left blank.
+ */
+function DailyCalendar({ days, from, to, amounts }: { days: DayCell[]; from: string; to: string; amounts: boolean }) {
+  if (days.length === 0) return null;
+  const months = new Map<string, DayCell[]>(monthsBetween(from, to).map((ym) => [ym, []]));
+  for (const d of days) months.get(d.date.slice(0, 7))?.push(d);
+  const shown = [...months.entries()];
   return (
     <section aria-labelledby="calendar-title">
       <h2 id="calendar-title">
         <Term k="dailyPnl">Daily P&amp;L</Term> calendar
       </h2>
       <p className="muted small">
-        The last {shown.length} month{shown.length === 1 ? "" : "s"}; green days gained, red days lost (deeper colour:
-        larger move). Hover or focus a day for its figures.
+        The last 12 months, to {to}; green days gained, red days lost (deeper colour: larger move). Hover or focus a day
+        for its figures.
       </p>
       <div className="calendars">
         {shown.map(([ym, list]) => {
@@ -178,10 +251,17 @@ function DailyCalendar({ days, amounts }: { days: DayCell[]; amounts: boolean })
                   <tr key={i}>
                     {w.map((n, j) => {
                       const d = n === null ? undefined : byDay.get(n);
-                      if (n === null) return <td key={j} />;
+                      const date = n === null ? "" : `${ym}-${String(n).padStart(2, "0")}`;
+                      if (n === null || date < from || date > to) return <td key={j} />;
                       if (!d)
                         return (
                           <td key={j} className="off">
+                            {n}
+                          </td>
+                        );
+                      if (d.return === null)
+                        return (
+                          <td key={j} className="off" title={`${d.date}: no return`}>
                             {n}
                           </td>
                         );
@@ -209,12 +289,15 @@ function Breakdown({
   title,
   rows,
   amounts,
+  shares,
   note,
 }: {
   id: string;
   title: string;
   rows: BreakdownRow[];
   amounts: boolean;
+  /** The net result is far enough from zero for a P&L share column. */
+  shares: boolean;
   note?: string;
 }) {
   const head = (k: GlossaryKey, label?: string) => (
@@ -235,7 +318,7 @@ function Breakdown({
                 <th scope="col">{title.replace(/^By /, "").replace(/^./, (c) => c.toUpperCase())}</th>
                 {head("trips", METRICS.roundTrips.short)}
                 {head("winRate")}
-                {head("pnlShare", "P&L share")}
+                {shares ? head("pnlShare", "P&L share") : null}
                 {amounts ? head("expectancy") : head("avgReturn", "Avg return")}
               </tr>
             </thead>
@@ -245,11 +328,11 @@ function Breakdown({
                   <th scope="row">{r.label}</th>
                   <td className="num">{r.trips}</td>
                   <td className="num">{pct(r.winRate, 0)}</td>
-                  <td className={`num ${tone(r.pnlShare) ?? ""}`}>{signed(r.pnlShare, 0)}</td>
+                  {shares ? <td className={`num ${tone(r.pnlShare, 0) ?? ""}`}>{signed(r.pnlShare, 0)}</td> : null}
                   {amounts ? (
                     <td className={`num ${tone(r.expectancy) ?? ""}`}>{usd(r.expectancy)}</td>
                   ) : (
-                    <td className={`num ${tone(r.avgReturn) ?? ""}`}>{signed(r.avgReturn, 2)}</td>
+                    <td className={`num ${tone(r.avgReturn, 2) ?? ""}`}>{signed(r.avgReturn, 2)}</td>
                   )}
                 </tr>
               ))}
@@ -342,8 +425,10 @@ function TripList({ title, trips, amounts }: { title: string; trips: TripRow[]; 
           {trips.map((t) => (
             <li key={t.n}>
               <strong>{t.symbol}</strong> {sideLabel(t.side)}, closed {day(t.closeTime)}:{" "}
-              <span className={tone(t.return)}>{signed(t.return, 1)}</span>
-              {amounts && t.pnl !== null ? <span className={tone(t.pnl)}> ({usd(t.pnl)})</span> : null}
+              <span className={tone(t.return, 1)}>{signed(t.return, 1)}</span>
+              {amounts && t.pnl !== null ? (
+                <span className={`nowrap ${tone(t.pnl) ?? ""}`}> ({usd(t.pnl)})</span>
+              ) : null}
             </li>
           ))}
         </ol>
@@ -509,7 +594,7 @@ function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: bo
                   <td>
                     <strong>{t.symbol}</strong>
                   </td>
-                  <td className={`num ${tone(t.return) ?? ""}`}>{signed(t.return, 2)}</td>
+                  <td className={`num ${tone(t.return, 2) ?? ""}`}>{signed(t.return, 2)}</td>
                   {amounts ? <td className={`num ${tone(t.pnl) ?? ""}`}>{usd(t.pnl)}</td> : null}
                   <td>{sideLabel(t.side)}</td>
                   <td className="num">{holding(t.holdingDays)}</td>

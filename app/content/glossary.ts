@@ -79,15 +79,15 @@ export const GLOSSARY = {
 
 export type GlossaryKey = keyof typeof GLOSSARY;
 
-/** "87 % likely your edge is real; 140 more active days would make it 95 %." */
+/** "87% likely your edge is real; 140 more active days would make it 95%." */
 export function skillInWords(
   psr: number | null | undefined,
   minTrackRecordDays: number | null | undefined,
   activeDays: number | null | undefined,
 ): string | null {
   if (psr === null || psr === undefined) return null;
-  const likely = `${Math.round(psr * 100)} % likely your edge is real`;
-  if (psr >= 0.95) return `${likely}: past the 95 % mark.`;
+  const likely = `${Math.round(psr * 100)}% likely your edge is real`;
+  if (psr >= 0.95) return `${likely}: past the 95% mark.`;
   if (
     minTrackRecordDays === null ||
     minTrackRecordDays === undefined ||
@@ -97,5 +97,5 @@ export function skillInWords(
     return `${likely}; the record does not yet show a positive edge to build on.`;
   }
   const more = Math.max(1, Math.ceil(minTrackRecordDays - activeDays));
-  return `${likely}; ${formatNumber(more, 0)} more active day${more === 1 ? "" : "s"} like these would make it 95 %.`;
+  return `${likely}; ${formatNumber(more, 0)} more active day${more === 1 ? "" : "s"} like these would make it 95%.`;
 }

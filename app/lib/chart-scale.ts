@@ -50,3 +50,32 @@ export function dateTicks(dates: string[], max = 6): { i: number; label: string 
       return { i, label: m === 0 || k >= 12 ? `${MONTHS[m]} ${dates[i]!.slice(0, 4)}` : MONTHS[m]! };
     });
 }
+
+/**
+ * Which of `values` a chart draws, ascending: all of them up to `max`, else the first, the last and,
+ * in each of about max ÷ 2 equal runs between, the lowest and the highest. The drawn line keeps
+ * every peak and trough, so a chart's low is the figure beside it (a max drawdown), never a
+ * sample's.
+ */
+export function sampleIndexes(values: readonly number[], max = 200): number[] {
+  const n = values.length;
+  if (n <= max) return Array.from({ length: n }, (_, i) => i);
+  const buckets = Math.max(1, Math.floor((max - 2) / 2));
+  const out = [0];
+  const inner = n - 2;
+  for (let b = 0; b < buckets; b++) {
+    const from = 1 + Math.floor((b * inner) / buckets);
+    const to = 1 + Math.floor(((b + 1) * inner) / buckets); // exclusive
+    if (from >= to) continue;
+    let lo = from;
+    let hi = from;
+    for (let i = from + 1; i < to; i++) {
+      if (values[i]! < values[lo]!) lo = i;
+      if (values[i]! > values[hi]!) hi = i;
+    }
+    if (lo === hi) out.push(lo);
+    else out.push(Math.min(lo, hi), Math.max(lo, hi));
+  }
+  out.push(n - 1);
+  return out;
+}

@@ -6,6 +6,7 @@ import {
   formatPercent,
   formatScore,
   formatUsd,
+  figureText,
   sideLabel,
   truncateScore,
 } from "./format-number";
@@ -28,7 +29,8 @@ describe("formatCompact", () => {
   });
   it("formats fractions as percentages", () => {
     expect(formatPercent(0.2534)).toBe("25.3%");
-    expect(formatPercent(-0.05)).toBe("-5.0%");
+    expect(formatPercent(-0.05)).toBe("\u22125.0%");
+    expect(formatPercent(-0.00001)).toBe("0.0%");
   });
 });
 
@@ -61,6 +63,13 @@ describe("money, numbers, dates and sides", () => {
     expect(formatUsd(0.004)).toBe("$0.004");
     expect(formatUsd(1234.5)).toBe("$1,234.50");
     expect(formatUsd(0)).toBe("$0.00");
+    expect(formatUsd(-4729.78)).toBe("\u2212$4,729.78");
+    expect(figureText("Over the same time the S&P 500 rose 8.5 % while you lost 8.1 %.")).toBe(
+      "Over the same time the S&P 500 rose 8.5% while you lost 8.1%.",
+    );
+    expect(figureText("Sharpe ratio of -0.71 (daily returns, annualised); lost -$12, ex-dividend.")).toBe(
+      "Sharpe ratio of \u22120.71 (daily returns, annualised); lost \u2212$12, ex-dividend.",
+    );
   });
   it("groups numbers, with optional fixed decimals", () => {
     expect(formatNumber(12345.678, 0)).toBe("12,346");

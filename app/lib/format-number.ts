@@ -38,15 +38,33 @@ export function formatNumber(value: number, digits = 2, minDigits = 0): string {
   return f.format(value);
 }
 
-export function formatPercent(fraction: number, digits = 1): string {
-  if (!Number.isFinite(fraction)) return "—";
-  return `${(fraction * 100).toFixed(digits)}%`;
+/** The minus sign of every figure on a page (U+2212), never a hyphen. */
+export const MINUS = "\u2212";
+
+/** A leading hyphen-minus as a true minus sign: "-5.0%" reads "−5.0%", as the card draws it. */
+export function trueMinus(text: string): string {
+  return text.startsWith("-") ? MINUS + text.slice(1) : text;
 }
 
-/** Dollars with cents; amounts under a cent keep three significant digits. */
+export function formatPercent(fraction: number, digits = 1): string {
+  if (!Number.isFinite(fraction)) return "—";
+  // −0.0 (a tiny loss rounded away) reads 0.0%.
+  const body = (fraction * 100).toFixed(digits);
+  return `${trueMinus(/^-0(\.0*)?$/.test(body) ? body.slice(1) : body)}%`;
+}
+
+/**
+ * Figures inside a sentence (the engine's insights: "rose 8.5 % while you lost 8.1 %", "Sharpe
+ * ratio of -0.71") as every figure on the page reads: "8.5%", "−0.71".
+ */
+export function figureText(text: string): string {
+  return text.replace(/(\d) %/g, "$1%").replace(/(^|[\s(/])-(?=[\d$])/g, `$1${MINUS}`);
+}
+
+/** Dollars with cents; amounts under a cent keep three significant digits. A loss has a true minus. */
 export function formatUsd(value: number): string {
   if (!Number.isFinite(value)) return "—";
-  return value !== 0 && Math.abs(value) < 0.01 ? usdSmall.format(value) : usd.format(value);
+  return trueMinus(value !== 0 && Math.abs(value) < 0.01 ? usdSmall.format(value) : usd.format(value));
 }
 
 /**

@@ -111,7 +111,7 @@ describe("a metric's figure", () => {
     expect(formatMetric("avgHoldingDays", 3.21)).toBe("3.2 days");
     expect(formatMetric("trackRecordDays", 412.4)).toBe("412 days");
     expect(formatMetric("activeDays", 12_345)).toBe("12.3K");
-    expect(formatMetric("psr", 0.8712)).toBe("87 % likely");
+    expect(formatMetric("psr", 0.8712)).toBe("87% likely");
     expect(formatMetric("maxLeverage", 1.5)).toBe("1.50×");
     expect(formatMetric("totalPnl", 1234.5)).toBe("$1,234.50");
   });

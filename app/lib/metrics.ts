@@ -2,11 +2,11 @@
 // app/grading/types.ts), with the label every page prints, how its value reads, its glossary line
 // and its place on the card. The report, the Stats tab, the card, the verify page and the glossary
 // read them from here, so a label or a format changes once. Plain data: safe for the browser.
-import { formatCompact, formatNumber, formatUsd } from "./format-number";
+import { formatCompact, formatNumber, formatUsd, MINUS, trueMinus } from "./format-number";
 
 /**
  * What a value is: a fraction shown as a percentage, dollars, a ratio (two decimals), a multiple
- * (two decimals and ×), a probability ("87 % likely"), a duration in days (one decimal), a count.
+ * (two decimals and ×), a probability ("87% likely"), a duration in days (one decimal), a count.
  */
 export type MetricFormat = "percent" | "money" | "ratio" | "multiple" | "probability" | "days" | "count";
 
@@ -200,11 +200,11 @@ export function formatMetric(key: MetricKey, value: number | null | undefined): 
     case "money":
       return formatUsd(v);
     case "ratio":
-      return v.toFixed(2);
+      return trueMinus(v.toFixed(2));
     case "multiple":
-      return `${v.toFixed(2)}×`;
+      return `${trueMinus(v.toFixed(2))}×`;
     case "probability":
-      return `${Math.round(v * 100)} % likely`;
+      return `${Math.round(v * 100)}% likely`;
     case "days":
       return `${v.toFixed(1)} days`;
     case "count":
@@ -212,15 +212,16 @@ export function formatMetric(key: MetricKey, value: number | null | undefined): 
   }
 }
 
-const MINUS = "\u2212";
-
-/** A fraction as a signed percentage; huge values use the compact K/M/B form so they never overflow. */
-export function cardPercent(fraction: number | null | undefined, signed = true): string {
+/**
+ * A fraction as a signed percentage ("+12.3%", "−4.5%", one decimal unless told); huge values use
+ * the compact K/M/B form so they never overflow. A value that rounds to zero has no sign.
+ */
+export function cardPercent(fraction: number | null | undefined, signed = true, digits = 1): string {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "—";
-  const pct = fraction * 100;
-  const sign = pct < 0 ? MINUS : signed && pct > 0 ? "+" : "";
-  const abs = Math.abs(pct);
-  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, 1, 1);
+  const abs = Math.abs(fraction * 100);
+  const body = abs >= 10_000 ? formatCompact(abs) : formatNumber(abs, digits, digits);
+  const zero = abs < 10_000 && Number(body.replaceAll(",", "")) === 0;
+  const sign = zero ? "" : fraction < 0 ? MINUS : signed && fraction > 0 ? "+" : "";
   return `${sign}${body}%`;
 }
 

@@ -158,7 +158,75 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
     await ctx.close();
   });
 
-  it("the glossary explains every figure, and the time zone setting moves the hour breakdown", async () => {
+  it("the page agrees with itself: day counts, drawdown figure and chart, the calendar's year, no hour table for dates, one minus sign", async () => {
+    const ctx = await sessionContext(browser, trader.cookie, {
+      javaScriptEnabled: false,
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/profile/stats");
+    const figure = async (label: string) =>
+      (await page
+        .locator(".figures > div")
+        .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}`) }) })
+        .first()
+        .locator("dd")
+        .textContent())!;
+    const pct = (t: string) => Number(t.replace("\u2212", "-").replace("%", "").replace("+", "")) / 100;
+    // Day counts: the active days are among the record's days.
+    const [days, active] = (await figure("Track record")).match(/[\d,]+/g)!.map((n) => Number(n.replaceAll(",", "")));
+    expect(active!).toBeLessThanOrEqual(days!);
+    // The drawdown chart's lowest point is the max drawdown beside it (to a tenth of a point).
+    const maxDrawdown = pct(await figure("Max drawdown"));
+    const chart = page.locator(".chart-figure").nth(1);
+    const ticks = (await chart.locator(".y-tick").allTextContents()).map(pct);
+    const [lo, hi] = [Math.min(...ticks), Math.max(...ticks)];
+    const d = (await chart.locator('path[fill="none"]').last().getAttribute("d"))!;
+    const ys = [...d.matchAll(/[ML][\d.]+,([\d.]+)/g)].map((m) => Number(m[1]));
+    const low = lo + (1 - Math.max(...ys) / 1000) * (hi - lo);
+    expect(Math.abs(low - maxDrawdown)).toBeLessThan(0.001);
+    // The calendar is the last twelve months up to today: from last year's month to this one, no day to come.
+    const today = new Date().toISOString().slice(0, 10);
+    const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    const caption = (iso: string) => `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
+    const yearAgo = new Date(
+      Date.UTC(Number(today.slice(0, 4)) - 1, Number(today.slice(5, 7)) - 1, Number(today.slice(8)) + 1),
+    );
+    const captions = await page.locator("table.calendar caption").allTextContents();
+    expect(captions[0]).toBe(caption(yearAgo.toISOString()));
+    expect(captions.at(-1)).toBe(caption(today));
+    const shownDays = (
+      await page.locator("table.calendar").last().locator("td span[aria-hidden], td.off").allTextContents()
+    ).map(Number);
+    expect(Math.max(...shownDays)).toBe(Number(today.slice(8)));
+    // Open positions carried at the broker's last prices: the months after them show no return, and the page says so.
+    const note = page.getByTestId("priced-through");
+    if (await note.count()) {
+      const through = (await note.textContent())!.match(/\d{4}-\d\d-\d\d/)![0];
+      for (const row of await page.locator("table.monthly tbody tr").all()) {
+        const year = Number(await row.locator("th").textContent());
+        const cells = await row.locator("td").allTextContents();
+        cells.slice(0, 12).forEach((text, i) => {
+          if (`${year}-${String(i + 1).padStart(2, "0")}` > through.slice(0, 7)) expect(text).toBe("");
+        });
+      }
+    }
+    // The demo broker gives dates without times: no hour-of-day table.
+    expect(await page.locator("#by-hour").count()).toBe(0);
+    expect(await page.locator("[aria-labelledby=breakdowns-title]").textContent()).toMatch(/no hour of day/);
+    // P&L shares only of a net result away from zero.
+    const noShares = /too near zero to share out/.test(
+      (await page.locator("[aria-labelledby=breakdowns-title] > p").first().textContent())!,
+    );
+    expect((await page.locator('th:has-text("P&L share")').count()) > 0).toBe(!noShares);
+    // One minus sign: no hyphen before a figure anywhere in the report and the analytics.
+    for (const sel of [".figures", ".insights", ".chart-axis", ".analytics table"]) {
+      for (const text of await page.locator(sel).allTextContents()) expect(text, sel).not.toMatch(/(^|[\s(])-[\d$]/);
+    }
+    await ctx.close();
+  });
+
+  it("the glossary explains every figure, and the time zone setting is kept (a date-only history has no hours to move)", async () => {
     const ctx = await browser.newContext({ viewport: { width: 375, height: 900 } });
     const page = await ctx.newPage();
     await page.goto(baseUrl() + "/glossary#psr");
@@ -182,6 +250,7 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
     );
     expect(ok.status).toBe(200);
     const html = await (await get("/profile/stats", { cookie: trader.cookie })).text();
-    expect(html).toMatch(/in (<!-- -->)?Asia\/Tokyo/);
+    expect(html).toMatch(/the broker gives dates without times, so there is no hour of day/);
+    expect(html).not.toMatch(/By hour of day/);
   });
 });

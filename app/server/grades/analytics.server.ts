@@ -16,25 +16,43 @@ import { evaluationLedger } from "./ledger.server";
 // entry is never stale; four entries (~15 MB each at 50,000 round trips) spare paging through a
 // journal the ledger's gunzip and parse (~300 ms at 100,000 trades).
 // A TTL as well: after load the memory goes back (a journal being paged keeps its entry alive).
-const tripCache = new LRUCache<number, RoundTrip[]>({ max: 4, ttl: 30_000, updateAgeOnGet: true, ttlAutopurge: true });
+const tripCache = new LRUCache<number, { trips: RoundTrip[]; pricedThrough: string | null }>({
+  max: 4,
+  ttl: 30_000,
+  updateAgeOnGet: true,
+  ttlAutopurge: true,
+});
+
+/** The last day ("YYYY-MM-DD", UTC) with a price of the trader's own: a trade or a mark; null without either. */
+function lastPricedDay(ledger: { trades: { time: string }[]; prices: { time: string }[] }): string | null {
+  let last = -Infinity;
+  for (const list of [ledger.trades, ledger.prices])
+    for (const x of list) {
+      const ms = Date.parse(x.time);
+      if (ms > last) last = ms;
+    }
+  return Number.isFinite(last) ? new Date(last).toISOString().slice(0, 10) : null;
+}
 
 /**
  * The round trips of the grade `ownerId` holds now, from the exact ledger it graded (so the
  * analytics are the grade's own numbers); null when there is no grade or it predates stored
  * ledgers. At most one gunzip, parse and engine pass per request.
  */
-export async function gradeRoundTrips(ownerId: number): Promise<{ evaluationId: number; trips: RoundTrip[] } | null> {
+export async function gradeRoundTrips(
+  ownerId: number,
+): Promise<{ evaluationId: number; trips: RoundTrip[]; pricedThrough: string | null } | null> {
   const db = await getDb();
   const row = await db.selectFrom("users").select("current_evaluation_id").where("id", "=", ownerId).executeTakeFirst();
   const id = row?.current_evaluation_id;
   if (!id) return null;
   const hit = tripCache.get(id);
-  if (hit) return { evaluationId: id, trips: hit };
+  if (hit) return { evaluationId: id, ...hit };
   const found = await evaluationLedger(ownerId, id);
   if (!found) return null;
-  const trips = listRoundTrips(found.ledger);
-  tripCache.set(id, trips);
-  return { evaluationId: id, trips };
+  const entry = { trips: listRoundTrips(found.ledger), pricedThrough: lastPricedDay(found.ledger) };
+  tripCache.set(id, entry);
+  return { evaluationId: id, ...entry };
 }
 
 /** Journal rows as `viewer` may see them: another trader's without money or account when amounts are hidden. */
@@ -67,7 +85,13 @@ export async function statsPage(ownerId: number, viewerId: number, params: URLSe
   const amounts = report.showAmounts;
   if (!trips) return { report, own, analytics: null, journal: null };
   const timeZone = owner?.time_zone ?? "UTC";
-  const all = analyse(report.evaluation.curve, trips.trips, { timeZone, rankBy: amounts ? "pnl" : "return" });
+  const all = analyse(report.evaluation.curve, trips.trips, {
+    timeZone,
+    rankBy: amounts ? "pnl" : "return",
+    today: new Date().toISOString().slice(0, 10),
+    // Open positions after the last price of the trader's own are carried at it: no figure there.
+    pricedThrough: report.openPositions > 0 ? trips.pricedThrough : null,
+  });
   const analytics = amounts ? all : withoutAmounts(all);
   const parsed = parseJournalQuery(params, { amounts });
   const query = parsed.ok ? parsed.query : DEFAULT_JOURNAL_QUERY;

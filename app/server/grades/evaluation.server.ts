@@ -585,6 +585,8 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
     // Accounts unlinked since the previous grade, as the signed record discloses them.
     unlinked: await unlinkedDisclosureFor(current.verificationCode),
     dataQuality,
+    /** Positions still open at the grade (a count: no quantity, so it may go to anyone). */
+    openPositions: current.result.positions.length,
   };
 }
 
