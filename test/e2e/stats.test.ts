@@ -248,7 +248,7 @@ describe.skipIf(skipE2E)("the Stats tab: analytics, journal and glossary", () =>
       { username: `tz${Date.now().toString(36)}`, show_amounts: "percentages", time_zone: "Asia/Tokyo" },
       { cookie: trader.cookie },
     );
-    expect(ok.status).toBe(200);
+    expect(ok.headers.get("location")).toBe("/user/settings?done=saved");
     const html = await (await get("/profile/stats", { cookie: trader.cookie })).text();
     expect(html).toMatch(/the broker gives dates without times, so there is no hour of day/);
     expect(html).not.toMatch(/By hour of day/);
