@@ -756,11 +756,14 @@ describe("market", () => {
         },
         { cookie: g.cookie },
       );
-    expect((await save({})).status).toBe(200);
+    // A save answers with its redirect (post, redirect, get).
+    expect((await save({})).headers.get("location")).toBe("/user/settings?done=saved");
     expect(await ownerIds()).toEqual([]);
     const ticked = await save({ share_trades: "on" });
-    expect(ticked.status).toBe(200);
-    expect(await ticked.text()).toMatch(/name="share_trades" checked=""/);
+    expect(ticked.status).toBe(302);
+    expect(await (await get("/user/settings?done=saved", { cookie: g.cookie })).text()).toMatch(
+      /name="share_trades" checked=""/,
+    );
     const shared = await ownerIds();
     expect(shared.length).toBeGreaterThan(0);
     expect(shared.every((t) => t.quantity === null)).toBe(true);
@@ -769,7 +772,7 @@ describe("market", () => {
     expect(refused.status).toBe(400);
     expect(await refused.text()).not.toMatch(/name="share_trades" checked=""/);
     expect((await ownerIds()).length).toBe(shared.length);
-    expect((await save({})).status).toBe(200);
+    expect((await save({})).status).toBe(302);
     expect(await ownerIds()).toEqual([]);
     expect((await save({ share_trades: "yes" })).status).toBe(400);
   });
