@@ -90,6 +90,21 @@ describe("every route of PRODUCT §2 renders a real page", () => {
     },
   );
 
+  it("gives every page a title of its own", async () => {
+    // One page, several addresses: the landing at / and /landing, a page with its query.
+    const pageOf = (path: string) => (path === "/landing" ? "/" : path.split("?")[0]!);
+    const pages = new Map<string, Set<string>>();
+    for (const { path, auth, status } of [...publicRoutes, ...memberRoutes]) {
+      if (status === 404) continue; // "Nothing to see here!" is one page wherever it answers
+      const html = await (await get(withSelf(path, selfId), auth ? { cookie } : {})).text();
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+      expect(title, path).toMatch(/\S · Grader$|^Grader/);
+      pages.set(title, (pages.get(title) ?? new Set()).add(pageOf(path)));
+    }
+    const shared = [...pages].filter(([, paths]) => paths.size > 1).map(([title, paths]) => `${title}: ${[...paths]}`);
+    expect(shared).toEqual([]);
+  });
+
   it("sends a logged-in visitor from the landing and auth pages to /community, or to next first", async () => {
     for (const path of ["/", "/landing", "/signin", "/signup"]) {
       const res = await get(path, { cookie });

@@ -1,11 +1,14 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { formDone, formError, parseForm } from "~/lib/forms";
+import { seo } from "~/lib/seo";
 import { requireAdmin, reviewStar, StarReviewInput } from "~/server/accounts/admin.server";
 import { readForm } from "~/server/http/guards.server";
 import { listStarApplications } from "~/server/community/stars.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Star applications · Admin · Grader", noindex: true });
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
 

@@ -1,10 +1,13 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { formDone, formError, parseForm } from "~/lib/forms";
+import { seo } from "~/lib/seo";
 import { listUsers, pageParam, requireAdmin, RoleInput, setAdminRole } from "~/server/accounts/admin.server";
 import { readForm } from "~/server/http/guards.server";
+
+export const meta: MetaFunction = (args) => seo(args, { title: "Users · Admin · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
