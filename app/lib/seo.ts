@@ -1,4 +1,5 @@
 import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
+import { displayName, type NameFields } from "./display-name";
 
 export const DEFAULT_DESCRIPTION =
   "Link your broker or wallet, get your real trading performance graded from Bronze to Legend, and share a card anyone can verify.";
@@ -38,4 +39,14 @@ export function seo({ matches, location }: Pick<MetaArgs, "matches" | "location"
   ];
   if (o.noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
+}
+
+/**
+ * A tab of another trader's page (/u/:id/…): "Ann Lee · Stats · Grader", named from the layout's
+ * loader data, so two traders' tabs, and theirs and the viewer's own, never share a title.
+ */
+export function traderTabSeo(args: Pick<MetaArgs, "matches" | "location">, tab: string): MetaDescriptor[] {
+  const layout = args.matches.find((m) => m.id === "routes/u.$id")?.data as { trader?: NameFields } | undefined;
+  const name = (layout?.trader && displayName(layout.trader)) || "Trader";
+  return seo(args, { title: `${name} · ${tab} · Grader`, noindex: true });
 }

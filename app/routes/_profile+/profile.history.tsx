@@ -7,7 +7,7 @@ import { seo } from "~/lib/seo";
 import { tradesFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "History · Grader", noindex: true });
+export const meta: MetaFunction = (args) => seo(args, { title: "Your grade history · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);

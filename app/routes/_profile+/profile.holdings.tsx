@@ -7,7 +7,7 @@ import { seo } from "~/lib/seo";
 import { holdingsFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
+export const meta: MetaFunction = (args) => seo(args, { title: "Your holdings · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);

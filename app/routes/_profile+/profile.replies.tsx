@@ -7,7 +7,7 @@ import { seo } from "~/lib/seo";
 import { postsTab } from "~/web/profile-tabs.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Replies · Grader", noindex: true });
+export const meta: MetaFunction = (args) => seo(args, { title: "Your replies · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

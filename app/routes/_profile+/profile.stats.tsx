@@ -9,7 +9,7 @@ import { seo } from "~/lib/seo";
 import { statsPage } from "~/server/grades/analytics.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
+export const meta: MetaFunction = (args) => seo(args, { title: "Your stats · Grader", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
-import { seo } from "~/lib/seo";
+import { traderTabSeo } from "~/lib/seo";
 import { formatDay, formatScore } from "~/lib/format-number";
 import { gradeHistory } from "~/server/grades/evaluation.server";
 import { parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Grade history · Grader", noindex: true });
+export const meta: MetaFunction = (args) => traderTabSeo(args, "Grade history");
 
 // A trader's grade history (the trades themselves are under Transactions).
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -3,12 +3,12 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { HoldingsTable } from "~/components/PortfolioTables";
-import { seo } from "~/lib/seo";
+import { traderTabSeo } from "~/lib/seo";
 import { parseId } from "~/server/http/guards.server";
 import { holdingsFor } from "~/web/portfolio-routes.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Holdings · Grader", noindex: true });
+export const meta: MetaFunction = (args) => traderTabSeo(args, "Holdings");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);

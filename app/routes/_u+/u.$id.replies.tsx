@@ -3,12 +3,12 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState } from "~/components/Page";
 import { PostList } from "~/components/PostList";
-import { seo } from "~/lib/seo";
+import { traderTabSeo } from "~/lib/seo";
 import { postsTab } from "~/web/profile-tabs.server";
 import { parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Replies · Grader", noindex: true });
+export const meta: MetaFunction = (args) => traderTabSeo(args, "Replies");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);

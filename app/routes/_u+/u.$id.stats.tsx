@@ -4,12 +4,12 @@ import { useLoaderData } from "@remix-run/react";
 import { GradeReport } from "~/components/GradeReport";
 import { EmptyState } from "~/components/Page";
 import { OlderGrade, StatsAnalytics } from "~/components/StatsAnalytics";
-import { seo } from "~/lib/seo";
+import { traderTabSeo } from "~/lib/seo";
 import { statsPage } from "~/server/grades/analytics.server";
 import { parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
 
-export const meta: MetaFunction = (args) => seo(args, { title: "Stats · Grader", noindex: true });
+export const meta: MetaFunction = (args) => traderTabSeo(args, "Stats");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
