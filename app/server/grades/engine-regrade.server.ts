@@ -74,8 +74,21 @@ export async function engineRegradeJob(data: JobData["engine-regrade"]): Promise
     );
 }
 
-/** At start-up, in the process that runs job workers: the first batch (dropped when one already waits). */
+/**
+ * At start-up, in the process that runs job workers: the first batch, when any current grade is of
+ * another version (most starts have none, and queue nothing). Dropped by the queue when a batch
+ * already waits.
+ */
 export async function startEngineRegrade(): Promise<void> {
   if (getEnv().JOB_WORKERS === 0) return;
-  await enqueue(null, "engine-regrade", { version: ENGINE_VERSION, after: 0 });
+  const db = await getDb();
+  const older = await db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .select("users.id")
+    .where("evaluations.engine_version", "<>", ENGINE_VERSION)
+    .limit(1)
+    .executeTakeFirst();
+  if (older) await enqueue(null, "engine-regrade", { version: ENGINE_VERSION, after: 0 });
+  log("info", "engine re-grade checked", { version: ENGINE_VERSION, queued: Boolean(older) });
 }
