@@ -40,16 +40,19 @@ async function notes(base: string, cookie: string): Promise<Note[]> {
 }
 
 it("re-makes each older grade once under ENGINE_VERSION, logged, free, and tells the trader why", async () => {
-  // Batches of two: three traders take two jobs, the second after the pause.
+  // Batches of two: four traders take two jobs and a last, empty one, each after the pause.
   const env = await scenario({ ENGINE_REGRADE_BATCH: "2", ENGINE_REGRADE_PAUSE_SECONDS: "1" });
   const first = await start(env);
-  const traders: { email: string; cookie: string }[] = [];
-  for (let i = 0; i < 3; i++) {
+  const all: { email: string; cookie: string }[] = [];
+  for (let i = 0; i < 4; i++) {
     const trader = await signUp({ base: first.url });
     await exchange(first.url, trader.cookie, `user_good_${RUN}${i}`);
-    traders.push(trader);
+    all.push(trader);
   }
-  for (const t of traders) {
+  // The last one's stored history will be broken: their grade fails, the others' do not.
+  const traders = all.slice(0, 3);
+  const broken = all[3]!;
+  for (const t of all) {
     const imports = await waitForImports(t.cookie, { base: first.url, timeoutMs: 90_000 });
     expect(imports.map((i) => i.state)).toEqual(["done"]);
   }
@@ -95,6 +98,19 @@ it("re-makes each older grade once under ENGINE_VERSION, logged, free, and tells
     )
     .execute();
   await storage.db.updateTable("evaluations").set({ tier: earlierTier }).where("id", "=", before[0]!.id).execute();
+  const brokenRow = await storage.db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .innerJoin("linked_accounts", "linked_accounts.user_id", "users.id")
+    .select(["users.id as user_id", "evaluations.id", "evaluations.verification_code", "linked_accounts.id as account"])
+    .where("users.email", "=", broken.email)
+    .executeTakeFirstOrThrow();
+  await storage.db.updateTable("evaluations").set({ engine_version: OLDER }).where("id", "=", brokenRow.id).execute();
+  // A cash flow at no time anyone can read: the ledger cannot be built.
+  await storage.db
+    .insertInto("cash_flows")
+    .values({ linked_account_id: brokenRow.account, external_id: "broken", time: "-infinity", amount: 100 })
+    .execute();
   await storage.db
     .insertInto("follows")
     .values({ follower_id: before[1]!.user_id, followee_id: before[0]!.user_id })
@@ -102,7 +118,14 @@ it("re-makes each older grade once under ENGINE_VERSION, logged, free, and tells
   await storage.close();
 
   const second = await start(env);
-  await waitFor("two batches of the re-grade", async () => (jobsDone(second) >= 2 ? true : undefined), 90_000);
+  await waitFor("three batches of the re-grade", async () => (jobsDone(second) >= 3 ? true : undefined), 90_000);
+  // The broken history was logged and counted, and the batch went on.
+  expect(logged(second, "engine re-grade failed").map((e) => e.userId)).toEqual([brokenRow.user_id]);
+  expect(logged(second, "engine re-grade batch").map((e) => [e.remade, e.failed])).toEqual([
+    [2, undefined],
+    [1, 1],
+  ]);
+  expect((await notes(second.url, broken.cookie)).filter((n) => n.kind === "grade_recomputed")).toEqual([]);
   const byEmail = new Map(before.map((b) => [b.email, b]));
   const afterNotes: Note[][] = [];
   for (const t of traders) {
@@ -182,12 +205,19 @@ it("re-makes each older grade once under ENGINE_VERSION, logged, free, and tells
           : `${from} → ${current.tier}`;
       expect(afterNotes[i]![0]!.text).toBe(`Your grade was recomputed under engine v${major}: ${change}. Why?`);
     }
-    codes = before.map((b) => b.verification_code);
+    // The broken trader keeps the grade they had.
+    const kept = await check.db
+      .selectFrom("users")
+      .select("current_evaluation_id")
+      .where("id", "=", brokenRow.user_id)
+      .executeTakeFirstOrThrow();
+    expect(kept.current_evaluation_id).toBe(brokenRow.id);
+    codes = [...before.map((b) => b.verification_code), brokenRow.verification_code];
   } finally {
     await check.close();
   }
   // The log's chain verifies and every grade is paid once; the only grades that differ from their
-  // signed records are the three this test rewrote.
+  // signed records are the four this test rewrote.
   const problems = await invariantProblems(env);
   expect(problems, problems.join("\n")).toHaveLength(codes.length);
   for (const c of codes)
@@ -195,14 +225,15 @@ it("re-makes each older grade once under ENGINE_VERSION, logged, free, and tells
       1,
     );
 
-  // A second start finds nothing left to do.
+  // A second start re-makes no one again: it only tries the broken history once more.
   const third = await start(env);
   const [checked] = await waitFor("the start-up check", async () => {
     const lines = logged(third, "engine re-grade checked");
     return lines.length ? lines : undefined;
   });
-  expect(checked).toMatchObject({ version: ENGINE_VERSION, queued: false });
-  expect(jobsDone(third)).toBe(0);
+  expect(checked).toMatchObject({ version: ENGINE_VERSION, queued: true });
+  await waitFor("the re-grade's run", async () => (jobsDone(third) >= 1 ? true : undefined), 60_000);
+  expect(logged(third, "engine re-grade batch").map((e) => [e.remade, e.failed])).toEqual([[undefined, 1]]);
   for (const [i, t] of traders.entries())
     expect((await notes(third.url, t.cookie)).filter((n) => n.kind === "grade_recomputed")).toEqual(afterNotes[i]);
   await third.stop();
