@@ -36,9 +36,7 @@ export default function Glossary() {
         </p>
         {Object.entries(ENGINE_CHANGELOG).map(([version, changes]) => (
           <section key={version} id={changelogAnchor(version)} aria-labelledby={`${changelogAnchor(version)}-title`}>
-            <h3 id={`${changelogAnchor(version)}-title`}>
-              Engine v{engineMajor(version)} ({version})
-            </h3>
+            <h3 id={`${changelogAnchor(version)}-title`}>{`Engine v${engineMajor(version)} (${version})`}</h3>
             <ul>
               {changes.map((c) => (
                 <li key={c}>{c}</li>
