@@ -14,7 +14,7 @@ import { logged, scenario, start, waitFor } from "./servers";
 const RUN = Date.now().toString(36);
 
 describe.skipIf(!process.env.DATABASE_URL)("two replicas starting after an engine version bump", () => {
-  it("re-make each older grade once between them", async () => {
+  it("re-make each older grade once between them", { timeout: 400_000 }, async () => {
     const env = await scenario({ ENGINE_REGRADE_BATCH: "2", ENGINE_REGRADE_PAUSE_SECONDS: "1" });
     const first = await start(env);
     const traders: { email: string; cookie: string }[] = [];

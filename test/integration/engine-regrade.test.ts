@@ -237,4 +237,4 @@ it("re-makes each older grade once under ENGINE_VERSION, logged, free, and tells
   for (const [i, t] of traders.entries())
     expect((await notes(third.url, t.cookie)).filter((n) => n.kind === "grade_recomputed")).toEqual(afterNotes[i]);
   await third.stop();
-}, 300_000);
+}, 480_000);
