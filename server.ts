@@ -33,6 +33,7 @@ const {
   dbKind,
   deviceClassFromUserAgent,
   digestJob,
+  engineRegradeJob,
   DOWNLOAD_RETRY_AFTER_SECONDS,
   flushPageViews,
   getCachedPage,
@@ -59,6 +60,7 @@ const {
   SESSION_COOKIE,
   simulatedProviders,
   startDigestSchedule,
+  startEngineRegrade,
   startLeaderboardCompaction,
   startJobs,
   startMailWorker,
@@ -117,12 +119,14 @@ try {
 const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 68).
 try {
-  await startJobs({ ...importJobHandlers, "notification-digest": digestJob });
+  await startJobs({ ...importJobHandlers, "notification-digest": digestJob, "engine-regrade": engineRegradeJob });
 } catch (error) {
   console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);
   process.exit(1);
 }
 const stopDigestSchedule = startDigestSchedule();
+// Grades made under an older engine are re-made in the background, in batches (DECISIONS 168).
+void startEngineRegrade().catch((error) => log("error", "engine re-grade not queued", { error: String(error) }));
 const stopLeaderboardCompaction = startLeaderboardCompaction();
 
 const mode = env.NODE_ENV === "production" ? "production" : "development";

@@ -45,6 +45,17 @@ describe("notificationText", () => {
     expect(notificationText({ kind: "grade_done", count: 1, actor: null, data: { tier: "Gold" } })).toBe(
       "Your new grade is ready: Gold",
     );
+    const recomputed = (data: Record<string, unknown>) =>
+      notificationText({ kind: "grade_recomputed", count: 1, actor: null, data });
+    expect(recomputed({ version: "3.0.0", from: "Gold", to: "Silver", fromScore: 61.2, toScore: 48 })).toBe(
+      "Your grade was recomputed under engine v3: Gold → Silver. Why?",
+    );
+    expect(recomputed({ version: "3.0.0", from: "Gold", to: "Gold", fromScore: 61.25, toScore: 58.4 })).toBe(
+      "Your grade was recomputed under engine v3: still Gold (score 61.2 → 58.4). Why?",
+    );
+    expect(recomputed({ version: "3.1.0", from: null, to: "Bronze" })).toBe(
+      "Your grade was recomputed under engine v3: no tier → Bronze. Why?",
+    );
   });
 
   it("has a text for every kind", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { formatNumber } from "./format-number";
+import { engineMajor } from "./engine-versions";
+import { formatNumber, formatScore } from "./format-number";
 import type { Refusal } from "./refusal";
 
 // What a notification says and the settings form, shared by the server, the pages and the digest.
@@ -15,6 +16,7 @@ export const NOTIFICATION_KINDS = [
   "import_done",
   "import_failed",
   "grade_done",
+  "grade_recomputed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -33,6 +35,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   import_done: "Finished imports",
   import_failed: "Failed imports",
   grade_done: "Automatic grades after an import",
+  grade_recomputed: "Your grade recomputed under a new engine",
 };
 
 export type NotificationText = {
@@ -76,7 +79,24 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
       return `Your ${str(data.source) ?? "account"} import failed: see your account page for why and to retry`;
     case "grade_done":
       return `Your new grade is ready${str(data.tier) ? `: ${str(data.tier)}` : ""}`;
+    case "grade_recomputed":
+      return recomputedText(data);
   }
+}
+
+/**
+ * "Your grade was recomputed under engine v3: Gold → Silver. Why?" (issue 29), or "still Gold (score
+ * 61.2 → 58.4)" when the tier held; the notification's link is the version's changelog entry.
+ */
+function recomputedText(data: Record<string, unknown>): string {
+  const version = str(data.version);
+  const from = str(data.from) ?? "no tier";
+  const to = str(data.to) ?? "no tier";
+  const change =
+    from === to
+      ? `still ${to} (score ${formatScore(num(data.fromScore))} → ${formatScore(num(data.toScore))})`
+      : `${from} → ${to}`;
+  return `Your grade was recomputed under ${version ? `engine v${engineMajor(version)}` : "a new engine"}: ${change}. Why?`;
 }
 
 /**

@@ -27,7 +27,7 @@ export type Acknowledged = {
 const FREE_TRIES = 3;
 
 // Queues whose jobs do a piece of work and end; the poll and the digest wait for their next slot.
-const WORK_QUEUES = ["import-step", "regrade", "import-failed"];
+const WORK_QUEUES = ["import-step", "regrade", "import-failed", "engine-regrade"];
 
 /**
  * Opens the storage the way the server does. A PGlite folder takes the server's lock first
@@ -121,7 +121,8 @@ export async function invariantProblems(storage: Storage, acknowledged: Acknowle
 
     // Tries and passes, per trader: the extra tries are the passes granted (each session once, by
     // its primary key); every grade is counted once, as a try (evaluation_days.count, with the try)
-    // or as an automatic grade; no more tries used than owned.
+    // or as an automatic grade, or re-made under a newer engine (remade_from, paid by neither); no
+    // more tries used than owned.
     const accounts = await db
       .selectFrom("users")
       .select([
@@ -153,6 +154,7 @@ export async function invariantProblems(storage: Storage, acknowledged: Acknowle
             .selectFrom("evaluations")
             .select(sql<string>`count(*)`.as("n"))
             .whereRef("evaluations.user_id", "=", "users.id")
+            .where("evaluations.remade_from", "is", null)
             .as("graded"),
       ])
       .execute();

@@ -20,6 +20,7 @@ import { notify } from "../community/notifications.server";
 import { unlinkedDisclosureFor } from "../linking/unlinked-accounts.server";
 import { buildUserLedger, keepLedger, snapshotText, storedLedger, withMarket } from "./ledger.server";
 import { holdingsDisagreements } from "../linking/reconcile.server";
+import { changelogPath, isOlderEngineVersion } from "~/lib/engine-versions";
 
 /** PRODUCT §8 codes and messages. 200 and 2002 are successes; the rest open the "Tips" dialog. */
 export const EVALUATION_MESSAGES = {
@@ -375,6 +376,140 @@ export async function gradeSeededDemoTrader(
 }
 
 class AlreadyGraded extends Error {}
+
+/** What re-making one trader's grade under this engine came to (DECISIONS 168). */
+export type RemakeOutcome = "remade" | "current" | "ungraded" | "busy" | "superseded";
+
+/**
+ * Re-makes a trader's current grade under this ENGINE_VERSION from the history already stored: no
+ * re-import, no try, not one of the day's automatic grades. Logged publicly as any grade (a seeded
+ * demo grade, never logged, stays so), marked with the grade it re-made, and the trader is told. A
+ * grade already under this version (an interactive grade got there first) or a newer one is left
+ * alone; the current grade is swapped only if it is still the one read, so a trader is re-made
+ * once however many processes try. Throws what the grade throws: the caller counts it and goes on.
+ */
+export async function remakeGrade(userId: number, now = new Date()): Promise<RemakeOutcome> {
+  const db = await getDb();
+  const old = await currentGradeRow(userId);
+  if (!old) return "ungraded";
+  if (!isOlderEngineVersion(old.engine_version, ENGINE_VERSION)) return "current";
+  const releaseEvaluationSlot = await claimEvaluationSlot(userId);
+  // Someone is grading them now, under this engine: nothing left to re-make.
+  if (!releaseEvaluationSlot) return "busy";
+  try {
+    // Read again under the lease: an evaluation may have ended between the two reads.
+    const held = await currentGradeRow(userId);
+    if (!held || held.id !== old.id) return "superseded";
+    const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
+    const kept = snapshot && snapshotText(snapshot);
+    kept?.catch(() => {});
+    const { ledger: graded, prepared, unpriced } = await withMarket(ledger);
+    const storing = storedLedger(graded, kept);
+    storing.catch(() => {});
+    const evaluation = grade(prepared);
+    const [quality, percentile, stored] = await Promise.all([
+      dataQualityOf(userId, skipped, graded, unpriced),
+      !old.logged || evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
+      storing,
+    ]);
+    const result: Evaluation = { ...evaluation, percentile };
+    return await db.transaction().execute(async (trx) => {
+      const code = verificationCode();
+      const row = await trx
+        .insertInto("evaluations")
+        .values({
+          user_id: userId,
+          engine_version: ENGINE_VERSION,
+          ledger_digest: stored.digest,
+          history_digest: digest,
+          data_quality: JSON.stringify(quality),
+          tier: result.tier,
+          score: result.score,
+          percentile,
+          verification_code: code,
+          result: canonicalJson(result),
+          demo: old.demo,
+          remade_from: old.id,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      // First, so a grade made meanwhile wins and this one rolls back, its log entry with it.
+      const swapped = await trx
+        .updateTable("users")
+        .set({ current_evaluation_id: row.id })
+        .where("id", "=", userId)
+        .where("current_evaluation_id", "=", old.id)
+        .executeTakeFirst();
+      if (Number(swapped.numUpdatedRows) === 0) throw new Superseded();
+      await keepLedger(trx, userId, row.id, stored);
+      // Logged as the grade it re-makes was: the demo community's never are (gradeSeededDemoTrader).
+      if (old.logged) await appendToGradeLog(trx, row.id);
+      if (result.tier && result.tier !== old.tier) {
+        const followers = await trx
+          .selectFrom("follows")
+          .select("follower_id")
+          .where("followee_id", "=", userId)
+          .execute();
+        await notify(trx, {
+          to: followers.map((f) => f.follower_id),
+          kind: "grade_change",
+          actorId: userId,
+          subject: `user:${userId}`,
+          url: `/u/${userId}`,
+          data: { from: old.tier, to: result.tier },
+        });
+      }
+      await notify(trx, {
+        to: userId,
+        kind: "grade_recomputed",
+        actorId: null,
+        subject: `evaluation:${row.id}`,
+        url: changelogPath(ENGINE_VERSION),
+        data: {
+          version: ENGINE_VERSION,
+          previousVersion: old.engine_version,
+          from: old.tier,
+          to: result.tier,
+          fromScore: old.score,
+          toScore: result.score,
+        },
+      });
+      return "remade" as const;
+    });
+  } catch (error) {
+    if (error instanceof Superseded) return "superseded";
+    throw error;
+  } finally {
+    await releaseEvaluationSlot();
+  }
+}
+
+async function currentGradeRow(userId: number) {
+  const db = await getDb();
+  return db
+    .selectFrom("users")
+    .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
+    .select((eb) => [
+      "evaluations.id",
+      "evaluations.engine_version",
+      "evaluations.tier",
+      "evaluations.score",
+      // The demo community's grades were never logged (gradeSeededDemoTrader): re-made, neither is.
+      eb
+        .exists(
+          eb
+            .selectFrom("grade_log")
+            .select("grade_log.seq")
+            .whereRef("grade_log.code", "=", "evaluations.verification_code"),
+        )
+        .as("logged"),
+      "evaluations.demo",
+    ])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
+}
+
+class Superseded extends Error {}
 
 class AllowanceRefused extends Error {
   constructor(readonly code: 401 | 402) {

@@ -360,7 +360,7 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
   );
 }
 
-export const importJobHandlers: { [N in Exclude<JobName, "notification-digest">]: JobHandler<N> } = {
+export const importJobHandlers: { [N in Exclude<JobName, "notification-digest" | "engine-regrade">]: JobHandler<N> } = {
   "import-step": importStep,
   regrade,
   "import-failed": importFailed,

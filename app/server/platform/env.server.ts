@@ -264,6 +264,10 @@ const EnvSchema = z.object({
   // Ledger rows a wallet import stores per job (one short transaction each; PGlite has one connection).
   IMPORT_CHUNK_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
+  // Grades re-made after a new engine version (DECISIONS 168): traders per job, and the pause
+  // between two jobs, so interactive work keeps the database and the workers.
+  ENGINE_REGRADE_BATCH: z.coerce.number().int().min(1).max(1000).default(10),
+  ENGINE_REGRADE_PAUSE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   // A Plaid webhook may never come: every this many seconds, Plaid accounts not imported for as
   // long are imported again (0 turns the poll off).
   PLAID_POLL_SECONDS: z.coerce

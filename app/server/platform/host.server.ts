@@ -19,6 +19,7 @@ export { startMailWorker } from "./mail.server";
 export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./metrics.server";
 export { digestJob, startDigestSchedule } from "../community/notifications.server";
 export { startLeaderboardCompaction } from "../community/market.server";
+export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
 export { isForeignOriginRequest } from "../http/origin-check.server";
 export { cachedPageBody, getCachedPage, NONCE_PLACEHOLDER, storeCachedPage } from "../http/page-cache.server";
 export { isCacheablePath } from "../http/public-pages.server";

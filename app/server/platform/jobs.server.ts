@@ -11,7 +11,8 @@ import { log } from "./log.server";
  * its job. Workers poll (no LISTEN connection), so any number of app processes can share one
  * database and each job runs once.
  */
-export type JobName = "import-step" | "import-failed" | "regrade" | "notification-digest" | "import-poll";
+export type JobName =
+  "import-step" | "import-failed" | "regrade" | "notification-digest" | "import-poll" | "engine-regrade";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
@@ -20,6 +21,9 @@ export type JobData = {
   "notification-digest": Record<string, never>;
   // The periodic poll of Plaid accounts (a webhook that never came); its handler sends the next one.
   "import-poll": Record<string, never>;
+  // One batch of grades re-made under a new engine (grades/engine-regrade.server.ts): the version
+  // that sent it, and the last trader id the chain has passed.
+  "engine-regrade": { version: string; after: number };
 };
 export type JobHandler<N extends JobName> = (
   data: JobData[N],
@@ -77,6 +81,16 @@ function queues(): PgBoss.Queue[] {
       retryDelay: env.JOB_RETRY_DELAY_SECONDS,
       retryBackoff: true,
       deadLetter: "import-failed",
+    },
+    // Grades re-made under a new engine: one batch waiting and one running, whatever the number of
+    // processes that ask at start-up (stately), so each trader is re-made by one job.
+    {
+      name: "engine-regrade",
+      ...shared,
+      policy: "stately",
+      retryLimit: env.JOB_RETRY_LIMIT,
+      retryDelay: env.JOB_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
     },
     // The e-mail digest (notifications.server.ts): idempotent, so a failed run simply waits for the next slot.
     { name: "notification-digest", ...shared, retryLimit: 2, retryDelay: 60 },

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import client from "prom-client";
 import { cardCacheStats } from "../grades/card-store.server";
+import { engineRegradeStats } from "../grades/engine-regrade.server";
 import { poolStats, poolUsage } from "./db.server";
 import { getEnv } from "./env.server";
 
@@ -54,6 +55,17 @@ new client.Counter({
     this.inc({ result: "database_load" }, s.databaseLoads);
     this.inc({ result: "render_hit" }, s.renderHits);
     this.inc({ result: "render" }, s.renders);
+  },
+});
+
+new client.Counter({
+  name: "grader_engine_regrades_total",
+  help: "Grades re-made under a new engine version by this process, by outcome (failed: logged, the trader skipped)",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [outcome, n] of Object.entries(engineRegradeStats)) this.inc({ outcome }, n);
   },
 });
 

@@ -214,6 +214,8 @@ export interface EvaluationsTable {
   result: ColumnType<unknown, string, string>;
   /** Graded from simulated provider histories (demo mode). */
   demo: Generated<boolean>;
+  /** The grade this one re-made under a newer engine (DECISIONS 168): no try, no automatic grade. */
+  remade_from: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: DefaultTimestamp;
 }
 
