@@ -88,4 +88,10 @@ describe("startupProblems", () => {
     expect(startupProblems(env({ DEMO: "1", ...shared }))).toEqual([]);
     expect(startupProblems(env({ DEMO: "1", ...google, ...apple }))).toEqual([]);
   });
+
+  it("refuses DATABASE_DIRECT_URL without DATABASE_URL", () => {
+    expect(startupProblems(env({ DEMO: "1", DATABASE_DIRECT_URL: "postgres://db:5432/grader" }))).toEqual([
+      expect.stringMatching(/^DATABASE_DIRECT_URL: set only with DATABASE_URL/),
+    ]);
+  });
 });
