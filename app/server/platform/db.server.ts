@@ -365,6 +365,8 @@ export async function withStartupLock<T>(fn: () => Promise<T>): Promise<T> {
   // A lost connection also loses the lock; the queries of `fn` report it, the process lives on.
   client.on("error", (error) => log("error", "start-up lock connection lost", { error: error.message }));
   await client.connect();
+  // Its polls are not bound by the role's statement timeout (a CLI may set a tiny one for bulk work).
+  await client.query("set statement_timeout = 0");
   try {
     let waiting = false;
     while (!(await client.query("select pg_try_advisory_lock(hashtext('grader:start-up')) as ok")).rows[0].ok) {
