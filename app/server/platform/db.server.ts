@@ -95,7 +95,7 @@ export function poolUsage() {
   return p ? { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
 }
 
-/** host:port/database of DATABASE_URL, without the credentials, for messages. */
+/** host:port/database of a database URL, without the credentials, for messages. */
 function describeUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -106,58 +106,142 @@ function describeUrl(url: string): string {
 }
 
 /**
- * Start-up check of DATABASE_URL with its own time limit: a closed port, a wrong password or a
- * host that accepts and never answers becomes one clear line naming DATABASE_URL, not a hang or
- * a stack trace.
+ * The URL of a direct connection to PostgreSQL: DATABASE_DIRECT_URL, else DATABASE_URL. What needs
+ * one session from start to end goes there (migrations, the start-up lock, the job queue's set-up,
+ * the role's defaults, a CLI's bulk work); a pooler in transaction mode gives a session per
+ * transaction only (docs/DECISIONS.md 169).
  */
-export async function checkDatabaseUrl(): Promise<void> {
-  const env = getEnv();
-  if (!env.DATABASE_URL) return;
-  const timeout = env.DATABASE_CONNECT_TIMEOUT_MS;
-  const client = new pg.Client({
-    connectionString: env.DATABASE_URL,
-    connectionTimeoutMillis: timeout,
-    query_timeout: timeout,
-  });
+function directUrl(env = getEnv()): string | undefined {
+  return env.DATABASE_DIRECT_URL ?? env.DATABASE_URL;
+}
+
+/** The settings every statement of the server runs with, as pg_settings shows them. */
+function wantedSettings(env = getEnv()): Record<string, string> {
+  // No JIT compilation: every statement here is short, and compiling one whose cost estimate
+  // passes jit_above_cost took longer than running it (the re-grade's read, DECISIONS 141).
+  return { statement_timeout: String(env.DATABASE_STATEMENT_TIMEOUT_MS), jit: "off" };
+}
+
+/**
+ * Opens a client on `url` within DATABASE_CONNECT_TIMEOUT_MS and runs `fn` on it; a closed port,
+ * a wrong password or a host that never answers becomes one line naming the variable.
+ */
+async function probe<T>(url: string, variable: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const timeout = getEnv().DATABASE_CONNECT_TIMEOUT_MS;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeout, query_timeout: timeout });
   client.on("error", () => {});
   try {
     await client.connect();
-    await client.query("select 1");
+    return await fn(client);
   } catch (error) {
     const reason = /timeout/i.test(String((error as Error).message))
       ? `no answer within ${timeout} ms (DATABASE_CONNECT_TIMEOUT_MS)`
       : (error as Error).message || String(error);
-    throw new Error(`Cannot use the database of DATABASE_URL (${describeUrl(env.DATABASE_URL)}): ${reason}`);
+    throw new Error(`Cannot use the database of ${variable} (${describeUrl(url)}): ${reason}`);
   } finally {
     await client.end().catch(() => {});
   }
 }
 
+const SHOW_SETTINGS = "select name, setting from pg_settings where name in ('statement_timeout', 'jit') order by name";
+
+/**
+ * Makes the statement timeout and jit=off defaults of this role in this database, on the direct
+ * connection. Start-up parameters would be refused by PgBouncer ("unsupported startup
+ * parameter"), and a session SET would stay on one of the pooler's server connections; a role's
+ * default is read by every session PostgreSQL opens, the pooler's included. Written only when it
+ * differs, under the start-up lock (replicas starting together).
+ */
+async function applyRoleSettings(): Promise<void> {
+  const wanted = wantedSettings();
+  await probe(directUrl()!, getEnv().DATABASE_DIRECT_URL ? "DATABASE_DIRECT_URL" : "DATABASE_URL", async (client) => {
+    const { rows } = await client.query<{ config: string[]; db: string }>(
+      `select coalesce((select setconfig from pg_db_role_setting
+          where setrole = (select oid from pg_roles where rolname = current_user)
+            and setdatabase = (select oid from pg_database where datname = current_database())), '{}') as config,
+        current_database() as db`,
+    );
+    const { config, db } = rows[0]!;
+    for (const [name, value] of Object.entries(wanted)) {
+      if (config.includes(`${name}=${value}`)) continue;
+      try {
+        // name and value come from wantedSettings: a fixed name, a whole number or "off".
+        await client.query(`alter role current_user in database ${client.escapeIdentifier(db)} set ${name} = ${value}`);
+      } catch (error) {
+        throw new Error(`cannot set this role's default ${name} = ${value}: ${(error as Error).message}`);
+      }
+      log("info", "database role default set", { name, value });
+    }
+  });
+}
+
+/**
+ * Start-up check of the database: the direct URL answers, the role's defaults are in place
+ * (applyRoleSettings), then DATABASE_URL answers with them. Each with its own time limit, so a
+ * bad URL is one clear line naming its variable, not a hang or a stack trace. A pooler's server
+ * connection opened before the defaults were written keeps the old ones until the pooler
+ * replaces it: logged, not refused (it heals by itself).
+ */
+export async function checkDatabaseUrl(): Promise<void> {
+  const env = getEnv();
+  if (!env.DATABASE_URL) return;
+  // The direct URL first, with the same one-line failure as DATABASE_URL's.
+  if (env.DATABASE_DIRECT_URL) await probe(env.DATABASE_DIRECT_URL, "DATABASE_DIRECT_URL", (c) => c.query("select 1"));
+  else await probe(env.DATABASE_URL, "DATABASE_URL", (c) => c.query("select 1"));
+  await withStartupLock(applyRoleSettings);
+  const wanted = wantedSettings(env);
+  const seen = await probe(env.DATABASE_URL, "DATABASE_URL", async (client) =>
+    Object.fromEntries(
+      (await client.query<{ name: string; setting: string }>(SHOW_SETTINGS)).rows.map((r) => [r.name, r.setting]),
+    ),
+  );
+  const differ = Object.keys(wanted).filter((name) => seen[name] !== wanted[name]);
+  if (differ.length)
+    log("error", "database settings do not hold through DATABASE_URL", {
+      wanted,
+      seen,
+      hint: "a pooler's older server connections keep the old role defaults until it reconnects them (PgBouncer: RECONNECT), or the pooler logs in as another role",
+    });
+}
+
+/**
+ * A pg pool on `url` behind Kysely. No start-up parameters (a pooler refuses them): the statement
+ * timeout and jit=off are the role's defaults (applyRoleSettings); the client gives up a little
+ * after the timeout on a silent host. Bulk work (a CLI) turns the timeout off for its own sessions,
+ * which are direct.
+ */
+function openPostgres(url: string, opts: { max: number; bulk: boolean }): DbHandle & { pool: pg.Pool } {
+  const env = getEnv();
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max,
+    connectionTimeoutMillis: env.DATABASE_POOL_WAIT_MS,
+    ...(opts.bulk ? {} : { query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000 }),
+    keepAlive: true,
+  });
+  // A connection the server closes, idle or in use, must not crash the process.
+  listenForErrors(pool);
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: boundedPool(pool),
+      ...(opts.bulk
+        ? {
+            onCreateConnection: async (conn) =>
+              void (await conn.executeQuery(CompiledQuery.raw("set statement_timeout = 0"))),
+          }
+        : {}),
+    }),
+  });
+  return { db, pool, kind: "postgres", close: () => db.destroy() };
+}
+
 async function openDb(): Promise<DbHandle> {
   const env = getEnv();
   if (env.DATABASE_URL) {
-    const pool = new pg.Pool({
-      connectionString: env.DATABASE_URL,
-      max: env.DATABASE_POOL_SIZE,
-      connectionTimeoutMillis: env.DATABASE_POOL_WAIT_MS,
-      // Server-side limit per statement, and a client-side one a little later for a silent host
-      // (none for a CLI's bulk work).
-      ...(bulk
-        ? {}
-        : {
-            statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
-            query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1_000,
-          }),
-      keepAlive: true,
-      // No JIT compilation: every statement here is short, and compiling one whose cost estimate
-      // passes jit_above_cost took longer than running it (the re-grade's read, DECISIONS 141).
-      options: "-c jit=off",
-    });
-    // A connection the server closes, idle or in use, must not crash the process.
-    listenForErrors(pool);
-    currentPool = pool;
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }) });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    // A CLI's bulk work holds its connections for minutes: direct, as a pooler's would be held anyway.
+    const handle = openPostgres(bulk ? directUrl(env)! : env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE, bulk });
+    currentPool = handle.pool;
+    return handle;
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
@@ -198,10 +282,11 @@ async function openDb(): Promise<DbHandle> {
 let bulk = false;
 
 /**
- * For a CLI whose statements are bulk work (`npm run seed`): this process's connections get no
- * statement timeout. DATABASE_STATEMENT_TIMEOUT_MS bounds a request's statement; the seed's
- * INSERT … SELECT of a million posts runs the search-words trigger per row for minutes and was
- * cancelled (57014). Call before the first getDb.
+ * For a CLI whose statements are bulk work (`npm run seed`): this process's connections go to the
+ * direct URL and each session sets statement_timeout = 0 over the role's default.
+ * DATABASE_STATEMENT_TIMEOUT_MS bounds a request's statement; the seed's INSERT … SELECT of a
+ * million posts runs the search-words trigger per row for minutes and was cancelled (57014).
+ * Call before the first getDb.
  */
 export function withoutStatementTimeout(): void {
   if (current) throw new Error("withoutStatementTimeout() must come before the database is opened");
@@ -210,6 +295,23 @@ export function withoutStatementTimeout(): void {
 
 function handle(): Promise<DbHandle> {
   return (current ??= openDb());
+}
+
+// The direct connection's own small pool, when DATABASE_DIRECT_URL names another address.
+let currentDirect: DbHandle | undefined;
+
+/**
+ * The database on a direct connection (DATABASE_DIRECT_URL): for migrations and the job queue's
+ * set-up, which run at start-up only. The same handle as getDb when there is no other URL (or
+ * PGlite, or a CLI's bulk work, whose pool is direct already). Its pool holds at most two
+ * connections and lets them go when idle (pg's 10 s), so it costs nothing after start-up.
+ */
+export async function getDirectDb(): Promise<DB> {
+  const env = getEnv();
+  const main = await handle();
+  if (!env.DATABASE_URL || bulk || directUrl(env) === env.DATABASE_URL) return main.db;
+  currentDirect ??= openPostgres(directUrl(env)!, { max: 2, bulk: false });
+  return currentDirect.db;
 }
 
 export async function getDb(): Promise<DB> {
@@ -236,9 +338,11 @@ export async function copyInto(trx: DB, statement: string, data: Iterable<string
 
 export async function closeDb(): Promise<void> {
   const h = current;
-  if (!h) return;
+  const direct = currentDirect;
   current = undefined;
-  await (await h).close();
+  currentDirect = undefined;
+  await direct?.close();
+  if (h) await (await h).close();
 }
 
 /**
@@ -252,13 +356,17 @@ export async function closeDb(): Promise<void> {
 export async function withStartupLock<T>(fn: () => Promise<T>): Promise<T> {
   const env = getEnv();
   if (!env.DATABASE_URL) return fn();
+  // A session lock needs a session: a pooler in transaction mode would leave it on a server
+  // connection someone else gets next.
   const client = new pg.Client({
-    connectionString: env.DATABASE_URL,
+    connectionString: directUrl(env),
     connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
   });
   // A lost connection also loses the lock; the queries of `fn` report it, the process lives on.
   client.on("error", (error) => log("error", "start-up lock connection lost", { error: error.message }));
   await client.connect();
+  // Its polls are not bound by the role's statement timeout (a CLI may set a tiny one for bulk work).
+  await client.query("set statement_timeout = 0");
   try {
     let waiting = false;
     while (!(await client.query("select pg_try_advisory_lock(hashtext('grader:start-up')) as ok")).rows[0].ok) {
@@ -274,7 +382,8 @@ export async function withStartupLock<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export async function migrateToLatest(): Promise<string[]> {
-  const db = await getDb();
+  // Direct: a migration's DDL may outlast what a pooler allows a transaction, and it runs once.
+  const db = await getDirectDb();
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -43,7 +43,14 @@ describe("which providers are simulated", () => {
 describe("startupProblems", () => {
   it("is empty in production with every credential, a shared database and its key", () => {
     expect(
-      startupProblems(env({ ...REAL, DATABASE_URL: "postgres://db/grader", ENCRYPTION_KEY: "ab".repeat(32) })),
+      startupProblems(
+        env({
+          ...REAL,
+          DATABASE_URL: "postgres://db/grader",
+          ENCRYPTION_KEY: "ab".repeat(32),
+          OAUTH_STATE_SECRET: "cd".repeat(32),
+        }),
+      ),
     ).toEqual([]);
   });
 
@@ -63,5 +70,28 @@ describe("startupProblems", () => {
   it("requires ENCRYPTION_KEY with DATABASE_URL, even in demo mode", () => {
     const [problem] = startupProblems(env({ DEMO: "1", DATABASE_URL: "postgres://db/grader" }));
     expect(problem).toMatch(/ENCRYPTION_KEY.*openssl rand -hex 32/);
+  });
+
+  it("requires OAUTH_STATE_SECRET with DATABASE_URL when Google or Apple is configured", () => {
+    const shared = { DATABASE_URL: "postgres://db/grader", ENCRYPTION_KEY: "ab".repeat(32) };
+    const google = { GOOGLE_CLIENT_ID: "g", GOOGLE_CLIENT_SECRET: "g" };
+    const apple = { APPLE_CLIENT_ID: "a", APPLE_TEAM_ID: "a", APPLE_KEY_ID: "a", APPLE_PRIVATE_KEY: "a" };
+    for (const configured of [google, apple, { ...google, ...apple }]) {
+      const problems = startupProblems(env({ DEMO: "1", ...shared, ...configured }));
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^OAUTH_STATE_SECRET: required with DATABASE_URL.*openssl rand -hex 32/);
+      expect(
+        startupProblems(env({ DEMO: "1", ...shared, ...configured, OAUTH_STATE_SECRET: "cd".repeat(32) })),
+      ).toEqual([]);
+    }
+    // Both on their simulators (each process signs its own demo state), or one process on PGlite.
+    expect(startupProblems(env({ DEMO: "1", ...shared }))).toEqual([]);
+    expect(startupProblems(env({ DEMO: "1", ...google, ...apple }))).toEqual([]);
+  });
+
+  it("refuses DATABASE_DIRECT_URL without DATABASE_URL", () => {
+    expect(startupProblems(env({ DEMO: "1", DATABASE_DIRECT_URL: "postgres://db:5432/grader" }))).toEqual([
+      expect.stringMatching(/^DATABASE_DIRECT_URL: set only with DATABASE_URL/),
+    ]);
   });
 });

@@ -91,6 +91,15 @@ export function startupProblems(env: Env = getEnv()): string[] {
       "ENCRYPTION_KEY: required with DATABASE_URL (every replica must read the others' secrets); make one with `openssl rand -hex 32`",
     );
   }
+  // An OAuth callback may land on another replica, which must check the state the first signed.
+  if (env.DATABASE_URL && !env.OAUTH_STATE_SECRET && (!isSimulated("google", env) || !isSimulated("apple", env))) {
+    problems.push(
+      "OAUTH_STATE_SECRET: required with DATABASE_URL when Google or Apple sign-in is configured (every replica must check the others' OAuth state); make one with `openssl rand -hex 32`",
+    );
+  }
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+    problems.push("DATABASE_DIRECT_URL: set only with DATABASE_URL (it is the direct address of that database)");
+  }
   return problems;
 }
 

@@ -77,6 +77,17 @@ const EnvSchema = z.object({
       .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL")
       .optional(),
   ),
+  // A direct connection to the same database when DATABASE_URL goes through a pooler (PgBouncer in
+  // transaction mode): migrations, the start-up lock, the job queue's set-up and the role's
+  // defaults need one session from start to end. Empty or unset: DATABASE_URL.
+  DATABASE_DIRECT_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL")
+      .optional(),
+  ),
   // PostgreSQL pool: connections per process, time to open one, longest statement, and the
   // longest a request waits for a free connection before it is answered 503 (Retry-After).
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),

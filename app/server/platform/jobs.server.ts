@@ -1,6 +1,6 @@
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
-import { getDb, withStartupLock, type DB } from "./db.server";
+import { getDb, getDirectDb, withStartupLock, type DB } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
 
@@ -9,7 +9,9 @@ import { log } from "./log.server";
  * pool on PostgreSQL and PGlite. Jobs are enqueued inside the transaction that creates their work
  * (`enqueue(trx, …)`), so a rolled-back request leaves no job behind and a committed one always has
  * its job. Workers poll (no LISTEN connection), so any number of app processes can share one
- * database and each job runs once.
+ * database and each job runs once. pg-boss's schema and queues are set up on the direct connection
+ * (DATABASE_DIRECT_URL); its work and maintenance are transactions, which a pooler carries (its
+ * advisory locks are transaction locks, its settings SET LOCAL).
  */
 export type JobName =
   "import-step" | "import-failed" | "regrade" | "notification-digest" | "import-poll" | "engine-regrade";
@@ -103,9 +105,11 @@ let current: Promise<Running> | undefined;
 
 async function open(): Promise<Running> {
   const env = getEnv();
-  const db = await getDb();
+  const pooled = await getDb();
+  // The set-up below goes direct; everything after it through DATABASE_URL.
+  let db = await getDirectDb();
   const boss = new PgBoss({
-    db: adapter(db),
+    db: { executeSql: (text, values) => adapter(db).executeSql(text, values) },
     schema: "pgboss",
     // Maintenance puts expired jobs (a worker that died mid-job) back in line: check as often as a
     // job may last, so a crashed worker holds its job for at most about two expiry periods.
@@ -123,6 +127,7 @@ async function open(): Promise<Running> {
       else await boss.createQueue(q.name, q);
     }
   });
+  db = pooled;
   return { boss, workers: false, workerIds: new Map() };
 }
 
