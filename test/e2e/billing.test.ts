@@ -44,6 +44,20 @@ describe.skipIf(skipE2E)("pricing and checkout", () => {
     await ctx.close();
   });
 
+  it("lines the plans' buy buttons up at 1280 px, though two of their labels wrap to two lines", async () => {
+    const { ctx, page } = await signedInPage(false);
+    await page.goto(baseUrl() + "/pricing");
+    const buttons = page.getByRole("button", { name: /^Buy / });
+    expect(await buttons.count()).toBe(3);
+    const boxes = await Promise.all((await buttons.all()).map((b) => b.boundingBox()));
+    const heights = boxes.map((b) => Math.round(b!.height));
+    // The case this is about: labels of one and of two lines side by side.
+    expect(new Set(heights).size).toBeGreaterThan(1);
+    const tops = boxes.map((b) => Math.round(b!.y));
+    expect(Math.max(...tops) - Math.min(...tops), `button tops ${tops.join(", ")}`).toBeLessThanOrEqual(1);
+    await ctx.close();
+  });
+
   it("the declined card shows a failure and grants nothing", async () => {
     const { ctx, page } = await signedInPage(true);
     const before = await triesOnPricing(page);

@@ -144,6 +144,36 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     await ctx.close();
   });
 
+  it("opens Unlink's question scrolled into view on a phone, without JavaScript", async () => {
+    const { cookie } = await signUp();
+    const linked = await fetch(baseUrl() + "/api/finance/plaid/exchange-public-token", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ public_token: `public-sandbox-user_good_${RUN}n` }),
+    });
+    expect(linked.status).toBe(201);
+    await waitForImports(cookie, { timeoutMs: 60_000 });
+    const ctx = await sessionContext(browser, cookie, {
+      javaScriptEnabled: false,
+      viewport: { width: 375, height: 800 },
+    });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/profile/account");
+    await page.getByRole("button", { name: /^Unlink / }).click();
+    // The answer is a new page; below the profile's header and tabs the question sat under the fold.
+    await page
+      .getByRole("group")
+      .filter({ hasText: /^Unlink .*\?/ })
+      .waitFor();
+    const box = await page.evaluate(() => {
+      const r = document.querySelector('[aria-labelledby="unlink-title"]')!.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: window.innerHeight };
+    });
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.bottom).toBeLessThanOrEqual(box.height);
+    await ctx.close();
+  });
+
   it("marks wallets Desktop only and disables them on a phone", async () => {
     const { ctx, page } = await signedInPage(true);
     await page.setViewportSize({ width: 390, height: 800 });

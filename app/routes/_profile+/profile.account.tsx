@@ -207,6 +207,8 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
   }, [running, revalidator]);
   return imports;
 }
+// The unlink question's id: the fragment its first step's form posts to.
+const UNLINK_QUESTION = "unlink-question";
 const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
 
 export default function LinkedAccounts() {
@@ -227,8 +229,9 @@ export default function LinkedAccounts() {
   const confirmId = result && "confirmUnlink" in result ? result.confirmUnlink : null;
   const confirming = accounts.find((a) => a.id === confirmId);
   // The question appears at the top while the Unlink clicked may sit far below: with JavaScript the
-  // page stays where it was, so the question is brought into view and focused (without, the answer
-  // is a new page, read from the top).
+  // page stays where it was, so the question is brought into view and focused; without, the answer
+  // is a new page, and the first step's form action carries UNLINK_QUESTION as its fragment so the
+  // browser opens it scrolled to the question (below the profile's header and tabs on a phone).
   const question = useRef<HTMLDivElement>(null);
   // Once per answer, after the submission's navigation has ended (its scroll handling would undo
   // ours); the import's progress revalidates the page every few seconds without asking again.
@@ -273,7 +276,15 @@ export default function LinkedAccounts() {
       <FormResult error={result && "error" in result ? result.error : null} />
 
       {confirming ? (
-        <div className="card stack" role="group" aria-labelledby="unlink-title" ref={question} tabIndex={-1}>
+        <div
+          id={UNLINK_QUESTION}
+          className="card stack"
+          role="group"
+          aria-labelledby="unlink-title"
+          ref={question}
+          tabIndex={-1}
+          style={{ scrollMarginTop: "5rem" }}
+        >
           <h3 id="unlink-title" style={{ margin: 0 }}>
             Unlink {confirming.label}?
           </h3>
@@ -349,7 +360,7 @@ export default function LinkedAccounts() {
                     </button>
                   </Form>
                 ) : null}
-                <Form method="post">
+                <Form method="post" action={`/profile/account#${UNLINK_QUESTION}`}>
                   <input type="hidden" name="intent" value="unlink" />
                   <input type="hidden" name="id" value={a.id} />
                   <button type="submit" className="btn btn-ghost" aria-label={`Unlink ${a.label}`} disabled={busy}>
