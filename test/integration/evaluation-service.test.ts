@@ -103,8 +103,8 @@ describe("evaluateUser", () => {
     expect(out.code).toBe(200);
     const current = await currentEvaluation(userId);
     expect(current?.result.metrics.roundTrips).toBe(2);
-    // Engine v2, measured against the S&P 500 over the same time (an all-stock record).
-    expect(current?.engineVersion).toBe("2.0.0");
+    // Engine v3, measured against the S&P 500 over the same time (an all-stock record).
+    expect(current?.engineVersion).toBe("3.0.0");
     const benchmark = current!.result.metrics.benchmark!;
     expect(benchmark.symbol).toBe("SPY");
     expect(benchmark.excess).toBeCloseTo(current!.result.metrics.twr! - benchmark.return, 12);
