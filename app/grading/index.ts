@@ -6,7 +6,7 @@ export { ENGINE_VERSION, ENGINE_CHANGELOG } from "./version";
 export { LEVERAGE_CAP } from "./exposure";
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";
 export { prepareLedger } from "./prepare";
-export { withBenchmarkColumns, type PreparedLedger } from "./columns";
+export { withBenchmarkColumns, withRiskFreeColumns, type PreparedLedger } from "./columns";
 export type {
   Ledger,
   LedgerInput,
@@ -17,6 +17,7 @@ export type {
   AssetClass,
   LedgerEvent,
   Benchmark,
+  RiskFree,
 } from "./ledger";
 export { MAX_SPAN_YEARS } from "./ledger";
 export { normalCdf, skillFigures } from "./stats";

@@ -9,6 +9,7 @@ import {
   ENGINE_VERSION,
   prepareLedger,
   withBenchmarkColumns,
+  withRiskFreeColumns,
   type Ledger,
   type PreparedLedger,
   type Trade,
@@ -16,7 +17,7 @@ import {
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "../platform/log.server";
-import { benchmarkSeries, marketCloses } from "./prices.server";
+import { benchmarkSeries, marketCloses, riskFreeSeries } from "./prices.server";
 import { symbolsToMark, withMarketCloses } from "./market-marks";
 import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 
@@ -511,7 +512,8 @@ export async function buildUserLedger(
  * between its trades, up to asOf, where the closes agree with its fills (market-marks.ts), and
  * the market to measure it against: the S&P 500 (SPY, total return) for a record mostly in stocks,
  * ETFs and options, bitcoin for one mostly in crypto (by average exposure), from the first activity
- * to asOf. Without prices (the source failing) the grade goes without them. Prepared once: the
+ * to asOf, and the risk-free rate (the 13-week T-bill yield, Grade v3) over the same days. Without
+ * prices (the source failing) the grade goes without them (a risk-free rate of 0). Prepared once: the
  * exposure and the grade read the same columns. `unpriced`: the symbols valued only at their own
  * trades and the provider's prices.
  */
@@ -526,12 +528,24 @@ export async function withMarket(
     const closes = await marketCloses(symbolsToMark(ledger.trades), new Date(first), new Date(ledger.asOf));
     ({ ledger: marked, unpriced } = withMarketCloses(ledger, closes));
   }
-  const prepared = prepareLedger(marked);
+  let prepared = prepareLedger(marked);
   const kind = dominantAssetClass(prepared);
-  if (kind === null || marked.asOf === undefined || !Number.isFinite(prepared.firstMs))
-    return { ledger: marked, prepared, unpriced };
+  if (marked.asOf === undefined || !Number.isFinite(prepared.firstMs)) return { ledger: marked, prepared, unpriced };
+  const from = new Date(prepared.firstMs);
+  const to = new Date(marked.asOf);
+  // The risk-free rate (Grade v3) whatever the market: without it the engine uses 0.
   try {
-    const series = await benchmarkSeries(kind, new Date(prepared.firstMs), new Date(marked.asOf));
+    const riskFree = await riskFreeSeries(from, to);
+    if (riskFree.rates.length > 0) {
+      marked = { ...marked, riskFree };
+      prepared = withRiskFreeColumns(prepared, riskFree);
+    }
+  } catch (error) {
+    log("error", "risk-free rate unavailable", { error: String((error as Error)?.message ?? error) });
+  }
+  if (kind === null) return { ledger: marked, prepared, unpriced };
+  try {
+    const series = await benchmarkSeries(kind, from, to);
     if (series.prices.length === 0) return { ledger: marked, prepared, unpriced };
     return {
       ledger: { ...marked, benchmark: series },

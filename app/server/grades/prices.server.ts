@@ -224,6 +224,29 @@ export async function benchmarkSeries(kind: BenchmarkKind, from: Date, to: Date)
   };
 }
 
+export type RiskFreeSeries = { symbol: "^IRX"; rates: { time: string; rate: number }[] };
+
+/**
+ * The risk-free rate of a grade (Grade v3): the 13-week US Treasury bill's yield, Yahoo's ^IRX
+ * (quoted in percent), as annual fractions, each at the New York close it became known, from the
+ * last one at or before `from` to the last one at or before `to`. Cached like any price.
+ */
+export async function riskFreeSeries(from: Date, to: Date): Promise<RiskFreeSeries> {
+  if (!(from.getTime() <= to.getTime())) return { symbol: "^IRX", rates: [] };
+  // Ten days back finds a yield before `from` across weekends and holidays.
+  const rows = await dailyPrices("stock:^IRX", addDays(dayOf(from.getTime()), -10), dayOf(to.getTime()));
+  const timed = rows.map((r) => ({ time: nyCloseTime(r.day), rate: r.price / 100 }));
+  const firstIn = timed.findIndex((p) => p.time.getTime() > from.getTime());
+  const start = firstIn === -1 ? Math.max(0, timed.length - 1) : Math.max(0, firstIn - 1);
+  return {
+    symbol: "^IRX",
+    rates: timed
+      .slice(start)
+      .filter((p) => p.time.getTime() <= to.getTime() && p.rate > -1 && p.rate < 1)
+      .map((p) => ({ time: p.time.toISOString(), rate: p.rate })),
+  };
+}
+
 /**
  * Prices at instants, from the daily cache: for a token, log-linear between the ends of the day
  * before and of the day itself (DefiLlama's daily points); for a stock, the last close at or
