@@ -53,6 +53,8 @@ export function GradeReport({ data }: { data: ReportData }) {
   const e = data.evaluation;
   const m = e.metrics;
   const days = recordDays(e.curve.length || Math.round(m.trackRecordDays), m.activeDays);
+  // How the record compares with holding its benchmark, in the engine's words (engine 3 on).
+  const versusMarket = e.insights.find((i) => i.id === "alpha")?.text ?? null;
   const money = (k: "totalPnl" | "income", v: number | null) =>
     data.showAmounts && v !== null ? formatMetric(k, v) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
@@ -161,6 +163,18 @@ export function GradeReport({ data }: { data: ReportData }) {
               </dd>
             </div>
           ) : null}
+          {/* Engine 3 on: alpha and beta against that benchmark (older grades have neither). */}
+          {m.alpha !== null && m.alpha !== undefined ? (
+            <div>
+              <dt>
+                <Term k="alpha" /> / <Term k="beta">{METRICS.beta.short}</Term>
+              </dt>
+              <dd>
+                {formatMetric("alpha", m.alpha)}
+                {m.trackRecordDays >= 365 ? "/yr" : ""} / {formatMetric("beta", m.beta)}
+              </dd>
+            </div>
+          ) : null}
           {m.psr !== null && m.psr !== undefined ? (
             <div>
               <dt>
@@ -240,7 +254,20 @@ export function GradeReport({ data }: { data: ReportData }) {
               {formatMetric("sharpe", m.sharpe)} / {formatMetric("sortino", m.sortino)}
             </dd>
           </div>
+          {m.riskFreeRate !== null && m.riskFreeRate !== undefined ? (
+            <div>
+              <dt>
+                <Term k="riskFreeRate" />
+              </dt>
+              <dd>{formatMetric("riskFreeRate", m.riskFreeRate)}</dd>
+            </div>
+          ) : null}
         </dl>
+        {versusMarket ? (
+          <p className="skill-words">
+            <strong>Against the market:</strong> {versusMarket}
+          </p>
+        ) : null}
         <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
         {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays) ? (
           <p className="skill-words">
