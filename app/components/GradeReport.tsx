@@ -39,6 +39,13 @@ export type ReportData = {
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
 const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
 
+/** The report's name of a benchmark: a mixed record's blend (engine 3) states its weights. */
+export function benchmarkLabel(symbol: string): string {
+  const blend = /^SPY (\d+)\/BTC (\d+)$/.exec(symbol);
+  if (blend) return `S&P 500 (${blend[1]} %) and Bitcoin (${blend[2]} %)`;
+  return BENCHMARK_NAMES[symbol] ?? symbol;
+}
+
 /** Why money-weighted and time-weighted returns differ, in one sentence. */
 export function twrVsMwrSentence(twr: number | null, mwr: number | null): string {
   if (twr === null || mwr === null) return "Both returns need deposits or equity history to compare.";
@@ -151,9 +158,7 @@ export function GradeReport({ data }: { data: ReportData }) {
           {m.benchmark ? (
             <div>
               <dt>
-                <Term k="benchmark">
-                  {BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time
-                </Term>
+                <Term k="benchmark">{benchmarkLabel(m.benchmark.symbol)} over the same time</Term>
               </dt>
               <dd>
                 {cardPercent(m.benchmark.return)}
@@ -289,7 +294,7 @@ export function GradeReport({ data }: { data: ReportData }) {
             compare={
               m.benchmark && e.curve.every((c) => typeof c.benchmark === "number")
                 ? {
-                    label: BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol,
+                    label: benchmarkLabel(m.benchmark.symbol),
                     points: e.curve.map((c) => ({ x: c.date, y: c.benchmark! })),
                   }
                 : undefined

@@ -8,7 +8,7 @@ import { evaluationOf } from "./evaluation";
 import { exposureFigures } from "./exposure";
 import { fundingOf } from "./funding";
 import type { Ledger } from "./ledger";
-import { dominantClassOf, marketFigures } from "./market";
+import { cryptoShareOf, dominantClassOf, marketFigures } from "./market";
 import { metricsOf } from "./metrics";
 import { ledgerPass } from "./pass";
 import { openPositions } from "./positions";
@@ -64,4 +64,9 @@ export function dominantAssetClass(ledger: Ledger | PreparedLedger): "stocks" | 
 export function listRoundTrips(ledger: Ledger | PreparedLedger): RoundTrip[] {
   const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
   return roundTripList(c, ledgerPass(c));
+}
+
+/** Crypto's share of the capital held over the curve's days (the rest stocks, ETFs and options); null when nothing was held. */
+export function cryptoShare(ledger: Ledger | PreparedLedger): number | null {
+  return cryptoShareOf(ledgerPass("kind" in ledger ? ledger : prepareLedger(ledger, true)));
 }

@@ -1,7 +1,7 @@
 // Grader engine: pure, deterministic, no I/O. grade() (grade.ts) takes a ledger validated by
 // parseLedger, or that ledger already prepared (columnar) by prepareLedger (prepare.ts). This file
 // is the engine's public surface.
-export { grade, dominantAssetClass, listRoundTrips } from "./grade";
+export { grade, cryptoShare, dominantAssetClass, listRoundTrips } from "./grade";
 export { ENGINE_VERSION, ENGINE_CHANGELOG } from "./version";
 export { LEVERAGE_CAP } from "./exposure";
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";

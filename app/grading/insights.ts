@@ -130,6 +130,8 @@ export function versusMarket(m: Metrics): string | null {
 
 /** How insights name a benchmark. */
 export function benchmarkName(symbol: string): string {
+  const blend = /^SPY (\d+)\/BTC (\d+)$/.exec(symbol);
+  if (blend) return `a blend of the S&P 500 (${blend[1]} %) and Bitcoin (${blend[2]} %)`;
   return symbol === "SPY" ? "the S&P 500" : symbol === "BTC" ? "Bitcoin" : symbol;
 }
 

@@ -135,3 +135,14 @@ export function monthsAhead(
   }
   return months === 0 ? null : ahead / months;
 }
+
+/**
+ * Crypto's share of the average exposure over the curve's days (stocks, ETFs and options the rest),
+ * the weights of a blended benchmark; null when nothing was ever held at a day's end.
+ */
+export function cryptoShareOf(pass: PassResult): number | null {
+  const e = pass.classExposure;
+  const crypto = e[CRYPTO];
+  const stocks = e[0] + e[1] + e[3];
+  return crypto + stocks > 0 ? crypto / (crypto + stocks) : null;
+}

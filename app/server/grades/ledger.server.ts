@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import {
   canonicalLedgerBytes,
   canonicalLedgerParts,
-  dominantAssetClass,
+  cryptoShare,
   ENGINE_VERSION,
   prepareLedger,
   withBenchmarkColumns,
@@ -17,7 +17,7 @@ import {
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "../platform/log.server";
-import { benchmarkSeries, marketCloses, riskFreeSeries } from "./prices.server";
+import { BLEND_MIN_SHARE, benchmarkSeries, blendedBenchmark, marketCloses, riskFreeSeries } from "./prices.server";
 import { symbolsToMark, withMarketCloses } from "./market-marks";
 import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 
@@ -510,8 +510,9 @@ export async function buildUserLedger(
 /**
  * The ledger with the market: each traded stock, ETF and known coin valued at the day's close
  * between its trades, up to asOf, where the closes agree with its fills (market-marks.ts), and
- * the market to measure it against: the S&P 500 (SPY, total return) for a record mostly in stocks,
- * ETFs and options, bitcoin for one mostly in crypto (by average exposure), from the first activity
+ * the market to measure it against: the S&P 500 (SPY, total return) for a record in stocks, ETFs
+ * and options, bitcoin for one in crypto, and for a mixed one (each class at least 10 % of the
+ * average exposure) a blend of both weighted by that exposure (Grade v3), from the first activity
  * to asOf, and the risk-free rate (the 13-week T-bill yield, Grade v3) over the same days. Without
  * prices (the source failing) the grade goes without them (a risk-free rate of 0). Prepared once: the
  * exposure and the grade read the same columns. `unpriced`: the symbols valued only at their own
@@ -529,7 +530,7 @@ export async function withMarket(
     ({ ledger: marked, unpriced } = withMarketCloses(ledger, closes));
   }
   let prepared = prepareLedger(marked);
-  const kind = dominantAssetClass(prepared);
+  const share = cryptoShare(prepared);
   if (marked.asOf === undefined || !Number.isFinite(prepared.firstMs)) return { ledger: marked, prepared, unpriced };
   const from = new Date(prepared.firstMs);
   const to = new Date(marked.asOf);
@@ -543,9 +544,14 @@ export async function withMarket(
   } catch (error) {
     log("error", "risk-free rate unavailable", { error: String((error as Error)?.message ?? error) });
   }
-  if (kind === null) return { ledger: marked, prepared, unpriced };
+  if (share === null) return { ledger: marked, prepared, unpriced };
+  // Grade v3: a mixed record is measured against both markets, weighted by the capital in each.
+  const kind = share > 1 - BLEND_MIN_SHARE ? "crypto" : share < BLEND_MIN_SHARE ? "stocks" : "blend";
   try {
-    const series = await benchmarkSeries(kind, from, to);
+    const series =
+      kind === "blend"
+        ? blendedBenchmark(await benchmarkSeries("stocks", from, to), await benchmarkSeries("crypto", from, to), share)
+        : await benchmarkSeries(kind, from, to);
     if (series.prices.length === 0) return { ledger: marked, prepared, unpriced };
     return {
       ledger: { ...marked, benchmark: series },
