@@ -6,7 +6,7 @@ import { formatScore } from "~/lib/format-number";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
-export const LAYOUT_VERSION = 8;
+export const LAYOUT_VERSION = 7;
 
 export const CARD_FORMATS = {
   link: { width: 1200, height: 630 },
@@ -46,8 +46,6 @@ export type CardData = {
   showAmounts: boolean;
   /** Graded from simulated provider histories: the card says "Demo data". */
   demo: boolean;
-  /** How the record compares with holding its benchmark, in plain words (engine 3 on; else none). */
-  market?: string | null;
 };
 
 const DEMO_MARK = "#fbbf24";
@@ -208,12 +206,6 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
   );
 }
 
-/** The plain-words comparison with the market, when the grade has one. */
-function Market({ data, fontSize }: { data: CardData; fontSize: number }) {
-  if (!data.market) return null;
-  return <div style={{ display: "flex", fontSize, color: MUTED, lineHeight: 1.3 }}>{data.market}</div>;
-}
-
 function Dimensions({ data, scale, width }: { data: CardData; scale: number; width: number }) {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 10 * scale, width }}>
@@ -331,7 +323,6 @@ function LinkCard({ data }: { data: CardData }) {
             <NameBlock data={data} fontSize={42} maxWidth={400} />
           </div>
           <TierBlock data={data} scale={1} />
-          <Market data={data} fontSize={21} />
         </div>
         <div style={{ display: "flex", flexDirection: "column", flexGrow: 1, justifyContent: "center" }}>
           <Dimensions data={data} scale={1} width={510} />
@@ -384,7 +375,6 @@ function StoryCard({ data }: { data: CardData }) {
           ) : null}
         </div>
         <TierBlock data={data} scale={s} />
-        <Market data={data} fontSize={30} />
       </div>
       <div style={{ display: "flex", justifyContent: "center", marginTop: 40 }}>
         <Dimensions data={data} scale={1.3} width={680} />

@@ -31,15 +31,6 @@ const pixels = async (svg: string, fontFiles: string[]) =>
   (await renderAsync(svg, { font: { loadSystemFonts: false, fontFiles }, background: "#000" })).pixels;
 
 describe("the card renderer", () => {
-  it("says in plain words how the record compares with holding its benchmark, on both formats", async () => {
-    for (const format of ["link", "story"] as const) {
-      const market = "+6.2 %/yr over the S&P 500 at similar risk (alpha).";
-      const { svg } = await renderCardSvg({ ...data, format, market });
-      for (const word of [">6.2<", ">similar<", ">risk<"]) expect(svg, format).toContain(word);
-      expect((await renderCardSvg({ ...data, format })).svg).not.toContain("similar");
-    }
-  });
-
   it("leaves the text to resvg, with the bundled fonts the name needs", async () => {
     const { svg, fontFiles } = await renderCardSvg(data);
     expect(svg).toContain(">Петров<");

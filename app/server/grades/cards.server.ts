@@ -87,12 +87,6 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
       sql<unknown>`jsonb_build_object(${CARD_METRICS_SQL})`.as("metrics"),
-      // How the record compares with holding its benchmark, in the engine's words (engine 3 on).
-      sql<
-        string | null
-      >`(select i ->> 'text' from jsonb_array_elements(coalesce(evaluations.result -> 'insights', '[]'::jsonb)) as i where i ->> 'id' = 'alpha' limit 1)`.as(
-        "market",
-      ),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
@@ -139,7 +133,6 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     verifyHost: `${publicUrl.host}/verify`,
     showAmounts: owner.show_amounts,
     demo: row.demo,
-    market: row.market ?? null,
   };
   return { data, avatarHash: drawableAvatar?.hash ?? null, userId, evaluationId: evaluation.id };
 }
