@@ -92,11 +92,13 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
   });
 
   describe("while the import runs", () => {
-    // A slow simulator and small pages keep the import running while the trader asks for a grade.
-    // Its own server, started in the hook: the test is the dialog, not the server's start.
+    // A slow simulator answering one trade per page keeps the first import running for minutes,
+    // however slowly a loaded machine gets the page up (at 25 per page it could finish first, and
+    // the grade then ran instead). Its own server, started in the hook: the test is the dialog,
+    // not the server's start; it stops without waiting out the import.
     let server: Awaited<ReturnType<typeof startServer>>;
     beforeAll(async () => {
-      server = await startServer({ SIM_DELAY_FACTOR: "20", SIM_PLAID_PAGE_SIZE: "25" });
+      server = await startServer({ SIM_DELAY_FACTOR: "20", SIM_PLAID_PAGE_SIZE: "1", SHUTDOWN_TIMEOUT_MS: "3000" });
     });
     afterAll(async () => {
       await server?.stop();
@@ -113,6 +115,12 @@ describe.skipIf(skipE2E)("sign up → link the demo broker → Get Grade", () =>
       const ctx = await sessionContext(browser, cookie, { viewport: { width: 1280, height: 900 } }, server.url);
       const page = await ctx.newPage();
       await page.goto(server.url + "/community");
+      // A click before React owns the button follows the link to /evaluate (the no-JS flow).
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("a.btn-primary")].some(
+          (a) => a.textContent === "Get Grade" && Object.keys(a).some((k) => k.startsWith("__reactProps")),
+        ),
+      );
       // No grade yet while the first import runs: the button offers one.
       await page.getByRole("link", { name: "Get Grade" }).click();
       await page.getByRole("button", { name: "Confirm" }).click();
