@@ -480,6 +480,11 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log("info", "shutting down", { signal });
+  if (env.SHUTDOWN_DRAIN_SECONDS > 0) {
+    // The balancer still sends here until it closes its idle connections (SHUTDOWN_DRAIN_SECONDS).
+    log("info", "draining", { seconds: env.SHUTDOWN_DRAIN_SECONDS });
+    await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_DRAIN_SECONDS * 1000));
+  }
   const timer = setTimeout(() => {
     log("error", "shutdown timed out; closing remaining connections");
     server.closeAllConnections();

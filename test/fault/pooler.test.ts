@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { startPgBouncer } from "../support/daemons";
 import { postForm, signUp, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { exchange, tradesOf } from "../support/plaid-link";
@@ -19,94 +15,6 @@ import { scenario, start } from "./servers";
 
 const RUN = Date.now().toString(36);
 const TIMEOUT_MS = 3_000;
-
-/** PgBouncer's binary: Debian puts it in /usr/sbin, which is not on every PATH. */
-function pgbouncerBinary(): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin"];
-  return dirs.map((d) => path.join(d, "pgbouncer")).find((p) => existsSync(p));
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-type Bouncer = { url: string; logs: string[]; process: ChildProcess };
-const bouncers: Bouncer[] = [];
-afterAll(() => {
-  for (const b of bouncers) if (b.process.exitCode === null) b.process.kill("SIGTERM");
-});
-
-/** A PgBouncer of this test's own (temp dir, free port) in transaction mode in front of `direct`. */
-async function startPgBouncer(direct: URL): Promise<Bouncer> {
-  const binary = pgbouncerBinary();
-  if (!binary)
-    throw new Error(
-      "pgbouncer is not installed: this test runs a real PgBouncer. .ci/run installs it (apt-get install -y pgbouncer); do the same here",
-    );
-  const dir = mkdtempSync(path.join(os.tmpdir(), "grader-pgbouncer-"));
-  // Run as root, PgBouncer switches to the postgres user (-u), which must read its files.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const db = direct.pathname.slice(1);
-  const user = decodeURIComponent(direct.username || "postgres");
-  const password = decodeURIComponent(direct.password);
-  const target = [
-    `host=${direct.hostname}`,
-    `port=${direct.port || 5432}`,
-    `dbname=${db}`,
-    ...(password ? [`password=${password}`] : []),
-  ].join(" ");
-  // trust still needs the user listed in the auth file; no ignore_startup_parameters, as by default.
-  writeFileSync(path.join(dir, "users.txt"), `"${user}" "${password}"\n`, { mode: 0o644 });
-  const ini = path.join(dir, "pgbouncer.ini");
-  writeFileSync(
-    ini,
-    [
-      "[databases]",
-      `${db} = ${target}`,
-      "[pgbouncer]",
-      "listen_addr = 127.0.0.1",
-      `listen_port = ${port}`,
-      "unix_socket_dir =",
-      "auth_type = trust",
-      `auth_file = ${path.join(dir, "users.txt")}`,
-      "pool_mode = transaction",
-      "default_pool_size = 20",
-      "max_client_conn = 500",
-      "",
-    ].join("\n"),
-    { mode: 0o644 },
-  );
-  const args = [...(process.getuid?.() === 0 ? ["-u", "postgres"] : []), ini];
-  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const logs: string[] = [];
-  child.stdout!.on("data", (c: Buffer) => logs.push(c.toString()));
-  child.stderr!.on("data", (c: Buffer) => logs.push(c.toString()));
-  const url = new URL(direct);
-  url.host = `127.0.0.1:${port}`;
-  const bouncer = { url: url.toString(), logs, process: child };
-  bouncers.push(bouncer);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}:\n${logs.join("")}`);
-    const client = new pg.Client({ connectionString: bouncer.url });
-    client.on("error", () => {});
-    try {
-      await client.connect();
-      await client.query("select 1");
-      return bouncer;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`pgbouncer did not answer: ${error}\n${logs.join("")}`);
-      await new Promise((r) => setTimeout(r, 100));
-    } finally {
-      await client.end().catch(() => {});
-    }
-  }
-}
 
 describe.skipIf(!process.env.DATABASE_URL)("a server behind PgBouncer in transaction mode", () => {
   it("starts, signs up and in, runs an import's jobs, and its statement timeout holds", async () => {

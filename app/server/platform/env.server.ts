@@ -127,6 +127,11 @@ const EnvSchema = z.object({
   SESSION_MAX_DAYS: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_FACTOR: z.coerce.number().positive().default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  // Behind a load balancer: how long a stopping process goes on serving (every answer with
+  // "Connection: close", /readyz 503) before it closes its port and idle connections. Set it above
+  // the balancer's upstream keep-alive timeout: an idle connection closed under the balancer's feet
+  // fails the POST it was sending on it (nginx answers 502). 0: close at once.
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(0),
   // Express "trust proxy" setting when behind a load balancer, e.g. "1" or "loopback".
   TRUST_PROXY: z.string().default("").transform(parseTrustProxy),
   PAGE_CACHE: bool.default("1"),
