@@ -95,6 +95,11 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "Rate limits: one hitLimit beside a bare select 1 on the same database and an argon2 password check",
     run: async () => (await import("./rate-limit")).benchRateLimit(),
   },
+  cluster: {
+    title:
+      "Cluster: market page, signed-in profile and /healthz through nginx before one and two web replicas (PgBouncer), 10 and 200 connections",
+    run: async () => (await import("./cluster")).benchCluster(Number(process.env.BENCH_SECONDS ?? 8)),
+  },
   stats100k: {
     title: "Stats tab: analytics and a journal page of a 100,000-trade account (50,000 round trips), cold and cached",
     run: async () => (await import("./stats")).benchStats(),

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invariantProblems, type Acknowledged } from "../fault/invariants";
-import { startNginx, startPgBouncer, freePort, type Daemon } from "../support/daemons";
+import { freePort, startNginx, startPgBouncer, stopDaemons, type Daemon } from "../support/daemons";
 import { get, postForm, sessionCookie, uniqueEmail, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { exchange, midImport, tradesOf } from "../support/plaid-link";
@@ -111,6 +111,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => (s.process.exitCode === null ? s.stop() : null)));
+  await stopDaemons();
 });
 
 describe("two web replicas and a worker behind nginx and PgBouncer", () => {

@@ -1,6 +1,6 @@
 import pg from "pg";
-import { describe, expect, it } from "vitest";
-import { startPgBouncer } from "../support/daemons";
+import { afterAll, describe, expect, it } from "vitest";
+import { startPgBouncer, stopDaemons } from "../support/daemons";
 import { postForm, signUp, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { exchange, tradesOf } from "../support/plaid-link";
@@ -15,6 +15,7 @@ import { scenario, start } from "./servers";
 
 const RUN = Date.now().toString(36);
 const TIMEOUT_MS = 3_000;
+afterAll(stopDaemons);
 
 describe.skipIf(!process.env.DATABASE_URL)("a server behind PgBouncer in transaction mode", () => {
   it("starts, signs up and in, runs an import's jobs, and its statement timeout holds", async () => {

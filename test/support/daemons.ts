@@ -4,17 +4,28 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll } from "vitest";
 
 // Real daemons from Debian's packages for the tests that put Grader behind them: PgBouncer (the
 // pooler a managed database puts in front) and nginx (the load balancer in front of replicas).
-// Each runs from a temp dir of its own on a free port and is stopped after the file.
+// Each runs from a temp dir of its own on a free port; `afterAll(stopDaemons)` in a test file (the
+// benches call it themselves).
 
 export type Daemon = { url: string; logs: string[]; process: ChildProcess };
 const daemons: Daemon[] = [];
-afterAll(() => {
-  for (const d of daemons) if (d.process.exitCode === null) d.process.kill("SIGTERM");
-});
+
+/** SIGTERM to every daemon started here that still runs, and waits for each to exit. */
+export async function stopDaemons(): Promise<void> {
+  await Promise.all(
+    daemons.splice(0).map((d) =>
+      d.process.exitCode === null && d.process.signalCode === null
+        ? new Promise<void>((resolve) => {
+            d.process.once("exit", () => resolve());
+            d.process.kill("SIGTERM");
+          })
+        : null,
+    ),
+  );
+}
 
 /** A binary Debian puts in /usr/sbin, which is not on every PATH. */
 function binary(name: string): string {
