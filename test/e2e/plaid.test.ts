@@ -165,12 +165,15 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
       .getByRole("group")
       .filter({ hasText: /^Unlink .*\?/ })
       .waitFor();
-    const box = await page.evaluate(() => {
-      const r = document.querySelector('[aria-labelledby="unlink-title"]')!.getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, height: window.innerHeight };
-    });
-    expect(box.top).toBeGreaterThanOrEqual(0);
-    expect(box.bottom).toBeLessThanOrEqual(box.height);
+    // Chromium scrolls to the fragment once the page has loaded (stylesheets, layout): the element exists
+    // before that, so wait for the load and then for the scroll to come to rest.
+    await page.waitForLoadState("load");
+    const inView = () =>
+      page.evaluate(() => {
+        const r = document.querySelector('[aria-labelledby="unlink-title"]')!.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      });
+    await expect.poll(inView, { timeout: 10_000, interval: 100 }).toBe(true);
     await ctx.close();
   });
 
