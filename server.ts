@@ -34,6 +34,7 @@ const {
   deviceClassFromUserAgent,
   digestJob,
   engineRegradeJob,
+  evaluateJob,
   DOWNLOAD_RETRY_AFTER_SECONDS,
   flushPageViews,
   getCachedPage,
@@ -119,7 +120,12 @@ try {
 const stopMailWorker = startMailWorker();
 // Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 68).
 try {
-  await startJobs({ ...importJobHandlers, "notification-digest": digestJob, "engine-regrade": engineRegradeJob });
+  await startJobs({
+    ...importJobHandlers,
+    evaluate: evaluateJob,
+    "notification-digest": digestJob,
+    "engine-regrade": engineRegradeJob,
+  });
 } catch (error) {
   console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);
   process.exit(1);
@@ -434,6 +440,8 @@ app.use((_req, res, next) => {
       // A client that left while waiting gives its turn straight back.
       if (res.destroyed) return release();
       res.once("close", release);
+      // A request that only waits (for a job) gives its slot back early (leaveAdmission).
+      res.locals.leaveAdmission = release;
       next();
     },
     () => {
@@ -454,6 +462,7 @@ app.all(
       requestId: res.locals.requestId,
       prerender: false,
       localPort: req.socket.localPort,
+      leaveAdmission: () => res.locals.leaveAdmission?.(),
     }),
   }),
 );

@@ -15,6 +15,8 @@ declare module "@remix-run/node" {
     prerender: boolean;
     /** The port this server accepted the request on (the socket's, never the Host header's). */
     localPort?: number;
+    /** Gives the request's render slot back while it only waits (server.ts's admission control). */
+    leaveAdmission?: () => void;
   }
 }
 

@@ -1,15 +1,20 @@
 import { Link, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { EVALUATED_MESSAGES, evaluatedOf } from "~/lib/evaluation-outcome";
+import { EVALUATED_MESSAGES, evaluatedOf, evaluationRunPath, STAY } from "~/lib/evaluation-outcome";
 import { useConfirm } from "./ConfirmDialog";
 import { ConnectOptions } from "./ConnectOptions";
 import { LoadingOverlay } from "./LoadingOverlay";
 import { tipsActions } from "./Tips";
 import { notify, useModalDialog } from "./Toaster";
 
-type Outcome = { code: number; message?: string };
+type Outcome = { code: number; message?: string | null };
+// The action's answer: a refusal at once, or the run that will answer (it runs as a job).
+type Asked = Outcome | { run: number };
+type Run = { id: number; state: string; outcome: Outcome | null };
 // The evaluation action redirects a page's form; this fetcher shows the outcome in place instead.
 const ASK_FOR_OUTCOME = { answer: "outcome" };
+// How often a running evaluation's status is read.
+const FOLLOW_MS = 1000;
 
 /**
  * "Get Grade", or "Refresh Grade" once there is a grade to refresh (PRODUCT §4). Without JavaScript
@@ -19,13 +24,14 @@ const ASK_FOR_OUTCOME = { answer: "outcome" };
  * dialog for codes ≥ 300 (except 2002).
  */
 export function GetGradeButton({ linked, graded }: { linked: boolean; graded: boolean }) {
-  const fetcher = useFetcher<Outcome>();
+  const fetcher = useFetcher<Asked>();
+  const follower = useFetcher<Run>();
   const confirm = useConfirm();
   const navigate = useNavigate();
   const location = useLocation();
   const revalidator = useRevalidator();
   const [connectOpen, setConnectOpen] = useState(false);
-  const handled = useRef<Outcome | null>(null);
+  const handled = useRef<unknown>(null);
   // Choosing a way to connect navigates away: the modal must not follow onto the next page.
   useEffect(() => setConnectOpen(false), [location.pathname]);
 
@@ -41,10 +47,28 @@ export function GetGradeButton({ linked, graded }: { linked: boolean; graded: bo
     if (ok) fetcher.submit(ASK_FOR_OUTCOME, { method: "post", action: "/evaluate" });
   }
 
+  // An accepted evaluation: read its run until the job has written the outcome.
+  const asked = fetcher.data;
+  const runId = asked && "run" in asked && fetcher.state === "idle" ? asked.run : null;
+  const run = runId !== null && follower.data?.id === runId ? follower.data : null;
+  const following = runId !== null && run?.state !== "done";
   useEffect(() => {
-    const outcome = fetcher.data;
-    if (!outcome || fetcher.state !== "idle" || handled.current === outcome) return;
-    handled.current = outcome;
+    if (runId === null) return;
+    follower.load(`${evaluationRunPath(runId)}?${STAY}`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per run
+  }, [runId]);
+  useEffect(() => {
+    if (!following || follower.state !== "idle" || !run) return;
+    const timer = setTimeout(() => runId !== null && follower.load(`${evaluationRunPath(runId)}?${STAY}`), FOLLOW_MS);
+    return () => clearTimeout(timer);
+  }, [following, follower, run, runId]);
+
+  useEffect(() => {
+    const outcome = asked && "run" in asked ? run?.outcome : asked;
+    // A run's outcome is handled once: revalidation reloads the run as a new object.
+    const key = asked && "run" in asked ? asked.run : outcome;
+    if (!outcome || fetcher.state !== "idle" || follower.state !== "idle" || handled.current === key) return;
+    handled.current = key;
     if (outcome.code === 200 || outcome.code === 2002) {
       notify.success(EVALUATED_MESSAGES[evaluatedOf(outcome.code)]);
       revalidator.revalidate();
@@ -61,14 +85,14 @@ export function GetGradeButton({ linked, graded }: { linked: boolean; graded: bo
       else if (outcome.code === 403) navigate("/profile/account");
       else if (outcome.code === 406) fetcher.submit(ASK_FOR_OUTCOME, { method: "post", action: "/evaluate" });
     });
-  }, [fetcher.data, fetcher.state, confirm, navigate, location.pathname, revalidator, fetcher]);
+  }, [asked, run, follower.state, fetcher.state, confirm, navigate, location.pathname, revalidator, fetcher]);
 
   return (
     <>
       <Link to="/evaluate" className="btn btn-primary" onClick={start}>
         {graded ? "Refresh Grade" : "Get Grade"}
       </Link>
-      <LoadingOverlay show={fetcher.state !== "idle"} label="Evaluating your trades…" />
+      <LoadingOverlay show={fetcher.state !== "idle" || following} label="Evaluating your trades…" />
       {connectOpen ? <ConnectDialog onClose={() => setConnectOpen(false)} /> : null}
     </>
   );

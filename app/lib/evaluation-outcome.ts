@@ -16,3 +16,9 @@ export const evaluatedOf = (code: 200 | 2002): Evaluated => (code === 200 ? "new
 export function readEvaluated(value: string | null): Evaluated | null {
   return value === "new" || value === "same" ? value : null;
 }
+
+/** The status page of an evaluation asked for (it runs as a job). */
+export const evaluationRunPath = (runId: number) => `/evaluate/runs/${runId}`;
+
+/** The status page's parameter for a reader that wants the outcome, not the redirect to the stats. */
+export const STAY = "stay";

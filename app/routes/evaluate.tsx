@@ -2,16 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConnectOptions } from "~/components/ConnectOptions";
-import { evaluatedOf } from "~/lib/evaluation-outcome";
+import { evaluationRunPath } from "~/lib/evaluation-outcome";
 import { GradeBadge } from "~/components/GradeBadge";
 import { LoadingOverlay } from "~/components/LoadingOverlay";
 import { Page } from "~/components/Page";
 import { TipsBox } from "~/components/Tips";
 import { seo } from "~/lib/seo";
 import { outcomeJson } from "~/web/evaluation-api.server";
-import { currentEvaluation, evaluateUser, triesLeft } from "~/server/grades/evaluation.server";
+import { currentEvaluation, triesLeft } from "~/server/grades/evaluation.server";
+import { openEvaluationRun, requestEvaluation } from "~/server/grades/evaluation-runs.server";
 import { listLinkedAccounts } from "~/server/linking/imports.server";
-import { reimportForEvaluation } from "~/server/linking/linking.server";
 import { readForm } from "~/server/http/guards.server";
 import { formText, parseForm } from "~/lib/forms";
 import { z } from "zod";
@@ -21,14 +21,16 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Get your grade Â
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [accounts, tries, current] = await Promise.all([
+  const [accounts, tries, current, running] = await Promise.all([
     listLinkedAccounts(user.id),
     triesLeft(user.id),
     currentEvaluation(user.id),
+    openEvaluationRun(user.id),
   ]);
   return json({
     accounts: accounts.map((a) => ({ id: a.id, kind: a.kind, label: a.label, status: a.status })),
     triesLeft: tries,
+    running,
     current: current
       ? { tier: current.result.tier, stars: current.result.stars?.overall ?? 0, createdAt: current.createdAt }
       : null,
@@ -37,9 +39,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const EvaluateForm = z.object({ answer: formText });
 
-// The form behind "Get Grade" / "Refresh Grade". A page's form (with or without JavaScript) is
-// redirected to the stats on success or shown the Tips box here. GetGradeButton's fetcher, which
-// shows a toast or the Tips dialog in place, asks for the outcome itself with answer=outcome.
+// The form behind "Get Grade" / "Refresh Grade". The evaluation runs as a job: a refusal answers
+// at once (the Tips box here), an accepted one goes to its status page, which follows it to the
+// stats. GetGradeButton's fetcher asks with answer=outcome and follows the run itself.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   let wantsOutcome = false;
@@ -47,16 +49,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = parseForm(EvaluateForm, await readForm(request));
     wantsOutcome = parsed.ok && parsed.data.answer === "outcome";
   }
-  const outcome = await evaluateUser(user.id, "all", reimportForEvaluation);
-  const body = outcomeJson(outcome);
-  if (wantsOutcome) return json(body);
-  if (outcome.code === 200 || outcome.code === 2002)
-    return redirect(`/profile/stats?evaluated=${evaluatedOf(outcome.code)}`);
-  return json(body);
+  const asked = await requestEvaluation(user.id, "all");
+  if ("runId" in asked) return wantsOutcome ? json({ run: asked.runId }) : redirect(evaluationRunPath(asked.runId));
+  return json(outcomeJson(asked));
 }
 
 export default function Evaluate() {
-  const { accounts, triesLeft, current } = useLoaderData<typeof loader>();
+  const { accounts, triesLeft, current, running } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
@@ -67,6 +66,11 @@ export default function Evaluate() {
     >
       <LoadingOverlay show={busy} label="Evaluating your tradesâ€¦" />
       {result && "message" in result && result.message ? <TipsBox code={result.code} message={result.message} /> : null}
+      {running ? (
+        <p className="form-success" role="status">
+          Your evaluation is running. <Link to={evaluationRunPath(running)}>Follow it</Link>
+        </p>
+      ) : null}
       {accounts.length === 0 ? (
         <section className="card">
           <h2>Get Your Grade</h2>

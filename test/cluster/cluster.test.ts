@@ -61,9 +61,9 @@ function served(server: RunningServer, path: string): number {
   return server.logs.filter((line) => line.includes('"msg":"request"') && line.includes(`"path":"${path}"`)).length;
 }
 
-/** The import steps a process ran to the end. */
-function jobsDone(server: RunningServer): number {
-  return server.logs.filter((line) => line.includes('"msg":"job done"') && line.includes('"job":"import-step"')).length;
+/** The jobs of a queue (import steps unless named) a process ran to the end. */
+function jobsDone(server: RunningServer, job = "import-step"): number {
+  return server.logs.filter((line) => line.includes('"msg":"job done"') && line.includes(`"job":"${job}"`)).length;
 }
 
 async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -150,6 +150,9 @@ describe("two web replicas and a worker behind nginx and PgBouncer", () => {
     const graded = await api(lb.url, "/api/finance/plaid/evaluation", trader.cookie);
     expect(graded.status).toBe(200);
     expect(graded.body.data?.code).toBe(2002);
+    // The evaluation ran as a job on the worker; the replica only waited for it.
+    expect(jobsDone(worker, "evaluate")).toBe(1);
+    expect(jobsDone(web[0], "evaluate") + jobsDone(web[1], "evaluate")).toBe(0);
     const code = graded.body.data?.verification_code as string;
     acknowledged.grades.push(code);
     const share = await api(lb.url, `/api/share/image/${trader.id}`, trader.cookie);

@@ -221,10 +221,33 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(early.status).toBe(200);
     expect(await early.text()).toContain("Your trades are still importing. Try again when the import is done.");
     await waitForImports(cookie);
-    // The import's automatic grade is there: asking again changes nothing, and says so.
+    // The import's automatic grade is there: asking again runs as a job, answered at once with its
+    // status page, which refreshes itself until the job is done and then goes on to the stats.
     const same = await postForm("/evaluate", {}, { cookie });
     expect(same.status).toBe(302);
-    expect(same.headers.get("location")).toBe("/profile/stats?evaluated=same");
+    const runPath = same.headers.get("location")!;
+    expect(runPath).toMatch(/^\/evaluate\/runs\/\d+$/);
+    // Someone else's run is not found; a second request while this one is open is refused (409).
+    expect((await get(runPath, { cookie: (await signUp()).cookie })).status).toBe(404);
+    const twice = await postForm("/evaluate?_data=routes%2Fevaluate", { answer: "outcome" }, { cookie });
+    const second = (await twice.json()) as { code?: number; run?: number };
+    expect(second).toEqual({
+      code: 409,
+      message: "Your evaluation is already running. It takes a few seconds; please wait for it to finish.",
+    });
+    let followed: Response | null = null;
+    for (let i = 0; i < 100 && !followed; i++) {
+      const page = await get(runPath, { cookie });
+      if (page.status === 302) followed = page;
+      else {
+        expect(page.status).toBe(200);
+        const html = await page.text();
+        expect(html).toMatch(/Waiting for its turn|Evaluating your trades/);
+        expect(html).toMatch(/<meta http-equiv="refresh" content="2"/);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    expect(followed?.headers.get("location")).toBe("/profile/stats?evaluated=same");
     const stated = await (await get("/profile/stats?evaluated=same", { cookie })).text();
     expect(stated).toContain("Nothing new since your last grade: it stands, and no try was used.");
     expect(stated).not.toContain("Evaluated successfully!");

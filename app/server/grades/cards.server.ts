@@ -227,6 +227,18 @@ export async function ensureCard(userId: number, format: CardFormat): Promise<En
   };
 }
 
+/**
+ * The cards of a new grade, drawn by the job that made it, so its first viewer finds them stored
+ * (issue 35). A failure is logged, not thrown: the grade stands, and a viewer draws the card.
+ */
+export async function renderGradeCards(userId: number): Promise<void> {
+  for (const format of Object.keys(CARD_FORMATS) as CardFormat[]) {
+    await ensureCard(userId, format).catch((error) =>
+      log("error", "card rendering after a grade failed", { userId, format, error: String(error) }),
+    );
+  }
+}
+
 /** Whose card this is (for the download's file name). */
 export async function cardOwner(hash: string) {
   const db = await getDb();

@@ -171,6 +171,29 @@ async function automaticGradesUsedUp(userId: number, now: Date): Promise<boolean
   return (row?.automatic ?? 0) >= max;
 }
 
+/**
+ * Whether a try and one of today's evaluations are left, read without taking them: a request for
+ * an evaluation is refused at once (401, 402) before any work starts. The grade's transaction
+ * still takes them atomically (consumeAllowance), so two requests at once cannot both pass.
+ */
+export async function allowanceRefusal(userId: number, now = new Date()): Promise<401 | 402 | null> {
+  const env = getEnv();
+  const db = await getDb();
+  const user = await db
+    .selectFrom("users")
+    .leftJoin("evaluation_days", (j) =>
+      j
+        .onRef("evaluation_days.user_id", "=", "users.id")
+        .on("evaluation_days.day", "=", now.toISOString().slice(0, 10)),
+    )
+    .select(["users.tries_used", "users.extra_tries", "users.unlimited_until", "evaluation_days.count"])
+    .where("users.id", "=", userId)
+    .executeTakeFirstOrThrow();
+  if (user.tries_used >= env.FREE_TRIES + user.extra_tries) return 401;
+  if (user.unlimited_until && new Date(user.unlimited_until) > now) return null;
+  return (user.count ?? 0) >= env.DAILY_EVALUATIONS ? 402 : null;
+}
+
 export async function triesLeft(userId: number): Promise<number> {
   const db = await getDb();
   const row = await db

@@ -3,6 +3,7 @@ import type { ImportView } from "~/lib/imports";
 import type { Refusal } from "~/lib/refusal";
 import { PriceSourceError } from "../grades/prices.server";
 import { evaluateUser, StillImporting } from "../grades/evaluation.server";
+import { renderGradeCards } from "../grades/cards.server";
 import { notify } from "../community/notifications.server";
 import { getDb } from "../platform/db.server";
 import type { LinkedAccountKind } from "../platform/db/schema";
@@ -148,6 +149,11 @@ export async function linkWallet(input: {
     if (error instanceof Linked406) return { ok: false as const, code: 406 as const };
     throw error;
   }
+}
+
+/** Whether an import of the trader is running: an evaluation asked for now is refused (425). */
+export async function isImporting(userId: number): Promise<boolean> {
+  return (await runningImportIds(userId)).length > 0;
 }
 
 /**
@@ -317,6 +323,7 @@ async function regrade(data: JobData["regrade"]): Promise<void> {
     const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
     if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
     if (outcome.code === 402) note = AUTOMATIC_GRADES_USED_UP;
+    if (outcome.code === 200) await renderGradeCards(data.userId);
   }
   const followed = await db.transaction().execute(async (trx) => {
     if (note)
@@ -360,7 +367,9 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
   );
 }
 
-export const importJobHandlers: { [N in Exclude<JobName, "notification-digest" | "engine-regrade">]: JobHandler<N> } = {
+export const importJobHandlers: {
+  [N in Exclude<JobName, "notification-digest" | "engine-regrade" | "evaluate">]: JobHandler<N>;
+} = {
   "import-step": importStep,
   regrade,
   "import-failed": importFailed,

@@ -20,6 +20,7 @@ export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel }
 export { digestJob, startDigestSchedule } from "../community/notifications.server";
 export { startLeaderboardCompaction } from "../community/market.server";
 export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
+export { evaluateJob } from "../grades/evaluation-runs.server";
 export { isForeignOriginRequest } from "../http/origin-check.server";
 export { cachedPageBody, getCachedPage, NONCE_PLACEHOLDER, storeCachedPage } from "../http/page-cache.server";
 export { isCacheablePath } from "../http/public-pages.server";

@@ -14,12 +14,14 @@ import { log } from "./log.server";
  * advisory locks are transaction locks, its settings SET LOCAL).
  */
 export type JobName =
-  "import-step" | "import-failed" | "regrade" | "notification-digest" | "import-poll" | "engine-regrade";
+  "import-step" | "import-failed" | "regrade" | "evaluate" | "notification-digest" | "import-poll" | "engine-regrade";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
   "import-failed": { importId: number };
   regrade: { importId: number; userId: number };
+  // An evaluation a trader asked for (grades/evaluation-runs.server.ts): its row holds the outcome.
+  evaluate: { runId: number };
   "notification-digest": Record<string, never>;
   // The periodic poll of Plaid accounts (a webhook that never came); its handler sends the next one.
   "import-poll": Record<string, never>;
@@ -84,6 +86,9 @@ function queues(): PgBoss.Queue[] {
       retryBackoff: true,
       deadLetter: "import-failed",
     },
+    // An evaluation asked for: retried while another holds the trader's lease (a crashed attempt's
+    // lapses in seconds); its last attempt writes the outcome, whatever it is.
+    { name: "evaluate", ...shared, retryLimit: 5, retryDelay: 5 },
     // Grades re-made under a new engine: one batch waiting and one running, whatever the number of
     // processes that ask at start-up (stately), so each trader is re-made by one job.
     {
@@ -158,8 +163,8 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
   r.workers = true;
   for (const name of Object.keys(handlers) as JobName[]) {
     const handler = handlers[name] as JobHandler<JobName>;
-    // Imports get the configured workers; the re-grade and dead-letter queues need one.
-    for (let i = 0; i < (name === "import-step" ? env.JOB_WORKERS : 1); i++) {
+    // Imports and evaluations get the configured workers; the others need one.
+    for (let i = 0; i < (name === "import-step" || name === "evaluate" ? env.JOB_WORKERS : 1); i++) {
       const id = await r.boss.work<JobData[JobName]>(
         name,
         { pollingIntervalSeconds: env.JOB_POLL_SECONDS, includeMetadata: true },

@@ -351,6 +351,21 @@ export interface UserSearchWordsTable {
   user_id: number;
 }
 
+/** An evaluation asked for and run as a job (migration 0036): its outcome once done. */
+export interface EvaluationRunsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: LinkedAccountKind | "all";
+  state: ColumnType<
+    "queued" | "running" | "done",
+    "queued" | "running" | "done" | undefined,
+    "queued" | "running" | "done"
+  >;
+  outcome: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: DefaultTimestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface Database {
   search_words: SearchWordsTable;
   user_search_words: UserSearchWordsTable;
@@ -373,6 +388,7 @@ export interface Database {
   wallet_registrations: WalletRegistrationsTable;
   star_applications: StarApplicationsTable;
   evaluations: EvaluationsTable;
+  evaluation_runs: EvaluationRunsTable;
   evaluation_days: EvaluationDaysTable;
   evaluation_ledgers: EvaluationLedgersTable;
   ledger_texts: LedgerTextsTable;
