@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: build with dev dependencies, run with production dependencies only, as a non-root user.
-# Node 22 LTS (Node 20 is end of life); the code and tests also run on Node 20.19+ (package.json engines).
+# Node 24 LTS (Node 20 is end of life); the code and tests also run on Node 20.19+ and 22 (package.json engines).
 # Not built on the development machine (no Docker engine there): kept deliberately plain.
 
-FROM node:22-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 # patches/ before npm ci: its postinstall applies them (patch-package, docs/DECISIONS.md 131).
 COPY package.json package-lock.json ./
@@ -14,13 +14,13 @@ FROM deps AS build
 COPY . .
 RUN npx remix build
 
-FROM node:22-bookworm-slim AS prod-deps
+FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 RUN groupadd --system grader && useradd --system --gid grader --home /app grader \

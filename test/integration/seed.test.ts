@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { ownDatabase } from "../support/server";
+import { dropOwnDatabase, ownDatabase } from "../support/server";
 
 // `npm run seed` is bulk work: its statements must not run under the requests' statement timeout
 // (DATABASE_STATEMENT_TIMEOUT_MS). At 100,000 users a step takes minutes; here a small community
@@ -37,10 +37,7 @@ describe.skipIf(!process.env.DATABASE_URL)("npm run seed", () => {
         await client.end();
       }
     } finally {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      await admin.query(`drop database if exists ${new URL(DATABASE_URL).pathname.slice(1)} with (force)`);
-      await admin.end();
+      await dropOwnDatabase(DATABASE_URL);
     }
   }, 120_000);
 });

@@ -113,13 +113,34 @@ function prefix(): string {
 }
 
 /**
+ * A client on DATABASE_URL's database for creating and dropping databases. Its statements run
+ * without a time limit: the role's default there is the app's request timeout (db.server.ts,
+ * applyRoleSettings), and a `drop database … with (force)` on a loaded machine can outlast it.
+ */
+export async function adminClient(): Promise<pg.Client> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query("set statement_timeout = 0");
+  return admin;
+}
+
+/** Drops a database ownDatabase made (its URL), sessions and all. */
+export async function dropOwnDatabase(url: string): Promise<void> {
+  const admin = await adminClient();
+  try {
+    await admin.query(`drop database if exists ${admin.escapeIdentifier(new URL(url).pathname.slice(1))} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
  * Drops the databases ownDatabase made more than an hour ago (earlier runs; no run lasts that
  * long), so repeated runs on one PostgreSQL do not pile them up.
  */
 export async function dropStaleTestDatabases(): Promise<void> {
   if (!process.env.DATABASE_URL) return;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
+  const admin = await adminClient();
   try {
     const { rows } = await admin.query<{ datname: string }>(
       "select datname from pg_database where starts_with(datname, $1)",
@@ -143,8 +164,7 @@ export async function dropStaleTestDatabases(): Promise<void> {
 export async function ownDatabase(): Promise<Record<string, string>> {
   if (!process.env.DATABASE_URL) return {};
   const name = `${prefix()}${Date.now().toString(36)}_${crypto.randomBytes(3).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
+  const admin = await adminClient();
   try {
     await admin.query(`create database ${name}`);
   } finally {
