@@ -1,3 +1,4 @@
+import type { Generated, Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postForm, signUp } from "../support/http";
@@ -175,7 +176,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the read database's own instance", (
 
   it("refuses a write (query builder, raw SQL, in a transaction) with PostgreSQL's read-only error", async () => {
     const { sql } = await import("kysely");
-    const read = (await db.getReadDb()) as unknown as import("kysely").Kysely<{ notes: { id: number; body: string } }>;
+    const read = (await db.getReadDb()) as unknown as Kysely<{ notes: { id: Generated<number>; body: string } }>;
     const refused = (p: Promise<unknown>) =>
       p.then(
         () => "written",
