@@ -158,6 +158,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the read database's own instance", (
     process.env.DATABASE_URL = primaryUrl;
     process.env.DATABASE_READ_URL = readUrl;
     process.env.DATABASE_STATEMENT_TIMEOUT_MS = "4321";
+    process.env.DATABASE_READ_POOL_SIZE = "2";
     db = await import("~/server/platform/db.server");
     await db.migrateToLatest();
     // The read database's schema, as a replica would have it.
@@ -207,5 +208,36 @@ describe.skipIf(!process.env.DATABASE_URL)("the read database's own instance", (
           (await sql<{ v: string }>`select current_setting('transaction_read_only') as v`.execute(trx)).rows[0]!.v,
       );
     expect(inTransaction).toBe("on");
+  });
+
+  it("answers a request 503 when no read connection is free in time, as the primary's pool does", async () => {
+    const { sql } = await import("kysely");
+    const { withRequestContext } = await import("~/server/platform/request-context.server");
+    const read = await db.getReadDb();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const holders = [1, 2].map(() =>
+      read.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await gate;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(db.poolUsage("read")).toMatchObject({ total: 2 });
+    const before = db.poolStats.waitTimeouts;
+    const error = await withRequestContext("r", true, () =>
+      sql`select 1`.execute(read).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    );
+    open();
+    await Promise.all(holders);
+    expect(error).toBeInstanceOf(Response);
+    expect((error as Response).status).toBe(503);
+    expect((error as Response).headers.get("retry-after")).toBe("1");
+    expect(db.poolStats.waitTimeouts).toBe(before + 1);
+    // The primary's pool was never in the way.
+    expect((await sql<{ one: number }>`select 1 as one`.execute(await db.getDb())).rows[0]!.one).toBe(1);
   });
 });

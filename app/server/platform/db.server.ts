@@ -89,10 +89,10 @@ function listenForErrors(pool: pg.Pool): void {
   pool.on("connect", (client) => client.on("error", report));
 }
 
-/** The pool for /metrics (size, idle, waiting), once open. */
+/** The primary's pool, or the read database's own (DATABASE_READ_URL), for /metrics (size, idle, waiting), once open. */
 let currentPool: pg.Pool | undefined;
-export function poolUsage() {
-  const p = currentPool;
+export function poolUsage(which: "primary" | "read" = "primary") {
+  const p = which === "primary" ? currentPool : currentRead?.pool;
   return p ? { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
 }
 
@@ -322,7 +322,7 @@ export async function getDirectDb(): Promise<DB> {
 }
 
 // The read-only pool of DATABASE_READ_URL, when it names another address.
-let currentRead: DbHandle | undefined;
+let currentRead: (DbHandle & { pool: pg.Pool }) | undefined;
 
 /**
  * The database for heavy public reads that may lag the primary by seconds (the leaderboard,
