@@ -43,14 +43,14 @@ class ReadOnlyConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.inTransaction) return this.inner.executeQuery<R>(query);
-    await this.inner.executeQuery(CompiledQuery.raw(`start transaction ${this.begin}`));
     try {
+      await this.inner.executeQuery(CompiledQuery.raw(`start transaction ${this.begin}`));
       const result = await this.inner.executeQuery<R>(query);
       await this.inner.executeQuery(CompiledQuery.raw("commit"));
       return result;
     } catch (error) {
-      // Not back to the pool inside an aborted transaction; a lost connection fails this too, and
-      // the pool drops it.
+      // Not back to the pool inside a transaction (one of the begin's SETs may be what failed); a
+      // lost connection fails this too, and the pool drops it.
       await this.inner.executeQuery(CompiledQuery.raw("rollback")).catch(() => {});
       throw error;
     }
