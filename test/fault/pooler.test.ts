@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { startPgBouncer, stopDaemons } from "../support/daemons";
-import { postForm, signUp, waitForImports } from "../support/http";
+import { get, postForm, signUp, waitForImports } from "../support/http";
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { exchange, tradesOf } from "../support/plaid-link";
 import { scenario, start } from "./servers";
@@ -66,5 +66,43 @@ describe.skipIf(!process.env.DATABASE_URL)("a server behind PgBouncer in transac
     expect(everything).not.toMatch(/unsupported startup parameter/i);
     // The server's connections did go through PgBouncer.
     expect(bouncer.logs.join("")).toMatch(/login attempt: db=\S+ user=/);
+  }, 120_000);
+
+  // DATABASE_READ_URL through the same PgBouncer, to the same database, on two server connections
+  // the primary's pool shares (docs/DECISIONS.md 172): the read-only mode is per transaction, so it
+  // never stays on a server connection that a write gets next.
+  it("carries a read-only DATABASE_READ_URL beside the primary's writes", async () => {
+    const env = await scenario();
+    const direct = new URL(env.DATABASE_URL!);
+    const bouncer = await startPgBouncer(direct, 2);
+    const read = new URL(bouncer.url);
+    read.searchParams.set("application_name", "grader_read");
+    const server = await start({
+      ...env,
+      DATABASE_URL: bouncer.url,
+      DATABASE_DIRECT_URL: direct.toString(),
+      DATABASE_READ_URL: read.toString(),
+    });
+    const { cookie } = await signUp({ base: server.url });
+    for (let i = 0; i < 10; i++) {
+      const [signedUp, search, board] = await Promise.all([
+        signUp({ base: server.url }),
+        get("/api/portal/search/trader?keyword=nobody", { base: server.url, cookie }),
+        get("/api/portal/market/traders", { base: server.url, cookie }),
+      ]);
+      expect(signedUp.cookie).toMatch(/^grader_session=/);
+      expect([search.status, board.status]).toEqual([200, 200]);
+    }
+    // A session through PgBouncer after them: read-write, with the role's timeout.
+    const client = new pg.Client({ connectionString: bouncer.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("select current_setting('transaction_read_only') as ro");
+      expect(rows).toEqual([{ ro: "off" }]);
+    } finally {
+      await client.end();
+    }
+    expect(await server.stop()).toBe(0);
+    expect(server.logs.join("\n")).not.toMatch(/read-only transaction|25006/);
   }, 120_000);
 });

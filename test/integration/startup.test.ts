@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { get } from "../support/http";
-import { startServer } from "../support/server";
+import { ownDatabase, startServer } from "../support/server";
 import { runServerUntilExit } from "../support/spawn";
 
 // What a deployment meets before the first request: the refusals that keep a misconfigured
@@ -82,6 +82,19 @@ describe("the database at start-up", () => {
     expect(output).toContain("ECONNREFUSED");
     expect(output).not.toContain("secret");
     expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  // The primary answers; the read replica's address is wrong (docs/DECISIONS.md 172).
+  it.skipIf(!process.env.DATABASE_URL)("names DATABASE_READ_URL for a closed port", async () => {
+    const port = await closedPort();
+    const { code, output } = await runServerUntilExit({
+      ...base,
+      ...(await ownDatabase()),
+      DATABASE_READ_URL: `postgres://grader:secret@127.0.0.1:${port}/grader`,
+    });
+    expect(code).toBe(1);
+    expect(output).toContain(`Cannot use the database of DATABASE_READ_URL (127.0.0.1:${port}/grader)`);
+    expect(output).not.toContain("secret");
   });
 
   it("gives up on a host that accepts and never answers, within DATABASE_CONNECT_TIMEOUT_MS", async () => {

@@ -7,13 +7,15 @@ import { formatDay, formatScore } from "~/lib/format-number";
 import { gradeHistory } from "~/server/grades/evaluation.server";
 import { parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
+import { getReadDbUnlessOwn } from "~/server/platform/db.server";
 
 export const meta: MetaFunction = (args) => traderTabSeo(args, "Grade history");
 
 // A trader's grade history (the trades themselves are under Transactions).
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json({ history: await gradeHistory(parseId(params.id)) });
+  const viewer = await requireUser(request);
+  const id = parseId(params.id);
+  return json({ history: await gradeHistory(id, undefined, await getReadDbUnlessOwn(viewer.id, id)) });
 }
 
 export default function TraderHistory() {

@@ -10,7 +10,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { follow, isFollowing, unfollow } from "~/server/community/follows.server";
 import { isBlockedEitherWay, sendMessage, setBlocked } from "~/server/community/messages.server";
 import { reportUser } from "~/server/community/posts.server";
-import { getDb } from "~/server/platform/db.server";
+import { getDb, getReadDbUnlessOwn } from "~/server/platform/db.server";
 import { Avatar } from "~/components/Avatar";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { Tier } from "~/lib/vocabulary";
@@ -31,8 +31,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const trader = ensureFound(await findPublicProfile(parseId(params.id)));
   const db = await getDb();
+  // Another's grade from the read database; the counts and follow state on the primary, as the
+  // viewer's own follow changes them just before this loader runs.
   const [grade, counts, following, blocked] = await Promise.all([
-    currentGradeSummary(trader.id),
+    currentGradeSummary(trader.id, await getReadDbUnlessOwn(viewer.id, trader.id)),
     db
       .selectFrom("users")
       .select(["followers_count", "following_count"])

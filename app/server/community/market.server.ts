@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { truncateScore } from "~/lib/format-number";
 import { pagingSchema, type Paging } from "~/lib/paging";
-import { getDb, type DB } from "../platform/db.server";
+import { getDb, getReadDb, type DB } from "../platform/db.server";
 import { log } from "../platform/log.server";
 
 import { LEADERBOARD_SORTS, MARKET_TRADE_SORTS } from "~/lib/market";
@@ -86,10 +86,11 @@ export type LeaderboardRow = {
  * on users, docs/DECISIONS.md 92). Sorts: score, return (time-weighted return of the current
  * evaluation), drawdown (max drawdown, a fraction ≥ 0: "asc" = shallowest first), followers, each
  * served by an index in either direction, ties by trader id. Filters: tier, and asset class = the
- * trader has traded that class. Percentages only: no dollar figure appears here.
+ * trader has traded that class. Percentages only: no dollar figure appears here. From the read
+ * database: a board seconds behind is still the board.
  */
 export async function leaderboard(paging: Paging<(typeof LEADERBOARD_SORTS)[number]>, filters: LeaderboardFilter) {
-  const db = await getDb();
+  const db = await getReadDb();
   let base = db.selectFrom("market_leaderboard as board");
   if (filters.tier) base = base.where("board.tier", "=", filters.tier);
   if (filters.asset_class) {
@@ -184,10 +185,11 @@ export type MarketTradeRow = {
 /**
  * Recent trades of graded traders who share them (users.share_trades, or show_amounts which
  * already makes their trades visible on their profile). Quantities only when the trader shows
- * amounts (or it is the viewer's own trade).
+ * amounts (or it is the viewer's own trade). From the read database: trades arrive by imports,
+ * in the background, never in the request that shows them.
  */
 export async function recentTrades(viewerId: number, paging: Paging<(typeof MARKET_TRADE_SORTS)[number]>) {
-  const db = await getDb();
+  const db = await getReadDb();
   const base = db
     .selectFrom("trades")
     .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")

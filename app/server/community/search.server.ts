@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
 import { truncateScore } from "~/lib/format-number";
 import type { Tier } from "~/lib/vocabulary";
-import { getDb } from "../platform/db.server";
+import { getReadDb } from "../platform/db.server";
 
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_LIMIT = 20;
@@ -66,12 +66,13 @@ type Row = {
  * keyword word added, from the dictionary of name words (migration 0027; docs/DECISIONS.md 138):
  * at most 200, kept when at or above pg_trgm.word_similarity_threshold (0.6), so the work stays
  * bounded however common a name is. A prefix match's rank (≥ 2) is
- * never below a similarity-only one's (≤ 2), so a page of them needs no trigram scan.
+ * never below a similarity-only one's (≤ 2), so a page of them needs no trigram scan. From the
+ * read database: a name changed seconds ago may be found a little later.
  */
 export async function searchTraders(keyword: string, limit = SEARCH_LIMIT): Promise<TraderSearchResult[]> {
   const k = normalizeKeyword(keyword).toLowerCase();
   if (k.length < SEARCH_MIN_CHARS) return [];
-  const db = await getDb();
+  const db = await getReadDb();
   const contains = `%${escapeLike(k)}%`;
   const prefix = `${escapeLike(k)}%`;
   const n = Math.min(limit, SEARCH_LIMIT);

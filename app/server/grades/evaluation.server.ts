@@ -661,9 +661,9 @@ export async function currentEvaluation(userId: number): Promise<StoredEvaluatio
   };
 }
 
-export async function gradeHistory(userId: number, limit = 50) {
-  const db = await getDb();
-  const rows = await db
+/** The trader's grades, newest first; `db`: the read database for another's profile. */
+export async function gradeHistory(userId: number, limit = 50, db?: DB) {
+  const rows = await (db ?? (await getDb()))
     .selectFrom("evaluations")
     .select(["id", "created_at", "tier", "score", "percentile", "verification_code", "engine_version"])
     .where("user_id", "=", userId)
@@ -756,10 +756,12 @@ export type GradeSummary = {
   verificationCode: string;
 };
 
-/** The current grade in a few columns (for the header on every page): no full result parsed. */
-export async function currentGradeSummary(userId: number): Promise<GradeSummary | null> {
-  const db = await getDb();
-  const row = await db
+/**
+ * The current grade in a few columns (for the header on every page): no full result parsed.
+ * `db`: the read database for another's profile.
+ */
+export async function currentGradeSummary(userId: number, db?: DB): Promise<GradeSummary | null> {
+  const row = await (db ?? (await getDb()))
     .selectFrom("users")
     .innerJoin("evaluations", "evaluations.id", "users.current_evaluation_id")
     .select([

@@ -2,7 +2,7 @@ import crypto, { type KeyObject } from "node:crypto";
 import { sql } from "kysely";
 import { canonicalJson, type Evaluation } from "~/grading";
 import { decryptSecret, encryptSecret } from "../platform/crypto.server";
-import { getDb, type DB } from "../platform/db.server";
+import { getDb, getReadDb, type DB } from "../platform/db.server";
 import type { LinkedAccountKind } from "../platform/db/schema";
 import { getEnv } from "../platform/env.server";
 import { buildGradeRecord, sha256Hex, type UnlinkedSummary } from "./grade-record.server";
@@ -239,9 +239,13 @@ function toEntry(r: LogRow): LogEntry {
 
 export const LOG_PAGE_SIZE = 100;
 
-/** Entries after `after` (the last seq seen), in order, and the seq to ask for next (null at the end). */
+/**
+ * Entries after `after` (the last seq seen), in order, and the seq to ask for next (null at the
+ * end). From the read database unless `db` is given: a reader follows the log by polling, and an
+ * entry seconds late comes with the next poll.
+ */
 export async function gradeLogPage(after: number, limit = LOG_PAGE_SIZE, db?: DB) {
-  const exec = db ?? (await getDb());
+  const exec = db ?? (await getReadDb());
   const rows = await exec
     .selectFrom("grade_log")
     .select(["seq", "hash", "prev_hash", "record", "signature", "kid"])

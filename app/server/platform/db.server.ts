@@ -7,6 +7,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { migrations } from "../../../migrations/index";
 import { lockDataDir } from "./db/data-lock.server";
+import { ReadOnlyPostgresDialect } from "./db/read-only.server";
 import type { Database } from "./db/schema";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -88,10 +89,10 @@ function listenForErrors(pool: pg.Pool): void {
   pool.on("connect", (client) => client.on("error", report));
 }
 
-/** The pool for /metrics (size, idle, waiting), once open. */
+/** The primary's pool, or the read database's own (DATABASE_READ_URL), for /metrics (size, idle, waiting), once open. */
 let currentPool: pg.Pool | undefined;
-export function poolUsage() {
-  const p = currentPool;
+export function poolUsage(which: "primary" | "read" = "primary") {
+  const p = which === "primary" ? currentPool : currentRead?.pool;
   return p ? { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
 }
 
@@ -188,6 +189,7 @@ export async function checkDatabaseUrl(): Promise<void> {
   // The direct URL first, with the same one-line failure as DATABASE_URL's.
   if (env.DATABASE_DIRECT_URL) await probe(env.DATABASE_DIRECT_URL, "DATABASE_DIRECT_URL", (c) => c.query("select 1"));
   else await probe(env.DATABASE_URL, "DATABASE_URL", (c) => c.query("select 1"));
+  if (env.DATABASE_READ_URL) await probe(env.DATABASE_READ_URL, "DATABASE_READ_URL", (c) => c.query("select 1"));
   await withStartupLock(applyRoleSettings);
   const wanted = wantedSettings(env);
   const seen = await probe(env.DATABASE_URL, "DATABASE_URL", async (client) =>
@@ -208,9 +210,13 @@ export async function checkDatabaseUrl(): Promise<void> {
  * A pg pool on `url` behind Kysely. No start-up parameters (a pooler refuses them): the statement
  * timeout and jit=off are the role's defaults (applyRoleSettings); the client gives up a little
  * after the timeout on a silent host. Bulk work (a CLI) turns the timeout off for its own sessions,
- * which are direct.
+ * which are direct. A read-only pool (DATABASE_READ_URL) runs each statement in a read-only
+ * transaction with the settings made local: a replica's role defaults may not be ours.
  */
-function openPostgres(url: string, opts: { max: number; bulk: boolean }): DbHandle & { pool: pg.Pool } {
+function openPostgres(
+  url: string,
+  opts: { max: number; bulk: boolean; readOnly?: boolean },
+): DbHandle & { pool: pg.Pool } {
   const env = getEnv();
   const pool = new pg.Pool({
     connectionString: url,
@@ -221,17 +227,18 @@ function openPostgres(url: string, opts: { max: number; bulk: boolean }): DbHand
   });
   // A connection the server closes, idle or in use, must not crash the process.
   listenForErrors(pool);
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: boundedPool(pool),
-      ...(opts.bulk
-        ? {
-            onCreateConnection: async (conn) =>
-              void (await conn.executeQuery(CompiledQuery.raw("set statement_timeout = 0"))),
-          }
-        : {}),
-    }),
-  });
+  const dialect = opts.readOnly
+    ? new ReadOnlyPostgresDialect({ pool: boundedPool(pool) }, wantedSettings(env))
+    : new PostgresDialect({
+        pool: boundedPool(pool),
+        ...(opts.bulk
+          ? {
+              onCreateConnection: async (conn) =>
+                void (await conn.executeQuery(CompiledQuery.raw("set statement_timeout = 0"))),
+            }
+          : {}),
+      });
+  const db = new Kysely<Database>({ dialect });
   return { db, pool, kind: "postgres", close: () => db.destroy() };
 }
 
@@ -314,6 +321,37 @@ export async function getDirectDb(): Promise<DB> {
   return currentDirect.db;
 }
 
+// The read-only pool of DATABASE_READ_URL, when it names another address.
+let currentRead: (DbHandle & { pool: pg.Pool }) | undefined;
+
+/**
+ * The database for heavy public reads that may lag the primary by seconds (the leaderboard,
+ * search, others' profiles, the grade log): DATABASE_READ_URL, a replica, when set; else the
+ * primary's handle (PGlite has one database). Every statement through it is read-only (a write
+ * fails with 25006). Never for a read that follows the user's own write, in the request or just
+ * before it: a replica may not have it yet (getReadDbUnlessOwn). Its pool has the primary's wait
+ * limit and outage handling (boundedPool: a 503 in a request).
+ */
+export async function getReadDb(): Promise<DB> {
+  const env = getEnv();
+  const main = await handle();
+  if (!env.DATABASE_URL || !env.DATABASE_READ_URL || bulk || env.DATABASE_READ_URL === env.DATABASE_URL) return main.db;
+  currentRead ??= openPostgres(env.DATABASE_READ_URL, {
+    max: env.DATABASE_READ_POOL_SIZE,
+    bulk: false,
+    readOnly: true,
+  });
+  return currentRead.db;
+}
+
+/**
+ * Where a page reads a trader's data: the primary when it is the viewer's own (what they just
+ * changed must show, read-your-writes), else the read database.
+ */
+export function getReadDbUnlessOwn(viewerId: number, ownerId: number): Promise<DB> {
+  return viewerId === ownerId ? getDb() : getReadDb();
+}
+
 export async function getDb(): Promise<DB> {
   return (await handle()).db;
 }
@@ -339,9 +377,12 @@ export async function copyInto(trx: DB, statement: string, data: Iterable<string
 export async function closeDb(): Promise<void> {
   const h = current;
   const direct = currentDirect;
+  const read = currentRead;
   current = undefined;
   currentDirect = undefined;
+  currentRead = undefined;
   await direct?.close();
+  await read?.close();
   if (h) await (await h).close();
 }
 

@@ -94,4 +94,10 @@ describe("startupProblems", () => {
       expect.stringMatching(/^DATABASE_DIRECT_URL: set only with DATABASE_URL/),
     ]);
   });
+
+  it("refuses DATABASE_READ_URL without DATABASE_URL", () => {
+    expect(startupProblems(env({ DEMO: "1", DATABASE_READ_URL: "postgres://replica:5432/grader" }))).toEqual([
+      expect.stringMatching(/^DATABASE_READ_URL: set only with DATABASE_URL/),
+    ]);
+  });
 });

@@ -100,6 +100,9 @@ export function startupProblems(env: Env = getEnv()): string[] {
   if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
     problems.push("DATABASE_DIRECT_URL: set only with DATABASE_URL (it is the direct address of that database)");
   }
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    problems.push("DATABASE_READ_URL: set only with DATABASE_URL (it is a read-only copy of that database)");
+  }
   return problems;
 }
 

@@ -88,6 +88,18 @@ const EnvSchema = z.object({
       .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL")
       .optional(),
   ),
+  // A read-only copy of the database (a streaming replica) for the heavy public reads that may lag
+  // by seconds: the leaderboard, search, others' profiles, the grade log. Empty or unset:
+  // DATABASE_URL. Its pool holds up to DATABASE_READ_POOL_SIZE connections per process.
+  DATABASE_READ_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgres:// URL")
+      .optional(),
+  ),
+  DATABASE_READ_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(5),
   // PostgreSQL pool: connections per process, time to open one, longest statement, and the
   // longest a request waits for a free connection before it is answered 503 (Retry-After).
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),

@@ -19,19 +19,32 @@ export const requestDuration = new client.Histogram({
   registers: [registry],
 });
 
-new client.Gauge({
-  name: "grader_db_pool_connections",
-  help: "Database pool connections by state (total, idle) and requests waiting for one",
-  labelNames: ["state"] as const,
-  registers: [registry],
-  collect() {
-    const usage = poolUsage();
-    if (!usage) return;
-    this.set({ state: "total" }, usage.total);
-    this.set({ state: "idle" }, usage.idle);
-    this.set({ state: "waiting" }, usage.waiting);
-  },
-});
+/** A pool's connections by state (total, idle) and the requests waiting for one. */
+function poolGauge(name: string, help: string, which: "primary" | "read") {
+  new client.Gauge({
+    name,
+    help,
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const usage = poolUsage(which);
+      if (!usage) return;
+      this.set({ state: "total" }, usage.total);
+      this.set({ state: "idle" }, usage.idle);
+      this.set({ state: "waiting" }, usage.waiting);
+    },
+  });
+}
+poolGauge(
+  "grader_db_pool_connections",
+  "Database pool connections by state (total, idle) and requests waiting for one",
+  "primary",
+);
+poolGauge(
+  "grader_db_read_pool_connections",
+  "The read database's pool (DATABASE_READ_URL) by state (total, idle) and requests waiting for one",
+  "read",
+);
 
 new client.Counter({
   name: "grader_db_pool_wait_timeouts_total",
