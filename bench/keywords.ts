@@ -15,3 +15,16 @@ export function searchKeywords(users: KeywordUser[], n: number, rand: () => numb
     return w.length > 4 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w + "x";
   });
 }
+
+/**
+ * Keywords the way users type them into the search box: the first 3–5 letters of a first name, a
+ * last name or a username, lower case (issue 35 measured 300 such keywords from outside).
+ */
+export function typedPrefixes(users: KeywordUser[], n: number, rand: () => number): string[] {
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  return Array.from({ length: n }, () => {
+    const u = pick(users);
+    const source = pick([u.first_name, u.last_name, u.username]) ?? u.username ?? "trader";
+    return source.toLowerCase().slice(0, 3 + Math.floor(rand() * 3));
+  });
+}
