@@ -28,6 +28,7 @@ import * as m0031 from "./0031_leaderboard_counts";
 import * as m0032 from "./0032_plaid_webhooks_seen";
 import * as m0033 from "./0033_automatic_grade_days";
 import * as m0034 from "./0034_engine_regrade";
+import * as m0037 from "./0037_mail_claims";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "0032_plaid_webhooks_seen": m0032,
   "0033_automatic_grade_days": m0033,
   "0034_engine_regrade": m0034,
+  "0037_mail_claims": m0037,
 };

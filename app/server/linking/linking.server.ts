@@ -360,7 +360,11 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
   );
 }
 
-export const importJobHandlers: { [N in Exclude<JobName, "notification-digest" | "engine-regrade">]: JobHandler<N> } = {
+export const importJobHandlers: {
+  [
+    N in Exclude<JobName, "notification-digest" | "engine-regrade" | "mail-deliver" | "leaderboard-compact">
+  ]: JobHandler<N>;
+} = {
   "import-step": importStep,
   regrade,
   "import-failed": importFailed,
