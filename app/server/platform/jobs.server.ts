@@ -165,14 +165,20 @@ function reportError(error: unknown) {
 /**
  * pg-boss's scheduler, in a process with job workers only: a second pg-boss on the same database
  * that neither sets up nor maintains (the first does), so a script or a web replica that only
- * enqueues never runs the clock. Saves the schedules this process has handlers for.
+ * enqueues never runs the clock. The schedules this process has handlers for are saved first, so
+ * the clock's check at start finds them (the next is 30 s later).
  */
-async function startClock(names: JobName[]): Promise<PgBoss> {
-  const db = await getDb();
-  const clock = new PgBoss({ db: adapter(db), schema: "pgboss", migrate: false, supervise: false, schedule: true });
+async function startClock(boss: PgBoss, names: JobName[]): Promise<PgBoss> {
+  for (const name of names) await boss.schedule(name, SCHEDULES[name]!, {}, { tz: "UTC" });
+  const clock = new PgBoss({
+    db: adapter(await getDb()),
+    schema: "pgboss",
+    migrate: false,
+    supervise: false,
+    schedule: true,
+  });
   clock.on("error", reportError);
   await clock.start();
-  for (const name of names) await clock.schedule(name, SCHEDULES[name]!, {}, { tz: "UTC" });
   return clock;
 }
 
@@ -246,7 +252,10 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
       r.workerIds.set(name, [...(r.workerIds.get(name) ?? []), id]);
     }
   }
-  r.clock = await startClock((Object.keys(handlers) as JobName[]).filter((name) => SCHEDULES[name]));
+  r.clock = await startClock(
+    r.boss,
+    (Object.keys(handlers) as JobName[]).filter((name) => SCHEDULES[name]),
+  );
   // The first poll (ignored when another process already has one waiting). Its period is any
   // number of seconds, below cron's minute, so it is a chain of delayed jobs rather than a schedule.
   if (env.PLAID_POLL_SECONDS > 0) await enqueue(null, "import-poll", {}, { startAfterSeconds: env.PLAID_POLL_SECONDS });
