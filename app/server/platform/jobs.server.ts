@@ -42,8 +42,8 @@ export type JobData = {
 /**
  * Work on the clock, once per cluster (DECISIONS 171): pg-boss's scheduler, running in every process
  * with job workers, puts one job in the queue per cron slot (its cron check is taken by one process at
- * a time, and the job it sends is a singleton of its minute), and the stately queues below hold at
- * most one waiting. Cron is in UTC; a minute is its shortest period.
+ * a time, and the job it sends is a singleton of its minute), and the queues below hold at most
+ * one waiting. Cron is in UTC; a minute is its shortest period.
  */
 const SCHEDULES: { [N in JobName]?: string } = {
   "notification-digest": "*/15 * * * *",
@@ -122,8 +122,9 @@ function queues(): PgBoss.Queue[] {
     // slot. The e-mail digest (notifications.server.ts) is idempotent; so is compaction.
     { name: "notification-digest", ...shared, policy: "stately", retryLimit: 2, retryDelay: 60 },
     { name: "leaderboard-compact", ...shared, policy: "stately", retryLimit: 0 },
-    // Each mail is claimed with a lease (mail.server.ts), so two runs at once would still send it once.
-    { name: "mail-deliver", ...shared, policy: "stately", retryLimit: 0 },
+    // One waiting (short), any number running: each mail is claimed with a lease (mail.server.ts), so
+    // runs side by side send it once, and a run stuck in a dead worker holds up no mail.
+    { name: "mail-deliver", ...shared, policy: "short", retryLimit: 0 },
   ];
 }
 

@@ -19,7 +19,7 @@ export type Mail = { to: string; subject: string; text: string };
 export async function enqueueMail(mail: Mail, trx?: DB): Promise<void> {
   const db = trx ?? (await getDb());
   await db.insertInto("outbox").values({ to_email: mail.to, subject: mail.subject, text: mail.text }).execute();
-  // One delivery job waits at a time (a stately queue drops the others): it sends all there is.
+  // One delivery job waits at a time (a short queue drops the others): it sends all there is.
   if (!isDemoMail()) await enqueue(trx ?? null, "mail-deliver", {});
 }
 
