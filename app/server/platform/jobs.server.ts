@@ -192,13 +192,12 @@ export async function enqueue<N extends JobName>(
   trx: DB | null,
   name: N,
   data: JobData[N],
-  options: { startAfterSeconds?: number; singletonKey?: string; singletonSeconds?: number } = {},
+  options: { startAfterSeconds?: number } = {},
 ): Promise<void> {
   const { boss } = await running();
   await boss.send(name, data, {
     ...(trx ? { db: adapter(trx) } : {}),
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
-    ...(options.singletonKey ? { singletonKey: options.singletonKey, singletonSeconds: options.singletonSeconds } : {}),
   });
 }
 
