@@ -28,6 +28,7 @@ const {
   checkBodySize,
   checkDatabaseUrl,
   closeDb,
+  compactionJob,
   createAdmission,
   cspNonce,
   dbKind,
@@ -48,6 +49,8 @@ const {
   isSimulated,
   isTrackedPath,
   log,
+  logMailMode,
+  mailJob,
   metricsAccess,
   migrateToLatest,
   NONCE_PLACEHOLDER,
@@ -60,11 +63,8 @@ const {
   seedDemoCommunityIfEmpty,
   SESSION_COOKIE,
   simulatedProviders,
-  startDigestSchedule,
   startEngineRegrade,
-  startLeaderboardCompaction,
   startJobs,
-  startMailWorker,
   startupProblems,
   stopJobs,
   storeCachedPage,
@@ -117,23 +117,24 @@ try {
   process.exit(1);
 }
 
-const stopMailWorker = startMailWorker();
-// Imports, webhooks and re-grades run as jobs (pg-boss on this database; docs/DECISIONS.md 68).
+logMailMode();
+// Imports, webhooks, re-grades, mail and the scheduled work run as jobs (pg-boss on this database;
+// docs/DECISIONS.md 68, 171), in a process with job workers only.
 try {
   await startJobs({
     ...importJobHandlers,
     evaluate: evaluateJob,
     "notification-digest": digestJob,
     "engine-regrade": engineRegradeJob,
+    "mail-deliver": mailJob,
+    "leaderboard-compact": compactionJob,
   });
 } catch (error) {
   console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);
   process.exit(1);
 }
-const stopDigestSchedule = startDigestSchedule();
 // Grades made under an older engine are re-made in the background, in batches (DECISIONS 168).
 void startEngineRegrade().catch((error) => log("error", "engine re-grade not queued", { error: String(error) }));
-const stopLeaderboardCompaction = startLeaderboardCompaction();
 
 const mode = env.NODE_ENV === "production" ? "production" : "development";
 const renderPage = createRequestHandler(build, mode);
@@ -500,9 +501,6 @@ async function shutdown(signal: string) {
   }, env.SHUTDOWN_TIMEOUT_MS);
   timer.unref();
   server.close(async () => {
-    stopMailWorker();
-    stopDigestSchedule();
-    stopLeaderboardCompaction();
     // A job still running past the time limit is taken over by another worker once it expires.
     await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) =>
       log("error", "job queue stop failed", { error: String(error) }),

@@ -26,7 +26,8 @@ export type Acknowledged = {
 /** The free tries every test server has (FREE_TRIES' default). */
 const FREE_TRIES = 3;
 
-// Queues whose jobs do a piece of work and end; the poll and the digest wait for their next slot.
+// Queues whose jobs do a piece of work and end; the poll and the scheduled queues (the digest, the
+// compaction, mail delivery) always have one waiting for its next slot.
 const WORK_QUEUES = ["import-step", "regrade", "import-failed", "engine-regrade"];
 
 /**

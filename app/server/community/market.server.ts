@@ -3,8 +3,6 @@ import { z } from "zod";
 import { truncateScore } from "~/lib/format-number";
 import { pagingSchema, type Paging } from "~/lib/paging";
 import { getDb, getReadDb, type DB } from "../platform/db.server";
-import { log } from "../platform/log.server";
-
 import { LEADERBOARD_SORTS, MARKET_TRADE_SORTS } from "~/lib/market";
 import { ASSET_CLASSES, TIERS } from "~/lib/vocabulary";
 
@@ -40,7 +38,8 @@ function boardTotal(tier: string | undefined) {
 /**
  * Folds market_leaderboard_counts into one row per tier, once it holds more than a few: the rows it
  * deletes are committed ones, and their sums go back in the same statement, so totals read during
- * or after it, and grades committed meanwhile, are unchanged. Every process runs it now and then.
+ * or after it, and grades committed meanwhile, are unchanged. A job every minute, once per cluster
+ * (jobs.server.ts); the seeds call it after their bulk writes.
  */
 export async function compactLeaderboardCounts(db?: DB): Promise<void> {
   await sql`
@@ -52,17 +51,9 @@ export async function compactLeaderboardCounts(db?: DB): Promise<void> {
       select tier, sum(n) from gone group by tier having sum(n) <> 0`.execute(db ?? (await getDb()));
 }
 const COMPACT_ABOVE = 20;
-export const COMPACT_EVERY_SECONDS = 60;
 
-export function startLeaderboardCompaction(): () => void {
-  const compact = () =>
-    void compactLeaderboardCounts().catch((error) =>
-      log("error", "leaderboard counts not compacted", { error: String(error) }),
-    );
-  compact();
-  const timer = setInterval(compact, COMPACT_EVERY_SECONDS * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+export async function compactionJob(): Promise<void> {
+  await compactLeaderboardCounts();
 }
 
 export type LeaderboardRow = {

@@ -10,7 +10,6 @@ import {
 import type { Paging } from "~/lib/paging";
 import { getDb, type DB } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
-import { enqueue } from "../platform/jobs.server";
 import { log } from "../platform/log.server";
 import { enqueueMail } from "../platform/mail.server";
 import { pagingSchema } from "~/lib/paging";
@@ -286,25 +285,8 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
   return sent;
 }
 
-/** The digest as a job: at most one per slot across all processes (pg-boss singleton). */
-export const DIGEST_CHECK_SECONDS = 15 * 60;
-
+/** The digest as a job, on pg-boss's clock every 15 minutes, once per cluster (jobs.server.ts). */
 export async function digestJob(): Promise<void> {
   const sent = await sendDueDigests();
   if (sent) log("info", "notification digests queued", { sent });
-}
-
-/** Every process asks for the digest job now and then; the singleton key keeps it to one run per slot. */
-export function startDigestSchedule(): () => void {
-  const request = () =>
-    void enqueue(
-      null,
-      "notification-digest",
-      {},
-      { singletonKey: "notification-digest", singletonSeconds: DIGEST_CHECK_SECONDS },
-    ).catch((error) => log("error", "digest job not queued", { error: String(error) }));
-  request();
-  const timer = setInterval(request, DIGEST_CHECK_SECONDS * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -368,7 +368,12 @@ async function importFailed(data: JobData["import-failed"]): Promise<void> {
 }
 
 export const importJobHandlers: {
-  [N in Exclude<JobName, "notification-digest" | "engine-regrade" | "evaluate">]: JobHandler<N>;
+  [
+    N in Exclude<
+      JobName,
+      "notification-digest" | "engine-regrade" | "evaluate" | "mail-deliver" | "leaderboard-compact"
+    >
+  ]: JobHandler<N>;
 } = {
   "import-step": importStep,
   regrade,

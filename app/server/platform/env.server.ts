@@ -164,6 +164,9 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().optional(),
+  // How long a sender holds a mail it claimed (DECISIONS 171): one that dies leaves the mail to
+  // another after this. Above the longest an SMTP hand-off takes (about 40 s, mail.server.ts).
+  MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   // 32-byte key (hex or base64) for AES-256-GCM encryption of provider tokens. Unset: a demo key
   // is generated and kept in DATA_DIR/encryption.key.
   // Required with DATABASE_URL. Rotation: the new key here, the old one(s) in

@@ -14,7 +14,15 @@ import { log } from "./log.server";
  * advisory locks are transaction locks, its settings SET LOCAL).
  */
 export type JobName =
-  "import-step" | "import-failed" | "regrade" | "evaluate" | "notification-digest" | "import-poll" | "engine-regrade";
+  | "import-step"
+  | "import-failed"
+  | "regrade"
+  | "evaluate"
+  | "notification-digest"
+  | "import-poll"
+  | "engine-regrade"
+  | "mail-deliver"
+  | "leaderboard-compact";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
@@ -28,6 +36,23 @@ export type JobData = {
   // One batch of grades re-made under a new engine (grades/engine-regrade.server.ts): the version
   // that sent it, and the last trader id the chain has passed.
   "engine-regrade": { version: string; after: number };
+  // The outbox sent (platform/mail.server.ts): queued with each mail and every minute.
+  "mail-deliver": Record<string, never>;
+  // market_leaderboard_counts folded (community/market.server.ts).
+  "leaderboard-compact": Record<string, never>;
+};
+
+/**
+ * Work on the clock, once per cluster (DECISIONS 171): pg-boss's scheduler, running in every process
+ * with job workers, puts one job in the queue per cron slot (its cron check is taken by one process at
+ * a time, and the job it sends is a singleton of its minute), and the queues below hold at most
+ * one waiting. Cron is in UTC; a minute is its shortest period.
+ */
+const SCHEDULES: { [N in JobName]?: string } = {
+  "notification-digest": "*/15 * * * *",
+  "leaderboard-compact": "* * * * *",
+  // The retries, and mail whose sender died (its lease passed); new mail queues a job of its own.
+  "mail-deliver": "* * * * *",
 };
 export type JobHandler<N extends JobName> = (
   data: JobData[N],
@@ -99,12 +124,17 @@ function queues(): PgBoss.Queue[] {
       retryDelay: env.JOB_RETRY_DELAY_SECONDS,
       retryBackoff: true,
     },
-    // The e-mail digest (notifications.server.ts): idempotent, so a failed run simply waits for the next slot.
-    { name: "notification-digest", ...shared, retryLimit: 2, retryDelay: 60 },
+    // The scheduled queues: one waiting and one running at most, and a failed run waits for the next
+    // slot. The e-mail digest (notifications.server.ts) is idempotent; so is compaction.
+    { name: "notification-digest", ...shared, policy: "stately", retryLimit: 2, retryDelay: 60 },
+    { name: "leaderboard-compact", ...shared, policy: "stately", retryLimit: 0 },
+    // One waiting (short), any number running: each mail is claimed with a lease (mail.server.ts), so
+    // runs side by side send it once, and a run stuck in a dead worker holds up no mail.
+    { name: "mail-deliver", ...shared, policy: "short", retryLimit: 0 },
   ];
 }
 
-type Running = { boss: PgBoss; workers: boolean; workerIds: Map<JobName, string[]> };
+type Running = { boss: PgBoss; clock?: PgBoss; workers: boolean; workerIds: Map<JobName, string[]> };
 // One pg-boss per process.
 let current: Promise<Running> | undefined;
 
@@ -119,11 +149,10 @@ async function open(): Promise<Running> {
     // Maintenance puts expired jobs (a worker that died mid-job) back in line: check as often as a
     // job may last, so a crashed worker holds its job for at most about two expiry periods.
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, env.JOB_EXPIRE_SECONDS)),
+    // The scheduler is a pg-boss of its own, started with the workers (startClock).
     schedule: false,
   });
-  boss.on("error", (error) =>
-    log("error", "job queue error", { error: String((error as Error)?.message ?? error).slice(0, 300) }),
-  );
+  boss.on("error", reportError);
   // One process at a time sets up the schema and the queues (replicas starting together).
   await withStartupLock(async () => {
     await boss.start();
@@ -136,6 +165,30 @@ async function open(): Promise<Running> {
   return { boss, workers: false, workerIds: new Map() };
 }
 
+function reportError(error: unknown) {
+  log("error", "job queue error", { error: String((error as Error)?.message ?? error).slice(0, 300) });
+}
+
+/**
+ * pg-boss's scheduler, in a process with job workers only: a second pg-boss on the same database
+ * that neither sets up nor maintains (the first does), so a script or a web replica that only
+ * enqueues never runs the clock. The schedules this process has handlers for are saved first, so
+ * the clock's check at start finds them (the next is 30 s later).
+ */
+async function startClock(boss: PgBoss, names: JobName[]): Promise<PgBoss> {
+  for (const name of names) await boss.schedule(name, SCHEDULES[name]!, {}, { tz: "UTC" });
+  const clock = new PgBoss({
+    db: adapter(await getDb()),
+    schema: "pgboss",
+    migrate: false,
+    supervise: false,
+    schedule: true,
+  });
+  clock.on("error", reportError);
+  await clock.start();
+  return clock;
+}
+
 function running(): Promise<Running> {
   return (current ??= open());
 }
@@ -145,13 +198,12 @@ export async function enqueue<N extends JobName>(
   trx: DB | null,
   name: N,
   data: JobData[N],
-  options: { startAfterSeconds?: number; singletonKey?: string; singletonSeconds?: number } = {},
+  options: { startAfterSeconds?: number } = {},
 ): Promise<void> {
   const { boss } = await running();
   await boss.send(name, data, {
     ...(trx ? { db: adapter(trx) } : {}),
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
-    ...(options.singletonKey ? { singletonKey: options.singletonKey, singletonSeconds: options.singletonSeconds } : {}),
   });
 }
 
@@ -206,7 +258,12 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
       r.workerIds.set(name, [...(r.workerIds.get(name) ?? []), id]);
     }
   }
-  // The first poll (ignored when another process already has one waiting).
+  r.clock = await startClock(
+    r.boss,
+    (Object.keys(handlers) as JobName[]).filter((name) => SCHEDULES[name]),
+  );
+  // The first poll (ignored when another process already has one waiting). Its period is any
+  // number of seconds, below cron's minute, so it is a chain of delayed jobs rather than a schedule.
   if (env.PLAID_POLL_SECONDS > 0) await enqueue(null, "import-poll", {}, { startAfterSeconds: env.PLAID_POLL_SECONDS });
 }
 
@@ -228,6 +285,7 @@ export async function stopJobs(timeoutMs: number): Promise<void> {
   const r = current;
   if (!r) return;
   current = undefined;
-  const { boss } = await r;
+  const { boss, clock } = await r;
+  await clock?.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
   await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
 }

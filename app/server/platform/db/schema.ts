@@ -73,6 +73,9 @@ export interface OutboxTable {
   sent_at: NullableTimestamp;
   attempts: Generated<number>;
   last_error: string | null;
+  // A sender's lease on the row (DECISIONS 171), and the earliest next try after a failure.
+  claimed_until: NullableTimestamp;
+  retry_at: NullableTimestamp;
 }
 
 export interface ContactMessagesTable {
