@@ -3,7 +3,7 @@ import { recordDays } from "~/analytics";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
 import { figureText, formatDay, formatPercent, formatScore } from "~/lib/format-number";
 import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
-import { disagreementLine } from "~/lib/data-quality";
+import { disagreementLine, unpricedLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
 import { Term } from "./Term";
@@ -32,6 +32,7 @@ export type ReportData = {
   dataQuality?: {
     skipped: { reason: string; count: number }[];
     disagreements?: { symbol: string; computed?: number; reported?: number }[];
+    unpriced?: string[];
   } | null;
 };
 
@@ -297,7 +298,9 @@ export function GradeReport({ data }: { data: ReportData }) {
       ) : null}
 
       {data.dataQuality &&
-      (data.dataQuality.skipped.length > 0 || (data.dataQuality.disagreements?.length ?? 0) > 0) ? (
+      (data.dataQuality.skipped.length > 0 ||
+        (data.dataQuality.disagreements?.length ?? 0) > 0 ||
+        (data.dataQuality.unpriced?.length ?? 0) > 0) ? (
         <section className="card data-quality" aria-labelledby="data-quality-title">
           <h2 id="data-quality-title">What this grade could not use</h2>
           <p className="muted small">
@@ -314,6 +317,9 @@ export function GradeReport({ data }: { data: ReportData }) {
                 {disagreementLine(d)}
               </li>
             ))}
+            {unpricedLine(data.dataQuality.unpriced) ? (
+              <li data-testid="unpriced-symbols">{unpricedLine(data.dataQuality.unpriced)}</li>
+            ) : null}
           </ul>
         </section>
       ) : null}

@@ -5,6 +5,11 @@ export type DataQuality = {
   skipped: { reason: string; count: number }[];
   /** Symbols whose computed position differs from the provider's holdings (absent in grades before it). */
   disagreements?: { symbol: string; computed: number; reported: number }[];
+  /**
+   * Symbols valued only at their own trades and the provider's reported prices: the price source
+   * has no daily close for them, or none that agrees with their fills (absent in grades before it).
+   */
+  unpriced?: string[];
 };
 
 /** A stored data_quality: PGlite hands json columns back as text, PostgreSQL parsed. */
@@ -34,4 +39,17 @@ export function disagreementSummary(list: readonly Disagreement[] | undefined): 
   return list?.length
     ? `${list.length === 1 ? "1 symbol's" : `${list.length} symbols'`} ${DISAGREEMENT_TEXT}: ${list.map((d) => d.symbol).join(", ")}`
     : null;
+}
+
+/** Symbols named in a line at most; the rest are counted. */
+const UNPRICED_NAMED = 8;
+
+/** The line a grade shows for the symbols without daily market prices, or null when there are none. */
+export function unpricedLine(list: readonly string[] | undefined): string | null {
+  if (!list?.length) return null;
+  const named = list.slice(0, UNPRICED_NAMED).join(", ");
+  const more = list.length > UNPRICED_NAMED ? ` and ${list.length - UNPRICED_NAMED} more` : "";
+  return list.length === 1
+    ? `1 symbol valued only at its trades and the provider's prices (no daily market price agrees with its fills): ${named}`
+    : `${list.length} symbols valued only at their trades and the provider's prices (no daily market price agrees with their fills): ${named}${more}`;
 }

@@ -53,12 +53,13 @@ describe.skipIf(!process.env.DATABASE_URL)("a replica killed in the middle of a 
     expect(done).toMatchObject({ id: linked.import_id, state: "done", error: null, total: expected.transactions });
     expect(await tradesOf(other.url, cookie)).toBe(expected.trades);
     expect(isRunning(other)).toBe(true);
-    // The dead replica's job was taken back: a job of this import ran again after it expired.
+    // The dead replica's job was taken back: a job of this import ran again after it expired (its
+    // automatic grade's, when the step it had just finished was the last).
     const client = new pg.Client({ connectionString: env.DATABASE_URL });
     await client.connect();
     try {
       const { rows } = await client.query(
-        "select count(*)::int as n from pgboss.job where name = 'import-step' and (data->>'importId')::int = $1 and retry_count > 0",
+        "select count(*)::int as n from pgboss.job where name in ('import-step', 'regrade') and (data->>'importId')::int = $1 and retry_count > 0",
         [linked.import_id],
       );
       expect(rows[0].n).toBeGreaterThan(0);

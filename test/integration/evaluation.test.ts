@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_HISTORY_END } from "../mocks/plaid-data";
 import { baseUrl, get, postForm, signUp, waitForImports } from "../support/http";
 
 async function api(path: string, cookie: string, body: unknown = {}) {
@@ -101,6 +102,29 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     expect(header).toContain("My Current Grade");
     const profile = await (await get("/profile", { cookie: trader.cookie })).text();
     expect(profile).toMatch(/class="grade-badge tier-(Bronze|Silver|Gold|Master|Legend)/);
+  });
+
+  it("values what is held at the market's closes up to the last final day, not at the last import's prices", async () => {
+    const data = (await (
+      await get(`/u/${trader.id}/stats?_data=${encodeURIComponent("routes/u.$id.stats")}`, { cookie: trader.cookie })
+    ).json()) as {
+      report: {
+        evaluation: { curve: { date: string; equity: number }[] };
+        dataQuality: { unpriced?: string[] } | null;
+      };
+    };
+    const curve = data.report.evaluation.curve;
+    const lastFinal = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(curve.at(-1)!.date >= lastFinal).toBe(true);
+    // The demo broker's history and holdings end on DEMO_HISTORY_END; the positions move after it.
+    const after = curve.filter((c) => c.date > DEMO_HISTORY_END);
+    expect(after.length).toBeGreaterThan(20);
+    expect(new Set(after.map((c) => c.equity.toFixed(2))).size).toBeGreaterThan(after.length / 2);
+    // Its stocks trade at the price source's closes: each one is valued daily. The option and the
+    // fund without a ticker have no daily price, and the grade says so.
+    const unpriced = data.report.dataQuality?.unpriced ?? [];
+    expect(unpriced).toContain("AAPL261218C00250000");
+    for (const symbol of ["AAPL", "MSFT", "NFLX", "HON", "SOLS", "SPY"]) expect(unpriced).not.toContain(symbol);
   });
 
   it("summarises grade, linked accounts and next steps on /portal/dashboard", async () => {

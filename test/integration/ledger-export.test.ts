@@ -70,9 +70,11 @@ describe("the ledger kept with each evaluation", () => {
     if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
     expect(ledgerDigest(parsed.ledger)).toBe(found!.ledgerDigest);
     // What the grade left out travels with its ledger, as the stats page and verify record show it.
+    // The made-up fills are far from the market's closes, so neither symbol is valued at them.
     expect(found!.dataQuality).toEqual({
       skipped: [{ reason: "cancel without the transaction it cancels", count: 1 }],
       disagreements: [],
+      unpriced: ["AAPL", "MSFT"],
     });
     // Another user's evaluation id finds nothing.
     const other = await gradedUser();

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { simulatedAsTraded } from "./prices";
 import { mulberry32 } from "./random";
 
 /**
@@ -9,7 +10,8 @@ import { mulberry32 } from "./random";
  * user_good always gets the same brokerage; user_good_<suffix> gets another one (tests use those so
  * several Grader users can each link their own account).
  *
- * What it contains (for user_good): ~18 months of daily prices for 20 tickers, several hundred
+ * What it contains (for user_good): ~18 months of fills in 20 tickers at the price simulator's
+ * closes (test/mocks/prices.ts, the market every demo trader and the grade's valuation share), several hundred
  * fills (buys and sells, some orders split into partial fills), regulatory fees on sells, an
  * opening deposit, monthly deposits, one withdrawal, two account fees, an ACATS transfer-in of
  * shares, a money-market sweep (cash equivalent), a fund without a ticker (CUSIP only), an option
@@ -192,28 +194,28 @@ const DIVIDENDS: [string, number][] = [
   ["QQQ", 0.68],
 ];
 
-// ticker, name, type, starting price, annual drift, annual volatility
-const TICKERS: [string, string, "equity" | "etf", number, number, number][] = [
-  ["AAPL", "Apple Inc.", "equity", 190, 0.18, 0.26],
-  ["MSFT", "Microsoft Corporation", "equity", 420, 0.12, 0.24],
-  ["NVDA", "NVIDIA Corporation", "equity", 110, 0.55, 0.5],
-  ["AMZN", "Amazon.com, Inc.", "equity", 180, 0.2, 0.3],
-  ["GOOGL", "Alphabet Inc. Class A", "equity", 165, 0.15, 0.28],
-  ["META", "Meta Platforms, Inc.", "equity", 500, 0.25, 0.35],
-  ["TSLA", "Tesla, Inc.", "equity", 250, -0.12, 0.6],
-  ["AMD", "Advanced Micro Devices, Inc.", "equity", 160, -0.25, 0.5],
-  ["NFLX", "Netflix, Inc.", "equity", 650, 0.3, 0.35],
-  ["JPM", "JPMorgan Chase & Co.", "equity", 200, 0.15, 0.2],
-  ["XOM", "Exxon Mobil Corporation", "equity", 115, -0.08, 0.22],
-  ["DIS", "The Walt Disney Company", "equity", 100, -0.15, 0.28],
-  ["PYPL", "PayPal Holdings, Inc.", "equity", 70, -0.2, 0.4],
-  ["INTC", "Intel Corporation", "equity", 30, -0.45, 0.45],
-  ["BA", "The Boeing Company", "equity", 180, -0.2, 0.35],
-  ["COIN", "Coinbase Global, Inc.", "equity", 220, 0.1, 0.7],
-  ["SHOP", "Shopify Inc.", "equity", 75, 0.3, 0.45],
-  ["KO", "The Coca-Cola Company", "equity", 62, 0.05, 0.15],
-  ["SPY", "SPDR S&P 500 ETF Trust", "etf", 520, 0.1, 0.15],
-  ["QQQ", "Invesco QQQ Trust", "etf", 450, 0.14, 0.2],
+// ticker, name, type (prices: the price simulator's as-traded closes)
+const TICKERS: [string, string, "equity" | "etf"][] = [
+  ["AAPL", "Apple Inc.", "equity"],
+  ["MSFT", "Microsoft Corporation", "equity"],
+  ["NVDA", "NVIDIA Corporation", "equity"],
+  ["AMZN", "Amazon.com, Inc.", "equity"],
+  ["GOOGL", "Alphabet Inc. Class A", "equity"],
+  ["META", "Meta Platforms, Inc.", "equity"],
+  ["TSLA", "Tesla, Inc.", "equity"],
+  ["AMD", "Advanced Micro Devices, Inc.", "equity"],
+  ["NFLX", "Netflix, Inc.", "equity"],
+  ["JPM", "JPMorgan Chase & Co.", "equity"],
+  ["XOM", "Exxon Mobil Corporation", "equity"],
+  ["DIS", "The Walt Disney Company", "equity"],
+  ["PYPL", "PayPal Holdings, Inc.", "equity"],
+  ["INTC", "Intel Corporation", "equity"],
+  ["BA", "The Boeing Company", "equity"],
+  ["COIN", "Coinbase Global, Inc.", "equity"],
+  ["SHOP", "Shopify Inc.", "equity"],
+  ["KO", "The Coca-Cola Company", "equity"],
+  ["SPY", "SPDR S&P 500 ETF Trust", "etf"],
+  ["QQQ", "Invesco QQQ Trust", "etf"],
 ];
 
 function security(partial: Partial<DemoSecurity> & Pick<DemoSecurity, "name" | "type">): DemoSecurity {
@@ -265,27 +267,16 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
   const hit = cache.get(username);
   if (hit) return hit;
   const rand = mulberry32(seedOf(username));
-  const gauss = () => {
-    const u = Math.max(rand(), 1e-12);
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
-  };
   const days = tradingDays();
   const accountId = demoAccountIds(username).brokerage;
 
-  // Prices: geometric random walks, one close a day.
+  // Prices: the simulator's close of each day, as traded (Netflix's from its 10-for-1 split on).
   const prices = new Map<string, number[]>();
-  for (const [ticker, , , start, drift, vol] of TICKERS) {
-    const path: number[] = [];
-    let p = start * (0.9 + rand() * 0.2);
-    for (let i = 0; i < days.length; i++) {
-      if (i > 0) p *= Math.exp((drift - (vol * vol) / 2) / 252 + (vol / Math.sqrt(252)) * gauss());
-      path.push(round2(Math.max(p, 1)));
-    }
-    prices.set(ticker, path);
-  }
-  // Netflix's 10-for-1 split: as-traded prices from its first split-adjusted day.
-  const nflx = prices.get("NFLX")!;
-  for (let i = 0; i < days.length; i++) if (days[i]! >= NFLX_SPLIT_DAY) nflx[i] = round2(nflx[i]! / 10);
+  for (const [ticker] of TICKERS)
+    prices.set(
+      ticker,
+      days.map((day) => round2(simulatedAsTraded(ticker, day))),
+    );
 
   const securities = TICKERS.map(([ticker, name, type]) =>
     security({
@@ -341,7 +332,7 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     name: "Honeywell International Inc.",
     type: "equity",
     market_identifier_code: "XNAS",
-    close_price: 198.4,
+    close_price: round2(simulatedAsTraded("HON", DEMO_HISTORY_END)),
     close_price_as_of: DEMO_HISTORY_END,
   });
   const sols = security({
@@ -349,7 +340,7 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     name: "Solstice Advanced Materials Inc.",
     type: "equity",
     market_identifier_code: "XNAS",
-    close_price: 51.2,
+    close_price: round2(simulatedAsTraded("SOLS", DEMO_HISTORY_END)),
     close_price_as_of: DEMO_HISTORY_END,
   });
   securities.push(moneyMarket, cashSecurity, trust, option, hon, sols);
@@ -725,7 +716,7 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
     });
   for (const [sym, q] of positions) if (q > 0) hold(bySymbol.get(sym)!, q, prices.get(sym)![last]!);
   if (trustUnits > 0) hold(trust, trustUnits, 27.84);
-  hold(hon, 8, 198.4);
+  hold(hon, 8, hon.close_price!);
   hold(cashSecurity, round2(cash + sideCash), 1);
   const value = holdings.reduce((s, h) => s + h.institution_value, 0);
 

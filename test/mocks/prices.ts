@@ -306,7 +306,29 @@ const STOCKS: Record<string, Profile> = {
   NFLX: {
     name: "Netflix, Inc.",
     vol: 0.025,
-    anchors: y({ 2020: 329, 2022: 602, "2022-05-11": 174, 2023: 295, 2024: 487, 2025: 890, "2025-07-01": 1300 }),
+    splits: [["2025-11-17", 10, 1]],
+    anchors: y({
+      2020: 32.9,
+      2022: 60.2,
+      "2022-05-11": 17.4,
+      2023: 29.5,
+      2024: 48.7,
+      2025: 89,
+      "2025-07-01": 130,
+    }),
+  },
+  // Honeywell's as-traded close drops on 30 October 2025, when one Solstice share per four HON is
+  // spun off (Yahoo adjusts closes for splits, not for spin-offs); the demo broker trades both.
+  HON: {
+    name: "Honeywell International Inc.",
+    vol: 0.013,
+    dividendYield: 0.02,
+    anchors: y({ 2024: 225, 2025: 226, "2025-05-05": 211.3, "2025-10-29": 211, "2025-10-30": 199, 2026: 197 }),
+  },
+  SOLS: {
+    name: "Solstice Advanced Materials Inc.",
+    vol: 0.02,
+    anchors: y({ "2025-10-30": 49.5, "2025-12-15": 48.9, 2026: 50 }),
   },
   JPM: {
     name: "JPMorgan Chase & Co.",

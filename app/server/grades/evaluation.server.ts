@@ -18,7 +18,7 @@ import { appendToGradeLog } from "./grade-log.server";
 import { log } from "../platform/log.server";
 import { notify } from "../community/notifications.server";
 import { unlinkedDisclosureFor } from "../linking/unlinked-accounts.server";
-import { buildUserLedger, keepLedger, snapshotText, storedLedger, withBenchmark } from "./ledger.server";
+import { buildUserLedger, keepLedger, snapshotText, storedLedger, withMarket } from "./ledger.server";
 import { holdingsDisagreements } from "../linking/reconcile.server";
 import { changelogPath, isOlderEngineVersion } from "~/lib/engine-versions";
 
@@ -258,7 +258,7 @@ export async function evaluateUser(
     // Read while the benchmark is fetched and the ledger prepared (handled now: if that throws, it is never awaited).
     const kept = snapshot && snapshotText(snapshot);
     kept?.catch(() => {});
-    const { ledger: graded, prepared } = await withBenchmark(ledger);
+    const { ledger: graded, prepared, unpriced } = await withMarket(ledger);
     // Started first: its reads and compression run while the grade is computed and the two reads
     // below are answered.
     const storing = storedLedger(graded, kept);
@@ -267,7 +267,7 @@ export async function evaluateUser(
     const evaluation = grade(prepared);
     // Read before the transaction: on PGlite it holds the only connection.
     const [quality, percentile, stored] = await Promise.all([
-      dataQualityOf(userId, skipped, graded),
+      dataQualityOf(userId, skipped, graded, unpriced),
       evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
       storing,
     ]);
@@ -356,11 +356,11 @@ export async function gradeSeededDemoTrader(
   const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
   const kept = snapshot && snapshotText(snapshot);
   kept?.catch(() => {});
-  const { ledger: graded, prepared } = await withBenchmark(ledger);
+  const { ledger: graded, prepared, unpriced } = await withMarket(ledger);
   const storing = storedLedger(graded, kept);
   storing.catch(() => {});
   const evaluation = grade(prepared);
-  const [quality, stored] = await Promise.all([dataQualityOf(userId, skipped, graded), storing]);
+  const [quality, stored] = await Promise.all([dataQualityOf(userId, skipped, graded, unpriced), storing]);
   const result: Evaluation = { ...evaluation, percentile: null };
   try {
     return await db.transaction().execute(async (trx) => {
@@ -426,12 +426,12 @@ export async function remakeGrade(userId: number, now = new Date()): Promise<Rem
     const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
     const kept = snapshot && snapshotText(snapshot);
     kept?.catch(() => {});
-    const { ledger: graded, prepared } = await withBenchmark(ledger);
+    const { ledger: graded, prepared, unpriced } = await withMarket(ledger);
     const storing = storedLedger(graded, kept);
     storing.catch(() => {});
     const evaluation = grade(prepared);
     const [quality, percentile, stored] = await Promise.all([
-      dataQualityOf(userId, skipped, graded),
+      dataQualityOf(userId, skipped, graded, unpriced),
       !old.logged || evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
       storing,
     ]);
@@ -550,6 +550,7 @@ async function dataQualityOf(
   userId: number,
   builderSkipped: Record<string, number>,
   ledger: Ledger,
+  unpriced: string[],
 ): Promise<DataQuality> {
   const db = await getDb();
   const rows = await db
@@ -575,6 +576,7 @@ async function dataQualityOf(
       .map(([reason, count]) => ({ reason, count }))
       .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
     disagreements: await holdingsDisagreements(userId, ledger),
+    unpriced,
   };
 }
 

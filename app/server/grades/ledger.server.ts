@@ -16,7 +16,8 @@ import {
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "../platform/log.server";
-import { benchmarkSeries } from "./prices.server";
+import { benchmarkSeries, marketCloses } from "./prices.server";
+import { symbolsToMark, withMarketCloses } from "./market-marks";
 import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 
 // Times come out of the database as ISO text directly (no Date round trip for 100k rows).
@@ -506,23 +507,40 @@ export async function buildUserLedger(
 }
 
 /**
- * The ledger with the market to measure it against, and prepared for the engine: the S&P 500
- * (SPY, total return) for a record mostly in stocks, ETFs and options, bitcoin for one mostly in
- * crypto (by average exposure), from the first activity to asOf. Without prices (the source
- * failing) the grade goes without one. Prepared once: the exposure and the grade read the same
- * columns.
+ * The ledger with the market: each traded stock, ETF and known coin valued at the day's close
+ * between its trades, up to asOf, where the closes agree with its fills (market-marks.ts), and
+ * the market to measure it against: the S&P 500 (SPY, total return) for a record mostly in stocks,
+ * ETFs and options, bitcoin for one mostly in crypto (by average exposure), from the first activity
+ * to asOf. Without prices (the source failing) the grade goes without them. Prepared once: the
+ * exposure and the grade read the same columns. `unpriced`: the symbols valued only at their own
+ * trades and the provider's prices.
  */
-export async function withBenchmark(ledger: Ledger): Promise<{ ledger: Ledger; prepared: PreparedLedger }> {
-  const prepared = prepareLedger(ledger);
+export async function withMarket(
+  ledger: Ledger,
+): Promise<{ ledger: Ledger; prepared: PreparedLedger; unpriced: string[] }> {
+  let marked = ledger;
+  let unpriced: string[] = [];
+  if (ledger.asOf !== undefined && ledger.trades.length > 0) {
+    let first = Infinity;
+    for (const t of ledger.trades) first = Math.min(first, Date.parse(t.time));
+    const closes = await marketCloses(symbolsToMark(ledger.trades), new Date(first), new Date(ledger.asOf));
+    ({ ledger: marked, unpriced } = withMarketCloses(ledger, closes));
+  }
+  const prepared = prepareLedger(marked);
   const kind = dominantAssetClass(prepared);
-  if (kind === null || ledger.asOf === undefined || !Number.isFinite(prepared.firstMs)) return { ledger, prepared };
+  if (kind === null || marked.asOf === undefined || !Number.isFinite(prepared.firstMs))
+    return { ledger: marked, prepared, unpriced };
   try {
-    const series = await benchmarkSeries(kind, new Date(prepared.firstMs), new Date(ledger.asOf));
-    if (series.prices.length === 0) return { ledger, prepared };
-    return { ledger: { ...ledger, benchmark: series }, prepared: withBenchmarkColumns(prepared, series) };
+    const series = await benchmarkSeries(kind, new Date(prepared.firstMs), new Date(marked.asOf));
+    if (series.prices.length === 0) return { ledger: marked, prepared, unpriced };
+    return {
+      ledger: { ...marked, benchmark: series },
+      prepared: withBenchmarkColumns(prepared, series),
+      unpriced,
+    };
   } catch (error) {
     log("error", "benchmark unavailable", { kind, error: String((error as Error)?.message ?? error) });
-    return { ledger, prepared };
+    return { ledger: marked, prepared, unpriced };
   }
 }
 

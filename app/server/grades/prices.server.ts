@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import {
   addDays,
+  coinInstrumentForSymbol,
   dayOf,
   dayStart,
   DEFILLAMA_BASE_URL,
@@ -293,4 +294,56 @@ export async function swapPriceLookup(
     const instrument = instrumentOf(token);
     return instrument ? lookup(instrument, time) : undefined;
   };
+}
+
+/** Price requests in flight at once for one record's closes (a provider's rate limit is per client). */
+const CLOSES_CONCURRENCY = 4;
+
+/**
+ * Daily closes of a record's symbols from `from` to `to`, through the cache, each with the instant
+ * it became known: a stock's or ETF's as-traded close (never split-adjusted, like its fills) at
+ * the New York close, a crypto ticker we know at the end of its UTC day. A symbol the source
+ * does not know, or whose provider fails, is left out (logged): its positions keep the prices
+ * they traded at.
+ */
+export async function marketCloses(
+  symbols: ReadonlyArray<{ symbol: string; assetClass: string }>,
+  from: Date,
+  to: Date,
+): Promise<Map<string, Array<{ time: number; price: number }>>> {
+  const out = new Map<string, Array<{ time: number; price: number }>>();
+  if (!(from.getTime() <= to.getTime())) return out;
+  const fromDay = addDays(dayOf(from.getTime()), -10);
+  const toDay = dayOf(to.getTime());
+  const queue = symbols.flatMap(({ symbol, assetClass }) => {
+    const coin = assetClass === "crypto";
+    const instrument = coin ? coinInstrumentForSymbol(symbol) : stockInstrument(symbol);
+    return instrument ? [{ symbol, instrument, coin }] : [];
+  });
+  const work = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { symbol, instrument, coin } = next;
+      try {
+        const rows = await dailyPrices(instrument, fromDay, toDay);
+        out.set(
+          symbol,
+          rows.map((r) => ({
+            time: coin ? dayStart(r.day) + 86_400_000 - 1 : nyCloseTime(r.day).getTime(),
+            price: r.price,
+          })),
+        );
+      } catch (error) {
+        if (!(error instanceof PriceSourceError)) throw error;
+        log("info", "prices: no closes for a traded symbol", { instrument, error: error.message });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CLOSES_CONCURRENCY }, work));
+  return out;
+}
+
+/** A stock or ETF ticker as Yahoo spells it (a class share's dot is a dash: BRK.B → BRK-B), or null. */
+function stockInstrument(symbol: string): Instrument | null {
+  const yahoo = symbol.toUpperCase().replace(/\./g, "-");
+  return /^[A-Z][A-Z0-9-]{0,9}$/.test(yahoo) ? `stock:${yahoo}` : null;
 }

@@ -5,7 +5,7 @@ import { NAMELESS_TRADER } from "~/lib/product";
 import { cardMetric, cardPercent } from "~/lib/metrics";
 import { ensureCard } from "./cards.server";
 import { getDb } from "../platform/db.server";
-import { disagreementSummary, readDataQuality } from "~/lib/data-quality";
+import { disagreementSummary, readDataQuality, unpricedLine } from "~/lib/data-quality";
 import { gradeLogEntry, publishedKeys } from "./grade-log.server";
 import { sha256Hex, type GradeRecord } from "./grade-record.server";
 import { checkEntry } from "./grade-verify.server";
@@ -24,6 +24,7 @@ function dataQualitySummary(raw: unknown): string | null {
   const parts = [
     skipped ? `${skipped} item${skipped === 1 ? "" : "s"} left out` : null,
     disagreementSummary(q.disagreements),
+    unpricedLine(q.unpriced),
   ].filter(Boolean);
   return parts.length ? parts.join("; ") : "Nothing left out";
 }

@@ -345,6 +345,7 @@ export const Ledger = envelope(
       .object({
         skipped: z.array(z.object({ reason: z.string(), count: z.number().int() })),
         disagreements: z.array(z.object({ symbol: z.string(), computed: z.number(), reported: z.number() })).optional(),
+        unpriced: z.array(z.string()).optional(),
       })
       .nullable()
       .openapi({ description: "What the grade could not use (docs/API.md); null for grades before it was kept." }),

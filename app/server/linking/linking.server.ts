@@ -308,6 +308,10 @@ async function failImport(importId: number, message: string, accountStatus: "err
 export const AUTOMATIC_GRADES_USED_UP =
   "The import finished, but you've hit today's limit for automatic grades, so none was made. Ask for a grade when you want one.";
 
+// How long a re-grade waits for another evaluation of the trader, and how often it looks again.
+const REGRADE_WAIT_MS = 30 * 60_000;
+const REGRADE_RECHECK_SECONDS = 3;
+
 /**
  * After an import: a grade from the new history, using no try and not counted among the
  * evaluations of the day, but bounded per day on its own: each link would otherwise add a free
@@ -321,7 +325,15 @@ async function regrade(data: JobData["regrade"]): Promise<void> {
   // With other imports of this trader still running, the last one to finish grades.
   if (!(await runningImportIds(data.userId, IMPORTING)).length) {
     const outcome = await evaluateUser(data.userId, "all", async () => {}, { automatic: true });
-    if (outcome.code === 409) throw new Error("An evaluation is running; the re-grade waits for it.");
+    if (outcome.code === 409) {
+      // The lease's holder is an evaluation, or this job's own earlier attempt still working past
+      // its expiry (a slow price source): pg-boss retried it. Waiting spends no retry, or retries
+      // would run out while that attempt is about to finish the grade; bounded all the same.
+      const busySince = data.busySince ?? Date.now();
+      if (Date.now() - busySince > REGRADE_WAIT_MS) throw new Error("An evaluation held the trader's lease too long.");
+      await enqueue(null, "regrade", { ...data, busySince }, { startAfterSeconds: REGRADE_RECHECK_SECONDS });
+      return;
+    }
     if (outcome.code === 402) note = AUTOMATIC_GRADES_USED_UP;
     if (outcome.code === 200) await renderGradeCards(data.userId);
   }

@@ -27,7 +27,8 @@ export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
   "import-failed": { importId: number };
-  regrade: { importId: number; userId: number };
+  // busySince: when this re-grade first found the trader's lease held (it waits, bounded).
+  regrade: { importId: number; userId: number; busySince?: number };
   // An evaluation a trader asked for (grades/evaluation-runs.server.ts): its row holds the outcome.
   evaluate: { runId: number };
   "notification-digest": Record<string, never>;
