@@ -23,9 +23,11 @@ import {
 import { scratch, scratchRaw } from "./scratch";
 import { dayOf } from "./time";
 
-/** Relative tolerance under which a quantity is dust: an excess this small closes a lot rather than opening one. */
-const DUST_REL = 1e-6;
-const DUST_ABS = 1e-9;
+/**
+ * Dust: an excess of at most this fraction of the quantity asked closes a lot rather than opening
+ * one. Relative only: a fixed floor of units swallowed whole lots of wei or satoshi-sized trades.
+ */
+const DUST = 1e-6;
 
 export interface Gap {
   /** Sorted trade index. */
@@ -507,7 +509,7 @@ function tradeRun(
     const px = price[k];
     const d = dir[k];
     const feePU = fee[k] / q;
-    const tol = q * DUST_REL > DUST_ABS ? q * DUST_REL : DUST_ABS;
+    const tol = q * DUST;
     let remaining = q;
     const before = posQty[p];
     let pq = before;
@@ -1059,7 +1061,7 @@ function transfer(ctx: Context, e: PreparedEvent): void {
   const from = posOf(book, e.acc, e.sym);
   const to = posOf(book, e.acc2, e.sym);
   const want = e.x;
-  const tol = want * DUST_REL > DUST_ABS ? want * DUST_REL : DUST_ABS;
+  const tol = want * DUST;
   const held = book.posQty[from];
   const qTo = book.posQty[to];
   if (from === to) return;
