@@ -198,6 +198,22 @@ function scale(input: LedgerInput, k: number): LedgerInput {
   };
 }
 
+/** The same record counted in smaller (k < 1) or larger units: quantities × k, prices ÷ k. */
+function unitScale(input: LedgerInput, k: number): LedgerInput {
+  return {
+    ...input,
+    trades: input.trades.map((t) => ({ ...t, quantity: t.quantity * k, price: t.price / k })),
+    prices: (input.prices ?? []).map((p) => ({ ...p, price: p.price / k })),
+    events: (input.events ?? []).map((e) =>
+      e.kind === "transfer"
+        ? { ...e, quantity: e.quantity * k }
+        : e.kind === "receive" || e.kind === "send"
+          ? { ...e, quantity: e.quantity * k, price: e.price / k }
+          : e,
+    ),
+  };
+}
+
 const RATIOS = [
   "winRate",
   "profitFactor",
@@ -280,6 +296,21 @@ describe("properties", () => {
       // CI found this one: an option bought with implied funding leaves equity a hair above zero, and
       // the rounding of cash + value made a Sharpe ratio at k = 1 that k = 0.01 did not.
       { numRuns: 100, examples: [[NEAR_ZERO_EQUITY, 0.01]] },
+    );
+  });
+
+  it("counting in wei or in millions of units (quantities × 2^k, prices ÷ 2^k) changes no figure", () => {
+    // Powers of two keep every product exact, so any difference is a floor of units in the engine.
+    fc.assert(
+      fc.property(ledgerArb, fc.constantFrom(2 ** -60, 2 ** -40, 2 ** -20, 2 ** 40), (input, k) => {
+        const a = grade(valid(input));
+        const b = grade(valid(unitScale(input, k)));
+        expect(b.metrics).toEqual(a.metrics);
+        expect(b.score).toBe(a.score);
+        expect(b.warnings.length).toBe(a.warnings.length);
+        expect(b.positions.map((p) => p.quantity / k)).toEqual(a.positions.map((p) => p.quantity));
+      }),
+      { numRuns: 100 },
     );
   });
 
