@@ -612,8 +612,13 @@ function tradeRun(
     const f = counted === q ? fee[k] : feePU * counted;
     fees += f;
     tc += d > 0 ? -px * counted - f : px * counted - f;
-    if (tc < minCash) minCash = tc;
-    if (tc + fc < 0) negCash = true;
+    // Cash and leverage are measured at the end of an instant: a swap's legs at one instant are one
+    // exchange, whatever their order (bought first, the coin bought read as 2× leverage on margin).
+    const instantEnd = k + 1 === n || time[k + 1] !== t;
+    if (instantEnd) {
+      if (tc < minCash) minCash = tc;
+      if (tc + fc < 0) negCash = true;
+    }
 
     // Valuation: the trade's price marks its symbol (the mark is the latest price or trade).
     const s = sym[k];
@@ -650,10 +655,10 @@ function tradeRun(
       gross += v < 0 ? -v : v;
     }
     if (unfunded) {
-      // The implied deposit is known only after the pass: keep both sides.
-      tradeGross[k] = gross;
+      // The implied deposit is known only after the pass: keep both sides (no exposure within an instant).
+      tradeGross[k] = instantEnd ? gross : 0;
       tradeEquity[k] = tc + fc + pv;
-    } else if (anyBase) {
+    } else if (anyBase && instantEnd) {
       // (Trades before any capital arrived — deposits missing from the ledger — have no leverage to measure.)
       const eq = tc + fc + pv;
       if (gross > maxLev * eq) maxLev = eq > 0 ? gross / eq : Infinity;

@@ -407,6 +407,62 @@ describe("properties, v2 events and instants", () => {
     );
   });
 
+  it("a swap's legs at one instant are one exchange: their order (by seq) changes no cash, leverage or warning", () => {
+    // Each instant trades distinct symbols (a swap's legs), so no order can close or open another lot.
+    const instantArb = fc.record({
+      minute: fc.integer({ min: 0, max: 30 * 1440 }),
+      legs: fc.uniqueArray(
+        fc.record({
+          s: fc.integer({ min: 0, max: 3 }),
+          side: fc.constantFrom("buy", "sell"),
+          quantity: fc.integer({ min: 1, max: 50 }),
+          price: fc.integer({ min: 1, max: 500 }),
+          fee: fc.integer({ min: 0, max: 3 }),
+        }),
+        { minLength: 1, maxLength: 3, selector: (l) => l.s },
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(instantArb, { minLength: 1, maxLength: 8, selector: (i) => i.minute }),
+        fc.boolean(),
+        fc.integer(),
+        (instants, funded, seed) => {
+          const trades = (order: "given" | "shuffled") =>
+            instants.flatMap((inst, i) => {
+              const seqs = inst.legs.map((_, j) => j);
+              const perm = order === "given" ? seqs : shuffle(seqs, seed + i);
+              return inst.legs.map((l, j) => ({
+                id: `t${i}-${j}`,
+                account: "a",
+                time: iso(BASE + 1440 * MIN + inst.minute * MIN),
+                symbol: SYMBOLS[l.s].symbol,
+                // Stocks, so a sell before its buy is a short either way, never a crypto gap.
+                assetClass: "stock" as const,
+                side: l.side as "buy" | "sell",
+                quantity: l.quantity,
+                price: l.price,
+                fee: l.fee,
+                seq: perm[j],
+              }));
+            });
+          const ledger = (order: "given" | "shuffled"): LedgerInput => ({
+            trades: trades(order),
+            cashFlows: funded ? [{ account: "a", time: iso(BASE), amount: 10_000 }] : [],
+          });
+          const a = grade(valid(ledger("given")));
+          const b = grade(valid(ledger("shuffled")));
+          // (Up to the order of a floating sum: fees per unit are fractions.)
+          for (const key of ["cash", "equity", "deposits", "maxLeverage", "realizedPnl", "totalPnl", "twr"] as const)
+            if (!closeRel(a.metrics[key], b.metrics[key], 1e-12))
+              throw new Error(`${key}: ${a.metrics[key]} vs ${b.metrics[key]}`);
+          expect(b.warnings).toEqual(a.warnings);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("at one instant, order never makes a data gap or a short that another order of the same trades avoids", () => {
     fc.assert(
       fc.property(
