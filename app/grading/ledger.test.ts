@@ -89,3 +89,57 @@ describe("parseLedger", () => {
     expect(parseLedger({ trades: [trade({ time: "2024-01-02T24:00:00Z" })] }).ok).toBe(false);
   });
 });
+
+describe("parseLedger, edges (issue 29, point 5)", () => {
+  const NOW = Date.UTC(2026, 11, 3, 9, 0);
+
+  it("refuses, without asOf, an item dated in the future of the caller's clock", () => {
+    // v2 graded 2099 for 2023 as a 76-year record.
+    const r = parseLedger(
+      {
+        trades: [trade({ time: "2023-01-02" }), trade({ id: "t2", side: "sell", time: "2099-01-05T10:00:00Z" })],
+        cashFlows: [{ account: "main", time: "2099-01-01", amount: 100 }],
+      },
+      { now: NOW },
+    );
+    expect(r).toEqual({
+      ok: false,
+      problems: [
+        "trades[1].time: 2099-01-05T10:00:00Z is in the future (today is 2026-12-03); check the time, or set asOf to grade up to a date",
+        "cashFlows[0].time: 2099-01-01 is in the future (today is 2026-12-03); check the time, or set asOf to grade up to a date",
+      ],
+    });
+  });
+
+  it("accepts the trader's today in any time zone, and a future item when asOf is set (it is left out)", () => {
+    // UTC+14: the trader's date is a day ahead of UTC's.
+    expect(parseLedger({ trades: [trade({ time: "2026-12-04T08:00:00+14:00" })] }, { now: NOW }).ok).toBe(true);
+    expect(parseLedger({ trades: [trade({ time: "2026-12-04" })] }, { now: NOW }).ok).toBe(true);
+    expect(parseLedger({ trades: [trade({ time: "2026-12-05" })] }, { now: NOW }).ok).toBe(false);
+    const r = parseLedger(
+      { asOf: "2026-12-01", trades: [trade(), trade({ id: "t2", time: "2099-01-05" })] },
+      { now: NOW },
+    );
+    expect(r.ok).toBe(true);
+  });
+
+  it("refuses a cash flow of 0 and a transfer within one account", () => {
+    const r = parseLedger({
+      trades: [trade()],
+      cashFlows: [
+        { account: "main", time: "2024-01-01", amount: 0 },
+        { account: "main", time: "2024-01-01", amount: 10 },
+      ],
+      events: [
+        { id: "e", time: "2024-01-03", kind: "transfer", from: "main", to: "main", symbol: "AAPL", quantity: 1 },
+      ],
+    });
+    expect(r).toEqual({
+      ok: false,
+      problems: [
+        "cashFlows[0].amount: must not be 0 (a deposit is > 0, a withdrawal < 0)",
+        'events[0].to: must be another account than from ("main"): a transfer within one account moves nothing',
+      ],
+    });
+  });
+});

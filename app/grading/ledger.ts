@@ -43,7 +43,8 @@ const TradeSchema = z.object({
 const CashFlowSchema = z.object({
   account: text("non-empty"),
   time: isoTime,
-  amount: num(),
+  // A flow of 0 moves nothing: it is a data error (a deposit is > 0, a withdrawal < 0).
+  amount: num().refine((x) => x !== 0, "must not be 0 (a deposit is > 0, a withdrawal < 0)"),
 });
 
 const PriceSchema = z.object({
@@ -117,7 +118,7 @@ const inKind = {
 const ReceiveSchema = z.object({ ...inKind, kind: z.literal("receive") });
 const SendSchema = z.object({ ...inKind, kind: z.literal("send") });
 
-const EventSchema = z.discriminatedUnion(
+const EventUnion = z.discriminatedUnion(
   "kind",
   [IncomeSchema, FeeSchema, SplitSchema, RenameSchema, SpinoffSchema, TransferSchema, ReceiveSchema, SendSchema],
   {
@@ -129,6 +130,15 @@ const EventSchema = z.discriminatedUnion(
           : { message: ctx.defaultError },
   },
 );
+// A transfer between one account and itself moves nothing: a data error, refused.
+const EventSchema = EventUnion.superRefine((e, ctx) => {
+  if (e.kind === "transfer" && e.from === e.to)
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ["to"],
+      message: `must be another account than from (${JSON.stringify(e.from)}): a transfer within one account moves nothing`,
+    });
+});
 
 const BenchmarkSchema = z.object(
   {
@@ -178,9 +188,10 @@ export function formatPath(path: (string | number)[]): string {
  * A parsed value is checked in place (validate.ts; its objects become the ledger's, with zod's
  * defaults written into them); only a ledger that pass does not prove valid goes through the zod
  * schema, which words the problems. `zod: true` skips the fast pass (the reference, for tests and
- * the bench).
+ * the bench). `now`: the caller's clock (ms), given so the engine stays pure; without asOf, an item
+ * dated more than a day after it is refused (futureProblems).
  */
-export function parseLedger(input: unknown, options: { zod?: boolean } = {}): ParseResult {
+export function parseLedger(input: unknown, options: { zod?: boolean; now?: number } = {}): ParseResult {
   let value = input;
   if (typeof input === "string") {
     try {
@@ -220,6 +231,8 @@ export function parseLedger(input: unknown, options: { zod?: boolean } = {}): Pa
     duplicateIds(raw?.trades, "trades", problems);
     duplicateIds(raw?.events, "events", problems);
   }
+  if (result.success && options.now !== undefined && result.data.asOf === undefined)
+    futureProblems(result.data, options.now, problems);
   if (result.success && problems.length === 0) {
     const span = spanProblem(result.data);
     if (span !== null) problems.push({ path: [], text: `(root): ${span}` });
@@ -279,6 +292,33 @@ export function spanProblem(ledger: Ledger): string | null {
   if (hi - lo <= MAX_SPAN_MS) return null;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return `the ledger spans more than ${MAX_SPAN_YEARS} years (${day(lo)} to ${day(hi)}); check the times or set asOf`;
+}
+
+/** Slack for "the future": a date-only time of the trader's today is up to 14 hours ahead of UTC. */
+const FUTURE_SLACK_MS = 86_400_000;
+
+/**
+ * Items dated after the caller's clock (with a day's slack) when the ledger sets no asOf: asOf
+ * would default to the latest of them, and a year typed 2099 for 2023 made a 76-year record.
+ */
+function futureProblems(ledger: Ledger, now: number, problems: { path: (string | number)[]; text: string }[]): void {
+  const limit = now + FUTURE_SLACK_MS;
+  const today = new Date(now).toISOString().slice(0, 10);
+  const check = (section: string, items: readonly { time: string }[]) => {
+    for (let i = 0; i < items.length; i++) {
+      const time = items[i].time;
+      if (parseIsoMs(time) <= limit) continue;
+      const path = [section, i, "time"];
+      problems.push({
+        path,
+        text: `${formatPath(path)}: ${time} is in the future (today is ${today}); check the time, or set asOf to grade up to a date`,
+      });
+    }
+  };
+  check("trades", ledger.trades);
+  check("cashFlows", ledger.cashFlows);
+  check("prices", ledger.prices);
+  check("events", ledger.events);
 }
 
 const TOP_RANK: Record<string, number> = { asOf: 0, trades: 1, cashFlows: 2, prices: 3, events: 4, benchmark: 5 };

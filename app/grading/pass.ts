@@ -23,9 +23,11 @@ import {
 import { scratch, scratchRaw } from "./scratch";
 import { dayOf } from "./time";
 
-/** Relative tolerance under which a quantity is dust: an excess this small closes a lot rather than opening one. */
-const DUST_REL = 1e-6;
-const DUST_ABS = 1e-9;
+/**
+ * Dust: an excess of at most this fraction of the quantity asked closes a lot rather than opening
+ * one. Relative only: a fixed floor of units swallowed whole lots of wei or satoshi-sized trades.
+ */
+const DUST = 1e-6;
 
 export interface Gap {
   /** Sorted trade index. */
@@ -507,7 +509,7 @@ function tradeRun(
     const px = price[k];
     const d = dir[k];
     const feePU = fee[k] / q;
-    const tol = q * DUST_REL > DUST_ABS ? q * DUST_REL : DUST_ABS;
+    const tol = q * DUST;
     let remaining = q;
     const before = posQty[p];
     let pq = before;
@@ -610,8 +612,13 @@ function tradeRun(
     const f = counted === q ? fee[k] : feePU * counted;
     fees += f;
     tc += d > 0 ? -px * counted - f : px * counted - f;
-    if (tc < minCash) minCash = tc;
-    if (tc + fc < 0) negCash = true;
+    // Cash and leverage are measured at the end of an instant: a swap's legs at one instant are one
+    // exchange, whatever their order (bought first, the coin bought read as 2× leverage on margin).
+    const instantEnd = k + 1 === n || time[k + 1] !== t;
+    if (instantEnd) {
+      if (tc < minCash) minCash = tc;
+      if (tc + fc < 0) negCash = true;
+    }
 
     // Valuation: the trade's price marks its symbol (the mark is the latest price or trade).
     const s = sym[k];
@@ -648,10 +655,10 @@ function tradeRun(
       gross += v < 0 ? -v : v;
     }
     if (unfunded) {
-      // The implied deposit is known only after the pass: keep both sides.
-      tradeGross[k] = gross;
+      // The implied deposit is known only after the pass: keep both sides (no exposure within an instant).
+      tradeGross[k] = instantEnd ? gross : 0;
       tradeEquity[k] = tc + fc + pv;
-    } else if (anyBase) {
+    } else if (anyBase && instantEnd) {
       // (Trades before any capital arrived — deposits missing from the ledger — have no leverage to measure.)
       const eq = tc + fc + pv;
       if (gross > maxLev * eq) maxLev = eq > 0 ? gross / eq : Infinity;
@@ -1059,7 +1066,7 @@ function transfer(ctx: Context, e: PreparedEvent): void {
   const from = posOf(book, e.acc, e.sym);
   const to = posOf(book, e.acc2, e.sym);
   const want = e.x;
-  const tol = want * DUST_REL > DUST_ABS ? want * DUST_REL : DUST_ABS;
+  const tol = want * DUST;
   const held = book.posQty[from];
   const qTo = book.posQty[to];
   if (from === to) return;

@@ -198,6 +198,22 @@ function scale(input: LedgerInput, k: number): LedgerInput {
   };
 }
 
+/** The same record counted in smaller (k < 1) or larger units: quantities × k, prices ÷ k. */
+function unitScale(input: LedgerInput, k: number): LedgerInput {
+  return {
+    ...input,
+    trades: input.trades.map((t) => ({ ...t, quantity: t.quantity * k, price: t.price / k })),
+    prices: (input.prices ?? []).map((p) => ({ ...p, price: p.price / k })),
+    events: (input.events ?? []).map((e) =>
+      e.kind === "transfer"
+        ? { ...e, quantity: e.quantity * k }
+        : e.kind === "receive" || e.kind === "send"
+          ? { ...e, quantity: e.quantity * k, price: e.price / k }
+          : e,
+    ),
+  };
+}
+
 const RATIOS = [
   "winRate",
   "profitFactor",
@@ -280,6 +296,21 @@ describe("properties", () => {
       // CI found this one: an option bought with implied funding leaves equity a hair above zero, and
       // the rounding of cash + value made a Sharpe ratio at k = 1 that k = 0.01 did not.
       { numRuns: 100, examples: [[NEAR_ZERO_EQUITY, 0.01]] },
+    );
+  });
+
+  it("counting in wei or in millions of units (quantities × 2^k, prices ÷ 2^k) changes no figure", () => {
+    // Powers of two keep every product exact, so any difference is a floor of units in the engine.
+    fc.assert(
+      fc.property(ledgerArb, fc.constantFrom(2 ** -60, 2 ** -40, 2 ** -20, 2 ** 40), (input, k) => {
+        const a = grade(valid(input));
+        const b = grade(valid(unitScale(input, k)));
+        expect(b.metrics).toEqual(a.metrics);
+        expect(b.score).toBe(a.score);
+        expect(b.warnings.length).toBe(a.warnings.length);
+        expect(b.positions.map((p) => p.quantity / k)).toEqual(a.positions.map((p) => p.quantity));
+      }),
+      { numRuns: 100 },
     );
   });
 
@@ -373,6 +404,62 @@ describe("properties, v2 events and instants", () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it("a swap's legs at one instant are one exchange: their order (by seq) changes no cash, leverage or warning", () => {
+    // Each instant trades distinct symbols (a swap's legs), so no order can close or open another lot.
+    const instantArb = fc.record({
+      minute: fc.integer({ min: 0, max: 30 * 1440 }),
+      legs: fc.uniqueArray(
+        fc.record({
+          s: fc.integer({ min: 0, max: 3 }),
+          side: fc.constantFrom("buy", "sell"),
+          quantity: fc.integer({ min: 1, max: 50 }),
+          price: fc.integer({ min: 1, max: 500 }),
+          fee: fc.integer({ min: 0, max: 3 }),
+        }),
+        { minLength: 1, maxLength: 3, selector: (l) => l.s },
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(instantArb, { minLength: 1, maxLength: 8, selector: (i) => i.minute }),
+        fc.boolean(),
+        fc.integer(),
+        (instants, funded, seed) => {
+          const trades = (order: "given" | "shuffled") =>
+            instants.flatMap((inst, i) => {
+              const seqs = inst.legs.map((_, j) => j);
+              const perm = order === "given" ? seqs : shuffle(seqs, seed + i);
+              return inst.legs.map((l, j) => ({
+                id: `t${i}-${j}`,
+                account: "a",
+                time: iso(BASE + 1440 * MIN + inst.minute * MIN),
+                symbol: SYMBOLS[l.s].symbol,
+                // Stocks, so a sell before its buy is a short either way, never a crypto gap.
+                assetClass: "stock" as const,
+                side: l.side as "buy" | "sell",
+                quantity: l.quantity,
+                price: l.price,
+                fee: l.fee,
+                seq: perm[j],
+              }));
+            });
+          const ledger = (order: "given" | "shuffled"): LedgerInput => ({
+            trades: trades(order),
+            cashFlows: funded ? [{ account: "a", time: iso(BASE), amount: 10_000 }] : [],
+          });
+          const a = grade(valid(ledger("given")));
+          const b = grade(valid(ledger("shuffled")));
+          // (Up to the order of a floating sum: fees per unit are fractions.)
+          for (const key of ["cash", "equity", "deposits", "maxLeverage", "realizedPnl", "totalPnl", "twr"] as const)
+            if (!closeRel(a.metrics[key], b.metrics[key], 1e-12))
+              throw new Error(`${key}: ${a.metrics[key]} vs ${b.metrics[key]}`);
+          expect(b.warnings).toEqual(a.warnings);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

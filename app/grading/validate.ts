@@ -169,7 +169,7 @@ const FLOW_KEYS = ["account", "time", "amount"] as const;
 
 function checkFlow(items: unknown[], i: number): boolean {
   const f = items[i] as Obj;
-  if (!isPlain(f) || !isText(f.account) || !isTime(f.time) || !isNum(f.amount)) return false;
+  if (!isPlain(f) || !isText(f.account) || !isTime(f.time) || !isNum(f.amount) || f.amount === 0) return false;
   const s = stripped(f, 3, FLOW_KEYS);
   if (s === null) return false;
   if (s !== f) items[i] = s;
@@ -245,7 +245,8 @@ export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e:
     },
     transfer: {
       keys: ["id", "time", "kind", "from", "to", "symbol", "quantity"],
-      check: (e) => (isText(e.from) && isText(e.to) && isText(e.symbol) && positive(e.quantity) ? 7 : -1),
+      check: (e) =>
+        isText(e.from) && isText(e.to) && e.from !== e.to && isText(e.symbol) && positive(e.quantity) ? 7 : -1,
     },
     receive: {
       keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"],

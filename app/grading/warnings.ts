@@ -1,6 +1,6 @@
 // Warnings about the ledger the pass read: what asOf left out, data gaps, events it could not
 // apply, and cash or equity that fell below zero. The other phases add their own in grade()'s order.
-import type { PreparedLedger } from "./columns";
+import { ROW_RECEIVE, type PreparedLedger } from "./columns";
 import type { PassResult } from "./pass";
 
 /** What asOf left out, the data gaps (at most the first few, then a count), the events' warnings. */
@@ -19,7 +19,45 @@ export function ledgerWarnings(c: PreparedLedger, pass: PassResult): string[] {
   }
   if (pass.gapCount > pass.gaps.length) warnings.push(`… and ${pass.gapCount - pass.gaps.length} more data gap(s).`);
   warnings.push(...pass.eventWarnings);
+  const early = withdrawalsBeforeDeposit(c);
+  if (early !== null) warnings.push(early);
   return warnings;
+}
+
+/**
+ * Cash withdrawn before any deposit (in cash or in kind) reached the ledger: the money it takes
+ * came from deposits missing from the ledger, or from a date typed wrong. A warning, not a
+ * refusal: gains traded before it can fund it. Cash is one pool across accounts (§4), so the
+ * first deposit of any account counts.
+ */
+function withdrawalsBeforeDeposit(c: PreparedLedger): string | null {
+  const { flowTime, flowAmount } = c;
+  let firstDeposit = Infinity;
+  for (let i = 0; i < flowTime.length; i++) {
+    if (flowAmount[i] > 0) {
+      firstDeposit = flowTime[i];
+      break;
+    }
+  }
+  if (c.receives > 0) {
+    for (let k = 0; k < c.n && c.time[k] < firstDeposit; k++) {
+      if (c.row[k] === ROW_RECEIVE) {
+        firstDeposit = c.time[k];
+        break;
+      }
+    }
+  }
+  let count = 0;
+  let first = -1;
+  for (let i = 0; i < flowTime.length && flowTime[i] < firstDeposit; i++) {
+    if (flowAmount[i] < 0) {
+      if (first < 0) first = i;
+      count++;
+    }
+  }
+  if (count === 0) return null;
+  const more = count > 1 ? ` (and ${count - 1} more withdrawal(s) before it)` : "";
+  return `Withdrawal of ${fmtQty(-flowAmount[first])} USD on ${new Date(flowTime[first]).toISOString()} before any deposit${more}: deposits may be missing from the ledger.`;
 }
 
 /** Cash below zero (unless funding was implied), sub-periods left out of the TWR, a loss beyond 100 %. */

@@ -472,7 +472,9 @@ export function mapPlaidInvestments(input: {
     trades.push({ externalId, time, symbol: symbolOf(sec), assetClass, side, quantity: qty * multiplier, price, fee });
     if (type === "transfer") {
       const value = Math.round(qty * multiplier * price * 100) / 100;
-      cashFlows.push({ externalId: `${externalId}:transfer`, time, amount: side === "buy" ? value : -value });
+      // (Worth less than half a cent, the flow rounds to 0, which moves nothing: none is made.)
+      if (value !== 0)
+        cashFlows.push({ externalId: `${externalId}:transfer`, time, amount: side === "buy" ? value : -value });
     }
   }
 

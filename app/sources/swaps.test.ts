@@ -17,6 +17,23 @@ const tx = (id: string, day: number, legs: SwapLeg[], fee?: number): WalletTrans
 });
 
 describe("valueSwaps", () => {
+  it("keeps wei-sized legs (no floor of units) and drops only a token's netting residue", () => {
+    // v2 dropped any net amount under 1e-12 units: a swap of 5e-15 ETH was no swap.
+    const r = valueSwaps([
+      tx("a", 1, [usdc("a:1", -0.00002), tok("ETH", "a:2", 5e-15)]),
+      tx("b", 2, [usdc("b:1", -2), tok("LINK", "b:2", 0.1 + 0.2), tok("LINK", "b:3", -0.3)]),
+    ]);
+    expect(r.trades).toEqual([
+      expect.objectContaining({ externalId: "a:2", symbol: "ETH", side: "buy", quantity: 5e-15 }),
+    ]);
+    expect(r.trades[0].price).toBeCloseTo(4e9, 0);
+  });
+
+  it("makes no cash flow of 0 from a stablecoin transfer worth less than half a millionth of a dollar", () => {
+    const r = valueSwaps([tx("a", 1, [usdc("a:1", 4e-7)]), tx("b", 2, [usdc("b:1", 2)])], { transfers: true });
+    expect(r.cashFlows).toEqual([{ externalId: "b:1", time: new Date(Date.UTC(2025, 5, 2)), amount: 2 }]);
+  });
+
   it("turns stablecoin swaps into buys and sells at the implied price", () => {
     const r = valueSwaps([
       tx("a", 1, [usdc("a:1", -1000), tok("LINK", "a:2", 50)]),

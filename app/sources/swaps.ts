@@ -54,12 +54,16 @@ export type SwapValuation = {
 export type PriceLookup = (token: string, time: Date) => number | undefined;
 export type SwapOptions = { nativeToken?: string; priceAt?: PriceLookup; transfers?: boolean };
 
-const DUST = 1e-12;
+/** A token's net amount within this fraction of its legs' gross is floating residue, not a leg. */
+const NET_RESIDUE = 1e-12;
 
 /** The wallet's net amount per token in one transaction (several transfers of one token add up). */
 function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
   const net = new Map<string, SwapLeg>();
+  // Relative, never a floor of units: a fixed 1e-12 dropped every wei-sized transfer (issue 29, point 3).
+  const gross = new Map<string, number>();
   for (const leg of tx.legs) {
+    gross.set(leg.token, (gross.get(leg.token) ?? 0) + Math.abs(leg.amount));
     const seen = net.get(leg.token);
     if (seen)
       net.set(leg.token, {
@@ -69,7 +73,7 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
       });
     else net.set(leg.token, { ...leg });
   }
-  const legs = [...net.values()].filter((l) => Math.abs(l.amount) > DUST);
+  const legs = [...net.values()].filter((l) => Math.abs(l.amount) > NET_RESIDUE * gross.get(l.token)!);
   return { outs: legs.filter((l) => l.amount < 0), ins: legs.filter((l) => l.amount > 0) };
 }
 
@@ -120,7 +124,9 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
       for (const leg of [...ins, ...outs]) {
         const quantity = Math.abs(leg.amount);
         if (leg.stable) {
-          cashFlows.push({ externalId: leg.id, time: tx.time, amount: round(leg.amount) });
+          // Worth less than half a millionth of a dollar, the flow rounds to 0 and moves nothing.
+          const amount = round(leg.amount);
+          if (amount !== 0) cashFlows.push({ externalId: leg.id, time: tx.time, amount });
           continue;
         }
         const price = historical(leg.token, tx.time) ?? lastPrice.get(leg.token);

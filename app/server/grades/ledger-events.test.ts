@@ -67,6 +67,17 @@ describe("resolveEvents", () => {
     expect(out.skipped).toEqual({ "cancel without the transaction it cancels": 2 });
   });
 
+  it("matches a cancel's quantity relatively, never within a floor of units", () => {
+    // v2 took any two quantities under 1e-9 units for equal: a cancel of 1e-12 removed a 5e-10 trade.
+    const a = trade("a", "2025-06-01T20:00:00.000Z", "buy", 5e-10, 60, "BTC");
+    const b = trade("b", "2025-06-02T20:00:00.000Z", "buy", 1e-12, 60, "BTC");
+    const out = resolveEvents(
+      [a, b],
+      [ev("x", "2025-06-05T20:00:00.000Z", "cancel", "BTC", { quantity: 1e-12, amount: 0 })],
+    );
+    expect(out.trades).toEqual([a]);
+  });
+
   it("maps income, fees, spin-offs and mergers; a split of nothing held is counted", () => {
     const out = resolveEvents(
       [trade("b", "2025-06-01T20:00:00.000Z", "buy", 8, 210, "HON")],

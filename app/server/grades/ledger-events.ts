@@ -55,7 +55,7 @@ export function resolveEvents(
         t.account === e.account &&
         t.symbol === e.symbol &&
         t.time <= e.time &&
-        Math.abs(t.quantity - quantity) <= 1e-9 * Math.max(1, quantity) &&
+        Math.abs(t.quantity - quantity) <= 1e-9 * quantity &&
         (sameAmount(cashOf(t), amount) || sameAmount(t.quantity * t.price, amount)),
     );
     if (match) removed.add(match);

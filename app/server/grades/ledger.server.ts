@@ -476,9 +476,11 @@ export async function buildUserLedger(
   const ledger: Ledger = {
     asOf: asOf.toISOString(),
     trades,
-    cashFlows: cashFlows.map((c) => {
+    cashFlows: cashFlows.flatMap((c) => {
       hash.update(`C|${c.linked_account_id}|${c.external_id}|${c.time}|${c.amount}\n`);
-      return { account: String(c.linked_account_id), time: c.time, amount: c.amount };
+      // A flow of 0 moves nothing, and the engine's validation refuses it: left out, so the ledger
+      // exported with a grade passes `npm run grade` (docs/GRADING.md §1, edges).
+      return c.amount === 0 ? [] : [{ account: String(c.linked_account_id), time: c.time, amount: c.amount }];
     }),
     prices: marks.map((m) => {
       hash.update(`P|${m.linked_account_id}|${m.symbol}|${m.time}|${m.price}\n`);
