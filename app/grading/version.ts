@@ -3,13 +3,17 @@
 // engine.
 
 /** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
-export const ENGINE_VERSION = "2.0.0";
+export const ENGINE_VERSION = "2.1.0";
 
 /**
  * What each version changed, in the trader's words, newest first. The report shows the entry of a
  * grade's version once the grade before it came from another one.
  */
 export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
+  "2.1.0": [
+    "A swap's two sides at the same moment are one exchange: they no longer read as leverage or as cash below zero.",
+    "Very small quantities and prices (down to one wei) are counted exactly through partial sales.",
+  ],
   "2.0.0": [
     "Splits, dividends and interest, account fees, transfers between your accounts and tokens sent or received are now part of your record.",
     "Profitability is measured against the market (the S&P 500 for stocks, Bitcoin for crypto), and a record that lost money while the market did better is capped at Bronze.",

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINE_VERSION } from "~/grading/version";
 
 // In-process against PGlite (or DATABASE_URL's PostgreSQL in CI), with hand-made imports: the
 // limits, codes and idempotence of the evaluation flow, whatever provider fed the ledger.
@@ -104,7 +105,7 @@ describe("evaluateUser", () => {
     const current = await currentEvaluation(userId);
     expect(current?.result.metrics.roundTrips).toBe(2);
     // Engine v2, measured against the S&P 500 over the same time (an all-stock record).
-    expect(current?.engineVersion).toBe("2.0.0");
+    expect(current?.engineVersion).toBe(ENGINE_VERSION);
     const benchmark = current!.result.metrics.benchmark!;
     expect(benchmark.symbol).toBe("SPY");
     expect(benchmark.excess).toBeCloseTo(current!.result.metrics.twr! - benchmark.return, 12);

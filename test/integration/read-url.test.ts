@@ -1,5 +1,6 @@
 import type { Generated, Kysely } from "kysely";
 import pg from "pg";
+import { ENGINE_VERSION } from "~/grading/version";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postForm, signUp } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
@@ -33,8 +34,8 @@ async function connect(url: string): Promise<pg.Client> {
 async function grade(db: pg.Client, userId: number, score: number): Promise<void> {
   const { rows } = await db.query<{ id: number }>(
     `insert into evaluations (user_id, engine_version, ledger_digest, tier, score, verification_code, result)
-     values ($1, '2.0.0', 'digest', 'A', $2, $3, '{"stars": {"overall": 1}}') returning id`,
-    [userId, score, `RU${RUN}${score}`.toUpperCase()],
+     values ($1, $4, 'digest', 'A', $2, $3, '{"stars": {"overall": 1}}') returning id`,
+    [userId, score, `RU${RUN}${score}`.toUpperCase(), ENGINE_VERSION],
   );
   await db.query("update users set current_evaluation_id = $1 where id = $2", [rows[0]!.id, userId]);
 }
