@@ -196,6 +196,8 @@ describe("every route of PRODUCT §2 renders a real page", () => {
   }, 90_000);
 
   it("never posts a form to an ?index address, which would show in the address bar after a refusal", async () => {
+    // A post on the community page, so its like, reply and report forms are rendered too.
+    expect((await postForm("/community", { body: "A post with forms" }, { cookie })).status).toBe(303);
     for (const { path, auth, status } of [...publicRoutes, ...memberRoutes]) {
       if (status === 404) continue;
       const html = await (await get(withSelf(path, selfId), auth ? { cookie } : {})).text();
