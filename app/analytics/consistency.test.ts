@@ -174,6 +174,18 @@ describe("the Stats page agrees with itself (random grades)", () => {
     );
   });
 
+  it("the engine's return insight counts the days the page prints", () => {
+    fc.assert(
+      fc.property(graded, ({ evaluation: e }) => {
+        const text = e.insights.find((i) => i.id === "return")?.text;
+        fc.pre(text !== undefined);
+        const days = formatMetric("trackRecordDays", recordDays(e.curve.length, e.metrics.activeDays).days);
+        expect(text).toContain(` over ${days}`);
+      }),
+      RUNS,
+    );
+  });
+
   it("day counts add up: the active days are among the record's days", () => {
     fc.assert(
       fc.property(graded, ({ evaluation: e }) => {

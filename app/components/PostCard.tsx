@@ -18,8 +18,12 @@ type Serialized = Omit<PostView, never>;
 export function postHref(p: { id: string; root_id: string | null }) {
   return p.root_id ? `/posts/${p.root_id}/${p.id}` : `/posts/${p.id}`;
 }
+/**
+ * Where a post's forms post: its page. No "?index": /posts/:id has no layout route, so its index
+ * route takes the post anyway, and a refused form without JavaScript would show the "?index".
+ */
 export function postActionHref(p: { id: string; root_id: string | null }) {
-  return p.root_id ? `/posts/${p.root_id}/${p.id}` : `/posts/${p.id}?index`;
+  return postHref(p);
 }
 
 /** One post or reply. Like, delete and report are plain forms (no JavaScript needed), enhanced with a fetcher. */

@@ -68,7 +68,7 @@ function scored(c: PreparedLedger, { metrics, positions, curve, warnings, scored
     dimensions: d,
     positions,
     curve,
-    insights: buildInsights(metrics, s),
+    insights: buildInsights(metrics, s, curve.length),
     warnings,
   };
 }

@@ -17,14 +17,14 @@ const pct = (x: number, digits = 1) => `${(x * 100).toFixed(digits)} %`;
 const signedPct = (x: number) => `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} %`;
 const times = (x: number) => `${x.toFixed(1)}×`;
 const usd = (x: number) => `$${Math.abs(x).toFixed(2)}`;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
-function sentence(c: Component, m: Metrics): string | null {
+function sentence(c: Component, m: Metrics, recordDays: number): string | null {
   switch (c.id) {
     case "return":
       if (m.twr === null) return null;
       return (
-        `Time-weighted return of ${signedPct(m.twr)} over ${plural(Math.round(m.trackRecordDays), "day")}` +
+        `Time-weighted return of ${signedPct(m.twr)} over ${plural(recordDays, "day")}` +
         (m.twrAnnualized !== null ? `, ${signedPct(m.twrAnnualized)} a year.` : " (under a year, so not annualised).")
       );
     case "excess-return": {
@@ -92,7 +92,11 @@ export function benchmarkName(symbol: string): string {
   return symbol === "SPY" ? "the S&P 500" : symbol === "BTC" ? "Bitcoin" : symbol;
 }
 
-export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
+/**
+ * `recordDays` is the curve's day count, the one the stats page prints (analytics recordDays):
+ * trackRecordDays is elapsed time, and rounding 579.96 said "over 580 days" beside "581 days".
+ */
+export function buildInsights(m: Metrics, s: ScoreResult, recordDays: number): Insight[] {
   const out: Insight[] = [];
   if (s.provisional) {
     const needRt = Math.max(0, MIN_ROUND_TRIPS - m.roundTrips);
@@ -128,7 +132,7 @@ export function buildInsights(m: Metrics, s: ScoreResult): Insight[] {
   const ranked = s.components
     .map((c, order) => ({ c, order, impact: componentImpact(c, s.confidence) }))
     .filter((x) => !x.c.neutral)
-    .map((x) => ({ ...x, text: sentence(x.c, m) }))
+    .map((x) => ({ ...x, text: sentence(x.c, m, recordDays) }))
     .filter((x): x is typeof x & { text: string } => x.text !== null)
     .sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact) || a.order - b.order);
   // What the market did is always said when a benchmark was given.

@@ -130,6 +130,27 @@ describe.skipIf(skipE2E)("every route in a real browser", () => {
     expect(wide).toEqual([]);
   });
 
+  it("ends a long name in the header with an ellipsis, not a letter cut in half", async () => {
+    const { cookie } = await signUp();
+    const username = `ellipsis${Date.now().toString(36)}`.slice(0, 30);
+    await postForm(
+      "/user-questions",
+      { username, first_name: "A".repeat(60), last_name: "W".repeat(60), experience: "1-3" },
+      { cookie },
+    );
+    const ctx = await sessionContext(browser, cookie, { viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(baseUrl() + "/community");
+    const name = await page.locator(".user-menu summary > span:last-child").evaluate((el) => ({
+      overflows: el.scrollWidth > el.clientWidth,
+      // text-overflow draws its ellipsis only in a block container: a flex box clips the text bare.
+      display: getComputedStyle(el).display,
+      ellipsis: getComputedStyle(el).textOverflow,
+    }));
+    expect(name).toEqual({ overflows: true, display: "block", ellipsis: "ellipsis" });
+    await ctx.close();
+  });
+
   it("has no serious or critical axe violations on the landing and sign-in pages", async () => {
     // Reduced motion: contrast is judged on the settled page, not mid-animation.
     const ctx = await browser.newContext({ reducedMotion: "reduce" });

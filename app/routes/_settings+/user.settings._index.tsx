@@ -26,6 +26,9 @@ const DONE = {
 } as const;
 type Done = keyof typeof DONE;
 const doneAt = (done: Done) => `/user/settings?done=${done}`;
+// The forms name their address: left to Remix, an index route's form posts to "?index", and a
+// refused save without JavaScript showed /user/settings?index in the address bar.
+const SETTINGS = "/user/settings";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -107,7 +110,7 @@ export default function Settings() {
     <div className="page narrow">
       <h1>Settings</h1>
       <p className="lead">Signed in as {profile.email}.</p>
-      <Form method="post" className="stack card" noValidate>
+      <Form method="post" action={SETTINGS} className="stack card" noValidate>
         {done === "saved" && !data ? (
           <p className="form-success" role="status">
             {DONE.saved}
@@ -164,6 +167,7 @@ export default function Settings() {
       </Form>
       <Form
         method="post"
+        action={SETTINGS}
         encType="multipart/form-data"
         className="stack card"
         style={{ marginTop: "1rem" }}
