@@ -14,7 +14,9 @@ const answers: Record<string, () => Response> = {
   "/chunks": () => {
     const parts = ["one ", "two ", "three"];
     return new Response(
-      new ReadableStream({ pull: (c) => (parts.length ? c.enqueue(new TextEncoder().encode(parts.shift())) : c.close()) }),
+      new ReadableStream({
+        pull: (c) => (parts.length ? c.enqueue(new TextEncoder().encode(parts.shift())) : c.close()),
+      }),
     );
   },
   "/big": () => {
