@@ -3,7 +3,6 @@ import { existsSync, readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler as createExpressHandler } from "@remix-run/express";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -57,10 +56,12 @@ const {
   pendingMigrations,
   pingDb,
   registry,
+  remixRequest,
   reportAdmission,
   requestDuration,
   routeLabel,
   seedDemoCommunityIfEmpty,
+  sendResponse,
   SESSION_COOKIE,
   simulatedProviders,
   startEngineRegrade,
@@ -453,20 +454,21 @@ app.use((_req, res, next) => {
   );
 });
 
-app.all(
-  "*",
-  createExpressHandler({
-    build,
-    mode,
-    getLoadContext: (req, res) => ({
+// Remix, its answer sent whole with its length (remix-express.server.ts).
+app.all("*", async (req, res, next) => {
+  try {
+    const response = await renderPage(remixRequest(req, res), {
       cspNonce: res.locals.cspNonce,
       requestId: res.locals.requestId,
       prerender: false,
       localPort: req.socket.localPort,
       leaveAdmission: () => res.locals.leaveAdmission?.(),
-    }),
-  }),
-);
+    });
+    await sendResponse(res, response);
+  } catch (error) {
+    next(error);
+  }
+});
 
 // A Response thrown outside Remix (the page cache, /cards): a busy pool's 503 with Retry-After.
 app.use(async (error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {

@@ -139,7 +139,10 @@ describe("admission control with a full queue", () => {
   });
 });
 
-describe("admission control of downloads", () => {
+// On PGlite a request runs from start to answer without waiting on a socket (its queries run in
+// the process, and the answer is one write), so twenty downloads never overlap and none is
+// refused: the limit shows only where a query waits on the network.
+describe.skipIf(!process.env.DATABASE_URL)("admission control of downloads", () => {
   let server: RunningServer;
   beforeAll(async () => {
     // One download at a time; render slots stay the test server's many.

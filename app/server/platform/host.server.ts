@@ -9,6 +9,7 @@ export { cardAnswer, CARD_ROUTE } from "../grades/card-store.server";
 export { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./db.server";
 export { isSimulated, simulatedProviders, startupProblems } from "./demo.server";
 export { seedDemoCommunityIfEmpty } from "./demo-seed.server";
+export { remixRequest, sendResponse } from "../http/remix-express.server";
 export { isEmbeddablePath } from "../http/embeddable.server";
 export { getEnv } from "./env.server";
 export { startJobs, stopJobs } from "./jobs.server";
