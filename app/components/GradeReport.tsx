@@ -39,6 +39,13 @@ export type ReportData = {
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
 const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
 
+/** The report's name of a benchmark: a mixed record's blend (engine 3) states its weights. */
+export function benchmarkLabel(symbol: string): string {
+  const blend = /^SPY (\d+)\/BTC (\d+)$/.exec(symbol);
+  if (blend) return `S&P 500 (${blend[1]} %) and Bitcoin (${blend[2]} %)`;
+  return BENCHMARK_NAMES[symbol] ?? symbol;
+}
+
 /** Why money-weighted and time-weighted returns differ, in one sentence. */
 export function twrVsMwrSentence(twr: number | null, mwr: number | null): string {
   if (twr === null || mwr === null) return "Both returns need deposits or equity history to compare.";
@@ -53,6 +60,8 @@ export function GradeReport({ data }: { data: ReportData }) {
   const e = data.evaluation;
   const m = e.metrics;
   const days = recordDays(e.curve.length || Math.round(m.trackRecordDays), m.activeDays);
+  // How the record compares with holding its benchmark, in the engine's words (engine 3 on).
+  const versusMarket = e.insights.find((i) => i.id === "alpha")?.text ?? null;
   const money = (k: "totalPnl" | "income", v: number | null) =>
     data.showAmounts && v !== null ? formatMetric(k, v) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
@@ -149,15 +158,25 @@ export function GradeReport({ data }: { data: ReportData }) {
           {m.benchmark ? (
             <div>
               <dt>
-                <Term k="benchmark">
-                  {BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol} over the same time
-                </Term>
+                <Term k="benchmark">{benchmarkLabel(m.benchmark.symbol)} over the same time</Term>
               </dt>
               <dd>
                 {cardPercent(m.benchmark.return)}
                 {m.benchmark.excess !== null ? (
                   <span className="muted small"> · you {cardPercent(m.benchmark.excess)}</span>
                 ) : null}
+              </dd>
+            </div>
+          ) : null}
+          {/* Engine 3 on: alpha and beta against that benchmark (older grades have neither). */}
+          {m.alpha !== null && m.alpha !== undefined ? (
+            <div>
+              <dt>
+                <Term k="alpha" /> / <Term k="beta">{METRICS.beta.short}</Term>
+              </dt>
+              <dd>
+                {formatMetric("alpha", m.alpha)}
+                {m.trackRecordDays >= 365 ? "/yr" : ""} / {formatMetric("beta", m.beta)}
               </dd>
             </div>
           ) : null}
@@ -240,7 +259,20 @@ export function GradeReport({ data }: { data: ReportData }) {
               {formatMetric("sharpe", m.sharpe)} / {formatMetric("sortino", m.sortino)}
             </dd>
           </div>
+          {m.riskFreeRate !== null && m.riskFreeRate !== undefined ? (
+            <div>
+              <dt>
+                <Term k="riskFreeRate" />
+              </dt>
+              <dd>{formatMetric("riskFreeRate", m.riskFreeRate)}</dd>
+            </div>
+          ) : null}
         </dl>
+        {versusMarket ? (
+          <p className="skill-words">
+            <strong>Against the market:</strong> {versusMarket}
+          </p>
+        ) : null}
         <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
         {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays) ? (
           <p className="skill-words">
@@ -262,7 +294,7 @@ export function GradeReport({ data }: { data: ReportData }) {
             compare={
               m.benchmark && e.curve.every((c) => typeof c.benchmark === "number")
                 ? {
-                    label: BENCHMARK_NAMES[m.benchmark.symbol] ?? m.benchmark.symbol,
+                    label: benchmarkLabel(m.benchmark.symbol),
                     points: e.curve.map((c) => ({ x: c.date, y: c.benchmark! })),
                   }
                 : undefined

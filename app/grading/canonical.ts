@@ -268,6 +268,14 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
         .sort((a, b) => compareStrings(a.time, b.time) || a.price - b.price),
     };
   }
+  if (ledger.riskFree !== undefined) {
+    out.riskFree = {
+      symbol: ledger.riskFree.symbol,
+      rates: ledger.riskFree.rates
+        .map((p) => rounded({ time: iso(p.time), rate: p.rate }))
+        .sort((a, b) => compareStrings(a.time, b.time) || a.rate - b.rate),
+    };
+  }
   if (ledger.asOf !== undefined) out.asOf = iso(ledger.asOf);
   return out;
 }

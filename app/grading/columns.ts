@@ -98,6 +98,10 @@ export interface PreparedLedger {
   benchSymbol: string | null;
   benchTime: Float64Array;
   benchPrice: Float64Array;
+  /** Risk-free annual yields (fractions) in time order (empty without a series: a rate of 0). */
+  rfSymbol: string | null;
+  rfTime: Float64Array;
+  rfRate: Float64Array;
   asOfMs: number;
   asOf: string | null;
   /** Earliest trade or cash flow at or before asOf (NaN when none). */
@@ -125,4 +129,21 @@ export function benchColumns(bench: Ledger["benchmark"]) {
  */
 export function withBenchmarkColumns(c: PreparedLedger, benchmark: Ledger["benchmark"]): PreparedLedger {
   return { ...c, ...benchColumns(benchmark) };
+}
+
+/** Risk-free yields, in time order (all of them: they are carried forward like the benchmark). */
+export function riskFreeColumns(riskFree: Ledger["riskFree"]) {
+  const order = riskFree
+    ? riskFree.rates.map((p, i) => ({ t: parseIsoMs(p.time), r: p.rate, i })).sort((a, b) => a.t - b.t || a.i - b.i)
+    : [];
+  return {
+    rfSymbol: riskFree ? riskFree.symbol : null,
+    rfTime: Float64Array.from(order, (x) => x.t),
+    rfRate: Float64Array.from(order, (x) => x.r),
+  };
+}
+
+/** A prepared ledger with another risk-free series (the server adds it after preparing, like the benchmark). */
+export function withRiskFreeColumns(c: PreparedLedger, riskFree: Ledger["riskFree"]): PreparedLedger {
+  return { ...c, ...riskFreeColumns(riskFree) };
 }

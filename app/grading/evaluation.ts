@@ -14,6 +14,8 @@ export interface Report {
   warnings: string[];
   /** The benchmark's return the score compares against (null: none). */
   scoredBenchmark: number | null;
+  /** Calendar days from the first money in to asOf. */
+  scoredDays: number;
 }
 
 export function evaluationOf(c: PreparedLedger, report: Report, options: GradeOptions): Evaluation {
@@ -46,8 +48,11 @@ function unscored(c: PreparedLedger, { metrics, positions, curve, warnings }: Re
   };
 }
 
-function scored(c: PreparedLedger, { metrics, positions, curve, warnings, scoredBenchmark }: Report): Evaluation {
-  const s = scoreMetrics(metrics, { benchmarkReturn: scoredBenchmark });
+function scored(
+  c: PreparedLedger,
+  { metrics, positions, curve, warnings, scoredBenchmark, scoredDays }: Report,
+): Evaluation {
+  const s = scoreMetrics(metrics, { benchmarkReturn: scoredBenchmark, days: scoredDays });
   const d = s.dimensions;
   return {
     engineVersion: ENGINE_VERSION,

@@ -74,6 +74,79 @@ function skilled(days = 730, tripsPerWeek = 5): LedgerInput {
   return ledgerOf(100_000, trips);
 }
 
+/**
+ * `days` daily closes of a market index whose total return is `total`: a seeded walk of `vol` a
+ * day, bent along a straight line in log price so that it ends exactly there.
+ */
+function market(total: number, days = 366, seed = 3, vol = 0.01): number[] {
+  const rand = mulberry32(seed);
+  const walk = [0];
+  for (let d = 1; d < days; d++) {
+    const z = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    walk.push(walk[d - 1] + vol * z);
+  }
+  const end = walk[days - 1];
+  return walk.map((x, d) => 400 * Math.exp(x + (d / (days - 1)) * (Math.log(1 + total) - end)));
+}
+
+const CLOSE = Date.UTC(2023, 0, 2, 21, 0);
+
+/**
+ * Fully invested in `symbol` (its daily `closes`, marked every day) from the first close to the
+ * last, selling the whole position and buying it back at the same close every `every` days; graded
+ * against `bench` (SPY) with a constant 4.5 % risk-free rate.
+ */
+function holder(symbol: string, closes: number[], bench: number[], every = 10): LedgerInput {
+  const at = (d: number) => iso(CLOSE + d * DAY);
+  const trade = (id: string, d: number, side: "buy" | "sell", quantity: number, seq: number) => ({
+    id,
+    account: "main",
+    time: at(d),
+    symbol,
+    assetClass: "etf" as const,
+    side,
+    quantity,
+    price: closes[d],
+    seq,
+  });
+  let quantity = 100_000 / closes[0];
+  const trades: LedgerInput["trades"] = [trade("b0", 0, "buy", quantity, 1)];
+  for (let d = every; d < closes.length - 1; d += every) {
+    trades.push(trade(`s${d}`, d, "sell", quantity, 1));
+    quantity = (quantity * closes[d]) / closes[d];
+    trades.push(trade(`b${d}`, d, "buy", quantity, 2));
+  }
+  return {
+    asOf: at(closes.length - 1),
+    cashFlows: [{ account: "main", time: iso(CLOSE - 60_000), amount: 100_000 }],
+    trades,
+    prices: closes.map((price, d) => ({ symbol, time: at(d), price })),
+    benchmark: { symbol: "SPY", prices: bench.map((price, d) => ({ time: at(d), price })) },
+    riskFree: { symbol: "^IRX", rates: [{ time: iso(CLOSE - DAY), rate: 0.045 }] },
+  };
+}
+
+/** The benchmark's closes with a constant extra return of `perYear` (compounded daily): the same risk, an edge. */
+const withEdge = (bench: number[], perYear: number) => bench.map((p, d) => p * Math.pow(1 + perYear, d / 365));
+
+/** Closes whose daily return is `beta` × the benchmark's plus a constant, chosen so the total return is `total`. */
+function withBeta(bench: number[], beta: number, total: number): number[] {
+  const path = (k: number) => {
+    const out = [bench[0]];
+    for (let d = 1; d < bench.length; d++) out.push(out[d - 1] * (1 + beta * (bench[d] / bench[d - 1] - 1) + k));
+    return out;
+  };
+  let lo = -0.01;
+  let hi = 0.01;
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    const p = path(mid);
+    if (p[p.length - 1] / p[0] - 1 < total) lo = mid;
+    else hi = mid;
+  }
+  return path((lo + hi) / 2);
+}
+
 const show = (name: string, e: Evaluation) =>
   process.env.GRADING_DEBUG &&
   console.log(
@@ -364,21 +437,88 @@ describe("against the market", () => {
     for (let d = 0; d < 365; d += 3)
       trips.push({ day: d, symbol: `L${d % 7}`, quantity: 100, entry: 100, exit: rand() < 0.45 ? 101 : 99.2 });
     const record = ledgerOf(100_000, trips);
-    // The S&P 500 up 21 % over the year, a little every day.
-    const prices = Array.from({ length: 372 }, (_, d) => ({
-      time: iso(T0 - 2 * DAY + d * DAY),
-      price: 400 * Math.pow(1.21, d / 371),
-    }));
+    // The S&P 500 up 21 % over the year, with daily moves (a series that never varies has no beta).
+    const walk = market(0.24, 372, 5);
+    const prices = walk.map((price, d) => ({ time: iso(T0 - 2 * DAY + d * DAY), price }));
     const alone = run(record);
     const measured = run({ ...record, benchmark: { symbol: "SPY", prices } });
     show("market", measured);
     expect(alone.metrics.twr!).toBeLessThan(0);
     expect(measured.metrics.benchmark!.return).toBeGreaterThan(0.2);
     expect(measured.metrics.benchmark!.excess!).toBeLessThan(-0.2);
-    expect(measured.dimensions!.profitability).toBeLessThan(alone.dimensions!.profitability);
+    // v3: profitability is alpha, and a day trader holding nothing overnight took no market risk,
+    // so the market's rise is not charged to it there; consistency (no month beat the market) is.
+    expect(measured.metrics.alpha!).toBeLessThan(0);
+    expect(measured.dimensions!.consistency).toBeLessThan(alone.dimensions!.consistency);
     expect(measured.score!).toBeLessThan(alone.score!);
     expect(measured.score!).toBeLessThan(40);
     const said = measured.insights.find((i) => i.id === "excess-return");
     expect(said?.text).toMatch(/^Over the same time the S&P 500 rose 2\d\.\d % while you lost \d+\.\d %\.$/);
+  });
+});
+
+describe("v3: excess over the market, adjusted for risk, earns the tier", () => {
+  const markets: [string, number][] = [
+    ["bull (+25 %)", 0.25],
+    ["flat", 0],
+    ["bear (−20 %)", -0.2],
+  ];
+
+  it("a record that only rides the benchmark lands Silver, in a bull market and in a bear market", () => {
+    for (const [name, total] of markets) {
+      const bench = market(total);
+      const e = run(holder("SPY", bench, bench));
+      show(`rider ${name}`, e);
+      expect(e.metrics.roundTrips, name).toBeGreaterThanOrEqual(30);
+      expect(e.provisional, name).toBe(false);
+      expect(e.metrics.benchmark!.excess!, name).toBeCloseTo(0, 12);
+      expect(e.metrics.beta!, name).toBeCloseTo(1, 9);
+      expect(e.metrics.alpha, name).toBe(0);
+      expect(e.dimensions!.profitability, name).toBe(50);
+      expect(e.tier, name).toBe("Silver");
+      expect(e.score!, name).toBeGreaterThanOrEqual(45);
+      expect(e.score!, name).toBeLessThan(60);
+      expect(e.insights.map((i) => i.text)).toContain("In line with the S&P 500: no evidence of skill yet.");
+    }
+  });
+
+  it("a bull market does not lift the rider: its score moves by a few points across markets, not tiers", () => {
+    const scores = markets.map(([, total]) => {
+      const bench = market(total);
+      return run(holder("SPY", bench, bench)).score!;
+    });
+    expect(Math.max(...scores) - Math.min(...scores)).toBeLessThan(8);
+  });
+
+  it("beating the benchmark at the same risk scores above matching it, in every market", () => {
+    for (const [name, total] of markets) {
+      const bench = market(total);
+      const rider = run(holder("SPY", bench, bench));
+      const better = run(holder("EDGE", withEdge(bench, 0.08), bench));
+      show(`edge ${name}`, better);
+      expect(better.metrics.beta!, name).toBeCloseTo(1, 2);
+      // 8 % a year compounded daily over 365 days, less the cross term with the market: about 7.7 %.
+      expect(better.metrics.alpha!, name).toBeGreaterThan(0.07);
+      expect(better.metrics.alpha!, name).toBeLessThan(0.085);
+      expect(better.score!, name).toBeGreaterThan(rider.score! + 3);
+      expect(better.dimensions!.profitability, name).toBeGreaterThan(65);
+      expect(better.insights.map((i) => i.text).join(" "), name).toMatch(
+        /\+7\.\d %\/yr over the S&P 500 at similar risk/,
+      );
+    }
+  });
+
+  it("twice the beta for the same excess over the benchmark does not score higher", () => {
+    const bench = market(0.25);
+    const a = run(holder("EDGE", withEdge(bench, 0.08), bench));
+    const twr = a.metrics.twr!;
+    const b = run(holder("LEVERED", withBeta(bench, 2, twr), bench));
+    show("2 beta", b);
+    expect(b.metrics.twr!).toBeCloseTo(twr, 9);
+    expect(b.metrics.benchmark!.excess!).toBeCloseTo(a.metrics.benchmark!.excess!, 9);
+    expect(b.metrics.beta!).toBeCloseTo(2, 1);
+    expect(b.metrics.alpha!).toBeLessThan(a.metrics.alpha!);
+    expect(b.dimensions!.profitability).toBeLessThan(a.dimensions!.profitability);
+    expect(b.score!).toBeLessThan(a.score!);
   });
 });

@@ -8,13 +8,15 @@ import { evaluationOf } from "./evaluation";
 import { exposureFigures } from "./exposure";
 import { fundingOf } from "./funding";
 import type { Ledger } from "./ledger";
-import { dominantClassOf, marketFigures } from "./market";
+import { cryptoShareOf, dominantClassOf, marketFigures } from "./market";
 import { metricsOf } from "./metrics";
 import { ledgerPass } from "./pass";
 import { openPositions } from "./positions";
 import { returnFigures } from "./returns";
 import { equityTolerance, riskFigures } from "./risk";
 import { roundTripList, roundTripMetrics } from "./roundtrips";
+import { riskFreeDaily } from "./stats";
+import { MS_PER_DAY } from "./time";
 import type { Evaluation, GradeOptions, RoundTrip } from "./types";
 import { equityWarnings, ledgerWarnings } from "./warnings";
 
@@ -29,16 +31,24 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const funding = fundingOf(c, pass, warnings);
   const hasCapital = !Number.isNaN(pass.twrIndex); // after the implied deposit, which can give it capital
   const tolerance = equityTolerance(pass.dayCash, pass.dayValue);
-  const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active, tolerance);
+  const rf = riskFreeDaily(c.rfTime, c.rfRate, pass.days, c.asOfMs);
+  const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active, tolerance, rf);
   warnings.push(...equityWarnings(pass, funding.impliedFunding));
   const trips = roundTripMetrics(pass);
   const { positions, unrealized } = openPositions(c, pass);
   const returns = returnFigures(c, pass, funding.flows, unrealized, hasCapital);
   const exposure = exposureFigures(c, pass, returns.activeDays, funding.impliedFunding, warnings);
-  const market = marketFigures(c, pass, risk, funding.flows, returns, warnings);
+  const market = marketFigures(c, pass, risk, funding.flows, returns, rf, warnings);
   const metrics = metricsOf({ trades: c.n, pass, unrealized, funding, risk, trips, returns, exposure, market });
   const curve = curveOf(pass, risk.drawdown, market.bench);
-  return evaluationOf(c, { metrics, positions, curve, warnings, scoredBenchmark: market.scoredBenchmark }, options);
+  // The score's window starts with the first money in (a trade before any deposit is no record).
+  const funded = Math.max(funding.flows.find((f) => f.amount > 0)?.time ?? c.firstMs, c.firstMs);
+  const scoredDays = Number.isFinite(funded) ? Math.max(0, (c.asOfMs - funded) / MS_PER_DAY) : 0;
+  return evaluationOf(
+    c,
+    { metrics, positions, curve, warnings, scoredBenchmark: market.scoredBenchmark, scoredDays },
+    options,
+  );
 }
 
 /**
@@ -54,4 +64,9 @@ export function dominantAssetClass(ledger: Ledger | PreparedLedger): "stocks" | 
 export function listRoundTrips(ledger: Ledger | PreparedLedger): RoundTrip[] {
   const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
   return roundTripList(c, ledgerPass(c));
+}
+
+/** Crypto's share of the capital held over the curve's days (the rest stocks, ETFs and options); null when nothing was held. */
+export function cryptoShare(ledger: Ledger | PreparedLedger): number | null {
+  return cryptoShareOf(ledgerPass("kind" in ledger ? ledger : prepareLedger(ledger, true)));
 }

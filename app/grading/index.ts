@@ -1,12 +1,12 @@
 // Grader engine: pure, deterministic, no I/O. grade() (grade.ts) takes a ledger validated by
 // parseLedger, or that ledger already prepared (columnar) by prepareLedger (prepare.ts). This file
 // is the engine's public surface.
-export { grade, dominantAssetClass, listRoundTrips } from "./grade";
+export { grade, cryptoShare, dominantAssetClass, listRoundTrips } from "./grade";
 export { ENGINE_VERSION, ENGINE_CHANGELOG } from "./version";
 export { LEVERAGE_CAP } from "./exposure";
 export { parseLedger, LedgerSchema, formatPath } from "./ledger";
 export { prepareLedger } from "./prepare";
-export { withBenchmarkColumns, type PreparedLedger } from "./columns";
+export { withBenchmarkColumns, withRiskFreeColumns, type PreparedLedger } from "./columns";
 export type {
   Ledger,
   LedgerInput,
@@ -17,6 +17,7 @@ export type {
   AssetClass,
   LedgerEvent,
   Benchmark,
+  RiskFree,
 } from "./ledger";
 export { MAX_SPAN_YEARS } from "./ledger";
 export { normalCdf, skillFigures } from "./stats";

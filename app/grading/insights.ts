@@ -27,12 +27,22 @@ function sentence(c: Component, m: Metrics, recordDays: number): string | null {
         `Time-weighted return of ${signedPct(m.twr)} over ${plural(recordDays, "day")}` +
         (m.twrAnnualized !== null ? `, ${signedPct(m.twrAnnualized)} a year.` : " (under a year, so not annualised).")
       );
-    case "excess-return": {
+    case "alpha":
+      return versusMarket(m);
+    case "months-ahead": {
       const b = m.benchmark;
-      if (b === null || m.twr === null) return null;
-      const market = `${benchmarkName(b.symbol)} ${b.return >= 0 ? "rose" : "fell"} ${pct(Math.abs(b.return))}`;
-      const you = `you ${m.twr >= 0 ? "gained" : "lost"} ${pct(Math.abs(m.twr))}`;
-      return `Over the same time ${market} while ${you}.`;
+      if (b === null || b.monthsAhead === null) return null;
+      return `${Math.round(b.monthsAhead * m.months)} of ${plural(m.months, "month")} beat ${benchmarkName(b.symbol)}.`;
+    }
+    case "sharpe-vs-market": {
+      const b = m.benchmark;
+      if (b === null || b.sharpe === null || m.sharpe === null) return null;
+      return `Sharpe ratio of ${m.sharpe.toFixed(2)} against ${b.sharpe.toFixed(2)} for ${benchmarkName(b.symbol)} over the same days.`;
+    }
+    case "psr-vs-market": {
+      const b = m.benchmark;
+      if (b === null || b.psr === null) return null;
+      return `${Math.round(b.psr * 100)} % likely your risk-adjusted return really beats ${benchmarkName(b.symbol)}'s (probabilistic Sharpe ratio).`;
     }
     case "leverage":
       return m.maxLeverage === null
@@ -87,8 +97,41 @@ function sentence(c: Component, m: Metrics, recordDays: number): string | null {
   return null;
 }
 
+/** What the market did over the record, and what the record did. */
+export function marketSentence(m: Metrics): string | null {
+  const b = m.benchmark;
+  if (b === null || m.twr === null) return null;
+  const market = `${benchmarkName(b.symbol)} ${b.return >= 0 ? "rose" : "fell"} ${pct(Math.abs(b.return))}`;
+  const you = `you ${m.twr >= 0 ? "gained" : "lost"} ${pct(Math.abs(m.twr))}`;
+  return `Over the same time ${market} while ${you}.`;
+}
+
+/** |t| of an alpha below which it is no evidence either way (≈ 95 % two-sided). */
+const EVIDENCE_T = 2;
+
+/**
+ * How the record compares with simply holding its benchmark, in plain words: alpha (per year from a
+ * year of record) "at similar risk", or "in line" when the alpha is not 2 standard errors from 0.
+ */
+export function versusMarket(m: Metrics): string | null {
+  const b = m.benchmark;
+  if (b === null || m.alpha === null) return null;
+  const name = benchmarkName(b.symbol);
+  const perYear = m.trackRecordDays >= 365 ? "/yr" : "";
+  const evident = m.alpha !== 0 && (b.alphaT === null || Math.abs(b.alphaT) >= EVIDENCE_T);
+  if (!evident)
+    return m.alpha === 0
+      ? `In line with ${name}: no evidence of skill yet.`
+      : `In line with ${name}: no evidence of skill yet (alpha ${signedPct(m.alpha)}${perYear}).`;
+  return m.alpha > 0
+    ? `${signedPct(m.alpha)}${perYear} over ${name} at similar risk (alpha).`
+    : `${signedPct(m.alpha)}${perYear} behind ${name} at similar risk (alpha).`;
+}
+
 /** How insights name a benchmark. */
 export function benchmarkName(symbol: string): string {
+  const blend = /^SPY (\d+)\/BTC (\d+)$/.exec(symbol);
+  if (blend) return `a blend of the S&P 500 (${blend[1]} %) and Bitcoin (${blend[2]} %)`;
   return symbol === "SPY" ? "the S&P 500" : symbol === "BTC" ? "Bitcoin" : symbol;
 }
 
@@ -135,9 +178,12 @@ export function buildInsights(m: Metrics, s: ScoreResult, recordDays: number): I
     .map((x) => ({ ...x, text: sentence(x.c, m, recordDays) }))
     .filter((x): x is typeof x & { text: string } => x.text !== null)
     .sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact) || a.order - b.order);
-  // What the market did is always said when a benchmark was given.
-  const market = ranked.findIndex((x) => x.c.id === "excess-return");
-  if (market > 0) ranked.unshift(...ranked.splice(market, 1));
+  // What the market did, and how the record compares with holding it, are always said when a
+  // benchmark was given (the market sentence scores nothing itself: impact 0).
+  const vs = ranked.findIndex((x) => x.c.id === "alpha");
+  if (vs > 0) ranked.unshift(...ranked.splice(vs, 1));
+  const said = marketSentence(m);
+  if (said !== null && out.length < 5) out.push({ id: "excess-return", text: said, metric: "benchmark", impact: 0 });
   for (const x of ranked) {
     if (out.length >= 5) break;
     out.push({ id: x.c.id, text: x.text, metric: x.c.metric, impact: round1(x.impact) });

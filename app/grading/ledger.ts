@@ -148,6 +148,16 @@ const BenchmarkSchema = z.object(
   { invalid_type_error: "must be an object" },
 );
 
+// The risk-free rate (v3): the annual yield of 3-month US Treasury bills, as a fraction (0.043 is
+// 4.3 %), carried forward like the benchmark; optional, so older ledgers stay valid (risk-free 0).
+const RiskFreeSchema = z.object(
+  {
+    symbol: text("non-empty"),
+    rates: arrayOf(z.object({ time: isoTime, rate: num().gt(-1, "must be > -1").lt(1, "must be < 1") })),
+  },
+  { invalid_type_error: "must be an object" },
+);
+
 export const LedgerSchema = z.object(
   {
     asOf: isoTime.optional(),
@@ -156,6 +166,7 @@ export const LedgerSchema = z.object(
     prices: arrayOf(PriceSchema).default([]),
     events: arrayOf(EventSchema).default([]),
     benchmark: BenchmarkSchema.optional(),
+    riskFree: RiskFreeSchema.optional(),
   },
   { invalid_type_error: "must be an object", required_error: "is required" },
 );
@@ -169,6 +180,7 @@ export type CashFlow = Ledger["cashFlows"][number];
 export type PriceMark = Ledger["prices"][number];
 export type LedgerEvent = Ledger["events"][number];
 export type Benchmark = NonNullable<Ledger["benchmark"]>;
+export type RiskFree = NonNullable<Ledger["riskFree"]>;
 
 export type ParseResult = { ok: true; ledger: Ledger } | { ok: false; problems: string[] };
 
@@ -321,12 +333,20 @@ function futureProblems(ledger: Ledger, now: number, problems: { path: (string |
   check("events", ledger.events);
 }
 
-const TOP_RANK: Record<string, number> = { asOf: 0, trades: 1, cashFlows: 2, prices: 3, events: 4, benchmark: 5 };
+const TOP_RANK: Record<string, number> = {
+  asOf: 0,
+  trades: 1,
+  cashFlows: 2,
+  prices: 3,
+  events: 4,
+  benchmark: 5,
+  riskFree: 6,
+};
 
 /** Orders problems by section (asOf, trades, cashFlows, prices, events, benchmark), then by element index; stable otherwise. */
 function comparePaths(a: (string | number)[], b: (string | number)[]): number {
-  const ra = a.length === 0 ? -1 : (TOP_RANK[String(a[0])] ?? 6);
-  const rb = b.length === 0 ? -1 : (TOP_RANK[String(b[0])] ?? 6);
+  const ra = a.length === 0 ? -1 : (TOP_RANK[String(a[0])] ?? 7);
+  const rb = b.length === 0 ? -1 : (TOP_RANK[String(b[0])] ?? 7);
   if (ra !== rb) return ra - rb;
   const ia = typeof a[1] === "number" ? a[1] : -1;
   const ib = typeof b[1] === "number" ? b[1] : -1;

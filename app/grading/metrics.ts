@@ -81,5 +81,8 @@ export function metricsOf({
     psr: market.psr,
     minTrackRecordDays: market.minTrackRecordDays,
     benchmark: market.benchmark,
+    alpha: market.alpha,
+    beta: market.beta,
+    riskFreeRate: market.riskFreeRate,
   };
 }

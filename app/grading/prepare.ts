@@ -1,7 +1,7 @@
 // prepareLedger: a validated ledger into the columnar form grade() works on (columns.ts), in named
 // phases: read every object once in input order (prepare/read.ts, prepare/events.ts), then keep
 // what is at or before asOf in instant order (prepare/order.ts) and number the positions.
-import { benchColumns, type PreparedLedger } from "./columns";
+import { benchColumns, riskFreeColumns, type PreparedLedger } from "./columns";
 import type { Ledger } from "./ledger";
 import { decodeEvents, readInKindRows, symbolClasses } from "./prepare/events";
 import { countInKind, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
@@ -40,6 +40,7 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   const ev = orderEvents(ev0, events, asOfMs);
   const { receives, sends } = countInKind(rows, r.rows.nT < r.rows.n0);
   const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
+  const { rfSymbol, rfTime, rfRate } = riskFreeColumns(ledger.riskFree);
 
   return {
     kind: "prepared",
@@ -74,6 +75,9 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
     benchSymbol,
     benchTime,
     benchPrice,
+    rfSymbol,
+    rfTime,
+    rfRate,
     asOfMs,
     asOf: Number.isFinite(asOfMs) ? formatIso(asOfMs) : null,
     firstMs: firstMsOf(rows.time, rows.n, flowTime, ev),

@@ -525,4 +525,72 @@ describe("properties, v2 events and instants", () => {
       { numRuns: 200 },
     );
   });
+
+  /** The ledger with a benchmark (a walk of daily closes) and a risk-free series over its ~100 days. */
+  const marketArb = fc.record({
+    steps: fc.array(fc.integer({ min: -300, max: 300 }), { minLength: 101, maxLength: 101 }),
+    rates: fc.array(fc.integer({ min: 0, max: 600 }), { minLength: 1, maxLength: 5 }),
+  });
+  const withMarket = (input: LedgerInput, m: { steps: number[]; rates: number[] }): LedgerInput => {
+    let level = 400;
+    const prices = m.steps.map((x, d) => {
+      level *= 1 + x / 10_000;
+      return { time: iso(BASE - 86_400_000 + d * 86_400_000 + 21 * 3_600_000), price: level };
+    });
+    const rates = m.rates.map((bp, i) => ({ time: iso(BASE - 86_400_000 + i * 20 * 86_400_000), rate: bp / 10_000 }));
+    return { ...input, benchmark: { symbol: "SPY", prices }, riskFree: { symbol: "^IRX", rates } };
+  };
+
+  it("with a benchmark and a risk-free rate, scaling every amount by a power of two leaves the grade unchanged", () => {
+    fc.assert(
+      fc.property(ledgerArb, marketArb, fc.constantFrom(0.25, 0.5, 2, 8, 1024), (input, m, k) => {
+        const a = grade(valid(withMarket(input, m)));
+        const b = grade(valid(withMarket(scale(input, k), m)));
+        expect(ratiosOf(b)).toEqual(ratiosOf(a));
+        expect([b.metrics.alpha, b.metrics.beta, b.metrics.riskFreeRate]).toEqual([
+          a.metrics.alpha,
+          a.metrics.beta,
+          a.metrics.riskFreeRate,
+        ]);
+        expect(b.metrics.benchmark).toEqual(a.metrics.benchmark);
+        expect(b.score).toBe(a.score);
+        expect(b.dimensions).toEqual(a.dimensions);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a constant risk-free rate of 0 reproduces the v2 Sharpe, Sortino and PSR exactly", () => {
+    fc.assert(
+      fc.property(ledgerArb, (input) => {
+        const a = grade(valid(input)).metrics;
+        const zero = { symbol: "^IRX", rates: [{ time: iso(BASE), rate: 0 }] };
+        const b = grade(valid({ ...input, riskFree: zero })).metrics;
+        expect([b.sharpe, b.sortino, b.psr, b.minTrackRecordDays, b.volatility]).toEqual([
+          a.sharpe,
+          a.sortino,
+          a.psr,
+          a.minTrackRecordDays,
+          a.volatility,
+        ]);
+        expect(b.riskFreeRate === null || b.riskFreeRate === 0).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a constant risk-free rate y lowers the Sharpe ratio by exactly rf ÷ daily deviation (rf = 1.05^(1/365) − 1)", () => {
+    fc.assert(
+      fc.property(ledgerArb, (input) => {
+        const a = grade(valid(input)).metrics;
+        const rate = { symbol: "^IRX", rates: [{ time: iso(BASE), rate: 0.05 }] };
+        const b = grade(valid({ ...input, riskFree: rate })).metrics;
+        if (a.sharpe === null || a.volatility === null) return;
+        const rf = Math.pow(1.05, 1 / 365) - 1;
+        // Subtracting a constant moves the mean, not the deviation: Sharpe − rf × 365 ÷ volatility.
+        expect(closeRel(b.sharpe, a.sharpe - (rf * 365) / a.volatility, 1e-9)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

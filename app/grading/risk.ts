@@ -6,6 +6,8 @@ export interface RiskFigures {
   returns: Float64Array;
   /** The returns of the active days (a trade that day or a position open at its start), and their day positions. */
   activeReturns: Float64Array;
+  /** The active days' returns less each day's risk-free return (what Sharpe, Sortino and the PSR read). */
+  activeExcess: Float64Array;
   activeAt: Int32Array;
   drawdown: Float64Array;
   maxDrawdown: number | null;
@@ -41,7 +43,8 @@ export function equityTolerance(cash: Float64Array, value: Float64Array): Float6
 
 /**
  * Drawdowns come from every day; volatility, Sharpe, Sortino and the months from the active days
- * only, so idle days (nothing held, nothing traded) neither dilute nor pad a record.
+ * only, so idle days (nothing held, nothing traded) neither dilute nor pad a record. Sharpe and
+ * Sortino measure the return over the risk-free rate `rf` (per curve day; zeros: the v2 figures).
  */
 export function riskFigures(
   days: Int32Array,
@@ -49,6 +52,7 @@ export function riskFigures(
   hasCapital: boolean,
   active: Uint8Array,
   tolerance: Float64Array,
+  rf: Float64Array = new Float64Array(index.length),
 ): RiskFigures {
   const n = index.length;
   const returns = new Float64Array(n);
@@ -81,10 +85,12 @@ export function riskFigures(
   let nA = 0;
   for (let i = 0; i < n; i++) nA += active[i];
   const activeReturns = new Float64Array(nA);
+  const activeExcess = new Float64Array(nA);
   const activeAt = new Int32Array(nA);
   for (let i = 0, j = 0; i < n; i++) {
     if (active[i] === 0) continue;
     activeReturns[j] = returns[i];
+    activeExcess[j] = returns[i] - rf[i];
     activeAt[j++] = i;
   }
 
@@ -92,20 +98,19 @@ export function riskFigures(
   let sharpe: number | null = null;
   let sortino: number | null = null;
   if (hasCapital && nA >= 2) {
+    volatility = deviation(activeReturns) * SQRT365;
+    // Sharpe (1994) on the excess over the risk-free rate; Sortino & Price (1994) with the
+    // risk-free rate as the minimum acceptable return: the downside is the excess below 0.
     let sum = 0;
-    for (let i = 0; i < nA; i++) sum += activeReturns[i];
+    for (let i = 0; i < nA; i++) sum += activeExcess[i];
     const mean = sum / nA;
-    let ss = 0;
     let down = 0;
     for (let i = 0; i < nA; i++) {
-      const d = activeReturns[i] - mean;
-      ss += d * d;
-      const m = activeReturns[i] < 0 ? activeReturns[i] : 0;
+      const m = activeExcess[i] < 0 ? activeExcess[i] : 0;
       down += m * m;
     }
-    const sd = Math.sqrt(ss / (nA - 1));
+    const sd = deviation(activeExcess);
     const dd = Math.sqrt(down / nA);
-    volatility = sd * SQRT365;
     sharpe = sd > 0 ? (mean / sd) * SQRT365 : null;
     sortino = dd > 0 ? (mean / dd) * SQRT365 : null;
   }
@@ -136,6 +141,7 @@ export function riskFigures(
   return {
     returns,
     activeReturns,
+    activeExcess,
     activeAt,
     drawdown,
     maxDrawdown: hasCapital && n > 0 ? mdd : null,
@@ -145,4 +151,18 @@ export function riskFigures(
     months,
     positiveMonths: hasCapital && months > 0 ? positive / months : null,
   };
+}
+
+/** Sample standard deviation (n − 1). */
+function deviation(x: Float64Array): number {
+  const n = x.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += x[i];
+  const mean = sum / n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const d = x[i] - mean;
+    ss += d * d;
+  }
+  return Math.sqrt(ss / (n - 1));
 }

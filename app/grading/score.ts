@@ -70,7 +70,8 @@ export const ANCHORS = {
     [0.25, 85],
     [0.5, 100],
   ],
-  excessReturn: [
+  // Jensen's alpha: 0 (the market's return for the market's risk) is the middle of the scale.
+  alpha: [
     [-0.3, 0],
     [-0.1, 25],
     [0, 50],
@@ -142,6 +143,22 @@ export const ANCHORS = {
     [2, 82],
     [3, 100],
   ],
+  // Against the market (with a benchmark): no difference from it is the middle of the scale.
+  sharpeVsMarket: [
+    [-1.5, 0],
+    [0, 50],
+    [0.5, 70],
+    [1, 85],
+    [2, 100],
+  ],
+  psrVsMarket: [
+    [0.05, 0],
+    [0.5, 45],
+    [0.75, 65],
+    [0.9, 80],
+    [0.95, 90],
+    [0.99, 100],
+  ],
   winRate: [
     [0.2, 0],
     [0.4, 40],
@@ -195,16 +212,17 @@ const NEUTRAL = 50;
 export interface ScoreContext {
   /** The benchmark's return from the first deposit to asOf (null without a benchmark). */
   benchmarkReturn: number | null;
+  /** Calendar days from the first money in to asOf (the window the score measures; default: the record's). */
+  days?: number;
 }
 
 /**
- * The return that is scored: the period's TWR under a year of active days (GIPS forbids
- * annualising a shorter record), else annualised over the active days, so idle time before or
- * between the trading neither dilutes a loss nor shrinks a gain.
+ * The return that is scored without a benchmark: the period's TWR under a year (GIPS forbids
+ * annualising a shorter record), else annualised over calendar time (GIPS 2020, 2.A.17: the
+ * record's days, idle ones included), like twrAnnualized.
  */
-export function scoredReturn(twr: number, activeDays: number): number {
-  // The benchmark goes through the same transform, so both are compared on one footing.
-  return activeDays >= 365 ? Math.pow(1 + twr, 365 / activeDays) - 1 : twr;
+export function scoredReturn(twr: number, trackRecordDays: number): number {
+  return trackRecordDays >= 365 ? Math.pow(1 + twr, 365 / trackRecordDays) - 1 : twr;
 }
 
 export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: null }): Component[] {
@@ -230,26 +248,32 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: nu
     });
   };
 
-  // Profitability: the return, and with a benchmark the return beyond it over the same days.
-  const annual = m.activeDays >= 365;
-  const ret = m.twr === null ? null : scoredReturn(m.twr, m.activeDays);
-  const benchmarked = ctx.benchmarkReturn !== null && m.twr !== null;
-  add("return", "profitability", benchmarked ? 0.35 : 0.7, annual ? "twrAnnualized" : "twr", ret, ANCHORS.return, 30);
-  if (benchmarked) {
-    const b = scoredReturn(ctx.benchmarkReturn!, m.activeDays);
-    add("excess-return", "profitability", 0.35, "benchmark", ret! - b, ANCHORS.excessReturn, 50);
+  // Profitability: with a benchmark, what the record earned beyond the market's return for the
+  // market risk it took (Jensen's alpha over the risk-free rate), so riding the market is the middle
+  // of the scale whatever the market did; without one, the return itself.
+  // A profit factor counts raw P&L, which a rising market lifts, so with a benchmark alpha is the
+  // whole dimension.
+  const b = ctx.benchmarkReturn !== null && m.twr !== null ? m.benchmark : null;
+  if (b !== null) {
+    add("alpha", "profitability", 1, "alpha", m.alpha, ANCHORS.alpha, 50);
+  } else {
+    const days = ctx.days ?? m.trackRecordDays;
+    const ret = m.twr === null ? null : scoredReturn(m.twr, days);
+    const annual = days >= 365;
+    add("return", "profitability", 0.7, annual ? "twrAnnualized" : "twr", ret, ANCHORS.return, 30);
   }
   const pf =
     m.profitFactor === null && m.roundTrips > 0 && m.winRate !== null && m.winRate > 0 ? Infinity : m.profitFactor;
-  out.push({
-    id: "profit-factor",
-    dimension: "profitability",
-    weight: 0.3,
-    metric: "profitFactor",
-    value: pf,
-    score: pf === null ? 35 : ramp(pf, ANCHORS.profitFactor),
-    neutral: pf === null,
-  });
+  if (b === null)
+    out.push({
+      id: "profit-factor",
+      dimension: "profitability",
+      weight: 0.3,
+      metric: "profitFactor",
+      value: pf,
+      score: pf === null ? 35 : ramp(pf, ANCHORS.profitFactor),
+      neutral: pf === null,
+    });
 
   // Risk control
   add("drawdown", "riskControl", 0.35, "maxDrawdown", m.maxDrawdown, ANCHORS.maxDrawdown);
@@ -266,11 +290,20 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: nu
   add("concentration", "riskControl", 0.15, "concentration", m.concentration, ANCHORS.concentration);
   add("leverage", "riskControl", 0.15, "maxLeverage", m.maxLeverage, ANCHORS.maxLeverage);
 
-  // Consistency: Laplace-smoothed shares so one good month or a few wins cannot score 100.
-  const smoothMonths = m.positiveMonths === null ? null : (m.positiveMonths * m.months + 1) / (m.months + 2);
-  add("positive-months", "consistency", 0.35, "positiveMonths", smoothMonths, ANCHORS.positiveMonths);
-  add("sharpe", "consistency", 0.3, "sharpe", m.sharpe, ANCHORS.sharpe, 25);
-  add("psr", "consistency", 0.2, "psr", m.psr, ANCHORS.psr, 0);
+  // Consistency: Laplace-smoothed shares so one good month or a few wins cannot score 100. With a
+  // benchmark each figure is against the market over the same days (months ahead of it, Sharpe
+  // beyond its Sharpe, the odds of beating its Sharpe), so a bull market does not lift a record.
+  const smooth = (share: number | null) => (share === null ? null : (share * m.months + 1) / (m.months + 2));
+  if (b !== null) {
+    add("months-ahead", "consistency", 0.35, "benchmark", smooth(b.monthsAhead), ANCHORS.positiveMonths);
+    const vs = m.sharpe === null || b.sharpe === null ? null : m.sharpe - b.sharpe;
+    add("sharpe-vs-market", "consistency", 0.3, "sharpe", vs, ANCHORS.sharpeVsMarket);
+    add("psr-vs-market", "consistency", 0.2, "benchmark", b.psr, ANCHORS.psrVsMarket, 45);
+  } else {
+    add("positive-months", "consistency", 0.35, "positiveMonths", smooth(m.positiveMonths), ANCHORS.positiveMonths);
+    add("sharpe", "consistency", 0.3, "sharpe", m.sharpe, ANCHORS.sharpe, 25);
+    add("psr", "consistency", 0.2, "psr", m.psr, ANCHORS.psr, 0);
+  }
   const smoothWin = m.winRate === null ? null : (m.winRate * m.roundTrips + 1) / (m.roundTrips + 2);
   add("win-rate", "consistency", 0.15, "winRate", smoothWin, ANCHORS.winRate);
 
@@ -364,8 +397,13 @@ export function scoreMetrics(m: Metrics, ctx: ScoreContext = { benchmarkReturn: 
   const uncapped = unlevered * lf;
   const provisional = m.roundTrips < MIN_ROUND_TRIPS || m.activeDays < MIN_DAYS;
   let score = provisional ? Math.min(uncapped, PROVISIONAL_CAP) : uncapped;
-  const excess = comps.find((c) => c.id === "excess-return");
-  const behindMarket = m.twr !== null && m.twr < 0 && excess !== undefined && excess.value !== null && excess.value < 0;
+  // Lost money while the market, over the same calendar time, did better.
+  const behindMarket =
+    m.twr !== null &&
+    m.twr < 0 &&
+    ctx.benchmarkReturn !== null &&
+    scoredReturn(m.twr, ctx.days ?? m.trackRecordDays) <
+      scoredReturn(ctx.benchmarkReturn, ctx.days ?? m.trackRecordDays);
   if (behindMarket) score = Math.min(score, BEHIND_MARKET_CAP);
   return {
     raw,

@@ -51,7 +51,7 @@ export interface SkillFigures {
  * daily returns (not annualised), γ₃ = m₃/m₂^1.5 and γ₄ = m₄/m₂² from population moments.
  * MinTRL = 1 + (1 − γ₃·SR + (γ₄ − 1)·SR²/4)·(1.6449 ÷ SR)², for SR > 0.
  */
-export function skillFigures(returns: ArrayLike<number>): SkillFigures {
+export function skillFigures(returns: ArrayLike<number>, srStar = 0): SkillFigures {
   const n = returns.length;
   if (n < 3) return { psr: null, minTrackRecordDays: null };
   let sum = 0;
@@ -77,8 +77,9 @@ export function skillFigures(returns: ArrayLike<number>): SkillFigures {
   const g4 = m4 / (m2 * m2);
   const radicand = 1 - g3 * sr + ((g4 - 1) / 4) * sr * sr;
   if (!(radicand > 0)) return { psr: null, minTrackRecordDays: null };
-  const psr = normalCdf((sr * Math.sqrt(n - 1)) / Math.sqrt(radicand));
-  const minTrackRecordDays = sr > 0 ? 1 + radicand * Math.pow(1.6449 / sr, 2) : null;
+  // Against a benchmark Sharpe ratio SR* (the paper's general form): Φ((SR − SR*)·√(n−1) ÷ √radicand).
+  const psr = normalCdf(((sr - srStar) * Math.sqrt(n - 1)) / Math.sqrt(radicand));
+  const minTrackRecordDays = sr > srStar ? 1 + radicand * Math.pow(1.6449 / (sr - srStar), 2) : null;
   return { psr, minTrackRecordDays };
 }
 
@@ -132,36 +133,116 @@ export function benchmarkReturn(
   return at(toMs) / at(fromMs) - 1;
 }
 
-export interface BenchmarkFigures {
-  beta: number | null;
-  /** Annualised Jensen's alpha on daily returns (risk-free 0). */
-  alpha: number | null;
+/**
+ * The risk-free return of each curve day: (1 + y)^(1/365) − 1, y the latest annual yield at or
+ * before the day's end (the last point: at asOf), carried forward; before the series starts, its
+ * first yield. All zeros without a series (a rate of 0, the v2 definitions).
+ */
+export function riskFreeDaily(
+  rfTime: Float64Array,
+  rfRate: Float64Array,
+  days: Int32Array,
+  asOfMs: number,
+): Float64Array {
+  const out = new Float64Array(days.length);
+  if (rfTime.length === 0) return out;
+  let j = 0;
+  for (let i = 0; i < days.length; i++) {
+    const end = i === days.length - 1 ? asOfMs : (days[i] + 1) * 86_400_000 - 1;
+    while (j + 1 < rfTime.length && rfTime[j + 1] <= end) j++;
+    // Compounded over 365 calendar days, like every annualised figure here.
+    out[i] = Math.pow(1 + rfRate[j], 1 / 365) - 1;
+  }
+  return out;
 }
 
+/** The mean annual yield over the curve's days (what the report says was used), or null without a series. */
+export function meanRiskFreeRate(rfDaily: Float64Array, hasSeries: boolean): number | null {
+  if (!hasSeries || rfDaily.length === 0) return null;
+  let s = 0;
+  for (let i = 0; i < rfDaily.length; i++) s += Math.pow(1 + rfDaily[i], 365) - 1;
+  return s / rfDaily.length;
+}
+
+/** mean ÷ sample standard deviation (daily, not annualised); null with fewer than 2 values or no spread. */
+export function dailySharpe(x: ArrayLike<number>): number | null {
+  const n = x.length;
+  if (n < 2) return null;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += x[i];
+  const mean = sum / n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (x[i] - mean) * (x[i] - mean);
+  const sd = Math.sqrt(ss / (n - 1));
+  // A series that does not move (beyond rounding) has no Sharpe ratio.
+  return sd > FLAT * Math.abs(mean) && sd > 0 ? mean / sd : null;
+}
+
+/** Relative spread under which a series is flat: its variance is rounding, not movement. */
+const FLAT = 1e-9;
+
+export interface BenchmarkFigures {
+  /** Sample covariance ÷ sample variance of the excess returns over the window. */
+  beta: number | null;
+  /** Jensen's alpha over the window: Σ (e − β·e_B), each day's excess over the risk-free rate. */
+  alphaPeriod: number | null;
+  /** alphaPeriod annualised over calendar time (× 365 ÷ days) for a year or more; else alphaPeriod (GIPS). */
+  alphaScored: number | null;
+  /** The same, null under a year (what Metrics.benchmark.alpha reports). */
+  alphaAnnual: number | null;
+  /** Regression t-statistic of the daily alpha (null when the residuals are all 0). */
+  alphaT: number | null;
+}
+
+/** Below this, an alpha is floating noise (a record that is its benchmark). */
+const ALPHA_NOISE = 1e-9;
+
 /**
- * β = sample covariance of the daily returns ÷ sample variance of the benchmark's, over the same
- * days; α = (mean r − β·mean r_B) × 365, null when the record is shorter than a year.
+ * Jensen's alpha and beta (Jensen 1968) on daily returns in excess of the risk-free rate, over every
+ * calendar day of the window (idle days included: a day out of the market has no market exposure,
+ * and leaving it out would charge a part-time trader the market's whole move). With e = r − rf and
+ * e_B = r_B − rf: β = cov(e, e_B) ÷ var(e_B), daily α = mean e − β·mean e_B, the period's alpha =
+ * days × daily α, annualised as × 365 ÷ days for a window of a year or more.
  */
-export function benchmarkFigures(r: ArrayLike<number>, rB: ArrayLike<number>, fullYear: boolean): BenchmarkFigures {
+export function benchmarkFigures(
+  r: ArrayLike<number>,
+  rB: ArrayLike<number>,
+  rf: ArrayLike<number>,
+  fullYear: boolean,
+): BenchmarkFigures {
   const n = r.length;
-  if (n < 2) return { beta: null, alpha: null };
-  let sr = 0;
+  const none = { beta: null, alphaPeriod: null, alphaScored: null, alphaAnnual: null, alphaT: null };
+  if (n < 2) return none;
+  let se = 0;
   let sb = 0;
   for (let i = 0; i < n; i++) {
-    sr += r[i];
-    sb += rB[i];
+    se += r[i] - rf[i];
+    sb += rB[i] - rf[i];
   }
-  const mr = sr / n;
+  const me = se / n;
   const mb = sb / n;
   let cov = 0;
   let varB = 0;
   for (let i = 0; i < n; i++) {
-    cov += (r[i] - mr) * (rB[i] - mb);
-    varB += (rB[i] - mb) * (rB[i] - mb);
+    const db = rB[i] - rf[i] - mb;
+    cov += (r[i] - rf[i] - me) * db;
+    varB += db * db;
   }
-  cov /= n - 1;
-  varB /= n - 1;
-  const beta = varB > 0 ? cov / varB : null;
-  const alpha = beta !== null && fullYear ? (mr - beta * mb) * 365 : null;
-  return { beta, alpha };
+  // A benchmark that does not move (beyond rounding) has no beta to measure against.
+  if (!(varB > 0) || Math.sqrt(varB / (n - 1)) <= FLAT * Math.abs(mb)) return none;
+  const beta = cov / varB; // the (n − 1)s cancel
+  const daily = me - beta * mb;
+  let alphaPeriod = daily * n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const u = r[i] - rf[i] - daily - beta * (rB[i] - rf[i]);
+    ss += u * u;
+  }
+  // Standard error of the intercept: s·√(1/n + mean_B² ÷ Sxx), s² = Σu² ÷ (n − 2).
+  const s2 = n > 2 ? ss / (n - 2) : 0;
+  const seAlpha = Math.sqrt(s2 * (1 / n + (mb * mb) / varB));
+  if (Math.abs(alphaPeriod) < ALPHA_NOISE) alphaPeriod = 0;
+  const alphaT = seAlpha > 0 && alphaPeriod !== 0 ? daily / seAlpha : alphaPeriod === 0 ? 0 : null;
+  const alphaAnnual = fullYear ? (alphaPeriod * 365) / n : null;
+  return { beta, alphaPeriod, alphaScored: alphaAnnual ?? alphaPeriod, alphaAnnual, alphaT };
 }

@@ -78,6 +78,15 @@ export interface Metrics {
   /** Active days of record needed for 95 % confidence in a positive Sharpe ratio (null when SR ≤ 0). */
   minTrackRecordDays: number | null;
   benchmark: BenchmarkMetrics | null;
+  /**
+   * Jensen's alpha against the benchmark over the risk-free rate, from the first money in: the
+   * period's under a year, annualised over calendar days from a year (null without a benchmark).
+   */
+  alpha: number | null;
+  /** Beta to the benchmark over the same days (null without a benchmark). */
+  beta: number | null;
+  /** Mean annual risk-free rate over the record's days (null without a risk-free series: 0 was used). */
+  riskFreeRate: number | null;
 }
 
 export interface BenchmarkMetrics {
@@ -87,8 +96,16 @@ export interface BenchmarkMetrics {
   /** twr − return. */
   excess: number | null;
   beta: number | null;
-  /** Annualised; null under 365 days. */
+  /** Jensen's alpha, annualised; null under 365 days. */
   alpha: number | null;
+  /** t-statistic of the daily alpha (null when it is not 0 but nothing is left unexplained). */
+  alphaT: number | null;
+  /** The benchmark's Sharpe ratio over the record's active days (over the risk-free rate, annualised). */
+  sharpe: number | null;
+  /** Probability that the record's true Sharpe ratio beats the benchmark's (PSR with SR* = its Sharpe). */
+  psr: number | null;
+  /** Share of the active months that beat the benchmark's month (a tie counts half). */
+  monthsAhead: number | null;
 }
 
 export interface CurvePoint {

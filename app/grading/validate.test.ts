@@ -109,6 +109,12 @@ const validLedgerArb = fc
         symbol: text,
         prices: fc.array(fc.record({ time: timeArb, price: positive }), { maxLength: 3 }),
       }),
+      riskFree: fc.record({
+        symbol: text,
+        rates: fc.array(fc.record({ time: timeArb, rate: fc.double({ min: -0.01, max: 0.2, noNaN: true }) }), {
+          maxLength: 3,
+        }),
+      }),
       description: fc.string(),
     },
     { requiredKeys: ["trades", "eventTimes", "numericIds"] },
@@ -518,6 +524,8 @@ describe("validateInPlace", () => {
     expect([...KNOWN_KEYS.prices].sort()).toEqual(keys(shape.prices));
     expect([...KNOWN_KEYS.benchmark].sort()).toEqual(keys(shape.benchmark));
     expect([...KNOWN_KEYS.benchmarkPrices].sort()).toEqual(keys(shape.benchmark.unwrap().shape.prices));
+    expect([...KNOWN_KEYS.riskFree].sort()).toEqual(keys(shape.riskFree));
+    expect([...KNOWN_KEYS.riskFreeRates].sort()).toEqual(keys(shape.riskFree.unwrap().shape.rates));
     // (The events' union is wrapped in a refinement: a transfer's two accounts must differ.)
     for (const option of shape.events.removeDefault().element.innerType().options)
       expect([...EVENT_SPECS.get(option.shape.kind.value)!.keys].sort()).toEqual(keys(option));

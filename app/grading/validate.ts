@@ -44,6 +44,11 @@ export function validateInPlace(value: unknown): Ledger | null {
     if (b === null) return null;
     out.benchmark = b;
   } else if ("benchmark" in root) out.benchmark = undefined;
+  if (root.riskFree !== undefined) {
+    const f = checkRiskFree(root.riskFree);
+    if (f === null) return null;
+    out.riskFree = f;
+  } else if ("riskFree" in root) out.riskFree = undefined;
   return out as Ledger;
 }
 
@@ -303,14 +308,35 @@ function checkBenchmark(b: unknown): Obj | null {
   return stripped(o, 2, BENCHMARK_KEYS);
 }
 
+const RISK_FREE_KEYS = ["symbol", "rates"] as const;
+const RISK_FREE_RATE_KEYS = ["time", "rate"] as const;
+
+function checkRiskFree(f: unknown): Obj | null {
+  if (!isPlain(f)) return null;
+  const o = f as Obj;
+  if (!isText(o.symbol) || !Array.isArray(o.rates)) return null;
+  const rates = o.rates as unknown[];
+  for (let i = 0; i < rates.length; i++) {
+    const p = rates[i] as Obj;
+    if (!isPlain(p) || !isTime(p.time) || !isNum(p.rate) || !((p.rate as number) > -1 && (p.rate as number) < 1))
+      return null;
+    const s = stripped(p, 2, RISK_FREE_RATE_KEYS);
+    if (s === null) return null;
+    if (s !== p) rates[i] = s;
+  }
+  return stripped(o, 2, RISK_FREE_KEYS);
+}
+
 /** The keys this pass knows, per object of the schema (validate.test.ts compares them with LedgerSchema's). */
 export const KNOWN_KEYS = {
-  root: ["asOf", "trades", "cashFlows", "prices", "events", "benchmark"],
+  root: ["asOf", "trades", "cashFlows", "prices", "events", "benchmark", "riskFree"],
   trades: TRADE_KEYS,
   cashFlows: FLOW_KEYS,
   prices: PRICE_KEYS,
   benchmark: BENCHMARK_KEYS,
   benchmarkPrices: BENCHMARK_PRICE_KEYS,
+  riskFree: RISK_FREE_KEYS,
+  riskFreeRates: RISK_FREE_RATE_KEYS,
 } as const;
 
 const ITEM_CHECKS = { trades: checkTrade, cashFlows: checkFlow, prices: checkPrice, events: checkEvent } as const;

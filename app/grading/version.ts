@@ -3,14 +3,18 @@
 // engine.
 
 /** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
-export const ENGINE_VERSION = "2.1.0";
+export const ENGINE_VERSION = "3.0.0";
 
 /**
  * What each version changed, in the trader's words, newest first. The report shows the entry of a
  * grade's version once the grade before it came from another one.
  */
 export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
-  "2.1.0": [
+  "3.0.0": [
+    "Profitability now rewards what you earned beyond the market for the market risk you took (alpha against the S&P 500 or Bitcoin): a record that only rides the market lands in the middle of the scale, whatever the market did.",
+    "Consistency compares you with the market over the same days: months ahead of it, and a Sharpe ratio beyond its own.",
+    "Sharpe, Sortino, the skill-versus-luck figure and alpha now count returns above the 3-month US Treasury bill rate.",
+    "Returns over a year are annualised over calendar time, idle days included.",
     "A swap's two sides at the same moment are one exchange: they no longer read as leverage or as cash below zero.",
     "Very small quantities and prices (down to one wei) are counted exactly through partial sales.",
   ],

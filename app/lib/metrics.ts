@@ -68,6 +68,29 @@ export const METRICS = {
       "The yearly rate your actual deposits and withdrawals earned (Excel's XIRR); it rewards having more money in during good periods.",
     card: { slot: 4, when: "percentages" },
   },
+  alpha: {
+    label: "Alpha (beyond the market)",
+    short: "Alpha",
+    format: "percent",
+    sign: "signed",
+    glossary:
+      "What you earned beyond the benchmark's return for the market risk you took (Jensen's alpha over the T-bill rate), per year from a year of record.",
+  },
+  beta: {
+    label: "Beta (market risk)",
+    short: "Beta",
+    format: "ratio",
+    sign: "plain",
+    glossary:
+      "How much your daily returns moved with the benchmark's: 1 moves with the market, 2 twice as much, 0 not at all.",
+  },
+  riskFreeRate: {
+    label: "Risk-free rate",
+    format: "percent",
+    sign: "plain",
+    glossary:
+      "The 3-month US Treasury bill yield over your record, on average: the return Sharpe, Sortino and alpha are measured above.",
+  },
   psr: {
     label: "Edge is real (skill vs luck)",
     format: "probability",
@@ -159,7 +182,8 @@ export const METRICS = {
     short: "Sharpe",
     format: "ratio",
     sign: "signed",
-    glossary: "Average daily return divided by its volatility, yearly (√365), over active days.",
+    glossary:
+      "Average daily return above the risk-free rate divided by its volatility, yearly (√365), over active days.",
   },
   sortino: {
     label: "Sortino ratio",

@@ -104,7 +104,7 @@ describe("evaluateUser", () => {
     expect(out.code).toBe(200);
     const current = await currentEvaluation(userId);
     expect(current?.result.metrics.roundTrips).toBe(2);
-    // Engine v2, measured against the S&P 500 over the same time (an all-stock record).
+    // Engine v3, measured against the S&P 500 over the same time (an all-stock record).
     expect(current?.engineVersion).toBe(ENGINE_VERSION);
     const benchmark = current!.result.metrics.benchmark!;
     expect(benchmark.symbol).toBe("SPY");

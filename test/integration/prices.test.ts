@@ -9,7 +9,7 @@ import { priceHandlers, rateLimitNext, simulatedAsTraded, simulatedCoinPrice, ya
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.PRICES_LIVE = "0";
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
-const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, swapPriceLookup } =
+const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, riskFreeSeries, swapPriceLookup } =
   await import("~/server/grades/prices.server");
 const { valueSwaps } = await import("~/sources/swaps");
 
@@ -240,6 +240,27 @@ describe("benchmarkSeries", () => {
     expect(s.prices.at(-1)!.time).toBe("2021-09-29T23:59:59.999Z");
     for (const p of s.prices) expect(p.price).toBeGreaterThan(20_000);
     for (const p of s.prices) expect(p.price).toBeLessThan(75_000);
+  });
+});
+
+describe("riskFreeSeries", () => {
+  it("the 13-week T-bill yield as annual fractions at each New York close, at its real levels; then from the cache", async () => {
+    const from = new Date("2021-01-09T15:00:00Z"); // a Saturday
+    const to = new Date("2025-12-01T23:00:00Z");
+    const s = await riskFreeSeries(from, to);
+    expect(s.symbol).toBe("^IRX");
+    expect(s.rates[0]!.time).toBe("2021-01-08T21:00:00.000Z"); // Friday's close, EST
+    const at = (day: string) => s.rates.find((p) => p.time.startsWith(day))!.rate;
+    expect(at("2021-06-01")).toBeLessThan(0.002); // ~0.02–0.05 % in 2021
+    expect(at("2023-01-03")).toBeGreaterThan(0.038); // ~4.3 % at 2023's start
+    expect(at("2023-01-03")).toBeLessThan(0.048);
+    expect(at("2024-01-02")).toBeGreaterThan(0.048); // 5.2–5.3 % mid-2023 to mid-2024
+    expect(at("2024-01-02")).toBeLessThan(0.056);
+    expect(at("2025-12-01")).toBeGreaterThan(0.035); // ~4 % late in 2025
+    expect(at("2025-12-01")).toBeLessThan(0.043);
+    requests.length = 0;
+    expect(await riskFreeSeries(from, to)).toEqual(s);
+    expect(requests).toEqual([]);
   });
 });
 

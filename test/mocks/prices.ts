@@ -32,7 +32,7 @@ type Profile = {
   /** Yearly dividend yield, paid quarterly. */
   dividendYield?: number;
   name: string;
-  type?: "EQUITY" | "ETF";
+  type?: "EQUITY" | "ETF" | "INDEX";
 };
 
 // Approximate real levels in today's shares (1 January unless dated otherwise).
@@ -42,6 +42,40 @@ const y = (levels: Record<string, number>): Array<[string, number]> =>
     .sort(([a], [b]) => a.localeCompare(b));
 
 const STOCKS: Record<string, Profile> = {
+  // The 13-week Treasury bill's yield in percent (Yahoo's ^IRX: the risk-free rate of the grade),
+  // at its real approximate levels: near zero through 2021, up with the Fed through 2022, 5.2–5.3 %
+  // from mid-2023 to mid-2024, down with the cuts to about 4 % late in 2025.
+  "^IRX": {
+    name: "13 WEEK TREASURY BILL",
+    type: "INDEX",
+    vol: 0.003,
+    anchors: y({
+      2015: 0.03,
+      2016: 0.2,
+      2017: 0.5,
+      2018: 1.35,
+      2019: 2.35,
+      2020: 1.52,
+      "2020-03-20": 0.05,
+      2021: 0.07,
+      "2021-06-01": 0.02,
+      2022: 0.05,
+      "2022-03-16": 0.4,
+      "2022-06-15": 1.5,
+      "2022-09-21": 3.2,
+      "2022-12-14": 4.2,
+      2023: 4.3,
+      "2023-07-26": 5.25,
+      2024: 5.2,
+      "2024-07-01": 5.2,
+      "2024-09-18": 4.7,
+      "2024-12-18": 4.3,
+      2025: 4.3,
+      "2025-07-01": 4.25,
+      "2025-09-17": 4.0,
+      "2025-12-01": 3.85,
+    }),
+  },
   SPY: {
     name: "SPDR S&P 500 ETF Trust",
     type: "ETF",

@@ -61,6 +61,9 @@ export default function VerifyCard() {
           ["Excess over the benchmark", d.figures.benchmark.excess],
         ] as [string, string][])
       : []),
+    ...(d.figures.alpha ? ([[METRICS.alpha.label, d.figures.alpha]] as [string, string][]) : []),
+    ...(d.figures.beta ? ([[METRICS.beta.label, d.figures.beta]] as [string, string][]) : []),
+    ...(d.figures.riskFreeRate ? ([[METRICS.riskFreeRate.label, d.figures.riskFreeRate]] as [string, string][]) : []),
     [METRICS.maxDrawdown.label, d.figures.maxDrawdown],
     [METRICS.winRate.label, d.figures.winRate],
     ...(d.figures.totalPnl ? ([[METRICS.totalPnl.label, d.figures.totalPnl]] as [string, string][]) : []),

@@ -5,10 +5,11 @@ import { sql } from "kysely";
 import {
   canonicalLedgerBytes,
   canonicalLedgerParts,
-  dominantAssetClass,
+  cryptoShare,
   ENGINE_VERSION,
   prepareLedger,
   withBenchmarkColumns,
+  withRiskFreeColumns,
   type Ledger,
   type PreparedLedger,
   type Trade,
@@ -16,7 +17,7 @@ import {
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "../platform/log.server";
-import { benchmarkSeries, marketCloses } from "./prices.server";
+import { BLEND_MIN_SHARE, benchmarkSeries, blendedBenchmark, marketCloses, riskFreeSeries } from "./prices.server";
 import { symbolsToMark, withMarketCloses } from "./market-marks";
 import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 
@@ -511,9 +512,11 @@ export async function buildUserLedger(
 /**
  * The ledger with the market: each traded stock, ETF and known coin valued at the day's close
  * between its trades, up to asOf, where the closes agree with its fills (market-marks.ts), and
- * the market to measure it against: the S&P 500 (SPY, total return) for a record mostly in stocks,
- * ETFs and options, bitcoin for one mostly in crypto (by average exposure), from the first activity
- * to asOf. Without prices (the source failing) the grade goes without them. Prepared once: the
+ * the market to measure it against: the S&P 500 (SPY, total return) for a record in stocks, ETFs
+ * and options, bitcoin for one in crypto, and for a mixed one (each class at least 10 % of the
+ * average exposure) a blend of both weighted by that exposure (Grade v3), from the first activity
+ * to asOf, and the risk-free rate (the 13-week T-bill yield, Grade v3) over the same days. Without
+ * prices (the source failing) the grade goes without them (a risk-free rate of 0). Prepared once: the
  * exposure and the grade read the same columns. `unpriced`: the symbols valued only at their own
  * trades and the provider's prices.
  */
@@ -528,12 +531,29 @@ export async function withMarket(
     const closes = await marketCloses(symbolsToMark(ledger.trades), new Date(first), new Date(ledger.asOf));
     ({ ledger: marked, unpriced } = withMarketCloses(ledger, closes));
   }
-  const prepared = prepareLedger(marked);
-  const kind = dominantAssetClass(prepared);
-  if (kind === null || marked.asOf === undefined || !Number.isFinite(prepared.firstMs))
-    return { ledger: marked, prepared, unpriced };
+  let prepared = prepareLedger(marked);
+  const share = cryptoShare(prepared);
+  if (marked.asOf === undefined || !Number.isFinite(prepared.firstMs)) return { ledger: marked, prepared, unpriced };
+  const from = new Date(prepared.firstMs);
+  const to = new Date(marked.asOf);
+  // The risk-free rate (Grade v3) whatever the market: without it the engine uses 0.
   try {
-    const series = await benchmarkSeries(kind, new Date(prepared.firstMs), new Date(marked.asOf));
+    const riskFree = await riskFreeSeries(from, to);
+    if (riskFree.rates.length > 0) {
+      marked = { ...marked, riskFree };
+      prepared = withRiskFreeColumns(prepared, riskFree);
+    }
+  } catch (error) {
+    log("error", "risk-free rate unavailable", { error: String((error as Error)?.message ?? error) });
+  }
+  if (share === null) return { ledger: marked, prepared, unpriced };
+  // Grade v3: a mixed record is measured against both markets, weighted by the capital in each.
+  const kind = share > 1 - BLEND_MIN_SHARE ? "crypto" : share < BLEND_MIN_SHARE ? "stocks" : "blend";
+  try {
+    const series =
+      kind === "blend"
+        ? blendedBenchmark(await benchmarkSeries("stocks", from, to), await benchmarkSeries("crypto", from, to), share)
+        : await benchmarkSeries(kind, from, to);
     if (series.prices.length === 0) return { ledger: marked, prepared, unpriced };
     return {
       ledger: { ...marked, benchmark: series },

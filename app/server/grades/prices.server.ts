@@ -195,7 +195,47 @@ export async function dailyPrices(instrument: Instrument, fromDay: Day, toDay: D
 }
 
 export type BenchmarkKind = "stocks" | "crypto";
-export type BenchmarkSeries = { symbol: "SPY" | "BTC"; prices: { time: string; price: number }[] };
+/** symbol: "SPY", "BTC", or a blend "SPY 70/BTC 30" (whole percent of capital, see blendedBenchmark). */
+export type BenchmarkSeries = { symbol: string; prices: { time: string; price: number }[] };
+
+/** Below this share of the capital a class does not enter the benchmark (the record is one class). */
+export const BLEND_MIN_SHARE = 0.1;
+
+/**
+ * A mixed record's benchmark: the S&P 500 and bitcoin weighted by the capital the record held in
+ * each (crypto's share `cryptoWeight`, rounded to a whole percent so the name states the weights
+ * exactly), rebalanced at every price of either (a constant mix, as a blended benchmark is). Each
+ * series carried forward between its own prices; the level starts at 100.
+ */
+export function blendedBenchmark(
+  stocks: BenchmarkSeries,
+  crypto: BenchmarkSeries,
+  cryptoWeight: number,
+): BenchmarkSeries {
+  const wc = Math.round(cryptoWeight * 100);
+  const symbol = `SPY ${100 - wc}/BTC ${wc}`;
+  const s = stocks.prices.map((p) => ({ t: Date.parse(p.time), p: p.price }));
+  const c = crypto.prices.map((p) => ({ t: Date.parse(p.time), p: p.price }));
+  if (s.length === 0 || c.length === 0) return { symbol, prices: [] };
+  const times = [...new Set([...s, ...c].map((x) => x.t))].sort((a, b) => a - b);
+  let i = 0;
+  let j = 0;
+  let level = 100;
+  let prevS = s[0]!.p;
+  let prevC = c[0]!.p;
+  const prices: BenchmarkSeries["prices"] = [];
+  for (const t of times) {
+    while (i + 1 < s.length && s[i + 1]!.t <= t) i++;
+    while (j + 1 < c.length && c[j + 1]!.t <= t) j++;
+    const nowS = s[i]!.t <= t ? s[i]!.p : s[0]!.p;
+    const nowC = c[j]!.t <= t ? c[j]!.p : c[0]!.p;
+    level *= 1 + ((100 - wc) / 100) * (nowS / prevS - 1) + (wc / 100) * (nowC / prevC - 1);
+    prevS = nowS;
+    prevC = nowC;
+    prices.push({ time: new Date(t).toISOString(), price: level });
+  }
+  return { symbol, prices };
+}
 
 /**
  * The market a record is measured against (Grade v2): SPY total-return closes for stock, ETF and
@@ -204,7 +244,7 @@ export type BenchmarkSeries = { symbol: "SPY" | "BTC"; prices: { time: string; p
  * the last one at or before `to`.
  */
 export async function benchmarkSeries(kind: BenchmarkKind, from: Date, to: Date): Promise<BenchmarkSeries> {
-  const symbol = kind === "stocks" ? "SPY" : "BTC";
+  const symbol: "SPY" | "BTC" = kind === "stocks" ? "SPY" : "BTC";
   if (!(from.getTime() <= to.getTime())) return { symbol, prices: [] };
   const instrument: Instrument = kind === "stocks" ? "stock-tr:SPY" : "coin:coingecko:bitcoin";
   // Ten days back finds a price before `from` across weekends and holidays.
@@ -221,6 +261,29 @@ export async function benchmarkSeries(kind: BenchmarkKind, from: Date, to: Date)
       .slice(start)
       .filter((p) => p.time.getTime() <= to.getTime())
       .map((p) => ({ time: p.time.toISOString(), price: p.price })),
+  };
+}
+
+export type RiskFreeSeries = { symbol: "^IRX"; rates: { time: string; rate: number }[] };
+
+/**
+ * The risk-free rate of a grade (Grade v3): the 13-week US Treasury bill's yield, Yahoo's ^IRX
+ * (quoted in percent), as annual fractions, each at the New York close it became known, from the
+ * last one at or before `from` to the last one at or before `to`. Cached like any price.
+ */
+export async function riskFreeSeries(from: Date, to: Date): Promise<RiskFreeSeries> {
+  if (!(from.getTime() <= to.getTime())) return { symbol: "^IRX", rates: [] };
+  // Ten days back finds a yield before `from` across weekends and holidays.
+  const rows = await dailyPrices("stock:^IRX", addDays(dayOf(from.getTime()), -10), dayOf(to.getTime()));
+  const timed = rows.map((r) => ({ time: nyCloseTime(r.day), rate: r.price / 100 }));
+  const firstIn = timed.findIndex((p) => p.time.getTime() > from.getTime());
+  const start = firstIn === -1 ? Math.max(0, timed.length - 1) : Math.max(0, firstIn - 1);
+  return {
+    symbol: "^IRX",
+    rates: timed
+      .slice(start)
+      .filter((p) => p.time.getTime() <= to.getTime() && p.rate > -1 && p.rate < 1)
+      .map((p) => ({ time: p.time.toISOString(), rate: p.rate })),
   };
 }
 

@@ -2,7 +2,7 @@ import { canonicalJson, type Evaluation } from "~/grading";
 import { displayName } from "~/lib/display-name";
 import { formatDay, formatScore } from "~/lib/format-number";
 import { NAMELESS_TRADER } from "~/lib/product";
-import { cardMetric, cardPercent } from "~/lib/metrics";
+import { cardMetric, cardPercent, formatMetric } from "~/lib/metrics";
 import { ensureCard } from "./cards.server";
 import { getDb } from "../platform/db.server";
 import { disagreementSummary, readDataQuality, unpricedLine } from "~/lib/data-quality";
@@ -90,6 +90,11 @@ export async function gradeVerification(code: string) {
       benchmark: benchmark
         ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) }
         : null,
+      // Engine 3 on (older grades have none): alpha and beta against that benchmark, and the rate.
+      alpha: m.alpha === null || m.alpha === undefined ? null : formatMetric("alpha", m.alpha),
+      beta: m.beta === null || m.beta === undefined ? null : formatMetric("beta", m.beta),
+      riskFreeRate:
+        m.riskFreeRate === null || m.riskFreeRate === undefined ? null : formatMetric("riskFreeRate", m.riskFreeRate),
     },
     current,
     // A seeded demo trader's grade: demo data, kept out of the public log by design (DECISIONS 104).
