@@ -224,6 +224,8 @@ export async function startJobs(handlers: { [N in JobName]?: JobHandler<N> }): P
         async ([job]) => {
           if (!job) return;
           const started = Date.now();
+          // Debug only: tells a fault test which process holds a job (replica.test.ts).
+          log("debug", "job started", { job: name, id: job.id, data: job.data, pid: process.pid });
           try {
             await handler(job.data, {
               id: job.id,
