@@ -38,6 +38,7 @@ function sample(i: number, format: CardData["format"] = "link"): CardData {
       discipline: 1 + ((i + 4) % 5),
       experience: 3,
     },
+    verdict: i % 2 === 0 ? "+6.2%/yr over the S&P 500 at similar risk (alpha)." : null,
     figures: [
       { label: "Time-weighted return", value: `+${(i * 1.7).toFixed(1)}%`, tone: "up" },
       { label: "Max drawdown", value: `\u2212${(5 + (i % 20)).toFixed(1)}%`, tone: "down" },

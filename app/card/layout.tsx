@@ -6,7 +6,7 @@ import { formatScore } from "~/lib/format-number";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
-export const LAYOUT_VERSION = 7;
+export const LAYOUT_VERSION = 8;
 
 export const CARD_FORMATS = {
   link: { width: 1200, height: 630 },
@@ -37,6 +37,8 @@ export type CardData = {
     experience: number;
   };
   figures: CardFigure[];
+  /** How the record compares with holding its benchmark, in plain words (the report's "Against the market"). */
+  verdict: string | null;
   /** "Nov 22, 2026" */
   date: string;
   code: string;
@@ -206,6 +208,36 @@ function TierBlock({ data, scale }: { data: CardData; scale: number }) {
   );
 }
 
+/** The plain-words comparison with the market; two lines at most, so a long benchmark name cannot push the figures off. */
+function Verdict({
+  text,
+  fontSize,
+  width,
+  center,
+}: {
+  text: string;
+  fontSize: number;
+  width: number;
+  center?: boolean;
+}) {
+  return (
+    <div
+      style={{
+        display: "block",
+        fontSize,
+        color: INK,
+        width,
+        lineHeight: 1.3,
+        maxHeight: fontSize * 1.3 * 2,
+        overflow: "hidden",
+        textAlign: center ? "center" : "left",
+      }}
+    >
+      {text}
+    </div>
+  );
+}
+
 function Dimensions({ data, scale, width }: { data: CardData; scale: number; width: number }) {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 10 * scale, width }}>
@@ -323,6 +355,7 @@ function LinkCard({ data }: { data: CardData }) {
             <NameBlock data={data} fontSize={42} maxWidth={400} />
           </div>
           <TierBlock data={data} scale={1} />
+          {data.verdict ? <Verdict text={data.verdict} fontSize={21} width={540} /> : null}
         </div>
         <div style={{ display: "flex", flexDirection: "column", flexGrow: 1, justifyContent: "center" }}>
           <Dimensions data={data} scale={1} width={510} />
@@ -343,8 +376,8 @@ function StoryCard({ data }: { data: CardData }) {
   return (
     <Frame data={data}>
       <Header product={data.product} brandSize={40} fontSize={26} />
-      <div style={{ display: "flex", flexDirection: "column", alignItems: "center", marginTop: 44, gap: 22 }}>
-        <Avatar data={data} size={170} />
+      <div style={{ display: "flex", flexDirection: "column", alignItems: "center", marginTop: 32, gap: 18 }}>
+        <Avatar data={data} size={150} />
         <div style={{ display: "flex", flexDirection: "column", alignItems: "center", maxWidth: 900 }}>
           <div
             style={{
@@ -375,11 +408,12 @@ function StoryCard({ data }: { data: CardData }) {
           ) : null}
         </div>
         <TierBlock data={data} scale={s} />
+        {data.verdict ? <Verdict text={data.verdict} fontSize={28} width={900} center /> : null}
       </div>
-      <div style={{ display: "flex", justifyContent: "center", marginTop: 40 }}>
+      <div style={{ display: "flex", justifyContent: "center", marginTop: 30 }}>
         <Dimensions data={data} scale={1.3} width={680} />
       </div>
-      <div style={{ display: "flex", flexWrap: "wrap", gap: 24, marginTop: 40, justifyContent: "center" }}>
+      <div style={{ display: "flex", flexWrap: "wrap", gap: 24, marginTop: 30, justifyContent: "center" }}>
         {data.figures.slice(0, 4).map((f) => (
           <Figure key={f.label} figure={f} scale={1.35} width={464} />
         ))}

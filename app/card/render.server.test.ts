@@ -20,6 +20,7 @@ const data: CardData = {
     { label: "Win rate", value: "55.0%", tone: "flat" },
     { label: "Money-weighted return", value: "+9.9%", tone: "up" },
   ],
+  verdict: "+6.2%/yr over the S&P 500 at similar risk (alpha).",
   date: "Nov 22, 2026",
   code: "GR-ABCD-EFGH",
   verifyHost: "grader.example/verify",
@@ -37,6 +38,16 @@ describe("the card renderer", () => {
     expect(svg).not.toMatch(/<text[^>]*font-family="(?!inter")/i);
     expect(fontFiles.some((f) => /inter-latin-800-normal\.ttf$/.test(f))).toBe(true);
     expect(fontFiles.some((f) => /inter-cyrillic-700-normal\.ttf$/.test(f))).toBe(true);
+  });
+
+  it("says how the record compares with the market, on both formats, and nothing when there is no benchmark", async () => {
+    for (const format of ["link", "story"] as const) {
+      const { svg } = await renderCardSvg({ ...data, format });
+      expect(svg).toContain(">similar<");
+      expect(svg).toContain(">6.2<");
+      const { svg: without } = await renderCardSvg({ ...data, format, verdict: null });
+      expect(without).not.toContain(">similar<");
+    }
   });
 
   it("nests the shield and star rows as <svg> elements instead of Satori's data: URI images", async () => {

@@ -430,6 +430,9 @@ describe("the card renderer (in process)", () => {
         { label: "Win rate", value: cardPercent(1, false), tone: "flat" as const },
         { label: "Total P&L", value: cardUsd(-1_234_567_890_123), tone: "down" as const },
       ],
+      // The longest the engine says: a blended benchmark with a per-year alpha.
+      verdict:
+        "In line with a blend of the S&P 500 (60 %) and Bitcoin (40 %): no evidence of skill yet (alpha \u2212123.4%/yr).",
       date: "Nov 22, 2026",
       code: "GR-ABCD-EFGH",
       verifyHost: "grader.example/verify",

@@ -60,7 +60,7 @@ function history() {
 let server: RunningServer;
 let cookie: string;
 let userId: number;
-let stored: { score: number; tier: string; twr: number; maxDrawdown: number; code: string };
+let stored: { score: number; tier: string; twr: number; maxDrawdown: number; code: string; verdict: string | null };
 let cardText: string;
 
 beforeAll(async () => {
@@ -84,6 +84,7 @@ beforeAll(async () => {
     twr: e.result.metrics.twr!,
     maxDrawdown: e.result.metrics.maxDrawdown!,
     code: e.verificationCode,
+    verdict: e.result.insights.find((i) => i.id === "alpha")?.text ?? null,
   };
   cookie = `grader_session=${(await createSession(userId, new Request("http://localhost/"))).token}`;
   // The card's text as drawn: the element tree Satori turns into the PNG, from the card's own query.
@@ -149,6 +150,12 @@ describe("one grade, one truth", () => {
     expect(stored.score).toBeGreaterThan(39);
     expect(stored.score).toBeLessThan(40);
     expect(stored.tier).toBe("Bronze");
+  });
+
+  it("says how the record compares with the market in the same words on the report and the card", async () => {
+    expect(stored.verdict).toMatch(/S&P 500/);
+    expect(cardText).toContain(stored.verdict);
+    expect(text(await page("/profile/stats"))).toContain(`Against the market: ${stored.verdict}`);
   });
 
   it("shows one score, return and drawdown on every surface, beside its own tier", async () => {

@@ -87,6 +87,12 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
       sql<unknown>`jsonb_build_object(${CARD_METRICS_SQL})`.as("metrics"),
+      // The report's "Against the market" sentence, the engine's insight "alpha".
+      sql<
+        string | null
+      >`(select i ->> 'text' from jsonb_array_elements(evaluations.result -> 'insights') i where i ->> 'id' = 'alpha' limit 1)`.as(
+        "verdict",
+      ),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
@@ -128,6 +134,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     score: e.score,
     stars: e.stars,
     figures: cardFigures(e, owner.show_amounts),
+    verdict: row.verdict,
     date: formatDay(evaluation.createdAt),
     code: evaluation.verificationCode,
     verifyHost: `${publicUrl.host}/verify`,
