@@ -34,6 +34,7 @@ const {
   deviceClassFromUserAgent,
   digestJob,
   engineRegradeJob,
+  pushJob,
   evaluateJob,
   DOWNLOAD_RETRY_AFTER_SECONDS,
   flushPageViews,
@@ -129,6 +130,7 @@ try {
     "engine-regrade": engineRegradeJob,
     "mail-deliver": mailJob,
     "leaderboard-compact": compactionJob,
+    push: pushJob,
   });
 } catch (error) {
   console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);

@@ -27,6 +27,8 @@ export const links: LinksFunction = () => [
   { rel: "preload", href: interRegular, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export const meta: MetaFunction = ({ error }) =>

@@ -76,13 +76,17 @@ describe("parseNotificationSettings", () => {
       form([
         ["kinds", "message"],
         ["kinds", "follow"],
+        ["push", "message"],
+        ["push", "like"],
         ["digest", "weekly"],
       ]),
     );
+    // "like" is muted, so it is not pushed either.
     expect(parsed).toEqual({
       ok: true,
       digest: "weekly",
       muted: NOTIFICATION_KINDS.filter((k) => k !== "message" && k !== "follow"),
+      push: ["message"],
     });
   });
 
@@ -91,6 +95,14 @@ describe("parseNotificationSettings", () => {
       parseNotificationSettings(
         form([
           ["kinds", "spam"],
+          ["digest", "off"],
+        ]),
+      ),
+    ).toEqual({ ok: false, status: 400, message: "Unknown kind of notification." });
+    expect(
+      parseNotificationSettings(
+        form([
+          ["push", "spam"],
           ["digest", "off"],
         ]),
       ),

@@ -99,25 +99,38 @@ function recomputedText(data: Record<string, unknown>): string {
   return `Your grade was recomputed under ${version ? `engine v${engineMajor(version)}` : "a new engine"}: ${change}. Why?`;
 }
 
+const kindList = z.array(
+  z.enum(NOTIFICATION_KINDS, { errorMap: () => ({ message: "Unknown kind of notification." }) }),
+);
+
 /**
  * The settings form: one checkbox per kind (ticked = on; an unticked box sends nothing, so what is
- * absent is muted) and the digest frequency.
+ * absent is muted), one "Push" checkbox per kind (sent to the browsers subscribed to push too; a
+ * muted kind is never pushed) and the digest frequency.
  */
 export const NotificationSettingsForm = z.object({
-  kinds: z.array(z.enum(NOTIFICATION_KINDS, { errorMap: () => ({ message: "Unknown kind of notification." }) })),
+  kinds: kindList,
+  push: kindList,
   digest: z.enum(DIGEST_FREQUENCIES, { errorMap: () => ({ message: "Choose off, daily or weekly." }) }),
 });
 
 export function parseNotificationSettings(
   form: FormData,
-): { ok: true; muted: NotificationKind[]; digest: DigestFrequency } | Refusal {
+): { ok: true; muted: NotificationKind[]; push: NotificationKind[]; digest: DigestFrequency } | Refusal {
   const parsed = NotificationSettingsForm.safeParse({
     kinds: form.getAll("kinds").map(String),
+    push: form.getAll("push").map(String),
     digest: String(form.get("digest") ?? ""),
   });
   if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0]!.message };
   const on = new Set(parsed.data.kinds);
-  return { ok: true, muted: NOTIFICATION_KINDS.filter((k) => !on.has(k)), digest: parsed.data.digest };
+  const pushed = new Set(parsed.data.push);
+  return {
+    ok: true,
+    muted: NOTIFICATION_KINDS.filter((k) => !on.has(k)),
+    push: NOTIFICATION_KINDS.filter((k) => on.has(k) && pushed.has(k)),
+    digest: parsed.data.digest,
+  };
 }
 
 /** How long after the last digest the next one is due. */

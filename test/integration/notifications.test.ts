@@ -287,3 +287,64 @@ describe("settings", () => {
     expect((await notes(hal)).data.map((n) => n.kind)).toEqual(["message_request"]);
   });
 });
+
+describe("push", () => {
+  const json = (m: Member | null, method: string, body: unknown) =>
+    fetch(`${baseUrl()}/api/portal/push/subscriptions`, {
+      method,
+      headers: { "content-type": "application/json", origin: baseUrl(), ...(m ? { cookie: m.cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+  // A browser's subscription as PushSubscription.toJSON() gives it (65-byte key, 16-byte secret).
+  const sub = (endpoint: string) => ({
+    endpoint,
+    keys: { p256dh: Buffer.alloc(65, 4).toString("base64url"), auth: Buffer.alloc(16, 7).toString("base64url") },
+  });
+
+  it("chooses the kinds to push with the plain form, muted kinds never pushed", async () => {
+    const jo = await member("Jo");
+    const saved = await postForm(
+      "/user/settings/notifications",
+      { kinds: ["message", "follow"], push: ["message", "like"], digest: "off" },
+      { cookie: jo.cookie },
+    );
+    expect(saved.status).toBe(200);
+    const page = await (await get("/user/settings/notifications", { cookie: jo.cookie })).text();
+    expect(page).toMatch(/name="push" aria-label="Push: New messages"[^>]*checked="" value="message"\/>/);
+    // Likes are muted, so the "Push" box of likes was not kept.
+    expect(page).toMatch(/name="push" aria-label="Push: Likes of your posts"[^>]*push-hint" value="like"\/>/);
+    expect(page).toContain("Push needs JavaScript in this browser");
+    expect(
+      (await postForm("/user/settings/notifications", { push: ["spam"], digest: "off" }, { cookie: jo.cookie })).status,
+    ).toBe(400);
+  });
+
+  it("subscribes a browser with the server's key, refuses bad subscriptions, and removes only one's own", async () => {
+    const [kim, lee] = await Promise.all([member("Kim"), member("Lee")]);
+    const key = await get("/api/portal/push/subscriptions", { cookie: kim.cookie });
+    expect(key.status).toBe(200);
+    const { data } = (await key.json()) as { data: { public_key: string; subscriptions: number } };
+    expect(Buffer.from(data.public_key, "base64url")).toHaveLength(65);
+    expect(data.subscriptions).toBe(0);
+
+    expect((await json(null, "POST", sub("https://fcm.googleapis.com/fcm/send/x"))).status).toBe(401);
+    const insecure = await json(kim, "POST", sub("http://push.example/x"));
+    expect(insecure.status).toBe(400);
+    expect(((await insecure.json()) as { error: { message: string } }).error.message).toContain("https://");
+    const shortKey = await json(kim, "POST", {
+      ...sub("https://fcm.googleapis.com/fcm/send/x"),
+      keys: { p256dh: "AAAA", auth: "BBBB" },
+    });
+    expect(shortKey.status).toBe(400);
+
+    const endpoint = `https://fcm.googleapis.com/fcm/send/kim-${run}`;
+    expect((await json(kim, "POST", sub(endpoint))).status).toBe(201);
+    const after = (await (await get("/api/portal/push/subscriptions", { cookie: kim.cookie })).json()) as {
+      data: { subscriptions: number };
+    };
+    expect(after.data.subscriptions).toBe(1);
+    expect((await json(lee, "DELETE", { endpoint })).status).toBe(404);
+    expect((await json(kim, "DELETE", { endpoint })).status).toBe(200);
+    expect((await json(kim, "DELETE", { endpoint })).status).toBe(404);
+  });
+});

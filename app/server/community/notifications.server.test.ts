@@ -67,7 +67,7 @@ describe("notify", () => {
 
   it("leaves out muted kinds and actors the recipient blocked", async () => {
     const [me, cy, dee] = [await user(), await user(), await user()];
-    await n.saveNotificationSettings(me, { muted: ["like"], digest: "off" });
+    await n.saveNotificationSettings(me, { muted: ["like"], push: [], digest: "off" });
     await db.insertInto("blocks").values({ blocker_id: me, blocked_id: dee }).execute();
     await send({ to: me, kind: "like", actorId: cy, subject: "post:1", url: "/posts/1" });
     await send({ to: me, kind: "follow", actorId: dee, subject: `user:${dee}`, url: `/u/${dee}` });
@@ -114,8 +114,8 @@ describe("reading", () => {
 describe("the e-mail digest", () => {
   it("sends a due digest once, through the outbox, to verified users only", async () => {
     const [me, unverified, actor] = [await user({ verified: true }), await user(), await user({ first: "Fay" })];
-    await n.saveNotificationSettings(me, { muted: [], digest: "daily" });
-    await n.saveNotificationSettings(unverified, { muted: [], digest: "daily" });
+    await n.saveNotificationSettings(me, { muted: [], push: [], digest: "daily" });
+    await n.saveNotificationSettings(unverified, { muted: [], push: [], digest: "daily" });
     await send({ to: [me, unverified], kind: "follow", actorId: actor, subject: `user:${actor}`, url: `/u/${actor}` });
     const outbox = async () => {
       const emails = (await db.selectFrom("users").select("email").where("id", "in", [me, unverified]).execute()).map(

@@ -12,6 +12,7 @@ import { getDb, type DB } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
 import { log } from "../platform/log.server";
 import { enqueueMail } from "../platform/mail.server";
+import { queuePush } from "./push.server";
 import { pagingSchema } from "~/lib/paging";
 
 /**
@@ -34,16 +35,23 @@ export type NotifyInput = {
 export async function notify(trx: DB, input: NotifyInput): Promise<void> {
   const to = (Array.isArray(input.to) ? input.to : [input.to]).filter((id) => id !== input.actorId);
   if (to.length === 0) return;
-  await sql`
+  const told = await sql<{ user_id: number }>`
     insert into notifications (user_id, kind, actor_id, subject, url, data)
     select r.id, ${input.kind}, ${input.actorId}, ${input.subject}, ${input.url}, ${JSON.stringify(input.data ?? {})}::jsonb
     from unnest(${sql.val(to)}::int[]) as r(id)
     where not exists (select 1 from notification_settings s where s.user_id = r.id and ${input.kind} = any(s.muted))
       and not exists (select 1 from blocks b where b.blocker_id = r.id and b.blocked_id = ${input.actorId}::int)
     on conflict (user_id, kind, subject) where read_at is null
-    do update set count = notifications.count + 1, actor_id = excluded.actor_id, url = excluded.url, data = excluded.data, created_at = now()`.execute(
-    trx,
-  );
+    do update set count = notifications.count + 1, actor_id = excluded.actor_id, url = excluded.url, data = excluded.data, created_at = now()
+    returning user_id`.execute(trx);
+  // Only those actually told (not muted, not blocked) may get a push.
+  if (told.rows.length)
+    await queuePush(
+      trx,
+      told.rows.map((r) => r.user_id),
+      input.kind,
+      input.subject,
+    );
 }
 
 export type NotificationView = {
@@ -161,24 +169,26 @@ export async function markSubjectRead(db: DB, userId: number, subject: string): 
     .execute();
 }
 
-export type NotificationSettings = { muted: NotificationKind[]; digest: DigestFrequency };
+export type NotificationSettings = { muted: NotificationKind[]; push: NotificationKind[]; digest: DigestFrequency };
 
 export async function getNotificationSettings(userId: number): Promise<NotificationSettings> {
   const db = await getDb();
   const row = await db
     .selectFrom("notification_settings")
-    .select(["muted", "digest"])
+    .select(["muted", "push", "digest"])
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  return { muted: row?.muted ?? [], digest: row?.digest ?? "off" };
+  return { muted: row?.muted ?? [], push: row?.push ?? [], digest: row?.digest ?? "off" };
 }
 
 export async function saveNotificationSettings(userId: number, settings: NotificationSettings): Promise<void> {
   const db = await getDb();
   await db
     .insertInto("notification_settings")
-    .values({ user_id: userId, muted: settings.muted, digest: settings.digest })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ muted: settings.muted, digest: settings.digest }))
+    .values({ user_id: userId, muted: settings.muted, push: settings.push, digest: settings.digest })
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet({ muted: settings.muted, push: settings.push, digest: settings.digest }),
+    )
     .execute();
 }
 

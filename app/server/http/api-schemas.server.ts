@@ -7,6 +7,7 @@ import { username } from "~/lib/profile-schemas";
 import { idSchema, MAX_ID } from "./guards.server";
 import { isTrackedPath } from "../community/page-views.server";
 import { normalizeKeyword, SEARCH_MIN_CHARS } from "../community/search.server";
+import { PushSubscriptionInput } from "../community/push.server";
 
 // The JSON API's schemas, one source of truth: the routes validate their input with these and
 // openapi.server.ts generates /api/openapi.json from the same objects (request and response).
@@ -438,3 +439,18 @@ export const ShareImage = envelope(
     verification_code: z.string(),
   }),
 ).openapi("ShareImage");
+
+// Web Push (community/push.server.ts)
+export const PushSubscriptionBody = PushSubscriptionInput.openapi("PushSubscriptionBody", {
+  description: "What the browser's PushSubscription.toJSON() gives (expirationTime is ignored).",
+});
+export const PushUnsubscribeBody = z
+  .object({ endpoint: z.string({ required_error: "endpoint is required" }).min(1).max(2048) })
+  .openapi("PushUnsubscribeBody");
+export const PushKey = envelope(
+  z.object({
+    public_key: z.string().openapi({ description: "The VAPID public key (base64url): the applicationServerKey." }),
+    subscriptions: z.number().int().openapi({ description: "How many of the caller's browsers are subscribed." }),
+  }),
+).openapi("PushKey");
+export const PushSaved = envelope(z.object({ subscribed: z.boolean() })).openapi("PushSaved");

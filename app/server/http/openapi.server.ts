@@ -273,6 +273,32 @@ route({
   responses: { 200: json(S.TraderSearch, "At most 20 traders, most relevant first."), 400: bad },
 });
 
+// Web Push
+route({
+  method: "get",
+  path: "/api/portal/push/subscriptions",
+  tags: ["Community"],
+  responses: { 200: json(S.PushKey, "The key a browser subscribes with, and the caller's subscribed browsers.") },
+});
+route({
+  method: "post",
+  path: "/api/portal/push/subscriptions",
+  tags: ["Community"],
+  request: { body: body(S.PushSubscriptionBody) },
+  responses: { 201: json(S.PushSaved, "This browser now gets the kinds chosen for push."), 400: bad },
+});
+route({
+  method: "delete",
+  path: "/api/portal/push/subscriptions",
+  tags: ["Community"],
+  request: { body: body(S.PushUnsubscribeBody) },
+  responses: {
+    200: json(S.PushSaved, "This browser gets no more pushes."),
+    400: bad,
+    404: err("Not one of the caller's subscribed browsers."),
+  },
+});
+
 // Sharing, points, public records
 route({
   method: "post",

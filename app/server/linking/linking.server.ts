@@ -383,7 +383,7 @@ export const importJobHandlers: {
   [
     N in Exclude<
       JobName,
-      "notification-digest" | "engine-regrade" | "evaluate" | "mail-deliver" | "leaderboard-compact"
+      "notification-digest" | "engine-regrade" | "evaluate" | "mail-deliver" | "leaderboard-compact" | "push"
     >
   ]: JobHandler<N>;
 } = {

@@ -97,6 +97,9 @@ export function startupProblems(env: Env = getEnv()): string[] {
       "OAUTH_STATE_SECRET: required with DATABASE_URL when Google or Apple sign-in is configured (every replica must check the others' OAuth state); make one with `openssl rand -hex 32`",
     );
   }
+  if (!env.VAPID_PUBLIC_KEY !== !env.VAPID_PRIVATE_KEY) {
+    problems.push("VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (`npx web-push generate-vapid-keys`)");
+  }
   if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
     problems.push("DATABASE_DIRECT_URL: set only with DATABASE_URL (it is the direct address of that database)");
   }

@@ -202,6 +202,22 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v?.replace(/\\n/g, "\n").trim() || undefined),
+  // Web Push (VAPID, base64url as `npx web-push generate-vapid-keys` prints them; both or neither).
+  // Unset: a pair is generated once and kept in the database, sealed with the encryption key, so
+  // every replica signs with it (DECISIONS 191). The subject defaults to mailto:SUPPORT_EMAIL.
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  VAPID_SUBJECT: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^(mailto:|https:\/\/)/.test(v), "must be a mailto: address or an https:// URL"),
   // Extra origins allowed to POST (comma separated), besides PUBLIC_URL and the request's own host.
   TRUSTED_ORIGINS: z.string().default(""),
   // Sign in with Google / Apple. A provider whose credentials are unset runs in demo mode against

@@ -19,6 +19,7 @@ export { withRequestContext } from "./request-context.server";
 export { logMailMode, mailJob } from "./mail.server";
 export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./metrics.server";
 export { digestJob } from "../community/notifications.server";
+export { pushJob } from "../community/push.server";
 export { compactionJob } from "../community/market.server";
 export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
 export { evaluateJob } from "../grades/evaluation-runs.server";

@@ -1,3 +1,4 @@
+import type { NotificationKind } from "~/lib/notifications";
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
 import { getDb, getDirectDb, withStartupLock, type DB } from "./db.server";
@@ -22,7 +23,8 @@ export type JobName =
   | "import-poll"
   | "engine-regrade"
   | "mail-deliver"
-  | "leaderboard-compact";
+  | "leaderboard-compact"
+  | "push";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
@@ -41,6 +43,8 @@ export type JobData = {
   "mail-deliver": Record<string, never>;
   // market_leaderboard_counts folded (community/market.server.ts).
   "leaderboard-compact": Record<string, never>;
+  // A notification sent by Web Push to these recipients' browsers (community/push.server.ts).
+  push: { kind: NotificationKind; subject: string; userIds: number[] };
 };
 
 /**
@@ -132,6 +136,8 @@ function queues(): PgBoss.Queue[] {
     // One waiting (short), any number running: each mail is claimed with a lease (mail.server.ts), so
     // runs side by side send it once, and a run stuck in a dead worker holds up no mail.
     { name: "mail-deliver", ...shared, policy: "short", retryLimit: 0 },
+    // A push is a courtesy beside the bell: retried only when the database failed under it.
+    { name: "push", ...shared, retryLimit: 2, retryDelay: 10 },
   ];
 }
 

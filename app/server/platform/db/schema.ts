@@ -422,6 +422,8 @@ export interface Database {
   reports: ReportsTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  vapid_keys: VapidKeysTable;
 }
 
 // 0007_billing_points
@@ -601,4 +603,21 @@ export interface NotificationSettingsTable {
   muted: ColumnType<NotificationKind[], NotificationKind[] | undefined, NotificationKind[]>;
   digest: ColumnType<DigestFrequency, DigestFrequency | undefined, DigestFrequency>;
   last_digest_at: NullableTimestamp;
+  /** The kinds also sent by Web Push to the user's subscribed browsers. */
+  push: ColumnType<NotificationKind[], NotificationKind[] | undefined, NotificationKind[]>;
+}
+export interface PushSubscriptionsTable {
+  id: ColumnType<string, never, never>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: DefaultTimestamp;
+  last_sent_at: NullableTimestamp;
+}
+export interface VapidKeysTable {
+  id: number;
+  public_key: string;
+  private_sealed: string;
+  created_at: DefaultTimestamp;
 }
