@@ -34,6 +34,7 @@ const {
   deviceClassFromUserAgent,
   digestJob,
   engineRegradeJob,
+  currencyRegradeJob,
   evaluateJob,
   DOWNLOAD_RETRY_AFTER_SECONDS,
   flushPageViews,
@@ -127,6 +128,7 @@ try {
     evaluate: evaluateJob,
     "notification-digest": digestJob,
     "engine-regrade": engineRegradeJob,
+    "currency-regrade": currencyRegradeJob,
     "mail-deliver": mailJob,
     "leaderboard-compact": compactionJob,
   });

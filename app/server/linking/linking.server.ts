@@ -383,7 +383,12 @@ export const importJobHandlers: {
   [
     N in Exclude<
       JobName,
-      "notification-digest" | "engine-regrade" | "evaluate" | "mail-deliver" | "leaderboard-compact"
+      | "notification-digest"
+      | "engine-regrade"
+      | "currency-regrade"
+      | "evaluate"
+      | "mail-deliver"
+      | "leaderboard-compact"
     >
   ]: JobHandler<N>;
 } = {

@@ -21,6 +21,7 @@ export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel }
 export { digestJob } from "../community/notifications.server";
 export { compactionJob } from "../community/market.server";
 export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
+export { currencyRegradeJob } from "../grades/currency-regrade.server";
 export { evaluateJob } from "../grades/evaluation-runs.server";
 export { isForeignOriginRequest } from "../http/origin-check.server";
 export { cachedPageBody, getCachedPage, NONCE_PLACEHOLDER, storeCachedPage } from "../http/page-cache.server";
