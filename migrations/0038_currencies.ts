@@ -57,9 +57,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       .alterTable(table)
       .addColumn("currency", "text", (c) => c.notNull().defaultTo("USD"))
       .execute();
+  // Every grade counts the rows in other currencies it leaves out (ledger.server.ts,
+  // otherCurrencyRows): found through these small partial indexes, not by reading every USD row.
+  for (const table of ["trades", "cash_flows", "ledger_events"])
+    await sql`create index ${sql.id(`${table}_other_currency`)} on ${sql.table(table)} (linked_account_id) where currency <> 'USD'`.execute(
+      db,
+    );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of ["trades", "cash_flows", "ledger_events"])
+    await sql`drop index if exists ${sql.id(`${table}_other_currency`)}`.execute(db);
   for (const table of ROW_TABLES) await db.schema.alterTable(table).dropColumn("currency").execute();
   await db.schema.alterTable("users").dropColumn("base_currency").execute();
 }
