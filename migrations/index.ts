@@ -30,6 +30,7 @@ import * as m0033 from "./0033_automatic_grade_days";
 import * as m0034 from "./0034_engine_regrade";
 import * as m0036 from "./0036_evaluation_runs";
 import * as m0037 from "./0037_mail_claims";
+import * as m0038 from "./0038_currencies";
 import * as m0041 from "./0041_push";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   "0034_engine_regrade": m0034,
   "0036_evaluation_runs": m0036,
   "0037_mail_claims": m0037,
+  "0038_currencies": m0038,
   "0041_push": m0041,
 };

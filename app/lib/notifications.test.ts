@@ -56,6 +56,20 @@ describe("notificationText", () => {
     expect(recomputed({ version: "3.1.0", from: null, to: "Bronze" })).toBe(
       "Your grade was recomputed under engine v3: no tier → Bronze. Why?",
     );
+    // Re-made in a new base currency (issue 32): the currency, not the engine.
+    expect(recomputed({ reason: "base-currency", currency: "EUR", version: "3.0.0", from: "Gold", to: "Silver" })).toBe(
+      "Your grade was re-made in euros: Gold → Silver.",
+    );
+    expect(
+      recomputed({
+        reason: "base-currency",
+        currency: "SEK",
+        from: "Gold",
+        to: "Gold",
+        fromScore: 61.2,
+        toScore: 61.2,
+      }),
+    ).toBe("Your grade was re-made in Swedish krona (SEK): still Gold (score 61.2 → 61.2).");
   });
 
   it("has a text for every kind", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { currencyInSentence, isBaseCurrency } from "./currencies";
 import { engineMajor } from "./engine-versions";
 import { formatNumber, formatScore } from "./format-number";
 import type { Refusal } from "./refusal";
@@ -35,7 +36,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   import_done: "Finished imports",
   import_failed: "Failed imports",
   grade_done: "Automatic grades after an import",
-  grade_recomputed: "Your grade recomputed under a new engine",
+  grade_recomputed: "Your grade recomputed (a new engine, a new base currency)",
 };
 
 export type NotificationText = {
@@ -96,6 +97,10 @@ function recomputedText(data: Record<string, unknown>): string {
     from === to
       ? `still ${to} (score ${formatScore(num(data.fromScore))} → ${formatScore(num(data.toScore))})`
       : `${from} → ${to}`;
+  // Re-made because the trader chose another base currency (issue 32): "re-made in euros".
+  const currency = str(data.currency);
+  if (data.reason === "base-currency" && currency)
+    return `Your grade was re-made in ${isBaseCurrency(currency) ? currencyInSentence(currency) : currency}: ${change}.`;
   return `Your grade was recomputed under ${version ? `engine v${engineMajor(version)}` : "a new engine"}: ${change}. Why?`;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BASE_CURRENCIES } from "./currencies";
 
 export const MARKETS = ["us-stocks", "etfs", "options", "crypto"] as const;
 export const MARKET_LABELS: Record<(typeof MARKETS)[number], string> = {
@@ -67,6 +68,12 @@ export const timeZone = z
 export const SettingsSchema = ProfileSchema.extend({
   // Absent in older forms: UTC, as the column's default.
   time_zone: timeZone.optional().transform((v) => v ?? "UTC"),
+  // Absent in older forms: unchanged.
+  base_currency: z
+    .enum(BASE_CURRENCIES, {
+      errorMap: () => ({ message: "Choose a currency from the list (for example USD or EUR)." }),
+    })
+    .optional(),
   show_amounts: z.enum(["percentages", "amounts"]).transform((v) => v === "amounts"),
   // A checkbox: present ("on") when ticked, absent otherwise.
   share_trades: z

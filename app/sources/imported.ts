@@ -11,15 +11,19 @@ export type ImportedTrade = {
   quantity: number;
   price: number;
   fee: number;
+  /** The currency of price and fee as the provider gave it (ISO 4217 or its unofficial code); absent: USD. */
+  currency?: string;
 };
-export type ImportedCashFlow = { externalId: string; time: Date; amount: number };
-export type ImportedMark = { symbol: string; time: Date; price: number };
+export type ImportedCashFlow = { externalId: string; time: Date; amount: number; currency?: string };
+/** A price of the symbol at a time, in its currency (absent: USD). */
+export type ImportedMark = { symbol: string; time: Date; price: number; currency?: string };
 /**
  * Ledger events an adapter maps besides trades (docs/SOURCES.md). The ledger builder turns them
  * into the engine's events: `shares` (a split or stock distribution, as the change in units) into
- * a split by the units held then; `cancel` removes the earliest matching trade.
+ * a split by the units held then; `cancel` removes the earliest matching trade. `currency`: of
+ * its amounts and prices (absent: USD).
  */
-export type ImportedEvent = { externalId: string; time: Date } & (
+export type ImportedEvent = { externalId: string; time: Date; currency?: string } & (
   | { kind: "income"; symbol?: string; amount: number }
   | { kind: "fee"; amount: number }
   | { kind: "shares"; symbol: string; quantity: number; reason: string }

@@ -155,6 +155,8 @@ const SecuritySchema = z
     type: z.string().nullable().optional(),
     is_cash_equivalent: z.boolean().nullable().optional(),
     close_price: num.nullable().optional(),
+    iso_currency_code: z.string().nullable().optional(),
+    unofficial_currency_code: z.string().nullable().optional(),
     option_contract: z
       .object({
         contract_type: z.string(),
@@ -181,6 +183,7 @@ const TransactionSchema = z
     type: z.string(),
     subtype: z.string(),
     iso_currency_code: z.string().nullable().optional(),
+    unofficial_currency_code: z.string().nullable().optional(),
   })
   .passthrough();
 const HoldingSchema = z
@@ -191,6 +194,8 @@ const HoldingSchema = z
     institution_price_as_of: z.string().nullable().optional(),
     institution_value: num.nullable().optional(),
     quantity: num,
+    iso_currency_code: z.string().nullable().optional(),
+    unofficial_currency_code: z.string().nullable().optional(),
   })
   .passthrough();
 const AccountSchema = z
@@ -316,7 +321,21 @@ function timeOf(t: PlaidInvestmentTransaction): Date {
   return new Date(`${t.date}T20:00:00.000Z`);
 }
 
-export type MappingStats = { skipped: Record<string, number> };
+/** skipped: rows not mapped, by reason; currencies: rows mapped in a currency other than USD, by code. */
+export type MappingStats = { skipped: Record<string, number>; currencies: Record<string, number> };
+
+/**
+ * A row's currency as Plaid gives it: `iso_currency_code`, else `unofficial_currency_code` (Plaid
+ * sets one of the two; the unofficial one for codes outside ISO 4217, crypto-like assets among
+ * them), upper-cased; neither: USD. Kept as given, known to us or not (DECISIONS 181).
+ */
+export function plaidCurrencyOf(row: {
+  iso_currency_code?: string | null;
+  unofficial_currency_code?: string | null;
+}): string {
+  const code = (row.iso_currency_code || row.unofficial_currency_code || "USD").trim().toUpperCase();
+  return code || "USD";
+}
 
 /**
  * Maps Plaid investment transactions and holdings to the ledger (docs/SOURCES.md has the table):
@@ -349,12 +368,21 @@ export function mapPlaidInvestments(input: {
   const mergerLegs: { t: PlaidInvestmentTransaction; symbol: string }[] = [];
   const skipped: Record<string, number> = {};
   const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
+  const currencies: Record<string, number> = {};
 
   for (const t of input.transactions) {
-    if (t.iso_currency_code && t.iso_currency_code !== "USD") {
-      skip("non-USD");
-      continue;
+    // Every row this transaction maps to carries its currency (USD rows stay as they were).
+    const currency = plaidCurrencyOf(t);
+    const before = [trades.length, cashFlows.length, events.length] as const;
+    mapOne(t);
+    if (currency !== "USD") {
+      const rows = [...trades.slice(before[0]), ...cashFlows.slice(before[1]), ...events.slice(before[2])];
+      for (const row of rows) row.currency = currency;
+      if (rows.length) currencies[currency] = (currencies[currency] ?? 0) + rows.length;
     }
+  }
+
+  function mapOne(t: PlaidInvestmentTransaction): void {
     const sec = t.security_id ? securities.get(t.security_id) : undefined;
     const time = timeOf(t);
     const externalId = t.investment_transaction_id;
@@ -385,26 +413,26 @@ export function mapPlaidInvestments(input: {
           events.push({ kind: "income", externalId, time, amount: cashIn }); // a tax refund
         else skip("zero tax");
       } else skip(`cash ${subtype}`);
-      continue;
+      return;
     }
     if (type === "fee") {
       if (cashIn < 0) events.push({ kind: "fee", externalId, time, amount: -cashIn });
       else if (cashIn > 0)
         events.push({ kind: "income", externalId, time, amount: cashIn }); // a fee rebate
       else skip("zero fee");
-      continue;
+      return;
     }
     if (type !== "buy" && type !== "sell" && type !== "transfer" && type !== "cancel") {
       skip(`type ${type}`);
-      continue;
+      return;
     }
     if (!sec) {
       skip(type === "cancel" ? "cancel of an unknown security" : "unknown security");
-      continue;
+      return;
     }
     if (isCashLike(sec)) {
       skip("cash equivalent");
-      continue;
+      return;
     }
     const assetClass = assetClassOf(sec);
     const qty = Math.abs(t.quantity);
@@ -422,7 +450,7 @@ export function mapPlaidInvestments(input: {
           amount: Math.abs(t.amount),
         });
       else skip("cancel without a quantity");
-      continue;
+      return;
     }
     if (type === "transfer" && UNIT_CHANGES.has(subtype)) {
       if (t.quantity !== 0)
@@ -435,7 +463,7 @@ export function mapPlaidInvestments(input: {
           reason: subtype,
         });
       else skip(`${subtype} without a quantity`);
-      continue;
+      return;
     }
     if (type === "transfer" && subtype === "spin off") {
       if (t.quantity > 0)
@@ -448,15 +476,15 @@ export function mapPlaidInvestments(input: {
           price: Math.max(0, t.price),
         });
       else skip("spin off without new shares");
-      continue;
+      return;
     }
     if (type === "transfer" && subtype === "merger") {
       mergerLegs.push({ t, symbol: symbolOf(sec) });
-      continue;
+      return;
     }
     if (!(qty > 0)) {
       skip("zero quantity");
-      continue;
+      return;
     }
     const fee = Math.max(0, t.fees ?? 0);
     const side: "buy" | "sell" =
@@ -467,7 +495,7 @@ export function mapPlaidInvestments(input: {
     if (!(price > 0) && type === "transfer") price = sec.close_price ?? 0;
     if (!(price > 0)) {
       skip("no price");
-      continue;
+      return;
     }
     trades.push({ externalId, time, symbol: symbolOf(sec), assetClass, side, quantity: qty * multiplier, price, fee });
     if (type === "transfer") {
@@ -508,9 +536,11 @@ export function mapPlaidInvestments(input: {
     const key = `${symbol}|${time.toISOString()}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    marks.push({ symbol, time, price: h.institution_price });
+    // A holding's price is in the holding's currency (else its security's).
+    const currency = plaidCurrencyOf(h.iso_currency_code || h.unofficial_currency_code ? h : sec);
+    marks.push({ symbol, time, price: h.institution_price, ...(currency !== "USD" ? { currency } : {}) });
   }
-  return { trades, cashFlows, marks, events, stats: { skipped } };
+  return { trades, cashFlows, marks, events, stats: { skipped, currencies } };
 }
 
 /**

@@ -4,6 +4,7 @@ import { setupServer, type SetupServer } from "msw/node";
 import { appleHandlers } from "./apple";
 import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
+import { fxRateHandlers } from "./fx-rates";
 import { solanaHandlers } from "./solana";
 import { deliverPlaidWebhooksTo, plaidHandlers } from "./plaid";
 import { priceHandlers } from "./prices";
@@ -22,6 +23,7 @@ export type ProviderMockFlags = {
   solana?: boolean;
   stripe?: boolean;
   prices?: boolean;
+  "fx-rates"?: boolean;
 };
 
 export async function startProviderMocks(
@@ -56,6 +58,10 @@ export async function startProviderMocks(
   if (which.prices) {
     handlers.push(...priceHandlers());
     providers.push("prices");
+  }
+  if (which["fx-rates"]) {
+    handlers.push(...fxRateHandlers());
+    providers.push("fx-rates");
   }
   if (!handlers.length) return null;
   const server = setupServer(...handlers);

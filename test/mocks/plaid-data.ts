@@ -57,8 +57,18 @@ export function demoItemId(publicToken: string): string {
 }
 
 export function demoAccountIds(username: string) {
-  return { brokerage: hex(`${username}:brokerage`), checking: hex(`${username}:checking`) };
+  return {
+    brokerage: hex(`${username}:brokerage`),
+    checking: hex(`${username}:checking`),
+    canadian: hex(`${username}:brokerage-cad`),
+  };
 }
+
+/**
+ * A demo username whose brokerage also holds a Canadian dollar account (issue 32): user_good_cad,
+ * or user_good_cad<suffix> for another one.
+ */
+export const DEMO_CAD_USERNAME_RE = /^user_good_cad[a-z0-9]*$/;
 
 // ---------------------------------------------------------------------------------------------
 // Plaid-shaped records (the subset of fields the SDK types name and our mapping reads).
@@ -78,7 +88,7 @@ export type DemoSecurity = {
   close_price: number | null;
   close_price_as_of: string | null;
   update_datetime: null;
-  iso_currency_code: "USD";
+  iso_currency_code: string;
   unofficial_currency_code: null;
   market_identifier_code: string | null;
   sector: null;
@@ -105,7 +115,7 @@ export type DemoTransaction = {
   fees: number;
   type: "buy" | "sell" | "cash" | "fee" | "transfer" | "cancel";
   subtype: string;
-  iso_currency_code: "USD";
+  iso_currency_code: string;
   unofficial_currency_code: null;
   cancel_transaction_id: null;
 };
@@ -119,7 +129,7 @@ export type DemoHolding = {
   institution_value: number;
   cost_basis: number | null;
   quantity: number;
-  iso_currency_code: "USD";
+  iso_currency_code: string;
   unofficial_currency_code: null;
   vested_quantity: null;
   vested_value: null;
@@ -720,14 +730,135 @@ export function demoBrokerage(username: string = DEMO_USERNAME): DemoBrokerage {
   hold(cashSecurity, round2(cash + sideCash), 1);
   const value = holdings.reduce((s, h) => s + h.institution_value, 0);
 
+  const accounts: Array<ReturnType<typeof demoAccounts>[number]> = demoAccounts(username, cash, value);
+  if (DEMO_CAD_USERNAME_RE.test(username)) {
+    const cad = canadianAccount(username);
+    securities.push(...cad.securities);
+    txs.push(...cad.transactions);
+    holdings.push(...cad.holdings);
+    accounts.push(cad.account);
+  }
   txs.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));
   const brokerage = {
     username,
-    accounts: demoAccounts(username, cash, value),
+    accounts,
     securities,
     transactions: txs,
     holdings,
   };
   cache.set(username, brokerage);
   return brokerage;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Canadian dollar account (user_good_cad…): TSX shares bought and sold in CAD, a CAD deposit, a
+// CAD dividend and a CAD fee, every amount in CAD (iso_currency_code "CAD"), as Plaid reports an
+// account held in Canadian dollars. Fixed figures (not the seeded walk), so tests can name them.
+
+/** [ticker, name, price per share on each fill date in CAD]. TSX listings only: no US ticker twice. */
+const TSX: [string, string][] = [
+  ["RY", "Royal Bank of Canada"],
+  ["ENB", "Enbridge Inc."],
+  ["TD", "The Toronto-Dominion Bank"],
+];
+
+/** The CAD account's transactions, oldest first: [date, kind, ticker|null, quantity, price, fees, amount]. */
+export const DEMO_CAD_TRANSACTIONS: ReadonlyArray<
+  readonly [string, "deposit" | "buy" | "sell" | "dividend" | "fee", string | null, number, number, number, number]
+> = [
+  ["2025-05-01", "deposit", null, 0, 0, 0, -20_000],
+  ["2025-05-06", "buy", "RY", 40, 165.2, 4.95, 6612.95],
+  ["2025-06-12", "buy", "ENB", 100, 58.4, 4.95, 5844.95],
+  ["2025-08-15", "dividend", "ENB", 0, 0, 0, -94.25],
+  ["2025-09-02", "fee", null, 0, 0, 0, 9.95],
+  ["2025-11-03", "sell", "RY", -20, 182.1, 4.95, -3637.05],
+  ["2026-03-02", "buy", "TD", 60, 96.3, 4.95, 5782.95],
+];
+
+function canadianAccount(username: string) {
+  const accountId = demoAccountIds(username).canadian;
+  const securities = TSX.map(([ticker, name]) =>
+    security({
+      ticker_symbol: ticker,
+      name,
+      type: "equity",
+      market_identifier_code: "XTSE",
+      iso_currency_code: "CAD",
+      close_price: { RY: 188.4, ENB: 63.1, TD: 101.75 }[ticker]!,
+      close_price_as_of: DEMO_HISTORY_END,
+    }),
+  );
+  const byTicker = new Map(securities.map((sec) => [sec.ticker_symbol!, sec]));
+  const transactions: DemoTransaction[] = DEMO_CAD_TRANSACTIONS.map(
+    ([date, kind, ticker, quantity, price, fees, amount], i) => ({
+      investment_transaction_id: hex(`${username}:cad-tx:${i}`),
+      account_id: accountId,
+      security_id: ticker ? byTicker.get(ticker)!.security_id : null,
+      date,
+      transaction_datetime: null,
+      name:
+        kind === "deposit"
+          ? "EFT DEPOSIT (CAD)"
+          : kind === "dividend"
+            ? `DIVIDEND ${ticker}`
+            : kind === "fee"
+              ? "ADMINISTRATION FEE (CAD)"
+              : `${kind.toUpperCase()} ${Math.abs(quantity)} ${ticker} @ ${price}`,
+      quantity,
+      amount,
+      price,
+      fees,
+      type: kind === "deposit" || kind === "dividend" ? "cash" : kind,
+      subtype: kind === "fee" ? "account fee" : kind,
+      iso_currency_code: "CAD",
+      unofficial_currency_code: null,
+      cancel_transaction_id: null,
+    }),
+  );
+  const held = new Map<string, number>();
+  let cash = 0;
+  for (const [, , ticker, quantity, , , amount] of DEMO_CAD_TRANSACTIONS) {
+    cash -= amount;
+    if (ticker && quantity) held.set(ticker, (held.get(ticker) ?? 0) + quantity);
+  }
+  const holdings: DemoHolding[] = [...held].map(([ticker, quantity]) => {
+    const sec = byTicker.get(ticker)!;
+    return {
+      account_id: accountId,
+      security_id: sec.security_id,
+      institution_price: sec.close_price!,
+      institution_price_as_of: DEMO_HISTORY_END,
+      institution_price_datetime: null,
+      institution_value: round2(quantity * sec.close_price!),
+      cost_basis: null,
+      quantity,
+      iso_currency_code: "CAD",
+      unofficial_currency_code: null,
+      vested_quantity: null,
+      vested_value: null,
+    };
+  });
+  const value = round2(cash + holdings.reduce((sum, h) => sum + h.institution_value, 0));
+  return {
+    securities,
+    transactions,
+    holdings,
+    account: {
+      account_id: accountId,
+      persistent_account_id: null,
+      balances: {
+        available: round2(cash),
+        current: value,
+        limit: null,
+        iso_currency_code: "CAD",
+        unofficial_currency_code: null,
+      },
+      mask: String(1000 + (parseInt(accountId.slice(0, 6), 16) % 9000)),
+      name: "Platypus Brokerage Canada (CAD)",
+      official_name: "Platypus Canadian Dollar Brokerage Account",
+      type: "investment" as const,
+      subtype: "brokerage" as const,
+      verification_status: null,
+    },
+  };
 }

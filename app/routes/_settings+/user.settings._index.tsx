@@ -4,6 +4,13 @@ import { json, redirect, unstable_createMemoryUploadHandler, unstable_parseMulti
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Field } from "~/components/Field";
+import {
+  BASE_CURRENCIES,
+  currencyInSentence,
+  currencyLabel,
+  DEFAULT_BASE_CURRENCY,
+  isBaseCurrency,
+} from "~/lib/currencies";
 import { parseForm } from "~/lib/forms";
 import { SettingsSchema, timeZones } from "~/lib/profile-schemas";
 import { Avatar } from "~/components/Avatar";
@@ -21,6 +28,8 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grad
 // reloading it does not post again. What was done travels as a query parameter.
 const DONE = {
   saved: "Your settings are saved.",
+  // A new base currency: the grade is re-made by a job (its sentence names the currency, below).
+  regrading: "Your settings are saved. Your grade is being re-made.",
   "avatar-updated": "Your avatar is updated.",
   "avatar-removed": "Your avatar is removed.",
 } as const;
@@ -69,7 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await updateProfile(user.id, profile);
   if (result === "username-taken")
     return refuse({ errors: { username: "That username is taken. Try another." }, values: parsed.values });
-  return redirect(doneAt("saved"));
+  return redirect(doneAt(result === "regrading" ? "regrading" : "saved"));
 }
 
 async function avatarAction(request: Request, userId: number) {
@@ -101,6 +110,13 @@ export default function Settings() {
     if (done === "avatar-updated") avatarForm.current?.reset();
   }, [done, location.key]);
   const avatarNotice = done === "avatar-updated" || done === "avatar-removed" ? DONE[done] : null;
+  const baseCurrency = isBaseCurrency(profile.base_currency) ? profile.base_currency : DEFAULT_BASE_CURRENCY;
+  const savedNotice =
+    done === "regrading"
+      ? `Your settings are saved. Your grade is being re-made in ${currencyInSentence(baseCurrency)}.`
+      : done === "saved"
+        ? DONE.saved
+        : null;
   const v = (k: string, fallback: string | null) => data?.values[k] ?? fallback ?? "";
   // After a refused save the choices show what was sent (an unticked box sends nothing).
   const typed = data && Object.keys(data.values).length > 0 ? data.values : null;
@@ -111,9 +127,9 @@ export default function Settings() {
       <h1>Settings</h1>
       <p className="lead">Signed in as {profile.email}.</p>
       <Form method="post" action={SETTINGS} className="stack card" noValidate>
-        {done === "saved" && !data ? (
+        {savedNotice && !data ? (
           <p className="form-success" role="status">
-            {DONE.saved}
+            {savedNotice}
           </p>
         ) : null}
         <Field
@@ -160,6 +176,21 @@ export default function Settings() {
           options={timeZones.map((z) => [z, z.replaceAll("_", " ")] as const)}
           hint="Your Stats tab groups trades by weekday and hour of day in this zone."
           error={data?.errors.time_zone}
+        />
+        <Field
+          as="select"
+          label="Base currency"
+          name="base_currency"
+          defaultValue={v("base_currency", baseCurrency)}
+          options={[
+            ...BASE_CURRENCIES.map((c) => [c, currencyLabel(c)] as const),
+            // A refused code comes back as it was sent, beside its error.
+            ...(typed?.base_currency && !isBaseCurrency(typed.base_currency)
+              ? [[typed.base_currency, `${typed.base_currency} (not offered)`] as const]
+              : []),
+          ]}
+          hint="Your grade is made in this currency: amounts in others are converted at the ECB’s daily reference rates. Changing it re-makes your grade."
+          error={data?.errors.base_currency}
         />
         <button type="submit" className="btn btn-primary">
           Save settings

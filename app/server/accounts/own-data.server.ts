@@ -69,7 +69,7 @@ export async function exportUserData(userId: number) {
     ofAccounts(() =>
       db
         .selectFrom("trades")
-        .select(["linked_account_id", "time", "symbol", "asset_class", "side", "quantity", "price", "fee"])
+        .select(["linked_account_id", "time", "symbol", "asset_class", "side", "quantity", "price", "fee", "currency"])
         .where("linked_account_id", "in", accountIds)
         .orderBy("time")
         .execute(),
@@ -77,7 +77,7 @@ export async function exportUserData(userId: number) {
     ofAccounts(() =>
       db
         .selectFrom("cash_flows")
-        .select(["linked_account_id", "time", "amount"])
+        .select(["linked_account_id", "time", "amount", "currency"])
         .where("linked_account_id", "in", accountIds)
         .orderBy("time")
         .execute(),
@@ -85,7 +85,7 @@ export async function exportUserData(userId: number) {
     ofAccounts(() =>
       db
         .selectFrom("ledger_events")
-        .select(["linked_account_id", "time", "kind", "symbol", "data"])
+        .select(["linked_account_id", "time", "kind", "symbol", "data", "currency"])
         .where("linked_account_id", "in", accountIds)
         .orderBy("time")
         .execute(),

@@ -400,6 +400,13 @@ export async function gradeSeededDemoTrader(
 
 class AlreadyGraded extends Error {}
 
+/**
+ * Why a grade is re-made: a new engine (DECISIONS 168), or the trader's new base currency (issue 32,
+ * DECISIONS 181: the same re-make, from the stored history, whatever the grade's engine version).
+ */
+export type RemakeReason = { kind: "engine" } | { kind: "base-currency"; currency: string };
+const ENGINE_REMAKE: RemakeReason = { kind: "engine" };
+
 /** What re-making one trader's grade under this engine came to (DECISIONS 168). */
 export type RemakeOutcome = "remade" | "current" | "ungraded" | "busy" | "superseded";
 
@@ -411,11 +418,16 @@ export type RemakeOutcome = "remade" | "current" | "ungraded" | "busy" | "supers
  * alone; the current grade is swapped only if it is still the one read, so a trader is re-made
  * once however many processes try. Throws what the grade throws: the caller counts it and goes on.
  */
-export async function remakeGrade(userId: number, now = new Date()): Promise<RemakeOutcome> {
+export async function remakeGrade(
+  userId: number,
+  now = new Date(),
+  why: RemakeReason = ENGINE_REMAKE,
+): Promise<RemakeOutcome> {
   const db = await getDb();
   const old = await currentGradeRow(userId);
   if (!old) return "ungraded";
-  if (!isOlderEngineVersion(old.engine_version, ENGINE_VERSION)) return "current";
+  // A new base currency re-makes a grade of this engine too (its figures are in another currency).
+  if (why.kind === "engine" && !isOlderEngineVersion(old.engine_version, ENGINE_VERSION)) return "current";
   const releaseEvaluationSlot = await claimEvaluationSlot(userId);
   // Someone is grading them now, under this engine: nothing left to re-make.
   if (!releaseEvaluationSlot) return "busy";
@@ -487,8 +499,9 @@ export async function remakeGrade(userId: number, now = new Date()): Promise<Rem
         kind: "grade_recomputed",
         actorId: null,
         subject: `evaluation:${row.id}`,
-        url: changelogPath(ENGINE_VERSION),
+        url: why.kind === "engine" ? changelogPath(ENGINE_VERSION) : "/profile",
         data: {
+          ...(why.kind === "base-currency" ? { reason: "base-currency", currency: why.currency } : {}),
           version: ENGINE_VERSION,
           previousVersion: old.engine_version,
           from: old.tier,

@@ -14,6 +14,7 @@ import {
   type PreparedLedger,
   type Trade,
 } from "~/grading";
+import { isBaseCurrency } from "~/lib/currencies";
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "../platform/log.server";
@@ -236,7 +237,7 @@ async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
     >`
     select a.id,
       case when s.linked_account_id is null then null
-        else (select count(*)::int from trades c where c.linked_account_id = a.id) end as total,
+        else (select count(*)::int from trades c where c.linked_account_id = a.id and c.currency = 'USD') end as total,
       s.through_id::text as s_through_id, s.n as s_n, s.lanes as s_lanes, d.*
     from linked_accounts a
     left join trade_snapshots s on s.linked_account_id = a.id and ${useSnapshots}
@@ -247,7 +248,7 @@ async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
         string_agg(fee::text, ',') as fees
       from (
         select id, external_id, symbol, ${isoTime("time")} as time, asset_class, side, quantity, price, fee
-        from trades where linked_account_id = a.id and id > coalesce(s.through_id, 0)
+        from trades where linked_account_id = a.id and id > coalesce(s.through_id, 0) and currency = 'USD'
         order by trades.time, external_id collate "C"
       ) trade
     ) d
@@ -424,7 +425,11 @@ export async function buildUserLedger(
   asOf: Date,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: SnapshotTrades | null }> {
   const db = await getDb();
-  const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
+  // WIRING (issue 32): until the engine takes the ledger contract's currencies, only USD rows are
+  // read (every ledger and digest as before) and the others are counted as not used (otherCurrencyRows);
+  // with the engine's contract, read every row with its currency, add `baseCurrency` and
+  // `fxRates` (fxRatesFor, grades/fx-rates.server.ts) and drop the four `currency = 'USD'` filters.
+  const [userTradesRead, cashFlows, marks, stored, otherCurrencies] = await Promise.all([
     userTrades(db, userId, asOf),
     db
       .selectFrom("cash_flows")
@@ -437,6 +442,7 @@ export async function buildUserLedger(
       ])
       .where("linked_accounts.user_id", "=", userId)
       .where("cash_flows.time", "<=", asOf)
+      .where("cash_flows.currency", "=", "USD")
       .orderBy("cash_flows.linked_account_id")
       .orderBy("cash_flows.external_id")
       .execute(),
@@ -451,6 +457,7 @@ export async function buildUserLedger(
       ])
       .where("linked_accounts.user_id", "=", userId)
       .where("price_marks.time", "<=", asOf)
+      .where("price_marks.currency", "=", "USD")
       .orderBy("price_marks.linked_account_id")
       .orderBy("price_marks.symbol")
       .orderBy("price_marks.time")
@@ -468,9 +475,11 @@ export async function buildUserLedger(
       ])
       .where("linked_accounts.user_id", "=", userId)
       .where("ledger_events.time", "<=", asOf)
+      .where("ledger_events.currency", "=", "USD")
       .orderBy("ledger_events.linked_account_id")
       .orderBy("ledger_events.external_id")
       .execute(),
+    otherCurrencyRows(db, userId, asOf),
   ]);
   const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n${userTradesRead.digest}`);
   const trades = userTradesRead.trades;
@@ -506,7 +515,35 @@ export async function buildUserLedger(
   const resolved = resolveEvents(ledger.trades, storedEvents);
   ledger.trades = resolved.trades;
   ledger.events = resolved.events;
-  return { ledger, digest: hash.digest("hex"), skipped: resolved.skipped, snapshot: userTradesRead.snapshot };
+  const skipped = { ...resolved.skipped };
+  for (const [reason, count] of Object.entries(otherCurrencies)) skipped[reason] = (skipped[reason] ?? 0) + count;
+  return { ledger, digest: hash.digest("hex"), skipped, snapshot: userTradesRead.snapshot };
+}
+
+/**
+ * The user's stored trades, cash flows and ledger events at or before asOf in a currency other than
+ * USD, which the ledger leaves out for now (see buildUserLedger): "non-USD" for a currency we
+ * know (app/lib/currencies.ts; the reason the import used to skip them under), "unknown currency"
+ * for a code we do not (kept as imported, DECISIONS 181).
+ */
+async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Record<string, number>> {
+  const { rows } = await sql<{ currency: string; n: number }>`
+    select currency, count(*)::int as n from (
+      select t.currency from trades t join linked_accounts a on a.id = t.linked_account_id
+        where a.user_id = ${userId} and t.currency <> 'USD' and t.time <= ${asOf}
+      union all
+      select c.currency from cash_flows c join linked_accounts a on a.id = c.linked_account_id
+        where a.user_id = ${userId} and c.currency <> 'USD' and c.time <= ${asOf}
+      union all
+      select e.currency from ledger_events e join linked_accounts a on a.id = e.linked_account_id
+        where a.user_id = ${userId} and e.currency <> 'USD' and e.time <= ${asOf}
+    ) other group by currency`.execute(db);
+  const out: Record<string, number> = {};
+  for (const r of rows) {
+    const reason = isBaseCurrency(r.currency) ? "non-USD" : "unknown currency";
+    out[reason] = (out[reason] ?? 0) + r.n;
+  }
+  return out;
 }
 
 /**

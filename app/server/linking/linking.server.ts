@@ -383,7 +383,13 @@ export const importJobHandlers: {
   [
     N in Exclude<
       JobName,
-      "notification-digest" | "engine-regrade" | "evaluate" | "mail-deliver" | "leaderboard-compact" | "push"
+      | "notification-digest"
+      | "engine-regrade"
+      | "currency-regrade"
+      | "evaluate"
+      | "mail-deliver"
+      | "leaderboard-compact"
+      | "push"
     >
   ]: JobHandler<N>;
 } = {

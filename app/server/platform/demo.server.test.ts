@@ -17,6 +17,7 @@ const REAL = {
   STRIPE_WEBHOOK_SECRET: "whsec_x",
   SMTP_URL: "smtp://mail.example:587",
   PRICES_LIVE: "1",
+  FX_RATES_LIVE: "1",
 };
 const env = (vars: Record<string, string>) => parseEnv({ NODE_ENV: "production", ...vars });
 
@@ -31,6 +32,7 @@ describe("which providers are simulated", () => {
       "stripe",
       "smtp",
       "prices",
+      "fx-rates",
     ]);
     // Prices need no key: PRICES_LIVE=1 is the switch to the real services.
     expect(simulatedProviders(env({ ...REAL, PRICES_LIVE: "0" }))).toEqual(["prices"]);

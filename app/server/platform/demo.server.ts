@@ -33,6 +33,8 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   smtp: { switches: ["SMTP_URL"], required: ["SMTP_URL"] },
   // Historical prices (Yahoo, DefiLlama) are keyless: PRICES_LIVE=1 turns the real ones on.
   prices: { switches: ["PRICES_LIVE"], required: ["PRICES_LIVE"] },
+  // The ECB's reference rates (Frankfurter) are keyless too: FX_RATES_LIVE=1 turns the real ones on.
+  "fx-rates": { switches: ["FX_RATES_LIVE"], required: ["FX_RATES_LIVE"] },
 };
 
 /** What a provider does for the user, for the demo banner. */
@@ -44,6 +46,7 @@ const WHAT: Partial<Record<Provider, string>> = {
   google: "sign-in",
   apple: "sign-in",
   prices: "prices",
+  "fx-rates": "prices",
 };
 
 const SUBJECT_ORDER = ["brokers", "wallets", "payments", "sign-in", "prices"];

@@ -38,8 +38,8 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number 
 
 const bool = z.enum(["0", "1", "true", "false", ""]).transform((v) => v === "1" || v === "true");
 
-/** Every outside service that has a simulator: sign-in, each kind of linked account, payments, mail, prices. */
-export const PROVIDER_NAMES = ["google", "apple", ...ACCOUNT_KINDS, "stripe", "smtp", "prices"] as const;
+/** Every outside service that has a simulator: sign-in, each kind of linked account, payments, mail, prices, FX rates. */
+export const PROVIDER_NAMES = ["google", "apple", ...ACCOUNT_KINDS, "stripe", "smtp", "prices", "fx-rates"] as const;
 
 const EnvSchema = z.object({
   // Run every provider without credentials on its simulator, also in production (`npm start` sets
@@ -334,6 +334,12 @@ const EnvSchema = z.object({
   // demo mode against the msw simulator in test/mocks/prices.ts, no network needed.
   PRICES_LIVE: bool.default("0"),
   PRICES_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // The ECB's euro reference rates through Frankfurter's v1 API (keyless). Unset/0: demo mode
+  // against the msw simulator in test/mocks/fx-rates.ts. FX_RATES_URL: another Frankfurter (a
+  // self-hosted one) instead of the public https://api.frankfurter.dev.
+  FX_RATES_LIVE: bool.default("0"),
+  FX_RATES_URL: z.string().url().default("https://api.frankfurter.dev"),
+  FX_RATES_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   // Scales every simulated provider delay in demo mode (0: none, as in tests; 1: realistic).
   SIM_DELAY_FACTOR: z.coerce.number().min(0).default(1),
   STRIPE_SECRET_KEY: z

@@ -22,6 +22,7 @@ export { digestJob } from "../community/notifications.server";
 export { pushJob } from "../community/push.server";
 export { compactionJob } from "../community/market.server";
 export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
+export { currencyRegradeJob } from "../grades/currency-regrade.server";
 export { evaluateJob } from "../grades/evaluation-runs.server";
 export { isForeignOriginRequest } from "../http/origin-check.server";
 export { cachedPageBody, getCachedPage, NONCE_PLACEHOLDER, storeCachedPage } from "../http/page-cache.server";

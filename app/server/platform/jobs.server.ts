@@ -22,6 +22,7 @@ export type JobName =
   | "notification-digest"
   | "import-poll"
   | "engine-regrade"
+  | "currency-regrade"
   | "mail-deliver"
   | "leaderboard-compact"
   | "push";
@@ -39,6 +40,8 @@ export type JobData = {
   // One batch of grades re-made under a new engine (grades/engine-regrade.server.ts): the version
   // that sent it, and the last trader id the chain has passed.
   "engine-regrade": { version: string; after: number };
+  // A trader's grade re-made in the base currency they chose (grades/currency-regrade.server.ts).
+  "currency-regrade": { userId: number; currency: string };
   // The outbox sent (platform/mail.server.ts): queued with each mail and every minute.
   "mail-deliver": Record<string, never>;
   // market_leaderboard_counts folded (community/market.server.ts).
@@ -125,6 +128,14 @@ function queues(): PgBoss.Queue[] {
       name: "engine-regrade",
       ...shared,
       policy: "stately",
+      retryLimit: env.JOB_RETRY_LIMIT,
+      retryDelay: env.JOB_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+    },
+    // A grade re-made in a new base currency: queued with the settings' change, retried like a re-grade.
+    {
+      name: "currency-regrade",
+      ...shared,
       retryLimit: env.JOB_RETRY_LIMIT,
       retryDelay: env.JOB_RETRY_DELAY_SECONDS,
       retryBackoff: true,

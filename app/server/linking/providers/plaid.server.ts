@@ -329,6 +329,9 @@ async function plaidStep(row: StepRow<PlaidCursor>): Promise<void> {
       holdings: [],
       asOf: new Date(),
     });
+    // Stored with their currency; graded once the engine takes currencies (DECISIONS 181).
+    if (Object.keys(mapped.stats.currencies).length)
+      log("info", "plaid: rows in other currencies", { importId: row.id, ...mapped.stats.currencies });
     const fetched = offset + page.transactions.length;
     const more = page.transactions.length > 0 && fetched < page.total;
     await commitStep(

@@ -37,6 +37,8 @@ export interface UsersTable {
   time_zone: Generated<string>;
   /** May use /admin (migration 0017; `npm run admin -- grant <email>`). */
   is_admin: Generated<boolean>;
+  /** The currency the trader's grade is made in (migration 0038; app/lib/currencies.ts BASE_CURRENCIES). */
+  base_currency: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -132,6 +134,8 @@ export interface TradesTable {
   quantity: number;
   price: number;
   fee: ColumnType<number, number | undefined, number>;
+  /** ISO 4217, or a provider's unofficial code, as imported (migration 0038); every older row is USD. */
+  currency: Generated<string>;
 }
 
 /** A linked account's trades as columns, through trades.id through_id (migration 0028; ledger.server.ts). */
@@ -165,6 +169,8 @@ export interface CashFlowsTable {
   external_id: string;
   time: Timestamp;
   amount: number;
+  /** ISO 4217, or a provider's unofficial code, as imported (migration 0038); every older row is USD. */
+  currency: Generated<string>;
 }
 
 export interface PriceMarksTable {
@@ -172,6 +178,8 @@ export interface PriceMarksTable {
   symbol: string;
   time: Timestamp;
   price: number;
+  /** ISO 4217, or a provider's unofficial code, as imported (migration 0038); every older row is USD. */
+  currency: Generated<string>;
 }
 
 export interface ProviderPayloadsTable {
@@ -231,6 +239,8 @@ export interface LedgerEventsTable {
   kind: LedgerEventKind;
   symbol: string | null;
   data: ColumnType<Record<string, unknown>, string, string>;
+  /** ISO 4217, or a provider's unofficial code, as imported (migration 0038); every older row is USD. */
+  currency: Generated<string>;
 }
 
 export interface EvaluationLedgersTable {
