@@ -282,8 +282,11 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
   for (const [s, cur] of symbolCur) if (curIndex.has(cur)) symbolCurrency.set(s, curIndex.get(cur)!);
 
   // Foreign cash is held only when the ledger says where the money came from: a ledger without
-  // cash flows or receives is graded as funded by the base currency at each trade (§4).
-  const funded = cashFlows.length > 0 || ledger.events.some((e) => e.kind === "receive");
+  // flows is graded as funded by the base currency at each trade (§4).
+  // (As funding.ts: any flow at or before asOf, in cash or in kind.)
+  const funded =
+    cashFlows.some((f) => cut(parseIsoMs(f.time))) ||
+    events.some((e) => (e.kind === "receive" || e.kind === "send") && cut(parseIsoMs(e.time)));
   const { rateEvents, realized } = revalue(table, currencies, curIndex, moves, firstUse, firstActivity, asOfMs, funded);
 
   const out: Ledger = { ...ledger, trades, cashFlows, prices, events, benchmark: benchmarkInBase(ledger.benchmark, table) };
