@@ -67,8 +67,14 @@ export function rateTable(ledger: Ledger): RateTable {
   for (const [cur, list] of by) {
     // Two rates at one time: the larger wins, whatever the input order (order never matters).
     list.sort((a, b) => a.t - b.t || a.r - b.r);
-    times.set(cur, Float64Array.from(list, (x) => x.t));
-    rates.set(cur, Float64Array.from(list, (x) => x.r));
+    times.set(
+      cur,
+      Float64Array.from(list, (x) => x.t),
+    );
+    rates.set(
+      cur,
+      Float64Array.from(list, (x) => x.r),
+    );
   }
   return { base, times, rates };
 }
@@ -289,7 +295,14 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
     events.some((e) => (e.kind === "receive" || e.kind === "send") && cut(parseIsoMs(e.time)));
   const { rateEvents, realized } = revalue(table, currencies, curIndex, moves, firstUse, firstActivity, asOfMs, funded);
 
-  const out: Ledger = { ...ledger, trades, cashFlows, prices, events, benchmark: benchmarkInBase(ledger.benchmark, table) };
+  const out: Ledger = {
+    ...ledger,
+    trades,
+    cashFlows,
+    prices,
+    events,
+    benchmark: benchmarkInBase(ledger.benchmark, table),
+  };
   const all = [...rateEvents, ...internal].sort((a, b) => a.time - b.time || a.kind - b.kind);
   const notUsed: string[] = [];
   for (const [cur, list] of [...missing].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
@@ -351,7 +364,9 @@ function revalue(
     }
   }
   // In instant order: rate changes first, then flows, income and fees, exchanges, trades; ties by size.
-  steps.sort((a, b) => a.t - b.t || a.rank - b.rank || a.units - b.units || (a.cur < b.cur ? -1 : a.cur > b.cur ? 1 : 0));
+  steps.sort(
+    (a, b) => a.t - b.t || a.rank - b.rank || a.units - b.units || (a.cur < b.cur ? -1 : a.cur > b.cur ? 1 : 0),
+  );
   const balance = new Map<string, number>();
   const cost = new Map<string, number>();
   const lastRate = new Map<string, number>();

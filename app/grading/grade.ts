@@ -46,7 +46,18 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const exposure = exposureFigures(c, pass, returns.activeDays, funding.impliedFunding, warnings);
   const market = marketFigures(c, pass, risk, funding.flows, returns, rf, warnings);
   const currency = currencyFigures(c, pass, funding.impliedFunding, returns.twr);
-  const metrics = metricsOf({ trades: c.n, pass, unrealized, funding, risk, trips, returns, exposure, market, currency });
+  const metrics = metricsOf({
+    trades: c.n,
+    pass,
+    unrealized,
+    funding,
+    risk,
+    trips,
+    returns,
+    exposure,
+    market,
+    currency,
+  });
   const curve = curveOf(pass, risk.drawdown, market.bench);
   // The score's window starts with the first money in (a trade before any deposit is no record).
   const funded = Math.max(funding.flows.find((f) => f.amount > 0)?.time ?? c.firstMs, c.firstMs);
