@@ -36,15 +36,15 @@ export interface FxInfo {
 }
 
 /**
- * Whether a ledger needs the currency path: a base other than USD, a row in another currency than
- * the base, an exchange, or a benchmark in another currency. One read of each row's `currency`.
+ * Whether a ledger needs the currency path, trades aside: a base other than USD, a cash flow or an
+ * event in another currency than the base, an exchange, or a benchmark in another currency. The
+ * trades' currencies are read while prepare reads the trades (prepare/read.ts).
  */
 export function needsFx(ledger: Ledger): boolean {
   const base = ledger.baseCurrency ?? DEFAULT_BASE;
   if (base !== DEFAULT_BASE) return true;
   const bc = ledger.benchmark?.currency;
   if (bc !== undefined && bc !== base) return true;
-  for (const t of ledger.trades) if (t.currency !== undefined && t.currency !== base) return true;
   for (const f of ledger.cashFlows ?? []) if (f.currency !== undefined && f.currency !== base) return true;
   for (const e of ledger.events ?? []) {
     if (e.kind === "fx") return true;

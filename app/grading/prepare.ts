@@ -2,7 +2,7 @@
 // phases: read every object once in input order (prepare/read.ts, prepare/events.ts), then keep
 // what is at or before asOf in instant order (prepare/order.ts) and number the positions.
 import { benchColumns, riskFreeColumns, type PreparedEvent, type PreparedLedger } from "./columns";
-import { convertLedger, needsFx } from "./fx";
+import { convertLedger, DEFAULT_BASE, needsFx } from "./fx";
 import type { Ledger } from "./ledger";
 import { decodeEvents, readInKindRows, symbolClasses } from "./prepare/events";
 import { countInKind, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
@@ -17,11 +17,14 @@ import { formatIso, parseIsoMs } from "./time";
  * the next grade, but no fresh memory (grade() uses it for a ledger it prepares itself).
  */
 export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger {
-  return needsFx(ledger) ? prepareInBase(ledger, transient) : prepareColumns(ledger, transient);
+  if (needsFx(ledger)) return prepareInBase(ledger, transient);
+  // A trade in another currency is found while the trades are read (no pass of its own).
+  const c = prepareColumns(ledger, transient);
+  return c === null ? prepareInBase(ledger, transient) : c;
 }
 
-/** The columns of a ledger all in one currency. */
-function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger {
+/** The columns of a ledger all in one currency; null when a trade turns out to be in another. */
+function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger | null {
   // Typed arrays the result keeps: its own, or scratch.
   const alloc: Alloc = transient ? scratchRaw : (_slot, kind, n) => fresh(kind, n);
   const events = ledger.events ?? [];
@@ -29,7 +32,8 @@ function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger {
   const marks = ledger.prices ?? [];
 
   // Every object read once, in input order; a bad time throws here, trades first, then asOf.
-  const r = readTrades(ledger.trades, events, alloc);
+  const r = readTrades(ledger.trades, events, alloc, ledger.baseCurrency ?? DEFAULT_BASE);
+  if (r.foreignTrade) return null;
   const evTime = readTimes(events, "events", new Float64Array(events.length), r);
   readInKindRows(events, evTime, r);
   const ev0 = decodeEvents(events, evTime, r);
@@ -102,7 +106,7 @@ function prepareInBase(ledger: Ledger, transient: boolean): PreparedLedger {
   const conv = convertLedger(ledger, asOfMs);
   // asOf as the ledger has it (rows left out for want of a rate do not move it).
   const inBase = Number.isFinite(asOfMs) ? { ...conv.ledger, asOf: formatIso(asOfMs) } : conv.ledger;
-  const c = prepareColumns(inBase, transient);
+  const c = prepareColumns(inBase, transient)!;
   const extra = conv.events.filter((e) => !(e.time > c.asOfMs));
   const ev: PreparedEvent[] = [];
   let j = 0;
