@@ -144,7 +144,7 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
     if (cur !== base && cut(t)) moves.push({ t, rank, cur, units });
   };
   const firstUse = new Map<string, number>();
-  const use = (cur: string, t: number) => {
+  const held = (cur: string, t: number) => {
     if (cur === base) return;
     used.add(cur);
     if (!(firstUse.get(cur)! <= t)) firstUse.set(cur, t);
@@ -183,7 +183,7 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
       trades.push(tr);
       continue;
     }
-    use(cur, t);
+    held(cur, t);
     const fee = tr.fee ?? 0;
     const notional = tr.quantity * tr.price;
     move(t, MOVE_RANK.trade, cur, tr.side === "buy" ? -(notional + fee) : notional - fee);
@@ -204,7 +204,7 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
       cashFlows.push(f);
       continue;
     }
-    use(cur, t);
+    held(cur, t);
     move(t, MOVE_RANK.flow, cur, f.amount);
     cashFlows.push({ ...f, amount: f.amount * r, currency: base });
   }
@@ -222,8 +222,8 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
         continue;
       }
       if (cut(t)) activity(t);
-      use(e.sell, t);
-      use(e.buy, t);
+      held(e.sell, t);
+      held(e.buy, t);
       const fee = e.fee ?? 0;
       move(t, MOVE_RANK.fx, e.sell, -(e.sellAmount + fee));
       move(t, MOVE_RANK.fx, e.buy, e.buyAmount);
@@ -249,7 +249,7 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
         events.push(e);
         continue;
       }
-      use(cur, t);
+      held(cur, t);
       if (e.kind === "income") {
         move(t, MOVE_RANK.income, cur, e.amount);
         events.push({ ...e, amount: e.amount * r, currency: base });
@@ -278,7 +278,7 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
       miss(cur, `price of ${p.symbol} on ${p.time.slice(0, 10)}`);
       continue;
     }
-    use(cur, Math.max(t, firstActivity));
+    held(cur, Math.max(t, firstActivity));
     prices.push({ ...p, price: p.price * r });
   }
 
