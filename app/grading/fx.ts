@@ -317,6 +317,11 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
     );
   }
   const bc = ledger.benchmark?.currency ?? DEFAULT_BASE;
+  const dropped = (ledger.benchmark?.prices.length ?? 0) - (out.benchmark?.prices.length ?? 0);
+  if (dropped > 0)
+    notUsed.push(
+      `${dropped} benchmark close(s) in ${bc} could not be valued in ${base} and were left out: there is no ${bc} rate on or before their date.`,
+    );
   return {
     ledger: out,
     events: all,
