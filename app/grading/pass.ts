@@ -222,7 +222,10 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const { n } = c;
   const nSym = c.symbols.length;
   // Events may create positions (rename, spin-off, transfer targets): room for them up front.
-  const posCap = c.nPos + (c.ev.length > 0 ? c.ev.length * Math.max(1, c.accounts.length) : 0);
+  // (Rate changes and exchanges create none: a multi-currency ledger has hundreds of them a year.)
+  let nEv = c.ev.length;
+  if (c.fx !== undefined) nEv = c.ev.filter((e) => e.kind !== EV_FXRATE && e.kind !== EV_FXPNL).length;
+  const posCap = c.nPos + (nEv > 0 ? nEv * Math.max(1, c.accounts.length) : 0);
   const posSym = new Int32Array(posCap);
   const posAcc = new Int32Array(posCap);
   posSym.set(c.posSym);
