@@ -144,8 +144,9 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
     if (cur !== base && cut(t)) moves.push({ t, rank, cur, units });
   };
   const firstUse = new Map<string, number>();
+  // (A row after asOf is converted, and left out by prepare, but holds nothing in the grade.)
   const held = (cur: string, t: number) => {
-    if (cur === base) return;
+    if (cur === base || !cut(t)) return;
     used.add(cur);
     if (!(firstUse.get(cur)! <= t)) firstUse.set(cur, t);
   };
