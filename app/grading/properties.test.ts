@@ -653,12 +653,22 @@ describe("properties, every currency (v3.1)", () => {
   });
 
   it("a ledger in one foreign currency at a constant rate has every percentage of its base twin, and no currency return", () => {
+    // A market to measure alpha and beta against, in the base (USD) for both.
+    const prices = Array.from({ length: 101 }, (_, d) => ({
+      time: iso(BASE + d * 86_400_000 + 21 * 3_600_000),
+      price: 400 * (1 + 0.05 * Math.sin(d / 7)) * (1 + d / 1000),
+    }));
+    const market = {
+      benchmark: { symbol: "SPY", prices },
+      riskFree: { symbol: "^IRX", rates: [{ time: iso(BASE - 86_400_000), rate: 0.04 }] },
+    };
     fc.assert(
       fc.property(ledgerArb, fc.double({ min: 0.01, max: 200, noNaN: true }), (input, k) => {
-        const a = grade(valid(input));
+        const a = grade(valid({ ...input, ...market }));
         const b = grade(
           valid({
             ...inCurrency(input, "CAD", k),
+            ...market,
             fxRates: { source: "test", rates: [{ currency: "CAD", time: "2023-12-01", rate: k }] },
           }),
         );
@@ -667,7 +677,10 @@ describe("properties, every currency (v3.1)", () => {
         for (const key of RATIOS) {
           if (!closeRel(ra[key], rb[key], 1e-6)) throw new Error(`${key}: ${ra[key]} vs ${rb[key]} (k=${k})`);
         }
-        for (const key of ["alpha", "beta"] as const) expect(closeRel(a.metrics[key], b.metrics[key], 1e-6)).toBe(true);
+        for (const key of ["alpha", "beta"] as const)
+          if (!closeRel(a.metrics[key], b.metrics[key], 1e-6))
+            throw new Error(`${key}: ${a.metrics[key]} vs ${b.metrics[key]}`);
+        expect(closeRel(a.metrics.benchmark?.excess ?? null, b.metrics.benchmark?.excess ?? null, 1e-6)).toBe(true);
         expect(b.metrics.currencyReturn).toBe(a.metrics.twr === null ? null : 0);
         if (a.metrics.twr !== null) expect(closeRel(b.metrics.localReturn!, a.metrics.twr, 1e-9)).toBe(true);
         expect(b.metrics.currencies).toEqual(["CAD"]);
