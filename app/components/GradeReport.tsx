@@ -3,6 +3,7 @@ import { recordDays } from "~/analytics";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
 import { figureText, formatDay, formatPercent, formatScore } from "~/lib/format-number";
 import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
+import { currencySplitSentence } from "~/lib/currency-split";
 import { disagreementLine, unpricedLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
 import { GradeBadge, Stars } from "./GradeBadge";
@@ -62,6 +63,8 @@ export function GradeReport({ data }: { data: ReportData }) {
   const days = recordDays(e.curve.length || Math.round(m.trackRecordDays), m.activeDays);
   // How the record compares with holding its benchmark, in the engine's words (engine 3 on).
   const versusMarket = e.insights.find((i) => i.id === "alpha")?.text ?? null;
+  // Only for a grade holding another currency than its base (engine 3.1 on).
+  const currencySplit = currencySplitSentence(m);
   const money = (k: "totalPnl" | "income", v: number | null) =>
     data.showAmounts && v !== null ? formatMetric(k, v) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
@@ -274,6 +277,17 @@ export function GradeReport({ data }: { data: ReportData }) {
           </p>
         ) : null}
         <p className="muted small">{twrVsMwrSentence(m.twr, m.mwr)}</p>
+        {currencySplit ? (
+          <p className="skill-words" data-testid="currency-split">
+            <strong>
+              <Term k="currencyReturn">Currency</Term>:
+            </strong>{" "}
+            {currencySplit}
+            {m.fxRealizedPnl !== undefined && m.fxRealizedPnl !== null && data.showAmounts
+              ? ` Realized FX P&L on cash: ${formatMetric("fxRealizedPnl", m.fxRealizedPnl)}.`
+              : ""}
+          </p>
+        ) : null}
         {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays) ? (
           <p className="skill-words">
             <strong>Skill or luck?</strong> {skillInWords(m.psr, m.minTrackRecordDays, m.activeDays)}

@@ -245,17 +245,29 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
     for (const k in r) if (typeof r[k] === "number") r[k] = roundNumber(r[k] as number);
     return o;
   };
+  // v3.1: a currency equal to the base says nothing (a USD ledger keeps its digest with "USD" spelled out).
+  const base = ledger.baseCurrency ?? "USD";
+  const ownCurrency = <T extends { currency?: string }>(o: T): T => {
+    if (o.currency === undefined || o.currency === base) delete o.currency;
+    return o;
+  };
   const trades = ledger.trades
-    .map((t) => rounded({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 }))
+    .map((t) => rounded(ownCurrency({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 })))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
   const cashFlows = (ledger.cashFlows ?? [])
-    .map((f) => rounded({ account: f.account, time: iso(f.time), amount: f.amount }))
+    .map((f) => rounded(ownCurrency({ account: f.account, time: iso(f.time), amount: f.amount, currency: f.currency })))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.account, b.account) || a.amount - b.amount);
   const prices = (ledger.prices ?? [])
     .map((p) => rounded({ symbol: p.symbol, time: iso(p.time), price: p.price }))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.symbol, b.symbol) || a.price - b.price);
   const events = (ledger.events ?? [])
-    .map((e) => rounded({ ...e, id: String(e.id), time: iso(e.time) }))
+    .map((e) =>
+      rounded(
+        "currency" in e
+          ? ownCurrency({ ...e, id: String(e.id), time: iso(e.time) })
+          : { ...e, id: String(e.id), time: iso(e.time) },
+      ),
+    )
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
   const out: Record<string, unknown> = { trades, cashFlows, prices };
   // v1 ledgers keep their v1 digest: the v2 parts enter only when present.
@@ -267,6 +279,8 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
         .map((p) => rounded({ time: iso(p.time), price: p.price }))
         .sort((a, b) => compareStrings(a.time, b.time) || a.price - b.price),
     };
+    const bc = ledger.benchmark.currency;
+    if (bc !== undefined && bc !== "USD") (out.benchmark as Record<string, unknown>).currency = bc;
   }
   if (ledger.riskFree !== undefined) {
     out.riskFree = {
@@ -276,6 +290,15 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
         .sort((a, b) => compareStrings(a.time, b.time) || a.rate - b.rate),
     };
   }
+  if (ledger.fxRates !== undefined) {
+    out.fxRates = {
+      source: ledger.fxRates.source,
+      rates: ledger.fxRates.rates
+        .map((p) => rounded({ currency: p.currency, time: iso(p.time), rate: p.rate }))
+        .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.currency, b.currency) || a.rate - b.rate),
+    };
+  }
+  if (base !== "USD") out.baseCurrency = base;
   if (ledger.asOf !== undefined) out.asOf = iso(ledger.asOf);
   return out;
 }
@@ -505,6 +528,7 @@ function writeTrades(
   trades: readonly Trade[],
   { ms, ids }: { ms: Float64Array; ids: string[] },
   first: boolean,
+  base: string,
 ): void {
   const order = sortIndexByTime(ms, (a, b) => compareStrings(ids[a]!, ids[b]!), undefined, "canonical");
   for (let k = 0; k < order.length; k++) {
@@ -514,6 +538,10 @@ function writeTrades(
     out.text(t.account);
     out.ascii(',"assetClass":');
     out.text(t.assetClass);
+    if (t.currency !== undefined && t.currency !== base) {
+      out.ascii(',"currency":');
+      out.text(t.currency);
+    }
     out.ascii(',"fee":');
     out.number(t.fee ?? 0);
     out.ascii(',"id":');
@@ -549,6 +577,7 @@ function writeCanonicalTrades(
   trades: readonly Trade[],
   known: readonly Trade[],
   writeKnown: boolean,
+  base: string,
 ): { knownEnd: number } | null {
   const at = known.length === 0 ? 0 : trades.indexOf(known[0]!);
   if (at < 0 || at + known.length > trades.length) return null;
@@ -572,10 +601,10 @@ function writeCanonicalTrades(
     for (let i = 0; i < rest.length; i++)
       if (ms[i]! < lastMs || (ms[i] === lastMs && compareStrings(ids[i]!, lastId) <= 0)) return null;
     out.ascii("[");
-    if (knownChecked) writeTrades(out, known, knownChecked, true);
+    if (knownChecked) writeTrades(out, known, knownChecked, true, base);
   } else out.ascii("[");
   const knownEnd = out.n;
-  writeTrades(out, rest, restChecked, known.length === 0);
+  writeTrades(out, rest, restChecked, known.length === 0, base);
   out.ascii("]");
   return { knownEnd };
 }
@@ -610,7 +639,7 @@ export function canonicalLedgerParts(
   const out = new JsonBytes(restText.length * 3 + 180 * Math.max(0, written));
   out.raw(restText.slice(0, -3));
   const from = out.n;
-  const trades = writeCanonicalTrades(out, ledger.trades, known, writeKnown);
+  const trades = writeCanonicalTrades(out, ledger.trades, known, writeKnown, ledger.baseCurrency ?? "USD");
   if (trades === null) return null;
   out.ascii("}");
   // Between the "[" and the known trades' end.

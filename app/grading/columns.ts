@@ -3,6 +3,7 @@
 // asOf. Preparing (prepareLedger, prepare.ts) is the only step that reads the trade objects; it
 // belongs to parsing (one pass over the input, like validation), so a ledger graded several times
 // is prepared once.
+import { benchmarkInBase, type FxInfo } from "./fx";
 import type { AssetClass, Ledger } from "./ledger";
 import { parseIsoMs } from "./time";
 
@@ -22,7 +23,10 @@ export const EV_SPLIT = 2;
 export const EV_RENAME = 3;
 export const EV_SPINOFF = 4;
 export const EV_TRANSFER = 5;
-export const EV_RANK = [2, 2, 3, 3, 3, 4];
+/** Internal (fx.ts): a currency's rate changes (first at its instant); a gain or loss on an exchange. */
+export const EV_FXRATE = 6;
+export const EV_FXPNL = 7;
+export const EV_RANK = [2, 2, 3, 3, 3, 4, 0, 2];
 export const EV_CODES: Record<string, number> = {
   income: EV_INCOME,
   fee: EV_FEE,
@@ -36,9 +40,9 @@ export const EV_CODES: Record<string, number> = {
 export interface PreparedEvent {
   time: number;
   kind: number;
-  /** Index in ledger.events. */
+  /** Index in ledger.events (-1: an internal event of fx.ts). */
   src: number;
-  /** account (income, fee, split) or from-account (transfer). */
+  /** account (income, fee, split) or from-account (transfer); the currency's index (EV_FXRATE). */
   acc: number;
   /** to-account (transfer). */
   acc2: number;
@@ -46,9 +50,9 @@ export interface PreparedEvent {
   sym: number;
   /** to-symbol (rename) or newSymbol (spinoff). */
   sym2: number;
-  /** amount (income, fee), ratio (split, rename, spinoff), quantity (transfer). */
+  /** amount (income, fee), ratio (split, rename, spinoff), quantity (transfer), cash re-valued or gained (EV_FXRATE, EV_FXPNL). */
   x: number;
-  /** costFraction (spinoff). */
+  /** costFraction (spinoff); new rate ÷ old (EV_FXRATE). */
   y: number;
 }
 
@@ -109,6 +113,10 @@ export interface PreparedLedger {
   excludedTrades: number;
   excludedFlows: number;
   excludedEvents: number;
+  /** Only for a ledger with other currencies than its base (fx.ts): what converting it gave. */
+  fx?: FxInfo;
+  /** With fx: each symbol's index in fx.currencies, -1 for the base currency. */
+  symCur?: Int32Array;
 }
 
 /** Benchmark closes, in time order (all of them: they are carried forward up to asOf). */
@@ -128,6 +136,7 @@ export function benchColumns(bench: Ledger["benchmark"]) {
  * preparing its trades again (the server picks the benchmark from the prepared ledger's exposure).
  */
 export function withBenchmarkColumns(c: PreparedLedger, benchmark: Ledger["benchmark"]): PreparedLedger {
+  if (c.fx !== undefined) return { ...c, ...benchColumns(benchmarkInBase(benchmark, c.fx.rates)) };
   return { ...c, ...benchColumns(benchmark) };
 }
 

@@ -108,11 +108,11 @@ describe("fixtures", () => {
       // The journal lists exactly the round trips the metrics count.
       const trips = listRoundTrips(parsed.ledger);
       expect(trips).toHaveLength(m.roundTrips);
-      // With every position closed, the trips hold all the realized P&L.
+      // With every position closed, the trips hold all the realized P&L but FX P&L on foreign cash.
       if (ev.positions.length === 0)
         close(
           trips.reduce((s, t) => s + t.pnl, 0),
-          m.realizedPnl,
+          m.realizedPnl - (m.fxRealizedPnl ?? 0),
           "Σ trip P&L = realized",
         );
     });

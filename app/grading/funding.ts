@@ -20,7 +20,7 @@ export function fundingOf(c: PreparedLedger, pass: PassResult, warnings: string[
       addInitialDeposit(pass, impliedFunding);
       flows.push({ time: c.time[0], amount: impliedFunding });
       warnings.push(
-        `No cash flows: assumed one deposit of ${impliedFunding.toFixed(2)} USD at the first trade (${new Date(c.time[0]).toISOString()}), the smallest that keeps cash ≥ 0 (implied funding).`,
+        `No cash flows: assumed one deposit of ${impliedFunding.toFixed(2)} ${c.fx?.base ?? "USD"} at the first trade (${new Date(c.time[0]).toISOString()}), the smallest that keeps cash ≥ 0 (implied funding).`,
       );
     } else {
       warnings.push("No cash flows, and the trades never needed cash: no capital to measure returns against.");

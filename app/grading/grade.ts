@@ -3,6 +3,7 @@
 // the warnings (and an implied deposit must reach the pass before anything reads its equity).
 import { prepareLedger } from "./prepare";
 import type { PreparedLedger } from "./columns";
+import { currencyFigures } from "./currency";
 import { curveOf } from "./curve";
 import { evaluationOf } from "./evaluation";
 import { exposureFigures } from "./exposure";
@@ -28,6 +29,9 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const c = "kind" in ledger ? ledger : prepareLedger(ledger, true);
   const pass = ledgerPass(c);
   const warnings = ledgerWarnings(c, pass);
+  // FX P&L on foreign cash: the realized part joins realized P&L, the rest unrealized (§2, §4).
+  const fxRealized = c.fx !== undefined ? c.fx.fxRealizedPnl : 0;
+  if (c.fx !== undefined) pass.realizedPnl += fxRealized;
   const funding = fundingOf(c, pass, warnings);
   const hasCapital = !Number.isNaN(pass.twrIndex); // after the implied deposit, which can give it capital
   const tolerance = equityTolerance(pass.dayCash, pass.dayValue);
@@ -35,11 +39,25 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active, tolerance, rf);
   warnings.push(...equityWarnings(pass, funding.impliedFunding));
   const trips = roundTripMetrics(pass);
-  const { positions, unrealized } = openPositions(c, pass);
+  const open = openPositions(c, pass);
+  const positions = open.positions;
+  const unrealized = c.fx !== undefined ? open.unrealized + pass.fxPnl - fxRealized : open.unrealized;
   const returns = returnFigures(c, pass, funding.flows, unrealized, hasCapital);
   const exposure = exposureFigures(c, pass, returns.activeDays, funding.impliedFunding, warnings);
   const market = marketFigures(c, pass, risk, funding.flows, returns, rf, warnings);
-  const metrics = metricsOf({ trades: c.n, pass, unrealized, funding, risk, trips, returns, exposure, market });
+  const currency = currencyFigures(c, pass, funding.impliedFunding, returns.twr);
+  const metrics = metricsOf({
+    trades: c.n,
+    pass,
+    unrealized,
+    funding,
+    risk,
+    trips,
+    returns,
+    exposure,
+    market,
+    currency,
+  });
   const curve = curveOf(pass, risk.drawdown, market.bench);
   // The score's window starts with the first money in (a trade before any deposit is no record).
   const funded = Math.max(funding.flows.find((f) => f.amount > 0)?.time ?? c.firstMs, c.firstMs);

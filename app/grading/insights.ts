@@ -16,7 +16,9 @@ import {
 const pct = (x: number, digits = 1) => `${(x * 100).toFixed(digits)} %`;
 const signedPct = (x: number) => `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} %`;
 const times = (x: number) => `${x.toFixed(1)}×`;
-const usd = (x: number) => `$${Math.abs(x).toFixed(2)}`;
+// In the grade's base currency (v3.1): dollars as before, another base by its code.
+const usd = (x: number, base = "USD") =>
+  base === "USD" ? `$${Math.abs(x).toFixed(2)}` : `${Math.abs(x).toFixed(2)} ${base}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 function sentence(c: Component, m: Metrics, recordDays: number): string | null {
@@ -84,7 +86,7 @@ function sentence(c: Component, m: Metrics, recordDays: number): string | null {
     case "tail-loss":
       return m.tailLossRatio === null || m.largestLossAmount === null
         ? null
-        : `Largest loss (${usd(m.largestLossAmount)}) was ${times(m.tailLossRatio)} the average loss.`;
+        : `Largest loss (${usd(m.largestLossAmount, m.baseCurrency)}) was ${times(m.tailLossRatio)} the average loss.`;
     case "fee-drag":
       return m.feeDrag === null ? null : `Fees cost ${pct(m.feeDrag, 2)} of equity a year.`;
     case "track-record":

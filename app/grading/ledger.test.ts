@@ -143,3 +143,75 @@ describe("parseLedger, edges (issue 29, point 5)", () => {
     });
   });
 });
+
+describe("parseLedger, every currency (v3.1)", () => {
+  const rates = { source: "ECB", rates: [{ currency: "EUR", time: "2024-01-01", rate: 1.1 }] };
+
+  it("accepts currencies on rows, an exchange, rates and a base, and keeps them", () => {
+    const r = parseLedger({
+      baseCurrency: "EUR",
+      trades: [trade({ currency: "USD" }), trade({ id: "t2", symbol: "SAP", currency: "EUR" })],
+      cashFlows: [{ account: "main", time: "2024-01-01", amount: 100, currency: "GBP" }],
+      events: [
+        {
+          id: "x",
+          time: "2024-01-01",
+          kind: "fx",
+          account: "main",
+          sell: "GBP",
+          sellAmount: 100,
+          buy: "USD",
+          buyAmount: 127,
+          fee: 1,
+        },
+        { id: "d", time: "2024-01-03", kind: "income", account: "main", amount: 5, currency: "USD" },
+      ],
+      benchmark: { symbol: "SPY", currency: "USD", prices: [{ time: "2024-01-01", price: 470 }] },
+      fxRates: rates,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.ledger.baseCurrency).toBe("EUR");
+    expect(r.ledger.trades.map((t) => t.currency)).toEqual(["USD", "EUR"]);
+    expect(r.ledger.events[0]).toMatchObject({ kind: "fx", sell: "GBP", buy: "USD", fee: 1 });
+    expect(r.ledger.fxRates).toEqual(rates);
+  });
+
+  it("refuses a code that is not ISO 4217's shape, an exchange within one currency and a symbol in two currencies", () => {
+    const r = parseLedger({
+      baseCurrency: "euro",
+      trades: [trade({ currency: "USDT" }), trade({ id: "t2", currency: "EUR" }), trade({ id: "t3", currency: "USD" })],
+      events: [
+        {
+          id: "x",
+          time: "2024-01-01",
+          kind: "fx",
+          account: "main",
+          sell: "EUR",
+          sellAmount: 1,
+          buy: "EUR",
+          buyAmount: 1,
+        },
+      ],
+      fxRates: { source: "ECB", rates: [{ currency: "EUR", time: "2024-01-01", rate: 0 }] },
+    });
+    expect(r).toEqual({
+      ok: false,
+      problems: [
+        "baseCurrency: must be an ISO 4217 currency code (three capital letters, e.g. EUR)",
+        "trades[0].currency: must be an ISO 4217 currency code (three capital letters, e.g. EUR)",
+        'events[0].buy: must be another currency than sell ("EUR"): an exchange within one currency moves nothing',
+        "fxRates.rates[0].rate: must be > 0",
+      ],
+    });
+    const two = parseLedger({
+      trades: [trade(), trade({ id: "t2", currency: "CAD" }), trade({ id: "t3", currency: "USD" })],
+    });
+    expect(two).toEqual({
+      ok: false,
+      problems: [
+        'trades[1].currency: "AAPL" is in CAD here but in USD at trades[0]; a symbol has one currency (its marks are in it), so list the other listing under its own symbol',
+      ],
+    });
+  });
+});

@@ -20,6 +20,13 @@ const text = (what: string) =>
 const num = () =>
   z.number({ required_error: "is required", invalid_type_error: "must be a number" }).finite("must be finite");
 
+/** ISO 4217 code (ledger v3.1, docs/GRADING.md §1). Crypto quote assets (USDT, BTC …) are symbols, not currencies. */
+export const CURRENCY_RE = /^[A-Z]{3}$/;
+const currency = () =>
+  z
+    .string({ required_error: "is required", invalid_type_error: "must be a currency code string" })
+    .regex(CURRENCY_RE, "must be an ISO 4217 currency code (three capital letters, e.g. EUR)");
+
 const TradeSchema = z.object({
   id: z
     .union([text("non-empty"), num()], {
@@ -38,6 +45,8 @@ const TradeSchema = z.object({
   fee: num().gte(0, "must be ≥ 0").default(0),
   /** Order within one instant when the source knows it (the broker's sequence). */
   seq: num().optional(),
+  /** Currency of price and fee (default: the ledger's baseCurrency). */
+  currency: currency().optional(),
 });
 
 const CashFlowSchema = z.object({
@@ -45,6 +54,7 @@ const CashFlowSchema = z.object({
   time: isoTime,
   // A flow of 0 moves nothing: it is a data error (a deposit is > 0, a withdrawal < 0).
   amount: num().refine((x) => x !== 0, "must not be 0 (a deposit is > 0, a withdrawal < 0)"),
+  currency: currency().optional(),
 });
 
 const PriceSchema = z.object({
@@ -63,7 +73,17 @@ const positive = () => num().gt(0, "must be > 0");
 const eventBase = { id: eventId, time: isoTime };
 
 // Ledger v2 events (docs/GRADING.md §1): what happens to a position other than a trade.
-export const EVENT_KINDS = ["income", "fee", "split", "rename", "spinoff", "transfer", "receive", "send"] as const;
+export const EVENT_KINDS = [
+  "income",
+  "fee",
+  "split",
+  "rename",
+  "spinoff",
+  "transfer",
+  "receive",
+  "send",
+  "fx",
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 const IncomeSchema = z.object({
@@ -72,8 +92,27 @@ const IncomeSchema = z.object({
   account: text("non-empty"),
   symbol: text("non-empty").optional(),
   amount: positive(),
+  currency: currency().optional(),
 });
-const FeeSchema = z.object({ ...eventBase, kind: z.literal("fee"), account: text("non-empty"), amount: positive() });
+const FeeSchema = z.object({
+  ...eventBase,
+  kind: z.literal("fee"),
+  account: text("non-empty"),
+  amount: positive(),
+  currency: currency().optional(),
+});
+// An exchange of one cash balance for another (v3.1): never a deposit or a withdrawal.
+const FxSchema = z.object({
+  ...eventBase,
+  kind: z.literal("fx"),
+  account: text("non-empty"),
+  sell: currency(),
+  sellAmount: positive(),
+  buy: currency(),
+  buyAmount: positive(),
+  /** In the sell currency. */
+  fee: num().gte(0, "must be ≥ 0").optional(),
+});
 const SplitSchema = z.object({
   ...eventBase,
   kind: z.literal("split"),
@@ -114,13 +153,25 @@ const inKind = {
   assetClass: z
     .enum(ASSET_CLASSES, { errorMap: () => ({ message: `must be one of ${ASSET_CLASSES.join(", ")}` }) })
     .optional(),
+  /** Currency of price (default: the ledger's baseCurrency). */
+  currency: currency().optional(),
 };
 const ReceiveSchema = z.object({ ...inKind, kind: z.literal("receive") });
 const SendSchema = z.object({ ...inKind, kind: z.literal("send") });
 
 const EventUnion = z.discriminatedUnion(
   "kind",
-  [IncomeSchema, FeeSchema, SplitSchema, RenameSchema, SpinoffSchema, TransferSchema, ReceiveSchema, SendSchema],
+  [
+    IncomeSchema,
+    FeeSchema,
+    SplitSchema,
+    RenameSchema,
+    SpinoffSchema,
+    TransferSchema,
+    ReceiveSchema,
+    SendSchema,
+    FxSchema,
+  ],
   {
     errorMap: (issue, ctx) =>
       issue.code === z.ZodIssueCode.invalid_union_discriminator
@@ -138,12 +189,20 @@ const EventSchema = EventUnion.superRefine((e, ctx) => {
       path: ["to"],
       message: `must be another account than from (${JSON.stringify(e.from)}): a transfer within one account moves nothing`,
     });
+  if (e.kind === "fx" && e.sell === e.buy)
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ["buy"],
+      message: `must be another currency than sell (${JSON.stringify(e.sell)}): an exchange within one currency moves nothing`,
+    });
 });
 
 const BenchmarkSchema = z.object(
   {
     symbol: text("non-empty"),
     prices: arrayOf(z.object({ time: isoTime, price: positive() })),
+    /** Currency of the prices (default USD); converted into the base currency with fxRates. */
+    currency: currency().optional(),
   },
   { invalid_type_error: "must be an object" },
 );
@@ -158,15 +217,28 @@ const RiskFreeSchema = z.object(
   { invalid_type_error: "must be an object" },
 );
 
+// Daily reference rates (v3.1): how many units of the base currency one unit of `currency` is worth,
+// from that time on (carried forward over weekends and holidays).
+const FxRatesSchema = z.object(
+  {
+    source: text("non-empty"),
+    rates: arrayOf(z.object({ currency: currency(), time: isoTime, rate: positive() })),
+  },
+  { invalid_type_error: "must be an object" },
+);
+
 export const LedgerSchema = z.object(
   {
     asOf: isoTime.optional(),
+    /** Every figure of the grade is in it (default USD). */
+    baseCurrency: currency().optional(),
     trades: arrayOf(TradeSchema),
     cashFlows: arrayOf(CashFlowSchema).default([]),
     prices: arrayOf(PriceSchema).default([]),
     events: arrayOf(EventSchema).default([]),
     benchmark: BenchmarkSchema.optional(),
     riskFree: RiskFreeSchema.optional(),
+    fxRates: FxRatesSchema.optional(),
   },
   { invalid_type_error: "must be an object", required_error: "is required" },
 );
@@ -181,6 +253,7 @@ export type PriceMark = Ledger["prices"][number];
 export type LedgerEvent = Ledger["events"][number];
 export type Benchmark = NonNullable<Ledger["benchmark"]>;
 export type RiskFree = NonNullable<Ledger["riskFree"]>;
+export type FxRates = NonNullable<Ledger["fxRates"]>;
 
 export type ParseResult = { ok: true; ledger: Ledger } | { ok: false; problems: string[] };
 
@@ -243,6 +316,7 @@ export function parseLedger(input: unknown, options: { zod?: boolean; now?: numb
     duplicateIds(raw?.trades, "trades", problems);
     duplicateIds(raw?.events, "events", problems);
   }
+  if (result.success) symbolCurrencyProblems(result.data, problems);
   if (result.success && options.now !== undefined && result.data.asOf === undefined)
     futureProblems(result.data, options.now, problems);
   if (result.success && problems.length === 0) {
@@ -275,6 +349,36 @@ function duplicateIds(
       });
     }
   }
+}
+
+/**
+ * A symbol has one currency (its marks are in it): a symbol traded (or received, sent) in two is
+ * refused at the row where its second currency appears. Only ledgers that name a currency pay the scan.
+ */
+function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | number)[]; text: string }[]): void {
+  const base = ledger.baseCurrency ?? "USD";
+  let named = false;
+  for (const t of ledger.trades) if (t.currency !== undefined) named = true;
+  for (const e of ledger.events)
+    if ((e.kind === "receive" || e.kind === "send") && e.currency !== undefined) named = true;
+  if (!named) return;
+  const first = new Map<string, { currency: string; at: string }>();
+  const see = (section: string, i: number, symbol: string, cur: string | undefined) => {
+    const c = cur ?? base;
+    const seen = first.get(symbol);
+    if (seen === undefined) first.set(symbol, { currency: c, at: `${section}[${i}]` });
+    else if (seen.currency !== c) {
+      const path = [section, i, "currency"];
+      problems.push({
+        path,
+        text: `${formatPath(path)}: ${JSON.stringify(symbol)} is in ${c} here but in ${seen.currency} at ${seen.at}; a symbol has one currency (its marks are in it), so list the other listing under its own symbol`,
+      });
+    }
+  };
+  ledger.trades.forEach((t, i) => see("trades", i, t.symbol, t.currency));
+  ledger.events.forEach((e, i) => {
+    if (e.kind === "receive" || e.kind === "send") see("events", i, e.symbol, e.currency);
+  });
 }
 
 /** Longest record the engine grades: its daily curve has one point per day (100 years ≈ 36,525). */
@@ -335,18 +439,20 @@ function futureProblems(ledger: Ledger, now: number, problems: { path: (string |
 
 const TOP_RANK: Record<string, number> = {
   asOf: 0,
+  baseCurrency: 0,
   trades: 1,
   cashFlows: 2,
   prices: 3,
   events: 4,
   benchmark: 5,
   riskFree: 6,
+  fxRates: 7,
 };
 
 /** Orders problems by section (asOf, trades, cashFlows, prices, events, benchmark), then by element index; stable otherwise. */
 function comparePaths(a: (string | number)[], b: (string | number)[]): number {
-  const ra = a.length === 0 ? -1 : (TOP_RANK[String(a[0])] ?? 7);
-  const rb = b.length === 0 ? -1 : (TOP_RANK[String(b[0])] ?? 7);
+  const ra = a.length === 0 ? -1 : (TOP_RANK[String(a[0])] ?? 8);
+  const rb = b.length === 0 ? -1 : (TOP_RANK[String(b[0])] ?? 8);
   if (ra !== rb) return ra - rb;
   const ia = typeof a[1] === "number" ? a[1] : -1;
   const ib = typeof b[1] === "number" ? b[1] : -1;

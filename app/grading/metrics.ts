@@ -1,5 +1,6 @@
 // The Metrics record (GRADING.md §9), gathered from the phases' figures in its documented order
 // (the order of its keys is the order of the stored grade's JSON).
+import type { CurrencyFigures } from "./currency";
 import type { ExposureFigures } from "./exposure";
 import type { Funding } from "./funding";
 import type { MarketFigures } from "./market";
@@ -19,6 +20,8 @@ export interface Figures {
   returns: ReturnFigures;
   exposure: ExposureFigures;
   market: MarketFigures;
+  /** Only for a ledger with other currencies than USD (its keys are absent otherwise). */
+  currency?: CurrencyFigures;
 }
 
 export function metricsOf({
@@ -31,6 +34,7 @@ export function metricsOf({
   returns,
   exposure,
   market,
+  currency,
 }: Figures): Metrics {
   return {
     trades,
@@ -84,5 +88,6 @@ export function metricsOf({
     alpha: market.alpha,
     beta: market.beta,
     riskFreeRate: market.riskFreeRate,
+    ...currency,
   };
 }

@@ -9,6 +9,8 @@
 // spin-offs, transfers, then trade rows; a day ends before anything at or after midnight).
 import {
   EV_FEE,
+  EV_FXPNL,
+  EV_FXRATE,
   EV_INCOME,
   EV_RENAME,
   EV_SPINOFF,
@@ -112,6 +114,11 @@ export interface PassResult {
   inKindAmount: number[];
   /** Event warnings (excess transfers, unsupported shapes). */
   eventWarnings: string[];
+  /** FX P&L that reached cash (foreign cash re-valued, exchanges off the reference rate; fx.ts). */
+  fxPnl: number;
+  /** At each rate change: the equity just before it (without an implied deposit) and what the change added to it. */
+  fxEquity: number[];
+  fxGain: number[];
 }
 
 const MAX_GAPS_KEPT = 20;
@@ -151,7 +158,8 @@ const OPEN_AT_START = 16; // a position was open when the current day started
 const BOUNDED = 17;
 const ACCOUNT_FEES = 18;
 const MAX_LEV = 19; // largest gross ÷ equity after a trade (ledgers with flows)
-const ST_SIZE = 20;
+const FX_PNL = 20;
+const ST_SIZE = 21;
 // Integer state: cursors into marks, flows, events and days; the active symbol count; counters.
 const MI = 0;
 const FI = 1;
@@ -214,7 +222,10 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const { n } = c;
   const nSym = c.symbols.length;
   // Events may create positions (rename, spin-off, transfer targets): room for them up front.
-  const posCap = c.nPos + (c.ev.length > 0 ? c.ev.length * Math.max(1, c.accounts.length) : 0);
+  // (Rate changes and exchanges create none: a multi-currency ledger has hundreds of them a year.)
+  let nEv = c.ev.length;
+  if (c.fx !== undefined) nEv = c.ev.filter((e) => e.kind !== EV_FXRATE && e.kind !== EV_FXPNL).length;
+  const posCap = c.nPos + (nEv > 0 ? nEv * Math.max(1, c.accounts.length) : 0);
   const posSym = new Int32Array(posCap);
   const posAcc = new Int32Array(posCap);
   posSym.set(c.posSym);
@@ -289,7 +300,20 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     side: rtSide,
     pos: rtPos,
   };
-  const ctx: Context = { c, book, syms, curve, st, ist, rt, inKindTime: [], inKindAmount: [], warnings: [] };
+  const ctx: Context = {
+    c,
+    book,
+    syms,
+    curve,
+    st,
+    ist,
+    rt,
+    inKindTime: [],
+    inKindAmount: [],
+    warnings: [],
+    fxEquity: [],
+    fxGain: [],
+  };
 
   tradeLoop(ctx, tradeGross, tradeEquity, gaps);
   ist[TRADE_AT] = c.n;
@@ -361,6 +385,9 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     inKindTime: ctx.inKindTime,
     inKindAmount: ctx.inKindAmount,
     eventWarnings: ctx.warnings,
+    fxPnl: st[FX_PNL],
+    fxEquity: ctx.fxEquity,
+    fxGain: ctx.fxGain,
   };
   finish(result);
   return result;
@@ -421,6 +448,8 @@ interface Context {
   inKindTime: number[];
   inKindAmount: number[];
   warnings: string[];
+  fxEquity: number[];
+  fxGain: number[];
 }
 
 /**
@@ -710,7 +739,11 @@ function drainEvents(upTo: number, ctx: Context): void {
     if (tNext > upTo) tNext = upTo;
     // Days that end before the next item (or the trade at upTo) are sampled first.
     while (tNext >= st[NEXT_BOUNDARY] && ist[DAY] < nDays && tNext !== Infinity) samplePoint(syms, curve, st, ist);
-    if (tM === tNext && tM !== Infinity) {
+    // A rate change comes first at its instant: the marks and flows there are already at its rate.
+    if (tE === tNext && tE !== Infinity && ev[ist[EI]].kind === EV_FXRATE) {
+      applyEvent(ctx, ev[ist[EI]]);
+      ist[EI]++;
+    } else if (tM === tNext && tM !== Infinity) {
       const s = markSym[ist[MI]];
       setMark(syms, st, s, markPrice[ist[MI]]);
       ist[MI]++;
@@ -830,8 +863,44 @@ function applyEvent(ctx: Context, e: PreparedEvent): void {
     case EV_TRANSFER:
       transfer(ctx, e);
       break;
+    case EV_FXRATE:
+      rateChange(ctx, e);
+      break;
+    case EV_FXPNL:
+      fxCash(st, e.x);
+      break;
   }
   st[PV] = valueActive(ctx.syms, st, ctx.ist[N_ACTIVE]);
+}
+
+/** FX P&L into cash (activity cash, like income: never a flow). */
+function fxCash(st: Float64Array, x: number): void {
+  st[FX_PNL] += x;
+  const cash = (st[TC] += x);
+  if (cash < st[MIN_CASH]) st[MIN_CASH] = cash;
+  if (cash + st[FC] < 0) st[NEG_CASH] = 1;
+}
+
+/**
+ * A currency's rate changes: its symbols' marks (in the base) move by new ÷ old rate, its cash
+ * balance is re-valued (e.x, computed by fx.ts); what that adds to the equity is the currency's
+ * part of the return at this instant (docs/GRADING.md §5).
+ */
+function rateChange(ctx: Context, e: PreparedEvent): void {
+  const { syms, st, ist } = ctx;
+  const symCur = ctx.c.symCur!;
+  const before = st[TC] + st[FC] + valueActive(syms, st, ist[N_ACTIVE]);
+  let gain = e.x;
+  for (let s = 0; s < symCur.length; s++) {
+    if (symCur[s] !== e.acc) continue;
+    const m = syms.mark[s];
+    if (m !== m) continue;
+    gain += syms.qty[s] * m * (e.y - 1);
+    setMark(syms, st, s, m * e.y);
+  }
+  fxCash(st, e.x);
+  ctx.fxEquity.push(before);
+  ctx.fxGain.push(gain);
 }
 
 function eventName(ctx: Context, e: PreparedEvent): string {

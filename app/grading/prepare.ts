@@ -1,14 +1,15 @@
 // prepareLedger: a validated ledger into the columnar form grade() works on (columns.ts), in named
 // phases: read every object once in input order (prepare/read.ts, prepare/events.ts), then keep
 // what is at or before asOf in instant order (prepare/order.ts) and number the positions.
-import { benchColumns, riskFreeColumns, type PreparedLedger } from "./columns";
+import { benchColumns, riskFreeColumns, type PreparedEvent, type PreparedLedger } from "./columns";
+import { convertLedger, DEFAULT_BASE, needsFx } from "./fx";
 import type { Ledger } from "./ledger";
 import { decodeEvents, readInKindRows, symbolClasses } from "./prepare/events";
 import { countInKind, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
 import { positionIds } from "./prepare/position-ids";
 import { asOfMsOf, readTimes, readTrades, type Alloc } from "./prepare/read";
 import { fresh, scratchRaw } from "./scratch";
-import { formatIso } from "./time";
+import { formatIso, parseIsoMs } from "./time";
 
 /**
  * Prepares a validated ledger (the output of parseLedger) for grade(). O(n) for ledgers in time
@@ -16,6 +17,14 @@ import { formatIso } from "./time";
  * the next grade, but no fresh memory (grade() uses it for a ledger it prepares itself).
  */
 export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger {
+  if (needsFx(ledger)) return prepareInBase(ledger, transient);
+  // A trade in another currency is found while the trades are read (no pass of its own).
+  const c = prepareColumns(ledger, transient);
+  return c === null ? prepareInBase(ledger, transient) : c;
+}
+
+/** The columns of a ledger all in one currency; null when a trade turns out to be in another. */
+function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger | null {
   // Typed arrays the result keeps: its own, or scratch.
   const alloc: Alloc = transient ? scratchRaw : (_slot, kind, n) => fresh(kind, n);
   const events = ledger.events ?? [];
@@ -23,7 +32,8 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
   const marks = ledger.prices ?? [];
 
   // Every object read once, in input order; a bad time throws here, trades first, then asOf.
-  const r = readTrades(ledger.trades, events, alloc);
+  const r = readTrades(ledger.trades, events, alloc, ledger.baseCurrency ?? DEFAULT_BASE);
+  if (r.foreignTrade) return null;
   const evTime = readTimes(events, "events", new Float64Array(events.length), r);
   readInKindRows(events, evTime, r);
   const ev0 = decodeEvents(events, evTime, r);
@@ -85,6 +95,48 @@ export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger
     excludedFlows: flows.length - flowTime.length,
     excludedEvents: ev0.length - ev.length,
   };
+}
+
+/**
+ * A ledger with other currencies than its base (fx.ts): converted into the base, prepared, then
+ * given the internal events (rate changes first at their instant) and each symbol's currency.
+ */
+function prepareInBase(ledger: Ledger, transient: boolean): PreparedLedger {
+  const asOfMs = ledger.asOf !== undefined ? parseIsoMs(ledger.asOf) : latestMs(ledger);
+  const conv = convertLedger(ledger, asOfMs);
+  // asOf as the ledger has it (rows left out for want of a rate do not move it).
+  const inBase = Number.isFinite(asOfMs) ? { ...conv.ledger, asOf: formatIso(asOfMs) } : conv.ledger;
+  const c = prepareColumns(inBase, transient)!;
+  const extra = conv.events.filter((e) => !(e.time > c.asOfMs));
+  const ev: PreparedEvent[] = [];
+  let j = 0;
+  for (const e of c.ev) {
+    while (j < extra.length && extra[j].time <= e.time) ev.push(extra[j++]);
+    ev.push(e);
+  }
+  while (j < extra.length) ev.push(extra[j++]);
+  const symCur = new Int32Array(c.symbols.length).fill(-1);
+  c.symbols.forEach((s, i) => {
+    const k = conv.info.symbolCurrency.get(s);
+    if (k !== undefined) symCur[i] = k;
+  });
+  return { ...c, ev, fx: conv.info, symCur };
+}
+
+/** The latest time in the ledger (trades, cash flows, prices, events): asOf's default. */
+function latestMs(ledger: Ledger): number {
+  let hi = -Infinity;
+  const see = (items: readonly { time: string }[]) => {
+    for (const x of items) {
+      const t = parseIsoMs(x.time);
+      if (t > hi) hi = t;
+    }
+  };
+  see(ledger.trades);
+  see(ledger.cashFlows ?? []);
+  see(ledger.prices ?? []);
+  see(ledger.events ?? []);
+  return hi;
 }
 
 /** Earliest trade, cash flow or event kept (NaN when none). */

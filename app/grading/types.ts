@@ -87,6 +87,21 @@ export interface Metrics {
   beta: number | null;
   /** Mean annual risk-free rate over the record's days (null without a risk-free series: 0 was used). */
   riskFreeRate: number | null;
+
+  // Every currency (v3.1, §5): present only for a ledger in another base than USD (baseCurrency)
+  // or holding a currency other than its base (the rest), so a USD ledger's output is unchanged.
+  /** The currency every figure is in (absent: USD). */
+  baseCurrency?: string;
+  /** The other currencies the ledger holds. */
+  currencies?: string[];
+  /** The TWR without the currency moves: each day's return at the rates it started with. */
+  localReturn?: number | null;
+  /** The currency's part: (1 + twr) = (1 + localReturn) × (1 + currencyReturn). */
+  currencyReturn?: number | null;
+  /** FX P&L realized on foreign cash (spent, withdrawn or exchanged) and on exchanges; part of realizedPnl. */
+  fxRealizedPnl?: number;
+  /** All FX P&L on foreign cash, realized and not (the rest is in unrealizedPnl). */
+  fxPnl?: number;
 }
 
 export interface BenchmarkMetrics {

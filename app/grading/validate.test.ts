@@ -32,6 +32,8 @@ const text = fc.oneof(fc.constantFrom("a", "b", "AAPL", "acct-1"), fc.string({ m
 const money = fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.double({ min: 0, max: 1e6, noNaN: true }));
 const positive = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.double({ min: 1e-9, max: 1e6, noNaN: true }));
 const assetClass = fc.constantFrom(...ASSET_CLASSES);
+// Currency codes (v3.1); "Usd", "US" and "usdt" are refused (mutations bring them in too).
+const currency = fc.constantFrom("USD", "EUR", "GBP", "CAD", "JPY");
 
 const tradeArb = fc.record(
   {
@@ -44,6 +46,7 @@ const tradeArb = fc.record(
     price: money,
     fee: money,
     seq: fc.integer({ min: -5, max: 5 }),
+    currency,
   },
   { requiredKeys: ["account", "time", "symbol", "assetClass", "side", "quantity", "price"] },
 );
@@ -52,15 +55,33 @@ const flowArb = fc.record({
   account: text,
   time: timeArb,
   amount: fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((x) => x !== 0),
+  currency: fc.option(currency, { nil: undefined }),
 });
 const priceArb = fc.record({ symbol: text, time: timeArb, price: money });
 
 const eventArb = fc.oneof(
   fc.record(
-    { kind: fc.constant("income"), account: text, symbol: text, amount: positive },
+    { kind: fc.constant("income"), account: text, symbol: text, amount: positive, currency },
     { requiredKeys: ["kind", "account", "amount"] },
   ),
-  fc.record({ kind: fc.constant("fee"), account: text, amount: positive }),
+  fc.record(
+    { kind: fc.constant("fee"), account: text, amount: positive, currency },
+    { requiredKeys: ["kind", "account", "amount"] },
+  ),
+  fc
+    .record(
+      {
+        kind: fc.constant("fx"),
+        account: text,
+        sell: currency,
+        sellAmount: positive,
+        buy: currency,
+        buyAmount: positive,
+        fee: money,
+      },
+      { requiredKeys: ["kind", "account", "sell", "sellAmount", "buy", "buyAmount"] },
+    )
+    .filter((e) => e.sell !== e.buy),
   fc.record(
     { kind: fc.constant("split"), symbol: text, ratio: positive, account: text },
     { requiredKeys: ["kind", "symbol", "ratio"] },
@@ -81,7 +102,7 @@ const eventArb = fc.oneof(
     .filter((e) => e.from !== e.to),
   ...(["receive", "send"] as const).map((kind) =>
     fc.record(
-      { kind: fc.constant(kind), account: text, symbol: text, quantity: positive, price: money, assetClass },
+      { kind: fc.constant(kind), account: text, symbol: text, quantity: positive, price: money, assetClass, currency },
       { requiredKeys: ["kind", "account", "symbol", "quantity", "price"] },
     ),
   ),
@@ -108,6 +129,12 @@ const validLedgerArb = fc
       benchmark: fc.record({
         symbol: text,
         prices: fc.array(fc.record({ time: timeArb, price: positive }), { maxLength: 3 }),
+        currency: fc.option(currency, { nil: undefined }),
+      }),
+      baseCurrency: currency,
+      fxRates: fc.record({
+        source: text,
+        rates: fc.array(fc.record({ currency, time: timeArb, rate: positive }), { maxLength: 3 }),
       }),
       riskFree: fc.record({
         symbol: text,
@@ -178,6 +205,10 @@ const BAD: (() => unknown)[] = [
   () => "receive",
   () => "toString",
   () => "__proto__",
+  () => "EUR",
+  () => "eur",
+  () => "USDT",
+  () => "fx",
   () => new Date(0),
   () => new Map([["symbol", "X"]]),
   () => ({ then: () => undefined, catch: () => undefined }),
@@ -526,6 +557,8 @@ describe("validateInPlace", () => {
     expect([...KNOWN_KEYS.benchmarkPrices].sort()).toEqual(keys(shape.benchmark.unwrap().shape.prices));
     expect([...KNOWN_KEYS.riskFree].sort()).toEqual(keys(shape.riskFree));
     expect([...KNOWN_KEYS.riskFreeRates].sort()).toEqual(keys(shape.riskFree.unwrap().shape.rates));
+    expect([...KNOWN_KEYS.fxRates].sort()).toEqual(keys(shape.fxRates));
+    expect([...KNOWN_KEYS.fxRatesRates].sort()).toEqual(keys(shape.fxRates.unwrap().shape.rates));
     // (The events' union is wrapped in a refinement: a transfer's two accounts must differ.)
     for (const option of shape.events.removeDefault().element.innerType().options)
       expect([...EVENT_SPECS.get(option.shape.kind.value)!.keys].sort()).toEqual(keys(option));

@@ -25,6 +25,10 @@ export function validateInPlace(value: unknown): Ledger | null {
     if (!isTime(root.asOf)) return null;
     out.asOf = root.asOf;
   } else if ("asOf" in root) out.asOf = undefined;
+  if (root.baseCurrency !== undefined) {
+    if (!isCurrency(root.baseCurrency)) return null;
+    out.baseCurrency = root.baseCurrency;
+  } else if ("baseCurrency" in root) out.baseCurrency = undefined;
 
   const trades = root.trades;
   if (!Array.isArray(trades) || !checkTrades(trades)) return null;
@@ -49,6 +53,11 @@ export function validateInPlace(value: unknown): Ledger | null {
     if (f === null) return null;
     out.riskFree = f;
   } else if ("riskFree" in root) out.riskFree = undefined;
+  if (root.fxRates !== undefined) {
+    const f = checkFxRates(root.fxRates);
+    if (f === null) return null;
+    out.fxRates = f;
+  } else if ("fxRates" in root) out.fxRates = undefined;
   return out as Ledger;
 }
 
@@ -82,6 +91,16 @@ function isNum(v: unknown): boolean {
 
 function isTime(v: unknown): boolean {
   return typeof v === "string" && !Number.isNaN(parseIsoMs(v));
+}
+
+/** `currency()`: an ISO 4217 code (CURRENCY_RE in ledger.ts), tested without a regex. */
+function isCurrency(v: unknown): boolean {
+  if (typeof v !== "string" || v.length !== 3) return false;
+  for (let k = 0; k < 3; k++) {
+    const c = v.charCodeAt(k);
+    if (c < 65 || c > 90) return false;
+  }
+  return true;
 }
 
 /** ASSET_CLASSES spelled out (validate.test.ts checks the two lists agree). */
@@ -136,6 +155,7 @@ const TRADE_KEYS = [
   "price",
   "fee",
   "seq",
+  "currency",
 ] as const;
 
 /** Checks trades[i] (and writes its defaults, or replaces it by a copy without unknown keys). */
@@ -159,6 +179,10 @@ function checkTrade(items: unknown[], i: number): boolean {
     if (!isNum(seq)) return false;
     expected = 10;
   } else if ("seq" in t) expected = 10;
+  if (t.currency !== undefined) {
+    if (!isCurrency(t.currency)) return false;
+    expected++;
+  } else if ("currency" in t) expected++;
   const s = stripped(t, expected, TRADE_KEYS);
   if (s === null) return false;
   if (s !== t) items[i] = s;
@@ -170,12 +194,13 @@ function checkTrades(items: unknown[]): boolean {
   return true;
 }
 
-const FLOW_KEYS = ["account", "time", "amount"] as const;
+const FLOW_KEYS = ["account", "time", "amount", "currency"] as const;
 
 function checkFlow(items: unknown[], i: number): boolean {
   const f = items[i] as Obj;
   if (!isPlain(f) || !isText(f.account) || !isTime(f.time) || !isNum(f.amount) || f.amount === 0) return false;
-  const s = stripped(f, 3, FLOW_KEYS);
+  if (!optional(f, "currency", isCurrency)) return false;
+  const s = stripped(f, 3 + has(f, "currency"), FLOW_KEYS);
   if (s === null) return false;
   if (s !== f) items[i] = s;
   return true;
@@ -215,13 +240,16 @@ const optional = (o: Obj, key: string, test: (v: unknown) => boolean) => o[key] 
 export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e: Obj) => number }>(
   Object.entries({
     income: {
-      keys: ["id", "time", "kind", "account", "symbol", "amount"],
+      keys: ["id", "time", "kind", "account", "symbol", "amount", "currency"],
       check: (e) =>
-        isText(e.account) && optional(e, "symbol", isText) && positive(e.amount) ? 5 + has(e, "symbol") : -1,
+        isText(e.account) && optional(e, "symbol", isText) && positive(e.amount) && optional(e, "currency", isCurrency)
+          ? 5 + has(e, "symbol") + has(e, "currency")
+          : -1,
     },
     fee: {
-      keys: ["id", "time", "kind", "account", "amount"],
-      check: (e) => (isText(e.account) && positive(e.amount) ? 5 : -1),
+      keys: ["id", "time", "kind", "account", "amount", "currency"],
+      check: (e) =>
+        isText(e.account) && positive(e.amount) && optional(e, "currency", isCurrency) ? 5 + has(e, "currency") : -1,
     },
     split: {
       keys: ["id", "time", "kind", "symbol", "ratio", "account"],
@@ -254,10 +282,26 @@ export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e:
         isText(e.from) && isText(e.to) && e.from !== e.to && isText(e.symbol) && positive(e.quantity) ? 7 : -1,
     },
     receive: {
-      keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"],
+      keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "currency", "kind"],
       check: checkInKind,
     },
-    send: { keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "kind"], check: checkInKind },
+    send: {
+      keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "currency", "kind"],
+      check: checkInKind,
+    },
+    fx: {
+      keys: ["id", "time", "kind", "account", "sell", "sellAmount", "buy", "buyAmount", "fee"],
+      check: (e) =>
+        isText(e.account) &&
+        isCurrency(e.sell) &&
+        positive(e.sellAmount) &&
+        isCurrency(e.buy) &&
+        e.buy !== e.sell &&
+        positive(e.buyAmount) &&
+        optional(e, "fee", nonNegative)
+          ? 8 + has(e, "fee")
+          : -1,
+    },
   } satisfies Record<string, { keys: readonly string[]; check: (e: Obj) => number }>),
 );
 
@@ -266,8 +310,9 @@ function checkInKind(e: Obj): number {
     isText(e.symbol) &&
     positive(e.quantity) &&
     nonNegative(e.price) &&
-    optional(e, "assetClass", isAssetClass)
-    ? 7 + has(e, "assetClass")
+    optional(e, "assetClass", isAssetClass) &&
+    optional(e, "currency", isCurrency)
+    ? 7 + has(e, "assetClass") + has(e, "currency")
     : -1;
 }
 
@@ -290,13 +335,13 @@ function checkEvents(items: unknown[]): boolean {
   return true;
 }
 
-const BENCHMARK_KEYS = ["symbol", "prices"] as const;
+const BENCHMARK_KEYS = ["symbol", "prices", "currency"] as const;
 const BENCHMARK_PRICE_KEYS = ["time", "price"] as const;
 
 function checkBenchmark(b: unknown): Obj | null {
   if (!isPlain(b)) return null;
   const o = b as Obj;
-  if (!isText(o.symbol) || !Array.isArray(o.prices)) return null;
+  if (!isText(o.symbol) || !Array.isArray(o.prices) || !optional(o, "currency", isCurrency)) return null;
   const prices = o.prices as unknown[];
   for (let i = 0; i < prices.length; i++) {
     const p = prices[i] as Obj;
@@ -305,7 +350,7 @@ function checkBenchmark(b: unknown): Obj | null {
     if (s === null) return null;
     if (s !== p) prices[i] = s;
   }
-  return stripped(o, 2, BENCHMARK_KEYS);
+  return stripped(o, 2 + has(o, "currency"), BENCHMARK_KEYS);
 }
 
 const RISK_FREE_KEYS = ["symbol", "rates"] as const;
@@ -327,9 +372,27 @@ function checkRiskFree(f: unknown): Obj | null {
   return stripped(o, 2, RISK_FREE_KEYS);
 }
 
+const FX_RATES_KEYS = ["source", "rates"] as const;
+const FX_RATE_KEYS = ["currency", "time", "rate"] as const;
+
+function checkFxRates(f: unknown): Obj | null {
+  if (!isPlain(f)) return null;
+  const o = f as Obj;
+  if (!isText(o.source) || !Array.isArray(o.rates)) return null;
+  const rates = o.rates as unknown[];
+  for (let i = 0; i < rates.length; i++) {
+    const p = rates[i] as Obj;
+    if (!isPlain(p) || !isCurrency(p.currency) || !isTime(p.time) || !positive(p.rate)) return null;
+    const s = stripped(p, 3, FX_RATE_KEYS);
+    if (s === null) return null;
+    if (s !== p) rates[i] = s;
+  }
+  return stripped(o, 2, FX_RATES_KEYS);
+}
+
 /** The keys this pass knows, per object of the schema (validate.test.ts compares them with LedgerSchema's). */
 export const KNOWN_KEYS = {
-  root: ["asOf", "trades", "cashFlows", "prices", "events", "benchmark", "riskFree"],
+  root: ["asOf", "baseCurrency", "trades", "cashFlows", "prices", "events", "benchmark", "riskFree", "fxRates"],
   trades: TRADE_KEYS,
   cashFlows: FLOW_KEYS,
   prices: PRICE_KEYS,
@@ -337,6 +400,8 @@ export const KNOWN_KEYS = {
   benchmarkPrices: BENCHMARK_PRICE_KEYS,
   riskFree: RISK_FREE_KEYS,
   riskFreeRates: RISK_FREE_RATE_KEYS,
+  fxRates: FX_RATES_KEYS,
+  fxRatesRates: FX_RATE_KEYS,
 } as const;
 
 const ITEM_CHECKS = { trades: checkTrade, cashFlows: checkFlow, prices: checkPrice, events: checkEvent } as const;

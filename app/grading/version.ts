@@ -3,13 +3,19 @@
 // engine.
 
 /** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
-export const ENGINE_VERSION = "3.0.0";
+export const ENGINE_VERSION = "3.1.0";
 
 /**
  * What each version changed, in the trader's words, newest first. The report shows the entry of a
  * grade's version once the grade before it came from another one.
  */
 export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
+  "3.1.0": [
+    "Every currency: trades, deposits, dividends and fees in euros, pounds, Canadian dollars or any other currency count in your grade, each converted into your base currency at its own day's reference rate, instead of being left out.",
+    "Cash held in another currency is valued every day at that day's rate, and exchanging it back realizes the gain or loss, shown on its own as FX P&L.",
+    "When you hold another currency, the report says how much of your return came from the assets themselves and how much from the currency's move.",
+    "A dollar ledger grades exactly as before.",
+  ],
   "3.0.0": [
     "Profitability now rewards what you earned beyond the market for the market risk you took (alpha against the S&P 500 or Bitcoin): a record that only rides the market lands in the middle of the scale, whatever the market did.",
     "Consistency compares you with the market over the same days: months ahead of it, and a Sharpe ratio beyond its own.",

@@ -5,7 +5,7 @@ import type { PassResult } from "./pass";
 
 /** What asOf left out, the data gaps (at most the first few, then a count), the events' warnings. */
 export function ledgerWarnings(c: PreparedLedger, pass: PassResult): string[] {
-  const warnings: string[] = [];
+  const warnings: string[] = c.fx !== undefined ? [...c.fx.notUsed] : [];
   if (c.excludedTrades > 0) warnings.push(`${c.excludedTrades} trade(s) after asOf ${c.asOf} were left out.`);
   if (c.excludedFlows > 0) warnings.push(`${c.excludedFlows} cash flow(s) after asOf ${c.asOf} were left out.`);
   if (c.excludedEvents > 0) warnings.push(`${c.excludedEvents} event(s) after asOf ${c.asOf} were left out.`);
@@ -57,7 +57,7 @@ function withdrawalsBeforeDeposit(c: PreparedLedger): string | null {
   }
   if (count === 0) return null;
   const more = count > 1 ? ` (and ${count - 1} more withdrawal(s) before it)` : "";
-  return `Withdrawal of ${fmtQty(-flowAmount[first])} USD on ${new Date(flowTime[first]).toISOString()} before any deposit${more}: deposits may be missing from the ledger.`;
+  return `Withdrawal of ${fmtQty(-flowAmount[first])} ${c.fx?.base ?? "USD"} on ${new Date(flowTime[first]).toISOString()} before any deposit${more}: deposits may be missing from the ledger.`;
 }
 
 /** Cash below zero (unless funding was implied), sub-periods left out of the TWR, a loss beyond 100 %. */

@@ -15,6 +15,7 @@ import {
 const KEYS = Object.keys(METRICS) as MetricKey[];
 // Fails to compile when a key is not one of the engine's fields.
 const ENGINE_KEYS: readonly (keyof Metrics)[] = KEYS;
+const CURRENCY_ONLY: readonly (keyof Metrics)[] = ["localReturn", "currencyReturn", "fxPnl", "fxRealizedPnl"];
 
 describe("the metric list", () => {
   it("names every metric by a field the engine computes", () => {
@@ -45,7 +46,16 @@ describe("the metric list", () => {
     });
     if (!r.ok) throw new Error(r.problems.join("\n"));
     const m = grade(r.ledger, {}).metrics;
-    for (const k of ENGINE_KEYS) expect(k in m, k).toBe(true);
+    // The currency's figures exist only for a ledger holding another currency than its base.
+    const foreign = parseLedger({
+      ...r.ledger,
+      trades: r.ledger.trades.map((t) => ({ ...t, currency: "EUR" })),
+      fxRates: { source: "test", rates: [{ currency: "EUR", time: "2024-01-01", rate: 1.1 }] },
+    });
+    if (!foreign.ok) throw new Error(foreign.problems.join("\n"));
+    const fm = grade(foreign.ledger, {}).metrics;
+    for (const k of ENGINE_KEYS) expect(k in m || (CURRENCY_ONLY.includes(k) && k in fm), k).toBe(true);
+    for (const k of CURRENCY_ONLY) expect(k in m, k).toBe(false);
   });
 
   it("gives every metric a label and one glossary sentence, which the glossary shows", () => {

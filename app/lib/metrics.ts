@@ -84,6 +84,35 @@ export const METRICS = {
     glossary:
       "How much your daily returns moved with the benchmark's: 1 moves with the market, 2 twice as much, 0 not at all.",
   },
+  localReturn: {
+    label: "Return without the currency",
+    short: "Assets' own move",
+    format: "percent",
+    sign: "signed",
+    glossary:
+      "Your time-weighted return with the exchange rates' moves taken out: what your assets did on their own, in their own currencies.",
+  },
+  currencyReturn: {
+    label: "Currency's part of the return",
+    short: "Currency's part",
+    format: "percent",
+    sign: "signed",
+    glossary:
+      "What exchange rate moves did to the money you held in other currencies each day; with the return without them it makes the whole.",
+  },
+  fxPnl: {
+    label: "FX P&L on cash",
+    format: "money",
+    sign: "signed",
+    glossary: "What cash held in other currencies gained or lost as exchange rates moved, realized or not.",
+  },
+  fxRealizedPnl: {
+    label: "Realized FX P&L",
+    format: "money",
+    sign: "signed",
+    glossary:
+      "FX gains and losses made final when cash in another currency was spent, withdrawn or exchanged; part of realized P&L.",
+  },
   riskFreeRate: {
     label: "Risk-free rate",
     format: "percent",

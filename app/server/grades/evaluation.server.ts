@@ -705,6 +705,8 @@ const NO_MONEY_METRICS = {
   impliedFunding: null,
   cash: null,
   equity: null,
+  fxPnl: null,
+  fxRealizedPnl: null,
 } as const satisfies Partial<Record<keyof Metrics, null>>;
 
 /** A grade without its dollar figures: the money metrics, the curve's equity and P&L are null, no positions. */
