@@ -28,3 +28,5 @@ export { isCacheablePath } from "../http/public-pages.server";
 export { flushPageViews, isTrackedPath, trackPageView } from "../community/page-views.server";
 export { SESSION_COOKIE } from "../http/session-cookie";
 export { deviceClassFromUserAgent, isMobileDevice } from "../../lib/device-class";
+export { createLiveStreams, LIVE_PATH } from "../http/live-stream.server";
+export { stopLiveListener } from "./live.server";
