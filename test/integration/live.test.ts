@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { get, postForm, signUp } from "../support/http";
+import { get, postForm, signUp, waitForImports } from "../support/http";
+import { exchange } from "../support/plaid-link";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 import { openSse, type SseStream } from "../support/sse";
 
@@ -55,7 +56,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     const env = { ...(await ownDatabase()), LOG_REQUESTS: "0" };
     a = await startServer(env);
     servers.push(a);
-    b = await startServer({ ...env, LIVE_MAX_STREAMS: "4" });
+    b = await startServer({ ...env, LIVE_MAX_STREAMS: "4", LIVE_HEARTBEAT_SECONDS: "1" });
     servers.push(b);
   }, 120_000);
 
@@ -143,6 +144,38 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     carolStream.close();
     bobStream.close();
   });
+
+  it("is neither compressed nor held back for a client that accepts gzip, and sends a heartbeat comment on time", async () => {
+    const erin = await member(a.url);
+    const stream = await openSse(b.url, EVENTS, { cookie: erin.cookie, headers: { "accept-encoding": "gzip, br" } });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-encoding")).toBeNull();
+    expect(stream.headers.get("cache-control")).toBe("no-store, no-transform");
+    await stream.next((e) => e.event === "ready", 1_000);
+    // LIVE_HEARTBEAT_SECONDS=1 on this server.
+    await new Promise((r) => setTimeout(r, 2_600));
+    expect(stream.comments).toBeGreaterThanOrEqual(2);
+  });
+
+  it("an import's progress reaches its owner's stream, ending in done", async () => {
+    const { cookie } = await signUp({ base: a.url });
+    const stream = await open(b.url, cookie);
+    await stream.next((e) => e.event === "ready");
+    const linked = await exchange(a.url, cookie, `user_good_live${run}`);
+    const [done] = await waitForImports(cookie, { base: a.url, timeoutMs: 60_000 });
+    expect(done!.state).toBe("done");
+    const last = await stream.next((e) => e.event === "import" && data(e).state === "done", 5_000);
+    expect(data(last)).toEqual({
+      import_id: linked.import_id,
+      state: "done",
+      fetched: done!.fetched,
+      total: done!.total,
+    });
+    const states = stream.events.filter((e) => e.event === "import").map((e) => data(e).state);
+    expect(states[0]).toBe("queued");
+    expect(states.at(-1)).toBe("done");
+  }, 90_000);
 
   it("refuses a stream without a session (401), and past LIVE_MAX_STREAMS answers a fast 503 while pages still render", async () => {
     const anonymous = await openSse(b.url, EVENTS);

@@ -12,11 +12,6 @@ import { getSessionUser } from "./session.server";
  */
 export const LIVE_PATH = "/api/portal/events";
 /**
- * A comment line this often: under the idle timeouts of the usual proxies and balancers (nginx's
- * proxy_read_timeout 60 s, HAProxy's common 30–50 s, cloud balancers' 60 s), with room for one lost.
- */
-export const HEARTBEAT_MS = 20_000;
-/**
  * A stream ends after this long; the browser reconnects at once with Last-Event-ID, which checks
  * the session again (a revoked or expired one is then refused) without a query per heartbeat.
  */
@@ -28,7 +23,12 @@ export const STREAMS_RETRY_AFTER_SECONDS = 15;
 
 type Stream = { res: ServerResponse; opened: number };
 
-export function createLiveStreams(max: number) {
+/**
+ * `heartbeatMs` (LIVE_HEARTBEAT_SECONDS, 20 s): a comment line this often, under the idle timeouts
+ * of the usual proxies and balancers (nginx's proxy_read_timeout 60 s, HAProxy's common 30–50 s,
+ * cloud balancers' 60 s) with room for one lost.
+ */
+export function createLiveStreams(max: number, heartbeatMs = 20_000) {
   const open = new Set<Stream>();
   let pending = 0;
   const heartbeat = setInterval(() => {
@@ -37,7 +37,7 @@ export function createLiveStreams(max: number) {
       if (now - s.opened > STREAM_MAX_MS) s.res.end();
       else s.res.write(": heartbeat\n\n");
     }
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref();
 
   const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
