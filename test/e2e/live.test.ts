@@ -55,6 +55,37 @@ describe.skipIf(skipE2E)("direct messages, live", () => {
     ]);
   }
 
+  it("the conversation list reorders live when a message arrives", async () => {
+    const [alice, bob, carol] = [await member(), await member(), await member()];
+    const conversationWith = async (from: Member) => {
+      const res = await postForm(`/u/${bob.id}`, { intent: "message", body: `Hi ${run}` }, { cookie: from.cookie });
+      const id = Number(/\/messages\/(\d+)\//.exec(res.headers.get("location")!)![1]);
+      expect((await postForm(`/messages/${id}/request`, { answer: "accept" }, { cookie: bob.cookie })).status).toBe(
+        303,
+      );
+      return id;
+    };
+    const withAlice = await conversationWith(alice);
+    const withCarol = await conversationWith(carol);
+
+    const ctx = await sessionContext(browser, bob.cookie, { viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    const streamOpen = page.waitForResponse((r) => r.url().endsWith("/api/portal/events") && r.status() === 200);
+    await page.goto(`${baseUrl()}/messages`);
+    await streamOpen;
+    let loads = 0;
+    page.on("load", () => loads++);
+    const order = () =>
+      page.locator(".conversation a.trader-row").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(await order()).toEqual([`/messages/${withCarol}/reply`, `/messages/${withAlice}/reply`]);
+
+    await postForm(`/messages/${withAlice}/reply`, { body: `Back on top ${run}` }, { cookie: alice.cookie });
+    await page.locator(".conversation", { hasText: `Back on top ${run}` }).waitFor({ timeout: 2_500 });
+    expect(await order()).toEqual([`/messages/${withAlice}/reply`, `/messages/${withCarol}/reply`]);
+    expect(loads).toBe(0);
+    await ctx.close();
+  });
+
   it("a message sent on one page appears on the other's open conversation within a second, then shows Seen", async () => {
     const [alice, bob] = [await member(), await member()];
     // An accepted conversation, set up over HTTP: alice writes, bob accepts.
