@@ -60,6 +60,7 @@ const {
   registry,
   remixRequest,
   reportAdmission,
+  reportLiveStreams,
   requestDuration,
   routeLabel,
   seedDemoCommunityIfEmpty,
@@ -263,6 +264,7 @@ app.use((req, res, next) => {
 // The live channel (live-stream.server.ts): ahead of compression (which would hold its small writes
 // back), the page cache and admission control; its open streams have their own bound.
 const liveStreams = createLiveStreams(env.LIVE_MAX_STREAMS, env.LIVE_HEARTBEAT_SECONDS * 1000);
+reportLiveStreams(liveStreams.stats);
 app.get(LIVE_PATH, (req, res) => void liveStreams.handle(req, res));
 
 // Only for requests that accept an encoding compression offers: for the rest (load generators,

@@ -12,6 +12,7 @@ const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toStrin
 let seq = 0;
 type Member = { cookie: string; id: number };
 const EVENTS = "/api/portal/events";
+const METRICS = "live-test-metrics-token-0123456789";
 
 async function member(base: string): Promise<Member> {
   const { cookie } = await signUp({ base });
@@ -56,7 +57,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     const env = { ...(await ownDatabase()), LOG_REQUESTS: "0" };
     a = await startServer(env);
     servers.push(a);
-    b = await startServer({ ...env, LIVE_MAX_STREAMS: "4", LIVE_HEARTBEAT_SECONDS: "1" });
+    b = await startServer({ ...env, LIVE_MAX_STREAMS: "4", LIVE_HEARTBEAT_SECONDS: "1", METRICS_TOKEN: METRICS });
     servers.push(b);
   }, 120_000);
 
@@ -197,6 +198,13 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("15");
     expect(Date.now() - began).toBeLessThan(1_000);
+    const metrics = await (
+      await get("/metrics", { base: b.url, headers: { authorization: `Bearer ${METRICS}` } })
+    ).text();
+    expect(metrics).toMatch(/^grader_live_streams\{state="open"\} 4$/m);
+    expect(metrics).toMatch(/^grader_live_streams\{state="max"\} 4$/m);
+    expect(metrics).toMatch(/^grader_live_streams_refused_total 1$/m);
+    expect(metrics).toMatch(/^grader_live_listener_up 1$/m);
     // Open streams take no render slot: a page is served beside them.
     expect((await get("/messages", { cookie: dave.cookie, base: b.url })).status).toBe(200);
     held[0]!.close();

@@ -31,6 +31,7 @@ type Stream = { res: ServerResponse; opened: number };
 export function createLiveStreams(max: number, heartbeatMs = 20_000) {
   const open = new Set<Stream>();
   let pending = 0;
+  let refused = 0;
   const heartbeat = setInterval(() => {
     const now = Date.now();
     for (const s of open) {
@@ -52,10 +53,12 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Counted from the first moment: a burst of connections cannot pass the bound while signing in.
-    if (open.size + pending >= max)
+    if (open.size + pending >= max) {
+      refused++;
       return refuse(res, 503, "Too many live connections on this server; try again shortly.", {
         "Retry-After": String(STREAMS_RETRY_AFTER_SECONDS),
       });
+    }
     pending++;
     let userId: number;
     let cursor: string;
@@ -149,7 +152,7 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
     endAll: () => {
       for (const s of open) s.res.end();
     },
-    stats: () => ({ open: open.size, max }),
+    stats: () => ({ open: open.size, max, refused }),
   };
 }
 

@@ -17,7 +17,14 @@ export { importJobHandlers } from "../linking/linking.server";
 export { log } from "./log.server";
 export { withRequestContext } from "./request-context.server";
 export { logMailMode, mailJob } from "./mail.server";
-export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./metrics.server";
+export {
+  metricsAccess,
+  registry,
+  reportAdmission,
+  reportLiveStreams,
+  requestDuration,
+  routeLabel,
+} from "./metrics.server";
 export { digestJob } from "../community/notifications.server";
 export { compactionJob } from "../community/market.server";
 export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
