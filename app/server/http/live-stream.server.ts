@@ -129,8 +129,10 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
           if (events.length === 500) again = true;
         } while (again && !closed);
       } catch (error) {
-        // The database is away: the listener's reconnect wakes every stream when it is back.
+        // The pool was busy or the database away: read again in a second (a listener that lost
+        // its connection also wakes every stream when it is back).
         log("error", "live events not read", { userId, error: String(error) });
+        if (!closed) setTimeout(() => void deliver(), 1_000).unref();
       } finally {
         reading = false;
       }
