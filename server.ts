@@ -29,6 +29,7 @@ const {
   closeDb,
   compactionJob,
   createAdmission,
+  createLiveStreams,
   cspNonce,
   dbKind,
   deviceClassFromUserAgent,
@@ -49,6 +50,7 @@ const {
   isMobileDevice,
   isSimulated,
   isTrackedPath,
+  LIVE_PATH,
   log,
   logMailMode,
   mailJob,
@@ -60,6 +62,7 @@ const {
   registry,
   remixRequest,
   reportAdmission,
+  reportLiveStreams,
   requestDuration,
   routeLabel,
   seedDemoCommunityIfEmpty,
@@ -70,6 +73,7 @@ const {
   startJobs,
   startupProblems,
   stopJobs,
+  stopLiveListener,
   storeCachedPage,
   trackPageView,
   withRequestContext,
@@ -260,6 +264,12 @@ app.use((req, res, next) => {
   }
   next();
 });
+
+// The live channel (live-stream.server.ts): ahead of compression (which would hold its small writes
+// back), the page cache and admission control; its open streams have their own bound.
+const liveStreams = createLiveStreams(env.LIVE_MAX_STREAMS, env.LIVE_HEARTBEAT_SECONDS * 1000);
+reportLiveStreams(liveStreams.stats);
+app.get(LIVE_PATH, (req, res) => void liveStreams.handle(req, res));
 
 // Only for requests that accept an encoding compression offers: for the rest (load generators,
 // health checks, many bots) its per-response bookkeeping (wrapped write/end, a header hook, Vary)
@@ -506,6 +516,9 @@ async function shutdown(signal: string) {
     server.closeAllConnections();
   }, env.SHUTDOWN_TIMEOUT_MS);
   timer.unref();
+  // Open streams would hold the close until the timeout: ended, their browsers reconnect elsewhere.
+  liveStreams.endAll();
+  await stopLiveListener();
   server.close(async () => {
     // A job still running past the time limit is taken over by another worker once it expires.
     await stopJobs(Math.max(1000, env.SHUTDOWN_TIMEOUT_MS - 2000)).catch((error) =>

@@ -8,7 +8,7 @@ type Memory = { heapUsedMB: number; externalMB: number; heapPlusExternalMB: numb
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** Asks the server (started with --expose-gc) to collect garbage, and reads the memory it logs. */
-async function memoryAfterGc(server: RunningServer): Promise<Memory> {
+export async function memoryAfterGc(server: RunningServer): Promise<Memory> {
   const seen = server.logs.length;
   server.process.kill("SIGUSR2");
   for (let waited = 0; waited < 10_000; waited += 50) {

@@ -26,6 +26,11 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<unknown> }> =
     title: "Memory: heap used + external and RSS after a forced GC, idle vs after /profile/stats load",
     run: async () => (await import("./memory")).benchMemory(Number(process.env.BENCH_SECONDS ?? 20)),
   },
+  live: {
+    title:
+      "Live channel: 1,000 open event streams on one process (memory after GC beside idle), a message's fan-out to 50 tabs, a page beside them",
+    run: async () => (await import("./live")).benchLive(),
+  },
   engine: {
     title: "Engine: grading a generated 1,000,000-trade ledger",
     run: async () => (await import("./engine")).benchEngine(),

@@ -6,7 +6,7 @@ type Message = { id: string | number; body: string; created_at: string; mine: bo
 /**
  * A page of a conversation's messages, oldest first; `name` is the other person's (read out for
  * screen readers). `older` is the cursor of the page before this one; `paged` is true when this is
- * not the newest page.
+ * not the newest page. "Seen" shows under my last message when it is the newest and was read.
  */
 export function MessageList({
   messages,
@@ -14,14 +14,25 @@ export function MessageList({
   now,
   older,
   paged,
+  seenUpTo = null,
 }: {
   messages: Message[];
   name: string;
   now: number;
   older: string | null;
   paged: boolean;
+  /** The id up to which the other person has read: "Seen" under the last of mine they read. */
+  seenUpTo?: string | null;
 }) {
   const { pathname } = useLocation();
+  const lastMine = [...messages].reverse().find((m) => m.mine);
+  const seen =
+    lastMine &&
+    seenUpTo !== null &&
+    messages[messages.length - 1] === lastMine &&
+    BigInt(lastMine.id) <= BigInt(seenUpTo)
+      ? lastMine.id
+      : null;
   return (
     <>
       {older || paged ? (
@@ -45,6 +56,12 @@ export function MessageList({
             <time className="muted small" dateTime={m.created_at}>
               {timeAgo(m.created_at, now)}
             </time>
+            {m.id === seen ? (
+              <span className="muted small" data-testid="seen">
+                {" "}
+                · Seen
+              </span>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -3,13 +3,15 @@ import { useEffect, useState } from "react";
 // Not from ~/lib/notifications: that module carries the settings form's zod schema, which the
 // header (on every page, the landing included) must not load.
 import { badgeCount } from "~/lib/format-number";
+import { useLive, useLiveConnected } from "~/lib/live";
 import { usePolling } from "~/lib/use-polling";
 
 export const BELL_POLL_MS = 15_000;
 
 /**
  * The header's bell: a plain link to /notifications with the unread count from the page's data;
- * with JavaScript the count is refreshed from the API every 15 s while the page is visible.
+ * with JavaScript the count follows the live channel, and is asked from the API every 15 s while
+ * the page is visible only when the stream is not connected.
  */
 export function NotificationBell({ unread }: { unread: number }) {
   const fetcher = useFetcher<{ meta?: { unread?: number } }>();
@@ -20,9 +22,18 @@ export function NotificationBell({ unread }: { unread: number }) {
     const polled = fetcher.data?.meta?.unread;
     if (typeof polled === "number") setCount(polled);
   }, [fetcher.data]);
-  usePolling(() => {
-    if (fetcher.state === "idle") fetcher.load("/api/portal/notifications?page_size=1");
-  }, BELL_POLL_MS);
+  const live = useLiveConnected();
+  useLive((message) => {
+    if (message.kind === "unread") setCount(message.data.notifications);
+    else if (message.kind === "ready") setCount(message.data.unread.notifications);
+  });
+  usePolling(
+    () => {
+      if (fetcher.state === "idle") fetcher.load("/api/portal/notifications?page_size=1");
+    },
+    BELL_POLL_MS,
+    !live,
+  );
   return (
     <Link
       to="/notifications"

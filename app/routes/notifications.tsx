@@ -4,6 +4,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Avatar } from "~/components/Avatar";
 import { EmptyState, Page } from "~/components/Page";
 import { Pager } from "~/components/Pager";
+import { useLiveRevalidate } from "~/lib/live";
 import { pageCount, parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
@@ -54,6 +55,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Notifications() {
   const { notifications, meta, now } = useLoaderData<typeof loader>();
+  // A new notification (or some read in another tab) shows at once.
+  useLiveRevalidate((m) => m.kind === "unread");
   const busy = useNavigation().state !== "idle";
   const pages = pageCount(meta.total, meta.page_size);
   return (

@@ -189,6 +189,9 @@ describe.skipIf(skipE2E)("community in a real browser", () => {
       // waitForURL can resolve before React renders the new page: wait for the text itself.
       await s.page.locator("p[role=status]", { hasText: "Message request sent" }).waitFor();
       const id = /\/messages\/(\d+)\//.exec(s.page.url())![1];
+      // The sender leaves the conversation: an open one reads what arrives (live, with JavaScript),
+      // and the reply must be unread in the list below.
+      await s.page.goto(baseUrl() + "/notifications");
 
       const r = await as(recipient, js);
       await r.page.goto(baseUrl() + "/messages");

@@ -7,6 +7,7 @@ import { MessageList } from "~/components/MessageList";
 import { Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
 import { parseBefore } from "~/lib/paging";
+import { useLiveConnected, useLiveRevalidate } from "~/lib/live";
 import { usePolling } from "~/lib/use-polling";
 import { formError, formText, parseForm } from "~/lib/forms";
 import { z } from "zod";
@@ -55,19 +56,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const CONVERSATION_POLL_MS = 4_000;
 
 export default function Conversation() {
-  const { conversation, messages, older, before, now } = useLoaderData<typeof loader>();
+  const { conversation, messages, older, before, now, seen_up_to } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const ref = useRef<HTMLFormElement>(null);
   const sending = navigation.state === "submitting";
   const revalidator = useRevalidator();
-  // The newest page reloads while open (the loader also marks what arrived read); an older page stays still.
+  const live = useLiveConnected();
+  // The newest page reloads when a message or a read receipt of this conversation arrives live
+  // (the loader also marks what arrived read); polling only while the stream is not connected. An
+  // older page stays still.
+  useLiveRevalidate(
+    (m) => (m.kind === "message" || m.kind === "read") && m.data.conversation_id === conversation.id,
+    before === null,
+  );
   usePolling(
     () => {
       if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
     },
     CONVERSATION_POLL_MS,
-    before === null,
+    before === null && !live,
   );
   const was = useRef(false);
   useEffect(() => {
@@ -91,7 +99,14 @@ export default function Conversation() {
           {name} declined your message request.
         </p>
       ) : null}
-      <MessageList messages={messages} name={name} now={now} older={older} paged={before !== null} />
+      <MessageList
+        messages={messages}
+        name={name}
+        now={now}
+        older={older}
+        paged={before !== null}
+        seenUpTo={seen_up_to}
+      />
       {closed ? null : (
         <Form method="post" className="stack" ref={ref}>
           <label htmlFor="reply-body">Reply</label>

@@ -5,6 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Avatar } from "~/components/Avatar";
 import { EmptyState, Page } from "~/components/Page";
 import { displayName } from "~/lib/display-name";
+import { useLiveRevalidate } from "~/lib/live";
 import { formatCompact } from "~/lib/format-number";
 import { parsePage } from "~/lib/paging";
 import { timeAgo } from "~/lib/time-ago";
@@ -21,6 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Route() {
   const { conversations, more, page, now } = useLoaderData<typeof loader>();
+  // A new message or request reorders the list live (the first page: later pages stay still).
+  useLiveRevalidate((m) => m.kind === "message", page === 1);
   const requests = conversations.filter((c) => c.incoming_request);
   const others = conversations.filter((c) => !c.incoming_request);
   const row = (c: (typeof conversations)[number]) => {

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, us
 import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
 import { ACCOUNT_KIND_VIEWS, ACCOUNT_KINDS_LISTED } from "~/lib/account-kinds";
+import { useLive, useLiveConnected } from "~/lib/live";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 import { seo } from "~/lib/seo";
@@ -184,7 +185,8 @@ function ImportProgress({ imp }: { imp: ImportView }) {
 }
 
 /**
- * While an import runs: with JavaScript, a fetcher polls GET /api/portal/imports and the page
+ * While an import runs: with JavaScript, the live channel's `import` events fetch GET
+ * /api/portal/imports (a fetcher polls it only while the stream is not connected) and the page
  * reloads its data when one finishes; without it, the page refreshes itself every 2 s.
  */
 function useLiveImports(initial: ImportView[]): ImportView[] {
@@ -193,13 +195,18 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
   const imports = fetcher.data?.data ?? initial;
   const running = imports.some((i) => isImportRunning(i.state));
   const wasRunning = useRef(running);
+  const live = useLiveConnected();
+  useLive((message) => {
+    // A newer load replaces one still running, so the last event is always read.
+    if (message.kind === "import") fetcher.load("/api/portal/imports");
+  });
   useEffect(() => {
-    if (!running) return;
+    if (!running || live) return;
     const timer = setInterval(() => {
       if (fetcher.state === "idle") fetcher.load("/api/portal/imports");
     }, 1500);
     return () => clearInterval(timer);
-  }, [running, fetcher]);
+  }, [running, live, fetcher]);
   useEffect(() => {
     // One finished: reload the page's data (trade counts, account status).
     if (wasRunning.current && !running && revalidator.state === "idle") revalidator.revalidate();

@@ -6,6 +6,7 @@ import { getDb } from "../platform/db.server";
 import { markSubjectRead, notify } from "./notifications.server";
 import type { ConversationStatus } from "../platform/db/schema";
 import { hitLimit } from "../http/rate-limit.server";
+import { raiseLive, raiseLiveEach } from "../platform/live.server";
 
 export const MESSAGE_MAX = 2000;
 const MESSAGE_LENGTH = `Write a message of 1 to ${formatNumber(MESSAGE_MAX, 0)} characters.`;
@@ -103,6 +104,16 @@ export async function sendMessage(senderId: number, recipientId: number, body: s
       .execute();
     // While a request is pending the recipient answers it on its own page.
     const request = status === "request";
+    // Live (DECISIONS 190): the recipient's open pages, and the sender's other tabs. Raised before
+    // notify(), so the two users' event counters are locked in one order (raiseLive sorts).
+    await raiseLiveEach(
+      trx,
+      "message",
+      [senderId, recipientId].map((userId) => ({
+        userId,
+        data: { conversation_id: conv.id, message_id: String(msg.id), mine: userId === senderId, request },
+      })),
+    );
     await notify(trx, {
       to: recipientId,
       kind: request ? "message_request" : "message",
@@ -202,17 +213,39 @@ export async function conversationMessages(
   const page = rows.slice(0, limit).reverse();
   const lastId = page.length ? page[page.length - 1]!.id : null;
   if (lastId !== null && before === null) {
-    await db
-      .updateTable("conversations")
-      .set({
-        a_last_read_id: sql`case when user_a = ${userId} then greatest(a_last_read_id, ${lastId}) else a_last_read_id end`,
-        b_last_read_id: sql`case when user_b = ${userId} then greatest(b_last_read_id, ${lastId}) else b_last_read_id end`,
-      })
-      .where("id", "=", conversationId)
-      .execute();
-    await markSubjectRead(db, userId, `conversation:${conversationId}`);
+    await db.transaction().execute(async (trx) => {
+      // Only when it moves on: the other person's "Seen" is told live (DECISIONS 190).
+      const moved = await trx
+        .updateTable("conversations")
+        .set({
+          a_last_read_id: sql`case when user_a = ${userId} then greatest(a_last_read_id, ${lastId}) else a_last_read_id end`,
+          b_last_read_id: sql`case when user_b = ${userId} then greatest(b_last_read_id, ${lastId}) else b_last_read_id end`,
+        })
+        .where("id", "=", conversationId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("user_a", "=", userId), eb("a_last_read_id", "<", lastId)]),
+            eb.and([eb("user_b", "=", userId), eb("b_last_read_id", "<", lastId)]),
+          ]),
+        )
+        .returning(["user_a", "user_b"])
+        .executeTakeFirst();
+      if (moved)
+        await raiseLive(trx, moved.user_a === userId ? moved.user_b : moved.user_a, {
+          kind: "read",
+          data: { conversation_id: conversationId, last_read_id: String(lastId) },
+        });
+      await markSubjectRead(trx, userId, `conversation:${conversationId}`);
+    });
   }
+  // The "Seen" receipt: how far the other person has read.
+  const conv = await db
+    .selectFrom("conversations")
+    .select(sql<string>`case when user_a = ${userId} then b_last_read_id else a_last_read_id end`.as("seen"))
+    .where("id", "=", conversationId)
+    .executeTakeFirst();
   return {
+    seen_up_to: String(conv?.seen ?? "0"),
     messages: page.map((r) => ({
       id: String(r.id),
       mine: r.sender_id === userId,

@@ -10,6 +10,7 @@ import {
 import type { Paging } from "~/lib/paging";
 import { getDb, type DB } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
+import { pruneLiveEvents, raiseLiveEach } from "../platform/live.server";
 import { log } from "../platform/log.server";
 import { enqueueMail } from "../platform/mail.server";
 import { queuePush } from "./push.server";
@@ -52,6 +53,23 @@ export async function notify(trx: DB, input: NotifyInput): Promise<void> {
       input.kind,
       input.subject,
     );
+  await raiseUnread(
+    trx,
+    told.rows.map((r) => r.user_id),
+  );
+}
+
+/** The live channel's "unread" event with each user's count as this transaction sees it. */
+async function raiseUnread(db: DB, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const counts = await sql<{ id: number; n: string }>`
+    select u.id, (select count(*) from notifications n where n.user_id = u.id and n.read_at is null) as n
+    from unnest(${sql.val([...new Set(userIds)])}::int[]) as u(id)`.execute(db);
+  await raiseLiveEach(
+    db,
+    "unread",
+    counts.rows.map((r) => ({ userId: r.id, data: { notifications: Number(r.n) } })),
+  );
 }
 
 export type NotificationView = {
@@ -137,36 +155,45 @@ export async function listNotifications(userId: number, paging: Pick<Paging<stri
 export async function markRead(userId: number, id: string): Promise<string | null> {
   if (!/^\d{1,18}$/.test(id)) return null;
   const db = await getDb();
-  const row = await db
-    .updateTable("notifications")
-    .set({ read_at: sql`coalesce(read_at, now())` })
-    .where("id", "=", id as never)
-    .where("user_id", "=", userId)
-    .returning("url")
-    .executeTakeFirst();
-  return row?.url ?? null;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("notifications")
+      .set({ read_at: sql`coalesce(read_at, now())` })
+      .where("id", "=", id as never)
+      .where("user_id", "=", userId)
+      .returning("url")
+      .executeTakeFirst();
+    if (row) await raiseUnread(trx, [userId]);
+    return row?.url ?? null;
+  });
 }
 
 export async function markAllRead(userId: number): Promise<number> {
   const db = await getDb();
-  const result = await db
-    .updateTable("notifications")
-    .set({ read_at: sql`now()` })
-    .where("user_id", "=", userId)
-    .where("read_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("notifications")
+      .set({ read_at: sql`now()` })
+      .where("user_id", "=", userId)
+      .where("read_at", "is", null)
+      .executeTakeFirst();
+    const n = Number(result.numUpdatedRows);
+    // The user's other tabs clear their bells.
+    if (n) await raiseUnread(trx, [userId]);
+    return n;
+  });
 }
 
 /** Reading what a notification is about (an open conversation) reads the notification too. */
 export async function markSubjectRead(db: DB, userId: number, subject: string): Promise<void> {
-  await db
+  const result = await db
     .updateTable("notifications")
     .set({ read_at: sql`now()` })
     .where("user_id", "=", userId)
     .where("subject", "=", subject)
     .where("read_at", "is", null)
-    .execute();
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows)) await raiseUnread(db, [userId]);
 }
 
 export type NotificationSettings = { muted: NotificationKind[]; push: NotificationKind[]; digest: DigestFrequency };
@@ -299,4 +326,7 @@ export async function sendDueDigests(now = new Date()): Promise<number> {
 export async function digestJob(): Promise<void> {
   const sent = await sendDueDigests();
   if (sent) log("info", "notification digests queued", { sent });
+  // The live channel's replay window ends here too: on the same clock, once per cluster.
+  const pruned = await pruneLiveEvents();
+  if (pruned) log("info", "live events pruned", { pruned });
 }

@@ -19,7 +19,8 @@ import { currentRequestId } from "./request-context.server";
  */
 export type DB = Kysely<Database>;
 
-type DbHandle = { db: DB; kind: "postgres" | "pglite"; close: () => Promise<void> };
+type PGliteInstance = Awaited<ReturnType<typeof import("@electric-sql/pglite").PGlite.create>>;
+type DbHandle = { db: DB; kind: "postgres" | "pglite"; close: () => Promise<void>; pglite?: PGliteInstance };
 
 // One instance per process (two PGlite instances on one directory would corrupt it).
 let current: Promise<DbHandle> | undefined;
@@ -277,6 +278,7 @@ async function openDb(): Promise<DbHandle> {
   return {
     db,
     kind: "pglite",
+    pglite,
     close: async () => {
       await db.destroy();
       await pglite.close();
@@ -302,6 +304,19 @@ export function withoutStatementTimeout(): void {
 
 function handle(): Promise<DbHandle> {
   return (current ??= openDb());
+}
+
+/**
+ * Where a process LISTENs (the live channel, DECISIONS 188): the direct URL on PostgreSQL (a
+ * transaction-mode pooler cannot LISTEN: a session's LISTEN would stay on a server connection
+ * others get next), or PGlite's own listen on the embedded database.
+ */
+export async function listenTarget(): Promise<
+  { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGliteInstance }
+> {
+  const h = await handle();
+  if (h.pglite) return { kind: "pglite", pglite: h.pglite };
+  return { kind: "postgres", url: directUrl()! };
 }
 
 // The direct connection's own small pool, when DATABASE_DIRECT_URL names another address.

@@ -120,6 +120,13 @@ const EnvSchema = z.object({
   // Downloads (the ledger, the trades and round-trips CSVs, own data) handled at once per process;
   // one more is refused at once with a 503 (see admission.server.ts).
   MAX_CONCURRENT_DOWNLOADS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(2)),
+  // Open live streams (GET /api/portal/events) per process, apart from the render slots (DECISIONS 189).
+  LIVE_MAX_STREAMS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(2000)),
+  // A comment line on every open stream this often (DECISIONS 189: under the usual proxies' idle timeouts).
+  LIVE_HEARTBEAT_SECONDS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().min(1).max(55).default(20),
+  ),
   // Default: http://localhost:<PORT> (3000 when PORT is 0, i.e. any free port).
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SUPPORT_EMAIL: z.string().email().default("support@grader.example"),

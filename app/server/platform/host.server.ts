@@ -17,7 +17,14 @@ export { importJobHandlers } from "../linking/linking.server";
 export { log } from "./log.server";
 export { withRequestContext } from "./request-context.server";
 export { logMailMode, mailJob } from "./mail.server";
-export { metricsAccess, registry, reportAdmission, requestDuration, routeLabel } from "./metrics.server";
+export {
+  metricsAccess,
+  registry,
+  reportAdmission,
+  reportLiveStreams,
+  requestDuration,
+  routeLabel,
+} from "./metrics.server";
 export { digestJob } from "../community/notifications.server";
 export { pushJob } from "../community/push.server";
 export { compactionJob } from "../community/market.server";
@@ -30,3 +37,5 @@ export { isCacheablePath } from "../http/public-pages.server";
 export { flushPageViews, isTrackedPath, trackPageView } from "../community/page-views.server";
 export { SESSION_COOKIE } from "../http/session-cookie";
 export { deviceClassFromUserAgent, isMobileDevice } from "../../lib/device-class";
+export { createLiveStreams, LIVE_PATH } from "../http/live-stream.server";
+export { stopLiveListener } from "./live.server";

@@ -5,6 +5,7 @@ import { cardCacheStats } from "../grades/card-store.server";
 import { engineRegradeStats } from "../grades/engine-regrade.server";
 import { poolStats, poolUsage } from "./db.server";
 import { getEnv } from "./env.server";
+import { liveListenerStats } from "./live.server";
 
 // Prometheus metrics for GET /metrics (server.ts): request latency by route, the database pool's
 // use and waits, and the card cache. One registry per process; every replica is scraped itself.
@@ -172,3 +173,42 @@ export function metricsAccess(ip: string, authorization: string | undefined): Ac
   }
   return { ok: false, status: 403 };
 }
+
+// The live channel (DECISIONS 187–189): open streams against LIVE_MAX_STREAMS, the ones refused
+// past it, and whether this process's LISTEN connection is up.
+let liveStats: (() => { open: number; max: number; refused: number }) | undefined;
+export function reportLiveStreams(stats: NonNullable<typeof liveStats>) {
+  liveStats = stats;
+}
+
+new client.Gauge({
+  name: "grader_live_streams",
+  help: "Open live event streams (GET /api/portal/events) and their bound (LIVE_MAX_STREAMS)",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  collect() {
+    const s = liveStats?.();
+    if (!s) return;
+    this.set({ state: "open" }, s.open);
+    this.set({ state: "max" }, s.max);
+  },
+});
+
+new client.Counter({
+  name: "grader_live_streams_refused_total",
+  help: "Live event streams answered 503 because LIVE_MAX_STREAMS were open",
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc(liveStats?.().refused ?? 0);
+  },
+});
+
+new client.Gauge({
+  name: "grader_live_listener_up",
+  help: "1 while this process's LISTEN connection for the live channel is connected",
+  registers: [registry],
+  collect() {
+    this.set(liveListenerStats.connected ? 1 : 0);
+  },
+});

@@ -66,6 +66,21 @@ export interface AuthTokensTable {
   created_at: DefaultTimestamp;
 }
 
+/** The live channel's per-user event counter (DECISIONS 187). */
+export interface LiveSeqsTable {
+  user_id: number;
+  seq: ColumnType<string, string | number, string | number>;
+}
+
+/** One event of the live channel for one user, kept for the replay window (DECISIONS 187). */
+export interface LiveEventsTable {
+  user_id: number;
+  seq: ColumnType<string, string | number, string | number>;
+  kind: string;
+  data: ColumnType<unknown, string, string>;
+  created_at: DefaultTimestamp;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   to_email: string;
@@ -419,6 +434,8 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   auth_tokens: AuthTokensTable;
   outbox: OutboxTable;
+  live_seqs: LiveSeqsTable;
+  live_events: LiveEventsTable;
   users: UsersTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;

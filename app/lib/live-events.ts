@@ -1,0 +1,29 @@
+/**
+ * The live channel's events (GET /api/portal/events, docs/API.md "Live events"): what the server
+ * writes and the client reads, one type per kind. Each arrives as an SSE event named by its kind,
+ * its data the JSON below, its id the user's event number (Last-Event-ID on a reconnect).
+ */
+export type LiveEventMap = {
+  /** A new message in one of the user's conversations (also to the sender's other tabs). */
+  message: { conversation_id: number; message_id: string; mine: boolean; request: boolean };
+  /** The other person read the conversation up to `last_read_id` (the "Seen" receipt). */
+  read: { conversation_id: number; last_read_id: string };
+  /** Unread counts changed: a notification arrived, or some were read. */
+  unread: { notifications: number };
+  /** An import's progress (the account page's progress bar). */
+  import: { import_id: number; state: string; fetched: number; total: number | null };
+  /** Reserved for live trade alerts (issue 34 point 3): not sent yet. */
+  trade_alert: { trader_id: number; symbol: string; side: "buy" | "sell" };
+};
+
+export type LiveKind = keyof LiveEventMap;
+export const LIVE_KINDS = ["message", "read", "unread", "import", "trade_alert"] as const satisfies readonly LiveKind[];
+
+/** A live event for one user, as raised by a service. */
+export type LiveEvent = { [K in LiveKind]: { kind: K; data: LiveEventMap[K] } }[LiveKind];
+
+/**
+ * Sent first on every stream (not stored, no replay): `unread` as the stream starts; `reset` true
+ * when the Last-Event-ID sent is older than the replay window, so the page reloads its data.
+ */
+export type LiveReady = { unread: { notifications: number }; reset: boolean };
