@@ -109,17 +109,37 @@ if (simulated.length) {
   }
 }
 
+const unavailable = (error: unknown) =>
+  error instanceof Response || (error as Error).name === "DatabaseUnavailableError";
+
+/**
+ * A database that answered but is slow to hand out connections (a cold cluster, replicas starting
+ * together, a busy machine) gets a few more tries, 1 + 2 + 4 + 8 s apart, before the server refuses
+ * to start: migrations and the demo seed are idempotent and resume where they stopped.
+ */
+async function withStartupRetries<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!unavailable(error) || attempt >= 5) throw error;
+      log("info", "the database is busy at start; trying again", { attempt });
+      await new Promise((r) => setTimeout(r, 1000 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
 // The database first: a locked PGlite folder or an unreachable DATABASE_URL is one clear line and
 // exit code 1, never a hang or a stack trace.
 try {
   await checkDatabaseUrl();
-  const applied = await migrateToLatest();
+  const applied = await withStartupRetries(() => migrateToLatest());
   if (applied.length) log("info", "migrations applied", { applied });
-  const seeded = await seedDemoCommunityIfEmpty(env);
+  const seeded = await withStartupRetries(() => seedDemoCommunityIfEmpty(env));
   if (seeded) log("info", "demo community seeded (SEED_DEMO=0 to start empty)", seeded);
 } catch (error) {
   console.error(
-    `Refusing to start: ${error instanceof Response || (error as Error).name === "DatabaseUnavailableError" ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
+    `Refusing to start: ${unavailable(error) ? "the database did not answer in time (DATABASE_URL / DATABASE_POOL_WAIT_MS)" : (error as Error).message}`,
   );
   process.exit(1);
 }

@@ -69,6 +69,11 @@ export async function waitForImports(
   const deadline = Date.now() + (opts.timeoutMs ?? 25_000);
   for (;;) {
     const res = await get("/api/portal/imports", { cookie, base: opts.base });
+    // A busy server's fast 503 says when to ask again (a loaded machine, not a failure).
+    if (res.status === 503 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000 * Math.min(5, Number(res.headers.get("retry-after")) || 1)));
+      continue;
+    }
     if (res.status !== 200) throw new Error(`GET /api/portal/imports: ${res.status}`);
     const rows = ((await res.json()) as { data: ImportRow[] }).data;
     if (rows.every((r) => r.state === "done" || r.state === "failed")) return rows;
