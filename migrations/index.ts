@@ -30,6 +30,7 @@ import * as m0033 from "./0033_automatic_grade_days";
 import * as m0034 from "./0034_engine_regrade";
 import * as m0036 from "./0036_evaluation_runs";
 import * as m0037 from "./0037_mail_claims";
+import * as m0039 from "./0039_exchange_kinds";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "0034_engine_regrade": m0034,
   "0036_evaluation_runs": m0036,
   "0037_mail_claims": m0037,
+  "0039_exchange_kinds": m0039,
 };
