@@ -48,6 +48,15 @@ export default function LinkExchange() {
   // Without JavaScript every passphrase field shows (OKX's); with it, only the chosen exchange's.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  // A refusal answered to a script-driven post leaves the typed secret in place: cleared, as the
+  // page without JavaScript never sends it back.
+  useEffect(() => {
+    if (reply && !reply.ok)
+      for (const name of ["secret", "passphrase"]) {
+        const input = document.getElementById(`f-${name}`);
+        if (input instanceof HTMLInputElement) input.value = "";
+      }
+  }, [reply]);
   const anyPassphrase = LINKABLE_EXCHANGES.some((id) => EXCHANGE_VIEWS[id].passphrase);
   const showPassphrase = hydrated ? EXCHANGE_VIEWS[exchange].passphrase : anyPassphrase;
   return (
