@@ -92,9 +92,13 @@ describe("linking Binance with an API key", () => {
     expect(grade(btcOnly.ledger).metrics.realizedPnl).toBeCloseTo(btcRealized, 0);
     expect(grade(parsed.ledger).metrics.roundTrips).toBeGreaterThanOrEqual(12);
 
-    // The account page shows it, and the grade call grades it.
+    // The account page shows it, and the grade call grades it as the wallets' does.
     const page = await get("/profile/account", { cookie });
     expect(await page.text()).toContain(label);
+    const evaluation = await fetch(baseUrl() + "/api/exchange/evaluation", { method: "POST", headers: { cookie } });
+    expect(evaluation.status).toBe(200);
+    const outcome = ((await evaluation.json()) as { data: { code: number; tier?: string } }).data;
+    expect([200, 2002]).toContain(outcome.code);
   }, 120_000);
 
   it.each([
@@ -131,8 +135,18 @@ describe("linking Binance with an API key", () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 406, error: { message: MESSAGE_406 } });
     // The owner linking it again replaces the key (the way back from "needs a new key").
-    expect((await linkKey({ api_key: key }, first.cookie)).status).toBe(200);
+    const again = await linkKey({ api_key: key }, first.cookie);
+    expect(again.status).toBe(200);
     await waitForImports(first.cookie, { timeoutMs: 90_000 });
+    // Unlinked, the account and its key are gone: the second user may link it now.
+    const unlinked = await postForm(
+      "/profile/account",
+      { intent: "unlink", id: String(again.body.data!.linked_account_id), confirm: "yes" },
+      { cookie: first.cookie },
+    );
+    expect(unlinked.headers.get("location")).toBe("/profile/account?unlinked=1");
+    expect((await linkKey({ api_key: key }, second.cookie)).status).toBe(201);
+    await waitForImports(second.cookie, { timeoutMs: 90_000 });
   }, 120_000);
 
   it("marks an account whose key stopped working as needing a new key, with Binance's reason", async () => {
@@ -193,7 +207,7 @@ describe("a Binance import under stress", () => {
     const server = await startServer({ SIM_DELAY_FACTOR: "0", ...(await storage()) });
     started.push(server);
     const { cookie } = await signUp({ base: server.url });
-    expect((await linkKey({ api_key: "sim-ban" }, cookie, server.url)).status).toBe(201);
+    expect((await linkKey({ api_key: `sim-ban-${RUN}` }, cookie, server.url)).status).toBe(201);
     const waits: ImportRow[] = [];
     const deadline = Date.now() + 60_000;
     let rows: ImportRow[] = [];
@@ -209,6 +223,10 @@ describe("a Binance import under stress", () => {
     const { data: ledger } = await ledgerOf(cookie, server.url);
     expect(ledger.trades).toHaveLength(EXPECTED.trades);
     expect(ledger.events).toHaveLength(EXPECTED.events);
+    // The key and its secret never reach the log.
+    expect(server.logs.length).toBeGreaterThan(0);
+    expect(server.logs.join("\n")).not.toContain("s3cret");
+    expect(server.logs.join("\n")).not.toContain(`sim-ban-${RUN}`);
   }, 90_000);
 
   it("survives kill -9 in the middle of an import: the next server finishes it, nothing lost, nothing twice", async () => {
