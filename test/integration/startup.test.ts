@@ -22,6 +22,7 @@ describe("start-up configuration", () => {
       "PLAID_SECRET",
       "EVM_EXPLORER_URL",
       "SOLANA_RPC_URL",
+      "BINANCE_API_URL",
       "STRIPE_SECRET_KEY",
       "STRIPE_WEBHOOK_SECRET",
       "SMTP_URL",
