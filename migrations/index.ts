@@ -31,6 +31,7 @@ import * as m0034 from "./0034_engine_regrade";
 import * as m0036 from "./0036_evaluation_runs";
 import * as m0037 from "./0037_mail_claims";
 import * as m0038 from "./0038_currencies";
+import * as m0039 from "./0039_exchange_kinds";
 import * as m0040 from "./0040_live_events";
 import * as m0041 from "./0041_push";
 
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   "0036_evaluation_runs": m0036,
   "0037_mail_claims": m0037,
   "0038_currencies": m0038,
+  "0039_exchange_kinds": m0039,
   "0040_live_events": m0040,
   "0041_push": m0041,
 };

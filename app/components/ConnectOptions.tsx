@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { ACCOUNT_KIND_VIEWS, ACCOUNT_KINDS_LISTED } from "~/lib/account-kinds";
+import { ACCOUNT_KIND_VIEWS, LINK_OPTIONS } from "~/lib/account-kinds";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
 
@@ -9,7 +9,7 @@ export function ConnectOptions() {
   const desktop = walletsAllowed(device);
   return (
     <ul className="connect-options">
-      {ACCOUNT_KINDS_LISTED.map((kind) => {
+      {LINK_OPTIONS.map((kind) => {
         const view = ACCOUNT_KIND_VIEWS[kind];
         const label = (
           <>

@@ -1,3 +1,4 @@
+import { EXCHANGE_VIEWS } from "./exchanges";
 import { ACCOUNT_KINDS, type LinkedAccountKind } from "./vocabulary";
 
 /**
@@ -8,8 +9,11 @@ import { ACCOUNT_KINDS, type LinkedAccountKind } from "./vocabulary";
 export type AccountKindView = {
   /** How pages name an account's kind in a sentence: "Registered: 0x… (EVM)". */
   name: string;
-  /** A broker is listed before wallets: in the header, the connect dialog and the account page. */
-  family: "broker" | "wallet";
+  /**
+   * Brokers are listed first, then exchanges, then wallets: in the header, the connect dialog and
+   * the account page. Every exchange shares one link page and one connect option.
+   */
+  family: "broker" | "exchange" | "wallet";
   /** The connect dialog's option (PRODUCT §2: Broker, MetaMask Wallet, Phantom Wallet). */
   connect: { label: string; note?: string };
   /** The account page's "Add an account" button. */
@@ -25,6 +29,9 @@ export type AccountKindView = {
   /** Whether an account whose login expired is reconnected through the link path. */
   reconnects: boolean;
 };
+
+/** The one link page of every exchange: its form names the exchange. */
+export const EXCHANGE_LINK_PATH = "/link/exchange";
 
 export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindView>> = {
   plaid: {
@@ -54,16 +61,41 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
     desktopOnly: true,
     reconnects: false,
   },
+  binance: exchangeView("binance"),
 };
 
-/** Kinds in the order pages list them: brokers first, then wallets, each in ACCOUNT_KINDS' order. */
-export const ACCOUNT_KINDS_LISTED: readonly LinkedAccountKind[] = [
-  ...ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family === "broker"),
-  ...ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family !== "broker"),
-];
+/** An exchange linked with a read-only API key: one page (/link/exchange) for all of them. */
+function exchangeView(id: keyof typeof EXCHANGE_VIEWS): AccountKindView {
+  return {
+    name: EXCHANGE_VIEWS[id].name,
+    family: "exchange",
+    connect: { label: "Link an exchange", note: "read-only API key" },
+    add: "Link an exchange",
+    link: { path: EXCHANGE_LINK_PATH, method: "get" },
+    desktopOnly: false,
+    // A key that stops working is replaced by linking a new one on the link page (same account).
+    reconnects: false,
+  };
+}
+
+/** Kinds in the order pages list them: brokers, exchanges, then wallets, each in ACCOUNT_KINDS' order. */
+export const ACCOUNT_KINDS_LISTED: readonly LinkedAccountKind[] = (["broker", "exchange", "wallet"] as const).flatMap(
+  (family) => ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family === family),
+);
+
+/** One entry per link page, in the pages' order: the connect dialog's and the account page's options. */
+export const LINK_OPTIONS: readonly LinkedAccountKind[] = ACCOUNT_KINDS_LISTED.filter(
+  (k, i) =>
+    ACCOUNT_KINDS_LISTED.findIndex(
+      (other) => ACCOUNT_KIND_VIEWS[other].link.path === ACCOUNT_KIND_VIEWS[k].link.path,
+    ) === i,
+);
 
 export const BROKER_KINDS: readonly LinkedAccountKind[] = ACCOUNT_KINDS.filter(
   (k) => ACCOUNT_KIND_VIEWS[k].family === "broker",
+);
+export const EXCHANGE_KINDS: readonly LinkedAccountKind[] = ACCOUNT_KINDS.filter(
+  (k) => ACCOUNT_KIND_VIEWS[k].family === "exchange",
 );
 export const WALLET_KINDS: readonly LinkedAccountKind[] = ACCOUNT_KINDS.filter(
   (k) => ACCOUNT_KIND_VIEWS[k].family === "wallet",

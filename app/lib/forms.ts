@@ -8,9 +8,9 @@ export type FormResult<T> =
 
 /**
  * Fields never sent back to the page, whatever happens: passwords, and the current and repeated
- * password of the change and reset forms.
+ * password of the change and reset forms, an exchange key's secret and passphrase.
  */
-const SECRET_FIELDS = /password|^current$|^confirm$/i;
+const SECRET_FIELDS = /password|^current$|^confirm$|^secret$|^passphrase$/i;
 
 /**
  * Parses a form with one zod schema (shared by page and action); on failure returns field errors.

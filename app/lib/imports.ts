@@ -40,6 +40,14 @@ export function reloginMessage(lastError: string | null): string {
 }
 
 /**
+ * What the account page says about an exchange account whose key stopped working (revoked,
+ * expired, IP-restricted): "needs a new key", with the exchange's reason the import kept.
+ */
+export function exchangeKeyMessage(lastError: string | null): string {
+  return `This account needs a new key. ${lastError ?? "The exchange refused the key."} Link a new read-only key on Link an exchange: imports resume after it.`;
+}
+
+/**
  * Whether the trader's latest grade already reflects the imports: none running, and the one that
  * finished last made its automatic grade (a new one, or "nothing new" for the grade there); it
  * says so in its error when it could not. Then the account page offers the grade to see, not one

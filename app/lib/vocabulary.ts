@@ -1,6 +1,8 @@
+import { LINKABLE_EXCHANGES } from "./exchanges";
 // The product's words, in one place: tiers, grade dimensions, asset classes and account kinds.
 // The engine, the card, the badge, the pages and the API all read them from here, so a bound, a
-// colour or a label changes once. Plain data, no imports: safe for the engine and the browser.
+// colour or a label changes once. Plain data, importing only the exchanges' list (plain data too): safe
+// for the engine and the browser.
 
 /** Tiers from the lowest. */
 export const TIERS = ["Bronze", "Silver", "Gold", "Master", "Legend"] as const;
@@ -58,6 +60,9 @@ export const ASSET_CLASS_LABELS: Readonly<Record<AssetClass, string>> = {
   option: "Options",
 };
 
-/** How an account is linked: a brokerage through Plaid, or a wallet proved by a signature. */
-export const ACCOUNT_KINDS = ["plaid", "evm", "solana"] as const;
+/**
+ * How an account is linked: a brokerage through Plaid, a wallet proved by a signature, or an
+ * exchange through a read-only API key (one kind per exchange, app/lib/exchanges.ts).
+ */
+export const ACCOUNT_KINDS = ["plaid", "evm", "solana", ...LINKABLE_EXCHANGES] as const;
 export type LinkedAccountKind = (typeof ACCOUNT_KINDS)[number];

@@ -1,3 +1,4 @@
+import type { LinkedAccountKind } from "~/lib/vocabulary";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -36,7 +37,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-const KIND = { plaid: "Broker", evm: "MetaMask", solana: "Phantom" } as const;
+const KIND: Record<LinkedAccountKind, string> = {
+  plaid: "Broker",
+  evm: "MetaMask",
+  solana: "Phantom",
+  binance: "Binance",
+};
 
 /** The logged-in home of START NOW: grade, linked accounts and the next step that matters. */
 export default function Dashboard() {

@@ -182,7 +182,7 @@ describe.skipIf(skipE2E)("broker linking through Plaid (demo mode) in a real bro
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(baseUrl() + "/profile/account");
     await page.waitForFunction(() => document.querySelector('[aria-disabled="true"]') !== null);
-    const wallets = page.getByRole("list", { name: "Wallets" });
+    const wallets = page.getByRole("list", { name: "Exchanges and wallets" });
     expect(await wallets.locator('a[href="/link/evm"]').count()).toBe(0);
     expect(await wallets.locator('[aria-disabled="true"]').count()).toBe(2);
     expect(await wallets.getByText("Desktop only").count()).toBe(2);

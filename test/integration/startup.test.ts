@@ -22,6 +22,7 @@ describe("start-up configuration", () => {
       "PLAID_SECRET",
       "EVM_EXPLORER_URL",
       "SOLANA_RPC_URL",
+      "BINANCE_API_URL",
       "STRIPE_SECRET_KEY",
       "STRIPE_WEBHOOK_SECRET",
       "SMTP_URL",
@@ -42,7 +43,7 @@ describe("start-up configuration", () => {
   it("refuses an unknown name in DEMO_PROVIDERS", async () => {
     const { code, output } = await runServerUntilExit({ DEMO_PROVIDERS: "plaid,paypal" });
     expect(code).not.toBe(0);
-    expect(output).toMatch(/DEMO_PROVIDERS.*one of google,apple,plaid,evm,solana,stripe,smtp,prices/);
+    expect(output).toMatch(/DEMO_PROVIDERS.*one of google,apple,plaid,evm,solana,binance,stripe,smtp,prices/);
   });
 
   it("requires ENCRYPTION_KEY with DATABASE_URL and says how to make one", async () => {
@@ -62,7 +63,7 @@ describe("demo mode", () => {
     for (const path of ["/", "/pricing", "/signin"]) {
       const html = await (await get(path)).text();
       expect(html).toMatch(
-        /class="demo-banner"[^>]*>.*Demo mode:.*simulated brokers, wallets, payments, sign-in and prices\./s,
+        /class="demo-banner"[^>]*>.*Demo mode:.*simulated brokers, exchanges, wallets, payments, sign-in and prices\./s,
       );
     }
   });

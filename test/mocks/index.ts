@@ -2,6 +2,7 @@ import { syncBuiltinESMExports } from "node:module";
 import type { RequestHandler } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
 import { appleHandlers } from "./apple";
+import { binanceHandlers } from "./binance";
 import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
 import { fxRateHandlers } from "./fx-rates";
@@ -21,6 +22,7 @@ export type ProviderMockFlags = {
   plaid?: boolean;
   evm?: boolean;
   solana?: boolean;
+  binance?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -50,6 +52,10 @@ export async function startProviderMocks(
   if (which.solana) {
     handlers.push(...solanaHandlers());
     providers.push("solana");
+  }
+  if (which.binance) {
+    handlers.push(...binanceHandlers());
+    providers.push("binance");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

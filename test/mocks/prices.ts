@@ -487,11 +487,29 @@ const SOL: Profile = {
     "2025-11-01": 185,
   }),
 };
+const BNB: Profile = {
+  name: "BNB",
+  vol: 0.035,
+  anchors: y({
+    2021: 37,
+    "2021-05-10": 675,
+    2022: 510,
+    2023: 246,
+    2024: 313,
+    2025: 700,
+    "2025-06-01": 660,
+    "2025-10-13": 1300,
+    "2025-12-01": 880,
+    2026: 860,
+  }),
+};
 const flatStable = (name: string): Profile => ({ name, vol: 0.0004, anchors: [["2015-01-02", 1]] });
 const COINS: Record<string, Profile> = {
   "coingecko:bitcoin": BTC,
   "coingecko:ethereum": ETH,
   "coingecko:solana": SOL,
+  // BNB: Binance's fee coin (test/mocks/binance.ts) and BNB Chain's native coin.
+  "coingecko:binancecoin": BNB,
   "ethereum:0x2260fac5e5542a773aa44fbcfedf7c193bc2c599": BTC, // WBTC
   "ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2": ETH, // WETH
   "solana:So11111111111111111111111111111111111111112": SOL, // wSOL

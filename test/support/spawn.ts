@@ -16,6 +16,7 @@ export const NO_PROVIDERS: Record<string, string> = Object.fromEntries(
     "PLAID_SECRET",
     "EVM_EXPLORER_URL",
     "SOLANA_RPC_URL",
+    "BINANCE_API_URL",
     "STRIPE_SECRET_KEY",
     "STRIPE_WEBHOOK_SECRET",
     "SMTP_URL",

@@ -1,10 +1,11 @@
+import type { LinkedAccountKind } from "~/lib/vocabulary";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isSimulated } from "~/server/platform/demo.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
-import { ACCOUNT_KIND_VIEWS, ACCOUNT_KINDS_LISTED } from "~/lib/account-kinds";
+import { ACCOUNT_KIND_VIEWS, LINK_OPTIONS } from "~/lib/account-kinds";
 import { useLive, useLiveConnected } from "~/lib/live";
 import { useDevice } from "~/lib/device";
 import { walletsAllowed } from "~/lib/device-class";
@@ -14,7 +15,7 @@ import { listLinkedAccountsWithCounts, MESSAGE_406 } from "~/server/linking/impo
 import { unlinkAccountKeepingHistory } from "~/server/linking/unlinked-accounts.server";
 import { requireUser } from "~/server/http/session.server";
 import { gradeHistory } from "~/server/grades/evaluation.server";
-import { gradeIsCurrent, isImportRunning, reloginMessage, type ImportView } from "~/lib/imports";
+import { gradeIsCurrent, isImportRunning, exchangeKeyMessage, reloginMessage, type ImportView } from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking/linking.server";
 import { ADD_FAILED_MESSAGE, PLAID_HICCUP_MESSAGE } from "~/server/linking/providers/plaid.server";
 import {
@@ -84,7 +85,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       label: a.label,
       institution: a.institution_name,
       status: a.status,
-      relogin: a.status === "relogin_required" ? reloginMessage(a.last_error) : null,
+      relogin:
+        a.status === "relogin_required"
+          ? ACCOUNT_KIND_VIEWS[a.kind].family === "exchange"
+            ? exchangeKeyMessage(a.last_error)
+            : reloginMessage(a.last_error)
+          : null,
       lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null,
       trades: a.trades,
       cashFlows: a.cash_flows,
@@ -216,7 +222,12 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
 }
 // The unlink question's id: the fragment its first step's form posts to.
 const UNLINK_QUESTION = "unlink-question";
-const KIND_TEXT = { plaid: "Broker (Plaid)", evm: "EVM wallet", solana: "Solana wallet" } as const;
+const KIND_TEXT: Record<LinkedAccountKind, string> = {
+  plaid: "Broker (Plaid)",
+  evm: "EVM wallet",
+  solana: "Solana wallet",
+  binance: "Binance (read-only key)",
+};
 
 export default function LinkedAccounts() {
   const { accounts, flash, demo, self, imports: initialImports, latestGrade } = useLoaderData<typeof loader>();
@@ -412,7 +423,7 @@ export default function LinkedAccounts() {
         <h3 style={{ margin: 0 }}>Add an account</h3>
         {/* A broker's link is a plain form post: the server makes the Link token and redirects, so it
             works without JavaScript. */}
-        {ACCOUNT_KINDS_LISTED.filter((kind) => ACCOUNT_KIND_VIEWS[kind].link.method === "post").map((kind) => (
+        {LINK_OPTIONS.filter((kind) => ACCOUNT_KIND_VIEWS[kind].link.method === "post").map((kind) => (
           <form key={kind} method="post" action={ACCOUNT_KIND_VIEWS[kind].link.path}>
             <button type="submit" className="btn btn-primary">
               {ACCOUNT_KIND_VIEWS[kind].add}
@@ -422,9 +433,9 @@ export default function LinkedAccounts() {
         {demo ? <p className="muted small">Demo data: broker linking runs against a local Plaid simulator.</p> : null}
         <ul
           style={{ listStyle: "none", padding: 0, display: "flex", gap: "0.75rem", flexWrap: "wrap" }}
-          aria-label="Wallets"
+          aria-label="Exchanges and wallets"
         >
-          {ACCOUNT_KINDS_LISTED.filter((kind) => ACCOUNT_KIND_VIEWS[kind].link.method === "get").map((kind) => {
+          {LINK_OPTIONS.filter((kind) => ACCOUNT_KIND_VIEWS[kind].link.method === "get").map((kind) => {
             const view = ACCOUNT_KIND_VIEWS[kind];
             return (
               <li key={kind}>

@@ -42,6 +42,7 @@ const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
   plaid: "Broker account",
   evm: "EVM wallet",
   solana: "Solana wallet",
+  binance: "Binance account",
 };
 
 export async function pagedTrades(

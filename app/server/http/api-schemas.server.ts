@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { email, password } from "~/lib/auth-schemas";
+import { ExchangeKeySchema } from "~/lib/exchange-schemas";
 import { ACCOUNT_KINDS, TIERS } from "~/lib/vocabulary";
 import { NOTIFICATION_KINDS } from "~/lib/notifications";
 import { username } from "~/lib/profile-schemas";
@@ -178,6 +179,24 @@ export const WalletLinked = envelope(
     import_id: z.number().int(),
   }),
 ).openapi("WalletLinked");
+
+export const ExchangeLinkBody = ExchangeKeySchema.openapi("ExchangeLinkBody", {
+  description:
+    "A read-only API key of the exchange (and its secret; OKX's passphrase). Refused (400) when it can trade or withdraw.",
+});
+
+export const ExchangeLinked = envelope(
+  z.object({
+    linked_account_id: z.number().int(),
+    kind: accountKind,
+    exchange: z.string(),
+    label: z.string(),
+    created: z.boolean(),
+    demo: z.boolean(),
+    status: z.literal("importing"),
+    import_id: z.number().int(),
+  }),
+).openapi("ExchangeLinked");
 
 export const EvaluationResult = envelope(
   z.union([

@@ -122,6 +122,28 @@ for (const chain of WALLET_KINDS) {
   });
 }
 
+// Exchanges (a read-only API key)
+route({
+  method: "post",
+  path: "/api/exchange/wallet",
+  tags: ["Exchanges"],
+  request: { body: body(S.ExchangeLinkBody) },
+  responses: {
+    200: json(S.ExchangeLinked, "Linked before: its key replaced, re-imported."),
+    201: json(S.ExchangeLinked, "Linked now; the import runs as jobs."),
+    400: err("A key that can trade or withdraw (the permission to remove is named), or one the exchange refused."),
+    409: err("Another user holds this exchange account (code 406)."),
+    429: { ...tooMany, description: "Today's link limit is reached; nothing linked." },
+    502: err("The exchange did not answer."),
+  },
+});
+route({
+  method: "post",
+  path: "/api/exchange/evaluation",
+  tags: ["Grades"],
+  responses: { 200: json(S.EvaluationResult, "The grade, or the product's result code and message.") },
+});
+
 // Brokers (Plaid)
 route({
   method: "post",

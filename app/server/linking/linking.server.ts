@@ -119,10 +119,12 @@ export async function retryImport(
  */
 export async function linkWallet(input: {
   userId: number;
-  kind: "evm" | "solana";
+  kind: LinkedAccountKind;
   fingerprint: string;
   label: string;
   institutionName: string;
+  /** An exchange's key, encrypted (crypto.server.ts); refreshed when its owner links it again. */
+  accessTokenEnc?: string;
 }) {
   const allowed = await countLinkChange(input.userId, "link");
   if (!allowed.ok) return allowed;
@@ -136,6 +138,7 @@ export async function linkWallet(input: {
           fingerprint: input.fingerprint,
           label: input.label,
           institutionName: input.institutionName,
+          accessTokenEnc: input.accessTokenEnc ?? null,
         },
         trx,
       );
@@ -244,7 +247,9 @@ async function importStep(data: JobData["import-step"]): Promise<void> {
     }
     const waits = row.cursor.waits ?? 0;
     if (failure.waiting && waits < MAX_PROVIDER_WAITS) {
-      const delay = Math.min(MAX_WAIT_SECONDS, Math.max(1, getEnv().JOB_RETRY_DELAY_SECONDS) * 2 ** waits);
+      const delay =
+        failure.retryAfterSeconds ??
+        Math.min(MAX_WAIT_SECONDS, Math.max(1, getEnv().JOB_RETRY_DELAY_SECONDS) * 2 ** waits);
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable("imports")

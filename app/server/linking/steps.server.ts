@@ -122,6 +122,8 @@ export class StepFailure extends Error {
     readonly retryable: boolean,
     readonly accountStatus: "error" | "relogin_required" = "error",
     readonly waiting = false,
+    /** The provider's own word on when to ask again (Retry-After), instead of our backoff. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -28,6 +28,7 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   plaid: { switches: ["PLAID_CLIENT_ID", "PLAID_SECRET"], required: ["PLAID_CLIENT_ID", "PLAID_SECRET"] },
   evm: { switches: ["EVM_EXPLORER_URL"], required: ["EVM_EXPLORER_URL"] },
   solana: { switches: ["SOLANA_RPC_URL"], required: ["SOLANA_RPC_URL"] },
+  binance: { switches: ["BINANCE_API_URL"], required: ["BINANCE_API_URL"] },
   // A real key without the webhook secret would take money and never grant the pass.
   stripe: { switches: ["STRIPE_SECRET_KEY"], required: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] },
   smtp: { switches: ["SMTP_URL"], required: ["SMTP_URL"] },
@@ -42,6 +43,7 @@ const WHAT: Partial<Record<Provider, string>> = {
   plaid: "brokers",
   evm: "wallets",
   solana: "wallets",
+  binance: "exchanges",
   stripe: "payments",
   google: "sign-in",
   apple: "sign-in",
@@ -49,7 +51,7 @@ const WHAT: Partial<Record<Provider, string>> = {
   "fx-rates": "prices",
 };
 
-const SUBJECT_ORDER = ["brokers", "wallets", "payments", "sign-in", "prices"];
+const SUBJECT_ORDER = ["brokers", "exchanges", "wallets", "payments", "sign-in", "prices"];
 
 function isUnset(env: Env, name: keyof Env): boolean {
   const value = env[name];

@@ -304,6 +304,16 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal(""))
     .transform((v) => v || undefined),
+  // Exchanges (docs/SOURCES.md "Exchanges"): the trader brings a read-only key; the server needs
+  // only the exchange's API address. Unset: demo mode against the simulator (test/mocks/binance.ts).
+  BINANCE_API_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
+  // How far back an exchange's deposits, withdrawals and converts are read (trades: from the first).
+  EXCHANGE_HISTORY_DAYS: z.coerce.number().int().min(30).max(3650).default(730),
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.
   WALLET_NONCE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   WALLET_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),

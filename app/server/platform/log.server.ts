@@ -8,6 +8,7 @@ import { currentRequestId } from "./request-context.server";
 type Level = "error" | "info" | "debug";
 
 const shared: { logger?: pino.Logger } = {};
+const SECRET_FIELDS = ["api_key", "apiKey", "secret", "passphrase", "password", "access_token", "accessToken"];
 
 function logger(): pino.Logger {
   if (shared.logger) return shared.logger;
@@ -24,6 +25,8 @@ function logger(): pino.Logger {
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // An exchange key is never written out, whichever field a caller puts it in.
+      redact: { paths: SECRET_FIELDS.flatMap((f) => [f, `*.${f}`]), censor: "[redacted]" },
       mixin: () => {
         const id = currentRequestId();
         return id ? { requestId: id } : {};

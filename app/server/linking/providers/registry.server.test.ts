@@ -1,7 +1,17 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_KIND_VIEWS, ACCOUNT_KINDS_LISTED, BROKER_KINDS, WALLET_KINDS } from "~/lib/account-kinds";
+import {
+  ACCOUNT_KIND_VIEWS,
+  ACCOUNT_KINDS_LISTED,
+  BROKER_KINDS,
+  EXCHANGE_KINDS,
+  EXCHANGE_LINK_PATH,
+  LINK_OPTIONS,
+  WALLET_KINDS,
+} from "~/lib/account-kinds";
+import { LINKABLE_EXCHANGES } from "~/lib/exchanges";
+import { EXCHANGES } from "~/sources/exchanges";
 import { ACCOUNT_KINDS } from "~/lib/vocabulary";
 import { PROVIDERS } from "../../platform/demo.server";
 import { parseEnv, PROVIDER_NAMES } from "../../platform/env.server";
@@ -22,13 +32,27 @@ describe("the provider registry", () => {
     const routes = path.resolve(import.meta.dirname, "../../../routes/_link+");
     for (const kind of ACCOUNT_KINDS) {
       const view = ACCOUNT_KIND_VIEWS[kind];
-      expect(view.link.path).toBe(`/link/${kind}`);
-      expect(existsSync(path.join(routes, `link.${kind}.tsx`)), `app/routes/_link+/link.${kind}.tsx`).toBe(true);
+      // Every exchange shares one link page (its form names the exchange); the others have their own.
+      expect(view.link.path).toBe(view.family === "exchange" ? EXCHANGE_LINK_PATH : `/link/${kind}`);
+      const page = `link.${view.link.path.slice("/link/".length)}.tsx`;
+      expect(existsSync(path.join(routes, page)), `app/routes/_link+/${page}`).toBe(true);
       expect(PROVIDER_NAMES).toContain(kind);
     }
     expect([...ACCOUNT_KINDS_LISTED].sort()).toEqual([...ACCOUNT_KINDS].sort());
-    expect(ACCOUNT_KINDS_LISTED).toEqual([...BROKER_KINDS, ...WALLET_KINDS]);
+    expect(ACCOUNT_KINDS_LISTED).toEqual([...BROKER_KINDS, ...EXCHANGE_KINDS, ...WALLET_KINDS]);
     expect(ACCOUNT_KINDS_LISTED[0]).toBe("plaid");
+    // The connect dialog: Broker, then one "Link an exchange", then the wallets.
+    expect(LINK_OPTIONS.map((k) => ACCOUNT_KIND_VIEWS[k].connect.label)).toEqual([
+      "Broker",
+      "Link an exchange",
+      "MetaMask Wallet",
+      "Phantom Wallet",
+    ]);
+  });
+
+  it("gives every linkable exchange its kind and its adapter entry", () => {
+    expect([...EXCHANGE_KINDS].sort()).toEqual([...LINKABLE_EXCHANGES].sort());
+    for (const id of LINKABLE_EXCHANGES) expect(EXCHANGES[id].id).toBe(id);
   });
 
   it("marks a grade demo when any of its account kinds comes from a simulator", () => {

@@ -2,6 +2,7 @@ import type { LinkedAccountKind } from "~/lib/vocabulary";
 import { isSimulated } from "../../platform/demo.server";
 import { getEnv, type Env } from "../../platform/env.server";
 import { evmProvider } from "./evm.server";
+import { exchangeProvider } from "./exchange.server";
 import { plaidProvider } from "./plaid.server";
 import type { AccountProvider } from "./provider";
 import { solanaProvider } from "./solana.server";
@@ -14,6 +15,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   plaid: plaidProvider,
   evm: evmProvider,
   solana: solanaProvider,
+  binance: exchangeProvider("binance"),
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
