@@ -107,3 +107,20 @@ export const CURRENCY_IN_SENTENCE: Partial<Readonly<Record<BaseCurrency, string>
 export function currencyInSentence(code: BaseCurrency): string {
   return CURRENCY_IN_SENTENCE[code] ?? currencyLabel(code);
 }
+
+/** A currency as running text names it ("the dollar's fall against the euro"); others by their code. */
+export const CURRENCY_SHORT_NAMES: Record<string, string> = {
+  USD: "dollar",
+  EUR: "euro",
+  GBP: "pound",
+  CAD: "Canadian dollar",
+  JPY: "yen",
+  CHF: "Swiss franc",
+  AUD: "Australian dollar",
+  NZD: "New Zealand dollar",
+  SEK: "Swedish krona",
+  NOK: "Norwegian krone",
+  DKK: "Danish krone",
+  HKD: "Hong Kong dollar",
+  SGD: "Singapore dollar",
+};

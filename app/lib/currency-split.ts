@@ -1,26 +1,11 @@
 // The report's sentence on the currency's part of the return (docs/GRADING.md §5), shown only when
 // the grade holds another currency than its base. Plain data and strings: safe for the browser.
+import { CURRENCY_SHORT_NAMES } from "./currencies";
 import { formatMetric } from "./metrics";
-
-const NAMES: Record<string, string> = {
-  USD: "dollar",
-  EUR: "euro",
-  GBP: "pound",
-  CAD: "Canadian dollar",
-  JPY: "yen",
-  CHF: "Swiss franc",
-  AUD: "Australian dollar",
-  NZD: "New Zealand dollar",
-  SEK: "Swedish krona",
-  NOK: "Norwegian krone",
-  DKK: "Danish krone",
-  HKD: "Hong Kong dollar",
-  SGD: "Singapore dollar",
-};
 
 /** "the euro", or the code itself for a currency without a common English name here. */
 function named(code: string): string {
-  const name = NAMES[code];
+  const name = CURRENCY_SHORT_NAMES[code];
   return name === undefined ? code : `the ${name}`;
 }
 

@@ -58,6 +58,15 @@ describe("base currency in settings", () => {
     }
     expect(remade?.text).toMatch(/^Your grade was re-made in euros: /);
     expect(remade?.url).toBe("/profile");
+    // The new grade is in euros: its ledger names the base and carries the ECB's rates, and the
+    // report says what the dollar did to a record held in dollars.
+    const ledger = (await (await get("/api/portal/ledger", { cookie: trader.cookie })).json()) as {
+      data: { baseCurrency?: string; fxRates?: { rates: { currency: string }[] } };
+    };
+    expect(ledger.data.baseCurrency).toBe("EUR");
+    expect(new Set(ledger.data.fxRates?.rates.map((r) => r.currency))).toEqual(new Set(["USD"]));
+    const stats = await (await get("/profile/stats", { cookie: trader.cookie })).text();
+    expect(stats).toMatch(/came from the currency: the dollar&#x27;s (fall|rise) against the euro\./);
 
     // Saving again with the same currency queues nothing more.
     const again = await postForm("/user/settings", form(`fx_${RUN}`, "EUR"), { cookie: trader.cookie });

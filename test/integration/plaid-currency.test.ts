@@ -3,8 +3,8 @@ import { baseUrl, get, signUp, waitForImports } from "../support/http";
 import { exchange } from "../support/plaid-link";
 
 // Issue 32, points 3 and 4: the Plaid simulator's Canadian dollar account (user_good_cad…) is imported
-// whole, every row with its currency; until the engine takes currencies the grade leaves the CAD rows
-// out and says so in "What this grade could not use" (the reason the import used to skip them under).
+// whole, every row with its currency, and graded with the rest in the trader's base currency (USD)
+// at the ECB's rate of each row's day.
 
 const RUN = Date.now().toString(36);
 
@@ -16,7 +16,7 @@ type Own = {
   };
 };
 
-it("stores a CAD account's trades, deposit, dividend and fee in CAD, and the grade counts them as not used", async () => {
+it("stores a CAD account's trades, deposit, dividend and fee in CAD, and grades them in dollars at the day's rates", async () => {
   const { cookie } = await signUp();
   await exchange(baseUrl(), cookie, `user_good_cad${RUN}`);
   const imports = await waitForImports(cookie, { timeoutMs: 120_000 });
@@ -43,13 +43,18 @@ it("stores a CAD account's trades, deposit, dividend and fee in CAD, and the gra
   expect(new Set(own.ledger.trades.map((t) => t.currency))).toEqual(new Set(["USD", "CAD"]));
   expect(own.ledger.trades.filter((t) => t.currency === "USD").length).toBeGreaterThan(100);
 
-  // The automatic grade after the import: made from the USD rows, the 7 CAD rows counted as not used.
+  // The automatic grade after the import takes the CAD rows too, at the ECB's rates of their days:
+  // nothing is left out for its currency, and the grade says what the Canadian dollar did.
   const ledger = await get("/api/portal/ledger", { cookie });
   expect(ledger.status).toBe(200);
   const body = (await ledger.json()) as {
-    data: { trades: { symbol: string }[] };
+    data: { trades: { symbol: string; currency?: string }[] };
     meta: { dataQuality: { skipped: { reason: string; count: number }[] } };
   };
-  expect(body.meta.dataQuality.skipped).toContainEqual({ reason: "non-USD", count: 7 });
-  expect(body.data.trades.some((t) => ["RY", "ENB", "TD"].includes(t.symbol))).toBe(false);
+  expect(body.meta.dataQuality.skipped.map((s) => s.reason)).not.toContain("non-USD");
+  expect(body.meta.dataQuality.skipped.map((s) => s.reason)).not.toContain("unknown currency");
+  const graded = body.data.trades.filter((t) => ["RY", "ENB", "TD"].includes(t.symbol));
+  expect(graded).toHaveLength(4);
+  const stats = await (await get("/profile/stats", { cookie })).text();
+  expect(stats).toMatch(/came from the currency: the Canadian dollar&#x27;s (fall|rise) against the dollar\./);
 });

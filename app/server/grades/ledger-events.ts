@@ -11,6 +11,8 @@ export type StoredEvent = {
   kind: string;
   symbol: string | null;
   data: Record<string, unknown>;
+  /** The amounts' currency, given only for a ledger that names currencies (buildUserLedger's other path). */
+  currency?: string;
 };
 
 type Trade = Ledger["trades"][number];
@@ -91,13 +93,22 @@ export function resolveEvents(
             account: e.account,
             ...(e.symbol ? { symbol: e.symbol } : {}),
             amount,
+            ...(e.currency ? { currency: e.currency } : {}),
           });
         else skip("income without an amount");
         break;
       }
       case "fee": {
         const amount = num(e.data.amount);
-        if (amount > 0) events.push({ id, time: e.time, kind: "fee", account: e.account, amount });
+        if (amount > 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: "fee",
+            account: e.account,
+            amount,
+            ...(e.currency ? { currency: e.currency } : {}),
+          });
         else skip("fee without an amount");
         break;
       }
@@ -159,6 +170,7 @@ export function resolveEvents(
             quantity,
             price,
             assetClass: "crypto",
+            ...(e.currency ? { currency: e.currency } : {}),
           });
         else skip(`${e.kind} without its quantity or price`);
         break;

@@ -14,7 +14,8 @@ import {
   type PreparedLedger,
   type Trade,
 } from "~/grading";
-import { isBaseCurrency } from "~/lib/currencies";
+import { DEFAULT_BASE_CURRENCY, isBaseCurrency } from "~/lib/currencies";
+import { fxRatesFor } from "./fx-rates.server";
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
 import { log } from "../platform/log.server";
@@ -425,11 +426,12 @@ export async function buildUserLedger(
   asOf: Date,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: SnapshotTrades | null }> {
   const db = await getDb();
-  // WIRING (issue 32): until the engine takes the ledger contract's currencies, only USD rows are
-  // read (every ledger and digest as before) and the others are counted as not used (otherCurrencyRows);
-  // with the engine's contract, read every row with its currency, add `baseCurrency` and
-  // `fxRates` (fxRatesFor, grades/fx-rates.server.ts) and drop the four `currency = 'USD'` filters.
-  const [userTradesRead, cashFlows, marks, stored, otherCurrencies] = await Promise.all([
+  // Every currency (issue 32, DECISIONS 192): a trader in dollars with every row in dollars keeps
+  // this path, its snapshots and its digest byte for byte; any other base or any row in another
+  // currency takes multiCurrencyLedger, which names every row's currency and adds the rates.
+  const [base, others] = await Promise.all([baseCurrencyOf(db, userId), otherCurrencyRows(db, userId, asOf)]);
+  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0) return multiCurrencyLedger(db, userId, asOf, base, others);
+  const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
     userTrades(db, userId, asOf),
     db
       .selectFrom("cash_flows")
@@ -479,7 +481,6 @@ export async function buildUserLedger(
       .orderBy("ledger_events.linked_account_id")
       .orderBy("ledger_events.external_id")
       .execute(),
-    otherCurrencyRows(db, userId, asOf),
   ]);
   const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n${userTradesRead.digest}`);
   const trades = userTradesRead.trades;
@@ -515,18 +516,17 @@ export async function buildUserLedger(
   const resolved = resolveEvents(ledger.trades, storedEvents);
   ledger.trades = resolved.trades;
   ledger.events = resolved.events;
-  const skipped = { ...resolved.skipped };
-  for (const [reason, count] of Object.entries(otherCurrencies)) skipped[reason] = (skipped[reason] ?? 0) + count;
-  return { ledger, digest: hash.digest("hex"), skipped, snapshot: userTradesRead.snapshot };
+  return { ledger, digest: hash.digest("hex"), skipped: { ...resolved.skipped }, snapshot: userTradesRead.snapshot };
 }
 
-/**
- * The user's stored trades, cash flows and ledger events at or before asOf in a currency other than
- * USD, which the ledger leaves out for now (see buildUserLedger): "non-USD" for a currency we
- * know (app/lib/currencies.ts; the reason the import used to skip them under), "unknown currency"
- * for a code we do not (kept as imported, DECISIONS 181).
- */
-async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Record<string, number>> {
+/** The trader's base currency (users.base_currency; USD for one the list no longer knows). */
+async function baseCurrencyOf(db: DB, userId: number): Promise<string> {
+  const row = await db.selectFrom("users").select("base_currency").where("id", "=", userId).executeTakeFirst();
+  return row && isBaseCurrency(row.base_currency) ? row.base_currency : DEFAULT_BASE_CURRENCY;
+}
+
+/** How many of the user's trades, cash flows, events and marks at or before asOf are in each currency other than USD. */
+async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Map<string, number>> {
   const { rows } = await sql<{ currency: string; n: number }>`
     select currency, count(*)::int as n from (
       select t.currency from trades t join linked_accounts a on a.id = t.linked_account_id
@@ -537,13 +537,185 @@ async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Re
       union all
       select e.currency from ledger_events e join linked_accounts a on a.id = e.linked_account_id
         where a.user_id = ${userId} and e.currency <> 'USD' and e.time <= ${asOf}
+      union all
+      select m.currency from price_marks m join linked_accounts a on a.id = m.linked_account_id
+        where a.user_id = ${userId} and m.currency <> 'USD' and m.time <= ${asOf}
     ) other group by currency`.execute(db);
-  const out: Record<string, number> = {};
-  for (const r of rows) {
-    const reason = isBaseCurrency(r.currency) ? "non-USD" : "unknown currency";
-    out[reason] = (out[reason] ?? 0) + r.n;
+  return new Map(rows.map((r) => [r.currency, r.n]));
+}
+
+/**
+ * The ledger of a trader who grades in another currency than USD or holds rows in one: every row
+ * read with its currency (no trade snapshots: they hold dollars only), the base currency, and the
+ * ECB's rates of every currency in it over its days (fxRatesFor). A currency the rates source does
+ * not know is left out and counted as "unknown currency" in what the grade could not use; the
+ * engine lists a row dated before its currency's first rate itself. The digest's lines name the
+ * currency, so a change of currency or base is something new.
+ */
+async function multiCurrencyLedger(
+  db: DB,
+  userId: number,
+  asOf: Date,
+  base: string,
+  others: Map<string, number>,
+): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: null }> {
+  const unknown = [...others.keys()].filter((c) => !isBaseCurrency(c));
+  const skipped: Record<string, number> = {};
+  for (const c of unknown) skipped["unknown currency"] = (skipped["unknown currency"] ?? 0) + others.get(c)!;
+  const usable = (col: string) =>
+    unknown.length ? sql<boolean>`${sql.ref(col)} <> all(${sql.val(unknown)}::text[])` : sql<boolean>`true`;
+  const [trades, cashFlows, marks, stored] = await Promise.all([
+    db
+      .selectFrom("trades")
+      .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+      .select([
+        "trades.linked_account_id",
+        "trades.external_id",
+        isoTime("trades.time").as("time"),
+        "trades.symbol",
+        "trades.asset_class",
+        "trades.side",
+        "trades.quantity",
+        "trades.price",
+        "trades.fee",
+        "trades.currency",
+      ])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("trades.time", "<=", asOf)
+      .where(usable("trades.currency"))
+      .orderBy("trades.linked_account_id")
+      .orderBy("trades.time")
+      .orderBy(sql`trades.external_id collate "C"`)
+      .execute(),
+    db
+      .selectFrom("cash_flows")
+      .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
+      .select([
+        "cash_flows.linked_account_id",
+        "cash_flows.external_id",
+        isoTime("cash_flows.time").as("time"),
+        "cash_flows.amount",
+        "cash_flows.currency",
+      ])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("cash_flows.time", "<=", asOf)
+      .where(usable("cash_flows.currency"))
+      .orderBy("cash_flows.linked_account_id")
+      .orderBy("cash_flows.external_id")
+      .execute(),
+    db
+      .selectFrom("price_marks")
+      .innerJoin("linked_accounts", "linked_accounts.id", "price_marks.linked_account_id")
+      .select([
+        "price_marks.linked_account_id",
+        "price_marks.symbol",
+        isoTime("price_marks.time").as("time"),
+        "price_marks.price",
+        "price_marks.currency",
+      ])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("price_marks.time", "<=", asOf)
+      .where(usable("price_marks.currency"))
+      .orderBy("price_marks.linked_account_id")
+      .orderBy("price_marks.symbol")
+      .orderBy("price_marks.time")
+      .execute(),
+    db
+      .selectFrom("ledger_events")
+      .innerJoin("linked_accounts", "linked_accounts.id", "ledger_events.linked_account_id")
+      .select([
+        "ledger_events.linked_account_id",
+        "ledger_events.external_id",
+        isoTime("ledger_events.time").as("time"),
+        "ledger_events.kind",
+        "ledger_events.symbol",
+        "ledger_events.data",
+        "ledger_events.currency",
+      ])
+      .where("linked_accounts.user_id", "=", userId)
+      .where("ledger_events.time", "<=", asOf)
+      .where(usable("ledger_events.currency"))
+      .orderBy("ledger_events.linked_account_id")
+      .orderBy("ledger_events.external_id")
+      .execute(),
+  ]);
+  const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}|fx|${base}\n`);
+  const ledger: Ledger = {
+    asOf: asOf.toISOString(),
+    baseCurrency: base,
+    trades: trades.map((t) => {
+      hash.update(
+        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}|${t.currency}\n`,
+      );
+      return {
+        id: `${t.linked_account_id}:${t.external_id}`,
+        account: String(t.linked_account_id),
+        time: t.time,
+        symbol: t.symbol,
+        assetClass: t.asset_class,
+        side: t.side,
+        quantity: t.quantity,
+        price: t.price,
+        fee: t.fee,
+        currency: t.currency,
+      };
+    }),
+    cashFlows: cashFlows.flatMap((c) => {
+      hash.update(`C|${c.linked_account_id}|${c.external_id}|${c.time}|${c.amount}|${c.currency}\n`);
+      return c.amount === 0
+        ? []
+        : [{ account: String(c.linked_account_id), time: c.time, amount: c.amount, currency: c.currency }];
+    }),
+    prices: marks.map((m) => {
+      hash.update(`P|${m.linked_account_id}|${m.symbol}|${m.time}|${m.price}|${m.currency}\n`);
+      return { symbol: m.symbol, time: m.time, price: m.price };
+    }),
+    events: [],
+  };
+  const storedEvents: StoredEvent[] = stored.map((e) => {
+    const data = (typeof e.data === "string" ? JSON.parse(e.data) : e.data) as Record<string, unknown>;
+    hash.update(
+      `E|${e.linked_account_id}|${e.external_id}|${e.time}|${e.kind}|${e.symbol ?? ""}|${JSON.stringify(data)}|${e.currency}\n`,
+    );
+    return {
+      account: String(e.linked_account_id),
+      externalId: e.external_id,
+      time: e.time,
+      kind: e.kind,
+      symbol: e.symbol,
+      data,
+      currency: e.currency,
+    };
+  });
+  const resolved = resolveEvents(ledger.trades, storedEvents);
+  ledger.trades = resolved.trades;
+  ledger.events = resolved.events;
+  for (const [reason, count] of Object.entries(resolved.skipped)) skipped[reason] = (skipped[reason] ?? 0) + count;
+  // A mark is in its symbol's currency; one in another (a holding priced apart from its trades) is left out.
+  const symbolCurrency = new Map(ledger.trades.map((t) => [t.symbol, t.currency]));
+  ledger.prices = ledger.prices.filter(
+    (_, i) => (symbolCurrency.get(marks[i]!.symbol) ?? marks[i]!.currency) === marks[i]!.currency,
+  );
+  // The rates of every currency in the ledger, and of the dollar (the benchmark's), over its days.
+  const currencies = new Set<string>([DEFAULT_BASE_CURRENCY, ...others.keys()]);
+  currencies.delete(base);
+  let first = asOf.getTime();
+  for (const t of ledger.trades) first = Math.min(first, Date.parse(t.time));
+  for (const c of ledger.cashFlows) first = Math.min(first, Date.parse(c.time));
+  try {
+    const fxRates = await fxRatesFor(
+      db,
+      base,
+      [...currencies].filter(isBaseCurrency),
+      new Date(first).toISOString(),
+      asOf.toISOString(),
+    );
+    if (fxRates.rates.length) ledger.fxRates = fxRates;
+  } catch (error) {
+    // Without rates the engine leaves every row in another currency out and says so.
+    log("error", "FX rates unavailable", { error: String((error as Error)?.message ?? error) });
   }
-  return out;
+  return { ledger, digest: hash.digest("hex"), skipped, snapshot: null };
 }
 
 /**
@@ -565,7 +737,10 @@ export async function withMarket(
   if (ledger.asOf !== undefined && ledger.trades.length > 0) {
     let first = Infinity;
     for (const t of ledger.trades) first = Math.min(first, Date.parse(t.time));
-    const closes = await marketCloses(symbolsToMark(ledger.trades), new Date(first), new Date(ledger.asOf));
+    // The price source's closes are in dollars: only symbols traded in dollars are marked with them.
+    const base = ledger.baseCurrency ?? DEFAULT_BASE_CURRENCY;
+    const inDollars = ledger.trades.filter((t) => (t.currency ?? base) === DEFAULT_BASE_CURRENCY);
+    const closes = await marketCloses(symbolsToMark(inDollars), new Date(first), new Date(ledger.asOf));
     ({ ledger: marked, unpriced } = withMarketCloses(ledger, closes));
   }
   let prepared = prepareLedger(marked);
