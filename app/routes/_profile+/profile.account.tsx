@@ -163,7 +163,10 @@ function ImportProgress({ imp }: { imp: ImportView }) {
       <div className="small" role={running ? "status" : undefined}>
         <strong>{STATE_TEXT[imp.state]}</strong>
         {imp.total ? ` · ${imp.fetched} of ${imp.total} items` : imp.fetched ? ` · ${imp.fetched} items` : ""}
-        {imp.attempts > 1 && running ? ` · attempt ${imp.attempts}` : ""}
+        {/* Job runs count every step (an exchange's history is dozens): said only while retrying. */}
+        {running && (imp.state === "waiting_for_provider" || imp.error) && imp.attempts > 1
+          ? ` · attempt ${imp.attempts}`
+          : ""}
       </div>
       {/* Indeterminate (no value) while the total is unknown. */}
       <progress
