@@ -29,8 +29,26 @@ function setConnected(value: boolean) {
   for (const notify of statusListeners) notify();
 }
 
+let afterLoad = false;
+
 function open() {
   if (source || typeof EventSource === "undefined") return;
+  // A stream opened before the page's load event holds that event (and whatever waits for it, the
+  // service worker's registration, a test's waitForURL) until the stream ends: open it after.
+  if (document.readyState !== "complete") {
+    if (!afterLoad) {
+      afterLoad = true;
+      window.addEventListener(
+        "load",
+        () => {
+          afterLoad = false;
+          if (listeners.size) open();
+        },
+        { once: true },
+      );
+    }
+    return;
+  }
   const es = new EventSource("/api/portal/events");
   source = es;
   const dispatch = (kind: LiveMessage["kind"]) => (event: MessageEvent<string>) => {
@@ -100,15 +118,19 @@ export function useLiveConnected(): boolean {
 /**
  * Reloads the page's data (its loaders) when a live event matches, once at a time: an event that
  * arrives while a reload or a navigation runs asks for one more after it. A `ready` that says
- * the replay window was passed (`reset`) always reloads.
+ * the replay window was passed (`reset`) always reloads, and so does the first `ready` this page
+ * sees: its data was read before the stream opened, and what happened in between is not replayed.
  */
 export function useLiveRevalidate(matches: (message: LiveMessage) => boolean, enabled = true) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const dirty = useRef(false);
+  const readySeen = useRef(false);
   const [tick, bump] = useReducer((n: number) => n + 1, 0);
   useLive((message) => {
-    if ((message.kind === "ready" && message.data.reset) || matches(message)) {
+    const firstReady = message.kind === "ready" && !readySeen.current;
+    if (message.kind === "ready") readySeen.current = true;
+    if (firstReady || (message.kind === "ready" && message.data.reset) || matches(message)) {
       dirty.current = true;
       bump();
     }

@@ -206,8 +206,9 @@ function useLiveImports(initial: ImportView[]): ImportView[] {
   const wasRunning = useRef(running);
   const live = useLiveConnected();
   useLive((message) => {
-    // A newer load replaces one still running, so the last event is always read.
-    if (message.kind === "import") fetcher.load("/api/portal/imports");
+    // A newer load replaces one still running, so the last event is always read. A stream that
+    // (re)connects says nothing of what happened before it: read the imports once then too.
+    if (message.kind === "import" || (message.kind === "ready" && running)) fetcher.load("/api/portal/imports");
   });
   useEffect(() => {
     if (!running || live) return;
