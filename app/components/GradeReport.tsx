@@ -65,8 +65,10 @@ export function GradeReport({ data }: { data: ReportData }) {
   const versusMarket = e.insights.find((i) => i.id === "alpha")?.text ?? null;
   // Only for a grade holding another currency than its base (engine 3.1 on).
   const currencySplit = currencySplitSentence(m);
+  // Amounts in the grade's base currency (engine 3.1 on; absent: US dollars).
+  const base = m.baseCurrency ?? "USD";
   const money = (k: "totalPnl" | "income", v: number | null) =>
-    data.showAmounts && v !== null ? formatMetric(k, v) : "hidden";
+    data.showAmounts && v !== null ? formatMetric(k, v, base) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
     return (
       <section className="card">
@@ -284,7 +286,7 @@ export function GradeReport({ data }: { data: ReportData }) {
             </strong>{" "}
             {currencySplit}
             {m.fxRealizedPnl !== undefined && m.fxRealizedPnl !== null && data.showAmounts
-              ? ` Realized FX P&L on cash: ${formatMetric("fxRealizedPnl", m.fxRealizedPnl)}.`
+              ? ` Realized FX P&L on cash: ${formatMetric("fxRealizedPnl", m.fxRealizedPnl, base)}.`
               : ""}
           </p>
         ) : null}

@@ -1,4 +1,4 @@
-import { formatNumber, formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
+import { formatMoney, formatNumber, formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
 import type { HoldingRow, TradeRow } from "~/server/grades/portfolio.server";
 import { PagedTable, type Column } from "./PagedTable";
 
@@ -26,6 +26,8 @@ export function TradesTable({
   order: "asc" | "desc";
   amounts?: boolean;
 }) {
+  // Each price in its own currency; the currency gets a column of its own when the rows differ.
+  const mixed = rows.some((r) => r.currency !== rows[0]?.currency);
   const columns: Column<TradeRow>[] = [
     { key: "time", label: "Date", sortable: true, render: (r) => r.time.slice(0, 10) },
     { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
@@ -41,8 +43,11 @@ export function TradesTable({
           },
         ]
       : []),
-    { key: "price", label: "Price", sortable: true, numeric: true, render: (r) => formatUsd(r.price) },
-    ...(amounts ? [{ key: "fee", label: "Fee", numeric: true, render: (r: TradeRow) => formatUsd(r.fee ?? 0) }] : []),
+    { key: "price", label: "Price", sortable: true, numeric: true, render: (r) => formatMoney(r.price, r.currency) },
+    ...(amounts
+      ? [{ key: "fee", label: "Fee", numeric: true, render: (r: TradeRow) => formatMoney(r.fee ?? 0, r.currency) }]
+      : []),
+    ...(mixed ? [{ key: "currency", label: "Currency", render: (r: TradeRow) => r.currency }] : []),
     { key: "account", label: "Account", render: (r) => r.account },
   ];
   return (

@@ -67,6 +67,32 @@ export function formatUsd(value: number): string {
   return trueMinus(value !== 0 && Math.abs(value) < 0.01 ? usdSmall.format(value) : usd.format(value));
 }
 
+// Formatters of other currencies, made on first use (a page shows one or two).
+const moneyFormats = new Map<string, [Intl.NumberFormat, Intl.NumberFormat] | null>();
+
+/**
+ * An amount in a currency with its sign ("€1,234.50", "CA$12.00", "¥1,200"): formatUsd for the
+ * dollar; a code Intl does not know as "1,234.50 XYZ".
+ */
+export function formatMoney(value: number, currency = "USD"): string {
+  if (currency === "USD") return formatUsd(value);
+  if (!Number.isFinite(value)) return "—";
+  let f = moneyFormats.get(currency);
+  if (f === undefined) {
+    try {
+      f = [
+        new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 2 }),
+        new Intl.NumberFormat("en-US", { style: "currency", currency, maximumSignificantDigits: 3 }),
+      ];
+    } catch {
+      f = null;
+    }
+    moneyFormats.set(currency, f);
+  }
+  if (f === null) return `${trueMinus(formatNumber(value, 2))} ${currency}`;
+  return trueMinus(value !== 0 && Math.abs(value) < 0.01 ? f[1].format(value) : f[0].format(value));
+}
+
 /**
  * A score cut (not rounded) to 0.1: 89.96 is 89.9, never "90.0", so a shown score never crosses a
  * tier bound (Legend from 90). (Every one-decimal value survives × 10 exactly, so 60.1 stays 60.1.)

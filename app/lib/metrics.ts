@@ -2,7 +2,7 @@
 // app/grading/types.ts), with the label every page prints, how its value reads, its glossary line
 // and its place on the card. The report, the Stats tab, the card, the verify page and the glossary
 // read them from here, so a label or a format changes once. Plain data: safe for the browser.
-import { formatCompact, formatNumber, formatUsd, MINUS, trueMinus } from "./format-number";
+import { formatCompact, formatMoney, formatNumber, MINUS, trueMinus } from "./format-number";
 
 /**
  * What a value is: a fraction shown as a percentage, dollars, a ratio (two decimals), a multiple
@@ -49,7 +49,8 @@ export const METRICS = {
     label: "Total P&L",
     format: "money",
     sign: "signed",
-    glossary: "Realized plus unrealized profit, plus dividends and interest, minus account fees, in dollars.",
+    glossary:
+      "Realized plus unrealized profit, plus dividends and interest, minus account fees, in your base currency (settings).",
     card: { slot: 4, when: "amounts" },
   },
   twr: {
@@ -160,7 +161,7 @@ export const METRICS = {
     label: "Expectancy",
     format: "money",
     sign: "signed",
-    glossary: "The average profit or loss per round trip, in dollars.",
+    glossary: "The average profit or loss per round trip, in your base currency (settings).",
   },
   roundTrips: {
     label: "Round trips",
@@ -241,7 +242,7 @@ function shown(key: MetricKey, value: number): number {
  * unknown. A percentage reads as the card draws it, so a return or a drawdown is one string on
  * every page, the card and /verify.
  */
-export function formatMetric(key: MetricKey, value: number | null | undefined): string {
+export function formatMetric(key: MetricKey, value: number | null | undefined, currency = "USD"): string {
   const m: MetricDefinition = METRICS[key];
   if (value === null) return m.none ?? "—";
   if (value === undefined) return "—";
@@ -251,7 +252,7 @@ export function formatMetric(key: MetricKey, value: number | null | undefined): 
     case "percent":
       return cardPercent(v, m.sign !== "plain");
     case "money":
-      return formatUsd(v);
+      return formatMoney(v, currency);
     case "ratio":
       return trueMinus(v.toFixed(2));
     case "multiple":

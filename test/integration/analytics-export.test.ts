@@ -131,7 +131,7 @@ describe("journal and CSV exports", () => {
     const csv = await call(tradesCsv, "/api/portal/trades.csv", token);
     expect(csv.headers.get("content-disposition")).toBe('attachment; filename="trades.csv"');
     const text = await csv.text();
-    expect(text.split("\n")[0]).toBe("id,time,symbol,asset_class,side,quantity,price,fee,account");
+    expect(text.split("\n")[0]).toBe("id,time,symbol,asset_class,side,quantity,price,fee,currency,account");
     const rows = reparse(text, TRADE_NUMBERS);
     expect(rows).toEqual(api.data);
   });

@@ -67,6 +67,8 @@ describe("base currency in settings", () => {
     expect(new Set(ledger.data.fxRates?.rates.map((r) => r.currency))).toEqual(new Set(["USD"]));
     const stats = await (await get("/profile/stats", { cookie: trader.cookie })).text();
     expect(stats).toMatch(/came from the currency: the dollar&#x27;s (fall|rise) against the euro\./);
+    // Its amounts are in euros, with the euro's sign.
+    expect(stats).toMatch(/Total P&amp;L<\/a>.*?<dd>−?€[\d,]+\.\d\d<\/dd>/s);
 
     // Saving again with the same currency queues nothing more.
     const again = await postForm("/user/settings", form(`fx_${RUN}`, "EUR"), { cookie: trader.cookie });

@@ -12,6 +12,7 @@ const COLUMNS: (keyof TradeRow)[] = [
   "quantity",
   "price",
   "fee",
+  "currency",
   "account",
 ];
 

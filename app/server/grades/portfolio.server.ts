@@ -22,6 +22,8 @@ export type TradeRow = {
   quantity: number | null;
   price: number;
   fee: number | null;
+  /** The currency of price and fee (ISO 4217, as the provider gave it). */
+  currency: string;
   account: string;
 };
 export type HoldingRow = {
@@ -66,6 +68,7 @@ export async function pagedTrades(
         "trades.quantity",
         "trades.price",
         "trades.fee",
+        "trades.currency",
         "linked_accounts.label",
         "linked_accounts.kind",
       ])
@@ -89,6 +92,7 @@ type TradeSelect = {
   quantity: number;
   price: number;
   fee: number;
+  currency: string;
   label: string;
   kind: LinkedAccountKind;
 };
@@ -103,6 +107,7 @@ function tradeRow(r: TradeSelect, view: { amounts: boolean; account: boolean }):
     quantity: view.amounts ? r.quantity : null,
     price: r.price,
     fee: view.amounts ? r.fee : null,
+    currency: r.currency,
     account: view.account ? r.label : PUBLIC_ACCOUNT_LABEL[r.kind],
   };
 }
@@ -123,6 +128,7 @@ export async function allOwnTrades(userId: number): Promise<TradeRow[]> {
       "trades.quantity",
       "trades.price",
       "trades.fee",
+      "trades.currency",
       "linked_accounts.label",
       "linked_accounts.kind",
     ])

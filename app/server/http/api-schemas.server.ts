@@ -310,6 +310,7 @@ export const Trades = envelope(
       quantity: amount,
       price: z.number(),
       fee: amount,
+      currency: z.string().openapi({ description: "The currency of price and fee (ISO 4217)." }),
       account: z.string(),
     }),
   ),
