@@ -285,6 +285,25 @@ app.use((req, res, next) => {
   next();
 });
 
+// Fingerprinted scripts, styles and fonts: the headers that govern a document (its CSP, framing,
+// opener, referrer, legacy IE switches) do nothing on them. Left off, each file is about 0.6 KB
+// lighter: some 20 KB over the landing's three dozen scripts. nosniff and CORP stay.
+const DOCUMENT_ONLY_HEADERS = [
+  "Content-Security-Policy",
+  "Cross-Origin-Opener-Policy",
+  "Origin-Agent-Cluster",
+  "Referrer-Policy",
+  "X-DNS-Prefetch-Control",
+  "X-Download-Options",
+  "X-Frame-Options",
+  "X-Permitted-Cross-Domain-Policies",
+  "X-XSS-Protection",
+];
+app.use((req, res, next) => {
+  if (req.path.startsWith("/build/")) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
+  next();
+});
+
 // The live channel (live-stream.server.ts): ahead of compression (which would hold its small writes
 // back), the page cache and admission control; its open streams have their own bound.
 const liveStreams = createLiveStreams(env.LIVE_MAX_STREAMS, env.LIVE_HEARTBEAT_SECONDS * 1000);

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { Footer } from "./components/Footer";
 import { DemoBanner } from "./components/DemoBanner";
 import { Header } from "./components/Header";
@@ -112,7 +113,28 @@ function Document({ children }: { children: React.ReactNode }) {
   );
 }
 
+/**
+ * The installable app's service worker (public/sw.js: the offline page and push), for a signed-in
+ * trader, after the page's load: a visitor's first page loads nothing more than it shows.
+ */
+function useServiceWorker(signedIn: boolean) {
+  useEffect(() => {
+    if (!signedIn || !("serviceWorker" in navigator)) return;
+    const register = () =>
+      void navigator.serviceWorker.register("/sw.js").catch(() => {
+        // No worker (a private window, an old browser): the site works as before.
+      });
+    if (document.readyState === "complete") register();
+    else {
+      window.addEventListener("load", register, { once: true });
+      return () => window.removeEventListener("load", register);
+    }
+  }, [signedIn]);
+}
+
 export default function App() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  useServiceWorker(Boolean(data?.user));
   return (
     <Document>
       <Outlet />

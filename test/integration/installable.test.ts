@@ -57,3 +57,19 @@ describe("the installable app", () => {
     expect(await offline.text()).toContain("You are offline");
   });
 });
+
+describe("the build's files", () => {
+  it("carry nosniff and their year-long cache, without a document's headers", async () => {
+    const html = await (await get("/")).text();
+    const src = /<script[^>]+src="(\/build\/[^"]+\.js)"/.exec(html)?.[1] ?? /"(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    const res = await get(src!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toContain("immutable");
+    for (const name of ["content-security-policy", "x-frame-options", "cross-origin-opener-policy"])
+      expect(res.headers.get(name), name).toBeNull();
+    // The page itself keeps them.
+    expect((await get("/")).headers.get("content-security-policy")).toContain("script-src");
+  });
+});
