@@ -50,7 +50,8 @@ describe.skipIf(skipE2E)("exchange linking (demo Binance) in a real browser", ()
 
       await page.getByRole("link", { name: "Use a demo key" }).click();
       await page.waitForURL(/\/link\/exchange\?demo=1$/);
-      expect(await page.inputValue("#f-api_key")).toBe("demo-read-only");
+      // With JavaScript the URL changes before the page renders its new data: wait for the key.
+      await expect.poll(() => page.inputValue("#f-api_key")).toBe("demo-read-only");
       // An account of this run's own: the shared database keeps earlier runs' links (406).
       await page.fill("#f-api_key", `demo-read-only-e2e-${js ? "on" : "off"}-${RUN}`);
       await page.getByRole("button", { name: "Link the exchange" }).click();
