@@ -532,6 +532,11 @@ app.use(async (error: unknown, _req: express.Request, res: express.Response, nex
 });
 
 const server = http.createServer(app);
+// Idle keep-alive connections stay open longer than a client or a balancer keeps them (undici 4 s,
+// nginx and most balancers 60 s), so the other side always closes first: a request sent on a
+// socket the server is closing at that moment would fail with ECONNRESET.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(env.PORT, env.HOST, async () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;

@@ -165,7 +165,7 @@ export async function startNginx(upstreams: string[], port?: number): Promise<Da
       "  upstream grader {",
       ...upstreams.map((u) => `    server ${new URL(u).host} max_fails=1 fail_timeout=5s;`),
       "    keepalive 16;",
-      // Below Node's 5 s keep-alive timeout and the replicas' SHUTDOWN_DRAIN_SECONDS: nginx closes
+      // Below the server's 65 s keep-alive timeout and the replicas' SHUTDOWN_DRAIN_SECONDS: nginx closes
       // an idle connection before the replica does, never sends on one being closed.
       "    keepalive_timeout 2s;",
       "  }",
