@@ -197,3 +197,34 @@ describe("the daily bound on automatic grades", () => {
     expect(await head()).toBe(before + 2);
   }, 120_000);
 });
+
+describe("the daily limit on base currency changes", () => {
+  // Each change of a graded trader's base currency re-makes the grade into the public log
+  // (RATE_LIMITS "base-currency" 5, here 1).
+  const settings = (base_currency: string) => ({
+    username: `bc_${RUN}`,
+    first_name: "",
+    last_name: "",
+    show_amounts: "percentages",
+    time_zone: "UTC",
+    base_currency,
+  });
+
+  it("refuses a change past it with 429 and its message, keeps what was chosen, and saves nothing", async () => {
+    const { cookie } = await signUp({ base });
+    expect((await exchange(cookie, "bc")).status).toBe(201);
+    await waitForImports(cookie, { base, timeoutMs: 60_000 });
+    const first = await postForm("/user/settings", settings("EUR"), { cookie, base });
+    expect(first.headers.get("location")).toBe("/user/settings?done=regrading");
+
+    const second = await postForm("/user/settings", settings("GBP"), { cookie, base });
+    expect(second.status).toBe(429);
+    expectRetryAfterToday(second.headers);
+    const page = await html(second);
+    expect(page).toContain("You've hit today's limit for changing your base currency—try again tomorrow!");
+    expect(page).toMatch(/<option value="GBP" selected="">/);
+    // Nothing was saved: the base is still the euro.
+    const saved = await html(await get("/user/settings", { cookie, base }));
+    expect(saved).toMatch(/<option value="EUR" selected="">/);
+  }, 120_000);
+});

@@ -23,6 +23,7 @@ import { readForm } from "~/server/http/guards.server";
 import { z } from "zod";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Settings · Grader", noindex: true });
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
 // A save answers with a redirect here (post, redirect, get): the address stays /user/settings, and
 // reloading it does not post again. What was done travels as a query parameter.
@@ -78,6 +79,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await updateProfile(user.id, profile);
   if (result === "username-taken")
     return refuse({ errors: { username: "That username is taken. Try another." }, values: parsed.values });
+  if (typeof result === "object")
+    return json<SettingsResult>(
+      { avatarError: null, errors: { base_currency: result.message }, values: parsed.values },
+      { status: 429, headers: { "Retry-After": String(result.retryAfter) } },
+    );
   return redirect(doneAt(result === "regrading" ? "regrading" : "saved"));
 }
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { BaseCurrency } from "~/lib/currencies";
+import { hitLimit } from "../http/rate-limit.server";
 import { getDb } from "../platform/db.server";
 import { enqueue } from "../platform/jobs.server";
 
@@ -16,15 +17,27 @@ export type ProfileUpdate = {
   onboarded?: boolean;
 };
 
+export const BASE_CURRENCY_LIMIT_MESSAGE =
+  "You've hit today's limit for changing your base currency—try again tomorrow!";
+
+// Thrown inside the transaction to roll the whole save back; never leaves updateProfile.
+class OverCurrencyLimit extends Error {
+  constructor(readonly retryAfter: number) {
+    super("base currency limit");
+  }
+}
+
 /**
  * Saves profile fields; returns "username-taken" when the unique constraint says so. A new base
  * currency of a trader with a grade queues its re-make in the same transaction (the
- * `currency-regrade` job, DECISIONS 181) and answers "regrading".
+ * `currency-regrade` job, DECISIONS 181) and answers "regrading". Each re-make is a grade in the
+ * public log made outside the daily limit, so such changes are counted per day (RATE_LIMITS
+ * "base-currency"); over it nothing is saved and the answer says when to try again.
  */
 export async function updateProfile(
   userId: number,
   update: ProfileUpdate,
-): Promise<"ok" | "regrading" | "username-taken"> {
+): Promise<"ok" | "regrading" | "username-taken" | { limited: true; retryAfter: number; message: string }> {
   const db = await getDb();
   const { onboarded, ...fields } = update;
   try {
@@ -48,11 +61,15 @@ export async function updateProfile(
         .execute();
       if (!before || !fields.base_currency || before.base_currency === fields.base_currency) return "ok";
       if (before.current_evaluation_id === null) return "ok";
+      const counted = await hitLimit("base-currency", userId);
+      if (!counted.ok) throw new OverCurrencyLimit(counted.retryAfter);
       await enqueue(trx, "currency-regrade", { userId, currency: fields.base_currency });
       return "regrading";
     });
   } catch (error) {
     if ((error as { code?: string }).code === "23505") return "username-taken";
+    if (error instanceof OverCurrencyLimit)
+      return { limited: true, retryAfter: error.retryAfter, message: BASE_CURRENCY_LIMIT_MESSAGE };
     throw error;
   }
 }

@@ -43,6 +43,8 @@ export const RATE_LIMITS = {
   unlink: { counts: "accounts unlinked", key: "user", limit: 5, windowMs: DAY },
   // Each queues an import like a link does; a failing account could be retried in a loop.
   reimport: { counts: "imports started again: retry and reconnect", key: "user", limit: 20, windowMs: DAY },
+  // Each re-makes the trader's grade as a job, appended to the public log (DECISIONS 181).
+  "base-currency": { counts: "base currency changes that re-make a grade", key: "user", limit: 5, windowMs: DAY },
   // Each is a call to Plaid made for whoever asks; a link or a reconnect needs one.
   "link-token": { counts: "Plaid Link sessions started (page and API)", key: "user", limit: 20, windowMs: HOUR },
 } as const satisfies Record<string, RateLimit>;
