@@ -1,4 +1,4 @@
-import { formatMoney, formatNumber, formatPercent, formatUsd, sideLabel } from "~/lib/format-number";
+import { formatMoney, formatNumber, formatPercent, sideLabel } from "~/lib/format-number";
 import type { HoldingRow, TradeRow } from "~/server/grades/portfolio.server";
 import { PagedTable, type Column } from "./PagedTable";
 
@@ -74,11 +74,13 @@ export function HoldingsTable({
   amounts = true,
 }: {
   rows: HoldingRow[];
-  meta: Meta;
+  /** `currency`: the grade's base, which every amount of its positions is in. */
+  meta: Meta & { currency?: string };
   sortBy: string;
   order: "asc" | "desc";
   amounts?: boolean;
 }) {
+  const money = (v: number) => formatMoney(v, meta.currency);
   const columns: Column<HoldingRow>[] = [
     { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
     { key: "weight", label: "Share", sortable: true, numeric: true, render: (r) => formatPercent(r.weight) },
@@ -94,11 +96,11 @@ export function HoldingsTable({
             key: "avg_cost",
             label: "Average cost",
             numeric: true,
-            render: (r: HoldingRow) => formatUsd(r.avg_cost ?? 0),
+            render: (r: HoldingRow) => money(r.avg_cost ?? 0),
           },
         ]
       : []),
-    { key: "mark", label: "Price", numeric: true, render: (r) => formatUsd(r.mark) },
+    { key: "mark", label: "Price", numeric: true, render: (r) => money(r.mark) },
     ...(amounts
       ? [
           {
@@ -106,14 +108,14 @@ export function HoldingsTable({
             label: "Value",
             sortable: true,
             numeric: true,
-            render: (r: HoldingRow) => formatUsd(r.value ?? 0),
+            render: (r: HoldingRow) => money(r.value ?? 0),
           },
           {
             key: "unrealized",
             label: "Unrealized P&L",
             sortable: true,
             numeric: true,
-            render: (r: HoldingRow) => formatUsd(r.unrealized ?? 0),
+            render: (r: HoldingRow) => money(r.unrealized ?? 0),
           },
         ]
       : []),

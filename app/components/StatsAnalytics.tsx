@@ -2,7 +2,8 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import type { Analytics, BreakdownRow, DayCell, TripRow } from "~/analytics";
 import { JOURNAL_SORTS, PUBLIC_JOURNAL_SORTS, type JournalQuery, type JournalSort } from "~/analytics/journal";
 import type { GlossaryKey } from "~/content/glossary";
-import { formatUsd, sideLabel } from "~/lib/format-number";
+import { createContext, useContext } from "react";
+import { formatMoney, sideLabel } from "~/lib/format-number";
 import { cardPercent, METRICS } from "~/lib/metrics";
 import { pageCount } from "~/lib/paging";
 import { Pager } from "./Pager";
@@ -14,7 +15,12 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 // Percentages as every figure of the report reads them (cardPercent: "+12.3%", "−4.5%").
 const pct = (v: number | null | undefined, digits = 1) => cardPercent(v, false, digits);
 const signed = (v: number | null | undefined, digits = 1) => cardPercent(v, true, digits);
-const usd = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatUsd(v));
+// Amounts are in the grade's base currency, set once by StatsAnalytics for every table below it.
+const BaseCurrency = createContext("USD");
+function useMoney() {
+  const currency = useContext(BaseCurrency);
+  return (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatMoney(v, currency));
+}
 /** Green, red or neither, as the figure reads: a percentage shown as 0.0% (to `digits`) is neither. */
 const tone = (v: number | null | undefined, digits?: number) =>
   v === null || v === undefined || v === 0 || (digits !== undefined && Math.abs(v) < 0.5 * 10 ** -(digits + 2))
@@ -30,108 +36,118 @@ const holding = (days: number) =>
       ? `${(days * 24).toFixed(1)} h`
       : `${days.toFixed(1)} d`;
 
-/** The Stats tab's analytics and journal, below the grade report. `amounts`: dollar figures may be shown. */
+/**
+ * The Stats tab's analytics and journal, below the grade report. `amounts`: money figures may be
+ * shown, in `currency` (the grade's base).
+ */
 export function StatsAnalytics({
   analytics: a,
   journal,
   amounts,
   own,
+  currency = "USD",
 }: {
   analytics: Analytics;
   journal: Journal;
   amounts: boolean;
   own: boolean;
+  currency?: string;
 }) {
+  const usd = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatMoney(v, currency));
   return (
-    <div className="analytics">
-      {a.pricedThrough ? (
-        <p className="muted small" data-testid="priced-through">
-          Open positions are valued at the last prices from your accounts, on {a.pricedThrough}; the months and days
-          after it show no return until newer prices arrive.
-        </p>
-      ) : null}
-      <MonthlyReturns years={a.monthly} />
-      <DailyCalendar days={a.calendar} from={a.calendarFrom} to={a.calendarTo} amounts={amounts} />
-      <section aria-labelledby="breakdowns-title">
-        <h2 id="breakdowns-title">Where the results come from</h2>
-        <p className="muted small">
-          {a.trips} completed <Term k="trips">round trips</Term>: {a.wins} won, {a.losses} lost
-          {a.trips - a.wins - a.losses ? `, ${a.trips - a.wins - a.losses} break-even` : ""}
-          {amounts && a.totalPnl !== null ? (
-            <>
-              , <span className="nowrap">{usd(a.totalPnl)}</span> in all
-            </>
-          ) : (
-            ""
-          )}
-          .{" "}
-          {a.hoursKnown ? (
-            <>
-              Weekday and hour are those of the opening trade, in {a.timeZone.replaceAll("_", " ")}
-              {own ? (
-                <>
-                  {" "}
-                  (<Link to="/user/settings">change</Link>)
-                </>
-              ) : null}
-              .
-            </>
-          ) : (
-            "The weekday is that of the opening trade; the broker gives dates without times, so there is no hour of day."
-          )}
-          {a.sharesMeaningful ? "" : " The net result is too near zero to share out, so the tables show no P&L share."}
-        </p>
-        <div className="breakdowns">
-          <Breakdown
-            id="by-symbol"
-            title="By symbol"
-            rows={a.bySymbol.slice(0, 15)}
-            amounts={amounts}
-            shares={a.sharesMeaningful}
-            note={a.bySymbol.length > 15 ? `The 15 most traded of ${a.bySymbol.length} symbols.` : undefined}
-          />
-          <Breakdown
-            id="by-class"
-            title="By asset class"
-            rows={a.byAssetClass}
-            amounts={amounts}
-            shares={a.sharesMeaningful}
-          />
-          <Breakdown
-            id="by-side"
-            title="Long and short"
-            rows={a.bySide}
-            amounts={amounts}
-            shares={a.sharesMeaningful}
-          />
-          <Breakdown
-            id="by-holding"
-            title="By holding time"
-            rows={a.byHolding}
-            amounts={amounts}
-            shares={a.sharesMeaningful}
-          />
-          <Breakdown
-            id="by-weekday"
-            title="By weekday"
-            rows={a.byWeekday}
-            amounts={amounts}
-            shares={a.sharesMeaningful}
-          />
-          {a.hoursKnown ? (
+    <BaseCurrency.Provider value={currency}>
+      <div className="analytics">
+        {a.pricedThrough ? (
+          <p className="muted small" data-testid="priced-through">
+            Open positions are valued at the last prices from your accounts, on {a.pricedThrough}; the months and days
+            after it show no return until newer prices arrive.
+          </p>
+        ) : null}
+        <MonthlyReturns years={a.monthly} />
+        <DailyCalendar days={a.calendar} from={a.calendarFrom} to={a.calendarTo} amounts={amounts} />
+        <section aria-labelledby="breakdowns-title">
+          <h2 id="breakdowns-title">Where the results come from</h2>
+          <p className="muted small">
+            {a.trips} completed <Term k="trips">round trips</Term>: {a.wins} won, {a.losses} lost
+            {a.trips - a.wins - a.losses ? `, ${a.trips - a.wins - a.losses} break-even` : ""}
+            {amounts && a.totalPnl !== null ? (
+              <>
+                , <span className="nowrap">{usd(a.totalPnl)}</span> in all
+              </>
+            ) : (
+              ""
+            )}
+            .{" "}
+            {a.hoursKnown ? (
+              <>
+                Weekday and hour are those of the opening trade, in {a.timeZone.replaceAll("_", " ")}
+                {own ? (
+                  <>
+                    {" "}
+                    (<Link to="/user/settings">change</Link>)
+                  </>
+                ) : null}
+                .
+              </>
+            ) : (
+              "The weekday is that of the opening trade; the broker gives dates without times, so there is no hour of day."
+            )}
+            {a.sharesMeaningful
+              ? ""
+              : " The net result is too near zero to share out, so the tables show no P&L share."}
+          </p>
+          <div className="breakdowns">
             <Breakdown
-              id="by-hour"
-              title="By hour of day"
-              rows={a.byHour.filter((r) => r.trips > 0)}
+              id="by-symbol"
+              title="By symbol"
+              rows={a.bySymbol.slice(0, 15)}
+              amounts={amounts}
+              shares={a.sharesMeaningful}
+              note={a.bySymbol.length > 15 ? `The 15 most traded of ${a.bySymbol.length} symbols.` : undefined}
+            />
+            <Breakdown
+              id="by-class"
+              title="By asset class"
+              rows={a.byAssetClass}
               amounts={amounts}
               shares={a.sharesMeaningful}
             />
-          ) : null}
-        </div>
-      </section>
-      <Distribution analytics={a} amounts={amounts} />
-      <TradeJournal journal={journal} amounts={amounts} own={own} />
-    </div>
+            <Breakdown
+              id="by-side"
+              title="Long and short"
+              rows={a.bySide}
+              amounts={amounts}
+              shares={a.sharesMeaningful}
+            />
+            <Breakdown
+              id="by-holding"
+              title="By holding time"
+              rows={a.byHolding}
+              amounts={amounts}
+              shares={a.sharesMeaningful}
+            />
+            <Breakdown
+              id="by-weekday"
+              title="By weekday"
+              rows={a.byWeekday}
+              amounts={amounts}
+              shares={a.sharesMeaningful}
+            />
+            {a.hoursKnown ? (
+              <Breakdown
+                id="by-hour"
+                title="By hour of day"
+                rows={a.byHour.filter((r) => r.trips > 0)}
+                amounts={amounts}
+                shares={a.sharesMeaningful}
+              />
+            ) : null}
+          </div>
+        </section>
+        <Distribution analytics={a} amounts={amounts} />
+        <TradeJournal journal={journal} amounts={amounts} own={own} />
+      </div>
+    </BaseCurrency.Provider>
   );
 }
 
@@ -208,6 +224,7 @@ function monthsBetween(from: string, to: string): string[] {
  * days outside the window (before it, or still to come) are left blank.
  */
 function DailyCalendar({ days, from, to, amounts }: { days: DayCell[]; from: string; to: string; amounts: boolean }) {
+  const usd = useMoney();
   if (days.length === 0) return null;
   const months = new Map<string, DayCell[]>(monthsBetween(from, to).map((ym) => [ym, []]));
   for (const d of days) months.get(d.date.slice(0, 7))?.push(d);
@@ -300,6 +317,7 @@ function Breakdown({
   shares: boolean;
   note?: string;
 }) {
+  const usd = useMoney();
   const head = (k: GlossaryKey, label?: string) => (
     <th scope="col" className="num">
       <Term k={k}>{label}</Term>
@@ -415,6 +433,7 @@ function Distribution({ analytics: a, amounts }: { analytics: Analytics; amounts
 }
 
 function TripList({ title, trips, amounts }: { title: string; trips: TripRow[]; amounts: boolean }) {
+  const usd = useMoney();
   return (
     <>
       <h3>{title}</h3>
@@ -448,6 +467,7 @@ const SORT_LABELS: Record<JournalSort, string> = {
 };
 
 function TradeJournal({ journal, amounts, own }: { journal: Journal; amounts: boolean; own: boolean }) {
+  const usd = useMoney();
   const location = useLocation();
   const q = journal.query;
   const e = journal.errors;

@@ -69,11 +69,22 @@ describe("base currency in settings", () => {
     expect(stats).toMatch(/came from the currency: the dollar&#x27;s (fall|rise) against the euro\./);
     // Its amounts are in euros, with the euro's sign.
     expect(stats).toMatch(/Total P&amp;L<\/a>.*?<dd>−?€[\d,]+\.\d\d<\/dd>/s);
+    // So are the analytics' and the journal's amounts below the report, and the holdings'.
+    const analytics = stats.slice(stats.indexOf('class="analytics"'));
+    expect(analytics).toMatch(/−?€[\d,]+\.\d\d/);
+    expect(analytics).not.toMatch(/\$\d/);
+    const holdings = (await (await get("/api/portal/holdings", { cookie: trader.cookie })).json()) as {
+      data: unknown[];
+      meta: { currency: string };
+    };
+    expect(holdings.meta.currency).toBe("EUR");
+    const holdingsPage = await (await get("/profile/holdings", { cookie: trader.cookie })).text();
+    if (holdings.data.length > 0) expect(holdingsPage).not.toMatch(/\$\d/);
 
     // Saving again with the same currency queues nothing more.
     const again = await postForm("/user/settings", form(`fx_${RUN}`, "EUR"), { cookie: trader.cookie });
     expect(again.headers.get("location")).toBe("/user/settings?done=saved");
-  });
+  }, 180_000);
 
   it("refuses a code it does not offer with 400, the field's error and what was sent", async () => {
     const { cookie } = await signUp();

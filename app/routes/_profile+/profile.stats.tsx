@@ -48,7 +48,13 @@ export default function ProfileStats() {
       ) : null}
       <GradeReport data={report} />
       {analytics && journal ? (
-        <StatsAnalytics analytics={analytics} journal={journal} amounts={report.showAmounts} own={own} />
+        <StatsAnalytics
+          analytics={analytics}
+          journal={journal}
+          amounts={report.showAmounts}
+          own={own}
+          currency={report.evaluation.metrics.baseCurrency}
+        />
       ) : (
         <OlderGrade />
       )}

@@ -25,7 +25,13 @@ export default function TraderStats() {
         <>
           <GradeReport data={report} />
           {analytics && journal ? (
-            <StatsAnalytics analytics={analytics} journal={journal} amounts={report.showAmounts} own={own} />
+            <StatsAnalytics
+              analytics={analytics}
+              journal={journal}
+              amounts={report.showAmounts}
+              own={own}
+              currency={report.evaluation.metrics.baseCurrency}
+            />
           ) : (
             <OlderGrade />
           )}

@@ -175,7 +175,14 @@ export async function pagedHoldings(
   const start = (paging.page - 1) * paging.page_size;
   return {
     data: all.slice(start, start + paging.page_size),
-    meta: { page: paging.page, page_size: paging.page_size, total: all.length, as_of: current?.result.asOf ?? null },
+    meta: {
+      page: paging.page,
+      page_size: paging.page_size,
+      total: all.length,
+      as_of: current?.result.asOf ?? null,
+      // The positions' amounts are in the grade's base currency (engine 3.1 on; absent: USD).
+      currency: current?.result.metrics.baseCurrency ?? "USD",
+    },
   };
 }
 

@@ -352,7 +352,12 @@ export const Holdings = envelope(
       unrealized: amount,
     }),
   ),
-  PageMeta.extend({ as_of: z.string().nullable() }),
+  PageMeta.extend({
+    as_of: z.string().nullable(),
+    currency: z
+      .string()
+      .openapi({ description: "The currency of avg_cost, mark, value and unrealized: the grade's base." }),
+  }),
 ).openapi("Holdings");
 export const Ledger = envelope(
   z
