@@ -104,6 +104,27 @@ describe("contracts", () => {
     ]);
   });
 
+  it("a EUR trader's dollar future past its expiry: settled in dollars, its P&L reaching euros at the day's rate", () => {
+    const ev = graded({
+      baseCurrency: "EUR",
+      asOf: "2024-03-29T21:00:00Z",
+      cashFlows: [{ account: "ib", time: "2024-03-01T00:00:00Z", amount: 30_000 }],
+      trades: [future("b", "2024-03-04T14:30:00Z", "buy", 5000, { currency: "USD" })],
+      prices: [{ symbol: "ESH4", time: "2024-03-15T20:00:00Z", price: 5100 }],
+      fxRates: {
+        source: "test",
+        rates: [
+          { currency: "USD", time: "2024-03-01", rate: 0.9 },
+          { currency: "USD", time: "2024-03-15", rate: 0.92 },
+        ],
+      },
+    });
+    // (5100 − 5000) × 50 = 5,000 USD, held in dollars since, at 0.92.
+    expect(ev.metrics.totalPnl).toBeCloseTo(4600, 6);
+    expect(ev.positions).toEqual([]);
+    expect(ev.warnings.join("\n")).toContain("ESH4 in account ib expired on 2024-03-15 with 1 still long");
+  });
+
   it("without deposits a future is funded by its notional (leverage 1): no capital is invented", () => {
     const ev = graded({
       asOf: "2024-03-14T21:00:00Z",
