@@ -251,8 +251,13 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
     if (o.currency === undefined || o.currency === base) delete o.currency;
     return o;
   };
+  // v3.2: a multiplier of 1 says nothing (a ledger without contracts keeps its digest).
+  const ownMultiplier = <T extends { multiplier?: number }>(o: T): T => {
+    if (o.multiplier === undefined || o.multiplier === 1) delete o.multiplier;
+    return o;
+  };
   const trades = ledger.trades
-    .map((t) => rounded(ownCurrency({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 })))
+    .map((t) => rounded(ownMultiplier(ownCurrency({ ...t, id: String(t.id), time: iso(t.time), fee: t.fee ?? 0 }))))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.id, b.id));
   const cashFlows = (ledger.cashFlows ?? [])
     .map((f) => rounded(ownCurrency({ account: f.account, time: iso(f.time), amount: f.amount, currency: f.currency })))

@@ -5,10 +5,19 @@
 // is prepared once.
 import { benchmarkInBase, type FxInfo } from "./fx";
 import type { AssetClass, Ledger } from "./ledger";
+import type { Expired } from "./prepare/expiry";
 import { parseIsoMs } from "./time";
 
 /** An asset class's column code: its index in ASSET_CLASSES. */
-export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3 } as const satisfies Record<AssetClass, number>;
+export const CLASS_CODES = {
+  stock: 0,
+  etf: 1,
+  crypto: 2,
+  option: 3,
+  future: 4,
+  forex: 5,
+  cfd: 6,
+} as const satisfies Record<AssetClass, number>;
 export const CRYPTO = 2;
 
 /** Trade rows that are not trades: units arriving from or leaving to outside (ledger v2 receive/send). */
@@ -117,6 +126,13 @@ export interface PreparedLedger {
   fx?: FxInfo;
   /** With fx: each symbol's index in fx.currencies, -1 for the base currency. */
   symCur?: Int32Array;
+  /**
+   * Only when a trade names a multiplier other than 1: each symbol's contract size (1 beyond its
+   * length). Quantities in the columns are then units of the underlying (quantity × multiplier).
+   */
+  symMult?: Float64Array;
+  /** Contracts open past their expiry, closed by a trade the engine wrote (prepare/expiry.ts). */
+  expired?: Expired[];
 }
 
 /** Benchmark closes, in time order (all of them: they are carried forward up to asOf). */

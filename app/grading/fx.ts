@@ -186,7 +186,10 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
     }
     held(cur, t);
     const fee = tr.fee ?? 0;
-    const notional = tr.quantity * tr.price;
+    // A contract's cash is its notional (v3.2). A margin product's is revalued with its position, so
+    // the rate moves only its P&L: a forex pair's P&L in the quote currency reaches the base at the
+    // rate of the day (DECISIONS 196).
+    const notional = tr.quantity * tr.price * (tr.multiplier ?? 1);
     move(t, MOVE_RANK.trade, cur, tr.side === "buy" ? -(notional + fee) : notional - fee);
     trades.push({ ...tr, price: tr.price * r, fee: fee * r, currency: base });
   }

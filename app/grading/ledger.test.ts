@@ -48,7 +48,7 @@ describe("parseLedger", () => {
       "trades[2].price: must be ≥ 0",
       "trades[2].fee: must be ≥ 0",
       "trades[3].time: must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone (Z or ±HH:MM)",
-      "trades[3].assetClass: must be one of stock, etf, crypto, option",
+      "trades[3].assetClass: must be one of stock, etf, crypto, option, future, forex, cfd",
       "trades[3].side: must be buy or sell",
       "cashFlows[0].amount: must be a number",
       "prices[0].time: must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone (Z or ±HH:MM)",
@@ -213,5 +213,67 @@ describe("parseLedger, every currency (v3.1)", () => {
         'trades[1].currency: "AAPL" is in CAD here but in USD at trades[0]; a symbol has one currency (its marks are in it), so list the other listing under its own symbol',
       ],
     });
+  });
+});
+
+describe("parseLedger: contracts (v3.2, DECISIONS 196)", () => {
+  const es = (over: Record<string, unknown> = {}) =>
+    trade({ symbol: "ESH4", assetClass: "future", multiplier: 50, expiry: "2024-03-15", ...over });
+
+  it("accepts futures, forex and CFDs with a multiplier and an expiry, and keeps them", () => {
+    const r = parseLedger({
+      trades: [
+        es(),
+        trade({ id: "t2", symbol: "EUR.USD", assetClass: "forex", multiplier: 100000, currency: "USD" }),
+        trade({ id: "t3", symbol: "TSLA.CFD", assetClass: "cfd", side: "sell" }),
+      ],
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.ledger.trades[0]).toMatchObject({ assetClass: "future", multiplier: 50, expiry: "2024-03-15" });
+    expect(r.ledger.trades[1]).toMatchObject({ assetClass: "forex", multiplier: 100000 });
+    expect("multiplier" in r.ledger.trades[2]).toBe(false);
+  });
+
+  it("refuses a multiplier that is not a positive number, and an expiry that is not a day", () => {
+    for (const [over, problem] of [
+      [{ multiplier: 0 }, "trades[0].multiplier: must be > 0"],
+      [{ multiplier: -50 }, "trades[0].multiplier: must be > 0"],
+      [{ multiplier: "50" }, "trades[0].multiplier: must be a number"],
+      [{ expiry: "2024-02-30" }, "trades[0].expiry: must be an ISO 8601 date (YYYY-MM-DD)"],
+      [{ expiry: "2024-03-15T21:00:00Z" }, "trades[0].expiry: must be an ISO 8601 date (YYYY-MM-DD)"],
+    ] as const) {
+      for (const zod of [false, true])
+        expect(parseLedger({ trades: [es(over)] }, { zod })).toEqual({ ok: false, problems: [problem] });
+    }
+  });
+
+  it("refuses an expiry on a stock, an ETF, a coin or a spot forex pair (both validators)", () => {
+    for (const assetClass of ["stock", "etf", "crypto", "forex"])
+      for (const zod of [false, true])
+        expect(parseLedger({ trades: [trade({ assetClass, expiry: "2024-03-15" })] }, { zod })).toEqual({
+          ok: false,
+          problems: [
+            `trades[0].expiry: must be absent on a ${assetClass} trade: only futures, options and CFDs expire`,
+          ],
+        });
+  });
+
+  it("refuses a symbol with two multipliers or two expiries, where the second appears", () => {
+    expect(parseLedger({ trades: [es(), es({ id: "t2", multiplier: 5 })] })).toEqual({
+      ok: false,
+      problems: [
+        'trades[1].multiplier: "ESH4" has multiplier 5 here but 50 at trades[0]; a symbol is one contract, so list another contract size under its own symbol',
+      ],
+    });
+    expect(parseLedger({ trades: [es(), es({ id: "t2", multiplier: undefined })] }).ok).toBe(false);
+    expect(parseLedger({ trades: [es(), es({ id: "t2", expiry: "2024-06-21" })] })).toEqual({
+      ok: false,
+      problems: [
+        'trades[1].expiry: "ESH4" expires 2024-06-21 here but 2024-03-15 at trades[0]; a symbol is one contract, so list each expiry under its own symbol (ESH6, ESM6)',
+      ],
+    });
+    // A multiplier of 1 written out is the default.
+    expect(parseLedger({ trades: [trade(), trade({ id: "t2", multiplier: 1 })] }).ok).toBe(true);
   });
 });

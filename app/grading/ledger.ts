@@ -1,6 +1,6 @@
 // Ledger schema (zod) and validation. parseLedger is the only gate: grade() trusts its output.
 import { z } from "zod";
-import { parseIsoMs } from "./time";
+import { isIsoDate, parseIsoMs } from "./time";
 import { hasDuplicateId, refusedItems, validateInPlace } from "./validate";
 import { ASSET_CLASSES, type AssetClass } from "../lib/vocabulary";
 
@@ -11,6 +11,14 @@ const isoTime = z
   .refine((s) => !Number.isNaN(parseIsoMs(s)), {
     message: "must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone (Z or ±HH:MM)",
   });
+
+/** A calendar day, YYYY-MM-DD (an expiry): no time, no zone. */
+const isoDate = z
+  .string({ invalid_type_error: "must be an ISO 8601 date string (YYYY-MM-DD)" })
+  .refine((s) => isIsoDate(s), { message: "must be an ISO 8601 date (YYYY-MM-DD)" });
+
+/** Classes whose instruments never expire: an expiry on them is a data error (validate.ts agrees). */
+export const NEVER_EXPIRE: readonly AssetClass[] = ["stock", "etf", "crypto", "forex"];
 
 const text = (what: string) =>
   z
@@ -47,6 +55,23 @@ const TradeSchema = z.object({
   seq: num().optional(),
   /** Currency of price and fee (default: the ledger's baseCurrency). */
   currency: currency().optional(),
+  /**
+   * Contract size (v3.2, default 1): cash and P&L are quantity × price × multiplier (ES = 50; a forex
+   * lot = 100000 when quantity counts lots). One multiplier per symbol.
+   */
+  multiplier: num().gt(0, "must be > 0").optional(),
+  /** Last day of a contract that expires (v3.2: futures, options, CFDs), YYYY-MM-DD. */
+  expiry: isoDate.optional(),
+});
+
+// An expiry on a stock, an ETF, a coin or a spot forex pair is a data error (a column mapped wrong).
+const TradeChecked = TradeSchema.superRefine((t, ctx) => {
+  if (t.expiry !== undefined && NEVER_EXPIRE.includes(t.assetClass))
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ["expiry"],
+      message: `must be absent on a ${t.assetClass} trade: only futures, options and CFDs expire`,
+    });
 });
 
 const CashFlowSchema = z.object({
@@ -232,7 +257,7 @@ export const LedgerSchema = z.object(
     asOf: isoTime.optional(),
     /** Every figure of the grade is in it (default USD). */
     baseCurrency: currency().optional(),
-    trades: arrayOf(TradeSchema),
+    trades: arrayOf(TradeChecked),
     cashFlows: arrayOf(CashFlowSchema).default([]),
     prices: arrayOf(PriceSchema).default([]),
     events: arrayOf(EventSchema).default([]),
@@ -358,7 +383,12 @@ function duplicateIds(
 function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | number)[]; text: string }[]): void {
   const base = ledger.baseCurrency ?? "USD";
   let named = false;
-  for (const t of ledger.trades) if (t.currency !== undefined) named = true;
+  let contracts = false;
+  for (const t of ledger.trades) {
+    if (t.currency !== undefined) named = true;
+    if (t.multiplier !== undefined || t.expiry !== undefined) contracts = true;
+  }
+  if (contracts) symbolContractProblems(ledger, problems);
   for (const e of ledger.events)
     if ((e.kind === "receive" || e.kind === "send") && e.currency !== undefined) named = true;
   if (!named) return;
@@ -378,6 +408,35 @@ function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | numb
   ledger.trades.forEach((t, i) => see("trades", i, t.symbol, t.currency));
   ledger.events.forEach((e, i) => {
     if (e.kind === "receive" || e.kind === "send") see("events", i, e.symbol, e.currency);
+  });
+}
+
+/**
+ * A symbol is one contract: one multiplier (absent = 1) and one expiry across its trades, or its
+ * marks and its P&L would mean two things. Refused at the row where the second one appears.
+ */
+function symbolContractProblems(ledger: Ledger, problems: { path: (string | number)[]; text: string }[]): void {
+  const first = new Map<string, { multiplier: number; expiry: string | undefined; at: number }>();
+  ledger.trades.forEach((t, i) => {
+    const m = t.multiplier ?? 1;
+    const seen = first.get(t.symbol);
+    if (seen === undefined) {
+      first.set(t.symbol, { multiplier: m, expiry: t.expiry, at: i });
+      return;
+    }
+    if (seen.multiplier !== m) {
+      const path = ["trades", i, "multiplier"];
+      problems.push({
+        path,
+        text: `${formatPath(path)}: ${JSON.stringify(t.symbol)} has multiplier ${m} here but ${seen.multiplier} at trades[${seen.at}]; a symbol is one contract, so list another contract size under its own symbol`,
+      });
+    } else if (seen.expiry !== t.expiry) {
+      const path = ["trades", i, "expiry"];
+      problems.push({
+        path,
+        text: `${formatPath(path)}: ${JSON.stringify(t.symbol)} expires ${t.expiry ?? "never"} here but ${seen.expiry ?? "never"} at trades[${seen.at}]; a symbol is one contract, so list each expiry under its own symbol (ESH6, ESM6)`,
+      });
+    }
   });
 }
 

@@ -97,7 +97,7 @@ export function marketFigures(
 export function dominantClassOf(pass: PassResult): "stocks" | "crypto" | null {
   const e = pass.classExposure;
   const crypto = e[CRYPTO];
-  const stocks = e[0] + e[1] + e[3];
+  const stocks = e[0] + e[1] + e[3] + e[4] + e[5] + e[6];
   if (crypto === 0 && stocks === 0) return null;
   return crypto > stocks ? "crypto" : "stocks";
 }
@@ -143,6 +143,6 @@ export function monthsAhead(
 export function cryptoShareOf(pass: PassResult): number | null {
   const e = pass.classExposure;
   const crypto = e[CRYPTO];
-  const stocks = e[0] + e[1] + e[3];
+  const stocks = e[0] + e[1] + e[3] + e[4] + e[5] + e[6];
   return crypto + stocks > 0 ? crypto / (crypto + stocks) : null;
 }

@@ -125,6 +125,8 @@ const MAX_GAPS_KEPT = 20;
 // Local copies (not imports) so the hot loop reads plain constants.
 const DAY_MS = 86_400_000;
 const CRYPTO_CODE = 2;
+/** Classes from this code on (future, forex, CFD) are margin products (CLASS_CODES). */
+const MARGIN_CODE = 4;
 
 // A lot is one record of four doubles, read together when matched: cheaper than four columns.
 export const LOT_FIELDS = 4;
@@ -159,7 +161,10 @@ const BOUNDED = 17;
 const ACCOUNT_FEES = 18;
 const MAX_LEV = 19; // largest gross ÷ equity after a trade (ledgers with flows)
 const FX_PNL = 20;
-const ST_SIZE = 21;
+// Σ signed entry notional of open margin lots (futures, forex, CFDs): cash holds only their margin,
+// so cash + MARGIN is the account's cash for "cash below zero" (DECISIONS 196).
+const MARGIN = 21;
+const ST_SIZE = 22;
 // Integer state: cursors into marks, flows, events and days; the active symbol count; counters.
 const MI = 0;
 const FI = 1;
@@ -280,7 +285,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     value: new Float64Array(nDays),
     maxAbs: new Float64Array(nDays),
     active: new Uint8Array(nDays),
-    classExposure: new Float64Array(4),
+    classExposure: new Float64Array(7),
     flow: new Float64Array(nDays),
   };
 
@@ -376,7 +381,8 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     tradeEquity,
     maxLeverage: st[MAX_LEV],
     markAtAsOf: syms.mark,
-    cash: st[TC] + st[FC],
+    // Margin products hold only their margin: their notional is not out of cash.
+    cash: st[TC] + st[FC] + st[MARGIN],
     equityAtAsOf,
     twrIndex,
     skippedPeriods: skipped,
@@ -514,6 +520,7 @@ function tradeRun(
   let maxLev = st[MAX_LEV];
   let anyBase = st[ANY_BASE] === 1;
   let negCash = st[NEG_CASH] === 1;
+  let mc = st[MARGIN];
   let nActive = ist[N_ACTIVE];
   let rtCount = ist[RT_COUNT];
   let pieces = ist[PIECES];
@@ -546,6 +553,7 @@ function tradeRun(
     // Quantity matched against lots: a lot consumed whole (dust either way) counts whole, so cash
     // and P&L see the same units.
     let counted = 0;
+    const margin = cls[k] >= MARGIN_CODE;
 
     if (pq !== 0 && (pq > 0 ? d < 0 : d > 0)) {
       // Closing against the oldest lots.
@@ -577,6 +585,7 @@ function tradeRun(
       head[p] = L;
       counted = accQ;
       realized += accPnl;
+      if (margin) mc -= side * accN;
       const rPnl = rtAcc[ro] + accPnl;
       const rQ = rtAcc[ro + 1] + accQ;
       const rQH = rtAcc[ro + 2] + accQH;
@@ -634,6 +643,7 @@ function tradeRun(
         tail[p] = k;
         pq += d * remaining;
         counted += remaining;
+        if (margin) mc += d * remaining * px;
       }
     }
     posQty[p] = pq;
@@ -646,7 +656,7 @@ function tradeRun(
     const instantEnd = k + 1 === n || time[k + 1] !== t;
     if (instantEnd) {
       if (tc < minCash) minCash = tc;
-      if (tc + fc < 0) negCash = true;
+      if (tc + fc + mc < 0) negCash = true;
     }
 
     // Valuation: the trade's price marks its symbol (the mark is the latest price or trade).
@@ -710,6 +720,7 @@ function tradeRun(
   st[GROSS] = gross;
   st[MAX_LEV] = maxLev;
   st[NEG_CASH] = negCash ? 1 : 0;
+  st[MARGIN] = mc;
   ist[N_ACTIVE] = nActive;
   ist[RT_COUNT] = rtCount;
   ist[PIECES] = pieces;
@@ -848,7 +859,7 @@ function applyEvent(ctx: Context, e: PreparedEvent): void {
       st[ACCOUNT_FEES] += e.x;
       const cash = (st[TC] -= e.x);
       if (cash < st[MIN_CASH]) st[MIN_CASH] = cash;
-      if (cash + st[FC] < 0) st[NEG_CASH] = 1;
+      if (cash + st[FC] + st[MARGIN] < 0) st[NEG_CASH] = 1;
       break;
     }
     case EV_SPLIT:
@@ -878,7 +889,7 @@ function fxCash(st: Float64Array, x: number): void {
   st[FX_PNL] += x;
   const cash = (st[TC] += x);
   if (cash < st[MIN_CASH]) st[MIN_CASH] = cash;
-  if (cash + st[FC] < 0) st[NEG_CASH] = 1;
+  if (cash + st[FC] + st[MARGIN] < 0) st[NEG_CASH] = 1;
 }
 
 /**

@@ -27,16 +27,20 @@ export function openPositions(c: PreparedLedger, pass: PassResult): { positions:
       L = pass.next[L];
     }
     unrealized += u;
-    positions.push({
+    // The columns count a contract's units of underlying; the trader counts contracts.
+    const m = c.symMult !== undefined && s < c.symMult.length ? c.symMult[s] : 1;
+    const position: Position = {
       account: c.accounts[pass.posAcc[p]],
       symbol: c.symbols[s],
       assetClass: ASSET_CLASSES[c.symCls[s]],
-      quantity: side * q,
+      quantity: m === 1 ? side * q : (side * q) / m,
       avgCost: q > 0 ? cost / q : 0,
       mark,
       marketValue: side * q * mark,
       unrealizedPnl: u,
-    });
+    };
+    if (m !== 1) position.multiplier = m;
+    positions.push(position);
   }
   positions.sort((a, b) => cmp(a.account, b.account) || cmp(a.symbol, b.symbol));
   return { positions, unrealized };

@@ -4,6 +4,7 @@
 import { benchColumns, riskFreeColumns, type PreparedEvent, type PreparedLedger } from "./columns";
 import { convertLedger, DEFAULT_BASE, needsFx } from "./fx";
 import type { Ledger } from "./ledger";
+import { anyExpiry, settleExpired } from "./prepare/expiry";
 import { decodeEvents, readInKindRows, symbolClasses } from "./prepare/events";
 import { countInKind, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
 import { positionIds } from "./prepare/position-ids";
@@ -17,14 +18,32 @@ import { formatIso, parseIsoMs } from "./time";
  * the next grade, but no fresh memory (grade() uses it for a ledger it prepares itself).
  */
 export function prepareLedger(ledger: Ledger, transient = false): PreparedLedger {
-  if (needsFx(ledger)) return prepareInBase(ledger, transient);
-  // A trade in another currency is found while the trades are read (no pass of its own).
-  const c = prepareColumns(ledger, transient);
-  return c === null ? prepareInBase(ledger, transient) : c;
+  return prepareAny(ledger, transient, false);
 }
 
-/** The columns of a ledger all in one currency; null when a trade turns out to be in another. */
-function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger | null {
+/** prepareLedger; `settled`: contracts past their expiry were closed already. */
+function prepareAny(ledger: Ledger, transient: boolean, settled: boolean): PreparedLedger {
+  if (needsFx(ledger)) return prepareInBase(ledger, transient, settled);
+  // A trade in another currency, or one with an expiry, is found while the trades are read (no pass of its own).
+  const c = prepareColumns(ledger, transient, settled);
+  if (c === EXPIRING) return prepareSettled(ledger, transient);
+  return c === null ? prepareInBase(ledger, transient, settled) : c;
+}
+
+const EXPIRING = "expiring";
+
+/** Contracts open past their expiry closed first (prepare/expiry.ts), then prepared as any ledger. */
+function prepareSettled(ledger: Ledger, transient: boolean): PreparedLedger {
+  const { ledger: settled, expired } = settleExpired(ledger);
+  const c = prepareAny(settled, transient, true);
+  return expired.length > 0 ? { ...c, expired } : c;
+}
+
+/**
+ * The columns of a ledger all in one currency; null when a trade turns out to be in another,
+ * EXPIRING when a trade names an expiry and the ledger was not settled yet.
+ */
+function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): PreparedLedger | null | typeof EXPIRING {
   // Typed arrays the result keeps: its own, or scratch.
   const alloc: Alloc = transient ? scratchRaw : (_slot, kind, n) => fresh(kind, n);
   const events = ledger.events ?? [];
@@ -33,6 +52,7 @@ function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger | nu
 
   // Every object read once, in input order; a bad time throws here, trades first, then asOf.
   const r = readTrades(ledger.trades, events, alloc, ledger.baseCurrency ?? DEFAULT_BASE);
+  if (r.expiring && !settled) return EXPIRING;
   if (r.foreignTrade) return null;
   const evTime = readTimes(events, "events", new Float64Array(events.length), r);
   readInKindRows(events, evTime, r);
@@ -94,6 +114,8 @@ function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger | nu
     excludedTrades: r.rows.n0 - rows.n,
     excludedFlows: flows.length - flowTime.length,
     excludedEvents: ev0.length - ev.length,
+    // Only a ledger with contracts carries it: others keep their output as it was.
+    ...(r.symMult !== null ? { symMult: r.symMult } : {}),
   };
 }
 
@@ -101,12 +123,13 @@ function prepareColumns(ledger: Ledger, transient: boolean): PreparedLedger | nu
  * A ledger with other currencies than its base (fx.ts): converted into the base, prepared, then
  * given the internal events (rate changes first at their instant) and each symbol's currency.
  */
-function prepareInBase(ledger: Ledger, transient: boolean): PreparedLedger {
+function prepareInBase(ledger: Ledger, transient: boolean, settled: boolean): PreparedLedger {
+  if (!settled && anyExpiry(ledger)) return prepareSettled(ledger, transient);
   const asOfMs = ledger.asOf !== undefined ? parseIsoMs(ledger.asOf) : latestMs(ledger);
   const conv = convertLedger(ledger, asOfMs);
   // asOf as the ledger has it (rows left out for want of a rate do not move it).
   const inBase = Number.isFinite(asOfMs) ? { ...conv.ledger, asOf: formatIso(asOfMs) } : conv.ledger;
-  const c = prepareColumns(inBase, transient)!;
+  const c = prepareColumns(inBase, transient, true) as PreparedLedger;
   const extra = conv.events.filter((e) => !(e.time > c.asOfMs));
   const ev: PreparedEvent[] = [];
   let j = 0;

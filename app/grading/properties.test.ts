@@ -749,3 +749,65 @@ describe("properties, every currency (v3.1)", () => {
     );
   });
 });
+
+describe("properties, contracts (v3.2, DECISIONS 196)", () => {
+  /** The same ledger with every trade a contract of size m (prices, marks and in-kind prices per unit). */
+  const withMultiplier = (input: LedgerInput, m: number): LedgerInput => ({
+    ...input,
+    trades: input.trades.map((t) => ({ ...t, multiplier: m })),
+  });
+  /** The same ledger with multiplier 1 and every price m times larger (the contract's price). */
+  // (A symbol no trade names is no contract: its marks and in-kind prices stay as they are.)
+  const scaledPrices = (input: LedgerInput, m: number): LedgerInput => {
+    const traded = new Set(input.trades.map((t) => t.symbol));
+    const k = (symbol: string) => (traded.has(symbol) ? m : 1);
+    return {
+      ...input,
+      trades: input.trades.map((t) => ({ ...t, price: t.price * m })),
+      prices: (input.prices ?? []).map((p) => ({ ...p, price: p.price * k(p.symbol) })),
+      events: (input.events ?? []).map((e) =>
+        e.kind === "receive" || e.kind === "send" ? { ...e, price: e.price * k(e.symbol) } : e,
+      ),
+    };
+  };
+
+  it("a ledger with multiplier 1 spelled out on every trade grades byte-identically, with the same digest", () => {
+    fc.assert(
+      fc.property(ledgerArb, (input) => {
+        const plain = valid(input);
+        const spelled = valid(withMultiplier(input, 1));
+        expect(canonicalJson(grade(spelled))).toBe(canonicalJson(grade(plain)));
+        expect(ledgerDigest(spelled)).toBe(ledgerDigest(plain));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("multiplier m at price p grades as multiplier 1 at price m × p: P&L, cash, equity, leverage, returns", () => {
+    fc.assert(
+      fc.property(ledgerArb, fc.constantFrom(50, 100_000, 0.1, 2.5, 1 / 3), (input, m) => {
+        const a = grade(valid(withMultiplier(input, m)));
+        const b = grade(valid(scaledPrices(input, m)));
+        // Relative to the money that moved: P&L is a difference of notionals.
+        const scale = Math.max(1, a.metrics.deposits, Math.abs(a.metrics.equity), Math.abs(a.metrics.realizedPnl));
+        for (const key of ["realizedPnl", "unrealizedPnl", "totalPnl", "cash", "equity", "fees", "income"] as const) {
+          const x = a.metrics[key];
+          const y = b.metrics[key];
+          if (Math.abs(x - y) > 1e-9 * Math.max(scale, Math.abs(x), Math.abs(y)))
+            throw new Error(`${key}: ${x} vs ${y} (m=${m})`);
+        }
+        for (const key of ["twr", "maxLeverage", "simpleReturn"] as const)
+          if (!closeRel(a.metrics[key], b.metrics[key], 1e-6))
+            throw new Error(`${key}: ${a.metrics[key]} vs ${b.metrics[key]} (m=${m})`);
+        expect(a.metrics.roundTrips).toBe(b.metrics.roundTrips);
+        // Positions count contracts either way.
+        expect(a.positions.map((p) => p.symbol)).toEqual(b.positions.map((p) => p.symbol));
+        a.positions.forEach((p, i) => {
+          if (!closeRel(p.quantity, b.positions[i].quantity, 1e-12))
+            throw new Error(`${p.symbol}: ${p.quantity} vs ${b.positions[i].quantity} contracts (m=${m})`);
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

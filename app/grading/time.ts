@@ -31,6 +31,11 @@ function d2(s: string, i: number): number {
  * A date-time without a zone is refused: its meaning would depend on the host's time zone.
  * Fractions beyond milliseconds are truncated.
  */
+/** YYYY-MM-DD naming a real day (an expiry). */
+export function isIsoDate(s: unknown): boolean {
+  return typeof s === "string" && s.length === 10 && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(parseIsoMs(s));
+}
+
 export function parseIsoMs(s: string): number {
   if (typeof s !== "string") return NaN;
   const len = s.length;

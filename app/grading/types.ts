@@ -146,12 +146,14 @@ export interface Position {
   account: string;
   symbol: string;
   assetClass: AssetClass;
-  /** Signed: negative for a short. */
+  /** Signed: negative for a short. In contracts when the symbol has a multiplier. */
   quantity: number;
-  /** Quantity-weighted entry price of the open lots (fees excluded). */
+  /** Contract size, only when not 1 (v3.2). */
+  multiplier?: number;
+  /** Quantity-weighted entry price of the open lots (fees excluded), quoted per unit. */
   avgCost: number;
   mark: number;
-  /** quantity × mark (negative for a short). */
+  /** quantity × multiplier × mark: the notional (negative for a short). */
   marketValue: number;
   /** (mark − entry) × quantity of the open lots, minus their allocated entry fees. */
   unrealizedPnl: number;

@@ -35,21 +35,33 @@ const assetClass = fc.constantFrom(...ASSET_CLASSES);
 // Currency codes (v3.1); "Usd", "US" and "usdt" are refused (mutations bring them in too).
 const currency = fc.constantFrom("USD", "EUR", "GBP", "CAD", "JPY");
 
-const tradeArb = fc.record(
-  {
-    account: text,
-    time: timeArb,
-    symbol: text,
-    assetClass,
-    side: fc.constantFrom("buy", "sell"),
-    quantity: positive,
-    price: money,
-    fee: money,
-    seq: fc.integer({ min: -5, max: 5 }),
-    currency,
-  },
-  { requiredKeys: ["account", "time", "symbol", "assetClass", "side", "quantity", "price"] },
-);
+// Contracts (v3.2): a multiplier on any class, an expiry only where instruments expire (the
+// mutations and hand-picked cases bring an expiry onto a stock).
+const expiryArb = fc
+  .integer({ min: T2024, max: T2024 + 2 * YEAR })
+  .map((ms) => new Date(ms).toISOString().slice(0, 10));
+const tradeArb = fc
+  .record(
+    {
+      account: text,
+      time: timeArb,
+      symbol: text,
+      assetClass,
+      side: fc.constantFrom("buy", "sell"),
+      quantity: positive,
+      price: money,
+      fee: money,
+      seq: fc.integer({ min: -5, max: 5 }),
+      currency,
+      multiplier: fc.oneof(fc.constantFrom(1, 50, 100_000), positive),
+      expiry: expiryArb,
+    },
+    { requiredKeys: ["account", "time", "symbol", "assetClass", "side", "quantity", "price"] },
+  )
+  .map((t) => {
+    if (t.expiry !== undefined && ["stock", "etf", "crypto", "forex"].includes(t.assetClass)) delete t.expiry;
+    return t;
+  });
 // (A flow of 0 and a transfer within one account are refused: hand-picked cases and mutations.)
 const flowArb = fc.record({
   account: text,
@@ -209,6 +221,10 @@ const BAD: (() => unknown)[] = [
   () => "eur",
   () => "USDT",
   () => "fx",
+  () => "future",
+  () => "forex",
+  () => "2024-03-15T00:00:00Z",
+  () => "2024-3-15",
   () => new Date(0),
   () => new Map([["symbol", "X"]]),
   () => ({ then: () => undefined, catch: () => undefined }),
@@ -464,6 +480,22 @@ describe("validateInPlace agrees with LedgerSchema", () => {
         ],
       },
     ];
+    // Contracts (v3.2): refused alike.
+    const future = { ...trade, assetClass: "future", multiplier: 50, expiry: "2024-03-15" };
+    cases.push(
+      { trades: [future] },
+      { trades: [{ ...future, multiplier: 0 }] },
+      { trades: [{ ...future, multiplier: -50 }] },
+      { trades: [{ ...future, multiplier: "50" }] },
+      { trades: [{ ...future, multiplier: Infinity }] },
+      { trades: [{ ...future, expiry: "2024-02-30" }] },
+      { trades: [{ ...future, expiry: "2024-03-15T16:00:00Z" }] },
+      { trades: [{ ...future, expiry: 20240315 }] },
+      { trades: [{ ...trade, expiry: "2024-03-15" }] },
+      { trades: [{ ...trade, assetClass: "forex", symbol: "EUR.USD", expiry: "2024-03-15" }] },
+      { trades: [{ ...trade, assetClass: "cfd", expiry: "2024-03-15", multiplier: 1 }] },
+      { trades: [{ ...future, multiplier: undefined, expiry: undefined }] },
+    );
     for (const c of cases) agree(c);
   });
 
@@ -544,8 +576,13 @@ describe("validateInPlace", () => {
     expect([...EVENT_SPECS.keys()].sort()).toEqual([...EVENT_KINDS].sort());
     const keys = (schema: z.ZodTypeAny): string[] => {
       let s = schema;
-      while (s instanceof z.ZodDefault || s instanceof z.ZodOptional || s instanceof z.ZodArray)
-        s = s instanceof z.ZodArray ? s.element : s._def.innerType;
+      while (
+        s instanceof z.ZodDefault ||
+        s instanceof z.ZodOptional ||
+        s instanceof z.ZodArray ||
+        s instanceof z.ZodEffects
+      )
+        s = s instanceof z.ZodArray ? s.element : s instanceof z.ZodEffects ? s.innerType() : s._def.innerType;
       return Object.keys((s as z.AnyZodObject).shape).sort();
     };
     const shape = LedgerSchema.shape;

@@ -6,7 +6,7 @@
 // the reference for what is valid and the only source of problem messages. Kept equal to
 // LedgerSchema by validate.test.ts.
 import type { Ledger } from "./ledger";
-import { parseIsoMs } from "./time";
+import { isIsoDate, parseIsoMs } from "./time";
 
 type Obj = Record<string, unknown>;
 
@@ -105,7 +105,9 @@ function isCurrency(v: unknown): boolean {
 
 /** ASSET_CLASSES spelled out (validate.test.ts checks the two lists agree). */
 function isAssetClass(v: unknown): boolean {
-  return v === "stock" || v === "etf" || v === "crypto" || v === "option";
+  return (
+    v === "stock" || v === "etf" || v === "crypto" || v === "option" || v === "future" || v === "forex" || v === "cfd"
+  );
 }
 
 /** `eventId` / a trade id: a non-empty string or a finite number; numbers become strings. */
@@ -156,6 +158,8 @@ const TRADE_KEYS = [
   "fee",
   "seq",
   "currency",
+  "multiplier",
+  "expiry",
 ] as const;
 
 /** Checks trades[i] (and writes its defaults, or replaces it by a copy without unknown keys). */
@@ -183,6 +187,17 @@ function checkTrade(items: unknown[], i: number): boolean {
     if (!isCurrency(t.currency)) return false;
     expected++;
   } else if ("currency" in t) expected++;
+  if (t.multiplier !== undefined) {
+    const m = t.multiplier;
+    if (!isNum(m) || !((m as number) > 0)) return false;
+    expected++;
+  } else if ("multiplier" in t) expected++;
+  if (t.expiry !== undefined) {
+    // NEVER_EXPIRE in ledger.ts: stocks, ETFs, coins and spot forex pairs carry no expiry.
+    const c = t.assetClass;
+    if (!isIsoDate(t.expiry) || c === "stock" || c === "etf" || c === "crypto" || c === "forex") return false;
+    expected++;
+  } else if ("expiry" in t) expected++;
   const s = stripped(t, expected, TRADE_KEYS);
   if (s === null) return false;
   if (s !== t) items[i] = s;

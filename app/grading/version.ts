@@ -3,13 +3,21 @@
 // engine.
 
 /** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
-export const ENGINE_VERSION = "3.1.0";
+export const ENGINE_VERSION = "3.2.0";
 
 /**
  * What each version changed, in the trader's words, newest first. The report shows the entry of a
  * grade's version once the grade before it came from another one.
  */
 export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
+  "3.2.0": [
+    "Futures, forex and CFDs have a place in your record: a contract's size (its multiplier, 50 for an E-mini S&P 500 future) counts in its profit and loss.",
+    "Exposure and leverage are measured on the full value of the contracts you hold, so a future worth ten times your account is graded as ten times leverage.",
+    "A future or a CFD takes only its margin out of cash: holding one no longer reads as cash below zero.",
+    "Swap and rollover interest on a forex position counts as income or as a fee.",
+    "A contract still open after its expiry with no closing trade is closed at its last price on its expiry day, and the report says so.",
+    "A record without futures, forex or CFDs grades exactly as before.",
+  ],
   "3.1.0": [
     "Every currency: trades, deposits, dividends and fees in euros, pounds, Canadian dollars or any other currency count in your grade, each converted into your base currency at its own day's reference rate, instead of being left out.",
     "Cash held in another currency is valued every day at that day's rate, and exchanging it back realizes the gain or loss, shown on its own as FX P&L.",

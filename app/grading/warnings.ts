@@ -19,6 +19,10 @@ export function ledgerWarnings(c: PreparedLedger, pass: PassResult): string[] {
   }
   if (pass.gapCount > pass.gaps.length) warnings.push(`… and ${pass.gapCount - pass.gaps.length} more data gap(s).`);
   warnings.push(...pass.eventWarnings);
+  for (const e of c.expired ?? [])
+    warnings.push(
+      `Data quality: ${e.symbol} in account ${e.account} expired on ${e.expiry} with ${fmtQty(Math.abs(e.quantity))} still ${e.quantity > 0 ? "long" : "short"} and no closing trade; closed at its last price, ${fmtQty(e.price)}, at the end of that day (trade ${e.id}).`,
+    );
   const early = withdrawalsBeforeDeposit(c);
   if (early !== null) warnings.push(early);
   return warnings;

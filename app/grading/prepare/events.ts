@@ -15,6 +15,12 @@ import { internAcc, internSym, type Reading } from "./read";
 
 type InKind = Extract<Ledger["events"][number], { kind: "receive" | "send" }>;
 
+/** A symbol's contract size (1 unless its trades name another). */
+function multiplierOf(r: Reading, s: number): number {
+  const m = r.symMult;
+  return m !== null && s < m.length ? m[s] : 1;
+}
+
 /** Fills the receive/send rows (after the trades) from their events. */
 export function readInKindRows(events: Ledger["events"], evTime: Float64Array, r: Reading): void {
   const { nT, inKind, time, sym, acc, qty, price, fee, dir, row } = r.rows;
@@ -25,7 +31,8 @@ export function readInKindRows(events: Ledger["events"], evTime: Float64Array, r
     const s = internSym(r.names, e.symbol);
     sym[k] = s;
     acc[k] = internAcc(r.names, e.account);
-    qty[k] = e.quantity;
+    // Contracts moved count their units of underlying, like a trade's (prepare/read.ts).
+    qty[k] = e.quantity * multiplierOf(r, s);
     price[k] = e.price;
     fee[k] = 0;
     dir[k] = e.kind === "receive" ? 1 : -1;
@@ -72,7 +79,7 @@ export function decodeEvents(events: Ledger["events"], evTime: Float64Array, r: 
         pe.acc = internAcc(r.names, e.from);
         pe.acc2 = internAcc(r.names, e.to);
         pe.sym = internSym(r.names, e.symbol);
-        pe.x = e.quantity;
+        pe.x = e.quantity * multiplierOf(r, pe.sym);
         break;
     }
     out.push(pe);

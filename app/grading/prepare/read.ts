@@ -50,6 +50,10 @@ export interface Reading {
   symCls: number[];
   /** A trade names a currency other than the ledger's base (the ledger needs fx.ts). */
   foreignTrade: boolean;
+  /** A trade names an expiry (the ledger may hold contracts to settle, prepare/expiry.ts). */
+  expiring: boolean;
+  /** Contract size of each symbol id (null when every trade's is 1). */
+  symMult: Float64Array | null;
 }
 
 export function bad(path: string): never {
@@ -98,7 +102,15 @@ export function readTrades(trades: Ledger["trades"], events: Ledger["events"], a
     seq: new Float64Array(n0).fill(Infinity),
   };
   const names: Names = { symIds: Object.create(null), symbols: [], accIds: Object.create(null), accounts: [] };
-  const reading: Reading = { rows, names, latestMs: -Infinity, symCls: [], foreignTrade: false };
+  const reading: Reading = {
+    rows,
+    names,
+    latestMs: -Infinity,
+    symCls: [],
+    foreignTrade: false,
+    expiring: false,
+    symMult: null,
+  };
   const badAt = ingest(trades, reading);
   if (badAt >= 0) bad(`trades[${badAt}].time`);
   // Class of each symbol: its first trade's.
@@ -106,15 +118,29 @@ export function readTrades(trades: Ledger["trades"], events: Ledger["events"], a
   for (let i = 0; i < nT; i++) if (reading.symCls[sym[i]] === undefined) reading.symCls[sym[i]] = cls[i];
   // (The currency is read here, beside seq, rather than in a pass of its own: on a million trades
   // a separate read of every object cost ~35 ms in cache misses.)
+  // A contract's quantity counts units of its underlying from here on (quantity × multiplier), so
+  // cash, P&L, exposure and leverage are on notional and marks stay quoted per unit (DECISIONS 196).
   let foreign = false;
+  let expiring = false;
+  let symMult: Float64Array | null = null;
+  const { qty } = rows;
   for (let i = 0; i < nT; i++) {
     const t = trades[i];
     const q = t.seq;
     if (q !== undefined) seq[i] = q;
     const c = t.currency;
     if (c !== undefined && c !== base) foreign = true;
+    const m = t.multiplier;
+    if (m !== undefined && m !== 1) {
+      qty[i] *= m;
+      if (symMult === null) symMult = new Float64Array(reading.names.symbols.length).fill(1);
+      symMult[sym[i]] = m;
+    }
+    if (t.expiry !== undefined) expiring = true;
   }
   reading.foreignTrade = foreign;
+  reading.expiring = expiring;
+  reading.symMult = symMult;
   return reading;
 }
 
@@ -208,7 +234,21 @@ function ingest(trades: Ledger["trades"], r: Reading): number {
     fee[i] = tr.fee ?? 0;
     dir[i] = tr.side === "buy" ? 1 : -1;
     const ac = tr.assetClass;
-    cls[i] = ac === "stock" ? 0 : ac === "etf" ? 1 : ac === "crypto" ? 2 : 3;
+    // CLASS_CODES (columns.ts): the order of ASSET_CLASSES.
+    cls[i] =
+      ac === "stock"
+        ? 0
+        : ac === "etf"
+          ? 1
+          : ac === "crypto"
+            ? 2
+            : ac === "option"
+              ? 3
+              : ac === "future"
+                ? 4
+                : ac === "forex"
+                  ? 5
+                  : 6;
   }
   r.latestMs = st[0];
   return -1;
