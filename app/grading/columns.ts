@@ -8,7 +8,7 @@ import type { AssetClass, Ledger } from "./ledger";
 import { parseIsoMs } from "./time";
 
 /** An asset class's column code: its index in ASSET_CLASSES. */
-export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3 } as const satisfies Record<AssetClass, number>;
+export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3, future: 4, forex: 5, cfd: 6 } as const satisfies Record<AssetClass, number>;
 export const CRYPTO = 2;
 
 /** Trade rows that are not trades: units arriving from or leaving to outside (ledger v2 receive/send). */

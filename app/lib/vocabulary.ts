@@ -51,13 +51,16 @@ export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
 };
 
 /** Instrument classes of the ledger (docs/GRADING.md §1). */
-export const ASSET_CLASSES = ["stock", "etf", "crypto", "option"] as const;
+export const ASSET_CLASSES = ["stock", "etf", "crypto", "option", "future", "forex", "cfd"] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
 export const ASSET_CLASS_LABELS: Readonly<Record<AssetClass, string>> = {
   stock: "Stocks",
   etf: "ETFs",
   crypto: "Crypto",
   option: "Options",
+  future: "Futures",
+  forex: "Forex",
+  cfd: "CFDs",
 };
 
 /**

@@ -64,8 +64,18 @@ type Trades = {
   fees: Float64Array;
 };
 
-const CLASS_CODES: Record<AssetClass, string> = { stock: "s", etf: "e", crypto: "c", option: "o" };
-const CLASS_OF: Record<string, AssetClass> = { s: "stock", e: "etf", c: "crypto", o: "option" };
+const CLASS_CODES: Record<AssetClass, string> = {
+  stock: "s",
+  etf: "e",
+  crypto: "c",
+  option: "o",
+  future: "f",
+  forex: "x",
+  cfd: "d",
+};
+const CLASS_OF: Record<string, AssetClass> = Object.fromEntries(
+  Object.entries(CLASS_CODES).map(([k, v]) => [v, k as AssetClass]),
+);
 const SIDE_OF: Record<string, "buy" | "sell"> = { b: "buy", s: "sell" };
 // A snapshot's numbers are this machine's doubles as bytes; every platform Node runs on here is little-endian.
 if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f)
