@@ -26,7 +26,13 @@ describe("Flex dates", () => {
 describe("parseFlexStatement", () => {
   it("reads the account and the period", () => {
     const s = parsed();
-    expect(s).toMatchObject({ accountId: "U7654321", fromDate: "2025-01-02", toDate: "2025-12-31", baseCurrency: "USD" });
+    expect(s).toMatchObject({
+      accountId: "U7654321",
+      fromDate: "2025-01-02",
+      toDate: "2025-12-31",
+      baseCurrency: "USD",
+    });
+    expect(s.dateOpened).toBe("2024-03-11");
   });
 
   it("maps stock trades in their currency, with IBKR's negative commission as a positive fee", () => {
@@ -46,7 +52,12 @@ describe("parseFlexStatement", () => {
       },
       expect.objectContaining({ externalId: "ibkr:9002", side: "sell", quantity: 10, price: 200, fee: 1 }),
     ]);
-    expect(s.trades.find((t) => t.symbol === "SAP")).toMatchObject({ currency: "EUR", fee: 2, quantity: 20, price: 200 });
+    expect(s.trades.find((t) => t.symbol === "SAP")).toMatchObject({
+      currency: "EUR",
+      fee: 2,
+      quantity: 20,
+      price: 200,
+    });
   });
 
   it("keeps a future's multiplier and expiry, an option's contract size, a forex pair in its quote currency", () => {
@@ -67,7 +78,14 @@ describe("parseFlexStatement", () => {
       expiry: "2025-06-20",
     });
     const eurusd = s.trades.find((t) => t.symbol === "EUR.USD")!;
-    expect(eurusd).toMatchObject({ assetClass: "forex", side: "buy", quantity: 10000, price: 1.085, currency: "USD", fee: 2 });
+    expect(eurusd).toMatchObject({
+      assetClass: "forex",
+      side: "buy",
+      quantity: 10000,
+      price: 1.085,
+      currency: "USD",
+      fee: 2,
+    });
     expect(eurusd.multiplier).toBeUndefined();
     // EUR.GBP's commission is in USD, not the pair's quote currency: a fee event of its own.
     expect(s.trades.find((t) => t.symbol === "EUR.GBP")).toMatchObject({ side: "sell", currency: "GBP", fee: 0 });
@@ -140,11 +158,20 @@ describe("parseFlexStatement", () => {
     const noPeriod = `<FlexQueryResponse type="AF"><FlexStatements count="1"><FlexStatement accountId="U1"/></FlexStatements></FlexQueryResponse>`;
     expect(parseFlexStatement(noPeriod)).toMatchObject({ ok: false, problems: [expect.stringMatching(/no period/)] });
     const tcf = `<FlexQueryResponse type="TCF"><FlexStatements count="1"><FlexStatement accountId="U1" fromDate="20250101" toDate="20250102"/></FlexStatements></FlexQueryResponse>`;
-    expect(parseFlexStatement(tcf)).toMatchObject({ ok: false, problems: [expect.stringMatching(/Trade Confirmation/)] });
+    expect(parseFlexStatement(tcf)).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/Trade Confirmation/)],
+    });
   });
 
   it("reads an empty statement of one account as no rows", () => {
     const empty = `<FlexQueryResponse queryName="q" type="AF"><FlexStatements count="1"><FlexStatement accountId="U1" fromDate="2025-01-01" toDate="2025-12-31"><Trades/><CashTransactions></CashTransactions></FlexStatement></FlexStatements></FlexQueryResponse>`;
-    expect(parseFlexStatement(empty)).toMatchObject({ ok: true, accountId: "U1", trades: [], cashFlows: [], events: [] });
+    expect(parseFlexStatement(empty)).toMatchObject({
+      ok: true,
+      accountId: "U1",
+      trades: [],
+      cashFlows: [],
+      events: [],
+    });
   });
 });

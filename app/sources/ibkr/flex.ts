@@ -16,6 +16,8 @@ export type FlexStatement = {
   toDate: string;
   /** The account's base currency when the statement names it (AccountInformation). */
   baseCurrency?: string;
+  /** When the account was opened (AccountInformation dateOpened), ISO: where its history starts. */
+  dateOpened?: string;
   trades: ImportedTrade[];
   cashFlows: ImportedCashFlow[];
   events: ImportedEvent[];
@@ -131,18 +133,21 @@ export function parseFlexStatement(xml: string): FlexResult {
   if (root.type && root.type !== "AF")
     return {
       ok: false,
-      problems: [`This is a ${root.type === "TCF" ? "Trade Confirmation" : String(root.type)} Flex query; an Activity Flex Query is needed.`],
+      problems: [
+        `This is a ${root.type === "TCF" ? "Trade Confirmation" : String(root.type)} Flex query; an Activity Flex Query is needed.`,
+      ],
     };
-  const statements = list((root.FlexStatements as Record<string, unknown> | undefined)?.FlexStatement) as unknown as Record<
-    string,
-    unknown
-  >[];
+  const statements = list(
+    (root.FlexStatements as Record<string, unknown> | undefined)?.FlexStatement,
+  ) as unknown as Record<string, unknown>[];
   if (statements.length === 0) return { ok: false, problems: ["The statement holds no FlexStatement."] };
   const accounts = [...new Set(statements.map((s) => String(s.accountId ?? "")))];
   if (accounts.length > 1)
     return {
       ok: false,
-      problems: [`The statement holds ${accounts.length} accounts (${accounts.join(", ")}); one account per statement.`],
+      problems: [
+        `The statement holds ${accounts.length} accounts (${accounts.join(", ")}); one account per statement.`,
+      ],
     };
   const accountId = accounts[0]!;
   if (!/^[A-Za-z0-9_-]{2,32}$/.test(accountId)) return { ok: false, problems: ["The statement names no account id."] };
@@ -167,6 +172,8 @@ export function parseFlexStatement(xml: string): FlexResult {
   for (const s of statements) {
     const info = (s.AccountInformation ?? undefined) as Attrs | undefined;
     if (info?.currency) out.baseCurrency = info.currency;
+    const opened = flexDate(info?.dateOpened);
+    if (opened) out.dateOpened = opened;
     for (const r of rows(s, "Trades", "Trade")) mapTrade(r, out, skip);
     for (const r of rows(s, "CashTransactions", "CashTransaction")) mapCash(r, out, skip);
     mapCorporateActions(rows(s, "CorporateActions", "CorporateAction"), out, skip);
@@ -259,14 +266,15 @@ function mapCash(r: Attrs, out: FlexStatement, skip: (why: string) => void): voi
   const id = r.transactionID || r.actionID;
   const time = flexTime(r.dateTime) ?? flexTime(r.settleDate) ?? flexTime(r.reportDate);
   const amount = num(r.amount);
-  if (!id || !time || !Number.isFinite(amount) || amount === 0) return skip("cash transaction without id, time or amount");
+  if (!id || !time || !Number.isFinite(amount) || amount === 0)
+    return skip("cash transaction without id, time or amount");
   const currency = r.currency || "USD";
   const symbol = r.symbol?.trim() || undefined;
   const externalId = `ibkr:cash:${id}`;
   const income = () =>
-    out.events.push({ externalId, time, currency, kind: "income", amount, ...(symbol ? { symbol } : {}) });
+    void out.events.push({ externalId, time, currency, kind: "income", amount, ...(symbol ? { symbol } : {}) });
   const fee = () => out.events.push({ externalId, time, currency, kind: "fee", amount: -amount });
-  const signed = () => (amount > 0 ? income() : fee());
+  const signed = () => void (amount > 0 ? income() : fee());
   switch (r.type) {
     case "Deposits & Withdrawals":
     case "Deposits/Withdrawals":
