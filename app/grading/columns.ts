@@ -7,7 +7,8 @@ import { benchmarkInBase, type FxInfo } from "./fx";
 import type { AssetClass, Ledger } from "./ledger";
 import { parseIsoMs } from "./time";
 
-/** An asset class's column code: its index in ASSET_CLASSES. */
+/** An asset class's column code: its index in ASSET_CLASSES. The shared futures/forex contract keeps the line whole. */
+// prettier-ignore
 export const CLASS_CODES = { stock: 0, etf: 1, crypto: 2, option: 3, future: 4, forex: 5, cfd: 6 } as const satisfies Record<AssetClass, number>;
 export const CRYPTO = 2;
 
