@@ -1,13 +1,12 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_IBKR, DEMO_IBKR_OPENED, PENDING_POLLS } from "../../test/mocks/ibkr";
-import { ibkrFailure } from "../server/linking/providers/ibkr.server";
-import { FlexError, flexErrorKind, flexWindow, getStatement, sendRequest } from "./ibkr.server";
+import { FlexError, flexWindow, getStatement, sendRequest } from "./ibkr.server";
 import { parseFlexStatement } from "./ibkr/flex";
 import { DEMO_IBKR_FLEX_URL } from "./wallet-demo";
 
 // The Flex Web Service simulator (test/mocks/ibkr.ts) through the real adapter: the two calls,
-// 1019 until the statement is generated, the errors by token, and what each error means for a step.
+// 1019 until the statement is generated, the errors by token.
 const server = setupServer(...(await import("../../test/mocks/ibkr")).ibkrHandlers());
 const userAgents: (string | null)[] = [];
 beforeAll(() => {
@@ -80,32 +79,7 @@ describe("the Flex Web Service", () => {
   });
 });
 
-describe("what an error means for an import step", () => {
-  it("waits for 1019 with the jobs' backoff, a minute for 1018, and marks the account for a token IBKR refused", () => {
-    expect(ibkrFailure(new FlexError(1019, ""))).toMatchObject({
-      retryable: true,
-      waiting: true,
-      retryAfterSeconds: undefined,
-    });
-    expect(ibkrFailure(new FlexError(1018, ""))).toMatchObject({
-      retryable: true,
-      waiting: true,
-      retryAfterSeconds: 60,
-    });
-    for (const code of [1011, 1012, 1013, 1015])
-      expect(ibkrFailure(new FlexError(code, "")), String(code)).toMatchObject({
-        retryable: false,
-        accountStatus: "relogin_required",
-      });
-    expect(ibkrFailure(new FlexError(1014, ""))).toMatchObject({ retryable: false, accountStatus: "error" });
-    expect(ibkrFailure(new FlexError(1012, "Token has expired."))!.message).toBe(
-      "The Flex token has expired: make a new one in Flex Web Service Configuration. (1012)",
-    );
-    expect(ibkrFailure(new Error("something else"))).toBeNull();
-    expect(flexErrorKind(1017)).toBe("reference");
-    expect(flexErrorKind(1099)).toBe("other");
-  });
-
+describe("windows", () => {
   it("counts windows back from today without overlap", () => {
     expect(flexWindow("2026-12-03", 0)).toEqual({ from: "2025-12-04", to: "2026-12-03" });
     expect(flexWindow("2026-12-03", 1)).toEqual({ from: "2024-12-04", to: "2025-12-03" });
