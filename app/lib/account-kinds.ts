@@ -62,6 +62,16 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
     reconnects: false,
   },
   binance: exchangeView("binance"),
+  ibkr: {
+    name: "Interactive Brokers",
+    family: "broker",
+    connect: { label: "Interactive Brokers", note: "Flex Web Service" },
+    add: "Link Interactive Brokers",
+    link: { path: "/link/ibkr", method: "get" },
+    desktopOnly: false,
+    // A token that stops working is replaced by linking a new one on /link/ibkr (same account).
+    reconnects: false,
+  },
 };
 
 /** An exchange linked with a read-only API key: one page (/link/exchange) for all of them. */

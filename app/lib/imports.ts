@@ -48,6 +48,14 @@ export function exchangeKeyMessage(lastError: string | null): string {
 }
 
 /**
+ * What the account page says about an Interactive Brokers account whose Flex token stopped working
+ * (expired, invalid, IP-restricted): "needs a new token", with IBKR's reason in words.
+ */
+export function ibkrTokenMessage(lastError: string | null): string {
+  return `This account needs a new token. ${lastError ?? "Interactive Brokers refused the Flex token."} Make a new Flex token and paste it on Link Interactive Brokers: imports resume after it.`;
+}
+
+/**
  * Whether the trader's latest grade already reflects the imports: none running, and the one that
  * finished last made its automatic grade (a new one, or "nothing new" for the grade there); it
  * says so in its error when it could not. Then the account page offers the grade to see, not one

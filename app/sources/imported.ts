@@ -13,6 +13,10 @@ export type ImportedTrade = {
   fee: number;
   /** The currency of price and fee as the provider gave it (ISO 4217 or its unofficial code); absent: USD. */
   currency?: string;
+  /** Contract size (ES: 50, an option: 100); absent: 1. Cash P&L = quantity × price × multiplier. */
+  multiplier?: number;
+  /** A future's (or option's) last day, ISO date. */
+  expiry?: string;
 };
 export type ImportedCashFlow = { externalId: string; time: Date; amount: number; currency?: string };
 /** A price of the symbol at a time, in its currency (absent: USD). */

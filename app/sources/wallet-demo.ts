@@ -5,3 +5,5 @@ export const DEMO_EVM_EXPLORER_URL = "https://explorer.demo.grader.invalid/api";
 export const DEMO_SOLANA_RPC_URL = "https://solana-rpc.demo.grader.invalid/";
 /** Where the Binance simulator answers in demo mode: a host that never resolves, so nothing leaks. */
 export const DEMO_BINANCE_URL = "https://binance.demo.grader.invalid";
+/** Where the IBKR Flex Web Service simulator answers in demo mode (IBKR_FLEX_URL unset). */
+export const DEMO_IBKR_FLEX_URL = "https://ibkr.demo.grader.invalid/AccountManagement/FlexWebService";

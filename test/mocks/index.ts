@@ -4,6 +4,7 @@ import { setupServer, type SetupServer } from "msw/node";
 import { appleHandlers } from "./apple";
 import { binanceHandlers } from "./binance";
 import { googleHandlers } from "./google";
+import { ibkrHandlers } from "./ibkr";
 import { evmHandlers } from "./evm";
 import { fxRateHandlers } from "./fx-rates";
 import { solanaHandlers } from "./solana";
@@ -23,6 +24,7 @@ export type ProviderMockFlags = {
   evm?: boolean;
   solana?: boolean;
   binance?: boolean;
+  ibkr?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -56,6 +58,10 @@ export async function startProviderMocks(
   if (which.binance) {
     handlers.push(...binanceHandlers());
     providers.push("binance");
+  }
+  if (which.ibkr) {
+    handlers.push(...ibkrHandlers());
+    providers.push("ibkr");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

@@ -15,7 +15,14 @@ import { listLinkedAccountsWithCounts, MESSAGE_406 } from "~/server/linking/impo
 import { unlinkAccountKeepingHistory } from "~/server/linking/unlinked-accounts.server";
 import { requireUser } from "~/server/http/session.server";
 import { gradeHistory } from "~/server/grades/evaluation.server";
-import { gradeIsCurrent, isImportRunning, exchangeKeyMessage, reloginMessage, type ImportView } from "~/lib/imports";
+import {
+  gradeIsCurrent,
+  isImportRunning,
+  exchangeKeyMessage,
+  ibkrTokenMessage,
+  reloginMessage,
+  type ImportView,
+} from "~/lib/imports";
 import { listImports, retryImport } from "~/server/linking/linking.server";
 import { ADD_FAILED_MESSAGE, PLAID_HICCUP_MESSAGE } from "~/server/linking/providers/plaid.server";
 import {
@@ -89,7 +96,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         a.status === "relogin_required"
           ? ACCOUNT_KIND_VIEWS[a.kind].family === "exchange"
             ? exchangeKeyMessage(a.last_error)
-            : reloginMessage(a.last_error)
+            : a.kind === "ibkr"
+              ? ibkrTokenMessage(a.last_error)
+              : reloginMessage(a.last_error)
           : null,
       lastImportedAt: a.last_imported_at ? new Date(a.last_imported_at).toISOString() : null,
       trades: a.trades,
@@ -231,6 +240,7 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   evm: "EVM wallet",
   solana: "Solana wallet",
   binance: "Binance (read-only key)",
+  ibkr: "Interactive Brokers (Flex token)",
 };
 
 export default function LinkedAccounts() {
@@ -348,7 +358,7 @@ export default function LinkedAccounts() {
                 {a.institution ? <span className="muted">{a.institution}</span> : null}
                 <span className="muted small">{KIND_TEXT[a.kind]}</span>
                 <span className="small" data-status={a.status}>
-                  {STATUS_TEXT[a.status]}
+                  {a.kind === "ibkr" && a.status === "relogin_required" ? "Needs a new token" : STATUS_TEXT[a.status]}
                 </span>
               </div>
               <p className="muted small" style={{ margin: "0.4rem 0" }}>

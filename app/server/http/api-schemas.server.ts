@@ -2,6 +2,7 @@ import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { email, password } from "~/lib/auth-schemas";
 import { ExchangeKeySchema } from "~/lib/exchange-schemas";
+import { IbkrFlexSchema } from "~/lib/ibkr-schemas";
 import { ACCOUNT_KINDS, TIERS } from "~/lib/vocabulary";
 import { NOTIFICATION_KINDS } from "~/lib/notifications";
 import { username } from "~/lib/profile-schemas";
@@ -184,6 +185,23 @@ export const ExchangeLinkBody = ExchangeKeySchema.openapi("ExchangeLinkBody", {
   description:
     "A read-only API key of the exchange (and its secret; OKX's passphrase). Refused (400) when it can trade or withdraw.",
 });
+
+export const IbkrLinkBody = IbkrFlexSchema.openapi("IbkrLinkBody", {
+  description:
+    "An Interactive Brokers Flex Web Service token and the Query ID of an Activity Flex Query (XML output). In demo mode the token `demo` with any query id links the demo account.",
+});
+
+export const IbkrLinked = envelope(
+  z.object({
+    linked_account_id: z.number().int(),
+    kind: accountKind,
+    label: z.string(),
+    created: z.boolean(),
+    demo: z.boolean(),
+    status: z.literal("importing"),
+    import_id: z.number().int(),
+  }),
+).openapi("IbkrLinked");
 
 export const ExchangeLinked = envelope(
   z.object({

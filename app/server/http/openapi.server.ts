@@ -122,6 +122,28 @@ for (const chain of WALLET_KINDS) {
   });
 }
 
+// Interactive Brokers (a Flex Web Service token)
+route({
+  method: "post",
+  path: "/api/ibkr/wallet",
+  tags: ["Brokers"],
+  request: { body: body(S.IbkrLinkBody) },
+  responses: {
+    200: json(S.IbkrLinked, "Linked before: its token replaced, re-imported."),
+    201: json(S.IbkrLinked, "Linked now; the import walks the history back a year per job."),
+    400: err("A token or query IBKR refused (expired, invalid, IP-restricted, unknown query), said in words."),
+    409: err("Another user holds this IBKR account (code 406)."),
+    429: { ...tooMany, description: "Today's link limit is reached; nothing linked." },
+    502: err("IBKR did not answer, or is still generating the statement: try again in a minute."),
+  },
+});
+route({
+  method: "post",
+  path: "/api/ibkr/evaluation",
+  tags: ["Grades"],
+  responses: { 200: json(S.EvaluationResult, "The grade, or the product's result code and message.") },
+});
+
 // Exchanges (a read-only API key)
 route({
   method: "post",

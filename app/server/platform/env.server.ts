@@ -312,6 +312,19 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal(""))
     .transform((v) => v || undefined),
+  // Interactive Brokers' Flex Web Service (docs/SOURCES.md "Interactive Brokers"): the trader brings
+  // a Flex token and query id; the server needs only the service's address,
+  // https://ndcdyn.interactivebrokers.com/AccountManagement/FlexWebService. Unset: demo mode
+  // against the simulator (test/mocks/ibkr.ts).
+  IBKR_FLEX_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
+  // How many 365-day windows an IBKR import walks back at most when the statement does not say
+  // when the account was opened (Flex statements reach back to the account's opening).
+  IBKR_MAX_WINDOWS: z.coerce.number().int().min(1).max(30).default(10),
   // How far back an exchange's deposits, withdrawals and converts are read (trades: from the first).
   EXCHANGE_HISTORY_DAYS: z.coerce.number().int().min(30).max(3650).default(730),
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.

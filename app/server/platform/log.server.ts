@@ -8,7 +8,7 @@ import { currentRequestId } from "./request-context.server";
 type Level = "error" | "info" | "debug";
 
 const shared: { logger?: pino.Logger } = {};
-const SECRET_FIELDS = ["api_key", "apiKey", "secret", "passphrase", "password", "access_token", "accessToken"];
+const SECRET_FIELDS = ["api_key", "apiKey", "secret", "passphrase", "password", "access_token", "accessToken", "token"];
 
 function logger(): pino.Logger {
   if (shared.logger) return shared.logger;

@@ -41,9 +41,10 @@ describe("the provider registry", () => {
     expect([...ACCOUNT_KINDS_LISTED].sort()).toEqual([...ACCOUNT_KINDS].sort());
     expect(ACCOUNT_KINDS_LISTED).toEqual([...BROKER_KINDS, ...EXCHANGE_KINDS, ...WALLET_KINDS]);
     expect(ACCOUNT_KINDS_LISTED[0]).toBe("plaid");
-    // The connect dialog: Broker, then one "Link an exchange", then the wallets.
+    // The connect dialog: the brokers (Plaid's, then Interactive Brokers), one "Link an exchange", the wallets.
     expect(LINK_OPTIONS.map((k) => ACCOUNT_KIND_VIEWS[k].connect.label)).toEqual([
       "Broker",
+      "Interactive Brokers",
       "Link an exchange",
       "MetaMask Wallet",
       "Phantom Wallet",

@@ -3,6 +3,7 @@ import { isSimulated } from "../../platform/demo.server";
 import { getEnv, type Env } from "../../platform/env.server";
 import { evmProvider } from "./evm.server";
 import { exchangeProvider } from "./exchange.server";
+import { ibkrProvider } from "./ibkr.server";
 import { plaidProvider } from "./plaid.server";
 import type { AccountProvider } from "./provider";
 import { solanaProvider } from "./solana.server";
@@ -16,6 +17,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   evm: evmProvider,
   solana: solanaProvider,
   binance: exchangeProvider("binance"),
+  ibkr: ibkrProvider,
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */

@@ -151,6 +151,13 @@ export interface TradesTable {
   fee: ColumnType<number, number | undefined, number>;
   /** ISO 4217, or a provider's unofficial code, as imported (migration 0038); every older row is USD. */
   currency: Generated<string>;
+  /**
+   * Contract size: the trade's cash is quantity × price × multiplier (migration 0042). A numeric
+   * column, which pg reads as a string: Number() it.
+   */
+  multiplier: ColumnType<string | number, number | undefined, number>;
+  /** A future's or option's last day, ISO date (migration 0042). */
+  expiry: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A linked account's trades as columns, through trades.id through_id (migration 0028; ledger.server.ts). */
