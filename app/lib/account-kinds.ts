@@ -62,6 +62,7 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
     reconnects: false,
   },
   binance: exchangeView("binance"),
+  kraken: exchangeView("kraken"),
 };
 
 /** An exchange linked with a read-only API key: one page (/link/exchange) for all of them. */

@@ -5,3 +5,5 @@ export const DEMO_EVM_EXPLORER_URL = "https://explorer.demo.grader.invalid/api";
 export const DEMO_SOLANA_RPC_URL = "https://solana-rpc.demo.grader.invalid/";
 /** Where the Binance simulator answers in demo mode: a host that never resolves, so nothing leaks. */
 export const DEMO_BINANCE_URL = "https://binance.demo.grader.invalid";
+/** Where the Kraken simulator answers in demo mode (test/mocks/kraken.ts). */
+export const DEMO_KRAKEN_URL = "https://kraken.demo.grader.invalid";

@@ -121,7 +121,7 @@ describe("linking Binance with an API key", () => {
     expect(JSON.stringify(missing.body)).toContain("Enter the API key.");
     const coinbase = await linkKey({ exchange: "coinbase", api_key: "k" }, cookie);
     expect(coinbase.status).toBe(400);
-    expect(coinbase.body.error!.message).toBe("Coinbase cannot be linked yet. Binance can.");
+    expect(coinbase.body.error!.message).toBe("Coinbase cannot be linked yet. Binance and Kraken can.");
     const unknown = await linkKey({ exchange: "mtgox", api_key: "k" }, cookie);
     expect(unknown.status).toBe(400);
   });

@@ -3,6 +3,7 @@ import type { RequestHandler } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
 import { appleHandlers } from "./apple";
 import { binanceHandlers } from "./binance";
+import { krakenHandlers } from "./kraken";
 import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
 import { fxRateHandlers } from "./fx-rates";
@@ -23,6 +24,7 @@ export type ProviderMockFlags = {
   evm?: boolean;
   solana?: boolean;
   binance?: boolean;
+  kraken?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -56,6 +58,10 @@ export async function startProviderMocks(
   if (which.binance) {
     handlers.push(...binanceHandlers());
     providers.push("binance");
+  }
+  if (which.kraken) {
+    handlers.push(...krakenHandlers());
+    providers.push("kraken");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

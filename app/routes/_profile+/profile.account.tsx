@@ -231,6 +231,7 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   evm: "EVM wallet",
   solana: "Solana wallet",
   binance: "Binance (read-only key)",
+  kraken: "Kraken (read-only key)",
 };
 
 export default function LinkedAccounts() {

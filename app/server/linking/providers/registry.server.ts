@@ -16,6 +16,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   evm: evmProvider,
   solana: solanaProvider,
   binance: exchangeProvider("binance"),
+  kraken: exchangeProvider("kraken"),
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
