@@ -1,8 +1,8 @@
 import { sql, type Kysely } from "kysely";
 
-// More exchanges linked with a read-only API key (issue 31; DECISIONS 200): Kraken joins Binance
-// as an account kind. Written out here: migrations never import app code (kinds-in-database test).
-const KINDS = ["plaid", "evm", "solana", "binance", "kraken"];
+// More exchanges linked with a read-only API key (issue 31; DECISIONS 200, 201): Kraken and
+// Coinbase join Binance as account kinds. Written out here: migrations never import app code (kinds-in-database test).
+const KINDS = ["plaid", "evm", "solana", "binance", "kraken", "coinbase"];
 const BEFORE = ["plaid", "evm", "solana", "binance"];
 
 async function allow(db: Kysely<any>, kinds: string[]) {

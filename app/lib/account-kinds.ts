@@ -63,6 +63,7 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
   },
   binance: exchangeView("binance"),
   kraken: exchangeView("kraken"),
+  coinbase: exchangeView("coinbase"),
 };
 
 /** An exchange linked with a read-only API key: one page (/link/exchange) for all of them. */

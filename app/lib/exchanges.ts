@@ -7,7 +7,7 @@ export const EXCHANGE_IDS = ["binance", "coinbase", "kraken", "bybit", "okx"] as
 export type ExchangeId = (typeof EXCHANGE_IDS)[number];
 
 /** The exchanges whose entry exists today: the others are refused with a plain message. */
-export const LINKABLE_EXCHANGES = ["binance", "kraken"] as const satisfies readonly ExchangeId[];
+export const LINKABLE_EXCHANGES = ["binance", "kraken", "coinbase"] as const satisfies readonly ExchangeId[];
 export type LinkableExchange = (typeof LINKABLE_EXCHANGES)[number];
 
 export type ExchangeView = {
@@ -28,7 +28,8 @@ export const EXCHANGE_VIEWS: Readonly<Record<ExchangeId, ExchangeView>> = {
   coinbase: {
     name: "Coinbase",
     passphrase: false,
-    readOnlyKeyHelp: "on Coinbase Developer Platform, create a key with the View permission only.",
+    readOnlyKeyHelp:
+      "on Coinbase Developer Platform (portal.cdp.coinbase.com), API keys, create a Secret API key with only the View permission.",
   },
   kraken: {
     name: "Kraken",

@@ -23,7 +23,15 @@ export type KeyCheck =
  * One request of an import: a window (or the next page of one) of one stream of the history. A
  * job fetches one task and stores its rows; `next` is the same stream's next page, if any.
  */
-export type HistoryTask = { stream: string; start?: number; end?: number; symbol?: string; page?: number };
+export type HistoryTask = {
+  stream: string;
+  start?: number;
+  end?: number;
+  symbol?: string;
+  page?: number;
+  /** The exchange's own cursor for the next page (Coinbase). */
+  cursor?: string;
+};
 export type FetchedPage = { rows: unknown[]; next: HistoryTask | null };
 /** A stored page: the task it answered and its rows, as the mapping reads them back. */
 export type StoredPage = { task: HistoryTask; rows: unknown[] };

@@ -4,6 +4,7 @@ import { setupServer, type SetupServer } from "msw/node";
 import { appleHandlers } from "./apple";
 import { binanceHandlers } from "./binance";
 import { krakenHandlers } from "./kraken";
+import { coinbaseHandlers } from "./coinbase";
 import { googleHandlers } from "./google";
 import { evmHandlers } from "./evm";
 import { fxRateHandlers } from "./fx-rates";
@@ -25,6 +26,7 @@ export type ProviderMockFlags = {
   solana?: boolean;
   binance?: boolean;
   kraken?: boolean;
+  coinbase?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -62,6 +64,10 @@ export async function startProviderMocks(
   if (which.kraken) {
     handlers.push(...krakenHandlers());
     providers.push("kraken");
+  }
+  if (which.coinbase) {
+    handlers.push(...coinbaseHandlers());
+    providers.push("coinbase");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

@@ -18,6 +18,7 @@ export const NO_PROVIDERS: Record<string, string> = Object.fromEntries(
     "SOLANA_RPC_URL",
     "BINANCE_API_URL",
     "KRAKEN_API_URL",
+    "COINBASE_API_URL",
     "STRIPE_SECRET_KEY",
     "STRIPE_WEBHOOK_SECRET",
     "SMTP_URL",

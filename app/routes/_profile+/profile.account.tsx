@@ -232,6 +232,7 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   solana: "Solana wallet",
   binance: "Binance (read-only key)",
   kraken: "Kraken (read-only key)",
+  coinbase: "Coinbase (read-only key)",
 };
 
 export default function LinkedAccounts() {

@@ -318,6 +318,12 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal(""))
     .transform((v) => v || undefined),
+  COINBASE_API_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
   // How far back an exchange's deposits, withdrawals and converts are read (trades: from the first).
   EXCHANGE_HISTORY_DAYS: z.coerce.number().int().min(30).max(3650).default(730),
   // Lifetime of a wallet sign-in message (SIWE/SIWS nonce), and the time limit of one provider call.

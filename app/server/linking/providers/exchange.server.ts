@@ -16,7 +16,7 @@ import {
 } from "~/sources/exchange.server";
 import { EXCHANGES } from "~/sources/exchanges";
 import { nextBatchPart } from "~/sources/imported";
-import { DEMO_BINANCE_URL, DEMO_KRAKEN_URL } from "~/sources/wallet-demo";
+import { DEMO_BINANCE_URL, DEMO_COINBASE_URL, DEMO_KRAKEN_URL } from "~/sources/wallet-demo";
 import { coinInstrumentForSymbol, pricesAt, type Instrument } from "../../grades/prices.server";
 import { decryptSecret, encryptSecret } from "../../platform/crypto.server";
 import { getDb } from "../../platform/db.server";
@@ -47,6 +47,7 @@ import type { AccountProvider } from "./provider";
 const ORIGIN: Record<LinkableExchange, { setting: keyof Env; demo: string }> = {
   binance: { setting: "BINANCE_API_URL", demo: DEMO_BINANCE_URL },
   kraken: { setting: "KRAKEN_API_URL", demo: DEMO_KRAKEN_URL },
+  coinbase: { setting: "COINBASE_API_URL", demo: DEMO_COINBASE_URL },
 };
 
 function settings(id: LinkableExchange, env: Env = getEnv()): ExchangeSettings {

@@ -17,6 +17,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   solana: solanaProvider,
   binance: exchangeProvider("binance"),
   kraken: exchangeProvider("kraken"),
+  coinbase: exchangeProvider("coinbase"),
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
