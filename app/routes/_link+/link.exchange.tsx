@@ -79,8 +79,8 @@ export default function LinkExchange() {
           <Link to="?demo=1" replace>
             Use a demo key
           </Link>{" "}
-          (<code>demo-read-only</code> and the secret it fills in; any secret in the exchange&apos;s form works) to link
-          a year of demo history; <code>demo-can-trade</code> and <code>demo-can-withdraw</code> show the refusals.
+          (<code>demo-read-only</code> and the secret it fills in; any secret in the form the exchange uses works) to
+          link a year of demo history; <code>demo-can-trade</code> and <code>demo-can-withdraw</code> show the refusals.
         </p>
       ) : null}
       <Form method="post" className="stack card" noValidate key={filled ? "demo" : "typed"}>
