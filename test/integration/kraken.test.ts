@@ -37,8 +37,11 @@ async function ledgerOf(cookie: string, base = baseUrl()) {
   return (await res.json()) as { data: Ledger };
 }
 
-/** The demo year's rows (test/mocks/kraken.ts): 60 trades, 1 deposit in dollars, 61 events. */
-const EXPECTED = { trades: 60, cashFlows: 1, events: 61 };
+/**
+ * The demo year's rows (test/mocks/kraken.ts): 60 trades and the withdrawal's ETH fee sold from its
+ * position, 1 deposit in dollars, 61 events.
+ */
+const EXPECTED = { trades: 61, cashFlows: 1, events: 61 };
 const RUN = Date.now().toString(36);
 
 describe("linking Kraken with an API key", () => {

@@ -92,7 +92,7 @@ describe("the demo year, read and mapped", () => {
 
     const usd: Record<string, number> = { USDC: 1, ETH: 2_500, SOL: 150, BTC: 60_000 };
     const mapped = mapCoinbase([...pages, pages[1]!], (asset) => usd[asset]);
-    const btc = mapped.batch.trades.filter((t) => t.symbol === "BTC" && !t.externalId.endsWith(":q"));
+    const btc = mapped.batch.trades.filter((t) => t.symbol === "BTC" && !/:[qk]$/.test(t.externalId));
     expect(btc).toHaveLength(24);
     const realized = DEMO_COINBASE.roundTrips.reduce((s, r) => s + r.qty * (r.sell - r.buy), 0);
     expect(realized).toBeCloseTo(DEMO_COINBASE.realizedUsd, 9);
@@ -100,10 +100,16 @@ describe("the demo year, read and mapped", () => {
     const buys = btc.filter((t) => t.side === "buy").reduce((s, t) => s + t.quantity * t.price, 0);
     expect(sells - buys).toBeCloseTo(120, 6);
     // 24 BTC, 52 ETH, 26 SOL (sized in USDC: 50 / price), the ETH-BTC sale and its BTC leg; the EUR fill counted.
-    expect(mapped.batch.trades).toHaveLength(24 + 52 + 26 + 2);
+    // And the ETH-BTC fill's commission, paid in BTC, sold from the BTC position.
+    expect(mapped.batch.trades).toHaveLength(24 + 52 + 26 + 2 + 1);
     const sol = mapped.batch.trades.filter((t) => t.symbol === "SOL");
     expect(sol[sol.length - 1]).toMatchObject({ side: "buy" });
     expect(sol.reduce((s, t) => s + t.quantity * t.price, 0)).toBeCloseTo(26 * 50, 6);
+    expect(mapped.batch.trades.find((t) => t.externalId.endsWith(":k"))).toMatchObject({
+      symbol: "BTC",
+      side: "sell",
+      price: 60_000,
+    });
     expect(mapped.batch.trades.find((t) => t.externalId.endsWith(":q"))).toMatchObject({
       symbol: "BTC",
       side: "buy",

@@ -155,8 +155,14 @@ describe("the demo year, read and mapped", () => {
     const sells = btc.filter((t) => t.side === "sell").reduce((s, t) => s + t.quantity * t.price, 0);
     const buys = btc.filter((t) => t.side === "buy").reduce((s, t) => s + t.quantity * t.price, 0);
     expect(sells - buys).toBeCloseTo(480, 6);
-    // Trades: 52 BTC fills, the ETH buy, six rewards bought, the SOL of Buy Crypto (the USD legs are cash).
-    expect(mapped.batch.trades).toHaveLength(60);
+    // Trades: 52 BTC fills, the ETH buy, six rewards bought, the SOL of Buy Crypto (the USD legs are
+    // cash), and the withdrawal's ETH fee sold from the position.
+    expect(mapped.batch.trades).toHaveLength(61);
+    expect(mapped.batch.trades.find((t) => t.externalId.endsWith(":k"))).toMatchObject({
+      symbol: "ETH",
+      side: "sell",
+      quantity: DEMO_KRAKEN.withdrawal.fee,
+    });
     expect(mapped.batch.trades.find((t) => t.symbol === "SOL")).toMatchObject({ side: "buy", quantity: 1.5 });
     expect(mapped.batch.trades.find((t) => t.symbol === "SOL")!.price).toBeCloseTo(250 / 1.5, 9);
     // Fees in USD (0.26% of each fill), the withdrawal's in ETH.

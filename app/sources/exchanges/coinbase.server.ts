@@ -149,6 +149,18 @@ export function mapCoinbase(pages: StoredPage[], priceAt: AssetPrice): MappedExc
           fee: 0,
         });
       const commission = Number(row.commission);
+      // Paid in a coin (ETH-BTC's BTC): its units sold from their position, the proceeds the fee (DECISIONS 184).
+      if (commission > 0 && !USD_STABLES.has(quote))
+        trades.push({
+          externalId: `coinbase:f:${row.entry_id}:k`,
+          time,
+          symbol: quote,
+          assetClass: "crypto",
+          side: "sell",
+          quantity: commission,
+          price: quoteUsd,
+          fee: 0,
+        });
       if (commission > 0)
         events.push({ externalId: `coinbase:f:${row.entry_id}`, time, kind: "fee", amount: commission * quoteUsd });
     }

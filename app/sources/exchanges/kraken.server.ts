@@ -194,10 +194,12 @@ export function mapKraken(pages: StoredPage[], priceAt: AssetPrice): MappedExcha
     if (USD_STABLES.has(asset)) return; // cash: the other leg moves it
     trades.push({ externalId: id, time, symbol: asset, assetClass: "crypto", side, quantity, price, fee: 0 });
   };
+  /** A fee in kind: its units sold from their position at their price, the proceeds the fee (DECISIONS 184). */
   const fee = (id: string, time: Date, asset: string, amount: number) => {
     if (!(amount > 0)) return;
     const p = usd(asset, time);
     if (p === undefined) return skip(`fee in ${asset} without a USD price`);
+    trade(`${id}:k`, time, asset, "sell", amount, p);
     events.push({ externalId: id, time, kind: "fee", amount: amount * p });
   };
 
