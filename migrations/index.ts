@@ -35,6 +35,7 @@ import * as m0039 from "./0039_exchange_kinds";
 import * as m0040 from "./0040_live_events";
 import * as m0041 from "./0041_push";
 import * as m0042 from "./0042_ibkr";
+import * as m0044 from "./0044_more_exchanges";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "0040_live_events": m0040,
   "0041_push": m0041,
   "0042_ibkr": m0042,
+  "0044_more_exchanges": m0044,
 };

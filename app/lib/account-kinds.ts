@@ -72,6 +72,8 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
     // A token that stops working is replaced by linking a new one on /link/ibkr (same account).
     reconnects: false,
   },
+  kraken: exchangeView("kraken"),
+  coinbase: exchangeView("coinbase"),
 };
 
 /** An exchange linked with a read-only API key: one page (/link/exchange) for all of them. */

@@ -7,7 +7,7 @@ export const EXCHANGE_IDS = ["binance", "coinbase", "kraken", "bybit", "okx"] as
 export type ExchangeId = (typeof EXCHANGE_IDS)[number];
 
 /** The exchanges whose entry exists today: the others are refused with a plain message. */
-export const LINKABLE_EXCHANGES = ["binance"] as const satisfies readonly ExchangeId[];
+export const LINKABLE_EXCHANGES = ["binance", "kraken", "coinbase"] as const satisfies readonly ExchangeId[];
 export type LinkableExchange = (typeof LINKABLE_EXCHANGES)[number];
 
 export type ExchangeView = {
@@ -28,12 +28,14 @@ export const EXCHANGE_VIEWS: Readonly<Record<ExchangeId, ExchangeView>> = {
   coinbase: {
     name: "Coinbase",
     passphrase: false,
-    readOnlyKeyHelp: "on Coinbase Developer Platform, create a key with the View permission only.",
+    readOnlyKeyHelp:
+      "on Coinbase Developer Platform (portal.cdp.coinbase.com), API keys, create a Secret API key with only the View permission.",
   },
   kraken: {
     name: "Kraken",
     passphrase: false,
-    readOnlyKeyHelp: "on Kraken, Settings → API, create a key with only the Query permissions ticked.",
+    readOnlyKeyHelp:
+      "on Kraken, Settings → API, create a key with only “Query Funds”, “Query Open Orders & Trades”, “Query Closed Orders & Trades” and “Query Ledger Entries” ticked.",
   },
   bybit: { name: "Bybit", passphrase: false, readOnlyKeyHelp: "on Bybit, API Management, create a Read-Only key." },
   okx: { name: "OKX", passphrase: true, readOnlyKeyHelp: "on OKX, API, create a key with the Read permission only." },
@@ -41,4 +43,10 @@ export const EXCHANGE_VIEWS: Readonly<Record<ExchangeId, ExchangeView>> = {
 
 export function isLinkableExchange(id: string): id is LinkableExchange {
   return (LINKABLE_EXCHANGES as readonly string[]).includes(id);
+}
+
+/** "Binance and Kraken": the exchanges that link today, for the refusal of one that does not yet. */
+export function linkableExchangeNames(): string {
+  const names = LINKABLE_EXCHANGES.map((id) => EXCHANGE_VIEWS[id].name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]!;
 }

@@ -70,3 +70,14 @@ export const ASSET_CLASS_LABELS: Readonly<Record<AssetClass, string>> = {
  */
 export const ACCOUNT_KINDS = ["plaid", "evm", "solana", ...LINKABLE_EXCHANGES, "ibkr"] as const;
 export type LinkedAccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/**
+ * Which accounts an evaluation grades: one kind, every exchange (POST /api/exchange/evaluation),
+ * or all of them.
+ */
+export type GradeScope = LinkedAccountKind | "exchange" | "all";
+/** The kinds a scope grades; null: every kind. */
+export function scopeKinds(scope: GradeScope): readonly LinkedAccountKind[] | null {
+  if (scope === "all") return null;
+  return scope === "exchange" ? LINKABLE_EXCHANGES : [scope];
+}

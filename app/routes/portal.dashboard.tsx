@@ -43,6 +43,8 @@ const KIND: Record<LinkedAccountKind, string> = {
   solana: "Phantom",
   binance: "Binance",
   ibkr: "IBKR",
+  kraken: "Kraken",
+  coinbase: "Coinbase",
 };
 
 /** The logged-in home of START NOW: grade, linked accounts and the next step that matters. */

@@ -23,7 +23,15 @@ export type KeyCheck =
  * One request of an import: a window (or the next page of one) of one stream of the history. A
  * job fetches one task and stores its rows; `next` is the same stream's next page, if any.
  */
-export type HistoryTask = { stream: string; start?: number; end?: number; symbol?: string; page?: number };
+export type HistoryTask = {
+  stream: string;
+  start?: number;
+  end?: number;
+  symbol?: string;
+  page?: number;
+  /** The exchange's own cursor for the next page (Coinbase). */
+  cursor?: string;
+};
 export type FetchedPage = { rows: unknown[]; next: HistoryTask | null };
 /** A stored page: the task it answered and its rows, as the mapping reads them back. */
 export type StoredPage = { task: HistoryTask; rows: unknown[] };
@@ -54,11 +62,18 @@ export type ExchangeEntry = {
   fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPage>;
   /** The stored pages as ledger rows, priced through `priceAt`; nothing dropped without a count. */
   map(pages: StoredPage[], priceAt: AssetPrice): MappedExchange;
+  /** What is wrong with a key's form before any call (Kraken's secret is base64), or null. */
+  credentialProblem?(credentials: ExchangeCredentials): string | null;
+  /**
+   * How long a rate-limit answer without a Retry-After is waited out: the exchange's own rule
+   * (Kraken's counter decays; Binance always says). Default 60 s.
+   */
+  rateWaitSeconds?: number;
 };
 
 /** A ccxt client that sends through the global fetch (so msw sees it in demo mode and tests). */
 export function ccxtClient(
-  id: "binance",
+  id: "binance" | "kraken" | "coinbase" | "okx" | "bybit",
   credentials: ExchangeCredentials,
   settings: ExchangeSettings,
   options: Record<string, unknown> = {},
@@ -91,36 +106,51 @@ export type ExchangeError =
   | { kind: "unavailable"; message: string }
   | { kind: "other"; message: string };
 
-/** The exchange's own error code and message in a ccxt error ("binance {"code":-2015,"msg":…}"). */
-function exchangeCode(error: Error): { code: number; msg: string } | null {
+/**
+ * The exchange's own error code and message in a ccxt error: Binance's `{"code":-2015,"msg":…}`,
+ * Kraken's `{"error":["EAPI:Invalid key"]}` (its text is its code).
+ */
+function exchangeCode(error: Error): { code: number | string; msg: string } | null {
   const m = /\{.*\}/s.exec(error.message);
   if (!m) return null;
   try {
-    const body = JSON.parse(m[0]) as { code?: unknown; msg?: unknown };
-    return typeof body.code === "number" ? { code: body.code, msg: String(body.msg ?? "") } : null;
+    const body = JSON.parse(m[0]) as { code?: unknown; msg?: unknown; error?: unknown };
+    if (typeof body.code === "number") return { code: body.code, msg: String(body.msg ?? "") };
+    if (Array.isArray(body.error) && typeof body.error[0] === "string")
+      return { code: body.error[0], msg: body.error[0] };
+    return null;
   } catch {
     return null;
   }
 }
 
-export function readExchangeError(name: string, client: Exchange | null, error: unknown): ExchangeError {
+/** "(-2015)" after Binance's message; Kraken's message is its code. */
+const said = (own: { code: number | string; msg: string }) =>
+  typeof own.code === "number" ? `${own.msg} (${own.code})` : own.msg;
+
+export function readExchangeError(
+  name: string,
+  client: Exchange | null,
+  error: unknown,
+  rateWaitSeconds = 60,
+): ExchangeError {
   if (!(error instanceof Error)) return { kind: "other", message: String(error) };
   const own = exchangeCode(error);
   // Binance answers a revoked key, a key used from an IP it does not allow and a key without the
   // permission alike (-2015); ccxt reads a late -2015 as a ban, so the code decides, not the class.
   if (own && (own.code === -2015 || own.code === -2014 || own.code === -2008))
-    return { kind: "key", message: `${name} refused the key: ${own.msg} (${own.code})` };
+    return { kind: "key", message: `${name} refused the key: ${said(own)}` };
   if (error instanceof ccxt.DDoSProtection || error instanceof ccxt.RateLimitExceeded) {
     const headers = (client?.last_response_headers ?? {}) as Record<string, string>;
     const after = Number(headers["Retry-After"] ?? headers["retry-after"]);
     return {
       kind: "rate",
       message: `${name} asked us to slow down${own ? ` (${own.code})` : ""}; the import waits and resumes.`,
-      retryAfterSeconds: Number.isFinite(after) && after > 0 ? after : 60,
+      retryAfterSeconds: Number.isFinite(after) && after > 0 ? after : rateWaitSeconds,
     };
   }
   if (error instanceof ccxt.AuthenticationError)
-    return { kind: "key", message: `${name} refused the key${own ? `: ${own.msg} (${own.code})` : "."}` };
+    return { kind: "key", message: `${name} refused the key${own ? `: ${said(own)}` : "."}` };
   if (error instanceof ccxt.NetworkError || error instanceof ccxt.ExchangeNotAvailable)
     return { kind: "unavailable", message: `${name} did not answer; the import tries again.` };
   return { kind: "other", message: `${name}: ${error.message.slice(0, 200)}` };

@@ -7,3 +7,7 @@ export const DEMO_SOLANA_RPC_URL = "https://solana-rpc.demo.grader.invalid/";
 export const DEMO_BINANCE_URL = "https://binance.demo.grader.invalid";
 /** Where the IBKR Flex Web Service simulator answers in demo mode (IBKR_FLEX_URL unset). */
 export const DEMO_IBKR_FLEX_URL = "https://ibkr.demo.grader.invalid/AccountManagement/FlexWebService";
+/** Where the Kraken simulator answers in demo mode (test/mocks/kraken.ts). */
+export const DEMO_KRAKEN_URL = "https://kraken.demo.grader.invalid";
+/** Where the Coinbase simulator answers in demo mode (test/mocks/coinbase.ts). */
+export const DEMO_COINBASE_URL = "https://coinbase.demo.grader.invalid";

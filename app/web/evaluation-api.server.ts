@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiData, requireApiUser, requireMethod } from "~/server/http/api.server";
-import type { LinkedAccountKind } from "~/server/platform/db/schema";
+import type { GradeScope } from "~/lib/vocabulary";
 import { EVALUATION_MESSAGES, type EvaluationOutcome } from "~/server/grades/evaluation.server";
 import { requestEvaluation, waitForEvaluationRun } from "~/server/grades/evaluation-runs.server";
 import { truncateScore } from "~/lib/format-number";
@@ -27,7 +27,7 @@ export function outcomeJson(outcome: EvaluationOutcome) {
  * evaluation runs as a job, which the call waits for outside admission control, holding no render
  * slot and no connection between its reads.
  */
-export function evaluationApiAction(kind: LinkedAccountKind) {
+export function evaluationApiAction(kind: GradeScope) {
   return async function action({ request, context }: ActionFunctionArgs) {
     requireMethod(request, "POST");
     const user = await requireApiUser(request);

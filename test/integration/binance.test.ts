@@ -37,8 +37,11 @@ async function ledgerOf(cookie: string, base = baseUrl()) {
   return (await res.json()) as { data: Ledger };
 }
 
-/** The demo history's rows: 28 trades (the euro fill is counted, not used), 1 deposit, 28 events. */
-const EXPECTED = { trades: 28, cashFlows: 1, events: 28 };
+/**
+ * The demo history's rows: 28 trades (the euro fill is counted, not used) and the 26 fees paid in
+ * kind sold from their positions (25 fills' BNB, the withdrawal's ETH), 1 deposit, 28 events.
+ */
+const EXPECTED = { trades: 54, cashFlows: 1, events: 28 };
 const RUN = Date.now().toString(36);
 const usdt = (t: number) => simulatedCoinPrice("coingecko:tether", new Date(t))!;
 
@@ -72,6 +75,10 @@ describe("linking Binance with an API key", () => {
     // Fees in BNB as fee events at BNB's price: 25 fills, the withdrawal's ETH fee, the dust's charge.
     expect(ledger.events.filter((e) => e.kind === "fee")).toHaveLength(27);
     expect(ledger.events.find((e) => e.kind === "send")).toMatchObject({ symbol: "ETH", quantity: 0.1 });
+    // The BNB paid in fees leaves the BNB position: 1 bought, 0.0001 × 25 sold as fees.
+    const bnb = ledger.trades.filter((t) => t.symbol === "BNB");
+    const held = bnb.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
+    expect(held).toBeCloseTo(1 - 25 * DEMO_BINANCE.feeBnb + DEMO_BINANCE.dust.bnb, 9);
 
     // The grade, by hand: twelve BTC round trips of 0.05 BTC, each leg at its USDT price × USDT's
     // price at the time: 0.05 × (8 × 2,000 − 4 × 1,500) = 500 USDT, in dollars.
@@ -119,9 +126,9 @@ describe("linking Binance with an API key", () => {
     const missing = await linkKey({ api_key: "" }, cookie);
     expect(missing.status).toBe(400);
     expect(JSON.stringify(missing.body)).toContain("Enter the API key.");
-    const coinbase = await linkKey({ exchange: "coinbase", api_key: "k" }, cookie);
-    expect(coinbase.status).toBe(400);
-    expect(coinbase.body.error!.message).toBe("Coinbase cannot be linked yet. Binance can.");
+    const bybit = await linkKey({ exchange: "bybit", api_key: "k" }, cookie);
+    expect(bybit.status).toBe(400);
+    expect(bybit.body.error!.message).toBe("Bybit cannot be linked yet. Binance, Kraken and Coinbase can.");
     const unknown = await linkKey({ exchange: "mtgox", api_key: "k" }, cookie);
     expect(unknown.status).toBe(400);
   });

@@ -3,6 +3,8 @@ import type { RequestHandler } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
 import { appleHandlers } from "./apple";
 import { binanceHandlers } from "./binance";
+import { krakenHandlers } from "./kraken";
+import { coinbaseHandlers } from "./coinbase";
 import { googleHandlers } from "./google";
 import { ibkrHandlers } from "./ibkr";
 import { evmHandlers } from "./evm";
@@ -25,6 +27,8 @@ export type ProviderMockFlags = {
   solana?: boolean;
   binance?: boolean;
   ibkr?: boolean;
+  kraken?: boolean;
+  coinbase?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -62,6 +66,14 @@ export async function startProviderMocks(
   if (which.ibkr) {
     handlers.push(...ibkrHandlers());
     providers.push("ibkr");
+  }
+  if (which.kraken) {
+    handlers.push(...krakenHandlers());
+    providers.push("kraken");
+  }
+  if (which.coinbase) {
+    handlers.push(...coinbaseHandlers());
+    providers.push("coinbase");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

@@ -17,6 +17,8 @@ export const NO_PROVIDERS: Record<string, string> = Object.fromEntries(
     "EVM_EXPLORER_URL",
     "SOLANA_RPC_URL",
     "BINANCE_API_URL",
+    "KRAKEN_API_URL",
+    "COINBASE_API_URL",
     "STRIPE_SECRET_KEY",
     "STRIPE_WEBHOOK_SECRET",
     "SMTP_URL",

@@ -138,6 +138,12 @@ describe("the demo year, read and mapped", () => {
     // 25 fills in USDT pay 0.0001 BNB each at 600 (the EUR fill is not used, its fee with it).
     const fees = mapped.batch.events!.filter((e) => e.kind === "fee");
     expect(fees.filter((e) => e.externalId.startsWith("binance:f:"))).toHaveLength(25);
+    // Each paid in kind: 0.0001 BNB sold at 600 from the BNB position (the dust's charge never reached it).
+    const feeSales = mapped.batch.trades.filter((t) => t.externalId.endsWith(":k"));
+    expect(feeSales).toHaveLength(26);
+    expect(feeSales.filter((t) => t.symbol === "BNB")).toHaveLength(25);
+    expect(feeSales.find((t) => t.symbol === "BNB")).toMatchObject({ side: "sell", quantity: 0.0001, price: 600 });
+    expect(feeSales.find((t) => t.symbol === "ETH")).toMatchObject({ side: "sell", quantity: 0.001, price: 2_500 });
     expect(mapped.skipped).toEqual({ "trade in EUR without a USD price": 1 });
     // The convert and the dust sweep as swaps; the deposit as cash, the ETH withdrawal in kind.
     expect(mapped.batch.trades.find((t) => t.externalId.endsWith(":b") && t.symbol === "ETH")).toMatchObject({

@@ -14,8 +14,14 @@ import { isSimulated } from "~/server/platform/demo.server";
 
 export const meta: MetaFunction = (args) => seo(args, { title: "Link an exchange · Grader", noindex: true });
 
-/** The demo key that links the demo history (test/mocks/binance.ts): any secret works. */
-const DEMO_KEY = { api_key: "demo-read-only", secret: "demo-secret" };
+/**
+ * The demo key that links the demo history (test/mocks/<exchange>.ts): any secret works, in the
+ * form every exchange's signing takes (base64 of 64 bytes: Kraken's secrets, Coinbase's Ed25519 keys).
+ */
+const DEMO_KEY = {
+  api_key: "demo-read-only",
+  secret: "Z3JhZGVyIGRlbW8gc2VjcmV0OiBhbnkgc2VjcmV0IHdvcmtzIGZvciB0aGUgZGVtbyBrZXlzLi4uLi4uLi4uLg==",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -73,8 +79,8 @@ export default function LinkExchange() {
           <Link to="?demo=1" replace>
             Use a demo key
           </Link>{" "}
-          (<code>demo-read-only</code>, any secret) to link a year of demo history; <code>demo-can-trade</code> and{" "}
-          <code>demo-can-withdraw</code> show the refusals.
+          (<code>demo-read-only</code> and the secret it fills in; any secret in the form the exchange uses works) to
+          link a year of demo history; <code>demo-can-trade</code> and <code>demo-can-withdraw</code> show the refusals.
         </p>
       ) : null}
       <Form method="post" className="stack card" noValidate key={filled ? "demo" : "typed"}>

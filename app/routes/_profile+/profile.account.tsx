@@ -241,6 +241,8 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   solana: "Solana wallet",
   binance: "Binance (read-only key)",
   ibkr: "Interactive Brokers (Flex token)",
+  kraken: "Kraken (read-only key)",
+  coinbase: "Coinbase (read-only key)",
 };
 
 export default function LinkedAccounts() {

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { getDb } from "../platform/db.server";
 import { enqueue, wake, type JobData, type JobHandler } from "../platform/jobs.server";
 import { log } from "../platform/log.server";
-import type { LinkedAccountKind } from "../platform/db/schema";
+import { scopeKinds, type GradeScope } from "~/lib/vocabulary";
 import { isImporting, reimportForEvaluation } from "../linking/linking.server";
 import { allowanceRefusal, EVALUATION_MESSAGES, evaluateUser, type EvaluationOutcome } from "./evaluation.server";
 import { renderGradeCards } from "./cards.server";
@@ -28,16 +28,13 @@ const refused = (code: Refused["code"]): Refused => ({ code, message: EVALUATION
 const ABANDONED_AFTER_MINUTES = 30;
 
 /** Asks for an evaluation: the run that will answer, or the refusal that answers now. */
-export async function requestEvaluation(
-  userId: number,
-  kind: LinkedAccountKind | "all",
-): Promise<{ runId: number } | Refused> {
+export async function requestEvaluation(userId: number, kind: GradeScope): Promise<{ runId: number } | Refused> {
   const db = await getDb();
   const linked = await db
     .selectFrom("linked_accounts")
     .select("id")
     .where("user_id", "=", userId)
-    .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
+    .$if(scopeKinds(kind) !== null, (q) => q.where("kind", "in", scopeKinds(kind)!))
     .limit(1)
     .executeTakeFirst();
   if (!linked) return refused(403);

@@ -11,7 +11,7 @@ import {
 } from "~/grading";
 import { getDb, type DB } from "../platform/db.server";
 import { isDemoGrade } from "../linking/providers/registry.server";
-import type { LinkedAccountKind } from "../platform/db/schema";
+import { scopeKinds, type GradeScope } from "~/lib/vocabulary";
 import { type DataQuality, readDataQuality } from "~/lib/data-quality";
 import { getEnv } from "../platform/env.server";
 import { appendToGradeLog } from "./grade-log.server";
@@ -37,7 +37,7 @@ export type EvaluationOutcome =
   | { code: 200 | 2002; evaluationId: number; tier: string | null; score: number | null; verificationCode: string }
   | { code: 401 | 402 | 403 | 406 | 409 | 425 | 502; message: string };
 
-export type Reimport = (userId: number, kind: LinkedAccountKind | "all") => Promise<void>;
+export type Reimport = (userId: number, kind: GradeScope) => Promise<void>;
 
 /** Thrown by a Reimport while the trader's trades are still importing: code 425, no try used. */
 export class StillImporting extends Error {}
@@ -210,7 +210,7 @@ export async function triesLeft(userId: number): Promise<number> {
  */
 export async function evaluateUser(
   userId: number,
-  kind: LinkedAccountKind | "all",
+  kind: GradeScope,
   reimport: Reimport,
   // automatic: the re-grade after an import (a job), which uses no try and no daily evaluation,
   // but one of AUTO_GRADES_PER_DAY; past them it answers 402 and nothing is graded or logged.
@@ -221,7 +221,7 @@ export async function evaluateUser(
     .selectFrom("linked_accounts")
     .select(["id", "kind"])
     .where("user_id", "=", userId)
-    .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
+    .$if(scopeKinds(kind) !== null, (q) => q.where("kind", "in", scopeKinds(kind)!))
     .execute();
   if (accounts.length === 0) return { code: 403, message: EVALUATION_MESSAGES[403] };
   if (options.automatic && (await automaticGradesUsedUp(userId, new Date())))

@@ -46,6 +46,8 @@ const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
   solana: "Solana wallet",
   binance: "Binance account",
   ibkr: "Interactive Brokers account",
+  kraken: "Kraken account",
+  coinbase: "Coinbase account",
 };
 
 export async function pagedTrades(

@@ -7,6 +7,7 @@ import { renderGradeCards } from "../grades/cards.server";
 import { notify } from "../community/notifications.server";
 import { getDb } from "../platform/db.server";
 import type { LinkedAccountKind } from "../platform/db/schema";
+import { scopeKinds, type GradeScope } from "~/lib/vocabulary";
 import { getEnv } from "../platform/env.server";
 import { enqueue, wake, type JobData, type JobHandler, type JobName } from "../platform/jobs.server";
 import { log } from "../platform/log.server";
@@ -165,14 +166,14 @@ export async function isImporting(userId: number): Promise<boolean> {
  * for them up to EVALUATION_IMPORT_WAIT_MS, then StillImporting (the import goes on). A failed
  * import throws its message (the evaluation answers "Evaluation is failed!", using no try).
  */
-export async function reimportForEvaluation(userId: number, kind: LinkedAccountKind | "all"): Promise<void> {
+export async function reimportForEvaluation(userId: number, kind: GradeScope): Promise<void> {
   if ((await runningImportIds(userId)).length) throw new StillImporting();
   const db = await getDb();
   const accounts = await db
     .selectFrom("linked_accounts")
     .select("id")
     .where("user_id", "=", userId)
-    .$if(kind !== "all", (q) => q.where("kind", "=", kind as LinkedAccountKind))
+    .$if(scopeKinds(kind) !== null, (q) => q.where("kind", "in", scopeKinds(kind)!))
     .execute();
   const ids = await startImports(
     userId,

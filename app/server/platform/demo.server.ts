@@ -30,6 +30,8 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   solana: { switches: ["SOLANA_RPC_URL"], required: ["SOLANA_RPC_URL"] },
   binance: { switches: ["BINANCE_API_URL"], required: ["BINANCE_API_URL"] },
   ibkr: { switches: ["IBKR_FLEX_URL"], required: ["IBKR_FLEX_URL"] },
+  kraken: { switches: ["KRAKEN_API_URL"], required: ["KRAKEN_API_URL"] },
+  coinbase: { switches: ["COINBASE_API_URL"], required: ["COINBASE_API_URL"] },
   // A real key without the webhook secret would take money and never grant the pass.
   stripe: { switches: ["STRIPE_SECRET_KEY"], required: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] },
   smtp: { switches: ["SMTP_URL"], required: ["SMTP_URL"] },
@@ -46,6 +48,8 @@ const WHAT: Partial<Record<Provider, string>> = {
   solana: "wallets",
   binance: "exchanges",
   ibkr: "brokers",
+  kraken: "exchanges",
+  coinbase: "exchanges",
   stripe: "payments",
   google: "sign-in",
   apple: "sign-in",

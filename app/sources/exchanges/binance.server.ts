@@ -237,7 +237,8 @@ function pairOf(symbol: string): { id: string; base: string; quote: string } {
 /**
  * Binance's history as ledger rows (pure; docs/SOURCES.md "Binance"). Spot trades at the quote's
  * USD price at the trade's time (a stablecoin's from the price source too; a crypto quote's leg is
- * a trade of its own); fees in kind as fee events at the fee asset's price; converts and dust
+ * a trade of its own); fees in kind sold from their position and charged as fee events at the
+ * fee asset's price (DECISIONS 184); converts and dust
  * sweeps as swaps; deposits and withdrawals of a stablecoin as cash flows, of another coin in kind.
  * What cannot be valued is counted by reason, never dropped silently.
  */
@@ -252,10 +253,16 @@ export function mapBinance(pages: StoredPage[], priceAt: AssetPrice): MappedExch
     if (USD_STABLES.has(asset)) return; // cash: the other leg moves it
     trades.push({ externalId: id, time, symbol: asset, assetClass: "crypto", side, quantity, price, fee: 0 });
   };
-  const fee = (id: string, time: Date, asset: string, amount: number) => {
+  /**
+   * A fee in kind: the units paid are sold at their price then (the position shrinks by them, its
+   * gain or loss realized) and the proceeds are the fee. `fromPosition` false: the units never
+   * reached the position (a dust sweep's charge comes off the BNB it gives).
+   */
+  const fee = (id: string, time: Date, asset: string, amount: number, fromPosition = true) => {
     if (!(amount > 0)) return;
     const p = usd(asset, time);
     if (p === undefined) return skip(`fee in ${asset} without a USD price`);
+    if (fromPosition) trade(`${id}:k`, time, asset, "sell", amount, p);
     events.push({ externalId: id, time, kind: "fee", amount: amount * p });
   };
   /** A swap of `fromQty` of one asset for `toQty` of another, valued through either side. */
@@ -372,7 +379,7 @@ export function mapBinance(pages: StoredPage[], priceAt: AssetPrice): MappedExch
             // The sweep's gross BNB pays for the dust; its service charge is the fee.
             trade(`${id}:s`, time, d.fromAsset, "sell", Number(d.amount), ((got + charge) * bnb) / Number(d.amount));
             trade(`${id}:b`, time, "BNB", "buy", got, bnb);
-            fee(`${id}:f`, time, "BNB", charge);
+            fee(`${id}:f`, time, "BNB", charge, false);
           }
         break;
       default:

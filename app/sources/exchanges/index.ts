@@ -1,9 +1,11 @@
 import type { LinkableExchange } from "~/lib/exchanges";
 import type { ExchangeEntry } from "../exchange.server";
 import { binance } from "./binance.server";
+import { coinbase } from "./coinbase.server";
+import { kraken } from "./kraken.server";
 
 /**
  * Every linkable exchange's entry (docs/ARCHITECTURE.md "A provider", exchanges). One account kind
  * each; the provider module app/server/linking/providers/exchange.server.ts runs them all.
  */
-export const EXCHANGES: Record<LinkableExchange, ExchangeEntry> = { binance };
+export const EXCHANGES: Record<LinkableExchange, ExchangeEntry> = { binance, kraken, coinbase };

@@ -1,5 +1,11 @@
 import type { Exchange } from "ccxt";
-import { EXCHANGE_VIEWS, isLinkableExchange, type ExchangeId, type LinkableExchange } from "~/lib/exchanges";
+import {
+  EXCHANGE_VIEWS,
+  isLinkableExchange,
+  linkableExchangeNames,
+  type ExchangeId,
+  type LinkableExchange,
+} from "~/lib/exchanges";
 import type { Refusal } from "~/lib/refusal";
 import {
   readExchangeError,
@@ -10,7 +16,7 @@ import {
 } from "~/sources/exchange.server";
 import { EXCHANGES } from "~/sources/exchanges";
 import { nextBatchPart } from "~/sources/imported";
-import { DEMO_BINANCE_URL } from "~/sources/wallet-demo";
+import { DEMO_BINANCE_URL, DEMO_COINBASE_URL, DEMO_KRAKEN_URL } from "~/sources/wallet-demo";
 import { coinInstrumentForSymbol, pricesAt, type Instrument } from "../../grades/prices.server";
 import { decryptSecret, encryptSecret } from "../../platform/crypto.server";
 import { getDb } from "../../platform/db.server";
@@ -40,6 +46,8 @@ import type { AccountProvider } from "./provider";
 /** The exchange's API origin: the setting, or the simulator's in demo mode. */
 const ORIGIN: Record<LinkableExchange, { setting: keyof Env; demo: string }> = {
   binance: { setting: "BINANCE_API_URL", demo: DEMO_BINANCE_URL },
+  kraken: { setting: "KRAKEN_API_URL", demo: DEMO_KRAKEN_URL },
+  coinbase: { setting: "COINBASE_API_URL", demo: DEMO_COINBASE_URL },
 };
 
 function settings(id: LinkableExchange, env: Env = getEnv()): ExchangeSettings {
@@ -76,9 +84,12 @@ export async function linkExchangeKey(input: {
   const { exchange, credentials } = input;
   const name = EXCHANGE_VIEWS[exchange].name;
   if (!isLinkableExchange(exchange))
-    return { ok: false, status: 400, message: `${name} cannot be linked yet. Binance can.` };
+    return { ok: false, status: 400, message: `${name} cannot be linked yet. ${linkableExchangeNames()} can.` };
   if (EXCHANGE_VIEWS[exchange].passphrase && !credentials.passphrase)
     return { ok: false, status: 400, message: `${name} keys come with a passphrase: enter it too.` };
+
+  const malformed = EXCHANGES[exchange].credentialProblem?.(credentials);
+  if (malformed) return { ok: false, status: 400, message: malformed };
 
   // 1. What the key may do, and whose account it is.
   const client = clientFor(exchange, credentials);
@@ -88,7 +99,7 @@ export async function linkExchangeKey(input: {
     if (!check.ok) return { ok: false, status: 400, message: check.message };
     uid = check.uid;
   } catch (error) {
-    const read = readExchangeError(name, client, error);
+    const read = readExchangeError(name, client, error, EXCHANGES[exchange].rateWaitSeconds);
     if (read.kind === "key") return { ok: false, status: 400, message: `${read.message} Check the key and secret.` };
     log("info", "exchange key check failed", { exchange, kind: read.kind, error: read.message });
     return { ok: false, status: 502, message: `${name} did not answer. Try again in a minute.` };
@@ -269,7 +280,7 @@ async function waitingOnBans<T>(id: LinkableExchange, client: Exchange, call: ()
   try {
     return await call();
   } catch (error) {
-    const read = readExchangeError(EXCHANGE_VIEWS[id].name, client, error);
+    const read = readExchangeError(EXCHANGE_VIEWS[id].name, client, error, EXCHANGES[id].rateWaitSeconds);
     if (read.kind === "rate") throw new StepFailure(read.message, true, "error", true, read.retryAfterSeconds);
     throw error;
   }
@@ -279,7 +290,7 @@ async function waitingOnBans<T>(id: LinkableExchange, client: Exchange, call: ()
 function exchangeFailure(kind: LinkableExchange) {
   return (error: unknown): StepFailure | null => {
     if (error instanceof StepFailure) return error;
-    const read = readExchangeError(EXCHANGE_VIEWS[kind].name, null, error);
+    const read = readExchangeError(EXCHANGE_VIEWS[kind].name, null, error, EXCHANGES[kind].rateWaitSeconds);
     switch (read.kind) {
       case "key":
         return new StepFailure(read.message, false, "relogin_required");

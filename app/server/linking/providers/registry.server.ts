@@ -18,6 +18,8 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   solana: solanaProvider,
   binance: exchangeProvider("binance"),
   ibkr: ibkrProvider,
+  kraken: exchangeProvider("kraken"),
+  coinbase: exchangeProvider("coinbase"),
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
 import type { DataQuality } from "../../../lib/data-quality";
-import type { AssetClass, LinkedAccountKind } from "../../../lib/vocabulary";
+import type { AssetClass, GradeScope, LinkedAccountKind } from "../../../lib/vocabulary";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 // A timestamp column with a database default (now()): optional on insert.
@@ -390,7 +390,7 @@ export interface UserSearchWordsTable {
 export interface EvaluationRunsTable {
   id: Generated<number>;
   user_id: number;
-  kind: LinkedAccountKind | "all";
+  kind: GradeScope;
   state: ColumnType<
     "queued" | "running" | "done",
     "queued" | "running" | "done" | undefined,
