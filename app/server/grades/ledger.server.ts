@@ -438,9 +438,15 @@ export async function buildUserLedger(
   const db = await getDb();
   // Every currency (issue 32, DECISIONS 192): a trader in dollars with every row in dollars keeps
   // this path, its snapshots and its digest byte for byte; any other base or any row in another
-  // currency takes multiCurrencyLedger, which names every row's currency and adds the rates.
-  const [base, others] = await Promise.all([baseCurrencyOf(db, userId), otherCurrencyRows(db, userId, asOf)]);
-  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0) return multiCurrencyLedger(db, userId, asOf, base, others);
+  // currency takes rowByRowLedger, which names every row's currency and adds the rates.
+  // Futures, forex and CFDs (issue 33, DECISIONS 202) take it too: snapshots hold no contract size.
+  const [base, others, contracts] = await Promise.all([
+    baseCurrencyOf(db, userId),
+    otherCurrencyRows(db, userId, asOf),
+    hasContracts(db, userId, asOf),
+  ]);
+  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0 || contracts)
+    return rowByRowLedger(db, userId, asOf, base, others);
   const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
     userTrades(db, userId, asOf),
     db
@@ -554,15 +560,30 @@ async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Ma
   return new Map(rows.map((r) => [r.currency, r.n]));
 }
 
+/** Whether the trader holds a trade with a contract size or an expiry (a future, an option from IBKR …). */
+async function hasContracts(db: DB, userId: number, asOf: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom("trades")
+    .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
+    .select(sql<number>`1`.as("one"))
+    .where("linked_accounts.user_id", "=", userId)
+    .where("trades.time", "<=", asOf)
+    .where((eb) => eb.or([eb("trades.multiplier", "<>", 1), eb("trades.expiry", "is not", null)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
- * The ledger of a trader who grades in another currency than USD or holds rows in one: every row
+ * The ledger of a trader who grades in another currency than USD, holds rows in one, or holds
+ * contracts (a multiplier or an expiry): every row
  * read with its currency (no trade snapshots: they hold dollars only), the base currency, and the
  * ECB's rates of every currency in it over its days (fxRatesFor). A currency the rates source does
  * not know is left out and counted as "unknown currency" in what the grade could not use; the
  * engine lists a row dated before its currency's first rate itself. The digest's lines name the
  * currency, so a change of currency or base is something new.
  */
-async function multiCurrencyLedger(
+async function rowByRowLedger(
   db: DB,
   userId: number,
   asOf: Date,
@@ -589,6 +610,8 @@ async function multiCurrencyLedger(
         "trades.price",
         "trades.fee",
         "trades.currency",
+        "trades.multiplier",
+        sql<string | null>`to_char(trades.expiry, 'YYYY-MM-DD')`.as("expiry"),
       ])
       .where("linked_accounts.user_id", "=", userId)
       .where("trades.time", "<=", asOf)
@@ -654,8 +677,11 @@ async function multiCurrencyLedger(
     asOf: asOf.toISOString(),
     baseCurrency: base,
     trades: trades.map((t) => {
+      const multiplier = Number(t.multiplier);
+      // A contract's size and expiry join its line only when it has them: other rows keep their digest.
+      const contract = multiplier !== 1 || t.expiry !== null ? `|${multiplier}|${t.expiry ?? ""}` : "";
       hash.update(
-        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}|${t.currency}\n`,
+        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}|${t.currency}${contract}\n`,
       );
       return {
         id: `${t.linked_account_id}:${t.external_id}`,
@@ -668,6 +694,8 @@ async function multiCurrencyLedger(
         price: t.price,
         fee: t.fee,
         currency: t.currency,
+        ...(multiplier !== 1 ? { multiplier } : {}),
+        ...(t.expiry !== null ? { expiry: t.expiry } : {}),
       };
     }),
     cashFlows: cashFlows.flatMap((c) => {
