@@ -34,6 +34,7 @@ import * as m0038 from "./0038_currencies";
 import * as m0039 from "./0039_exchange_kinds";
 import * as m0040 from "./0040_live_events";
 import * as m0041 from "./0041_push";
+import * as m0043 from "./0043_statements";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "0039_exchange_kinds": m0039,
   "0040_live_events": m0040,
   "0041_push": m0041,
+  "0043_statements": m0043,
 };

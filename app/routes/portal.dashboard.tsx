@@ -42,6 +42,7 @@ const KIND: Record<LinkedAccountKind, string> = {
   evm: "MetaMask",
   solana: "Phantom",
   binance: "Binance",
+  statement: "Statement",
 };
 
 /** The logged-in home of START NOW: grade, linked accounts and the next step that matters. */

@@ -231,6 +231,7 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   evm: "EVM wallet",
   solana: "Solana wallet",
   binance: "Binance (read-only key)",
+  statement: "Statement (self-reported)",
 };
 
 export default function LinkedAccounts() {

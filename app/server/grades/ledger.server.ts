@@ -15,6 +15,7 @@ import {
   type Trade,
 } from "~/grading";
 import { DEFAULT_BASE_CURRENCY, isBaseCurrency } from "~/lib/currencies";
+import { SELF_REPORTED_KINDS } from "~/lib/account-kinds";
 import { fxRatesFor } from "./fx-rates.server";
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
@@ -188,7 +189,7 @@ const BODY_PART = 1 << 20;
 type SnapshotBody = { throughId: string; n: number; lanes: string; body: Buffer };
 
 /** The bodies of the user's trade snapshots by account, each with what names its snapshot. */
-async function snapshotBodies(db: DB, userId: number): Promise<Map<number, SnapshotBody>> {
+async function snapshotBodies(db: DB, userId: number, scope: GradeScope): Promise<Map<number, SnapshotBody>> {
   const { rows } = await sql<{
     id: number;
     through_id: string;
@@ -203,7 +204,7 @@ async function snapshotBodies(db: DB, userId: number): Promise<Map<number, Snaps
     from trade_snapshots s
     join linked_accounts a on a.id = s.linked_account_id
     cross join generate_series(0, (length(s.body) - 1) / ${BODY_PART}) k
-    where a.user_id = ${userId}
+    where a.user_id = ${userId} and ${inScope("a.kind", scope)}
     order by s.linked_account_id, k`.execute(db);
   const bodies = new Map<number, SnapshotBody>();
   for (const r of rows) {
@@ -224,7 +225,7 @@ async function snapshotBodies(db: DB, userId: number): Promise<Map<number, Snaps
  * account is read anew like a snapshot that does not add up. The ordered subquery feeds every
  * aggregate in its order, which one `order by` per aggregate would sort nine times.
  */
-async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
+async function readAccounts(db: DB, userId: number, useSnapshots: boolean, scope: GradeScope) {
   const [{ rows }, bodies] = await Promise.all([
     sql<
       RowColumns & {
@@ -253,9 +254,9 @@ async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
         order by trades.time, external_id collate "C"
       ) trade
     ) d
-    where a.user_id = ${userId}
+    where a.user_id = ${userId} and ${inScope("a.kind", scope)}
     order by a.id`.execute(db),
-    useSnapshots ? snapshotBodies(db, userId) : new Map<number, SnapshotBody>(),
+    useSnapshots ? snapshotBodies(db, userId, scope) : new Map<number, SnapshotBody>(),
   ]);
   return rows.map((r) => {
     const body = bodies.get(r.id);
@@ -357,9 +358,10 @@ async function userTrades(
   db: DB,
   userId: number,
   asOf: Date,
+  scope: GradeScope,
 ): Promise<{ trades: Trade[]; digest: string; snapshot: SnapshotTrades | null }> {
-  let accounts = await readAccounts(db, userId, true);
-  if (accounts.some((a) => !a.valid)) accounts = await readAccounts(db, userId, false);
+  let accounts = await readAccounts(db, userId, true, scope);
+  if (accounts.some((a) => !a.valid)) accounts = await readAccounts(db, userId, false, scope);
   const asOfIso = asOf.toISOString();
   const asOfMs = asOf.getTime();
   const trades: Trade[] = [];
@@ -416,6 +418,21 @@ async function userTrades(
 export const LEDGER_DIGEST_VERSION = "v2";
 
 /**
+ * Which accounts a grade reads (DECISIONS 198): a verified grade every account a provider gave
+ * us, never an uploaded statement; a self-reported grade the statements only. The two histories
+ * are never mixed in one grade.
+ */
+export type GradeScope = "verified" | "self_reported";
+
+/** The scope's condition on an account's kind column (`linked_accounts.kind` or an alias's). */
+export function inScope(column: string, scope: GradeScope) {
+  const kinds = sql.val([...SELF_REPORTED_KINDS]);
+  return scope === "self_reported"
+    ? sql<boolean>`${sql.ref(column)} = any(${kinds}::text[])`
+    : sql<boolean>`${sql.ref(column)} <> all(${kinds}::text[])`;
+}
+
+/**
  * The user's whole ledger in the engine's terms, from every linked account (the grade is of the
  * trader, not of one account; `account` is the linked account's id), and its digest: SHA-256 over
  * each account's trades (userTrades), then every cash flow, mark and event in a fixed order. asOf
@@ -424,15 +441,17 @@ export const LEDGER_DIGEST_VERSION = "v2";
 export async function buildUserLedger(
   userId: number,
   asOf: Date,
+  scope: GradeScope = "verified",
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: SnapshotTrades | null }> {
   const db = await getDb();
   // Every currency (issue 32, DECISIONS 192): a trader in dollars with every row in dollars keeps
   // this path, its snapshots and its digest byte for byte; any other base or any row in another
   // currency takes multiCurrencyLedger, which names every row's currency and adds the rates.
-  const [base, others] = await Promise.all([baseCurrencyOf(db, userId), otherCurrencyRows(db, userId, asOf)]);
-  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0) return multiCurrencyLedger(db, userId, asOf, base, others);
+  const [base, others] = await Promise.all([baseCurrencyOf(db, userId), otherCurrencyRows(db, userId, asOf, scope)]);
+  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0)
+    return multiCurrencyLedger(db, userId, asOf, base, others, scope);
   const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
-    userTrades(db, userId, asOf),
+    userTrades(db, userId, asOf, scope),
     db
       .selectFrom("cash_flows")
       .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
@@ -443,6 +462,7 @@ export async function buildUserLedger(
         "cash_flows.amount",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("cash_flows.time", "<=", asOf)
       .where("cash_flows.currency", "=", "USD")
       .orderBy("cash_flows.linked_account_id")
@@ -458,6 +478,7 @@ export async function buildUserLedger(
         "price_marks.price",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("price_marks.time", "<=", asOf)
       .where("price_marks.currency", "=", "USD")
       .orderBy("price_marks.linked_account_id")
@@ -476,6 +497,7 @@ export async function buildUserLedger(
         "ledger_events.data",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("ledger_events.time", "<=", asOf)
       .where("ledger_events.currency", "=", "USD")
       .orderBy("ledger_events.linked_account_id")
@@ -526,20 +548,20 @@ async function baseCurrencyOf(db: DB, userId: number): Promise<string> {
 }
 
 /** How many of the user's trades, cash flows, events and marks at or before asOf are in each currency other than USD. */
-async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Map<string, number>> {
+async function otherCurrencyRows(db: DB, userId: number, asOf: Date, scope: GradeScope): Promise<Map<string, number>> {
   const { rows } = await sql<{ currency: string; n: number }>`
     select currency, count(*)::int as n from (
       select t.currency from trades t join linked_accounts a on a.id = t.linked_account_id
-        where a.user_id = ${userId} and t.currency <> 'USD' and t.time <= ${asOf}
+        where a.user_id = ${userId} and ${inScope("a.kind", scope)} and t.currency <> 'USD' and t.time <= ${asOf}
       union all
       select c.currency from cash_flows c join linked_accounts a on a.id = c.linked_account_id
-        where a.user_id = ${userId} and c.currency <> 'USD' and c.time <= ${asOf}
+        where a.user_id = ${userId} and ${inScope("a.kind", scope)} and c.currency <> 'USD' and c.time <= ${asOf}
       union all
       select e.currency from ledger_events e join linked_accounts a on a.id = e.linked_account_id
-        where a.user_id = ${userId} and e.currency <> 'USD' and e.time <= ${asOf}
+        where a.user_id = ${userId} and ${inScope("a.kind", scope)} and e.currency <> 'USD' and e.time <= ${asOf}
       union all
       select m.currency from price_marks m join linked_accounts a on a.id = m.linked_account_id
-        where a.user_id = ${userId} and m.currency <> 'USD' and m.time <= ${asOf}
+        where a.user_id = ${userId} and ${inScope("a.kind", scope)} and m.currency <> 'USD' and m.time <= ${asOf}
     ) other group by currency`.execute(db);
   return new Map(rows.map((r) => [r.currency, r.n]));
 }
@@ -558,6 +580,7 @@ async function multiCurrencyLedger(
   asOf: Date,
   base: string,
   others: Map<string, number>,
+  scope: GradeScope,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: null }> {
   const unknown = [...others.keys()].filter((c) => !isBaseCurrency(c));
   const skipped: Record<string, number> = {};
@@ -581,6 +604,7 @@ async function multiCurrencyLedger(
         "trades.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("trades.time", "<=", asOf)
       .where(usable("trades.currency"))
       .orderBy("trades.linked_account_id")
@@ -598,6 +622,7 @@ async function multiCurrencyLedger(
         "cash_flows.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("cash_flows.time", "<=", asOf)
       .where(usable("cash_flows.currency"))
       .orderBy("cash_flows.linked_account_id")
@@ -614,6 +639,7 @@ async function multiCurrencyLedger(
         "price_marks.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("price_marks.time", "<=", asOf)
       .where(usable("price_marks.currency"))
       .orderBy("price_marks.linked_account_id")
@@ -633,6 +659,7 @@ async function multiCurrencyLedger(
         "ledger_events.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(inScope("linked_accounts.kind", scope))
       .where("ledger_events.time", "<=", asOf)
       .where(usable("ledger_events.currency"))
       .orderBy("ledger_events.linked_account_id")

@@ -45,6 +45,7 @@ const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
   evm: "EVM wallet",
   solana: "Solana wallet",
   binance: "Binance account",
+  statement: "Statement (self-reported)",
 };
 
 export async function pagedTrades(

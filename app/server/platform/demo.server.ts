@@ -29,6 +29,8 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   evm: { switches: ["EVM_EXPLORER_URL"], required: ["EVM_EXPLORER_URL"] },
   solana: { switches: ["SOLANA_RPC_URL"], required: ["SOLANA_RPC_URL"] },
   binance: { switches: ["BINANCE_API_URL"], required: ["BINANCE_API_URL"] },
+  // An uploaded file: no service to simulate, never a demo.
+  statement: { switches: [], required: [] },
   // A real key without the webhook secret would take money and never grant the pass.
   stripe: { switches: ["STRIPE_SECRET_KEY"], required: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] },
   smtp: { switches: ["SMTP_URL"], required: ["SMTP_URL"] },

@@ -6,6 +6,7 @@ import { exchangeProvider } from "./exchange.server";
 import { plaidProvider } from "./plaid.server";
 import type { AccountProvider } from "./provider";
 import { solanaProvider } from "./solana.server";
+import { statementProvider } from "./statement.server";
 
 /**
  * Every kind of linked account and its provider. A kind added to ACCOUNT_KINDS
@@ -16,6 +17,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   evm: evmProvider,
   solana: solanaProvider,
   binance: exchangeProvider("binance"),
+  statement: statementProvider,
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
