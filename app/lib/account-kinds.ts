@@ -89,9 +89,9 @@ function exchangeView(id: keyof typeof EXCHANGE_VIEWS): AccountKindView {
 }
 
 /** Kinds in the order pages list them: brokers, exchanges, wallets, then statements, each in ACCOUNT_KINDS' order. */
-export const ACCOUNT_KINDS_LISTED: readonly LinkedAccountKind[] = (["broker", "exchange", "wallet", "statement"] as const).flatMap(
-  (family) => ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family === family),
-);
+export const ACCOUNT_KINDS_LISTED: readonly LinkedAccountKind[] = (
+  ["broker", "exchange", "wallet", "statement"] as const
+).flatMap((family) => ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family === family));
 
 /** One entry per link page, in the pages' order: the connect dialog's and the account page's options. */
 export const LINK_OPTIONS: readonly LinkedAccountKind[] = ACCOUNT_KINDS_LISTED.filter(

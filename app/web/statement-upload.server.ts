@@ -7,10 +7,16 @@ import {
 } from "@remix-run/node";
 import { apiData, apiError, requireApiUser, requireMethod } from "~/server/http/api.server";
 import { requireUser } from "~/server/http/session.server";
-import { uploadStatement, type StatementRefusal, type StatementUpload } from "~/server/linking/providers/statement.server";
+import {
+  uploadStatement,
+  type StatementRefusal,
+  type StatementUpload,
+} from "~/server/linking/providers/statement.server";
 import { MAX_STATEMENT_BYTES } from "~/sources/statement/formats";
 
-type FileRead = { ok: true; bytes: Uint8Array; fileName: string } | { ok: false; status: 400 | 413; message: string; errors: string[] };
+type FileRead =
+  | { ok: true; bytes: Uint8Array; fileName: string }
+  | { ok: false; status: 400 | 413; message: string; errors: string[] };
 
 /**
  * The `file` field of a multipart upload, read into memory up to MAX_STATEMENT_BYTES (server.ts
@@ -18,7 +24,12 @@ type FileRead = { ok: true; bytes: Uint8Array; fileName: string } | { ok: false;
  */
 async function readFileField(request: Request): Promise<FileRead> {
   if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
-    return { ok: false, status: 400, message: "Send the file as multipart/form-data, in the field “file”.", errors: [] };
+    return {
+      ok: false,
+      status: 400,
+      message: "Send the file as multipart/form-data, in the field “file”.",
+      errors: [],
+    };
   let form: FormData;
   try {
     form = await unstable_parseMultipartFormData(
@@ -33,7 +44,12 @@ async function readFileField(request: Request): Promise<FileRead> {
         message: `The file is larger than ${MAX_STATEMENT_BYTES / 1024 / 1024} MB; split it or export fewer years.`,
         errors: [],
       };
-    return { ok: false, status: 400, message: "The upload could not be read. Choose the file and send it again.", errors: [] };
+    return {
+      ok: false,
+      status: 400,
+      message: "The upload could not be read. Choose the file and send it again.",
+      errors: [],
+    };
   }
   const file = form.get("file");
   if (!file || typeof file === "string" || file.size === 0)
@@ -59,7 +75,9 @@ export async function statementPageAction({ request }: ActionFunctionArgs) {
       { ok: false, formError: refused.message, errors: "errors" in refused ? refused.errors : [] },
       {
         status: refused.status,
-        ...(refused.status === 429 && "retryAfter" in refused ? { headers: { "Retry-After": String(refused.retryAfter) } } : {}),
+        ...(refused.status === 429 && "retryAfter" in refused
+          ? { headers: { "Retry-After": String(refused.retryAfter) } }
+          : {}),
       },
     );
   }
@@ -76,7 +94,10 @@ export async function statementApiAction({ request }: ActionFunctionArgs) {
     if (refused.status === 429 && "retryAfter" in refused)
       return apiError(429, refused.message, undefined, { "Retry-After": String(refused.retryAfter) });
     const errors = "errors" in refused ? refused.errors : [];
-    return json({ error: { message: refused.message, ...(errors.length ? { lines: errors } : {}) } }, { status: refused.status });
+    return json(
+      { error: { message: refused.message, ...(errors.length ? { lines: errors } : {}) } },
+      { status: refused.status },
+    );
   }
   return apiData(
     {

@@ -26,8 +26,8 @@ export default function LinkStatement() {
       <h1>Upload a statement</h1>
       <p className="lead">
         No broker link for your account? Upload its history as a file and get a grade. A grade from a file is{" "}
-        <strong>self-reported</strong>: Grader cannot check it with your broker, so it says so on your card, your profile
-        and its verification page, and it is never on the market leaderboard.
+        <strong>self-reported</strong>: Grader cannot check it with your broker, so it says so on your card, your
+        profile and its verification page, and it is never on the market leaderboard.
       </p>
       <p className="muted small">
         While a broker, exchange or wallet is linked, your grade comes from those only; a statement is kept but graded
@@ -56,22 +56,28 @@ export default function LinkStatement() {
       <h2>The template</h2>
       <p>
         One row per trade or cash movement, with a header line. Columns: <code>{STATEMENT_COLUMNS.join(", ")}</code>.
-        Types: <code>{STATEMENT_TYPES.join(", ")}</code>. <a href="/statement-template.csv" download>Download an example</a>.
+        Types: <code>{STATEMENT_TYPES.join(", ")}</code>.{" "}
+        <a href="/statement-template.csv" download>
+          Download an example
+        </a>
+        .
       </p>
       <ul className="small">
         <li>
-          <code>date</code>: <code>2024-03-15</code> or <code>2024-03-15T14:30:00Z</code> (UTC unless an offset is given).
+          <code>date</code>: <code>2024-03-15</code> or <code>2024-03-15T14:30:00Z</code> (UTC unless an offset is
+          given).
         </li>
         <li>
-          <code>buy</code>/<code>sell</code>: <code>symbol</code>, <code>quantity</code> and <code>price</code> (per unit),
-          optional <code>fee</code> and <code>asset_class</code> (stock, etf, crypto, option; stock when empty).
+          <code>buy</code>/<code>sell</code>: <code>symbol</code>, <code>quantity</code> and <code>price</code> (per
+          unit), optional <code>fee</code> and <code>asset_class</code> (stock, etf, crypto, option; stock when empty).
         </li>
         <li>
-          Cash rows: <code>amount</code>, always positive (the type gives the direction); a <code>dividend</code> may name
-          its <code>symbol</code>; <code>withholding</code> is tax withheld.
+          Cash rows: <code>amount</code>, always positive (the type gives the direction); a <code>dividend</code> may
+          name its <code>symbol</code>; <code>withholding</code> is tax withheld.
         </li>
         <li>
-          <code>currency</code>: a three-letter code, USD when empty. <code>account</code>: optional, your own name for it.
+          <code>currency</code>: a three-letter code, USD when empty. <code>account</code>: optional, your own name for
+          it.
         </li>
         <li>
           A cell may not start with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage

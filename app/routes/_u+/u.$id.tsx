@@ -144,7 +144,12 @@ function TraderLayout({ children }: { children: ReactNode }) {
             {grade?.tier ? (
               <>
                 <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
-                {grade.selfReported ? <> <SelfReportedTag /></> : null}
+                {grade.selfReported ? (
+                  <>
+                    {" "}
+                    <SelfReportedTag />
+                  </>
+                ) : null}
               </>
             ) : (
               <span className="muted">No grade yet</span>

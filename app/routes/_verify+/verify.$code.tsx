@@ -134,7 +134,10 @@ export default function VerifyCard() {
           </p>
         </section>
       ) : d.selfReported ? (
-        <p className="small muted">A self-reported grade carries no signed record: the public log vouches only for grades made from providers' data.</p>
+        <p className="small muted">
+          A self-reported grade carries no signed record: the public log vouches only for grades made from providers'
+          data.
+        </p>
       ) : d.demo ? (
         <p className="small muted">
           A demo grade of the demo community: graded by the engine from the trader's seeded history, and kept out of the

@@ -471,7 +471,9 @@ export async function remakeGrade(
     const evaluation = grade(prepared);
     const [quality, percentile, stored] = await Promise.all([
       dataQualityOf(userId, skipped, graded, unpriced),
-      !old.logged || old.self_reported || evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
+      !old.logged || old.self_reported || evaluation.score === null
+        ? null
+        : percentileAmongCurrentGrades(userId, evaluation.score),
       storing,
     ]);
     const result: Evaluation = { ...evaluation, percentile };

@@ -15,7 +15,11 @@ export const BODY_LIMITS: { path: RegExp; bytes: number; what: string }[] = [
   { path: /^\/user\/settings\/?$/, bytes: AVATAR_MAX_BYTES + 64 * 1024, what: "an avatar upload" },
   // A statement file (MAX_STATEMENT_BYTES) and the multipart framing around it: a larger upload is
   // refused from its declared length, never buffered.
-  { path: /^\/(link\/statement|api\/statements)\/?$/, bytes: MAX_STATEMENT_BYTES + 64 * 1024, what: "a statement file" },
+  {
+    path: /^\/(link\/statement|api\/statements)\/?$/,
+    bytes: MAX_STATEMENT_BYTES + 64 * 1024,
+    what: "a statement file",
+  },
   // Provider webhooks carry whole event objects.
   { path: /^\/api\/(stripe|finance\/plaid)\/webhook\/?$/, bytes: 1024 * 1024, what: "a webhook" },
 ];

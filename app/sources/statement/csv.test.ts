@@ -44,9 +44,17 @@ describe("the statement template", () => {
   });
 
   it("reads a time with an offset, quoted cells, a currency and a BOM-less file with CRLF lines", () => {
-    const r = parseStatementCsv(`date,type,symbol,quantity,price,currency\r\n2024-05-02T09:30:00+02:00,buy,"SAP",3,"170.5",eur\r\n`);
+    const r = parseStatementCsv(
+      `date,type,symbol,quantity,price,currency\r\n2024-05-02T09:30:00+02:00,buy,"SAP",3,"170.5",eur\r\n`,
+    );
     expect(r.ok && r.rows.trades[0]).toEqual(
-      expect.objectContaining({ time: new Date("2024-05-02T07:30:00Z"), symbol: "SAP", price: 170.5, currency: "EUR", fee: 0 }),
+      expect.objectContaining({
+        time: new Date("2024-05-02T07:30:00Z"),
+        symbol: "SAP",
+        price: 170.5,
+        currency: "EUR",
+        fee: 0,
+      }),
     );
   });
 
@@ -91,9 +99,13 @@ describe("the statement template", () => {
       ["-1+1", "-"],
     ] as const) {
       const errors = errorsOf(`${HEADER}\n2024-01-02,buy,"${cell}",1,10,,USD,,,\n`);
-      expect(errors).toEqual([`line 2: symbol starts with "${shown}", which a spreadsheet would run as a formula; remove it`]);
+      expect(errors).toEqual([
+        `line 2: symbol starts with "${shown}", which a spreadsheet would run as a formula; remove it`,
+      ]);
     }
-    expect(errorsOf(`${HEADER}\n2024-01-02,deposit,,,,,USD,100,,=1+1\n`)[0]).toMatch(/^line 2: account starts with "="/);
+    expect(errorsOf(`${HEADER}\n2024-01-02,deposit,,,,,USD,100,,=1+1\n`)[0]).toMatch(
+      /^line 2: account starts with "="/,
+    );
   });
 
   it("refuses a header without date or type, an unknown column, and an empty file", () => {
@@ -114,7 +126,9 @@ describe("the statement template", () => {
   });
 
   it("refuses a broken quote with its line", () => {
-    expect(errorsOf(`${HEADER}\n2024-01-02,deposit,,,,,USD,100,,"open\n`)[0]).toMatch(/^line 2: this is not a readable CSV file/);
+    expect(errorsOf(`${HEADER}\n2024-01-02,deposit,,,,,USD,100,,"open\n`)[0]).toMatch(
+      /^line 2: this is not a readable CSV file/,
+    );
   });
 });
 
@@ -133,7 +147,11 @@ describe("a statement file's checks", () => {
   });
   it("refuses text that is not UTF-8 (Latin-1's é) and binary data", () => {
     const latin1 = new Uint8Array([...bytes(`${HEADER}\n2024-01-02,deposit,,,,,USD,100,,Soci`), 0xe9, 0x0a]);
-    expect(readStatementFile(latin1)).toMatchObject({ ok: false, status: 415, message: expect.stringMatching(/not UTF-8/) });
+    expect(readStatementFile(latin1)).toMatchObject({
+      ok: false,
+      status: 415,
+      message: expect.stringMatching(/not UTF-8/),
+    });
     expect(readStatementFile(new Uint8Array([0x41, 0, 0x42]))).toMatchObject({ ok: false, status: 415 });
   });
   it("refuses a file over the limit without decoding it, and an empty one", () => {

@@ -68,9 +68,13 @@ export function parseStatementCsv(text: string): StatementParse {
     }) as { record: string[]; info: { lines: number } }[];
   } catch (error) {
     const e = error as { lines?: number; message?: string };
-    return { ok: false, errors: [`line ${e.lines ?? 1}: this is not a readable CSV file (${cleanCsvError(e.message)})`] };
+    return {
+      ok: false,
+      errors: [`line ${e.lines ?? 1}: this is not a readable CSV file (${cleanCsvError(e.message)})`],
+    };
   }
-  if (records.length === 0) return { ok: false, errors: ["The file is empty: it needs a header line and at least one row."] };
+  if (records.length === 0)
+    return { ok: false, errors: ["The file is empty: it needs a header line and at least one row."] };
   const header = records[0]!.record.map((h) => h.trim().toLowerCase());
   const headerLine = records[0]!.info.lines;
   const errors: string[] = [];
@@ -108,7 +112,10 @@ export function parseStatementCsv(text: string): StatementParse {
 }
 
 function cleanCsvError(message: string | undefined): string {
-  return (message ?? "unknown error").replace(/^Invalid Record Length: /, "").split(":")[0]!.slice(0, 120);
+  return (message ?? "unknown error")
+    .replace(/^Invalid Record Length: /, "")
+    .split(":")[0]!
+    .slice(0, 120);
 }
 
 /** One row into `into`; a sentence saying what is wrong otherwise. */

@@ -46,10 +46,16 @@ const refuse = (status: 400 | 413 | 415, message: string, errors: string[] = [])
 export function readStatementFile(bytes: Uint8Array): StatementRead {
   if (bytes.byteLength === 0) return refuse(400, "The file is empty.");
   if (bytes.byteLength > MAX_STATEMENT_BYTES)
-    return refuse(413, `The file is larger than ${MAX_STATEMENT_BYTES / 1024 / 1024} MB; split it or export fewer years.`);
+    return refuse(
+      413,
+      `The file is larger than ${MAX_STATEMENT_BYTES / 1024 / 1024} MB; split it or export fewer years.`,
+    );
   // Archives by their magic bytes, whatever the file's name says: zip (PK\x03\x04, also .xlsx) and gzip.
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)
-    return refuse(415, `The file is a zip archive (or a spreadsheet such as .xlsx). Upload the ${acceptedFormats()} file itself.`);
+    return refuse(
+      415,
+      `The file is a zip archive (or a spreadsheet such as .xlsx). Upload the ${acceptedFormats()} file itself.`,
+    );
   if (bytes[0] === 0x1f && bytes[1] === 0x8b)
     return refuse(415, `The file is compressed (gzip). Upload the ${acceptedFormats()} file itself.`);
   let text: string;
@@ -62,6 +68,11 @@ export function readStatementFile(bytes: Uint8Array): StatementRead {
   const format = STATEMENT_FORMATS.find((f) => f.detect(text));
   if (!format) return refuse(415, `This kind of file is not read here. Accepted formats: ${acceptedFormats()}.`);
   const parsed = format.parse(text);
-  if (!parsed.ok) return refuse(400, `The file was not imported: ${parsed.errors.length === 1 ? "one line has" : "some lines have"} a problem. Nothing was changed.`, parsed.errors);
+  if (!parsed.ok)
+    return refuse(
+      400,
+      `The file was not imported: ${parsed.errors.length === 1 ? "one line has" : "some lines have"} a problem. Nothing was changed.`,
+      parsed.errors,
+    );
   return { ...parsed, format: format.id };
 }

@@ -60,7 +60,11 @@ export async function uploadStatement(input: {
   const name = cleanName(input.fileName);
   const fingerprint = `statement:${input.userId}`;
   const db = await getDb();
-  const counts = { trades: read.rows.trades.length, cashFlows: read.rows.cashFlows.length, events: read.rows.events.length };
+  const counts = {
+    trades: read.rows.trades.length,
+    cashFlows: read.rows.cashFlows.length,
+    events: read.rows.events.length,
+  };
   const graded = (await gradeScopeOf(input.userId)) === "self_reported";
   const existing = await db
     .selectFrom("linked_accounts")
@@ -133,6 +137,9 @@ async function lastPayload(linkedAccountId: number): Promise<StatementPayload | 
 /** The file's name as the account's label: its base name, printable, short. */
 function cleanName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[^\p{L}\p{N} ._()-]/gu, "").trim().slice(0, 80);
+  const clean = base
+    .replace(/[^\p{L}\p{N} ._()-]/gu, "")
+    .trim()
+    .slice(0, 80);
   return clean || "Statement";
 }
