@@ -17,7 +17,7 @@ async function upload(
   name = "statement.csv",
 ) {
   const form = new FormData();
-  form.append("file", new Blob([file]), name);
+  form.append("file", new Blob([typeof file === "string" ? file : new Uint8Array(file)]), name);
   return fetch(baseUrl() + pathName, {
     method: "POST",
     body: form,
