@@ -50,6 +50,7 @@ function sample(i: number, format: CardData["format"] = "link"): CardData {
     verifyHost: "grader.example/verify",
     showAmounts: false,
     demo: false,
+    selfReported: false,
   };
 }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 
 // More exchanges linked with a read-only API key (issue 31; DECISIONS 200, 201): Kraken and
 // Coinbase join Binance as account kinds. Written out here: migrations never import app code (kinds-in-database test).
-const BEFORE = ["plaid", "evm", "solana", "binance", "ibkr"];
+const BEFORE = ["plaid", "evm", "solana", "binance", "ibkr", "statement"];
 const KINDS = [...BEFORE, "kraken", "coinbase"];
 
 async function allow(db: Kysely<any>, kinds: string[]) {

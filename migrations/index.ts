@@ -35,7 +35,9 @@ import * as m0039 from "./0039_exchange_kinds";
 import * as m0040 from "./0040_live_events";
 import * as m0041 from "./0041_push";
 import * as m0042 from "./0042_ibkr";
+import * as m0043 from "./0043_statements";
 import * as m0044 from "./0044_more_exchanges";
+import * as m0045 from "./0045_contract_index";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -75,5 +77,7 @@ export const migrations: Record<string, Migration> = {
   "0040_live_events": m0040,
   "0041_push": m0041,
   "0042_ibkr": m0042,
+  "0043_statements": m0043,
   "0044_more_exchanges": m0044,
+  "0045_contract_index": m0045,
 };

@@ -6,7 +6,7 @@ import { formatScore } from "~/lib/format-number";
 import { DIMENSION_LABELS, DIMENSIONS } from "~/lib/vocabulary";
 
 /** Bump when anything drawn changes: it is part of every card's content hash (new URLs). */
-export const LAYOUT_VERSION = 8;
+export const LAYOUT_VERSION = 9;
 
 export const CARD_FORMATS = {
   link: { width: 1200, height: 630 },
@@ -48,6 +48,8 @@ export type CardData = {
   showAmounts: boolean;
   /** Graded from simulated provider histories: the card says "Demo data". */
   demo: boolean;
+  /** Graded from an uploaded statement (DECISIONS 198): the card says "Self-reported". */
+  selfReported: boolean;
 };
 
 const DEMO_MARK = "#fbbf24";
@@ -305,6 +307,9 @@ function Footer({ data, fontSize }: { data: CardData; fontSize: number }) {
     <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize, color: MUTED }}>
       <div style={{ display: "flex", gap: 12 }}>
         {data.demo ? <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Demo data</div> : null}
+        {data.selfReported ? (
+          <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Self-reported</div>
+        ) : null}
         <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
       </div>
       <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>
@@ -423,6 +428,9 @@ function StoryCard({ data }: { data: CardData }) {
         style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8, fontSize: 26, color: MUTED }}
       >
         {data.demo ? <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Demo data</div> : null}
+        {data.selfReported ? (
+          <div style={{ display: "flex", color: DEMO_MARK, fontWeight: 700 }}>Self-reported</div>
+        ) : null}
         <div style={{ display: "flex" }}>{`Graded ${data.date}`}</div>
         <div style={{ display: "flex" }}>{`Verify ${data.code} at ${data.verifyHost}`}</div>
       </div>

@@ -26,6 +26,7 @@ const data: CardData = {
   verifyHost: "grader.example/verify",
   showAmounts: false,
   demo: false,
+  selfReported: false,
 };
 
 const pixels = async (svg: string, fontFiles: string[]) =>

@@ -10,10 +10,10 @@ export type AccountKindView = {
   /** How pages name an account's kind in a sentence: "Registered: 0x… (EVM)". */
   name: string;
   /**
-   * Brokers are listed first, then exchanges, then wallets: in the header, the connect dialog and
-   * the account page. Every exchange shares one link page and one connect option.
+   * Brokers are listed first, then exchanges, then wallets, then an uploaded statement: in the
+   * header, the connect dialog and the account page. Every exchange shares one link page and one connect option.
    */
-  family: "broker" | "exchange" | "wallet";
+  family: "broker" | "exchange" | "wallet" | "statement";
   /** The connect dialog's option (PRODUCT §2: Broker, MetaMask Wallet, Phantom Wallet). */
   connect: { label: string; note?: string };
   /** The account page's "Add an account" button. */
@@ -74,6 +74,16 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
   },
   kraken: exchangeView("kraken"),
   coinbase: exchangeView("coinbase"),
+  // A file the trader uploads: its grade is self-reported (DECISIONS 198), so it is listed last.
+  statement: {
+    name: "Statement",
+    family: "statement",
+    connect: { label: "Upload a statement", note: "self-reported" },
+    add: "Upload a statement",
+    link: { path: "/link/statement", method: "get" },
+    desktopOnly: false,
+    reconnects: false,
+  },
 };
 
 /** An exchange linked with a read-only API key: one page (/link/exchange) for all of them. */
@@ -90,10 +100,10 @@ function exchangeView(id: keyof typeof EXCHANGE_VIEWS): AccountKindView {
   };
 }
 
-/** Kinds in the order pages list them: brokers, exchanges, then wallets, each in ACCOUNT_KINDS' order. */
-export const ACCOUNT_KINDS_LISTED: readonly LinkedAccountKind[] = (["broker", "exchange", "wallet"] as const).flatMap(
-  (family) => ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family === family),
-);
+/** Kinds in the order pages list them: brokers, exchanges, wallets, then statements, each in ACCOUNT_KINDS' order. */
+export const ACCOUNT_KINDS_LISTED: readonly LinkedAccountKind[] = (
+  ["broker", "exchange", "wallet", "statement"] as const
+).flatMap((family) => ACCOUNT_KINDS.filter((k) => ACCOUNT_KIND_VIEWS[k].family === family));
 
 /** One entry per link page, in the pages' order: the connect dialog's and the account page's options. */
 export const LINK_OPTIONS: readonly LinkedAccountKind[] = ACCOUNT_KINDS_LISTED.filter(
@@ -111,4 +121,9 @@ export const EXCHANGE_KINDS: readonly LinkedAccountKind[] = ACCOUNT_KINDS.filter
 );
 export const WALLET_KINDS: readonly LinkedAccountKind[] = ACCOUNT_KINDS.filter(
   (k) => ACCOUNT_KIND_VIEWS[k].family === "wallet",
+);
+
+/** Kinds whose history the trader uploads rather than a provider gives: their grade is self-reported. */
+export const SELF_REPORTED_KINDS: readonly LinkedAccountKind[] = ACCOUNT_KINDS.filter(
+  (k) => ACCOUNT_KIND_VIEWS[k].family === "statement",
 );

@@ -65,10 +65,11 @@ export const ASSET_CLASS_LABELS: Readonly<Record<AssetClass, string>> = {
 
 /**
  * How an account is linked: a brokerage through Plaid, a wallet proved by a signature, an
- * exchange through a read-only API key (one kind per exchange, app/lib/exchanges.ts), or
- * Interactive Brokers through a Flex Web Service token (ibkr).
+ * exchange through a read-only API key (one kind per exchange, app/lib/exchanges.ts),
+ * Interactive Brokers through a Flex Web Service token (ibkr), or a statement file the trader
+ * uploads (self-reported, DECISIONS 198).
  */
-export const ACCOUNT_KINDS = ["plaid", "evm", "solana", ...LINKABLE_EXCHANGES, "ibkr"] as const;
+export const ACCOUNT_KINDS = ["plaid", "evm", "solana", ...LINKABLE_EXCHANGES, "ibkr", "statement"] as const;
 export type LinkedAccountKind = (typeof ACCOUNT_KINDS)[number];
 
 /**

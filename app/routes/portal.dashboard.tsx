@@ -45,6 +45,7 @@ const KIND: Record<LinkedAccountKind, string> = {
   ibkr: "IBKR",
   kraken: "Kraken",
   coinbase: "Coinbase",
+  statement: "Statement",
 };
 
 /** The logged-in home of START NOW: grade, linked accounts and the next step that matters. */

@@ -17,6 +17,7 @@ export function outcomeJson(outcome: EvaluationOutcome) {
     tier: outcome.tier,
     score: outcome.score === null ? null : truncateScore(outcome.score),
     verification_code: outcome.verificationCode,
+    self_reported: outcome.selfReported ?? false,
   };
 }
 

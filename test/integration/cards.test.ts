@@ -438,6 +438,7 @@ describe("the card renderer (in process)", () => {
       verifyHost: "grader.example/verify",
       showAmounts: true,
       demo: true,
+      selfReported: true,
     };
     for (const format of ["link", "story"] as const) {
       const png = await renderCardPng({ ...data, format });

@@ -39,6 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       height: card.height,
       page_url: sharePageUrl(userId),
       verification_code: card.data.code,
+      self_reported: card.data.selfReported,
     },
     { headers: { "X-Card-Cache": card.cache, "X-Card-Renders": String(card.renders), "Cache-Control": "no-store" } },
   );

@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { RouteErrorPanel } from "~/components/RouteError";
 import { Tabs } from "~/components/Tabs";
 import { Avatar } from "~/components/Avatar";
+import { SelfReportedTag } from "~/components/SelfReported";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { Tier } from "~/lib/vocabulary";
 import { currentGradeSummary } from "~/server/grades/evaluation.server";
@@ -87,7 +88,15 @@ function ProfileLayout({ children }: { children: ReactNode }) {
           )}
           <p className="small">
             {grade?.tier ? (
-              <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+              <>
+                <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+                {grade.selfReported ? (
+                  <>
+                    {" "}
+                    <SelfReportedTag />
+                  </>
+                ) : null}
+              </>
             ) : (
               <span className="muted">No grade yet</span>
             )}

@@ -2,6 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { Link, useLoaderData } from "@remix-run/react";
 import { INSTAGRAM_MESSAGE, proxyDownloadPath, shareIntents, SHARE_TEXT } from "~/components/ShareModal";
 import { BrandIcon } from "~/components/BrandIcon";
+import { SelfReportedNote } from "~/components/SelfReported";
 import { seo } from "~/lib/seo";
 import { ensureCard } from "~/server/grades/cards.server";
 import { getEnv } from "~/server/platform/env.server";
@@ -20,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     shareUrl: link.url,
     storyUrl: story.url,
     publicUrl: getEnv().PUBLIC_URL,
+    selfReported: link.data.selfReported,
   });
 }
 
@@ -30,6 +32,7 @@ export default function SharePage() {
   return (
     <div className="page narrow" style={{ maxWidth: 720 }}>
       <h1>Share your performance card</h1>
+      {d.selfReported ? <SelfReportedNote /> : null}
       <img
         src={d.cardPath}
         width={1200}

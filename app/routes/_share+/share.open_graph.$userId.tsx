@@ -1,4 +1,5 @@
 import { DemoDataNote } from "~/components/DemoBanner";
+import { SelfReportedNote } from "~/components/SelfReported";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Stars } from "~/components/GradeBadge";
@@ -31,6 +32,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       date: d.date,
       code: d.code,
       demo: d.demo,
+      selfReported: d.selfReported,
       unlinked: await unlinkedDisclosureFor(d.code),
       cardPath: card.path,
       width: card.width,
@@ -45,7 +47,7 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   const d = args.data;
   if (!d) return seo(args, { title: "Nothing to see here! · Grader", noindex: true });
   const title = `${d.name} is graded ${d.tier} on Grader`;
-  const description = `${d.demo ? "Demo data. " : ""}${d.tier}, ${d.score}/100, graded ${d.date}. Verification code ${d.code}. Think you can beat it? Get your own grade.`;
+  const description = `${d.demo ? "Demo data. " : ""}${d.selfReported ? "Self-reported. " : ""}${d.tier}, ${d.score}/100, graded ${d.date}. Verification code ${d.code}. Think you can beat it? Get your own grade.`;
   const alt = `${d.name}'s Grader performance card: ${d.tier}, ${d.score}/100`;
   return [
     ...seo(args, { title, description, image: d.cardPath, type: "website" }),
@@ -63,6 +65,7 @@ export default function SharedCard() {
     <div className="page">
       <h1>{`${d.name}'s performance card`}</h1>
       {d.demo ? <DemoDataNote /> : null}
+      {d.selfReported ? <SelfReportedNote /> : null}
       <img
         src={d.cardPath}
         width={d.width}

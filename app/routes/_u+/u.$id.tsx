@@ -12,6 +12,7 @@ import { isBlockedEitherWay, sendMessage, setBlocked } from "~/server/community/
 import { reportUser } from "~/server/community/posts.server";
 import { getDb, getReadDbUnlessOwn } from "~/server/platform/db.server";
 import { Avatar } from "~/components/Avatar";
+import { SelfReportedTag } from "~/components/SelfReported";
 import { GradeBadge } from "~/components/GradeBadge";
 import type { Tier } from "~/lib/vocabulary";
 import { currentGradeSummary } from "~/server/grades/evaluation.server";
@@ -141,7 +142,15 @@ function TraderLayout({ children }: { children: ReactNode }) {
           {trader.username ? <p className="muted">@{trader.username}</p> : null}
           <p className="small">
             {grade?.tier ? (
-              <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+              <>
+                <GradeBadge tier={grade.tier as Tier} stars={grade.stars} />
+                {grade.selfReported ? (
+                  <>
+                    {" "}
+                    <SelfReportedTag />
+                  </>
+                ) : null}
+              </>
             ) : (
               <span className="muted">No grade yet</span>
             )}

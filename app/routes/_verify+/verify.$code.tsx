@@ -75,9 +75,11 @@ export default function VerifyCard() {
         ? d.log.data === "demo"
           ? "Demo data (simulated provider histories)"
           : "Real data (imported from live providers)"
-        : d.demo
-          ? "Demo data (a seeded demo trader's simulated history)"
-          : "Not recorded",
+        : d.selfReported
+          ? "Self-reported (an uploaded statement, not checked with a provider)"
+          : d.demo
+            ? "Demo data (a seeded demo trader's simulated history)"
+            : "Not recorded",
     ],
     [
       "Accounts linked",
@@ -92,8 +94,15 @@ export default function VerifyCard() {
   ];
   return (
     <div className="page narrow">
-      <h1>Verified evaluation</h1>
+      <h1>{d.selfReported ? "Self-reported evaluation" : "Verified evaluation"}</h1>
       {d.log?.data === "demo" || d.demo ? <DemoDataNote /> : null}
+      {d.selfReported ? (
+        <p className="card" role="note" data-testid="self-reported">
+          <strong>Self-reported.</strong> This grade was made from a statement file the trader uploaded. Grader graded
+          the file as given but could not check it with their broker, so it is not on the market leaderboard and not in
+          the public grade log.
+        </p>
+      ) : null}
       <p>
         Code <strong>{d.code}</strong> belongs to a{d.demo && !d.log ? " demo" : " real"} Grader evaluation. Compare
         every figure with the card you were shown.
@@ -124,6 +133,11 @@ export default function VerifyCard() {
             and check it yourself with the <a href="/.well-known/grader-keys.json">published keys</a>.
           </p>
         </section>
+      ) : d.selfReported ? (
+        <p className="small muted">
+          A self-reported grade carries no signed record: the public log vouches only for grades made from providers'
+          data.
+        </p>
       ) : d.demo ? (
         <p className="small muted">
           A demo grade of the demo community: graded by the engine from the trader's seeded history, and kept out of the

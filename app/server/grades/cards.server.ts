@@ -83,6 +83,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
       "evaluations.created_at",
       "evaluations.verification_code",
       "evaluations.demo",
+      "evaluations.self_reported",
       sql<string | null>`evaluations.result ->> 'tier'`.as("tier"),
       sql<number | null>`(evaluations.result ->> 'score')::double precision`.as("score"),
       sql<unknown>`evaluations.result -> 'stars'`.as("stars"),
@@ -140,6 +141,7 @@ export async function cardInputs(userId: number, format: CardFormat): Promise<Ca
     verifyHost: `${publicUrl.host}/verify`,
     showAmounts: owner.show_amounts,
     demo: row.demo,
+    selfReported: row.self_reported,
   };
   return { data, avatarHash: drawableAvatar?.hash ?? null, userId, evaluationId: evaluation.id };
 }

@@ -18,7 +18,15 @@ import { appendToGradeLog } from "./grade-log.server";
 import { log } from "../platform/log.server";
 import { notify } from "../community/notifications.server";
 import { unlinkedDisclosureFor } from "../linking/unlinked-accounts.server";
-import { buildUserLedger, keepLedger, snapshotText, storedLedger, withMarket } from "./ledger.server";
+import {
+  buildUserLedger,
+  type Provenance,
+  ofProvenance,
+  keepLedger,
+  snapshotText,
+  storedLedger,
+  withMarket,
+} from "./ledger.server";
 import { holdingsDisagreements } from "../linking/reconcile.server";
 import { changelogPath, isOlderEngineVersion } from "~/lib/engine-versions";
 
@@ -34,7 +42,15 @@ export const EVALUATION_MESSAGES = {
 } as const;
 
 export type EvaluationOutcome =
-  | { code: 200 | 2002; evaluationId: number; tier: string | null; score: number | null; verificationCode: string }
+  | {
+      code: 200 | 2002;
+      evaluationId: number;
+      tier: string | null;
+      score: number | null;
+      verificationCode: string;
+      /** From uploaded statements (DECISIONS 198); absent in outcomes stored before it: false. */
+      selfReported?: boolean;
+    }
   | { code: 401 | 402 | 403 | 406 | 409 | 425 | 502; message: string };
 
 export type Reimport = (userId: number, kind: GradeScope) => Promise<void>;
@@ -229,6 +245,7 @@ export async function evaluateUser(
   const releaseEvaluationSlot = await claimEvaluationSlot(userId);
   if (!releaseEvaluationSlot) return { code: 409, message: EVALUATION_MESSAGES[409] };
   const demo = isDemoGrade(new Set(accounts.map((a) => a.kind)));
+  const scope = await provenanceOf(userId);
   try {
     try {
       await reimport(userId, kind);
@@ -238,10 +255,11 @@ export async function evaluateUser(
       return { code: 502, message: EVALUATION_MESSAGES[502] };
     }
     const now = new Date();
-    const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
+    const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now, scope);
+    const selfReported = scope === "self_reported";
     const latest = await db
       .selectFrom("evaluations")
-      .select(["id", "history_digest", "engine_version", "tier", "score", "verification_code"])
+      .select(["id", "history_digest", "engine_version", "tier", "score", "verification_code", "self_reported"])
       .where("user_id", "=", userId)
       .orderBy("id", "desc")
       .limit(1)
@@ -253,6 +271,7 @@ export async function evaluateUser(
         tier: latest.tier,
         score: latest.score,
         verificationCode: latest.verification_code,
+        selfReported: latest.self_reported,
       };
     }
     // Read while the benchmark is fetched and the ledger prepared (handled now: if that throws, it is never awaited).
@@ -268,7 +287,8 @@ export async function evaluateUser(
     // Read before the transaction: on PGlite it holds the only connection.
     const [quality, percentile, stored] = await Promise.all([
       dataQualityOf(userId, skipped, graded, unpriced),
-      evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
+      // The population is the verified grades: a self-reported one is not ranked among them.
+      evaluation.score === null || selfReported ? null : percentileAmongCurrentGrades(userId, evaluation.score),
       storing,
     ]);
     const result: Evaluation = { ...evaluation, percentile };
@@ -295,11 +315,13 @@ export async function evaluateUser(
           verification_code: code,
           result: canonicalJson(result),
           demo,
+          self_reported: selfReported,
         })
         .returning("id")
         .executeTakeFirstOrThrow();
       await keepLedger(trx, userId, row.id, stored);
-      await appendToGradeLog(trx, row.id);
+      // The public log vouches for grades from providers' data; an uploaded file is not (DECISIONS 198).
+      if (!selfReported) await appendToGradeLog(trx, row.id);
       await trx.updateTable("users").set({ current_evaluation_id: row.id }).where("id", "=", userId).execute();
       // Followers hear of a new tier (a first grade included); the owner hears of a grade made for them in the background.
       if (result.tier && result.tier !== (latest?.tier ?? null)) {
@@ -332,6 +354,7 @@ export async function evaluateUser(
         tier: result.tier,
         score: result.score,
         verificationCode: code,
+        selfReported,
       };
     });
   } catch (error) {
@@ -435,7 +458,11 @@ export async function remakeGrade(
     // Read again under the lease: an evaluation may have ended between the two reads.
     const held = await currentGradeRow(userId);
     if (!held || held.id !== old.id) return "superseded";
-    const { ledger, digest, skipped, snapshot } = await buildUserLedger(userId, now);
+    const { ledger, digest, skipped, snapshot } = await buildUserLedger(
+      userId,
+      now,
+      held.self_reported ? "self_reported" : "verified",
+    );
     const kept = snapshot && snapshotText(snapshot);
     kept?.catch(() => {});
     const { ledger: graded, prepared, unpriced } = await withMarket(ledger);
@@ -444,7 +471,9 @@ export async function remakeGrade(
     const evaluation = grade(prepared);
     const [quality, percentile, stored] = await Promise.all([
       dataQualityOf(userId, skipped, graded, unpriced),
-      !old.logged || evaluation.score === null ? null : percentileAmongCurrentGrades(userId, evaluation.score),
+      !old.logged || old.self_reported || evaluation.score === null
+        ? null
+        : percentileAmongCurrentGrades(userId, evaluation.score),
       storing,
     ]);
     const result: Evaluation = { ...evaluation, percentile };
@@ -464,6 +493,7 @@ export async function remakeGrade(
           verification_code: code,
           result: canonicalJson(result),
           demo: old.demo,
+          self_reported: old.self_reported,
           remade_from: old.id,
         })
         .returning("id")
@@ -540,12 +570,30 @@ async function currentGradeRow(userId: number) {
         )
         .as("logged"),
       "evaluations.demo",
+      "evaluations.self_reported",
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
 }
 
 class Superseded extends Error {}
+
+/**
+ * Which history a trader's grade reads (DECISIONS 198): with any account a provider gave us, the
+ * verified ones only (their statements are kept but not graded); with statements only, those,
+ * and the grade is self-reported.
+ */
+export async function provenanceOf(userId: number, db?: DB): Promise<Provenance> {
+  const exec = db ?? (await getDb());
+  const verified = await exec
+    .selectFrom("linked_accounts")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where(ofProvenance("kind", "verified"))
+    .limit(1)
+    .executeTakeFirst();
+  return verified ? "verified" : "self_reported";
+}
 
 class AllowanceRefused extends Error {
   constructor(readonly code: 401 | 402) {
@@ -620,6 +668,8 @@ export type StoredEvaluation = {
   verificationCode: string;
   engineVersion: string;
   ledgerDigest: string;
+  /** From an uploaded statement (DECISIONS 198). */
+  selfReported: boolean;
   result: Evaluation;
 };
 
@@ -662,6 +712,7 @@ export async function currentEvaluation(userId: number): Promise<StoredEvaluatio
       "evaluations.engine_version",
       "evaluations.ledger_digest",
       "evaluations.result",
+      "evaluations.self_reported",
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
@@ -672,6 +723,7 @@ export async function currentEvaluation(userId: number): Promise<StoredEvaluatio
     verificationCode: row.verification_code,
     engineVersion: row.engine_version,
     ledgerDigest: row.ledger_digest,
+    selfReported: row.self_reported,
     result: readStoredResult(row.result),
   };
 }
@@ -680,7 +732,7 @@ export async function currentEvaluation(userId: number): Promise<StoredEvaluatio
 export async function gradeHistory(userId: number, limit = 50, db?: DB) {
   const rows = await (db ?? (await getDb()))
     .selectFrom("evaluations")
-    .select(["id", "created_at", "tier", "score", "percentile", "verification_code", "engine_version"])
+    .select(["id", "created_at", "tier", "score", "percentile", "verification_code", "engine_version", "self_reported"])
     .where("user_id", "=", userId)
     .orderBy("id", "desc")
     .limit(limit)
@@ -755,6 +807,7 @@ export async function gradeReportFor(ownerId: number, viewerId: number) {
     evaluation: showAmounts ? current.result : redactAmounts(current.result),
     createdAt: current.createdAt,
     verificationCode: current.verificationCode,
+    selfReported: current.selfReported,
     showAmounts,
     history,
     // Accounts unlinked since the previous grade, as the signed record discloses them.
@@ -771,6 +824,8 @@ export type GradeSummary = {
   stars: number;
   createdAt: string;
   verificationCode: string;
+  /** From an uploaded statement (DECISIONS 198): every surface says "Self-reported". */
+  selfReported: boolean;
 };
 
 /**
@@ -786,6 +841,7 @@ export async function currentGradeSummary(userId: number, db?: DB): Promise<Grad
       "evaluations.score",
       "evaluations.created_at",
       "evaluations.verification_code",
+      "evaluations.self_reported",
       sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
     ])
     .where("users.id", "=", userId)
@@ -797,5 +853,6 @@ export async function currentGradeSummary(userId: number, db?: DB): Promise<Grad
     stars: Number(row.stars ?? 0),
     createdAt: new Date(row.created_at).toISOString(),
     verificationCode: row.verification_code,
+    selfReported: row.self_reported,
   };
 }

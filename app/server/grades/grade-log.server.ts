@@ -321,6 +321,8 @@ export async function auditGradeLog(db?: DB): Promise<LogAudit> {
       "evaluations.created_at",
       "remade.verification_code as remade_code",
     ])
+    // Self-reported grades are never logged (DECISIONS 198): none is missing from it.
+    .where("evaluations.self_reported", "=", false)
     .$if(Boolean(first), (q) => q.where("evaluations.created_at", ">=", new Date(String(first!.record.graded_at))))
     .$if(!first, (q) => q.where(sql<boolean>`false`))
     .execute();

@@ -15,6 +15,7 @@ import {
   type Trade,
 } from "~/grading";
 import { DEFAULT_BASE_CURRENCY, isBaseCurrency } from "~/lib/currencies";
+import { SELF_REPORTED_KINDS } from "~/lib/account-kinds";
 import { fxRatesFor } from "./fx-rates.server";
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
@@ -198,7 +199,7 @@ const BODY_PART = 1 << 20;
 type SnapshotBody = { throughId: string; n: number; lanes: string; body: Buffer };
 
 /** The bodies of the user's trade snapshots by account, each with what names its snapshot. */
-async function snapshotBodies(db: DB, userId: number): Promise<Map<number, SnapshotBody>> {
+async function snapshotBodies(db: DB, userId: number, scope: Provenance): Promise<Map<number, SnapshotBody>> {
   const { rows } = await sql<{
     id: number;
     through_id: string;
@@ -213,7 +214,7 @@ async function snapshotBodies(db: DB, userId: number): Promise<Map<number, Snaps
     from trade_snapshots s
     join linked_accounts a on a.id = s.linked_account_id
     cross join generate_series(0, (length(s.body) - 1) / ${BODY_PART}) k
-    where a.user_id = ${userId}
+    where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)}
     order by s.linked_account_id, k`.execute(db);
   const bodies = new Map<number, SnapshotBody>();
   for (const r of rows) {
@@ -234,7 +235,7 @@ async function snapshotBodies(db: DB, userId: number): Promise<Map<number, Snaps
  * account is read anew like a snapshot that does not add up. The ordered subquery feeds every
  * aggregate in its order, which one `order by` per aggregate would sort nine times.
  */
-async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
+async function readAccounts(db: DB, userId: number, useSnapshots: boolean, scope: Provenance) {
   const [{ rows }, bodies] = await Promise.all([
     sql<
       RowColumns & {
@@ -263,9 +264,9 @@ async function readAccounts(db: DB, userId: number, useSnapshots: boolean) {
         order by trades.time, external_id collate "C"
       ) trade
     ) d
-    where a.user_id = ${userId}
+    where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)}
     order by a.id`.execute(db),
-    useSnapshots ? snapshotBodies(db, userId) : new Map<number, SnapshotBody>(),
+    useSnapshots ? snapshotBodies(db, userId, scope) : new Map<number, SnapshotBody>(),
   ]);
   return rows.map((r) => {
     const body = bodies.get(r.id);
@@ -367,9 +368,10 @@ async function userTrades(
   db: DB,
   userId: number,
   asOf: Date,
+  scope: Provenance,
 ): Promise<{ trades: Trade[]; digest: string; snapshot: SnapshotTrades | null }> {
-  let accounts = await readAccounts(db, userId, true);
-  if (accounts.some((a) => !a.valid)) accounts = await readAccounts(db, userId, false);
+  let accounts = await readAccounts(db, userId, true, scope);
+  if (accounts.some((a) => !a.valid)) accounts = await readAccounts(db, userId, false, scope);
   const asOfIso = asOf.toISOString();
   const asOfMs = asOf.getTime();
   const trades: Trade[] = [];
@@ -426,6 +428,21 @@ async function userTrades(
 export const LEDGER_DIGEST_VERSION = "v2";
 
 /**
+ * Which accounts a grade reads (DECISIONS 198): a verified grade every account a provider gave
+ * us, never an uploaded statement; a self-reported grade the statements only. The two histories
+ * are never mixed in one grade.
+ */
+export type Provenance = "verified" | "self_reported";
+
+/** The scope's condition on an account's kind column (`linked_accounts.kind` or an alias's). */
+export function ofProvenance(column: string, scope: Provenance) {
+  const kinds = sql.val([...SELF_REPORTED_KINDS]);
+  return scope === "self_reported"
+    ? sql<boolean>`${sql.ref(column)} = any(${kinds}::text[])`
+    : sql<boolean>`${sql.ref(column)} <> all(${kinds}::text[])`;
+}
+
+/**
  * The user's whole ledger in the engine's terms, from every linked account (the grade is of the
  * trader, not of one account; `account` is the linked account's id), and its digest: SHA-256 over
  * each account's trades (userTrades), then every cash flow, mark and event in a fixed order. asOf
@@ -434,6 +451,7 @@ export const LEDGER_DIGEST_VERSION = "v2";
 export async function buildUserLedger(
   userId: number,
   asOf: Date,
+  scope: Provenance = "verified",
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: SnapshotTrades | null }> {
   const db = await getDb();
   // Every currency (issue 32, DECISIONS 192): a trader in dollars with every row in dollars keeps
@@ -442,13 +460,13 @@ export async function buildUserLedger(
   // Futures, forex and CFDs (issue 33, DECISIONS 202) take it too: snapshots hold no contract size.
   const [base, others, contracts] = await Promise.all([
     baseCurrencyOf(db, userId),
-    otherCurrencyRows(db, userId, asOf),
-    hasContracts(db, userId, asOf),
+    otherCurrencyRows(db, userId, asOf, scope),
+    hasContracts(db, userId, asOf, scope),
   ]);
   if (base !== DEFAULT_BASE_CURRENCY || others.size > 0 || contracts)
-    return rowByRowLedger(db, userId, asOf, base, others);
+    return rowByRowLedger(db, userId, asOf, base, others, scope);
   const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
-    userTrades(db, userId, asOf),
+    userTrades(db, userId, asOf, scope),
     db
       .selectFrom("cash_flows")
       .innerJoin("linked_accounts", "linked_accounts.id", "cash_flows.linked_account_id")
@@ -459,6 +477,7 @@ export async function buildUserLedger(
         "cash_flows.amount",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("cash_flows.time", "<=", asOf)
       .where("cash_flows.currency", "=", "USD")
       .orderBy("cash_flows.linked_account_id")
@@ -474,6 +493,7 @@ export async function buildUserLedger(
         "price_marks.price",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("price_marks.time", "<=", asOf)
       .where("price_marks.currency", "=", "USD")
       .orderBy("price_marks.linked_account_id")
@@ -492,6 +512,7 @@ export async function buildUserLedger(
         "ledger_events.data",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("ledger_events.time", "<=", asOf)
       .where("ledger_events.currency", "=", "USD")
       .orderBy("ledger_events.linked_account_id")
@@ -542,42 +563,40 @@ async function baseCurrencyOf(db: DB, userId: number): Promise<string> {
 }
 
 /** How many of the user's trades, cash flows, events and marks at or before asOf are in each currency other than USD. */
-async function otherCurrencyRows(db: DB, userId: number, asOf: Date): Promise<Map<string, number>> {
+async function otherCurrencyRows(db: DB, userId: number, asOf: Date, scope: Provenance): Promise<Map<string, number>> {
   const { rows } = await sql<{ currency: string; n: number }>`
     select currency, count(*)::int as n from (
       select t.currency from trades t join linked_accounts a on a.id = t.linked_account_id
-        where a.user_id = ${userId} and t.currency <> 'USD' and t.time <= ${asOf}
+        where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)} and t.currency <> 'USD' and t.time <= ${asOf}
       union all
       select c.currency from cash_flows c join linked_accounts a on a.id = c.linked_account_id
-        where a.user_id = ${userId} and c.currency <> 'USD' and c.time <= ${asOf}
+        where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)} and c.currency <> 'USD' and c.time <= ${asOf}
       union all
       select e.currency from ledger_events e join linked_accounts a on a.id = e.linked_account_id
-        where a.user_id = ${userId} and e.currency <> 'USD' and e.time <= ${asOf}
+        where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)} and e.currency <> 'USD' and e.time <= ${asOf}
       union all
       select m.currency from price_marks m join linked_accounts a on a.id = m.linked_account_id
-        where a.user_id = ${userId} and m.currency <> 'USD' and m.time <= ${asOf}
+        where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)} and m.currency <> 'USD' and m.time <= ${asOf}
     ) other group by currency`.execute(db);
   return new Map(rows.map((r) => [r.currency, r.n]));
 }
 
 /** Whether the trader holds a trade with a contract size or an expiry (a future, an option from IBKR …). */
-async function hasContracts(db: DB, userId: number, asOf: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom("trades")
-    .innerJoin("linked_accounts", "linked_accounts.id", "trades.linked_account_id")
-    .select(sql<number>`1`.as("one"))
-    .where("linked_accounts.user_id", "=", userId)
-    .where("trades.time", "<=", asOf)
-    .where((eb) => eb.or([eb("trades.multiplier", "<>", 1), eb("trades.expiry", "is not", null)]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+// The condition is written as the partial index trades_contracts says it (migration 0045), so a
+// trader without contracts is answered from that small index, not by reading every trade.
+async function hasContracts(db: DB, userId: number, asOf: Date, scope: Provenance): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    select 1 as one from trades t join linked_accounts a on a.id = t.linked_account_id
+      where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)} and t.time <= ${asOf}
+        and (t.multiplier <> 1 or t.expiry is not null)
+      limit 1`.execute(db);
+  return rows.length > 0;
 }
 
 /**
  * The ledger of a trader who grades in another currency than USD, holds rows in one, or holds
- * contracts (a multiplier or an expiry): every row
- * read with its currency (no trade snapshots: they hold dollars only), the base currency, and the
+ * contracts (a multiplier or an expiry): every row read with its currency, size and expiry (no
+ * trade snapshots: they hold dollars and units only), the base currency, and the
  * ECB's rates of every currency in it over its days (fxRatesFor). A currency the rates source does
  * not know is left out and counted as "unknown currency" in what the grade could not use; the
  * engine lists a row dated before its currency's first rate itself. The digest's lines name the
@@ -589,6 +608,7 @@ async function rowByRowLedger(
   asOf: Date,
   base: string,
   others: Map<string, number>,
+  scope: Provenance,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: null }> {
   const unknown = [...others.keys()].filter((c) => !isBaseCurrency(c));
   const skipped: Record<string, number> = {};
@@ -614,6 +634,7 @@ async function rowByRowLedger(
         sql<string | null>`to_char(trades.expiry, 'YYYY-MM-DD')`.as("expiry"),
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("trades.time", "<=", asOf)
       .where(usable("trades.currency"))
       .orderBy("trades.linked_account_id")
@@ -631,6 +652,7 @@ async function rowByRowLedger(
         "cash_flows.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("cash_flows.time", "<=", asOf)
       .where(usable("cash_flows.currency"))
       .orderBy("cash_flows.linked_account_id")
@@ -647,6 +669,7 @@ async function rowByRowLedger(
         "price_marks.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("price_marks.time", "<=", asOf)
       .where(usable("price_marks.currency"))
       .orderBy("price_marks.linked_account_id")
@@ -666,6 +689,7 @@ async function rowByRowLedger(
         "ledger_events.currency",
       ])
       .where("linked_accounts.user_id", "=", userId)
+      .where(ofProvenance("linked_accounts.kind", scope))
       .where("ledger_events.time", "<=", asOf)
       .where(usable("ledger_events.currency"))
       .orderBy("ledger_events.linked_account_id")

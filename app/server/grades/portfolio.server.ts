@@ -48,6 +48,7 @@ const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
   ibkr: "Interactive Brokers account",
   kraken: "Kraken account",
   coinbase: "Coinbase account",
+  statement: "Statement (self-reported)",
 };
 
 export async function pagedTrades(

@@ -51,6 +51,7 @@ export async function gradeVerification(code: string) {
       "users.current_evaluation_id",
       "evaluations.data_quality",
       "evaluations.demo",
+      "evaluations.self_reported",
     ])
     .where("evaluations.verification_code", "=", code)
     .executeTakeFirst();
@@ -99,6 +100,8 @@ export async function gradeVerification(code: string) {
     current,
     // A seeded demo trader's grade: demo data, kept out of the public log by design (DECISIONS 104).
     demo: Boolean(row.demo),
+    // Graded from an uploaded statement: not checked with any provider, not in the log (DECISIONS 198).
+    selfReported: Boolean(row.self_reported),
     dataQuality: dataQualitySummary(row.data_quality),
     log:
       entry && record

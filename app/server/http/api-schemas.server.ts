@@ -216,6 +216,35 @@ export const ExchangeLinked = envelope(
   }),
 ).openapi("ExchangeLinked");
 
+export const StatementUpload = z
+  .object({
+    file: z
+      .string()
+      .openapi({ format: "binary", description: "The statement: CSV in Grader's template, at most 5 MB." }),
+  })
+  .openapi("StatementUpload");
+export const StatementUploaded = envelope(
+  z.object({
+    linked_account_id: z.number().int(),
+    kind: z.literal("statement"),
+    format: z.string(),
+    rows: z.number().int(),
+    trades: z.number().int(),
+    cash_flows: z.number().int(),
+    events: z.number().int(),
+    created: z.boolean(),
+    unchanged: z.boolean().openapi({ description: "The same file as the last upload: nothing changed." }),
+    self_reported: z.literal(true),
+    graded: z.boolean().openapi({ description: "Whether the grade reads this statement (no other account linked)." }),
+    status: z.enum(["importing", "unchanged"]),
+    import_id: z.number().int().nullable(),
+  }),
+).openapi("StatementUploaded");
+const StatementRefused = z
+  .object({ error: z.object({ message: z.string(), lines: z.array(z.string()).optional() }) })
+  .openapi("StatementRefused");
+export { StatementRefused };
+
 export const EvaluationResult = envelope(
   z.union([
     z.object({
@@ -224,6 +253,9 @@ export const EvaluationResult = envelope(
       tier: z.string().nullable(),
       score: z.number().nullable(),
       verification_code: z.string(),
+      self_reported: z
+        .boolean()
+        .openapi({ description: "Graded from uploaded statements, not checked with a provider (DECISIONS 198)." }),
     }),
     z.object({
       code: z.number().int().openapi({

@@ -1,5 +1,6 @@
 import { AVATAR_MAX_BYTES } from "../accounts/avatar.server";
 import type { Refusal } from "~/lib/refusal";
+import { MAX_STATEMENT_BYTES } from "~/sources/statement/formats";
 
 /**
  * How large a request body each route accepts, checked from Content-Length before anything reads
@@ -12,6 +13,13 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export const BODY_LIMITS: { path: RegExp; bytes: number; what: string }[] = [
   // The avatar form: the image (AVATAR_MAX_BYTES) and the multipart framing around it.
   { path: /^\/user\/settings\/?$/, bytes: AVATAR_MAX_BYTES + 64 * 1024, what: "an avatar upload" },
+  // A statement file (MAX_STATEMENT_BYTES) and the multipart framing around it: a larger upload is
+  // refused from its declared length, never buffered.
+  {
+    path: /^\/(link\/statement|api\/statements)\/?$/,
+    bytes: MAX_STATEMENT_BYTES + 64 * 1024,
+    what: "a statement file",
+  },
   // Provider webhooks carry whole event objects.
   { path: /^\/api\/(stripe|finance\/plaid)\/webhook\/?$/, bytes: 1024 * 1024, what: "a webhook" },
 ];

@@ -166,6 +166,22 @@ route({
   responses: { 200: json(S.EvaluationResult, "The grade, or the product's result code and message.") },
 });
 
+// Statements (a file, self-reported)
+route({
+  method: "post",
+  path: "/api/statements",
+  tags: ["Statements"],
+  request: { body: { required: true, content: { "multipart/form-data": { schema: S.StatementUpload } } } },
+  responses: {
+    200: json(S.StatementUploaded, "The statement replaced (or the same file again: unchanged)."),
+    201: json(S.StatementUploaded, "The statement account made; its import and grade run as jobs."),
+    400: json(S.StatementRefused, 'No file, or lines at fault (each named: "line 17: price is not a number").'),
+    413: json(S.StatementRefused, "Larger than 5 MB."),
+    415: json(S.StatementRefused, "A zip or gzip, not UTF-8, or a format not read (the formats accepted are named)."),
+    429: { ...tooMany, description: "Today's link limit is reached; nothing stored." },
+  },
+});
+
 // Brokers (Plaid)
 route({
   method: "post",

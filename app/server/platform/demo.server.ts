@@ -32,6 +32,8 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   ibkr: { switches: ["IBKR_FLEX_URL"], required: ["IBKR_FLEX_URL"] },
   kraken: { switches: ["KRAKEN_API_URL"], required: ["KRAKEN_API_URL"] },
   coinbase: { switches: ["COINBASE_API_URL"], required: ["COINBASE_API_URL"] },
+  // An uploaded file: no service to simulate, never a demo.
+  statement: { switches: [], required: [] },
   // A real key without the webhook secret would take money and never grant the pass.
   stripe: { switches: ["STRIPE_SECRET_KEY"], required: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] },
   smtp: { switches: ["SMTP_URL"], required: ["SMTP_URL"] },

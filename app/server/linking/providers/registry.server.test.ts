@@ -8,6 +8,7 @@ import {
   EXCHANGE_KINDS,
   EXCHANGE_LINK_PATH,
   LINK_OPTIONS,
+  SELF_REPORTED_KINDS,
   WALLET_KINDS,
 } from "~/lib/account-kinds";
 import { LINKABLE_EXCHANGES } from "~/lib/exchanges";
@@ -39,7 +40,7 @@ describe("the provider registry", () => {
       expect(PROVIDER_NAMES).toContain(kind);
     }
     expect([...ACCOUNT_KINDS_LISTED].sort()).toEqual([...ACCOUNT_KINDS].sort());
-    expect(ACCOUNT_KINDS_LISTED).toEqual([...BROKER_KINDS, ...EXCHANGE_KINDS, ...WALLET_KINDS]);
+    expect(ACCOUNT_KINDS_LISTED).toEqual([...BROKER_KINDS, ...EXCHANGE_KINDS, ...WALLET_KINDS, ...SELF_REPORTED_KINDS]);
     expect(ACCOUNT_KINDS_LISTED[0]).toBe("plaid");
     // The connect dialog: the brokers (Plaid's, then Interactive Brokers), one "Link an exchange", the wallets.
     expect(LINK_OPTIONS.map((k) => ACCOUNT_KIND_VIEWS[k].connect.label)).toEqual([
@@ -48,6 +49,7 @@ describe("the provider registry", () => {
       "Link an exchange",
       "MetaMask Wallet",
       "Phantom Wallet",
+      "Upload a statement",
     ]);
   });
 

@@ -7,6 +7,7 @@ import { ibkrProvider } from "./ibkr.server";
 import { plaidProvider } from "./plaid.server";
 import type { AccountProvider } from "./provider";
 import { solanaProvider } from "./solana.server";
+import { statementProvider } from "./statement.server";
 
 /**
  * Every kind of linked account and its provider. A kind added to ACCOUNT_KINDS
@@ -20,6 +21,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   ibkr: ibkrProvider,
   kraken: exchangeProvider("kraken"),
   coinbase: exchangeProvider("coinbase"),
+  statement: statementProvider,
 };
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */

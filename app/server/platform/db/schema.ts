@@ -247,6 +247,11 @@ export interface EvaluationsTable {
   result: ColumnType<unknown, string, string>;
   /** Graded from simulated provider histories (demo mode). */
   demo: Generated<boolean>;
+  /**
+   * Graded from uploaded statements only (DECISIONS 198): shown as self-reported everywhere, never
+   * on the market leaderboard or in the grade log. A verified grade never reads a statement.
+   */
+  self_reported: Generated<boolean>;
   /** The grade this one re-made under a newer engine (DECISIONS 168): no try, no automatic grade. */
   remade_from: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: DefaultTimestamp;
