@@ -5,6 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 // DATABASE_URL's PostgreSQL): the batch, what it skips, what it logs, and a broken history among
 // good ones. test/integration/engine-regrade.test.ts runs the job in a restarted server.
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
+// On PostgreSQL a database of its own: the grade log it appends to is one chain, and another file's
+// test (grade-log.server.test.ts) counts that chain's entries.
+else Object.assign(process.env, await (await import("../../../test/support/server")).ownDatabase());
 
 const { getDb, migrateToLatest } = await import("../platform/db.server");
 const { ENGINE_VERSION } = await import("~/grading");

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // With DATABASE_URL set (an empty database) the same cases run on PostgreSQL, concurrent appends included.
 process.env.DATA_DIR = "memory://";
 delete process.env.GRADE_SIGNING_KEY;
+// On PostgreSQL a database of its own: other files' tests grade, and this one counts the chain.
+if (process.env.DATABASE_URL)
+  Object.assign(process.env, await (await import("../../../test/support/server")).ownDatabase());
 
 const { closeDb, getDb, migrateToLatest } = await import("../platform/db.server");
 const { appendToGradeLog, auditGradeLog, gradeLogPage, publishedKeys } = await import("./grade-log.server");
