@@ -1,4 +1,7 @@
 import crypto from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { http, HttpResponse } from "msw";
 import { DEMO_IBKR_FLEX_URL } from "../../app/sources/wallet-demo";
 import { simDelay } from "./sim-delay";
@@ -220,10 +223,28 @@ const fail = (code: number, message: string) =>
 const xml = (body: string) => new HttpResponse(body, { headers: { "content-type": "text/xml" } });
 
 type Reference = { token: string; account: string; from: string; to: string; polls: number };
-const references = new Map<string, Reference>();
+// IBKR is one service, but the simulator runs inside each server process, and an import's steps
+// move between the processes that share a database (replicas, workers, a test's restarted server).
+// So what IBKR remembers — reference codes with their polls, statements served per token — is kept
+// in files every process on the machine reads, as the one service would.
+const STATE_DIR = path.join(os.tmpdir(), "grader-ibkr-simulator");
+const stateFile = (kind: "ref" | "token", key: string) =>
+  path.join(STATE_DIR, `${kind}-${crypto.createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`);
+function remember(kind: "ref" | "token", key: string, value: unknown) {
+  mkdirSync(STATE_DIR, { recursive: true });
+  writeFileSync(stateFile(kind, key), JSON.stringify(value));
+}
+function recall<T>(kind: "ref" | "token", key: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(stateFile(kind, key), "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+type TokenState = { served: number; busyDone: boolean };
+const tokenState = (token: string): TokenState => recall<TokenState>("token", token) ?? { served: 0, busyDone: false };
+// The rate limit is counted per process: a looser limit, never a stricter one.
 const sends = new Map<string, number[]>();
-const served = new Map<string, number>();
-const busyDone = new Set<string>();
 
 const iso = (yyyymmdd: string | null) => {
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(yyyymmdd ?? "");
@@ -251,9 +272,10 @@ export function ibkrHandlers() {
       if (recent.length > RATE_LIMIT)
         return fail(1018, "Too many requests have been made from this token. Please try again shortly.");
       // The expiring and busy tokens work for the link (one statement served), then fail.
-      if (token.startsWith("sim-expires-") && (served.get(token) ?? 0) > 0) return fail(1012, "Token has expired.");
-      if (token.startsWith("sim-busy-") && (served.get(token) ?? 0) > 0 && !busyDone.has(token)) {
-        busyDone.add(token);
+      const state = tokenState(token);
+      if (token.startsWith("sim-expires-") && state.served > 0) return fail(1012, "Token has expired.");
+      if (token.startsWith("sim-busy-") && state.served > 0 && !state.busyDone) {
+        remember("token", token, { ...state, busyDone: true });
         return fail(1018, "Too many requests have been made from this token. Please try again shortly.");
       }
       const today = new Date().toISOString().slice(0, 10);
@@ -263,7 +285,7 @@ export function ibkrHandlers() {
       const span = (Date.parse(to) - Date.parse(from)) / 86_400_000;
       if (span < 0 || span > 365) return fail(1020, "Invalid request or unable to validate request.");
       const code = String(crypto.randomInt(1_000_000_000, 9_999_999_999));
-      references.set(code, { token, account: ibkrAccountOf(token), from, to, polls: 0 });
+      remember("ref", code, { token, account: ibkrAccountOf(token), from, to, polls: 0 } satisfies Reference);
       return xml(
         `<FlexStatementResponse timestamp="${stamp()}">\n<Status>Success</Status>\n<ReferenceCode>${code}</ReferenceCode>\n<Url>${base}/GetStatement</Url>\n</FlexStatementResponse>`,
       );
@@ -272,10 +294,13 @@ export function ibkrHandlers() {
       await simDelay(150);
       const url = new URL(request.url);
       if (!request.headers.get("user-agent")) return fail(1020, "Invalid request or unable to validate request.");
-      const ref = references.get(url.searchParams.get("q") ?? "");
+      const code = url.searchParams.get("q") ?? "";
+      const ref = /^\d{10}$/.test(code) ? recall<Reference>("ref", code) : undefined;
       if (!ref || ref.token !== url.searchParams.get("t")) return fail(1017, "Reference code is invalid.");
-      if (ref.polls++ < PENDING_POLLS) return fail(1019, "Statement generation in progress. Please try again shortly.");
-      served.set(ref.token, (served.get(ref.token) ?? 0) + 1);
+      remember("ref", code, { ...ref, polls: ref.polls + 1 });
+      if (ref.polls < PENDING_POLLS) return fail(1019, "Statement generation in progress. Please try again shortly.");
+      const state = tokenState(ref.token);
+      remember("token", ref.token, { ...state, served: state.served + 1 });
       return xml(demoStatement(ref.account, ref.from, ref.to));
     }),
   ];
