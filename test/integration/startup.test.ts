@@ -43,7 +43,9 @@ describe("start-up configuration", () => {
   it("refuses an unknown name in DEMO_PROVIDERS", async () => {
     const { code, output } = await runServerUntilExit({ DEMO_PROVIDERS: "plaid,paypal" });
     expect(code).not.toBe(0);
-    expect(output).toMatch(/DEMO_PROVIDERS.*one of google,apple,plaid,evm,solana,binance,kraken,coinbase,ibkr,statement,stripe,smtp,prices/);
+    expect(output).toMatch(
+      /DEMO_PROVIDERS.*one of google,apple,plaid,evm,solana,binance,kraken,coinbase,ibkr,statement,stripe,smtp,prices/,
+    );
   });
 
   it("requires ENCRYPTION_KEY with DATABASE_URL and says how to make one", async () => {
