@@ -59,9 +59,11 @@ describe("the Flex Web Service", () => {
   });
 
   it("serves an expiring token once, then 1012; a busy one 1018 once", async () => {
+    // Tokens of this run: the simulator remembers tokens across processes and runs, as IBKR would.
+    const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     for (const [token, code] of [
-      ["sim-expires-u", 1012],
-      ["sim-busy-u", 1018],
+      [`sim-expires-${run}`, 1012],
+      [`sim-busy-${run}`, 1018],
     ] as const) {
       const credentials = { token, queryId: "7" };
       const ref = await sendRequest(credentials, settings);
@@ -69,7 +71,7 @@ describe("the Flex Web Service", () => {
       expect(await codeOf(sendRequest(credentials, settings))).toBe(code);
     }
     // The busy token's next request goes through.
-    expect((await sendRequest({ token: "sim-busy-u", queryId: "7" }, settings)).code).toMatch(/^\d+$/);
+    expect((await sendRequest({ token: `sim-busy-${run}`, queryId: "7" }, settings)).code).toMatch(/^\d+$/);
   });
 
   it("follows a GetStatement Url only on the service's host or IBKR's", async () => {
