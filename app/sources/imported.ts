@@ -36,6 +36,9 @@ export type ImportedEvent = { externalId: string; time: Date; currency?: string 
   | { kind: "cancel"; symbol: string; quantity: number; amount: number }
   // Units arriving from / leaving to outside the account at a USD price: a deposit (withdrawal) in kind.
   | { kind: "receive" | "send"; symbol: string; quantity: number; price: number }
+  // One cash balance exchanged for another (a currency conversion), `fee` in the sold currency.
+  // `currency` names the side that is not USD, so the ledger reads the trader row by row with rates.
+  | { kind: "fx"; sell: string; sellAmount: number; buy: string; buyAmount: number; fee?: number }
 );
 export type ImportBatch = {
   trades: ImportedTrade[];

@@ -79,16 +79,43 @@ describe("linking Interactive Brokers with a Flex token", () => {
     ).toBe(true);
     // Two windows (the latest year, then the one holding the day the account opened, 2025-01-02):
     // every row of the demo, which spans 23 months, once.
-    const expected = DEMO_IBKR.trades.length + 2 + 5; // trades; deposit and withdrawal; 4 cash events and the split
+    // Trades (two of them currency exchanges); deposit and withdrawal; 4 cash events and the split;
+    // the commission of the exchange back to dollars, a fee of its own.
+    const expected = DEMO_IBKR.trades.length + 2 + 5 + 1;
     expect(rows[0]!.fetched).toBe(expected);
     expect(rows[0]!.skipped).toEqual([]);
 
     const ledgerRes = await get("/api/portal/ledger", { cookie });
     expect(ledgerRes.status).toBe(200);
     const ledger = ((await ledgerRes.json()) as { data: LedgerJson }).data;
-    expect(ledger.trades).toHaveLength(DEMO_IBKR.trades.length);
+    // The two EUR.USD fills are currency exchanges (DECISIONS 206), not trades: 20,000 EUR bought
+    // at 1.04 for 20,800 USD (the 2 USD commission in the sold dollars), sold at 1.17 for 23,400
+    // USD (the commission, in the bought dollars, a fee of its own).
+    expect(ledger.trades).toHaveLength(DEMO_IBKR.trades.length - 2);
     const classes = new Set(ledger.trades.map((t) => t.assetClass));
-    expect([...classes].sort()).toEqual(["forex", "future", "option", "stock"]);
+    expect([...classes].sort()).toEqual(["future", "option", "stock"]);
+    const exchanges = ledger.events.filter((e) => e.kind === "fx");
+    expect(exchanges).toEqual([
+      expect.objectContaining({
+        time: "2025-02-03T09:30:00.000Z",
+        sell: "USD",
+        sellAmount: 20800,
+        buy: "EUR",
+        buyAmount: 20000,
+        fee: 2,
+      }),
+      expect.objectContaining({
+        time: "2025-10-01T09:30:00.000Z",
+        sell: "EUR",
+        sellAmount: 20000,
+        buy: "USD",
+        buyAmount: 23400,
+      }),
+    ]);
+    expect(exchanges[1]).not.toHaveProperty("fee");
+    expect(ledger.events).toContainEqual(
+      expect.objectContaining({ time: "2025-10-01T09:30:00.000Z", kind: "fee", amount: 2 }),
+    );
     // Trades from both windows: 2025's and 2026's.
     expect(ledger.trades.some((t) => t.symbol === "ESM6")).toBe(true);
     expect(ledger.trades.some((t) => t.symbol === "SAP" && t.currency === "EUR")).toBe(true);

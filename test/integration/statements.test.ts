@@ -123,6 +123,38 @@ describe("a statement file, self-reported", () => {
     if (rows) expect(rows).toEqual({ accounts: 1, trades: 1, flows: 1 });
   }, 120_000);
 
+  it("grades an IBKR Flex XML file, its currency exchanges valued on both sides", async () => {
+    const { cookie } = await signUp();
+    const flex = readFileSync(path.resolve(import.meta.dirname, "../fixtures/ibkr/activity.xml"));
+    const res = await upload("/api/statements", cookie, flex, "activity.xml");
+    const body = (await res.json()) as { data: Record<string, unknown> };
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.data).toMatchObject({ format: "flex", trades: 5, self_reported: true });
+    const [done] = await waitForImports(cookie, { timeoutMs: 60_000 });
+    expect(done, JSON.stringify(done)).toMatchObject({ state: "done", error: null });
+
+    // EUR.USD and EUR.GBP are exchanges of cash (DECISIONS 206); the pounds one buys have rates
+    // too, though no other row is in pounds, so nothing in the statement is left unvalued.
+    const ledger = (
+      (await (await get("/api/portal/ledger", { cookie })).json()) as {
+        data: { events: { kind: string; sell?: string; buy?: string }[] };
+      }
+    ).data;
+    expect(ledger.events.filter((e) => e.kind === "fx").map((e) => `${e.sell}→${e.buy}`)).toEqual([
+      "USD→EUR",
+      "EUR→GBP",
+    ]);
+    if (db) {
+      const ev = await db.query<{ result: unknown }>(
+        "select e.result from users u join evaluations e on e.id = u.current_evaluation_id where u.id = $1",
+        [await userId(cookie)],
+      );
+      expect(ev.rows).toHaveLength(1);
+      const warnings = (ev.rows[0]!.result as { warnings?: string[] }).warnings ?? [];
+      expect(warnings.filter((w) => /could not be valued/.test(w))).toEqual([]);
+    }
+  }, 120_000);
+
   it.each([
     [
       "a bad line",

@@ -175,6 +175,28 @@ export function resolveEvents(
         else skip(`${e.kind} without its quantity or price`);
         break;
       }
+      case "fx": {
+        // A currency exchange: the engine moves both cash balances and revalues them (DECISIONS 206).
+        const sell = str(e.data.sell);
+        const buy = str(e.data.buy);
+        const sellAmount = num(e.data.sellAmount);
+        const buyAmount = num(e.data.buyAmount);
+        const fee = e.data.fee === undefined ? 0 : num(e.data.fee);
+        if (sell && buy && sell !== buy && sellAmount > 0 && buyAmount > 0 && fee >= 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: "fx",
+            account: e.account,
+            sell,
+            sellAmount,
+            buy,
+            buyAmount,
+            ...(fee > 0 ? { fee } : {}),
+          });
+        else skip("currency exchange without its amounts");
+        break;
+      }
       case "cancel":
         break;
       default:

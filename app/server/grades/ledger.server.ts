@@ -759,11 +759,14 @@ async function rowByRowLedger(
     (_, i) => (symbolCurrency.get(marks[i]!.symbol) ?? marks[i]!.currency) === marks[i]!.currency,
   );
   // The rates of every currency in the ledger, and of the dollar (the benchmark's), over its days.
+  // An exchange names two (its row, one): EUR.GBP's pounds too.
   const currencies = new Set<string>([DEFAULT_BASE_CURRENCY, ...others.keys()]);
+  for (const e of ledger.events) if (e.kind === "fx") currencies.add(e.sell).add(e.buy);
   currencies.delete(base);
   let first = asOf.getTime();
   for (const t of ledger.trades) first = Math.min(first, Date.parse(t.time));
   for (const c of ledger.cashFlows) first = Math.min(first, Date.parse(c.time));
+  for (const e of ledger.events) if (e.kind === "fx") first = Math.min(first, Date.parse(e.time));
   try {
     const fxRates = await fxRatesFor(
       db,

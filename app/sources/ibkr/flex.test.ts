@@ -60,7 +60,7 @@ describe("parseFlexStatement", () => {
     });
   });
 
-  it("keeps a future's multiplier and expiry, an option's contract size, a forex pair in its quote currency", () => {
+  it("keeps a future's multiplier and expiry and an option's contract size", () => {
     const s = parsed();
     expect(s.trades.find((t) => t.symbol === "ESH5")).toMatchObject({
       assetClass: "future",
@@ -77,21 +77,59 @@ describe("parseFlexStatement", () => {
       multiplier: 100,
       expiry: "2025-06-20",
     });
-    const eurusd = s.trades.find((t) => t.symbol === "EUR.USD")!;
-    expect(eurusd).toMatchObject({
-      assetClass: "forex",
-      side: "buy",
-      quantity: 10000,
-      price: 1.085,
-      currency: "USD",
+  });
+
+  it("reads a CASH trade as an exchange of one cash balance for another, never a position", () => {
+    const s = parsed();
+    expect(s.trades.some((t) => t.symbol.includes("."))).toBe(false);
+    // Bought 10,000 EUR.USD at 1.085: 10,850 USD (IBKR's proceeds) sold, 10,000 EUR bought, the
+    // USD commission in the sold currency.
+    expect(s.events).toContainEqual({
+      externalId: "ibkr:9006",
+      time: new Date("2025-02-12T12:00:00Z"),
+      currency: "EUR",
+      kind: "fx",
+      sell: "USD",
+      sellAmount: 10850,
+      buy: "EUR",
+      buyAmount: 10000,
       fee: 2,
     });
-    expect(eurusd.multiplier).toBeUndefined();
-    // EUR.GBP's commission is in USD, not the pair's quote currency: a fee event of its own.
-    expect(s.trades.find((t) => t.symbol === "EUR.GBP")).toMatchObject({ side: "sell", currency: "GBP", fee: 0 });
+    // Sold 5,000 EUR.GBP at 0.84 (no proceeds given): 5,000 EUR for 4,200 GBP; its commission is in
+    // USD, neither side of the pair: a fee event of its own.
+    expect(s.events).toContainEqual(
+      expect.objectContaining({ externalId: "ibkr:9010", kind: "fx", sell: "EUR", sellAmount: 5000, buy: "GBP" }),
+    );
+    const gbp = s.events.find((e) => e.externalId === "ibkr:9010");
+    expect(gbp && gbp.kind === "fx" && gbp.buyAmount).toBeCloseTo(4200, 9);
+    expect(gbp).not.toHaveProperty("fee");
     expect(s.events).toContainEqual(
       expect.objectContaining({ externalId: "ibkr:commission:9010", kind: "fee", amount: 2, currency: "USD" }),
     );
+  });
+
+  it("undoes a cancelled exchange with the opposite one, and counts a pair it cannot read", () => {
+    const row = (attrs: string) =>
+      `<FlexQueryResponse><FlexStatements count="1"><FlexStatement accountId="U1" fromDate="20250101" toDate="20251231"><Trades>` +
+      `<Trade currency="USD" assetCategory="CASH" ${attrs} levelOfDetail="EXECUTION" />` +
+      `</Trades></FlexStatement></FlexStatements></FlexQueryResponse>`;
+    const cancelled = parseFlexStatement(
+      row(
+        `symbol="EUR.USD" transactionID="1" dateTime="20250301;100000" quantity="-1000" tradePrice="1.1" ibCommission="0" buySell="BUY (Ca.)" transactionType="TradeCancel"`,
+      ),
+    );
+    if (!cancelled.ok) throw new Error(cancelled.problems.join("; "));
+    expect(cancelled.events).toEqual([
+      expect.objectContaining({ externalId: "ibkr:cancel:1", kind: "fx", sell: "EUR", sellAmount: 1000, buy: "USD" }),
+    ]);
+    const odd = parseFlexStatement(
+      row(
+        `symbol="EURUSD" transactionID="2" dateTime="20250301;100000" quantity="1000" tradePrice="1.1" buySell="BUY"`,
+      ),
+    );
+    if (!odd.ok) throw new Error(odd.problems.join("; "));
+    expect(odd.events).toEqual([]);
+    expect(odd.skipped).toEqual({ "currency exchange without its id, time, pair, quantity or price": 1 });
   });
 
   it("turns a cancellation into a cancel, leaves order summaries out and counts a bond", () => {
@@ -100,7 +138,8 @@ describe("parseFlexStatement", () => {
     expect(s.events).toContainEqual(
       expect.objectContaining({ kind: "cancel", symbol: "MSFT", quantity: 5, amount: 2000 }),
     );
-    expect(s.trades).toHaveLength(7);
+    // Nine execution rows: a cancel, a bond and two currency exchanges are not trades.
+    expect(s.trades).toHaveLength(5);
     expect(s.skipped["trade in BOND"]).toBe(1);
   });
 

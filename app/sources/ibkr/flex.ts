@@ -56,7 +56,6 @@ const CATEGORY: Record<string, AssetClass> = {
   FOP: "option",
   FSOPT: "option",
   FUT: "future",
-  CASH: "forex",
   CFD: "cfd",
   FXCFD: "cfd",
   CRYPTO: "crypto",
@@ -194,7 +193,7 @@ export function parseFlexStatement(xml: string): FlexResult {
   return out;
 }
 
-/** Futures and forex keep IBKR's symbol (ESM5, EUR.USD); an option's OCC-style symbol loses its padding. */
+/** Futures keep IBKR's symbol (ESM5); an option's OCC-style symbol loses its padding. */
 function symbolOf(r: Attrs): string | null {
   const s = r.symbol?.trim();
   if (!s) return null;
@@ -204,6 +203,7 @@ function symbolOf(r: Attrs): string | null {
 function mapTrade(r: Attrs, out: FlexStatement, skip: (why: string) => void): void {
   if (!isDetail(r)) return;
   const category = r.assetCategory ?? "";
+  if (category === "CASH") return mapExchange(r, out, skip);
   const assetClass = r.subCategory === "ETF" && category === "STK" ? "etf" : CATEGORY[category];
   if (!assetClass) return skip(`trade in ${category || "an unknown asset category"}`);
   const id = r.transactionID || r.tradeID;
@@ -232,7 +232,7 @@ function mapTrade(r: Attrs, out: FlexStatement, skip: (why: string) => void): vo
     return;
   }
   // IBKR states commission as a negative amount in its own currency; in the trade's currency it is
-  // the trade's fee, in another (a forex trade's commission in the base currency) a fee event.
+  // the trade's fee, in another (a EUR stock's commission charged in USD) a fee event.
   const commission = Math.abs(num(r.ibCommission) || 0);
   const commissionCurrency = r.ibCommissionCurrency || currency;
   const sameCurrency = commissionCurrency === currency;
@@ -251,6 +251,56 @@ function mapTrade(r: Attrs, out: FlexStatement, skip: (why: string) => void): vo
     ...(expiry && (assetClass === "future" || assetClass === "option") ? { expiry } : {}),
   });
   if (!sameCurrency && commission > 0)
+    out.events.push({
+      externalId: `ibkr:commission:${id}`,
+      time,
+      currency: commissionCurrency,
+      kind: "fee",
+      amount: commission,
+    });
+}
+
+/**
+ * A CASH trade (EUR.USD): IBKR settles spot currency trades into the account's cash balances, so
+ * it is an exchange of one balance for another, not a position (DECISIONS 206). Bought 20,000
+ * EUR.USD at 1.04 sells 20,800 USD and buys 20,000 EUR; the engine revalues the euros held daily.
+ */
+function mapExchange(r: Attrs, out: FlexStatement, skip: (why: string) => void): void {
+  const id = r.transactionID || r.tradeID;
+  const time = flexTime(r.dateTime) ?? flexTime(r.tradeDate);
+  const pair = /^([A-Z]{3})\.([A-Z]{3})$/.exec((r.symbol ?? "").trim());
+  const quantity = Math.abs(num(r.quantity));
+  const price = num(r.tradePrice);
+  if (!id || !time || !pair || !(quantity > 0) || !(price > 0))
+    return skip("currency exchange without its id, time, pair, quantity or price");
+  const [, base, quote] = pair as unknown as [string, string, string];
+  const buySell = (r.buySell ?? "").toUpperCase();
+  const bought = buySell.startsWith("BUY") ? true : buySell.startsWith("SELL") ? false : num(r.quantity) > 0;
+  // A cancellation is the opposite exchange at the same price: it undoes the one it cancels.
+  const cancel = buySell.includes("(CA.)") || r.transactionType === "TradeCancel";
+  const buysBase = cancel ? !bought : bought;
+  // The quote side as IBKR booked it (proceeds, to the cent), else quantity × price.
+  const proceeds = Math.abs(num(r.proceeds));
+  const quoted = proceeds > 0 ? proceeds : quantity * price;
+  const [sell, sellAmount, buy, buyAmount] = buysBase
+    ? [quote, quoted, base, quantity]
+    : [base, quantity, quote, quoted];
+  const commission = cancel ? 0 : Math.abs(num(r.ibCommission) || 0);
+  const commissionCurrency = r.ibCommissionCurrency || quote;
+  const feeInSold = commission > 0 && commissionCurrency === sell;
+  out.events.push({
+    externalId: `ibkr:${cancel ? "cancel:" : ""}${id}`,
+    time,
+    // The side that is not USD (the pair's base when neither is): see ImportedEvent "fx".
+    currency: base === "USD" ? quote : base,
+    kind: "fx",
+    sell,
+    sellAmount,
+    buy,
+    buyAmount,
+    ...(feeInSold ? { fee: commission } : {}),
+  });
+  if (commission > 0 && !feeInSold)
     out.events.push({
       externalId: `ibkr:commission:${id}`,
       time,
