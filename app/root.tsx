@@ -12,6 +12,8 @@ import { AppToaster } from "./components/Toaster";
 import { VerifyBanner } from "./components/VerifyBanner";
 import { ConfirmProvider } from "./components/ConfirmDialog";
 import { DeviceProvider } from "./lib/device";
+import { DEFAULT_LOCALE, localeFromAcceptLanguage } from "./lib/locale";
+import { LocaleProvider } from "./lib/locale-context";
 import { deviceClassFromUserAgent } from "./lib/device-class";
 import { useNonce } from "./lib/nonce";
 import { THEME_COLORS, themeFromCookieHeader } from "./lib/theme";
@@ -54,6 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ENV: getPublicEnv(),
     demo: demoBannerSubjects(),
     theme: themeFromCookieHeader(request.headers.get("cookie")),
+    // Amounts in the reader's locale (DECISIONS 205), chosen here once so hydration formats alike.
+    locale: localeFromAcceptLanguage(request.headers.get("accept-language")),
   });
 }
 
@@ -81,24 +85,26 @@ function Document({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <DeviceProvider initial={data?.device ?? "pc"}>
-          <ConfirmProvider>
-            <NavProgress />
-            {data?.demo ? <DemoBanner subjects={data.demo} /> : null}
-            <Header
-              user={data?.user ?? null}
-              grade={data?.grade ?? null}
-              unread={data?.unread ?? 0}
-              admin={data?.admin ?? false}
-            />
-            {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
-            <main id="main" tabIndex={-1}>
-              {children}
-            </main>
-            <Footer supportEmail={data?.ENV.SUPPORT_EMAIL} />
-            <AppToaster />
-          </ConfirmProvider>
-        </DeviceProvider>
+        <LocaleProvider locale={data?.locale ?? DEFAULT_LOCALE}>
+          <DeviceProvider initial={data?.device ?? "pc"}>
+            <ConfirmProvider>
+              <NavProgress />
+              {data?.demo ? <DemoBanner subjects={data.demo} /> : null}
+              <Header
+                user={data?.user ?? null}
+                grade={data?.grade ?? null}
+                unread={data?.unread ?? 0}
+                admin={data?.admin ?? false}
+              />
+              {data?.user && !data.user.email_verified ? <VerifyBanner email={data.user.email} /> : null}
+              <main id="main" tabIndex={-1}>
+                {children}
+              </main>
+              <Footer supportEmail={data?.ENV.SUPPORT_EMAIL} />
+              <AppToaster />
+            </ConfirmProvider>
+          </DeviceProvider>
+        </LocaleProvider>
         <ScrollRestoration nonce={nonce} />
         <script
           nonce={nonce}

@@ -3,6 +3,7 @@ import { recordDays } from "~/analytics";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
 import { figureText, formatDay, formatPercent, formatScore } from "~/lib/format-number";
 import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
+import { useLocale } from "~/lib/locale-context";
 import { currencySplitSentence } from "~/lib/currency-split";
 import { disagreementLine, unpricedLine } from "~/lib/data-quality";
 import { LineChart } from "./Charts";
@@ -67,8 +68,9 @@ export function GradeReport({ data }: { data: ReportData }) {
   const currencySplit = currencySplitSentence(m);
   // Amounts in the grade's base currency (engine 3.1 on; absent: US dollars).
   const base = m.baseCurrency ?? "USD";
+  const locale = useLocale();
   const money = (k: "totalPnl" | "income", v: number | null) =>
-    data.showAmounts && v !== null ? formatMetric(k, v, base) : "hidden";
+    data.showAmounts && v !== null ? formatMetric(k, v, base, locale) : "hidden";
   if (!e.tier || !e.stars || !e.dimensions) {
     return (
       <section className="card">
@@ -286,7 +288,7 @@ export function GradeReport({ data }: { data: ReportData }) {
             </strong>{" "}
             {currencySplit}
             {m.fxRealizedPnl !== undefined && m.fxRealizedPnl !== null && data.showAmounts
-              ? ` Realized FX P&L on cash: ${formatMetric("fxRealizedPnl", m.fxRealizedPnl, base)}.`
+              ? ` Realized FX P&L on cash: ${formatMetric("fxRealizedPnl", m.fxRealizedPnl, base, locale)}.`
               : ""}
           </p>
         ) : null}

@@ -1,4 +1,5 @@
 import { formatMoney, formatNumber, formatPercent, sideLabel } from "~/lib/format-number";
+import { useLocale } from "~/lib/locale-context";
 import type { HoldingRow, TradeRow } from "~/server/grades/portfolio.server";
 import { PagedTable, type Column } from "./PagedTable";
 
@@ -26,6 +27,7 @@ export function TradesTable({
   order: "asc" | "desc";
   amounts?: boolean;
 }) {
+  const locale = useLocale();
   // Each price in its own currency; the currency gets a column of its own when the rows differ.
   const mixed = rows.some((r) => r.currency !== rows[0]?.currency);
   const columns: Column<TradeRow>[] = [
@@ -39,13 +41,26 @@ export function TradesTable({
             label: "Quantity",
             sortable: true,
             numeric: true,
-            render: (r: TradeRow) => formatNumber(r.quantity ?? 0, 6),
+            render: (r: TradeRow) => formatNumber(r.quantity ?? 0, 6, 0, locale),
           },
         ]
       : []),
-    { key: "price", label: "Price", sortable: true, numeric: true, render: (r) => formatMoney(r.price, r.currency) },
+    {
+      key: "price",
+      label: "Price",
+      sortable: true,
+      numeric: true,
+      render: (r) => formatMoney(r.price, r.currency, locale),
+    },
     ...(amounts
-      ? [{ key: "fee", label: "Fee", numeric: true, render: (r: TradeRow) => formatMoney(r.fee ?? 0, r.currency) }]
+      ? [
+          {
+            key: "fee",
+            label: "Fee",
+            numeric: true,
+            render: (r: TradeRow) => formatMoney(r.fee ?? 0, r.currency, locale),
+          },
+        ]
       : []),
     ...(mixed ? [{ key: "currency", label: "Currency", render: (r: TradeRow) => r.currency }] : []),
     { key: "account", label: "Account", render: (r) => r.account },
@@ -80,7 +95,8 @@ export function HoldingsTable({
   order: "asc" | "desc";
   amounts?: boolean;
 }) {
-  const money = (v: number) => formatMoney(v, meta.currency);
+  const locale = useLocale();
+  const money = (v: number) => formatMoney(v, meta.currency, locale);
   const columns: Column<HoldingRow>[] = [
     { key: "symbol", label: "Symbol", sortable: true, render: (r) => r.symbol },
     { key: "weight", label: "Share", sortable: true, numeric: true, render: (r) => formatPercent(r.weight) },
@@ -90,7 +106,7 @@ export function HoldingsTable({
             key: "quantity",
             label: "Quantity",
             numeric: true,
-            render: (r: HoldingRow) => formatNumber(r.quantity ?? 0, 6),
+            render: (r: HoldingRow) => formatNumber(r.quantity ?? 0, 6, 0, locale),
           },
           {
             key: "avg_cost",

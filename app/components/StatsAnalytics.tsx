@@ -4,6 +4,7 @@ import { JOURNAL_SORTS, PUBLIC_JOURNAL_SORTS, type JournalQuery, type JournalSor
 import type { GlossaryKey } from "~/content/glossary";
 import { createContext, useContext } from "react";
 import { formatMoney, sideLabel } from "~/lib/format-number";
+import { useLocale } from "~/lib/locale-context";
 import { cardPercent, METRICS } from "~/lib/metrics";
 import { pageCount } from "~/lib/paging";
 import { Pager } from "./Pager";
@@ -19,7 +20,8 @@ const signed = (v: number | null | undefined, digits = 1) => cardPercent(v, true
 const BaseCurrency = createContext("USD");
 function useMoney() {
   const currency = useContext(BaseCurrency);
-  return (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatMoney(v, currency));
+  const locale = useLocale();
+  return (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatMoney(v, currency, locale));
 }
 /** Green, red or neither, as the figure reads: a percentage shown as 0.0% (to `digits`) is neither. */
 const tone = (v: number | null | undefined, digits?: number) =>
@@ -53,7 +55,9 @@ export function StatsAnalytics({
   own: boolean;
   currency?: string;
 }) {
-  const usd = (v: number | null | undefined) => (v === null || v === undefined ? "—" : formatMoney(v, currency));
+  const locale = useLocale();
+  const usd = (v: number | null | undefined) =>
+    v === null || v === undefined ? "—" : formatMoney(v, currency, locale);
   return (
     <BaseCurrency.Provider value={currency}>
       <div className="analytics">

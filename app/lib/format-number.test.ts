@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   formatCompact,
   formatDay,
+  formatMoney,
   formatNumber,
   formatPercent,
   formatScore,
@@ -79,5 +80,46 @@ describe("money, numbers, dates and sides", () => {
     expect(formatDay(new Date("2025-07-01T23:30:00Z"))).toBe("Jul 1, 2025");
     expect(formatDay("2024-12-31T00:00:00Z")).toBe("Dec 31, 2024");
     expect(["buy", "sell", "long", "SHORT"].map(sideLabel)).toEqual(["Buy", "Sell", "Long", "Short"]);
+  });
+});
+
+describe("amounts in the trader's locale (DECISIONS 205)", () => {
+  const NNBSP = "\u202f"; // narrow no-break space: French groups thousands with it
+  const NBSP = "\u00a0"; // no-break space: before the sign after the amount
+
+  it("writes en-US by default, as before: $1,234.56", () => {
+    expect(formatMoney(1234.56)).toBe("$1,234.56");
+    expect(formatMoney(1234.56, "USD", "en-US")).toBe("$1,234.56");
+    expect(formatMoney(1234.5, "EUR")).toBe("€1,234.50");
+    expect(formatUsd(-4729.78, "en-US")).toBe("\u2212$4,729.78");
+  });
+
+  it("writes de-DE with a dot for thousands, a comma for decimals and the sign after: 1.234,56 €", () => {
+    expect(formatMoney(1234.56, "EUR", "de-DE")).toBe(`1.234,56${NBSP}€`);
+    expect(formatMoney(-1234.56, "EUR", "de-DE")).toBe(`\u22121.234,56${NBSP}€`);
+    expect(formatMoney(1234.56, "USD", "de-DE")).toBe(`1.234,56${NBSP}$`);
+    expect(formatUsd(0.00001234, "de-DE")).toBe(`0,0000123${NBSP}$`);
+    expect(formatNumber(12345.678, 2, 0, "de-DE")).toBe("12.345,68");
+  });
+
+  it("writes fr-FR with narrow no-break spaces between thousands", () => {
+    expect(formatMoney(1234.56, "EUR", "fr-FR")).toBe(`1${NNBSP}234,56${NBSP}€`);
+    expect(formatMoney(-1234567.8, "EUR", "fr-FR")).toBe(`\u22121${NNBSP}234${NNBSP}567,80${NBSP}€`);
+    expect(formatNumber(0.5, 6, 0, "fr-FR")).toBe("0,5");
+  });
+
+  it("gives each currency its own decimals: yen and won have none", () => {
+    expect(formatMoney(1234.56, "JPY", "ja-JP")).toBe("￥1,235");
+    expect(formatMoney(1234.56, "JPY", "en-US")).toBe("¥1,235");
+    expect(formatMoney(1234.56, "KRW", "ko-KR")).toBe("₩1,235");
+  });
+
+  it("puts a true minus wherever the locale's sign stands, and a code beside the amount when Intl has no sign for it", () => {
+    const shekels = formatMoney(-1234.56, "ILS", "he-IL");
+    expect(shekels).toContain("\u22121,234.56");
+    expect(shekels).not.toContain("-");
+    expect(formatMoney(-1234.5, "XYZ", "de-DE")).toBe(`\u22121.234,50${NBSP}XYZ`);
+    expect(formatMoney(-1234.5, "X1", "de-DE")).toBe("\u22121.234,5 X1");
+    expect(formatMoney(Number.NaN, "EUR", "de-DE")).toBe("—");
   });
 });

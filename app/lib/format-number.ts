@@ -1,11 +1,28 @@
-// The one place numbers and dates become text (English grouping, UTC dates). Intl formatters are
-// costly to build, so each is made once here and reused on every render.
+import { DEFAULT_LOCALE } from "./locale";
 
-const plain = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-const byDigits = new Map<string, Intl.NumberFormat>();
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 2 });
-// Sub-cent prices (tokens): three significant digits, so 0.00001234 reads $0.0000123, not $0.00.
-const usdSmall = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumSignificantDigits: 3 });
+// The one place numbers and dates become text. Amounts and quantities are written in the trader's
+// locale (DECISIONS 205: the caller passes useLocale()'s, or none for en-US); percentages, scores,
+// counts and dates read the same for everyone (English grouping, UTC dates), as the card draws them.
+// Intl formatters are costly to build, so each is made once here and reused on every render.
+
+const plain = new Intl.NumberFormat(DEFAULT_LOCALE, { maximumFractionDigits: 2 });
+// By locale and options. A request names its locale, so the map is emptied past a bound rather
+// than growing with every tag a client invents.
+const formats = new Map<string, Intl.NumberFormat | null>();
+const MAX_FORMATS = 500;
+function numberFormat(key: string, make: () => Intl.NumberFormat): Intl.NumberFormat | null {
+  let f = formats.get(key);
+  if (f === undefined) {
+    try {
+      f = make();
+    } catch {
+      f = null; // a malformed currency code
+    }
+    if (formats.size >= MAX_FORMATS) formats.clear();
+    formats.set(key, f);
+  }
+  return f;
+}
 const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
 /** PRODUCT §5: English grouping; K from 10,000 and M from 1,000,000 (B beyond, same rule). */
@@ -26,16 +43,16 @@ function trim(n: number): string {
   return floored.toFixed(1).replace(/\.0$/, "");
 }
 
-/** English grouping, at most `digits` decimals (0 for counts: 12,345), at least `minDigits`. */
-export function formatNumber(value: number, digits = 2, minDigits = 0): string {
-  const key = `${digits}:${minDigits}`;
-  let f = byDigits.get(key);
-  if (!f)
-    byDigits.set(
-      key,
-      (f = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits, minimumFractionDigits: minDigits })),
-    );
-  return f.format(value);
+/**
+ * The locale's grouping (English by default: 12,345; de-DE: 12.345), at most `digits` decimals (0
+ * for counts), at least `minDigits`.
+ */
+export function formatNumber(value: number, digits = 2, minDigits = 0, locale = DEFAULT_LOCALE): string {
+  const f = numberFormat(
+    `n ${locale} ${digits} ${minDigits}`,
+    () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: minDigits }),
+  );
+  return f!.format(value);
 }
 
 /** The minus sign of every figure on a page (U+2212), never a hyphen. */
@@ -61,36 +78,29 @@ export function figureText(text: string): string {
   return text.replace(/(\d) %/g, "$1%").replace(/(^|[\s(/])-(?=[\d$])/g, `$1${MINUS}`);
 }
 
-/** Dollars with cents; amounts under a cent keep three significant digits. A loss has a true minus. */
-export function formatUsd(value: number): string {
-  if (!Number.isFinite(value)) return "—";
-  return trueMinus(value !== 0 && Math.abs(value) < 0.01 ? usdSmall.format(value) : usd.format(value));
+/** Dollars, as formatMoney writes them: cents, three significant digits under a cent, a true minus. */
+export function formatUsd(value: number, locale = DEFAULT_LOCALE): string {
+  return formatMoney(value, "USD", locale);
 }
 
-// Formatters of other currencies, made on first use (a page shows one or two).
-const moneyFormats = new Map<string, [Intl.NumberFormat, Intl.NumberFormat] | null>();
-
 /**
- * An amount in a currency with its sign ("€1,234.50", "CA$12.00", "¥1,200"): formatUsd for the
- * dollar; a code Intl does not know as "1,234.50 XYZ".
+ * An amount in a currency with its sign, in the locale's format and the currency's own decimals:
+ * "$1,234.56", "€1,234.50", "CA$12.00", "¥1,235" in en-US; "1.234,56 €" in de-DE; "￥1,235" in
+ * ja-JP. Amounts under a hundredth keep three significant digits ("$0.0000123", not "$0.00"); a
+ * loss has a true minus wherever the locale puts its sign; a code Intl has no sign for follows the
+ * amount ("1,234.50 XYZ"; a malformed one, which Intl refuses, "1,234.5 X1").
  */
-export function formatMoney(value: number, currency = "USD"): string {
-  if (currency === "USD") return formatUsd(value);
+export function formatMoney(value: number, currency = "USD", locale = DEFAULT_LOCALE): string {
   if (!Number.isFinite(value)) return "—";
-  let f = moneyFormats.get(currency);
-  if (f === undefined) {
-    try {
-      f = [
-        new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 2 }),
-        new Intl.NumberFormat("en-US", { style: "currency", currency, maximumSignificantDigits: 3 }),
-      ];
-    } catch {
-      f = null;
-    }
-    moneyFormats.set(currency, f);
-  }
-  if (f === null) return `${trueMinus(formatNumber(value, 2))} ${currency}`;
-  return trueMinus(value !== 0 && Math.abs(value) < 0.01 ? f[1].format(value) : f[0].format(value));
+  const small = value !== 0 && Math.abs(value) < 0.01;
+  const f = numberFormat(`${small ? "s" : "m"} ${locale} ${currency}`, () =>
+    small
+      ? new Intl.NumberFormat(locale, { style: "currency", currency, maximumSignificantDigits: 3 })
+      : new Intl.NumberFormat(locale, { style: "currency", currency }),
+  );
+  // A formatted number has no other hyphen: its sign may follow a direction mark (he-IL).
+  if (f) return f.format(value).replace("-", MINUS);
+  return `${formatNumber(value, 2, 0, locale).replace("-", MINUS)} ${currency}`;
 }
 
 /**

@@ -240,9 +240,14 @@ function shown(key: MetricKey, value: number): number {
 /**
  * A figure as the report prints it: "+12.3%", "−4.5%", "$1,234.56", "1.85", "3.2 days", "—" when
  * unknown. A percentage reads as the card draws it, so a return or a drawdown is one string on
- * every page, the card and /verify.
+ * every page, the card and /verify; only an amount is in the trader's `locale` (DECISIONS 205).
  */
-export function formatMetric(key: MetricKey, value: number | null | undefined, currency = "USD"): string {
+export function formatMetric(
+  key: MetricKey,
+  value: number | null | undefined,
+  currency = "USD",
+  locale?: string,
+): string {
   const m: MetricDefinition = METRICS[key];
   if (value === null) return m.none ?? "—";
   if (value === undefined) return "—";
@@ -252,7 +257,7 @@ export function formatMetric(key: MetricKey, value: number | null | undefined, c
     case "percent":
       return cardPercent(v, m.sign !== "plain");
     case "money":
-      return formatMoney(v, currency);
+      return formatMoney(v, currency, locale);
     case "ratio":
       return trueMinus(v.toFixed(2));
     case "multiple":

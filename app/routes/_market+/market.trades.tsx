@@ -5,6 +5,7 @@ import { EmptyState } from "~/components/Page";
 import { PagedTable } from "~/components/PagedTable";
 import { displayName } from "~/lib/display-name";
 import { formatNumber, formatUsd, sideLabel } from "~/lib/format-number";
+import { useLocale } from "~/lib/locale-context";
 import { seo } from "~/lib/seo";
 import { timeAgo } from "~/lib/time-ago";
 import { marketTradesFor } from "~/web/market-routes.server";
@@ -19,6 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function MarketTrades() {
   const { data, meta, sort_by, order, now } = useLoaderData<typeof loader>();
+  const locale = useLocale();
   return (
     <section>
       <h2>Recent trades</h2>
@@ -59,9 +61,9 @@ export default function MarketTrades() {
               label: "Quantity",
               numeric: true,
               render: (r) =>
-                r.quantity === null ? <span className="muted">hidden</span> : formatNumber(r.quantity, 6),
+                r.quantity === null ? <span className="muted">hidden</span> : formatNumber(r.quantity, 6, 0, locale),
             },
-            { key: "price", label: "Price", numeric: true, render: (r) => formatUsd(r.price) },
+            { key: "price", label: "Price", numeric: true, render: (r) => formatUsd(r.price, locale) },
           ]}
         />
       )}
