@@ -25,6 +25,9 @@ export async function launchBrowser(): Promise<Browser> {
       "--no-first-run",
       "--disable-component-update",
       "--disable-sync",
+      // Amounts follow the browser's language (DECISIONS 205): the tests read them in en-US whatever
+      // the machine's LANG; a test that wants another sets the context's locale.
+      "--lang=en-US",
     ],
   });
 }
