@@ -63,4 +63,32 @@ describe.skipIf(skipE2E)("a statement uploaded in a real browser", () => {
     }
     await ctx.close();
   }, 120_000);
+
+  it("uploads with JavaScript on at 375 px: the page hydrates without an error and keeps its answers", async () => {
+    const { cookie } = await signUp();
+    const ctx = await sessionContext(browser, cookie, { viewport: { width: 375, height: 800 } });
+    const page = await ctx.newPage();
+    // The page once bundled the CSV parser, whose Node `Buffer` broke hydration in the browser.
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(baseUrl() + "/link/statement");
+    await page.getByRole("heading", { level: 1, name: "Upload a statement" }).waitFor();
+    expect(await page.textContent("main")).toContain("date, type, symbol, quantity, price");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    await page.setInputFiles('input[name="file"]', {
+      name: "bad.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("date,type,symbol,quantity,price\n2024-01-02,buy,AAPL,1,ten\n"),
+    });
+    await page.getByRole("button", { name: "Upload and grade" }).click();
+    await page.getByText("line 2: price is not a number").waitFor();
+    await page.setInputFiles('input[name="file"]', TEMPLATE);
+    await page.getByRole("button", { name: "Upload and grade" }).click();
+    await page.waitForURL(/\/profile\/account(#imports)?$/, { timeout: 20_000 });
+    await page.getByText("Statement (self-reported)").first().waitFor();
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
 });

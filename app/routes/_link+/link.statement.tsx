@@ -12,13 +12,19 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Upload a stateme
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return json({ formats: acceptedFormats(), maxMb: MAX_STATEMENT_BYTES / 1024 / 1024 });
+  // The template's columns travel as data: importing them into the page would bundle the parser.
+  return json({
+    formats: acceptedFormats(),
+    maxMb: MAX_STATEMENT_BYTES / 1024 / 1024,
+    columns: STATEMENT_COLUMNS,
+    types: STATEMENT_TYPES,
+  });
 }
 
 export const action = statementPageAction;
 
 export default function LinkStatement() {
-  const { formats, maxMb } = useLoaderData<typeof loader>();
+  const { formats, maxMb, columns, types } = useLoaderData<typeof loader>();
   const reply = useActionData<StatementPageReply>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -54,14 +60,15 @@ export default function LinkStatement() {
         </button>
       </Form>
       <p>
-        From Interactive Brokers, upload an Activity Flex Query's XML statement as it is: its futures, forex and CFDs
-        keep their contract size. <Link to="/link/ibkr">Link Interactive Brokers</Link> says how to make the query, and
-        linking it instead gives a verified grade.
+        From Interactive Brokers, upload an Activity Flex Query's XML statement as it is: its futures and CFDs keep
+        their contract size, and its currency trades move its cash from one currency to another.{" "}
+        <Link to="/link/ibkr">Link Interactive Brokers</Link> says how to make the query, and linking it instead gives a
+        verified grade.
       </p>
       <h2>The template</h2>
       <p>
-        One row per trade or cash movement, with a header line. Columns: <code>{STATEMENT_COLUMNS.join(", ")}</code>.
-        Types: <code>{STATEMENT_TYPES.join(", ")}</code>.{" "}
+        One row per trade or cash movement, with a header line. Columns: <code>{columns.join(", ")}</code>. Types:{" "}
+        <code>{types.join(", ")}</code>.{" "}
         <a href="/statement-template.csv" download>
           Download an example
         </a>
