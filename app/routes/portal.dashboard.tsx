@@ -45,6 +45,7 @@ const KIND: Record<LinkedAccountKind, string> = {
   ibkr: "IBKR",
   kraken: "Kraken",
   coinbase: "Coinbase",
+  okx: "OKX",
   statement: "Statement",
 };
 

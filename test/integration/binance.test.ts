@@ -128,7 +128,7 @@ describe("linking Binance with an API key", () => {
     expect(JSON.stringify(missing.body)).toContain("Enter the API key.");
     const bybit = await linkKey({ exchange: "bybit", api_key: "k" }, cookie);
     expect(bybit.status).toBe(400);
-    expect(bybit.body.error!.message).toBe("Bybit cannot be linked yet. Binance, Kraken and Coinbase can.");
+    expect(bybit.body.error!.message).toBe("Bybit cannot be linked yet. Binance, Kraken, Coinbase and OKX can.");
     const unknown = await linkKey({ exchange: "mtgox", api_key: "k" }, cookie);
     expect(unknown.status).toBe(400);
   });

@@ -5,6 +5,7 @@ import { appleHandlers } from "./apple";
 import { binanceHandlers } from "./binance";
 import { krakenHandlers } from "./kraken";
 import { coinbaseHandlers } from "./coinbase";
+import { okxHandlers } from "./okx";
 import { googleHandlers } from "./google";
 import { ibkrHandlers } from "./ibkr";
 import { evmHandlers } from "./evm";
@@ -29,6 +30,7 @@ export type ProviderMockFlags = {
   ibkr?: boolean;
   kraken?: boolean;
   coinbase?: boolean;
+  okx?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -74,6 +76,10 @@ export async function startProviderMocks(
   if (which.coinbase) {
     handlers.push(...coinbaseHandlers());
     providers.push("coinbase");
+  }
+  if (which.okx) {
+    handlers.push(...okxHandlers());
+    providers.push("okx");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

@@ -243,6 +243,7 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   ibkr: "Interactive Brokers (Flex token)",
   kraken: "Kraken (read-only key)",
   coinbase: "Coinbase (read-only key)",
+  okx: "OKX (read-only key)",
   statement: "Statement (self-reported)",
 };
 

@@ -21,6 +21,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   ibkr: ibkrProvider,
   kraken: exchangeProvider("kraken"),
   coinbase: exchangeProvider("coinbase"),
+  okx: exchangeProvider("okx"),
   statement: statementProvider,
 };
 
