@@ -46,6 +46,7 @@ const KIND: Record<LinkedAccountKind, string> = {
   kraken: "Kraken",
   coinbase: "Coinbase",
   okx: "OKX",
+  bybit: "Bybit",
   statement: "Statement",
 };
 

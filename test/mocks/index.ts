@@ -6,6 +6,7 @@ import { binanceHandlers } from "./binance";
 import { krakenHandlers } from "./kraken";
 import { coinbaseHandlers } from "./coinbase";
 import { okxHandlers } from "./okx";
+import { bybitHandlers } from "./bybit";
 import { googleHandlers } from "./google";
 import { ibkrHandlers } from "./ibkr";
 import { evmHandlers } from "./evm";
@@ -31,6 +32,7 @@ export type ProviderMockFlags = {
   kraken?: boolean;
   coinbase?: boolean;
   okx?: boolean;
+  bybit?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -80,6 +82,10 @@ export async function startProviderMocks(
   if (which.okx) {
     handlers.push(...okxHandlers());
     providers.push("okx");
+  }
+  if (which.bybit) {
+    handlers.push(...bybitHandlers());
+    providers.push("bybit");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

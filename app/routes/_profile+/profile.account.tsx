@@ -244,6 +244,7 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   kraken: "Kraken (read-only key)",
   coinbase: "Coinbase (read-only key)",
   okx: "OKX (read-only key)",
+  bybit: "Bybit (read-only key)",
   statement: "Statement (self-reported)",
 };
 

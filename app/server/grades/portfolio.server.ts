@@ -49,6 +49,7 @@ const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
   kraken: "Kraken account",
   coinbase: "Coinbase account",
   okx: "OKX account",
+  bybit: "Bybit account",
   statement: "Statement (self-reported)",
 };
 

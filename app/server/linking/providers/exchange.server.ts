@@ -17,7 +17,13 @@ import {
 } from "~/sources/exchange.server";
 import { EXCHANGES } from "~/sources/exchanges";
 import { nextBatchPart } from "~/sources/imported";
-import { DEMO_BINANCE_URL, DEMO_COINBASE_URL, DEMO_KRAKEN_URL, DEMO_OKX_URL } from "~/sources/wallet-demo";
+import {
+  DEMO_BINANCE_URL,
+  DEMO_COINBASE_URL,
+  DEMO_KRAKEN_URL,
+  DEMO_OKX_URL,
+  DEMO_BYBIT_URL,
+} from "~/sources/wallet-demo";
 import { coinInstrumentForSymbol, pricesAt, type Instrument } from "../../grades/prices.server";
 import { decryptSecret, encryptSecret } from "../../platform/crypto.server";
 import { getDb } from "../../platform/db.server";
@@ -50,6 +56,7 @@ const ORIGIN: Record<LinkableExchange, { setting: keyof Env; demo: string }> = {
   kraken: { setting: "KRAKEN_API_URL", demo: DEMO_KRAKEN_URL },
   coinbase: { setting: "COINBASE_API_URL", demo: DEMO_COINBASE_URL },
   okx: { setting: "OKX_API_URL", demo: DEMO_OKX_URL },
+  bybit: { setting: "BYBIT_API_URL", demo: DEMO_BYBIT_URL },
 };
 
 function settings(id: LinkableExchange, env: Env = getEnv()): ExchangeSettings {

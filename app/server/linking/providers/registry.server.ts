@@ -22,6 +22,7 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   kraken: exchangeProvider("kraken"),
   coinbase: exchangeProvider("coinbase"),
   okx: exchangeProvider("okx"),
+  bybit: exchangeProvider("bybit"),
   statement: statementProvider,
 };
 
