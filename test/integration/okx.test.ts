@@ -37,7 +37,10 @@ type Ledger = {
 async function ledgerOf(cookie: string, base = baseUrl()) {
   const res = await get("/api/portal/ledger", { cookie, base });
   expect(res.status).toBe(200);
-  return (await res.json()) as { data: Ledger };
+  return (await res.json()) as {
+    data: Ledger;
+    meta: { dataQuality: { skipped: { reason: string; count: number }[] } | null };
+  };
 }
 
 /**
@@ -75,7 +78,12 @@ describe("linking OKX with an API key", () => {
         { reason: `OKX keeps 1 year: trades before ${yearAgoMonth()} are not included`, count: 1 },
       ]),
     );
-    const { data: ledger } = await ledgerOf(cookie);
+    const { data: ledger, meta } = await ledgerOf(cookie);
+    // The grade made after the import lists it under "What this grade could not use".
+    expect(meta.dataQuality?.skipped).toContainEqual({
+      reason: `OKX keeps 1 year: trades before ${yearAgoMonth()} are not included`,
+      count: 1,
+    });
     expect(ledger.trades).toHaveLength(EXPECTED.trades);
     expect(ledger.events).toHaveLength(EXPECTED.events);
     expect(ledger.cashFlows).toHaveLength(0);
