@@ -74,6 +74,8 @@ export const ACCOUNT_KIND_VIEWS: Readonly<Record<LinkedAccountKind, AccountKindV
   },
   kraken: exchangeView("kraken"),
   coinbase: exchangeView("coinbase"),
+  okx: exchangeView("okx"),
+  bybit: exchangeView("bybit"),
   // A file the trader uploads: its grade is self-reported (DECISIONS 198), so it is listed last.
   statement: {
     name: "Statement",

@@ -45,6 +45,8 @@ const KIND: Record<LinkedAccountKind, string> = {
   ibkr: "IBKR",
   kraken: "Kraken",
   coinbase: "Coinbase",
+  okx: "OKX",
+  bybit: "Bybit",
   statement: "Statement",
 };
 

@@ -69,7 +69,22 @@ export type ExchangeEntry = {
    * (Kraken's counter decays; Binance always says). Default 60 s.
    */
   rateWaitSeconds?: number;
+  /**
+   * How far back the exchange serves trades (OKX 1 year, Bybit 2): what is older is said plainly
+   * on the account page and in the grade's "What this grade could not use" (`historyNotice`).
+   */
+  keeps?: { days: number; said: string };
 };
+
+/**
+ * "OKX keeps 1 year: trades before 2025-12 are not included": the month the exchange's depth
+ * reaches back to from `nowMs`, said of every import of it, since nothing tells whether older
+ * trades existed (pure).
+ */
+export function historyNotice(name: string, keeps: { days: number; said: string }, nowMs: number): string {
+  const month = new Date(nowMs - keeps.days * 86_400_000).toISOString().slice(0, 7);
+  return `${name} keeps ${keeps.said}: trades before ${month} are not included`;
+}
 
 /** A ccxt client that sends through the global fetch (so msw sees it in demo mode and tests). */
 export function ccxtClient(
@@ -108,14 +123,25 @@ export type ExchangeError =
 
 /**
  * The exchange's own error code and message in a ccxt error: Binance's `{"code":-2015,"msg":…}`,
- * Kraken's `{"error":["EAPI:Invalid key"]}` (its text is its code).
+ * OKX's `{"code":"50111","msg":…}`, Bybit's `{"retCode":10003,"retMsg":…}`, Kraken's
+ * `{"error":["EAPI:Invalid key"]}` (its text is its code).
  */
 function exchangeCode(error: Error): { code: number | string; msg: string } | null {
   const m = /\{.*\}/s.exec(error.message);
   if (!m) return null;
   try {
-    const body = JSON.parse(m[0]) as { code?: unknown; msg?: unknown; error?: unknown };
+    const body = JSON.parse(m[0]) as {
+      code?: unknown;
+      msg?: unknown;
+      error?: unknown;
+      retCode?: unknown;
+      retMsg?: unknown;
+    };
     if (typeof body.code === "number") return { code: body.code, msg: String(body.msg ?? "") };
+    if (typeof body.code === "string" && /^-?\d+$/.test(body.code) && body.code !== "0")
+      return { code: Number(body.code), msg: String(body.msg ?? "") };
+    if (typeof body.retCode === "number" && body.retCode !== 0)
+      return { code: body.retCode, msg: String(body.retMsg ?? "") };
     if (Array.isArray(body.error) && typeof body.error[0] === "string")
       return { code: body.error[0], msg: body.error[0] };
     return null;
@@ -124,7 +150,7 @@ function exchangeCode(error: Error): { code: number | string; msg: string } | nu
   }
 }
 
-/** "(-2015)" after Binance's message; Kraken's message is its code. */
+/** "(-2015)" after Binance's (OKX's, Bybit's) message; Kraken's message is its code. */
 const said = (own: { code: number | string; msg: string }) =>
   typeof own.code === "number" ? `${own.msg} (${own.code})` : own.msg;
 

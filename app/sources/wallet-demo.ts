@@ -11,3 +11,7 @@ export const DEMO_IBKR_FLEX_URL = "https://ibkr.demo.grader.invalid/AccountManag
 export const DEMO_KRAKEN_URL = "https://kraken.demo.grader.invalid";
 /** Where the Coinbase simulator answers in demo mode (test/mocks/coinbase.ts). */
 export const DEMO_COINBASE_URL = "https://coinbase.demo.grader.invalid";
+/** Where the OKX simulator answers in demo mode (test/mocks/okx.ts). */
+export const DEMO_OKX_URL = "https://okx.demo.grader.invalid";
+/** Where the Bybit simulator answers in demo mode (test/mocks/bybit.ts). */
+export const DEMO_BYBIT_URL = "https://bybit.demo.grader.invalid";

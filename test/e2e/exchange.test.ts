@@ -9,7 +9,7 @@ import { baseUrl, signUp, waitForImports } from "../support/http";
 
 const RUN = Date.now().toString(36);
 
-describe.skipIf(skipE2E)("exchange linking (demo Binance) in a real browser", () => {
+describe.skipIf(skipE2E)("exchange linking (demo Binance, OKX) in a real browser", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -60,6 +60,47 @@ describe.skipIf(skipE2E)("exchange linking (demo Binance) in a real browser", ()
       });
       await page
         .getByText(/^Binance account …\d{4}$/)
+        .first()
+        .waitFor();
+      const [done] = await waitForImports(cookie, { timeoutMs: 90_000 });
+      expect(done).toMatchObject({ state: "done", error: null });
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    150_000,
+  );
+
+  // OKX's key has a passphrase: its field shows for OKX with JavaScript (for every exchange
+  // without), the demo key fills it, and the account links.
+  it.each([
+    ["on", true],
+    ["off", false],
+  ])(
+    "links OKX, passphrase and all, with JavaScript %s",
+    async (_name, js) => {
+      const { cookie } = await signUp();
+      const ctx = await sessionContext(browser, cookie, {
+        javaScriptEnabled: js,
+        viewport: { width: 1280, height: 800 },
+      });
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+
+      await page.goto(baseUrl() + "/link/exchange?demo=1");
+      await expect.poll(() => page.inputValue("#f-api_key")).toBe("demo-read-only");
+      // With JavaScript the field leaves once the page hydrates (Binance is chosen first).
+      if (js) await expect.poll(() => page.locator("#f-passphrase").count()).toBe(0);
+      await page.selectOption("#f-exchange", "okx");
+      await page.locator("#f-passphrase").waitFor();
+      expect(await page.inputValue("#f-passphrase")).toBe("demo-passphrase");
+      await page.fill("#f-api_key", `demo-read-only-e2e-okx-${js ? "on" : "off"}-${RUN}`);
+      await page.getByRole("button", { name: "Link the exchange" }).click();
+      await page.waitForURL(/\/profile\/account(#imports)?$/, { timeout: 20_000 }).catch(async (e) => {
+        throw new Error(`${page.url()}: ${(await page.textContent("main"))?.slice(0, 500)} ${e}`);
+      });
+      await page
+        .getByText(/^OKX account …\d{4}$/)
         .first()
         .waitFor();
       const [done] = await waitForImports(cookie, { timeoutMs: 90_000 });

@@ -5,6 +5,8 @@ import { appleHandlers } from "./apple";
 import { binanceHandlers } from "./binance";
 import { krakenHandlers } from "./kraken";
 import { coinbaseHandlers } from "./coinbase";
+import { okxHandlers } from "./okx";
+import { bybitHandlers } from "./bybit";
 import { googleHandlers } from "./google";
 import { ibkrHandlers } from "./ibkr";
 import { evmHandlers } from "./evm";
@@ -29,6 +31,8 @@ export type ProviderMockFlags = {
   ibkr?: boolean;
   kraken?: boolean;
   coinbase?: boolean;
+  okx?: boolean;
+  bybit?: boolean;
   stripe?: boolean;
   prices?: boolean;
   "fx-rates"?: boolean;
@@ -74,6 +78,14 @@ export async function startProviderMocks(
   if (which.coinbase) {
     handlers.push(...coinbaseHandlers());
     providers.push("coinbase");
+  }
+  if (which.okx) {
+    handlers.push(...okxHandlers());
+    providers.push("okx");
+  }
+  if (which.bybit) {
+    handlers.push(...bybitHandlers());
+    providers.push("bybit");
   }
   if (which.stripe) {
     handlers.push(...stripeHandlers());

@@ -19,6 +19,8 @@ export const NO_PROVIDERS: Record<string, string> = Object.fromEntries(
     "BINANCE_API_URL",
     "KRAKEN_API_URL",
     "COINBASE_API_URL",
+    "OKX_API_URL",
+    "BYBIT_API_URL",
     "STRIPE_SECRET_KEY",
     "STRIPE_WEBHOOK_SECRET",
     "SMTP_URL",

@@ -16,11 +16,13 @@ export const meta: MetaFunction = (args) => seo(args, { title: "Link an exchange
 
 /**
  * The demo key that links the demo history (test/mocks/<exchange>.ts): any secret works, in the
- * form every exchange's signing takes (base64 of 64 bytes: Kraken's secrets, Coinbase's Ed25519 keys).
+ * form every exchange's signing takes (base64 of 64 bytes: Kraken's secrets, Coinbase's Ed25519 keys),
+ * and a passphrase for the exchanges whose keys have one (OKX; any passphrase works for the demo keys).
  */
 const DEMO_KEY = {
   api_key: "demo-read-only",
   secret: "Z3JhZGVyIGRlbW8gc2VjcmV0OiBhbnkgc2VjcmV0IHdvcmtzIGZvciB0aGUgZGVtbyBrZXlzLi4uLi4uLi4uLg==",
+  passphrase: "demo-passphrase",
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -120,6 +122,7 @@ export default function LinkExchange() {
             type="password"
             autoComplete="off"
             hint="The passphrase you chose when you made the key."
+            defaultValue={filled?.passphrase ?? ""}
             error={reply?.errors.passphrase}
           />
         ) : null}

@@ -243,6 +243,8 @@ const KIND_TEXT: Record<LinkedAccountKind, string> = {
   ibkr: "Interactive Brokers (Flex token)",
   kraken: "Kraken (read-only key)",
   coinbase: "Coinbase (read-only key)",
+  okx: "OKX (read-only key)",
+  bybit: "Bybit (read-only key)",
   statement: "Statement (self-reported)",
 };
 

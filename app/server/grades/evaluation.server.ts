@@ -618,7 +618,9 @@ async function dataQualityOf(
     .selectFrom("imports")
     .select(["linked_account_id", "skipped"])
     .where("user_id", "=", userId)
-    .where("state", "=", "done")
+    // "grading": the import's rows are stored and its skipped items final; the re-grade that
+    // finishes it is the grade that must list them.
+    .where("state", "in", ["done", "grading"])
     .orderBy("id", "desc")
     .execute();
   const counts = new Map<string, number>(Object.entries(builderSkipped));

@@ -48,6 +48,8 @@ const PUBLIC_ACCOUNT_LABEL: Record<LinkedAccountKind, string> = {
   ibkr: "Interactive Brokers account",
   kraken: "Kraken account",
   coinbase: "Coinbase account",
+  okx: "OKX account",
+  bybit: "Bybit account",
   statement: "Statement (self-reported)",
 };
 

@@ -32,6 +32,8 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   ibkr: { switches: ["IBKR_FLEX_URL"], required: ["IBKR_FLEX_URL"] },
   kraken: { switches: ["KRAKEN_API_URL"], required: ["KRAKEN_API_URL"] },
   coinbase: { switches: ["COINBASE_API_URL"], required: ["COINBASE_API_URL"] },
+  okx: { switches: ["OKX_API_URL"], required: ["OKX_API_URL"] },
+  bybit: { switches: ["BYBIT_API_URL"], required: ["BYBIT_API_URL"] },
   // An uploaded file: no service to simulate, never a demo.
   statement: { switches: [], required: [] },
   // A real key without the webhook secret would take money and never grant the pass.
@@ -52,6 +54,8 @@ const WHAT: Partial<Record<Provider, string>> = {
   ibkr: "brokers",
   kraken: "exchanges",
   coinbase: "exchanges",
+  okx: "exchanges",
+  bybit: "exchanges",
   stripe: "payments",
   google: "sign-in",
   apple: "sign-in",

@@ -334,6 +334,18 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal(""))
     .transform((v) => v || undefined),
+  OKX_API_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
+  BYBIT_API_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal(""))
+    .transform((v) => v || undefined),
   // How many 365-day windows an IBKR import walks back at most when the statement does not say
   // when the account was opened (Flex statements reach back to the account's opening).
   IBKR_MAX_WINDOWS: z.coerce.number().int().min(1).max(30).default(10),

@@ -8,6 +8,7 @@ import {
 } from "~/lib/exchanges";
 import type { Refusal } from "~/lib/refusal";
 import {
+  historyNotice,
   readExchangeError,
   type ExchangeCredentials,
   type ExchangeSettings,
@@ -16,7 +17,13 @@ import {
 } from "~/sources/exchange.server";
 import { EXCHANGES } from "~/sources/exchanges";
 import { nextBatchPart } from "~/sources/imported";
-import { DEMO_BINANCE_URL, DEMO_COINBASE_URL, DEMO_KRAKEN_URL } from "~/sources/wallet-demo";
+import {
+  DEMO_BINANCE_URL,
+  DEMO_COINBASE_URL,
+  DEMO_KRAKEN_URL,
+  DEMO_OKX_URL,
+  DEMO_BYBIT_URL,
+} from "~/sources/wallet-demo";
 import { coinInstrumentForSymbol, pricesAt, type Instrument } from "../../grades/prices.server";
 import { decryptSecret, encryptSecret } from "../../platform/crypto.server";
 import { getDb } from "../../platform/db.server";
@@ -48,6 +55,8 @@ const ORIGIN: Record<LinkableExchange, { setting: keyof Env; demo: string }> = {
   binance: { setting: "BINANCE_API_URL", demo: DEMO_BINANCE_URL },
   kraken: { setting: "KRAKEN_API_URL", demo: DEMO_KRAKEN_URL },
   coinbase: { setting: "COINBASE_API_URL", demo: DEMO_COINBASE_URL },
+  okx: { setting: "OKX_API_URL", demo: DEMO_OKX_URL },
+  bybit: { setting: "BYBIT_API_URL", demo: DEMO_BYBIT_URL },
 };
 
 function settings(id: LinkableExchange, env: Env = getEnv()): ExchangeSettings {
@@ -242,10 +251,16 @@ async function exchangeStep(row: StepRow<ExchangeCursor>): Promise<void> {
     {
       state: finished ? (row.regrade ? "grading" : "done") : "mapping",
       cursor: { ...row.cursor, ex: { ...c, after: last ?? c.after } },
-      ...(c.after === undefined ? { skipped: mapped.skipped } : {}),
+      ...(c.after === undefined ? { skipped: { ...mapped.skipped, ...keptNotice(id, c.now) } } : {}),
     },
   );
   if (finished) forgetMapped(`exchange:${row.id}`);
+}
+
+/** What the exchange no longer serves (OKX's year, Bybit's two), said with the history's notes. */
+function keptNotice(id: LinkableExchange, nowMs: number): Record<string, number> {
+  const keeps = EXCHANGES[id].keeps;
+  return keeps ? { [historyNotice(EXCHANGE_VIEWS[id].name, keeps, nowMs)]: 1 } : {};
 }
 
 async function mappedHistory(row: StepRow, id: LinkableExchange): Promise<MappedHistory> {

@@ -21,6 +21,8 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
   ibkr: ibkrProvider,
   kraken: exchangeProvider("kraken"),
   coinbase: exchangeProvider("coinbase"),
+  okx: exchangeProvider("okx"),
+  bybit: exchangeProvider("bybit"),
   statement: statementProvider,
 };
 

@@ -1,0 +1,223 @@
+import type { Exchange } from "ccxt";
+import { EXCHANGE_VIEWS } from "~/lib/exchanges";
+import type { ImportedEvent, ImportedTrade } from "../imported";
+import {
+  ccxtClient,
+  withClockRetry,
+  type AssetPrice,
+  type ExchangeEntry,
+  type FetchedPage,
+  type HistoryTask,
+  type MappedExchange,
+  type StoredPage,
+} from "../exchange.server";
+import { USD_STABLES } from "./binance.server";
+
+// Bybit v5 spot (PROVIDERS.md §10; docs/SOURCES.md "Bybit"). ccxt signs each request (X-BAPI-SIGN,
+// HMAC-SHA256 of timestamp + key + recv window + query). `execution/list` holds the spot fills of the
+// last 2 years only, in windows of at most 7 days, 100 a call, newest first, paged by
+// `nextPageCursor`: the import walks the 2 years a week per window. Its rows name the symbol
+// ("BTCUSDT") without a separator, so the instruments the fills name are asked once each.
+
+const DAY = 86_400_000;
+const WINDOW_DAYS = 7;
+const FILLS_PER_CALL = 100;
+/** What `execution/list` serves ("Get Trade History (2 years)"). */
+const KEEPS_DAYS = 730;
+/** The API limit is per user per second (10006 "Too many visits!"): a second's wait. */
+const RATE_WAIT_SECONDS = 1;
+const HELP = EXCHANGE_VIEWS.bybit.readOnlyKeyHelp;
+
+export type BybitExecution = {
+  symbol: string;
+  orderId: string;
+  side: "Buy" | "Sell";
+  execId: string;
+  execPrice: string;
+  execQty: string;
+  execValue?: string;
+  execFee: string;
+  feeCurrency?: string;
+  execType: string;
+  execTime: string;
+  isMaker?: boolean;
+};
+type Instrument = { symbol: string; baseCoin: string; quoteCoin: string };
+type KeyInfo = {
+  readOnly?: number;
+  userID?: number | string;
+  permissions?: Record<string, string[]>;
+};
+
+/** Read-only or not, from `user/query-api` (pure; exported for tests). */
+export function readBybitPermissions(
+  info: KeyInfo,
+): { permission: "trade" | "withdraw" | "read"; message: string } | null {
+  if (info.readOnly === 1) return null;
+  if ((info.permissions?.Wallet ?? []).some((p) => /withdraw/i.test(p)))
+    return {
+      permission: "withdraw",
+      message: `This key can withdraw. Create a read-only key: ${HELP} (choose Read-Only, not Read-Write).`,
+    };
+  return {
+    permission: "trade",
+    message: `This key can trade. Create a read-only key: ${HELP} (choose Read-Only, not Read-Write).`,
+  };
+}
+
+/** 7-day windows from `fromMs` to `nowMs`, oldest first (pure; exported for tests). */
+export function bybitWindows(fromMs: number, nowMs: number): HistoryTask[] {
+  const tasks: HistoryTask[] = [];
+  for (let start = fromMs; start < nowMs; start += WINDOW_DAYS * DAY)
+    tasks.push({ stream: "executions", start, end: Math.min(start + WINDOW_DAYS * DAY - 1, nowMs) });
+  return tasks;
+}
+
+async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPage> {
+  switch (task.stream) {
+    case "executions": {
+      const answer = (await withClockRetry(client, () =>
+        client.privateGetV5ExecutionList({
+          category: "spot",
+          startTime: String(task.start),
+          endTime: String(task.end),
+          limit: String(FILLS_PER_CALL),
+          ...(task.cursor ? { cursor: task.cursor } : {}),
+        }),
+      )) as { result?: { list?: BybitExecution[]; nextPageCursor?: string } };
+      const rows = answer.result?.list ?? [];
+      const cursor = answer.result?.nextPageCursor;
+      return { rows, next: rows.length && cursor ? { ...task, cursor } : null };
+    }
+    case "instruments": {
+      const answer = (await client.publicGetV5MarketInstrumentsInfo({ category: "spot", symbol: task.symbol })) as {
+        result?: { list?: Instrument[] };
+      };
+      const rows = (answer.result?.list ?? []).map(({ symbol, baseCoin, quoteCoin }) => ({
+        symbol,
+        baseCoin,
+        quoteCoin,
+      }));
+      return { rows, next: null };
+    }
+    default:
+      throw new Error(`unknown Bybit stream ${task.stream}`);
+  }
+}
+
+/**
+ * Bybit's spot fills as ledger rows (pure; docs/SOURCES.md "Bybit"): as OKX's. The fill's value is
+ * its quote amount at the quote's USD price; the fee in kind (`feeCurrency`: the base on a buy, the
+ * quote on a sell) sold from its position at the fill's price, a fee event; a negative fee (a maker
+ * rebate) income in kind. A fill twice (a window's pages that met again) is one.
+ */
+export function mapBybit(pages: StoredPage[], priceAt: AssetPrice): MappedExchange {
+  const trades: ImportedTrade[] = [];
+  const events: ImportedEvent[] = [];
+  const skipped: Record<string, number> = {};
+  const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  const usd = (asset: string, time: Date) => (asset === "USD" ? 1 : priceAt(asset, time));
+  const trade = (id: string, time: Date, asset: string, side: "buy" | "sell", quantity: number, price: number) => {
+    if (USD_STABLES.has(asset)) return; // cash: the other leg moves it
+    trades.push({ externalId: id, time, symbol: asset, assetClass: "crypto", side, quantity, price, fee: 0 });
+  };
+  const instruments = new Map<string, Instrument>();
+  for (const page of pages)
+    if (page.task.stream === "instruments") for (const i of page.rows as Instrument[]) instruments.set(i.symbol, i);
+  const seen = new Set<string>();
+  for (const page of pages) {
+    if (page.task.stream !== "executions") continue;
+    for (const row of page.rows as BybitExecution[]) {
+      if (seen.has(row.execId)) continue;
+      seen.add(row.execId);
+      const time = new Date(Number(row.execTime));
+      if (row.execType !== "Trade") {
+        skip(`Bybit ${row.execType} execution (not graded yet)`);
+        continue;
+      }
+      const instrument = instruments.get(row.symbol);
+      if (!instrument) {
+        skip("trade in a symbol Bybit did not describe");
+        continue;
+      }
+      const { baseCoin: base, quoteCoin: quote } = instrument;
+      const qty = Number(row.execQty);
+      const cost = Number(row.execValue) || qty * Number(row.execPrice);
+      if (!(qty > 0)) {
+        skip("Bybit fill without a size");
+        continue;
+      }
+      if (USD_STABLES.has(base) && USD_STABLES.has(quote)) {
+        skip("trade between dollars and dollar stablecoins");
+        continue;
+      }
+      const quoteUsd = usd(quote, time);
+      if (quoteUsd === undefined) {
+        skip(`trade in ${quote} without a USD price`);
+        continue;
+      }
+      const side = row.side === "Buy" ? "buy" : "sell";
+      const basePrice = (cost * quoteUsd) / qty;
+      const id = `bybit:t:${row.execId}`;
+      trade(id, time, base, side, qty, basePrice);
+      trade(`${id}:q`, time, quote, side === "buy" ? "sell" : "buy", cost, quoteUsd);
+      const fee = Number(row.execFee);
+      if (!fee) continue;
+      const asset = row.feeCurrency || (side === "buy" ? base : quote);
+      const price = asset === base ? basePrice : asset === quote ? quoteUsd : usd(asset, time);
+      if (price === undefined) {
+        skip(`fee in ${asset} without a USD price`);
+        continue;
+      }
+      const amount = Math.abs(fee);
+      if (fee > 0) {
+        trade(`${id}:k`, time, asset, "sell", amount, price);
+        events.push({ externalId: `bybit:f:${row.execId}`, time, kind: "fee", amount: amount * price });
+      } else {
+        trade(`${id}:r`, time, asset, "buy", amount, price);
+        events.push({
+          externalId: `bybit:r:${row.execId}`,
+          time,
+          kind: "income",
+          symbol: asset,
+          amount: amount * price,
+        });
+      }
+    }
+  }
+  return { batch: { trades, cashFlows: [], marks: [], events }, skipped };
+}
+
+export const bybit: ExchangeEntry = {
+  id: "bybit",
+  client(credentials, settings) {
+    const client = ccxtClient("bybit", credentials, settings);
+    // Bybit's API origins are templates ("https://api.{hostname}"): each family goes to the setting.
+    const api = client.urls.api as Record<string, string>;
+    for (const key of Object.keys(api)) if (typeof api[key] === "string") api[key] = settings.baseUrl;
+    return client;
+  },
+  async checkKey(client) {
+    // query-api needs no permission: what the key may do and whose account it is.
+    const answer = (await withClockRetry(client, () => client.privateGetV5UserQueryApi())) as { result?: KeyInfo };
+    const info = answer.result ?? {};
+    const refused = readBybitPermissions(info);
+    if (refused) return { ok: false, ...refused };
+    // A sub-account's key names the sub-account (its own userID): an account of its own, as OKX's (DECISIONS 204).
+    if (info.userID === undefined || info.userID === "")
+      throw new Error("Bybit did not say which account this key is for.");
+    return { ok: true, uid: String(info.userID) };
+  },
+  // The 2 years Bybit serves (no further than the history's start), a week a window, oldest first.
+  tasks: (fromMs, nowMs) => bybitWindows(Math.max(fromMs, nowMs - KEEPS_DAYS * DAY), nowMs),
+  async tradeTasks(_client, pages) {
+    const symbols = new Set<string>();
+    for (const p of pages)
+      if (p.task.stream === "executions") for (const r of p.rows as BybitExecution[]) symbols.add(r.symbol);
+    return [...symbols].sort().map((symbol) => ({ stream: "instruments", symbol }));
+  },
+  fetchPage,
+  map: (pages, priceAt) => mapBybit(pages, priceAt),
+  keeps: { days: KEEPS_DAYS, said: "2 years" },
+  rateWaitSeconds: RATE_WAIT_SECONDS,
+};
