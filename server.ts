@@ -26,6 +26,7 @@ const {
   CARD_ROUTE,
   checkBodySize,
   checkDatabaseUrl,
+  sealedSecretsProblem,
   closeDb,
   compactionJob,
   createAdmission,
@@ -135,6 +136,8 @@ try {
   await checkDatabaseUrl();
   const applied = await withStartupRetries(() => migrateToLatest());
   if (applied.length) log("info", "migrations applied", { applied });
+  const sealed = await withStartupRetries(() => sealedSecretsProblem());
+  if (sealed) throw new Error(sealed);
   const seeded = await withStartupRetries(() => seedDemoCommunityIfEmpty(env));
   if (seeded) log("info", "demo community seeded (SEED_DEMO=0 to start empty)", seeded);
 } catch (error) {

@@ -3,7 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { get } from "../support/http";
+import { get, signUp } from "../support/http";
 import { ownDatabase, startServer } from "../support/server";
 import { runServerUntilExit } from "../support/spawn";
 
@@ -119,6 +119,37 @@ describe("the database at start-up", () => {
       silent.close();
     }
   });
+});
+
+describe("the encryption key", () => {
+  it("refuses a key that does not open the database's sealed secrets, and starts with it named as previous", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "grader-key-"));
+    // PostgreSQL of its own when the suite runs on it, else a PGlite folder that outlives the process.
+    const db = process.env.DATABASE_URL ? await ownDatabase() : { DATA_DIR: dir, DATABASE_URL: "" };
+    const keyA = "a1".repeat(32);
+    const keyB = "b2".repeat(32);
+    try {
+      const first = await startServer({ ...db, ENCRYPTION_KEY: keyA });
+      // The notification settings make (and seal) the deployment's Web Push key pair.
+      const { cookie } = await signUp({ base: first.url });
+      expect((await get("/user/settings/notifications", { cookie, base: first.url })).status).toBe(200);
+      expect(await first.stop()).toBe(0);
+
+      const refused = await runServerUntilExit({ DEMO: "1", ...db, ENCRYPTION_KEY: keyB });
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain(
+        "Refusing to start: ENCRYPTION_KEY does not open the secrets this database holds (the Web Push key)",
+      );
+      expect(refused.output).toContain("ENCRYPTION_KEY_PREVIOUS");
+      expect(refused.output).not.toMatch(/\n\s+at /);
+
+      const rotated = await startServer({ ...db, ENCRYPTION_KEY: keyB, ENCRYPTION_KEY_PREVIOUS: keyA });
+      expect((await fetch(rotated.url + "/healthz")).status).toBe(200);
+      expect(await rotated.stop()).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe("one process per PGlite data folder", () => {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { getDb } from "./db.server";
 import { getEnv, type Env } from "./env.server";
 import { log } from "./log.server";
 
@@ -88,5 +89,43 @@ export function keyedHashes(purpose: string, value: string): string[] {
       .createHmac("sha256", crypto.createHmac("sha256", key).update(`grader:${purpose}`).digest())
       .update(value)
       .digest("hex"),
+  );
+}
+
+/**
+ * Whether the keys open the secrets every grade and push needs: the grade log's signing key and the
+ * Web Push key pair, each sealed once for the whole deployment. Started with another key, every
+ * grade would fail, retried and unexplained; so start-up refuses instead, naming the variables.
+ * A provider token sealed with a dropped key is not checked: only its account needs relinking.
+ */
+export async function sealedSecretsProblem(): Promise<string | null> {
+  const db = await getDb();
+  const [signing, vapid] = await Promise.all([
+    db
+      .selectFrom("grade_signing_keys")
+      .select("private_sealed")
+      .where("private_sealed", "is not", null)
+      .where("retired_at", "is", null)
+      .orderBy("not_before", "desc")
+      .executeTakeFirst(),
+    db.selectFrom("vapid_keys").select("private_sealed").executeTakeFirst(),
+  ]);
+  const sealed: [string, string | null | undefined][] = [
+    ["the grade log's signing key", signing?.private_sealed],
+    ["the Web Push key", vapid?.private_sealed],
+  ];
+  const closed = sealed.filter(([, s]) => {
+    if (!s) return false;
+    try {
+      decryptSecret(s);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (!closed.length) return null;
+  return (
+    `ENCRYPTION_KEY does not open the secrets this database holds (${closed.map(([what]) => what).join(", ")}): ` +
+    "start with the key it was set up with, or name that key in ENCRYPTION_KEY_PREVIOUS during a rotation (docs/OPERATIONS.md)"
   );
 }

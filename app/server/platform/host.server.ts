@@ -6,6 +6,7 @@ export { createAdmission, DOWNLOAD_RETRY_AFTER_SECONDS, isDownloadPath } from ".
 export { checkBodySize } from "../http/body-limit.server";
 export { cspNonce } from "../http/csp-nonce.server";
 export { cardAnswer, CARD_ROUTE } from "../grades/card-store.server";
+export { sealedSecretsProblem } from "./crypto.server";
 export { checkDatabaseUrl, closeDb, dbKind, migrateToLatest, pendingMigrations, pingDb } from "./db.server";
 export { isSimulated, simulatedProviders, startupProblems } from "./demo.server";
 export { seedDemoCommunityIfEmpty } from "./demo-seed.server";
