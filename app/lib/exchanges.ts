@@ -7,7 +7,13 @@ export const EXCHANGE_IDS = ["binance", "coinbase", "kraken", "bybit", "okx"] as
 export type ExchangeId = (typeof EXCHANGE_IDS)[number];
 
 /** The exchanges whose entry exists today: the others are refused with a plain message. */
-export const LINKABLE_EXCHANGES = ["binance", "kraken", "coinbase", "okx", "bybit"] as const satisfies readonly ExchangeId[];
+export const LINKABLE_EXCHANGES = [
+  "binance",
+  "kraken",
+  "coinbase",
+  "okx",
+  "bybit",
+] as const satisfies readonly ExchangeId[];
 export type LinkableExchange = (typeof LINKABLE_EXCHANGES)[number];
 
 export type ExchangeView = {

@@ -257,16 +257,7 @@ export interface EvaluationsTable {
   created_at: DefaultTimestamp;
 }
 
-export type LedgerEventKind =
-  | "income"
-  | "fee"
-  | "shares"
-  | "spinoff"
-  | "merger"
-  | "cancel"
-  | "receive"
-  | "send"
-  | "fx";
+export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel" | "receive" | "send" | "fx";
 export interface LedgerEventsTable {
   id: Generated<number>;
   linked_account_id: number;
