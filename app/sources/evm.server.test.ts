@@ -115,6 +115,7 @@ describe("evmTransactions and mapEvmTransactions", () => {
         symbol: "LINK",
         quantity: 100,
         price: 15,
+        txId: "0xr",
       },
     ]);
     expect(mapped.cashFlows).toEqual([{ externalId: "1:0xd:1", time: new Date(1746144000_000), amount: 5000 }]);

@@ -185,7 +185,11 @@ export function evmTransactions(
   const seen = new Set<string>();
   const get = (hash: string, timeStamp: string) => {
     let tx = byHash.get(hash);
-    if (!tx) byHash.set(hash, (tx = { id: `${chain.id}:${hash}`, time: new Date(Number(timeStamp) * 1000), legs: [] }));
+    if (!tx)
+      byHash.set(
+        hash,
+        (tx = { id: `${chain.id}:${hash}`, txId: hash, time: new Date(Number(timeStamp) * 1000), legs: [] }),
+      );
     return tx;
   };
   const fresh = (key: string) => (seen.has(key) ? false : (seen.add(key), true));

@@ -35,7 +35,9 @@ export type ImportedEvent = { externalId: string; time: Date; currency?: string 
   | { kind: "merger"; symbol: string; to: string; ratio: number }
   | { kind: "cancel"; symbol: string; quantity: number; amount: number }
   // Units arriving from / leaving to outside the account at a USD price: a deposit (withdrawal) in kind.
-  | { kind: "receive" | "send"; symbol: string; quantity: number; price: number }
+  // `txId` (the chain transaction) and `address` (the other end's, as an exchange's record names it)
+  // let the ledger pair it with the trader's other account (app/server/grades/transfers.ts).
+  | { kind: "receive" | "send"; symbol: string; quantity: number; price: number; txId?: string; address?: string }
   // One cash balance exchanged for another (a currency conversion), `fee` in the sold currency.
   // `currency` names the side that is not USD, so the ledger reads the trader row by row with rates.
   | { kind: "fx"; sell: string; sellAmount: number; buy: string; buyAmount: number; fee?: number }

@@ -33,6 +33,8 @@ export type SwapLeg = {
 
 export type WalletTransaction = {
   id: string;
+  /** The chain's own id of the transaction (EVM hash, Solana signature), when `id` is not it. */
+  txId?: string;
   time: Date;
   legs: SwapLeg[];
   /** Network fee in the native token (ETH, SOL), valued through `nativeToken`'s last price. */
@@ -144,6 +146,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
           symbol: leg.symbol,
           quantity,
           price,
+          txId: tx.txId ?? tx.id,
         });
       }
       continue;

@@ -2,7 +2,17 @@ import crypto from "node:crypto";
 import { Wallet } from "ethers";
 import { http, HttpResponse } from "msw";
 import { DEMO_BINANCE_URL } from "../../app/sources/wallet-demo";
+import {
+  binanceTxId,
+  DEMO_BINANCE_DEPOSIT_ADDRESS,
+  DEMO_BINANCE_START,
+  DEMO_BINANCE_TO_WALLET,
+  DEMO_BINANCE_UID,
+  DEMO_WALLET_TO_BINANCE,
+} from "./demo-transfers";
 import { EVM_SCENARIO_KEY } from "./evm";
+
+export { DEMO_BINANCE_START, DEMO_BINANCE_UID };
 import { simDelay } from "./sim-delay";
 
 /**
@@ -27,11 +37,8 @@ import { simDelay } from "./sim-delay";
  */
 
 const DAY = 86_400_000;
-/** The demo year starts here (fixed, so a test can compute its figures by hand). */
-export const DEMO_BINANCE_START = Date.UTC(2025, 11, 1);
-/** The demo MetaMask wallet (test/mocks/evm.ts's scenario wallet) sends the first deposit. */
+/** The scenario wallet (test/mocks/evm.ts) sends the first deposit and receives the withdrawal. */
 export const DEMO_BINANCE_WALLET = new Wallet(EVM_SCENARIO_KEY).address;
-export const DEMO_BINANCE_UID = 35000001;
 
 type Trade = {
   symbol: string;
@@ -97,10 +104,14 @@ export const DEMO_BINANCE = {
   bnb: { time: DEMO_BINANCE_START + 2 * 3_600_000, qty: 1, price: 600 },
   eurTrade: { time: DEMO_BINANCE_START + 100 * DAY, qty: 0.001, price: 58_000 },
   feeBnb: 0.0001,
-  deposit: { time: DEMO_BINANCE_START + 3_600_000, amount: 10_000 },
+  deposit: { time: DEMO_WALLET_TO_BINANCE.credited, amount: DEMO_WALLET_TO_BINANCE.amount },
   convert: { time: DEMO_BINANCE_START + 40 * DAY, from: 500, to: 0.2 },
   dust: { time: DEMO_BINANCE_START + 200 * DAY, sol: 0.01, bnb: 0.00012, charge: 0.0000024 },
-  withdrawal: { time: DEMO_BINANCE_START + 250 * DAY, amount: 0.1, fee: 0.001 },
+  withdrawal: {
+    time: DEMO_BINANCE_TO_WALLET.applied,
+    amount: DEMO_BINANCE_TO_WALLET.amount,
+    fee: DEMO_BINANCE_TO_WALLET.fee,
+  },
   realizedUsdt: 500,
 };
 
@@ -150,9 +161,9 @@ function demoAccount(uid: number, scale: number): Account {
         coin: "USDT",
         network: "ETH",
         status: 1,
-        address: "0x00000000000000000000000000000000b1a2c3d4",
+        address: DEMO_BINANCE_DEPOSIT_ADDRESS,
         addressTag: "",
-        txId: `0x${crypto.createHash("sha256").update(`dep${uid}`).digest("hex")}`,
+        txId: binanceTxId("dep", uid),
         insertTime: d.deposit.time,
         transferType: 0,
         confirmTimes: "12/12",
@@ -169,9 +180,9 @@ function demoAccount(uid: number, scale: number): Account {
         coin: "ETH",
         status: 6,
         address: DEMO_BINANCE_WALLET,
-        txId: `0x${crypto.createHash("sha256").update(`wd${uid}`).digest("hex")}`,
+        txId: binanceTxId("wd", uid),
         applyTime: iso(d.withdrawal.time),
-        completeTime: iso(d.withdrawal.time + 600_000),
+        completeTime: iso(d.withdrawal.time + (DEMO_BINANCE_TO_WALLET.completed - DEMO_BINANCE_TO_WALLET.applied)),
         network: "ETH",
         transferType: 0,
         info: "",

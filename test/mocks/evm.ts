@@ -2,6 +2,12 @@ import { computeAddress, getAddress, Interface, recoverAddress } from "ethers";
 import { delay, http, HttpResponse } from "msw";
 import { EVM_CHAINS } from "../../app/sources/evm.server";
 import { DEMO_EVM_EXPLORER_URL } from "../../app/sources/wallet-demo";
+import {
+  BINANCE_HOT_WALLET,
+  DEMO_BINANCE_DEPOSIT_ADDRESS,
+  DEMO_BINANCE_TO_WALLET,
+  DEMO_WALLET_TO_BINANCE,
+} from "./demo-transfers";
 import { simDelay } from "./sim-delay";
 import { simulatedCoinPrice } from "./prices";
 import { baseUnits, hexDigest, l2TokenAddress, memo, SIM_START, simulateTrading, type SimEvent } from "./wallet-sim";
@@ -81,6 +87,8 @@ const STABLES: Token[] = [
 ];
 const ROUTER = "0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad";
 const EXCHANGE = "0x28c6c06298d514db089934071355e5743bf21d60";
+/** Another exchange's hot wallet ("Coinbase 10"): where the scenario wallet's USDT comes from. */
+const OTHER_EXCHANGE = "0xa9d1e08c7793af67e9d92fe308d5697fb81d3e43";
 
 type Row = Record<string, string>;
 type History = { txlist: Row[]; txlistinternal: Row[]; tokentx: Row[] };
@@ -391,6 +399,26 @@ function scenarioHistory(me: string, chainId: number): History {
       ),
     );
     h.txlistinternal.push(internal(common, ROUTER, me, i.eth));
+    // The demo Binance account's moves (test/mocks/demo-transfers.ts): USDT in from another
+    // exchange and sent on to Binance, and Binance's ETH withdrawal arriving, under Binance's txIds.
+    const usdt = STABLES[1]!;
+    const sec = (ms: number) => Math.floor(ms / 1000);
+    const f = DEMO_WALLET_TO_BINANCE;
+    h.tokentx.push(
+      tokenRow(usdt, hash("funding"), sec(f.funded), blockAt(1, sec(f.funded)), OTHER_EXCHANGE, me, f.amount, 2),
+    );
+    h.txlist.push(callRow(f.txId, sec(f.sent), blockAt(1, sec(f.sent)), me, usdt.address));
+    h.tokentx.push(
+      tokenRow(usdt, f.txId, sec(f.sent), blockAt(1, sec(f.sent)), me, DEMO_BINANCE_DEPOSIT_ADDRESS, f.amount, 4),
+    );
+    const w = DEMO_BINANCE_TO_WALLET;
+    h.txlist.push({
+      ...callRow(w.txId, sec(w.arrives), blockAt(1, sec(w.arrives)), BINANCE_HOT_WALLET, me),
+      value: baseUnits(w.amount, 18),
+      input: "0x",
+      gas: "21000",
+      gasUsed: "21000",
+    });
   }
   if (chainId === 8453) {
     const { tokens, stables } = chainTokens(8453);

@@ -15,10 +15,12 @@ import {
   type Trade,
 } from "~/grading";
 import { DEFAULT_BASE_CURRENCY, isBaseCurrency } from "~/lib/currencies";
-import { SELF_REPORTED_KINDS } from "~/lib/account-kinds";
+import { ACCOUNT_KIND_VIEWS, SELF_REPORTED_KINDS } from "~/lib/account-kinds";
+import type { LinkedAccountKind } from "~/lib/vocabulary";
 import { fxRatesFor } from "./fx-rates.server";
 import { getDb, type DB } from "../platform/db.server";
 import { resolveEvents, type StoredEvent } from "./ledger-events";
+import { chainId, pairTransfers, moveFactsOf } from "./transfers";
 import { log } from "../platform/log.server";
 import { BLEND_MIN_SHARE, benchmarkSeries, blendedBenchmark, marketCloses, riskFreeSeries } from "./prices.server";
 import { symbolsToMark, withMarketCloses } from "./market-marks";
@@ -552,8 +554,33 @@ export async function buildUserLedger(
   });
   const resolved = resolveEvents(ledger.trades, storedEvents);
   ledger.trades = resolved.trades;
-  ledger.events = resolved.events;
+  const paired = pairTransfers(
+    { ...ledger, events: resolved.events },
+    await coinAccounts(db, userId),
+    moveFactsOf(storedEvents),
+  );
+  ledger.cashFlows = paired.cashFlows;
+  ledger.events = paired.events;
   return { ledger, digest: hash.digest("hex"), skipped: { ...resolved.skipped }, snapshot: userTradesRead.snapshot };
+}
+
+/**
+ * The trader's accounts that hold coins (wallets and exchanges), moves between which are
+ * transfers, each with a wallet's own address (its fingerprint "evm:0x…", "solana:…").
+ */
+async function coinAccounts(db: DB, userId: number): Promise<Map<string, string | null>> {
+  const rows = await db
+    .selectFrom("linked_accounts")
+    .select(["id", "kind", "fingerprint"])
+    .where("user_id", "=", userId)
+    .execute();
+  const accounts = new Map<string, string | null>();
+  for (const r of rows) {
+    const family = ACCOUNT_KIND_VIEWS[r.kind as LinkedAccountKind]?.family;
+    if (family === "wallet") accounts.set(String(r.id), chainId(r.fingerprint.slice(r.kind.length + 1)));
+    else if (family === "exchange") accounts.set(String(r.id), null);
+  }
+  return accounts;
 }
 
 /** The trader's base currency (users.base_currency; USD for one the list no longer knows). */
@@ -751,7 +778,13 @@ async function rowByRowLedger(
   });
   const resolved = resolveEvents(ledger.trades, storedEvents);
   ledger.trades = resolved.trades;
-  ledger.events = resolved.events;
+  const paired = pairTransfers(
+    { ...ledger, events: resolved.events },
+    await coinAccounts(db, userId),
+    moveFactsOf(storedEvents),
+  );
+  ledger.cashFlows = paired.cashFlows;
+  ledger.events = paired.events;
   for (const [reason, count] of Object.entries(resolved.skipped)) skipped[reason] = (skipped[reason] ?? 0) + count;
   // A mark is in its symbol's currency; one in another (a holding priced apart from its trades) is left out.
   const symbolCurrency = new Map(ledger.trades.map((t) => [t.symbol, t.currency]));

@@ -69,6 +69,7 @@ type Withdrawal = {
   transactionFee: string;
   status: number;
   address: string;
+  txId?: string;
   applyTime: string;
   completeTime?: string;
 };
@@ -331,6 +332,8 @@ export function mapBinance(pages: StoredPage[], priceAt: AssetPrice): MappedExch
               symbol: row.coin,
               quantity: Number(row.amount),
               price: p,
+              ...(row.txId ? { txId: row.txId } : {}),
+              ...(row.sourceAddress ? { address: row.sourceAddress } : {}),
             });
         }
         break;
@@ -346,7 +349,17 @@ export function mapBinance(pages: StoredPage[], priceAt: AssetPrice): MappedExch
           }
           const amount = Number(row.amount);
           if (USD_STABLES.has(row.coin)) cashFlows.push({ externalId: id, time, amount: -amount * p });
-          else events.push({ externalId: id, time, kind: "send", symbol: row.coin, quantity: amount, price: p });
+          else
+            events.push({
+              externalId: id,
+              time,
+              kind: "send",
+              symbol: row.coin,
+              quantity: amount,
+              price: p,
+              ...(row.txId ? { txId: row.txId } : {}),
+              address: row.address,
+            });
           fee(`binance:wf:${row.id}`, time, row.coin, Number(row.transactionFee));
         }
         break;
