@@ -70,6 +70,8 @@ export const ASSET_CLASS_LABELS: Readonly<Record<AssetClass, string>> = {
  * uploads (self-reported, DECISIONS 198).
  */
 export const ACCOUNT_KINDS = ["plaid", "evm", "solana", ...LINKABLE_EXCHANGES, "ibkr", "statement"] as const;
+/** The kinds an outside service serves (so each has a simulator): all but an uploaded statement. */
+export const SERVED_ACCOUNT_KINDS = ["plaid", "evm", "solana", ...LINKABLE_EXCHANGES, "ibkr"] as const;
 export type LinkedAccountKind = (typeof ACCOUNT_KINDS)[number];
 
 /**

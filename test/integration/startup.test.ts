@@ -44,7 +44,7 @@ describe("start-up configuration", () => {
     const { code, output } = await runServerUntilExit({ DEMO_PROVIDERS: "plaid,paypal" });
     expect(code).not.toBe(0);
     expect(output).toMatch(
-      /DEMO_PROVIDERS.*one of google,apple,plaid,evm,solana,binance,kraken,coinbase,okx,bybit,ibkr,statement,stripe,smtp,prices/,
+      /DEMO_PROVIDERS.*one of google,apple,plaid,evm,solana,binance,kraken,coinbase,okx,bybit,ibkr,stripe,smtp,prices,fx-rates/,
     );
   });
 

@@ -78,6 +78,8 @@ describe("startupProblems", () => {
   it("accepts simulators with DEMO=1, with DEMO_PROVIDERS, and outside production", () => {
     expect(startupProblems(env({ DEMO: "1" }))).toEqual([]);
     expect(startupProblems(env({ ...REAL, SMTP_URL: "", DEMO_PROVIDERS: "smtp, prices" }))).toEqual([]);
+    // An uploaded statement has no outside service, so no simulator to allow.
+    expect(() => env({ DEMO_PROVIDERS: "statement" })).toThrow(/DEMO_PROVIDERS.*one of .*ibkr,stripe/);
     expect(startupProblems(parseEnv({ NODE_ENV: "development" }))).toEqual([]);
   });
 

@@ -34,8 +34,6 @@ const REQUIREMENTS: Record<Provider, Requirement> = {
   coinbase: { switches: ["COINBASE_API_URL"], required: ["COINBASE_API_URL"] },
   okx: { switches: ["OKX_API_URL"], required: ["OKX_API_URL"] },
   bybit: { switches: ["BYBIT_API_URL"], required: ["BYBIT_API_URL"] },
-  // An uploaded file: no service to simulate, never a demo.
-  statement: { switches: [], required: [] },
   // A real key without the webhook secret would take money and never grant the pass.
   stripe: { switches: ["STRIPE_SECRET_KEY"], required: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] },
   smtp: { switches: ["SMTP_URL"], required: ["SMTP_URL"] },

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { ACCOUNT_KINDS } from "~/lib/vocabulary";
+import { SERVED_ACCOUNT_KINDS } from "~/lib/vocabulary";
 
 // One schema for the whole environment, parsed once at start-up. A bad value stops the server
 // with a message naming the variable (see docs/OPERATIONS.md for every variable).
@@ -39,7 +39,15 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number 
 const bool = z.enum(["0", "1", "true", "false", ""]).transform((v) => v === "1" || v === "true");
 
 /** Every outside service that has a simulator: sign-in, each kind of linked account, payments, mail, prices, FX rates. */
-export const PROVIDER_NAMES = ["google", "apple", ...ACCOUNT_KINDS, "stripe", "smtp", "prices", "fx-rates"] as const;
+export const PROVIDER_NAMES = [
+  "google",
+  "apple",
+  ...SERVED_ACCOUNT_KINDS,
+  "stripe",
+  "smtp",
+  "prices",
+  "fx-rates",
+] as const;
 
 const EnvSchema = z.object({
   // Run every provider without credentials on its simulator, also in production (`npm start` sets

@@ -13,6 +13,9 @@ export type AccountProvider<C extends object> = {
   step(row: StepRow<C>): Promise<void>;
   /** This provider's own errors as a step's failure; null for any other error. */
   failure?(error: unknown): StepFailure | null;
-  /** The demo setting whose simulator answers for it (platform/demo.server.ts, `isSimulated`). */
-  simulator: Provider;
+  /**
+   * The demo setting whose simulator answers for it (platform/demo.server.ts, `isSimulated`); none
+   * for an uploaded statement, which no outside service serves.
+   */
+  simulator: Provider | null;
 };

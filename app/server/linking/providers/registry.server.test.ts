@@ -19,11 +19,12 @@ import { parseEnv, PROVIDER_NAMES } from "../../platform/env.server";
 import { ACCOUNT_PROVIDERS, isDemoGrade } from "./registry.server";
 
 describe("the provider registry", () => {
-  it("has one entry per account kind, each naming its own kind and a known simulator", () => {
+  it("has one entry per account kind, each naming its own kind and its simulator (none for a statement)", () => {
     expect(Object.keys(ACCOUNT_PROVIDERS).sort()).toEqual([...ACCOUNT_KINDS].sort());
     for (const kind of ACCOUNT_KINDS) {
       expect(ACCOUNT_PROVIDERS[kind].kind).toBe(kind);
-      expect(PROVIDERS).toContain(ACCOUNT_PROVIDERS[kind].simulator);
+      if (kind === "statement") expect(ACCOUNT_PROVIDERS[kind].simulator).toBeNull();
+      else expect(PROVIDERS).toContain(ACCOUNT_PROVIDERS[kind].simulator);
     }
   });
 
@@ -37,7 +38,9 @@ describe("the provider registry", () => {
       expect(view.link.path).toBe(view.family === "exchange" ? EXCHANGE_LINK_PATH : `/link/${kind}`);
       const page = `link.${view.link.path.slice("/link/".length)}.tsx`;
       expect(existsSync(path.join(routes, page)), `app/routes/_link+/${page}`).toBe(true);
-      expect(PROVIDER_NAMES).toContain(kind);
+      // A demo setting for each kind an outside service serves.
+      if (kind === "statement") expect(PROVIDER_NAMES).not.toContain(kind);
+      else expect(PROVIDER_NAMES).toContain(kind);
     }
     expect([...ACCOUNT_KINDS_LISTED].sort()).toEqual([...ACCOUNT_KINDS].sort());
     expect(ACCOUNT_KINDS_LISTED).toEqual([...BROKER_KINDS, ...EXCHANGE_KINDS, ...WALLET_KINDS, ...SELF_REPORTED_KINDS]);

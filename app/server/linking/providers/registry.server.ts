@@ -28,6 +28,9 @@ export const ACCOUNT_PROVIDERS: Record<LinkedAccountKind, AccountProvider<object
 
 /** Whether a grade from these kinds of accounts comes (at least partly) from simulated histories. */
 export function isDemoGrade(kinds: Iterable<LinkedAccountKind>, env: Env = getEnv()): boolean {
-  for (const kind of kinds) if (isSimulated(ACCOUNT_PROVIDERS[kind].simulator, env)) return true;
+  for (const kind of kinds) {
+    const simulator = ACCOUNT_PROVIDERS[kind].simulator;
+    if (simulator && isSimulated(simulator, env)) return true;
+  }
   return false;
 }
