@@ -12,8 +12,8 @@ import { ownDatabase, startServer, type RunningServer } from "../support/server"
 
 // Bybit through the real path: query-api proves the key read-only and names the account (ccxt
 // against the simulator), the 406 rule, the import as jobs (one 7-day window or page of 100 each,
-// over the 2 years Bybit serves), the instruments the fills name, fees in kind, the mapping, what
-// Bybit no longer serves said plainly, and the grade.
+// over the 2 years Bybit serves; deposits and withdrawals a 30-day window each), the instruments the
+// fills name, fees in kind, the mapping, what Bybit no longer serves said plainly, and the grade.
 
 const SECRET = "0F7E3C2B1A9D8E7F6A5B4C3D2E1F0A9B";
 
@@ -47,9 +47,11 @@ async function ledgerOf(cookie: string, base = baseUrl()) {
  * The demo history's rows (test/mocks/bybit.ts): 294 fills served (the one 26 months back is not);
  * the BTCEUR one has no USD price. Each buy is its coin and the coin's fee sold from it; each sell
  * its coin (the USDT fee is cash); the ETHBTC sale its ETH, the BTC bought and the BTC fee:
- * 26 × 3 + 240 × 2 + 3 trades, one fee event a fill.
+ * 26 × 3 + 240 × 2 + 3 = 561 trades, one fee event a fill (293). Besides, one deposit and one
+ * withdrawal record: the 20,000 USDT deposit a cash flow; the 0.2 ETH withdrawal a send event, its
+ * 0.0015 ETH fee a fee event and a sale of those units: 562 trades, 295 events, 1 cash flow.
  */
-const EXPECTED = { fills: 294, instruments: 4, trades: 561, events: 293 };
+const EXPECTED = { fills: 294, moves: 2, instruments: 4, trades: 562, events: 295, cashFlows: 1 };
 const RUN = Date.now().toString(36);
 const usdt = (t: number) => simulatedCoinPrice("coingecko:tether", new Date(t))!;
 const keptFrom = () => new Date(Date.now() - 730 * 86_400_000).toISOString().slice(0, 7);
@@ -71,8 +73,9 @@ describe("linking Bybit with an API key", () => {
     for (const secret of [SECRET, key]) expect(JSON.stringify(res.body)).not.toContain(secret);
     const [done] = await waitForImports(cookie, { timeoutMs: 90_000 });
     expect(done, JSON.stringify(done)).toMatchObject({ state: "done", error: null });
-    // Every served fill once (the half-hourly week in pages of 100), and the four instruments.
-    expect(done!.fetched).toBe(EXPECTED.fills + EXPECTED.instruments);
+    // Every served fill once (the half-hourly week in pages of 100), the deposit and the
+    // withdrawal, and the four instruments.
+    expect(done!.fetched).toBe(EXPECTED.fills + EXPECTED.moves + EXPECTED.instruments);
     expect(done!.skipped).toEqual(
       expect.arrayContaining([
         { reason: "trade in EUR without a USD price", count: 1 },
@@ -87,14 +90,20 @@ describe("linking Bybit with an API key", () => {
     });
     expect(ledger.trades).toHaveLength(EXPECTED.trades);
     expect(ledger.events).toHaveLength(EXPECTED.events);
-    expect(ledger.cashFlows).toHaveLength(0);
-    expect(ledger.events.every((e) => e.kind === "fee")).toBe(true);
-
-    // Fees in kind: the ETH bought lost its 0.1 % in ETH, and the BTC of every buy its 0.1 % in BTC.
+    expect(ledger.cashFlows).toHaveLength(EXPECTED.cashFlows);
     const d = demoBybit();
+    // The USDT deposit: 20,000 at USDT's price then (within $10: the price cache's, not the instant's).
+    expect(Math.abs(ledger.cashFlows[0]!.amount - d.deposit.amount * usdt(d.deposit.time))).toBeLessThan(10);
+    expect(ledger.events.filter((e) => e.kind === "fee")).toHaveLength(EXPECTED.events - 1);
+    expect(ledger.events.filter((e) => e.kind === "send")).toEqual([
+      expect.objectContaining({ symbol: "ETH", quantity: d.withdrawal.amount }),
+    ]);
+
+    // Fees in kind: the ETH bought lost its 0.1 % in ETH, and the BTC of every buy its 0.1 % in BTC;
+    // the withdrawal's fee left the ETH position too (the 0.2 ETH sent is an event, not a trade).
     const eth = ledger.trades.filter((t) => t.symbol === "ETH");
     const ethHeld = eth.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
-    expect(ethHeld).toBeCloseTo(240 * 0.005 * (1 - d.feeRate) - d.ethBtc.qty, 9);
+    expect(ethHeld).toBeCloseTo(240 * 0.005 * (1 - d.feeRate) - d.ethBtc.qty - d.withdrawal.fee, 9);
     const btc = ledger.trades.filter((t) => t.symbol === "BTC");
     const btcHeld = btc.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
     const fromEth = d.ethBtc.qty * d.ethBtc.price * (1 - d.feeRate);

@@ -12,9 +12,13 @@ import { simDelay } from "./sim-delay";
  * (hex HMAC-SHA256 of timestamp + key + recv window + query, under the secret); they are checked in
  * Bybit's order, each refusal `{"retCode":…}` with HTTP 200: the key (10003), the timestamp within
  * the window (server − recv_window ≤ ts < server + 1 s, else 10002), the signature (10004), the
- * per-user limit per second (query-api 10, execution/list 50: 10006 "Too many visits!").
+ * per-user limit (query-api 10 and execution/list 50 a second; deposit records 100 and withdrawal
+ * records 300 a minute: 10006 "Too many visits!").
  * `execution/list` needs `category`, windows of at most 7 days (10001), serves the last 2 years
  * only, 100 at most a call, newest first, paged by an opaque `nextPageCursor`.
+ * `asset/deposit/query-record` and `asset/withdraw/query-record` answer `result.rows`, windows
+ * under 30 days (131002), the last 30 days when none is given, 50 at most a call, newest first,
+ * paged the same way; withdrawals on-chain only unless `withdrawType` says 1 (off-chain) or 2 (all).
  *
  * Keys (any secret, unless a test set one with setBybitSecret):
  *   demo-read-only            the demo history (demoBybit below), userID DEMO_BYBIT_UID
@@ -40,7 +44,8 @@ export const DEMO_BYBIT_UID = 100_200_300;
  * USDT on a sell). 240 ETHUSDC buys of 0.005 ETH every half hour over five days (pages of 100),
  * 0.5 ETH sold for BTC at the end, a BTCEUR fill (no USD price: counted), and one BTCUSDT fill
  * 26 months back that Bybit no longer serves. Realized on BTC in USDT:
- * 0.01998 × (20 × 1,500 − 6 × 1,000) = 479.52.
+ * 0.01998 × (20 × 1,500 − 6 × 1,000) = 479.52. Besides: 20,000 USDT deposited on Tron before the
+ * first fill, and 0.2 ETH withdrawn on Ethereum (its fee 0.0015 ETH) after the ETH buys.
  */
 export function demoBybitStart(now = Date.now()): number {
   const d = new Date(now);
@@ -68,11 +73,22 @@ export function demoBybit(start = demoBybitStart()) {
     /** Older than the 2 years Bybit serves: never answered. */
     tooOld: { time: start - 14 * 30 * DAY, qty: 0.01, price: 30_000 },
     realizedUsdt: 0.01998 * (20 * 1_500 - 6 * 1_000),
+    deposit: { time: start + 2 * HOUR, coin: "USDT", amount: 20_000 },
+    /** Completed 3 minutes after it was asked. */
+    withdrawal: { time: start + 20 * DAY + 9 * HOUR, done: 3 * 60_000, coin: "ETH", amount: 0.2, fee: 0.0015 },
   };
 }
 
 type Execution = Record<string, string | boolean> & { execId: string; execTime: string; symbol: string };
-type Account = { userID: number; readOnly: 0 | 1; permissions: Record<string, string[]>; fills: Execution[] };
+type Row = Record<string, string | number>;
+type Account = {
+  userID: number;
+  readOnly: 0 | 1;
+  permissions: Record<string, string[]>;
+  fills: Execution[];
+  deposits: Row[];
+  withdrawals: Row[];
+};
 
 const INSTRUMENTS: Record<string, { baseCoin: string; quoteCoin: string }> = {
   BTCUSDT: { baseCoin: "BTC", quoteCoin: "USDT" },
@@ -82,6 +98,11 @@ const INSTRUMENTS: Record<string, { baseCoin: string; quoteCoin: string }> = {
 };
 const READ = { Spot: [], Wallet: [], Exchange: ["ExchangeHistory"], ContractTrade: [], Options: [], Derivatives: [] };
 const fmt = (n: number, places = 8) => Number(n.toFixed(places)).toString();
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const hex = (seed: string) => crypto.createHash("sha256").update(seed).digest("hex");
+/** A Tron address's form: "T" and 33 base58 characters. */
+const tronAddress = (seed: string) =>
+  "T" + [...crypto.createHash("sha512").update(seed).digest().subarray(0, 33)].map((b) => BASE58[b % 58]).join("");
 
 function userIdOf(key: string): number {
   return 100_000_000 + (crypto.createHash("sha256").update(key).digest().readUInt32BE(0) % 800_000_000);
@@ -135,7 +156,51 @@ function demoAccount(userID: number, readOnly: 0 | 1, permissions: Record<string
   fill("BTCEUR", d.eurTrade.time, "Buy", d.eurTrade.qty, d.eurTrade.price);
   fill("ETHBTC", d.ethBtc.time, "Sell", d.ethBtc.qty, d.ethBtc.price);
   fills.sort((a, b) => Number(b.execTime) - Number(a.execTime));
-  return { userID, readOnly, permissions, fills };
+  const dep = d.deposit;
+  const deposits: Row[] = [
+    {
+      coin: dep.coin,
+      chain: "TRX",
+      amount: fmt(dep.amount),
+      txID: hex(`${userID}:deposit`),
+      status: 3,
+      toAddress: tronAddress(`${userID}:deposit-address`),
+      tag: "",
+      depositFee: "",
+      successAt: String(dep.time),
+      confirmations: "50",
+      txIndex: "0",
+      blockHash: "0000000004" + hex(`${userID}:block`).slice(10),
+      batchReleaseLimit: "-1",
+      depositType: "0",
+      fromAddress: tronAddress(`${userID}:sender`),
+      taxDepositRecordsId: "0",
+      taxStatus: 0,
+      id: String(160_000_000 + (userID % 1_000_000)),
+    },
+  ];
+  const w = d.withdrawal;
+  const withdrawals: Row[] = [
+    {
+      coin: w.coin,
+      chain: "ETH",
+      amount: fmt(w.amount),
+      txID: `0x${hex(`${userID}:withdrawal`)}`,
+      status: "success",
+      toAddress: `0x${hex(`${userID}:wallet`).slice(0, 40)}`,
+      tag: "",
+      withdrawFee: fmt(w.fee),
+      createTime: String(w.time),
+      updateTime: String(w.time + w.done),
+      withdrawId: String(131_000_000 + (userID % 1_000_000)),
+      withdrawType: 0,
+      fee: "",
+      tax: "",
+      taxRate: "",
+      taxType: "",
+    },
+  ];
+  return { userID, readOnly, permissions, fills, deposits, withdrawals };
 }
 
 function accountOf(key: string): Account | null {
@@ -151,7 +216,13 @@ function accountOf(key: string): Account | null {
 // What Bybit remembers: each user's calls of the last second (this process's), secrets set by
 // tests, and the once-per-key behaviours (in files: every process on the machine is the one Bybit).
 
-const LIMITS: Record<string, number> = { "user/query-api": 10, "execution/list": 50 };
+/** Calls a user may make per span (ms): Bybit's per-UID limits. */
+const LIMITS: Record<string, [number, number]> = {
+  "user/query-api": [10, 1_000],
+  "execution/list": [50, 1_000],
+  "asset/deposit/query-record": [100, 60_000],
+  "asset/withdraw/query-record": [300, 60_000],
+};
 const calls = new Map<string, number[]>();
 const secrets = new Map<string, string>();
 const STATE_DIR = path.join(os.tmpdir(), "grader-bybit-simulator");
@@ -182,8 +253,9 @@ const RATE = () => bybitError(10006, "Too many visits!");
 function withinLimit(userID: number, endpoint: string): boolean {
   const now = Date.now();
   const key = `${userID}:${endpoint}`;
-  const recent = (calls.get(key) ?? []).filter((t) => now - t < 1_000);
-  if (recent.length >= (LIMITS[endpoint] ?? 10)) {
+  const [most, span] = LIMITS[endpoint] ?? [10, 1_000];
+  const recent = (calls.get(key) ?? []).filter((t) => now - t < span);
+  if (recent.length >= most) {
     calls.set(key, recent);
     return false;
   }
@@ -240,6 +312,40 @@ function ofsOf(cursor: string | null): number | null {
 }
 
 const url = (p: string) => `${DEMO_BYBIT_URL}${p}`;
+
+/** Deposit or withdrawal records: windows under 30 days, 50 a page, newest first. */
+function movesCall(endpoint: "asset/deposit/query-record" | "asset/withdraw/query-record") {
+  return async ({ request }: { request: Request }) => {
+    const s = privateCall(request, endpoint);
+    if (s instanceof Response) return s;
+    const refused = historyCall(s.key);
+    if (refused) return refused;
+    const q = new URL(request.url).searchParams;
+    const now = Date.now();
+    // Neither given: the last 30 days; one given: 30 days from it.
+    let start = q.has("startTime") ? Number(q.get("startTime")) : undefined;
+    let end = q.has("endTime") ? Number(q.get("endTime")) : undefined;
+    if (start === undefined && end === undefined) [start, end] = [now - 30 * DAY, now];
+    else if (start === undefined) start = end! - 30 * DAY;
+    else if (end === undefined) end = start + 30 * DAY;
+    if (!(end! - start! < 30 * DAY))
+      return bybitError(131002, "Parameter error: endTime - startTime should be less than 30 days");
+    const ofs = ofsOf(q.get("cursor"));
+    if (ofs === null) return bybitError(131002, "Parameter error: cursor invalid");
+    const limit = Math.min(50, Math.max(1, Number(q.get("limit") ?? 50) || 50));
+    await simDelay(60);
+    const deposits = endpoint === "asset/deposit/query-record";
+    const withdrawType = Number(q.get("withdrawType") ?? 0);
+    const within = (deposits ? s.account.deposits : s.account.withdrawals)
+      .filter((r) => {
+        const t = Number(deposits ? r.successAt : r.createTime);
+        return t >= start! && t <= end! && (deposits || withdrawType === 2 || r.withdrawType === withdrawType);
+      })
+      .sort((a, b) => Number(b.successAt ?? b.createTime) - Number(a.successAt ?? a.createTime));
+    const rows = within.slice(ofs, ofs + limit);
+    return ok({ rows, nextPageCursor: ofs + limit < within.length ? cursorOf(ofs + limit) : "" });
+  };
+}
 
 export function bybitHandlers() {
   return [
@@ -331,6 +437,8 @@ export function bybitHandlers() {
         { "X-Bapi-Limit": "50", "X-Bapi-Limit-Status": "49", "X-Bapi-Limit-Reset-Timestamp": String(now + 1_000) },
       );
     }),
+    http.get(url("/v5/asset/deposit/query-record"), movesCall("asset/deposit/query-record")),
+    http.get(url("/v5/asset/withdraw/query-record"), movesCall("asset/withdraw/query-record")),
     // Anything else of Bybit's: an honest "not simulated", never the real exchange.
     http.all(url("/*"), () => bybitError(10017, "route not found", 404)),
   ];

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { StoredPage } from "../exchange.server";
-import { bybitWindows, mapBybit, readBybitPermissions, type BybitExecution } from "./bybit.server";
+import {
+  bybitWindows,
+  mapBybit,
+  readBybitPermissions,
+  type BybitDeposit,
+  type BybitExecution,
+  type BybitWithdrawal,
+} from "./bybit.server";
 
 const DAY = 86_400_000;
 const exec = (over: Partial<BybitExecution>): BybitExecution => ({
@@ -48,6 +55,15 @@ describe("bybitWindows", () => {
       [from + 14 * DAY, from + 20 * DAY],
     ]);
   });
+
+  it("cuts deposits and withdrawals in windows under 30 days", () => {
+    const from = Date.UTC(2025, 0, 1);
+    const windows = bybitWindows(from, from + 45 * DAY, "deposits", 30);
+    expect(windows).toEqual([
+      { stream: "deposits", start: from, end: from + 30 * DAY - 1 },
+      { stream: "deposits", start: from + 30 * DAY, end: from + 45 * DAY },
+    ]);
+  });
 });
 
 describe("mapBybit", () => {
@@ -63,5 +79,111 @@ describe("mapBybit", () => {
     ]);
     expect(batch.events).toEqual([{ externalId: "bybit:f:e1", time: expect.any(Date), kind: "fee", amount: 5 }]);
     expect(skipped).toEqual({ "trade in EUR without a USD price": 1 });
+  });
+});
+
+describe("mapBybit: deposits and withdrawals", () => {
+  const T1 = Date.UTC(2026, 4, 1, 8);
+  const T2 = Date.UTC(2026, 4, 9, 12);
+  const at = (t: number) => new Date(t);
+  const usd = (asset: string) => ({ USDT: 1.0002, ETH: 3_000 })[asset];
+  const deposit = (over: Partial<BybitDeposit>): BybitDeposit => ({
+    id: "160237231",
+    coin: "USDT",
+    chain: "TRX",
+    amount: "1000",
+    txID: "04bf3fbad2fc85b107a42cfdc5ff83110092b606ca754efa0f032f8b94b3262e",
+    status: 3,
+    toAddress: "TDGYpm5zPacnEqKV34TJPuhJhHom9hcXAy",
+    fromAddress: "TJ7hhYhVhaxNx6BPyq7yFpqZrQULL3JSdb",
+    successAt: String(T1),
+    ...over,
+  });
+  const withdrawal = (over: Partial<BybitWithdrawal>): BybitWithdrawal => ({
+    withdrawId: "131629076",
+    coin: "ETH",
+    chain: "ETH",
+    amount: "0.2",
+    withdrawFee: "0.0015",
+    txID: "0x3d7bddb797f0e86420c982c0723653b8b728fd0ec9953b6b354445848d83a185",
+    status: "success",
+    toAddress: "0xE3De6d711e0951d34777b5Cd93c827F822ee8514",
+    createTime: String(T2),
+    updateTime: String(T2 + 180_000),
+    withdrawType: 0,
+    ...over,
+  });
+  const ethIn = deposit({ id: "2", coin: "ETH", chain: "ETH", amount: "0.5", txID: "0xabc", fromAddress: "0xF00" });
+  const pages: StoredPage[] = [
+    {
+      task: { stream: "deposits", start: T1 - DAY, end: T1 + DAY },
+      rows: [
+        deposit({}),
+        ethIn,
+        ethIn, // the next window's first page met it again
+        deposit({ id: "3", coin: "ETH", status: 1 }), // still confirming: not in the account
+        deposit({ id: "4", coin: "ETH", status: 70011 }), // rolled back
+        deposit({ id: "5", coin: "ETH", amount: "0.1", status: 70012, txID: "", fromAddress: "" }),
+        deposit({ id: "6", coin: "XYZ", amount: "10" }),
+      ],
+    },
+    {
+      task: { stream: "withdrawals", start: T2 - DAY, end: T2 + DAY },
+      rows: [
+        withdrawal({}),
+        // Off-chain to another Bybit user: its toAddress is a UID, no chain transaction.
+        withdrawal({
+          withdrawId: "9801",
+          coin: "USDT",
+          amount: "100",
+          withdrawFee: "1",
+          withdrawType: 1,
+          txID: "",
+          toAddress: "123456",
+        }),
+        withdrawal({ withdrawId: "9976", status: "CancelByUser", txID: "" }),
+        withdrawal({ withdrawId: "9977", status: "SecurityCheck", txID: "" }),
+      ],
+    },
+  ];
+
+  it("maps a stablecoin as cash, another coin in kind naming its chain, the fee sold from the position", () => {
+    const { batch, skipped } = mapBybit(pages, usd);
+    // 1,000 USDT in at 1.0002; 100 USDT out at 1.0002 (its 1 USDT fee is cash too: no trade).
+    expect(batch.cashFlows).toEqual([
+      { externalId: "bybit:d:160237231", time: at(T1), amount: expect.closeTo(1000.2, 9) },
+      { externalId: "bybit:w:9801", time: at(T2 + 180_000), amount: expect.closeTo(-100.02, 9) },
+    ]);
+    expect(batch.events).toEqual([
+      {
+        externalId: "bybit:d:2",
+        time: at(T1),
+        kind: "receive",
+        symbol: "ETH",
+        quantity: 0.5,
+        price: 3_000,
+        txId: "0xabc",
+        address: "0xF00",
+      },
+      // Still credited after a rollback review; no sender named: no address.
+      { externalId: "bybit:d:5", time: at(T1), kind: "receive", symbol: "ETH", quantity: 0.1, price: 3_000 },
+      // Sent when it completed (updateTime), to its toAddress; the fee 0.0015 ETH × 3,000 = 4.5.
+      {
+        externalId: "bybit:w:131629076",
+        time: at(T2 + 180_000),
+        kind: "send",
+        symbol: "ETH",
+        quantity: 0.2,
+        price: 3_000,
+        txId: "0x3d7bddb797f0e86420c982c0723653b8b728fd0ec9953b6b354445848d83a185",
+        address: "0xE3De6d711e0951d34777b5Cd93c827F822ee8514",
+      },
+      { externalId: "bybit:wf:131629076", time: at(T2 + 180_000), kind: "fee", amount: expect.closeTo(4.5, 9) },
+      { externalId: "bybit:wf:9801", time: at(T2 + 180_000), kind: "fee", amount: expect.closeTo(1.0002, 9) },
+    ]);
+    expect(batch.trades.map((t) => [t.externalId, t.symbol, t.side, t.quantity, t.price])).toEqual([
+      ["bybit:wf:131629076:k", "ETH", "sell", 0.0015, 3_000],
+    ]);
+    expect(skipped).toEqual({ "deposit of XYZ without a USD price": 1 });
   });
 });

@@ -1,6 +1,6 @@
 import type { Exchange } from "ccxt";
 import { EXCHANGE_VIEWS } from "~/lib/exchanges";
-import type { ImportedEvent, ImportedTrade } from "../imported";
+import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "../imported";
 import {
   ccxtClient,
   withClockRetry,
@@ -18,10 +18,20 @@ import { USD_STABLES } from "./binance.server";
 // last 2 years only, in windows of at most 7 days, 100 a call, newest first, paged by
 // `nextPageCursor`: the import walks the 2 years a week per window. Its rows name the symbol
 // ("BTCUSDT") without a separator, so the instruments the fills name are asked once each.
+// Deposits (`asset/deposit/query-record`) and withdrawals (`asset/withdraw/query-record`) answer
+// `result.rows`, windows under 30 days, 50 a call, paged by `nextPageCursor` too: the same 2 years
+// a 30-day window at a time, so a coin's moves meet the fills that bought or sold it.
 
 const DAY = 86_400_000;
 const WINDOW_DAYS = 7;
 const FILLS_PER_CALL = 100;
+/** Deposit and withdrawal records: "less than 30 days" a window, at most 50 a call. */
+const TRANSFER_WINDOW_DAYS = 30;
+const MOVES_PER_CALL = 50;
+/** Deposit statuses that left the coins credited: 3 success, 70012 still credited after a chain rollback. */
+const DEPOSITED = new Set([3, 70012]);
+/** Withdrawal statuses whose coins left the account (ccxt reads both as "ok"). */
+const WITHDRAWN = new Set(["success", "BlockchainConfirmed"]);
 /** What `execution/list` serves ("Get Trade History (2 years)"). */
 const KEEPS_DAYS = 730;
 /** The API limit is per user per second (10006 "Too many visits!"): a second's wait. */
@@ -41,6 +51,33 @@ export type BybitExecution = {
   execType: string;
   execTime: string;
   isMaker?: boolean;
+};
+/** A row of `asset/deposit/query-record` (on-chain deposits). */
+export type BybitDeposit = {
+  id: string;
+  coin: string;
+  chain?: string;
+  amount: string;
+  txID?: string;
+  status: number | string;
+  toAddress?: string;
+  /** The sender's address, "" when the chain does not name one sender. */
+  fromAddress?: string;
+  successAt: string;
+};
+/** A row of `asset/withdraw/query-record`; `withdrawType` 1 is off-chain (to another Bybit user). */
+export type BybitWithdrawal = {
+  withdrawId: string;
+  coin: string;
+  chain?: string;
+  amount: string;
+  withdrawFee: string;
+  txID?: string;
+  status: string;
+  toAddress?: string;
+  createTime: string;
+  updateTime?: string;
+  withdrawType?: number;
 };
 type Instrument = { symbol: string; baseCoin: string; quoteCoin: string };
 type KeyInfo = {
@@ -65,11 +102,11 @@ export function readBybitPermissions(
   };
 }
 
-/** 7-day windows from `fromMs` to `nowMs`, oldest first (pure; exported for tests). */
-export function bybitWindows(fromMs: number, nowMs: number): HistoryTask[] {
+/** Windows of `days` from `fromMs` to `nowMs`, oldest first, each ending 1 ms short (pure; exported for tests). */
+export function bybitWindows(fromMs: number, nowMs: number, stream = "executions", days = WINDOW_DAYS): HistoryTask[] {
   const tasks: HistoryTask[] = [];
-  for (let start = fromMs; start < nowMs; start += WINDOW_DAYS * DAY)
-    tasks.push({ stream: "executions", start, end: Math.min(start + WINDOW_DAYS * DAY - 1, nowMs) });
+  for (let start = fromMs; start < nowMs; start += days * DAY)
+    tasks.push({ stream, start, end: Math.min(start + days * DAY - 1, nowMs) });
   return tasks;
 }
 
@@ -86,6 +123,24 @@ async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPa
         }),
       )) as { result?: { list?: BybitExecution[]; nextPageCursor?: string } };
       const rows = answer.result?.list ?? [];
+      const cursor = answer.result?.nextPageCursor;
+      return { rows, next: rows.length && cursor ? { ...task, cursor } : null };
+    }
+    case "deposits":
+    case "withdrawals": {
+      const request = {
+        startTime: String(task.start),
+        endTime: String(task.end),
+        limit: String(MOVES_PER_CALL),
+        ...(task.cursor ? { cursor: task.cursor } : {}),
+      };
+      // withdrawType 2: on-chain and off-chain alike (the default, 0, leaves out those to other Bybit users).
+      const answer = (await withClockRetry(client, () =>
+        task.stream === "deposits"
+          ? client.privateGetV5AssetDepositQueryRecord(request)
+          : client.privateGetV5AssetWithdrawQueryRecord({ ...request, withdrawType: "2" }),
+      )) as { result?: { rows?: unknown[]; nextPageCursor?: string } };
+      const rows = answer.result?.rows ?? [];
       const cursor = answer.result?.nextPageCursor;
       return { rows, next: rows.length && cursor ? { ...task, cursor } : null };
     }
@@ -109,7 +164,10 @@ async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPa
  * Bybit's spot fills as ledger rows (pure; docs/SOURCES.md "Bybit"): as OKX's. The fill's value is
  * its quote amount at the quote's USD price; the fee in kind (`feeCurrency`: the base on a buy, the
  * quote on a sell) sold from its position at the fill's price, a fee event; a negative fee (a maker
- * rebate) income in kind. A fill twice (a window's pages that met again) is one.
+ * rebate) income in kind. A fill twice (a window's pages that met again) is one. A credited deposit
+ * and a withdrawal that left as Binance's: a dollar stablecoin a cash flow at its USD value, another
+ * coin a `receive` / `send` in kind naming its chain transaction and the address at the other end
+ * (so the ledger can pair it with a linked wallet), a withdrawal's fee its units sold and a fee event.
  */
 export function mapBybit(pages: StoredPage[], priceAt: AssetPrice): MappedExchange {
   const trades: ImportedTrade[] = [];
@@ -121,11 +179,63 @@ export function mapBybit(pages: StoredPage[], priceAt: AssetPrice): MappedExchan
     if (USD_STABLES.has(asset)) return; // cash: the other leg moves it
     trades.push({ externalId: id, time, symbol: asset, assetClass: "crypto", side, quantity, price, fee: 0 });
   };
+  /** A fee in kind not tied to a fill: its units sold at their price then, and a fee event. */
+  const fee = (id: string, time: Date, asset: string, amount: number) => {
+    if (!(amount > 0)) return;
+    const p = usd(asset, time);
+    if (p === undefined) return skip(`fee in ${asset} without a USD price`);
+    trade(`${id}:k`, time, asset, "sell", amount, p);
+    events.push({ externalId: id, time, kind: "fee", amount: amount * p });
+  };
+  const cashFlows: ImportedCashFlow[] = [];
+  /** A move in or out: a dollar stablecoin is cash; another coin a receive or send in kind. */
+  const move = (
+    id: string,
+    time: Date,
+    kind: "receive" | "send",
+    coin: string,
+    quantity: number,
+    chain: { txId?: string; address?: string },
+  ) => {
+    const what = kind === "receive" ? "deposit" : "withdrawal";
+    const p = usd(coin, time);
+    if (!(quantity > 0)) return skip(`Bybit ${what} without an amount`);
+    if (p === undefined) return skip(`${what} of ${coin} without a USD price`);
+    if (USD_STABLES.has(coin))
+      cashFlows.push({ externalId: id, time, amount: (kind === "receive" ? 1 : -1) * quantity * p });
+    else events.push({ externalId: id, time, kind, symbol: coin, quantity, price: p, ...chain });
+  };
   const instruments = new Map<string, Instrument>();
   for (const page of pages)
     if (page.task.stream === "instruments") for (const i of page.rows as Instrument[]) instruments.set(i.symbol, i);
   const seen = new Set<string>();
   for (const page of pages) {
+    if (page.task.stream === "deposits")
+      for (const row of page.rows as BybitDeposit[]) {
+        if (!DEPOSITED.has(Number(row.status))) continue; // pending, failed or rolled back: not in the account
+        const id = `bybit:d:${row.id}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        move(id, new Date(Number(row.successAt)), "receive", row.coin, Number(row.amount), {
+          ...(row.txID ? { txId: row.txID } : {}),
+          ...(row.fromAddress ? { address: row.fromAddress } : {}),
+        });
+      }
+    if (page.task.stream === "withdrawals")
+      for (const row of page.rows as BybitWithdrawal[]) {
+        if (!WITHDRAWN.has(row.status)) continue; // in review, cancelled, rejected or failed: still in the account
+        const id = `bybit:w:${row.withdrawId}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const time = new Date(Number(row.updateTime || row.createTime));
+        // Off-chain, `toAddress` is another Bybit user's UID and there is no chain transaction.
+        const onChain = row.withdrawType !== 1;
+        move(id, time, "send", row.coin, Number(row.amount), {
+          ...(onChain && row.txID ? { txId: row.txID } : {}),
+          ...(onChain && row.toAddress ? { address: row.toAddress } : {}),
+        });
+        fee(`bybit:wf:${row.withdrawId}`, time, row.coin, Number(row.withdrawFee));
+      }
     if (page.task.stream !== "executions") continue;
     for (const row of page.rows as BybitExecution[]) {
       if (seen.has(row.execId)) continue;
@@ -185,7 +295,7 @@ export function mapBybit(pages: StoredPage[], priceAt: AssetPrice): MappedExchan
       }
     }
   }
-  return { batch: { trades, cashFlows: [], marks: [], events }, skipped };
+  return { batch: { trades, cashFlows, marks: [], events }, skipped };
 }
 
 export const bybit: ExchangeEntry = {
@@ -208,8 +318,16 @@ export const bybit: ExchangeEntry = {
       throw new Error("Bybit did not say which account this key is for.");
     return { ok: true, uid: String(info.userID) };
   },
-  // The 2 years Bybit serves (no further than the history's start), a week a window, oldest first.
-  tasks: (fromMs, nowMs) => bybitWindows(Math.max(fromMs, nowMs - KEEPS_DAYS * DAY), nowMs),
+  // The 2 years Bybit serves (no further than the history's start): fills a week a window, then
+  // deposits and withdrawals 30 days a window (about 25 jobs each), oldest first.
+  tasks: (fromMs, nowMs) => {
+    const from = Math.max(fromMs, nowMs - KEEPS_DAYS * DAY);
+    return [
+      ...bybitWindows(from, nowMs),
+      ...bybitWindows(from, nowMs, "deposits", TRANSFER_WINDOW_DAYS),
+      ...bybitWindows(from, nowMs, "withdrawals", TRANSFER_WINDOW_DAYS),
+    ];
+  },
   async tradeTasks(_client, pages) {
     const symbols = new Set<string>();
     for (const p of pages)
