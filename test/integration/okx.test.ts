@@ -12,7 +12,8 @@ import { ownDatabase, startServer, type RunningServer } from "../support/server"
 
 // OKX through the real path: account/config proves the key read-only and names the account (ccxt
 // against the simulator, signed with the passphrase), the 406 rule, the import as jobs (one page of
-// 100 fills each, fills-history then fills), fees in kind, the mapping and the grade.
+// 100 fills each, fills-history then fills, then deposits and withdrawals), fees in kind, the
+// mapping and the grade.
 
 const SECRET = "0F7E3C2B1A9D8E7F6A5B4C3D2E1F0A9B";
 const PASSPHRASE = "grader-Pass-1";
@@ -44,11 +45,13 @@ async function ledgerOf(cookie: string, base = baseUrl()) {
 }
 
 /**
- * The demo history's rows (test/mocks/okx.ts): 123 fills; the BTC-EUR one has no USD price. Each
- * buy is its coin and the coin's fee sold from it; each sell its coin (the USDT fee is cash); the
- * ETH-BTC sale its ETH, the BTC bought and the BTC fee: 2 + 60 × 3 + 3 trades, one fee event a fill.
+ * The demo history's rows (test/mocks/okx.ts): 123 fills, 1 deposit, 1 withdrawal; the BTC-EUR
+ * fill has no USD price. Each buy is its coin and the coin's fee sold from it; each sell its coin
+ * (the USDT fee is cash); the ETH-BTC sale its ETH, the BTC bought and the BTC fee: 2 + 60 × 3 + 3
+ * trades, one fee event a fill. The USDT deposit is a cash flow; the ETH withdrawal a send, its fee
+ * a fee event and its ETH sold: 185 + 1 trades, 122 + 2 events.
  */
-const EXPECTED = { fills: 123, trades: 185, events: 122 };
+const EXPECTED = { rows: 125, trades: 186, events: 124, cashFlows: 1 };
 const RUN = Date.now().toString(36);
 const usdt = (t: number) => simulatedCoinPrice("coingecko:tether", new Date(t))!;
 const yearAgoMonth = () => new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 7);
@@ -70,8 +73,9 @@ describe("linking OKX with an API key", () => {
     for (const secret of [SECRET, PASSPHRASE, key]) expect(JSON.stringify(res.body)).not.toContain(secret);
     const [done] = await waitForImports(cookie, { timeoutMs: 90_000 });
     expect(done, JSON.stringify(done)).toMatchObject({ state: "done", error: null });
-    // fills-history in two pages (100 and 23), fills (the last 3 days) none: every fill fetched once.
-    expect(done!.fetched).toBe(EXPECTED.fills);
+    // fills-history in two pages (100 and 23), fills (the last 3 days) none, one deposit, one
+    // withdrawal: every row fetched once.
+    expect(done!.fetched).toBe(EXPECTED.rows);
     expect(done!.skipped).toEqual(
       expect.arrayContaining([
         { reason: "trade in EUR without a USD price", count: 1 },
@@ -86,14 +90,21 @@ describe("linking OKX with an API key", () => {
     });
     expect(ledger.trades).toHaveLength(EXPECTED.trades);
     expect(ledger.events).toHaveLength(EXPECTED.events);
-    expect(ledger.cashFlows).toHaveLength(0);
-    expect(ledger.events.every((e) => e.kind === "fee")).toBe(true);
-
-    // Fees in kind: the ETH bought lost its 0.1 % in ETH, and the BTC of every buy its 0.1 % in BTC.
     const d = demoOkx();
+    // The 10,000 USDT deposited: cash in, at USDT's price then (the price cache's: within a cent).
+    expect(ledger.cashFlows).toHaveLength(EXPECTED.cashFlows);
+    expect(Date.parse(ledger.cashFlows[0]!.time)).toBe(d.usdtDeposit.time);
+    expect(ledger.cashFlows[0]!.amount).toBeCloseTo(d.usdtDeposit.amount * usdt(d.usdtDeposit.time), 1);
+    // The 0.3 ETH withdrawn: a send in kind (no other account of the trader's to pair it with).
+    const sends = ledger.events.filter((e) => e.kind === "send");
+    expect(sends).toEqual([expect.objectContaining({ symbol: "ETH", quantity: d.ethWithdrawal.amount })]);
+    expect(ledger.events.filter((e) => e.kind === "fee")).toHaveLength(EXPECTED.events - 1);
+
+    // Fees in kind: the ETH bought lost its 0.1 % in ETH, and the BTC of every buy its 0.1 % in BTC;
+    // the withdrawal's 0.002 ETH fee is sold from the ETH (the 0.3 ETH sent is the send's).
     const eth = ledger.trades.filter((t) => t.symbol === "ETH");
     const ethHeld = eth.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
-    expect(ethHeld).toBeCloseTo(d.eth.qty * (1 - d.feeRate) - d.ethBtc.qty, 9);
+    expect(ethHeld).toBeCloseTo(d.eth.qty * (1 - d.feeRate) - d.ethBtc.qty - d.ethWithdrawal.fee, 9);
     const btc = ledger.trades.filter((t) => t.symbol === "BTC");
     const btcHeld = btc.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
     const fromEth = d.ethBtc.qty * d.ethBtc.price * (1 - d.feeRate);

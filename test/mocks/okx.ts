@@ -12,18 +12,20 @@ import { simDelay } from "./sim-delay";
  * OK-ACCESS-SIGN (base64 HMAC-SHA256 of timestamp + method + path with its query, under the
  * secret); they are checked in OKX's order, each refusal HTTP 401 with its code: the key (50111),
  * the timestamp within 30 s of OKX's clock (50102), the passphrase (50105), the signature (50113).
- * Per-user limits over a rolling 2 s (account/config 5, fills-history 10, fills 60): HTTP 429
- * `{"code":"50011"}`. The fills come 100 at most a call, newest first, paged by `after` (billId);
- * fills-history serves the last year, fills the last 3 days; `instType` is required.
+ * Per-user limits over a rolling 2 s (account/config 5, fills-history 10, fills 60), and 6 a second
+ * for deposit-history and withdrawal-history: HTTP 429 `{"code":"50011"}`. The fills come 100 at
+ * most a call, newest first, paged by `after` (billId); fills-history serves the last year, fills
+ * the last 3 days; `instType` is required. Deposits and withdrawals come 100 at most a call, newest
+ * first, between `before` and `after` (timestamps, both exclusive), the whole history.
  *
  * Keys (any secret and passphrase, unless a test set them with setOkxCredentials):
  *   demo-read-only            the demo history (DEMO_OKX below), account uid DEMO_OKX_UID
  *   demo-read-only-<anything> another demo account: its own uid, the same history
  *   demo-can-trade            perm "read_only,trade"
  *   demo-can-withdraw         perm "read_only,trade,withdraw"
- *   sim-revoked-later         links (read-only), then every fills call answers 50111
- *   sim-rate                  the first fills call finds the user's limit spent (50011)
- *   sim-clock                 the first fills call finds our clock 40 s off (50102)
+ *   sim-revoked-later         links (read-only), then every history call answers 50111
+ *   sim-rate                  the first history call finds the user's limit spent (50011)
+ *   sim-clock                 the first history call finds our clock 40 s off (50102)
  *   sim-sub                   a sub-account's key (uid ≠ mainUid)
  * (a sim-… key may have any suffix: each its own account.) Any other key: 50111.
  * What must happen once per key (sim-rate, sim-clock) is remembered in files under the OS's temp
@@ -33,6 +35,8 @@ import { simDelay } from "./sim-delay";
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 export const DEMO_OKX_UID = "448821973603110912";
+/** Where the demo's ETH withdrawal goes: an address of no account of the demo's. */
+export const DEMO_OKX_WITHDRAWAL_TO = "0x7a16ff8270133f063aab6c9977183d9e72835428";
 
 /**
  * The demo year starts on the first of the month ten months back (so it stays inside the year
@@ -41,6 +45,8 @@ export const DEMO_OKX_UID = "448821973603110912";
  * lower every fourth); the fee 0.1% in what the fill gives (BTC on a buy, USDT on a sell). 1.5 ETH
  * bought with USDC (fee in ETH), 0.5 ETH sold for BTC at the end (fee in BTC), and a BTC-EUR fill
  * (no USD price: counted). Realized on BTC in USDT: 0.01998 × (45 × 1,500 − 15 × 1,000) = 1,048.95.
+ * 10,000 USDT deposited from the chain before the first fill; 0.3 ETH withdrawn to an outside
+ * address on day 200, its fee 0.002 ETH on top.
  */
 export function demoOkxStart(now = Date.now()): number {
   const d = new Date(now);
@@ -65,11 +71,15 @@ export function demoOkx(start = demoOkxStart()) {
     ethBtc: { time: start + 299 * DAY, qty: 0.5, price: 0.05 },
     eurTrade: { time: start + 100 * DAY + 3 * HOUR, qty: 0.001, price: 58_000 },
     realizedUsdt: 0.01998 * (45 * 1_500 - 15 * 1_000),
+    usdtDeposit: { time: start + 2 * HOUR, amount: 10_000 },
+    ethWithdrawal: { time: start + 200 * DAY + 9 * HOUR, amount: 0.3, fee: 0.002, to: DEMO_OKX_WITHDRAWAL_TO },
   };
 }
 
 type Fill = Record<string, string> & { billId: string; ts: string };
-type Account = { uid: string; mainUid: string; perm: string; fills: Fill[] };
+/** A deposit or withdrawal row as OKX answers it (strings, and `nonTradableAsset` a boolean). */
+type Move = Record<string, string | boolean> & { ts: string; ccy: string; state: string };
+type Account = { uid: string; mainUid: string; perm: string; fills: Fill[]; deposits: Move[]; withdrawals: Move[] };
 
 const fmt = (n: number, places = 8) => Number(n.toFixed(places)).toString();
 
@@ -127,7 +137,47 @@ function demoAccount(uid: string, perm: string, mainUid = uid): Account {
   // Newest first, as OKX answers; billIds grow with time.
   fills.sort((a, b) => Number(b.ts) - Number(a.ts));
   fills.forEach((f, i) => (f.billId = String(500_000_000_000_000_000n + base + BigInt(fills.length - i))));
-  return { uid, mainUid, perm, fills };
+  // Each account its own chain hashes and deposit address, as the chain would have them.
+  const hex = (what: string, chars: number) =>
+    crypto.createHash("sha256").update(`okx:${what}:${uid}`).digest("hex").slice(0, chars);
+  const deposits: Move[] = [
+    {
+      actualDepBlkConfirm: "64",
+      amt: fmt(d.usdtDeposit.amount),
+      areaCodeFrom: "",
+      ccy: "USDT",
+      chain: "USDT-ERC20",
+      depId: String(180_000_000 + Number(uid.slice(-6))),
+      from: "",
+      fromWdId: "",
+      state: "2",
+      to: `0x${hex("deposit-address", 40)}`,
+      ts: String(d.usdtDeposit.time),
+      txId: `0x${hex("dep", 64)}`,
+    },
+  ];
+  const withdrawals: Move[] = [
+    {
+      note: "",
+      chain: "ETH-Ethereum",
+      fee: fmt(d.ethWithdrawal.fee),
+      feeCcy: "ETH",
+      ccy: "ETH",
+      clientId: "",
+      toAddrType: "1",
+      amt: fmt(d.ethWithdrawal.amount),
+      txId: `0x${hex("wd", 64)}`,
+      from: "tra***@example.com",
+      areaCodeFrom: "",
+      to: d.ethWithdrawal.to,
+      areaCodeTo: "",
+      state: "2",
+      ts: String(d.ethWithdrawal.time),
+      nonTradableAsset: false,
+      wdId: String(150_000_000 + Number(uid.slice(-6))),
+    },
+  ];
+  return { uid, mainUid, perm, fills, deposits, withdrawals };
 }
 
 function accountOf(key: string): Account | null {
@@ -143,7 +193,15 @@ function accountOf(key: string): Account | null {
 // What OKX remembers: the calls of each user's last 2 s (this process's), secrets set by tests,
 // and the once-per-key behaviours (in files: every process on the machine is the one OKX).
 
-const LIMITS: Record<string, number> = { "account/config": 5, "trade/fills-history": 10, "trade/fills": 60 };
+const LIMITS: Record<string, number> = {
+  "account/config": 5,
+  "trade/fills-history": 10,
+  "trade/fills": 60,
+  "asset/deposit-history": 6,
+  "asset/withdrawal-history": 6,
+};
+/** The span each limit counts over: 2 s, but a second for the funding account's endpoints. */
+const WINDOW_MS: Record<string, number> = { "asset/deposit-history": 1_000, "asset/withdrawal-history": 1_000 };
 const calls = new Map<string, number[]>();
 const credentials = new Map<string, { secret: string; passphrase: string }>();
 const STATE_DIR = path.join(os.tmpdir(), "grader-okx-simulator");
@@ -174,7 +232,7 @@ const RATE = () =>
 function withinLimit(uid: string, endpoint: string): boolean {
   const now = Date.now();
   const key = `${uid}:${endpoint}`;
-  const recent = (calls.get(key) ?? []).filter((t) => now - t < 2_000);
+  const recent = (calls.get(key) ?? []).filter((t) => now - t < (WINDOW_MS[endpoint] ?? 2_000));
   if (recent.length >= (LIMITS[endpoint] ?? 20)) {
     calls.set(key, recent);
     return false;
@@ -211,7 +269,7 @@ function privateCall(request: Request, endpoint: string): { account: Account; ke
   return { account, key };
 }
 
-/** The fills calls of sim-revoked-later, sim-rate and sim-clock behave as their names say. */
+/** The history calls of sim-revoked-later, sim-rate and sim-clock behave as their names say. */
 function historyCall(key: string): Response | null {
   if (key.startsWith("sim-revoked-later")) return okxError(401, "50111", "Invalid OK-ACCESS-KEY");
   if (key.startsWith("sim-rate") && firstTime(key, "rate")) return RATE();
@@ -239,6 +297,19 @@ function fillsPage(account: Account, query: URLSearchParams, depthMs: number): F
     .slice(0, limit);
 }
 
+/** One page of newest-first deposits or withdrawals: newer than `before`, older than `after` (ms), `ccy`, `state`. */
+function movesPage(rows: Move[], query: URLSearchParams): Move[] {
+  const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 100) || 100));
+  const after = query.has("after") ? Number(query.get("after")) : Infinity;
+  const before = query.has("before") ? Number(query.get("before")) : -Infinity;
+  return rows
+    .filter((r) => Number(r.ts) < after && Number(r.ts) > before)
+    .filter((r) => !query.get("ccy") || r.ccy === query.get("ccy"))
+    .filter((r) => !query.get("state") || r.state === query.get("state"))
+    .sort((a, b) => Number(b.ts) - Number(a.ts))
+    .slice(0, limit);
+}
+
 const url = (p: string) => `${DEMO_OKX_URL}${p}`;
 
 export function okxHandlers() {
@@ -251,6 +322,15 @@ export function okxHandlers() {
       await simDelay(80);
       const page = fillsPage(s.account, new URL(request.url).searchParams, depthMs);
       return page instanceof Response ? page : ok(page);
+    });
+  const moves = (endpoint: string, rowsOf: (account: Account) => Move[]) =>
+    http.get(url(`/api/v5/${endpoint}`), async ({ request }) => {
+      const s = privateCall(request, endpoint);
+      if (s instanceof Response) return s;
+      const refused = historyCall(s.key);
+      if (refused) return refused;
+      await simDelay(80);
+      return ok(movesPage(rowsOf(s.account), new URL(request.url).searchParams));
     });
   return [
     http.get(url("/api/v5/public/time"), () => ok([{ ts: String(Date.now()) }])),
@@ -291,6 +371,8 @@ export function okxHandlers() {
     }),
     fills("trade/fills-history", 365 * DAY),
     fills("trade/fills", 3 * DAY),
+    moves("asset/deposit-history", (a) => a.deposits),
+    moves("asset/withdrawal-history", (a) => a.withdrawals),
     // Anything else of OKX's: an honest "not simulated", never the real exchange.
     http.all(url("/*"), () => okxError(404, "50030", "This endpoint is not simulated")),
   ];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Exchange } from "ccxt";
 import { historyNotice, type StoredPage } from "../exchange.server";
-import { mapOkx, readOkxPermissions, type OkxFill } from "./okx.server";
+import { mapOkx, okx, readOkxPermissions, type OkxDeposit, type OkxFill, type OkxWithdrawal } from "./okx.server";
 
 const fill = (over: Partial<OkxFill>): OkxFill => ({
   instType: "SPOT",
@@ -64,6 +65,167 @@ describe("mapOkx", () => {
     ]);
     expect(batch.trades.find((t) => t.externalId === "okx:t:2:r")).toMatchObject({ symbol: "OKB", side: "buy" });
     expect(skipped).toEqual({ "trade in EUR without a USD price": 1, "OKX margin fill (not graded yet)": 1 });
+  });
+});
+
+describe("mapOkx: deposits and withdrawals", () => {
+  const T = Date.UTC(2026, 5, 1);
+  const movePrices = (asset: string) => ({ USDT: 0.9995, ETH: 2_500 })[asset];
+  const deposit = (over: Partial<OkxDeposit>): OkxDeposit => ({
+    ccy: "USDT",
+    chain: "USDT-ERC20",
+    amt: "1000",
+    from: "",
+    to: "0x9f8c2a41b7d05e3f6a1c4b2d8e7f3a5c6b9d0e12",
+    txId: "0x5b1f0c9e7a3d2b4f6e8a1c3d5f7b9e0a2c4d6f8b1a3c5e7d9f0b2a4c6e8d0f1a",
+    ts: String(T),
+    state: "2",
+    depId: "88101",
+    ...over,
+  });
+  const withdrawal = (over: Partial<OkxWithdrawal>): OkxWithdrawal => ({
+    ccy: "ETH",
+    chain: "ETH-Ethereum",
+    amt: "0.3",
+    ts: String(T + 86_400_000),
+    from: "156****359",
+    to: "0x3e7A5c1B9d2F4a6C8e0B1d3F5a7C9e2B4d6F8a0C",
+    txId: "0x35c4e1b0a9d8c7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2",
+    fee: "0.002",
+    feeCcy: "ETH",
+    state: "2",
+    wdId: "15447421",
+    ...over,
+  });
+
+  it("reads a USDT deposit as cash at its USD value, an ETH withdrawal as a send naming its chain, its fee sold", () => {
+    const d = deposit({});
+    const w = withdrawal({});
+    const { batch, skipped } = mapOkx(
+      [
+        { task: { stream: "deposits" }, rows: [d] },
+        // The next page starts at the last row's instant again: the deposit comes twice, is one.
+        { task: { stream: "deposits", cursor: String(T + 1) }, rows: [d] },
+        { task: { stream: "withdrawals" }, rows: [w] },
+      ],
+      movePrices,
+    );
+    // 1,000 USDT at 0.9995.
+    expect(batch.cashFlows).toEqual([{ externalId: "okx:d:88101", time: new Date(T), amount: 999.5 }]);
+    // 0.3 ETH leaves for the address at 2,500; the 0.002 ETH fee on top is sold at 2,500 (5 dollars).
+    expect(batch.events).toEqual([
+      {
+        externalId: "okx:w:15447421",
+        time: new Date(T + 86_400_000),
+        kind: "send",
+        symbol: "ETH",
+        quantity: 0.3,
+        price: 2_500,
+        txId: w.txId,
+        address: w.to,
+      },
+      { externalId: "okx:wf:15447421", time: new Date(T + 86_400_000), kind: "fee", amount: 5 },
+    ]);
+    expect(batch.trades.map((t) => [t.externalId, t.symbol, t.side, t.quantity, t.price])).toEqual([
+      ["okx:wf:15447421:k", "ETH", "sell", 0.002, 2_500],
+    ]);
+    expect(skipped).toEqual({});
+  });
+
+  it("reads a coin deposit in kind by its hash, a stablecoin withdrawal as cash, and counts what it cannot value", () => {
+    const { batch, skipped } = mapOkx(
+      [
+        {
+          task: { stream: "deposits" },
+          rows: [
+            deposit({ depId: "1", ccy: "ETH", amt: "1.2", state: "1" }),
+            deposit({ depId: "2", state: "0" }), // waiting for confirmations: not in the account
+            deposit({ depId: "3", ccy: "XYZ", amt: "5" }),
+          ],
+        },
+        {
+          task: { stream: "withdrawals" },
+          rows: [
+            withdrawal({ wdId: "4", ccy: "USDT", amt: "200", fee: "1", feeCcy: "USDT" }),
+            withdrawal({ wdId: "5", state: "-2" }), // canceled
+            withdrawal({ wdId: "6", txId: "", to: "someone@example.com", fee: "0" }), // internal transfer
+            withdrawal({ wdId: "7", ccy: "XYZ", fee: "1", feeCcy: "XYZ" }),
+          ],
+        },
+      ],
+      movePrices,
+    );
+    // 1.2 ETH received at 2,500, named by its hash only (OKX gives no sender's address).
+    expect(batch.events?.[0]).toEqual({
+      externalId: "okx:d:1",
+      time: new Date(T),
+      kind: "receive",
+      symbol: "ETH",
+      quantity: 1.2,
+      price: 2_500,
+      txId: deposit({}).txId,
+    });
+    // 200 USDT out at 0.9995 = 199.9; its 1 USDT fee is 0.9995 of fees, no trade (cash).
+    expect(batch.cashFlows).toEqual([{ externalId: "okx:w:4", time: new Date(T + 86_400_000), amount: -199.9 }]);
+    expect(batch.events?.slice(1)).toEqual([
+      { externalId: "okx:wf:4", time: new Date(T + 86_400_000), kind: "fee", amount: 0.9995 },
+      {
+        externalId: "okx:w:6",
+        time: new Date(T + 86_400_000),
+        kind: "send",
+        symbol: "ETH",
+        quantity: 0.3,
+        price: 2_500,
+      },
+    ]);
+    expect(batch.trades).toEqual([]);
+    expect(skipped).toEqual({
+      "deposit of XYZ without a USD price": 1,
+      "withdrawal of XYZ without a USD price": 1,
+      "fee in XYZ without a USD price": 1,
+    });
+  });
+});
+
+describe("OKX's deposit and withdrawal pages", () => {
+  const client = (rows: { ts: string }[], asked: Record<string, string>[]) =>
+    ({
+      privateGetAssetDepositHistory: async (params: Record<string, string>) => {
+        asked.push(params);
+        return { code: "0", msg: "", data: rows };
+      },
+    }) as unknown as Exchange;
+  const rows = (ts: (i: number) => number) => Array.from({ length: 100 }, (_, i) => ({ ts: String(ts(i)) }));
+
+  it("asks for the task's span, both ends included, and pages from the last row's instant", async () => {
+    const asked: Record<string, string>[] = [];
+    const task = { stream: "deposits", start: 1_000, end: 9_000 };
+    const page = await okx.fetchPage(
+      client(
+        rows((i) => 8_000 - i),
+        asked,
+      ),
+      task,
+    );
+    expect(asked).toEqual([{ limit: "100", after: "9001", before: "999" }]);
+    // The last row is at 7,901: the next page asks for rows before 7,902, so its instant is read again.
+    expect(page.next).toEqual({ ...task, cursor: "7902" });
+  });
+
+  it("moves past an instant that fills a whole page, and stops at a short page", async () => {
+    const asked: Record<string, string>[] = [];
+    const task = { stream: "deposits", start: 1_000, end: 9_000, cursor: "5001" };
+    const full = await okx.fetchPage(
+      client(
+        rows(() => 5_000),
+        asked,
+      ),
+      task,
+    );
+    expect(asked[0]).toMatchObject({ after: "5001" });
+    expect(full.next).toEqual({ ...task, cursor: "5000" });
+    const short = await okx.fetchPage(client([{ ts: "4000" }], asked), task);
+    expect(short.next).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Exchange } from "ccxt";
 import { EXCHANGE_VIEWS } from "~/lib/exchanges";
-import type { ImportedEvent, ImportedTrade } from "../imported";
+import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "../imported";
 import {
   ccxtClient,
   withClockRetry,
@@ -17,10 +17,13 @@ import { USD_STABLES } from "./binance.server";
 // `password`) and signs each request (OK-ACCESS-SIGN, ccxt does it). Two private endpoints hold the
 // fills: `trade/fills-history` (the last year) and `trade/fills` (the last 3 days), 100 rows a call,
 // newest first, paged by `after` = the last row's billId; the two overlap, and a fill in both is
-// one. Older fills OKX no longer serves: said plainly (`keeps`) and counted in the grade.
+// one. Older fills OKX no longer serves: said plainly (`keeps`) and counted in the grade. Deposits
+// and withdrawals (`asset/deposit-history`, `asset/withdrawal-history`) come newest first too, 100
+// a call, paged by time: `after` and `before` are timestamps (both exclusive).
 
 const DAY = 86_400_000;
 const FILLS_PER_CALL = 100;
+const MOVES_PER_CALL = 100;
 /** What `trade/fills-history` serves: the last year. */
 const KEEPS_DAYS = 365;
 const RECENT_DAYS = 3;
@@ -45,6 +48,40 @@ export type OkxFill = {
   fillTime?: string;
   ts: string;
 };
+/** A row of `asset/deposit-history`. */
+export type OkxDeposit = {
+  ccy: string;
+  chain?: string;
+  amt: string;
+  /** The initiator's account (phone, email, name) of an internal transfer; "" for one from the chain. */
+  from?: string;
+  /** OKX's own deposit address (on-chain), not the sender's. */
+  to?: string;
+  txId?: string;
+  ts: string;
+  /** "0" waiting for confirmations, "1" credited (not yet withdrawable), "2" successful, others held. */
+  state: string;
+  depId: string;
+  fromWdId?: string;
+};
+/** A row of `asset/withdrawal-history`. */
+export type OkxWithdrawal = {
+  ccy: string;
+  chain?: string;
+  /** What leaves for `to`; the fee is on top of it. */
+  amt: string;
+  ts: string;
+  from?: string;
+  /** The receiving address (an email, phone or UID for an internal transfer). */
+  to: string;
+  /** The chain hash; "" for an internal transfer. */
+  txId?: string;
+  fee?: string;
+  feeCcy?: string;
+  /** "2" success, "-1" failed, "-2" canceled, others pending. */
+  state: string;
+  wdId: string;
+};
 type AccountConfig = { uid?: string; mainUid?: string; perm?: string };
 
 /** Read-only or not, from `account/config`'s `perm` ("read_only,trade,withdraw"; pure, exported for tests). */
@@ -65,6 +102,7 @@ export function readOkxPermissions(
 }
 
 async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPage> {
+  if (task.stream === "deposits" || task.stream === "withdrawals") return fetchMoves(client, task);
   const params = {
     instType: "SPOT",
     limit: String(FILLS_PER_CALL),
@@ -84,14 +122,43 @@ async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPa
 }
 
 /**
+ * One page of deposits or withdrawals between the task's start and end (ms, both included), newest
+ * first. OKX pages them by time only: the next page asks for rows before the last row's ts + 1, so
+ * rows sharing that instant are read again rather than lost (the mapping reads each id once); a
+ * page of one instant only moves on past it.
+ */
+async function fetchMoves(client: Exchange, task: HistoryTask): Promise<FetchedPage> {
+  const after = task.cursor ?? (task.end !== undefined ? String(task.end + 1) : undefined);
+  const params = {
+    limit: String(MOVES_PER_CALL),
+    ...(after !== undefined ? { after } : {}),
+    ...(task.start !== undefined ? { before: String(task.start - 1) } : {}),
+  };
+  const answer = (await withClockRetry(client, () =>
+    task.stream === "deposits"
+      ? client.privateGetAssetDepositHistory(params)
+      : client.privateGetAssetWithdrawalHistory(params),
+  )) as { data?: { ts: string }[] };
+  const rows = answer.data ?? [];
+  if (rows.length < MOVES_PER_CALL) return { rows, next: null };
+  const last = Number(rows[rows.length - 1]!.ts);
+  const cursor = String(after !== undefined && last + 1 >= Number(after) ? last : last + 1);
+  return { rows, next: { ...task, cursor } };
+}
+
+/**
  * OKX's fills as ledger rows (pure; docs/SOURCES.md "OKX"). "BTC-USDT" is base and quote; the
  * fill's value is its quote amount at the quote's USD price (USD at 1, EUR without one: counted).
  * The fee is in kind (the asset received: the base on a buy, the quote on a sell): its units sold
  * from their position at the fill's own price, the proceeds a fee event (DECISIONS 184); a maker
  * rebate (a positive fee) is income in kind. A fill in both endpoints is one (by billId).
+ * Deposits and withdrawals as Binance's: a dollar stablecoin's a cash flow at its USD value, another
+ * coin's a receive or send in kind naming its chain transaction (and a withdrawal its destination),
+ * so the ledger can pair it with a linked wallet; a withdrawal's fee sold from the position.
  */
 export function mapOkx(pages: StoredPage[], priceAt: AssetPrice): MappedExchange {
   const trades: ImportedTrade[] = [];
+  const cashFlows: ImportedCashFlow[] = [];
   const events: ImportedEvent[] = [];
   const skipped: Record<string, number> = {};
   const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
@@ -100,8 +167,59 @@ export function mapOkx(pages: StoredPage[], priceAt: AssetPrice): MappedExchange
     if (USD_STABLES.has(asset)) return; // cash: the other leg moves it
     trades.push({ externalId: id, time, symbol: asset, assetClass: "crypto", side, quantity, price, fee: 0 });
   };
+  /** A fee in kind: its units sold from their position at their price then, the proceeds the fee (DECISIONS 184). */
+  const fee = (id: string, time: Date, asset: string, amount: number) => {
+    const p = usd(asset, time);
+    if (p === undefined) return skip(`fee in ${asset} without a USD price`);
+    trade(`${id}:k`, time, asset, "sell", amount, p);
+    events.push({ externalId: id, time, kind: "fee", amount: amount * p });
+  };
+  /** A move in or out: cash for a dollar stablecoin, else the coin in kind (`receive`/`send`). */
+  const move = (
+    id: string,
+    time: Date,
+    kind: "receive" | "send",
+    asset: string,
+    quantity: number,
+    chain: { txId?: string; address?: string },
+  ) => {
+    const what = kind === "receive" ? "deposit" : "withdrawal";
+    const p = usd(asset, time);
+    if (p === undefined || !(quantity > 0)) return skip(`${what} of ${asset} without a USD price`);
+    if (USD_STABLES.has(asset))
+      cashFlows.push({ externalId: id, time, amount: (kind === "receive" ? quantity : -quantity) * p });
+    else events.push({ externalId: id, time, kind, symbol: asset, quantity, price: p, ...chain });
+  };
   const seen = new Set<string>();
   for (const page of pages) {
+    if (page.task.stream === "deposits") {
+      for (const row of page.rows as OkxDeposit[]) {
+        // Credited ("1", tradable but not yet withdrawable) or successful ("2"): in the account.
+        if ((row.state !== "1" && row.state !== "2") || seen.has(`d:${row.depId}`)) continue;
+        seen.add(`d:${row.depId}`);
+        // OKX names no sender's address (`from` is an internal transfer's account, `to` its own
+        // deposit address): the chain hash alone pairs it.
+        move(`okx:d:${row.depId}`, new Date(Number(row.ts)), "receive", row.ccy, Number(row.amt), {
+          ...(row.txId ? { txId: row.txId } : {}),
+        });
+      }
+      continue;
+    }
+    if (page.task.stream === "withdrawals") {
+      for (const row of page.rows as OkxWithdrawal[]) {
+        if (row.state !== "2" || seen.has(`w:${row.wdId}`)) continue; // only a success left the account
+        seen.add(`w:${row.wdId}`);
+        const time = new Date(Number(row.ts));
+        // On chain (a txId), `to` is the destination's address; an internal transfer's is an account.
+        move(`okx:w:${row.wdId}`, time, "send", row.ccy, Number(row.amt), {
+          ...(row.txId ? { txId: row.txId, address: row.to } : {}),
+        });
+        // The fee is on top of the amount; older rows say "0.01000000eth" (parseFloat reads the number).
+        const amount = parseFloat(row.fee ?? "");
+        if (amount > 0) fee(`okx:wf:${row.wdId}`, time, (row.feeCcy || row.ccy).toUpperCase(), amount);
+      }
+      continue;
+    }
     if (page.task.stream !== "fills" && page.task.stream !== "fills-history") continue;
     for (const row of page.rows as OkxFill[]) {
       if (seen.has(row.billId)) continue;
@@ -132,16 +250,16 @@ export function mapOkx(pages: StoredPage[], priceAt: AssetPrice): MappedExchange
       const id = `okx:t:${row.billId}`;
       trade(id, time, base, row.side, qty, basePrice);
       trade(`${id}:q`, time, quote, row.side === "buy" ? "sell" : "buy", cost, quoteUsd);
-      const fee = Number(row.fee);
-      if (!fee) continue;
+      const charged = Number(row.fee);
+      if (!charged) continue;
       const asset = row.feeCcy;
       const price = asset === base ? basePrice : asset === quote ? quoteUsd : usd(asset, time);
       if (price === undefined) {
         skip(`fee in ${asset} without a USD price`);
         continue;
       }
-      const amount = Math.abs(fee);
-      if (fee < 0) {
+      const amount = Math.abs(charged);
+      if (charged < 0) {
         trade(`${id}:k`, time, asset, "sell", amount, price);
         events.push({ externalId: `okx:f:${row.billId}`, time, kind: "fee", amount: amount * price });
       } else {
@@ -150,7 +268,7 @@ export function mapOkx(pages: StoredPage[], priceAt: AssetPrice): MappedExchange
       }
     }
   }
-  return { batch: { trades, cashFlows: [], marks: [], events }, skipped };
+  return { batch: { trades, cashFlows, marks: [], events }, skipped };
 }
 
 export const okx: ExchangeEntry = {
@@ -173,10 +291,13 @@ export const okx: ExchangeEntry = {
     return { ok: true, uid: config.uid };
   },
   // The year fills-history serves (no further than the history's start), then the last 3 days
-  // from fills; both under an end fixed at the import's start.
+  // from fills, then deposits and withdrawals from the history's start (OKX names no depth for
+  // them); all under an end fixed at the import's start.
   tasks: (fromMs, nowMs) => [
     { stream: "fills-history", start: Math.max(fromMs, nowMs - KEEPS_DAYS * DAY), end: nowMs },
     { stream: "fills", start: Math.max(fromMs, nowMs - RECENT_DAYS * DAY), end: nowMs },
+    { stream: "deposits", start: fromMs, end: nowMs },
+    { stream: "withdrawals", start: fromMs, end: nowMs },
   ],
   tradeTasks: async () => [],
   fetchPage,
