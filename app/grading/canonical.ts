@@ -263,7 +263,17 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
     .map((f) => rounded(ownCurrency({ account: f.account, time: iso(f.time), amount: f.amount, currency: f.currency })))
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.account, b.account) || a.amount - b.amount);
   const prices = (ledger.prices ?? [])
-    .map((p) => rounded({ symbol: p.symbol, time: iso(p.time), price: p.price }))
+    // A mark's source and confidence enter only when present: a ledger without them keeps its digest.
+    .map((p) => {
+      const mark: { symbol: string; time: string; price: number; source?: string; confidence?: number } = {
+        symbol: p.symbol,
+        time: iso(p.time),
+        price: p.price,
+      };
+      if (p.source !== undefined) mark.source = p.source;
+      if (p.confidence !== undefined) mark.confidence = p.confidence;
+      return rounded(mark);
+    })
     .sort((a, b) => compareStrings(a.time, b.time) || compareStrings(a.symbol, b.symbol) || a.price - b.price);
   const events = (ledger.events ?? [])
     .map((e) =>

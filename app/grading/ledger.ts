@@ -86,6 +86,10 @@ const PriceSchema = z.object({
   symbol: text("non-empty"),
   time: isoTime,
   price: num().gte(0, "must be ≥ 0"),
+  /** Who quoted the price ("broker", "yahoo", "defillama" …): shown where a position is held at cost. */
+  source: text("non-empty").optional(),
+  /** How far the source trusts the price, 0–1. Below TRUSTED_CONFIDENCE, or absent, it may lower a position's value but never raise it (docs/GRADING.md §1, "Marks"). */
+  confidence: num().gte(0, "must be ≥ 0").lte(1, "must be ≤ 1").optional(),
 });
 
 const arrayOf = <T extends z.ZodTypeAny>(item: T) =>

@@ -226,13 +226,15 @@ function checkCashFlows(items: unknown[]): boolean {
   return true;
 }
 
-const PRICE_KEYS = ["symbol", "time", "price"] as const;
+const PRICE_KEYS = ["symbol", "time", "price", "source", "confidence"] as const;
+const isConfidence = (v: unknown) => isNum(v) && (v as number) >= 0 && (v as number) <= 1;
 
 function checkPrice(items: unknown[], i: number): boolean {
   const p = items[i] as Obj;
   if (!isPlain(p) || !isText(p.symbol) || !isTime(p.time) || !isNum(p.price) || !((p.price as number) >= 0))
     return false;
-  const s = stripped(p, 3, PRICE_KEYS);
+  if (!optional(p, "source", isText) || !optional(p, "confidence", isConfidence)) return false;
+  const s = stripped(p, 3 + has(p, "source") + has(p, "confidence"), PRICE_KEYS);
   if (s === null) return false;
   if (s !== p) items[i] = s;
   return true;
