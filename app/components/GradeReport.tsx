@@ -274,6 +274,17 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dd>{formatMetric("riskFreeRate", m.riskFreeRate)}</dd>
             </div>
           ) : null}
+          {m.positionsAtCost ? (
+            <div data-testid="positions-at-cost">
+              <dt>
+                <Term k="positionsAtCost" />
+              </dt>
+              <dd>
+                {formatMetric("positionsAtCost", m.positionsAtCost)}
+                <span className="muted small"> · no reliable price</span>
+              </dd>
+            </div>
+          ) : null}
         </dl>
         {versusMarket ? (
           <p className="skill-words">

@@ -27,6 +27,7 @@ export const GLOSSARY = {
   currencyReturn: metricEntry("currencyReturn"),
   fxPnl: metricEntry("fxPnl"),
   fxRealizedPnl: metricEntry("fxRealizedPnl"),
+  positionsAtCost: metricEntry("positionsAtCost"),
   psr: metricEntry("psr"),
   minTrackRecordDays: metricEntry("minTrackRecordDays"),
   maxDrawdown: metricEntry("maxDrawdown"),

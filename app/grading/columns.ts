@@ -102,6 +102,8 @@ export interface PreparedLedger {
   markTime: Float64Array;
   markSym: Int32Array;
   markPrice: Float64Array;
+  /** 1 where the mark's confidence is at least TRUSTED_CONFIDENCE: it may raise a value; 0: it may only lower one. */
+  markTrusted: Uint8Array;
   /** Events other than receive/send at or before asOf, in instant order (see sortEvents). */
   ev: PreparedEvent[];
   /** Receive and send events at or before asOf (deposits and withdrawals in kind). */

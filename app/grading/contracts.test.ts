@@ -65,7 +65,7 @@ describe("contracts", () => {
       asOf: "2024-03-15T12:00:00Z",
       cashFlows: [{ account: "ib", time: "2024-03-01T00:00:00Z", amount: 50_000 }],
       trades: [future("b", "2024-03-04T14:30:00Z", "buy", 5100)],
-      prices: [{ symbol: "ESH4", time: "2024-03-14T21:00:00Z", price: 5120 }],
+      prices: [{ symbol: "ESH4", time: "2024-03-14T21:00:00Z", price: 5120, confidence: 1 }],
     });
     expect(ev.positions).toMatchObject([{ symbol: "ESH4", quantity: 1, multiplier: 50, unrealizedPnl: 1000 }]);
     expect(ev.metrics.trades).toBe(1);
@@ -82,7 +82,7 @@ describe("contracts", () => {
         future("y", "2024-03-06T14:30:00Z", "sell", 5010, { symbol: "NQH4", multiplier: 20 }),
       ],
       prices: [
-        { symbol: "ESH4", time: "2024-03-15T13:30:00Z", price: 5050 },
+        { symbol: "ESH4", time: "2024-03-15T13:30:00Z", price: 5050, confidence: 1 },
         // After the expiry: not the settlement price.
         { symbol: "ESH4", time: "2024-03-20T13:30:00Z", price: 4000 },
       ],
@@ -110,7 +110,7 @@ describe("contracts", () => {
       asOf: "2024-03-29T21:00:00Z",
       cashFlows: [{ account: "ib", time: "2024-03-01T00:00:00Z", amount: 30_000 }],
       trades: [future("b", "2024-03-04T14:30:00Z", "buy", 5000, { currency: "USD" })],
-      prices: [{ symbol: "ESH4", time: "2024-03-15T20:00:00Z", price: 5100 }],
+      prices: [{ symbol: "ESH4", time: "2024-03-15T20:00:00Z", price: 5100, confidence: 1 }],
       fxRates: {
         source: "test",
         rates: [

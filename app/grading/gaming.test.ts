@@ -120,7 +120,7 @@ function holder(symbol: string, closes: number[], bench: number[], every = 10): 
     asOf: at(closes.length - 1),
     cashFlows: [{ account: "main", time: iso(CLOSE - 60_000), amount: 100_000 }],
     trades,
-    prices: closes.map((price, d) => ({ symbol, time: at(d), price })),
+    prices: closes.map((price, d) => ({ symbol, time: at(d), price, confidence: 1 })),
     benchmark: { symbol: "SPY", prices: bench.map((price, d) => ({ time: at(d), price })) },
     riskFree: { symbol: "^IRX", rates: [{ time: iso(CLOSE - DAY), rate: 0.045 }] },
   };
@@ -520,5 +520,74 @@ describe("v3: excess over the market, adjusted for risk, earns the tier", () => 
     expect(b.metrics.alpha!).toBeLessThan(a.metrics.alpha!);
     expect(b.dimensions!.profitability).toBeLessThan(a.dimensions!.profitability);
     expect(b.score!).toBeLessThan(a.score!);
+  });
+});
+
+describe("v3.3: prices the trader cannot move", () => {
+  /**
+   * A skilled record (two trips a week) plus a fifth of the capital in a thin token bought on day 0 and marked 4 %
+   * higher every week for two years, each mark with `confidence` (none: a mark nobody vouches for).
+   */
+  function withThinToken(confidence: number | undefined, weekly = 1.04): LedgerInput {
+    const days = 730;
+    const base = skilled(days, 2);
+    const marks: NonNullable<LedgerInput["prices"]> = [];
+    for (let w = 1; w * 7 < days - 2; w++)
+      marks.push({
+        symbol: "THIN",
+        time: iso(T0 + w * 7 * DAY),
+        price: Math.pow(weekly, w),
+        ...(confidence === undefined ? {} : { confidence, source: "defillama" }),
+      });
+    return {
+      ...base,
+      asOf: iso(T0 + (days - 1) * DAY),
+      cashFlows: [...base.cashFlows!, { account: "main", time: iso(T0 - DAY), amount: 25_000 }],
+      trades: [
+        ...base.trades,
+        {
+          id: "thin",
+          account: "main",
+          time: iso(T0 - DAY / 2),
+          symbol: "THIN",
+          assetClass: "crypto",
+          side: "buy",
+          quantity: 25_000,
+          price: 1,
+        },
+      ],
+      prices: marks,
+    };
+  }
+
+  it("a thin token marked up 4 % a week does not lift the tier: held at cost, listed, counted", () => {
+    const base = run(skilled(730, 2));
+    const vouched = run(withThinToken(0.95));
+    // The gaming case: the same marks, vouched for, lift a Master record to Legend.
+    expect(base.tier).toBe("Master");
+    expect(vouched.tier).toBe("Legend");
+    for (const confidence of [undefined, 0.5, 0.79]) {
+      const e = run(withThinToken(confidence));
+      show(`thin ${confidence}`, e);
+      expect(e.tier).toBe(base.tier);
+      expect(e.score!).toBeLessThanOrEqual(base.score!);
+      expect(e.metrics.positionsAtCost).toBe(1);
+      expect(e.warnings).toContain(
+        "Data quality: 1 position valued at cost: no reliable price (THIN). A price its source does not vouch for never raises a value.",
+      );
+      const thin = e.positions.find((p) => p.symbol === "THIN")!;
+      expect(thin.mark).toBe(1);
+      expect(thin.unrealizedPnl).toBe(0);
+    }
+    expect(vouched.metrics.positionsAtCost).toBeUndefined();
+  });
+
+  it("an untrusted mark still lowers a value: a token marked down is valued down", () => {
+    const atCost = run(withThinToken(undefined));
+    const falling = run(withThinToken(undefined, 0.99));
+    const thin = falling.positions.find((p) => p.symbol === "THIN")!;
+    expect(thin.mark).toBeCloseTo(Math.pow(0.99, 103), 12);
+    expect(falling.metrics.unrealizedPnl).toBeLessThan(atCost.metrics.unrealizedPnl - 10_000);
+    expect(falling.metrics.positionsAtCost).toBeUndefined();
   });
 });

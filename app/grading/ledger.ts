@@ -82,6 +82,13 @@ const CashFlowSchema = z.object({
   currency: currency().optional(),
 });
 
+/**
+ * The confidence from which a mark may raise a position's value (DefiLlama's: from 0.8 a price comes
+ * from at least one adequately liquid pool or a better source). Below it, or without one, a mark
+ * only lowers: the position is held at the lower of the mark and its last trusted price.
+ */
+export const TRUSTED_CONFIDENCE = 0.8;
+
 const PriceSchema = z.object({
   symbol: text("non-empty"),
   time: isoTime,

@@ -89,5 +89,13 @@ export function metricsOf({
     beta: market.beta,
     riskFreeRate: market.riskFreeRate,
     ...currency,
+    ...atCost(pass.heldAtCost),
   };
+}
+
+/** The count of symbols valued at cost for want of a trusted price; no key when there is none. */
+function atCost(held: Uint8Array): { positionsAtCost?: number } {
+  let n = 0;
+  for (let s = 0; s < held.length; s++) n += held[s];
+  return n > 0 ? { positionsAtCost: n } : {};
 }

@@ -100,6 +100,8 @@ export interface PassResult {
   maxLeverage: number;
   /** Marks (per symbol) at asOf; NaN for a symbol never marked. */
   markAtAsOf: Float64Array;
+  /** Per symbol, 1 when an untrusted mark was held down to its last trusted price (see setUntrustedMark). */
+  heldAtCost: Uint8Array;
   cash: number;
   equityAtAsOf: number;
   /** TWR index at asOf (1 + twr) or NaN when no period had positive capital. */
@@ -182,6 +184,13 @@ const IST_SIZE = 10;
 interface Symbols {
   qty: Float64Array;
   mark: Float64Array;
+  /**
+   * The last price that may raise the symbol's value: its last fill or trusted mark, re-priced with
+   * the mark by corporate actions and rates. An untrusted mark is held to it (docs/GRADING.md §1, "Marks").
+   */
+  trusted: Float64Array;
+  /** 1 once an untrusted mark of the symbol was held down to its trusted price. */
+  heldAtCost: Uint8Array;
   /** Positions of the symbol with a non-zero quantity. */
   open: Int32Array;
   /** Symbols with an open position, and each one's place in that list (-1: none). */
@@ -266,6 +275,8 @@ export function ledgerPass(c: PreparedLedger): PassResult {
   const syms: Symbols = {
     qty: new Float64Array(nSym),
     mark: new Float64Array(nSym).fill(NaN),
+    trusted: new Float64Array(nSym).fill(NaN),
+    heldAtCost: new Uint8Array(nSym),
     open: new Int32Array(nSym),
     active: new Int32Array(nSym),
     activeAt: new Int32Array(nSym).fill(-1),
@@ -381,6 +392,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     tradeEquity,
     maxLeverage: st[MAX_LEV],
     markAtAsOf: syms.mark,
+    heldAtCost: syms.heldAtCost,
     // Margin products hold only their margin: their notional is not out of cash.
     cash: st[TC] + st[FC] + st[MARGIN],
     equityAtAsOf,
@@ -494,7 +506,7 @@ function tradeRun(
   const { c, book, syms, st, ist, rt } = ctx;
   const { n, time, qty, price, fee, dir, cls, pos, sym, row } = c;
   const { head, tail, posQty, rtAcc } = book;
-  const { qty: symQty, mark, open: symOpen, active, activeAt } = syms;
+  const { qty: symQty, mark, trusted, open: symOpen, active, activeAt } = syms;
   const {
     pnl: rtPnl,
     hold: rtHold,
@@ -668,6 +680,7 @@ function tradeRun(
       gross -= oldV < 0 ? -oldV : oldV;
     }
     mark[s] = px;
+    trusted[s] = px;
     let newQ = oldQ;
     if (before !== pq) {
       let open = symOpen[s];
@@ -739,7 +752,7 @@ function nextEventTime(c: PreparedLedger, st: Float64Array, ist: Int32Array): nu
 /** Handles, in instant order, every mark, flow and event at or before `upTo` and every day that ends by then. */
 function drainEvents(upTo: number, ctx: Context): void {
   const { c, syms, curve, st, ist } = ctx;
-  const { markTime, markSym, markPrice, flowTime, flowAmount, ev } = c;
+  const { markTime, markSym, markPrice, markTrusted, flowTime, flowAmount, ev } = c;
   const nDays = curve.equity.length;
   for (;;) {
     const tM = ist[MI] < markTime.length ? markTime[ist[MI]] : Infinity;
@@ -756,7 +769,11 @@ function drainEvents(upTo: number, ctx: Context): void {
       ist[EI]++;
     } else if (tM === tNext && tM !== Infinity) {
       const s = markSym[ist[MI]];
-      setMark(syms, st, s, markPrice[ist[MI]]);
+      const m = markPrice[ist[MI]];
+      if (markTrusted[ist[MI]] === 1) {
+        setMark(syms, st, s, m);
+        syms.trusted[s] = m;
+      } else setUntrustedMark(syms, st, s, m);
       ist[MI]++;
     } else if (tF === tNext && tF !== Infinity) {
       applyFlow(ctx, flowAmount[ist[FI]]);
@@ -766,6 +783,20 @@ function drainEvents(upTo: number, ctx: Context): void {
       ist[EI]++;
     } else return;
   }
+}
+
+/**
+ * A mark the source does not vouch for: it lowers the position's value freely but raises it no
+ * further than the last trusted price (a long is held at the lower of the two, a short at the
+ * higher). Without a trusted price yet, it is not used.
+ */
+function setUntrustedMark(syms: Symbols, st: Float64Array, s: number, m: number): void {
+  const ref = syms.trusted[s];
+  if (ref !== ref) return;
+  const q = syms.qty[s];
+  const held = q > 0 ? (m > ref ? ref : m) : q < 0 ? (m < ref ? ref : m) : m;
+  if (held !== m) syms.heldAtCost[s] = 1;
+  setMark(syms, st, s, held);
 }
 
 function setMark(syms: Symbols, st: Float64Array, s: number, m: number): void {
@@ -908,6 +939,7 @@ function rateChange(ctx: Context, e: PreparedEvent): void {
     if (m !== m) continue;
     gain += syms.qty[s] * m * (e.y - 1);
     setMark(syms, st, s, m * e.y);
+    syms.trusted[s] *= e.y;
   }
   fxCash(st, e.x);
   ctx.fxEquity.push(before);
@@ -1049,6 +1081,7 @@ function split(ctx: Context, e: PreparedEvent): void {
   if (syms.actionAt[e.sym] !== e.time) {
     syms.actionAt[e.sym] = e.time;
     syms.mark[e.sym] /= e.x;
+    syms.trusted[e.sym] /= e.x;
   }
 }
 
@@ -1079,6 +1112,7 @@ function rename(ctx: Context, e: PreparedEvent): void {
   if (Number.isNaN(syms.mark[e.sym2]) || syms.qty[e.sym2] === 0 || syms.actionAt[e.sym2] !== e.time) {
     // The new name's price is the old one's per new unit unless it has a price of its own.
     if (Number.isNaN(syms.mark[e.sym2])) syms.mark[e.sym2] = syms.mark[e.sym] / e.x;
+    if (Number.isNaN(syms.trusted[e.sym2])) syms.trusted[e.sym2] = syms.trusted[e.sym] / e.x;
     syms.actionAt[e.sym2] = e.time;
   }
 }
@@ -1137,6 +1171,9 @@ function spinoff(ctx: Context, e: PreparedEvent): void {
     const m = syms.mark[e.sym];
     if (Number.isNaN(syms.mark[e.sym2])) syms.mark[e.sym2] = (m * cf) / e.x;
     syms.mark[e.sym] = m * (1 - cf);
+    const r = syms.trusted[e.sym];
+    if (Number.isNaN(syms.trusted[e.sym2])) syms.trusted[e.sym2] = (r * cf) / e.x;
+    syms.trusted[e.sym] = r * (1 - cf);
   }
 }
 

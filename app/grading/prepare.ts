@@ -66,7 +66,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
   const rows = orderTrades(ledger, r, asOfMs, alloc, transient);
   const positions = positionIds(rows, r.names, alloc);
   const { flowTime, flowAmount } = orderFlows(flows, flowTimes, asOfMs);
-  const { markTime, markSym, markPrice } = orderMarks(marks, markTimes, asOfMs, r.names, alloc);
+  const { markTime, markSym, markPrice, markTrusted } = orderMarks(marks, markTimes, asOfMs, r.names, alloc);
   const ev = orderEvents(ev0, events, asOfMs);
   const { receives, sends } = countInKind(rows, r.rows.nT < r.rows.n0);
   const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
@@ -99,6 +99,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
     markTime,
     markSym,
     markPrice,
+    markTrusted,
     ev,
     receives,
     sends,

@@ -84,7 +84,13 @@ const ledgerArb: fc.Arbitrary<LedgerInput> = fc
       };
     }),
     cashFlows: flows.map((f) => ({ account: f.account, time: iso(BASE + f.minute * MIN), amount: f.amount })),
-    prices: marks.map((m) => ({ symbol: SYMBOLS[m.s].symbol, time: iso(BASE + m.minute * MIN), price: m.price / 100 })),
+    // Every third mark unvouched for (no confidence): it may lower a value, never raise one.
+    prices: marks.map((m) => ({
+      symbol: SYMBOLS[m.s].symbol,
+      time: iso(BASE + m.minute * MIN),
+      price: m.price / 100,
+      ...(m.minute % 3 === 0 ? {} : { confidence: 1 }),
+    })),
     events: events.map((e, i) => {
       const id = `e${i}`;
       const time = iso(BASE + e.minute * MIN);

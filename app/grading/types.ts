@@ -102,6 +102,10 @@ export interface Metrics {
   fxRealizedPnl?: number;
   /** All FX P&L on foreign cash, realized and not (the rest is in unrealizedPnl). */
   fxPnl?: number;
+
+  // Prices the trader cannot move (v3.3, §1 "Marks"): present only when a mark was held back.
+  /** Symbols whose untrusted marks were held at their last trusted price (cost) at least once. */
+  positionsAtCost?: number;
 }
 
 export interface BenchmarkMetrics {

@@ -3,13 +3,18 @@
 // engine.
 
 /** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
-export const ENGINE_VERSION = "3.2.0";
+export const ENGINE_VERSION = "3.3.0";
 
 /**
  * What each version changed, in the trader's words, newest first. The report shows the entry of a
  * grade's version once the grade before it came from another one.
  */
 export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
+  "3.3.0": [
+    "A price its source does not vouch for (a thin token's, below the price source's confidence threshold) can lower a position's value but never raise it: the position is held at the lower of that price and the last price you really traded at or a trusted source gave.",
+    "The report lists the positions valued at cost for want of a reliable price.",
+    "A record whose prices are all vouched for grades exactly as before.",
+  ],
   "3.2.0": [
     "Futures, forex and CFDs have a place in your record: a contract's size (its multiplier, 50 for an E-mini S&P 500 future) counts in its profit and loss.",
     "Exposure and leverage are measured on the full value of the contracts you hold, so a future worth ten times your account is graded as ten times leverage.",

@@ -2,6 +2,7 @@
 // apply, and cash or equity that fell below zero. The other phases add their own in grade()'s order.
 import { ROW_RECEIVE, type PreparedLedger } from "./columns";
 import type { PassResult } from "./pass";
+import { compareStrings } from "./sort";
 
 /** What asOf left out, the data gaps (at most the first few, then a count), the events' warnings. */
 export function ledgerWarnings(c: PreparedLedger, pass: PassResult): string[] {
@@ -22,6 +23,13 @@ export function ledgerWarnings(c: PreparedLedger, pass: PassResult): string[] {
   for (const e of c.expired ?? [])
     warnings.push(
       `Data quality: ${e.symbol} in account ${e.account} expired on ${e.expiry} with ${fmtQty(Math.abs(e.quantity))} still ${e.quantity > 0 ? "long" : "short"} and no closing trade; closed at its last price, ${fmtQty(e.price)}, at the end of that day (trade ${e.id}).`,
+    );
+  const atCost: string[] = [];
+  for (let s = 0; s < pass.heldAtCost.length; s++) if (pass.heldAtCost[s] === 1) atCost.push(c.symbols[s]!);
+  atCost.sort(compareStrings);
+  if (atCost.length > 0)
+    warnings.push(
+      `Data quality: ${atCost.length} position${atCost.length === 1 ? "" : "s"} valued at cost: no reliable price (${atCost.join(", ")}). A price its source does not vouch for never raises a value.`,
     );
   const early = withdrawalsBeforeDeposit(c);
   if (early !== null) warnings.push(early);

@@ -121,6 +121,13 @@ export const METRICS = {
     glossary:
       "The 3-month US Treasury bill yield over your record, on average: the return Sharpe, Sortino and alpha are measured above.",
   },
+  positionsAtCost: {
+    label: "Positions valued at cost",
+    format: "count",
+    sign: "plain",
+    glossary:
+      "Positions whose later prices came from a source that does not vouch for them: held at the lower of that price and the last trusted one, so a thin price never lifts your grade.",
+  },
   psr: {
     label: "Edge is real (skill vs luck)",
     format: "probability",

@@ -2,7 +2,7 @@
 // settlement, so the position is closed at its last mark at the end of its expiry day, by a trade
 // the engine writes, and the report says so. Without it a dead contract would stay open at its last
 // price for ever, and its P&L would never be realized.
-import type { Ledger, Trade } from "../ledger";
+import { TRUSTED_CONFIDENCE, type Ledger, type Trade } from "../ledger";
 import { formatIso, parseIsoMs } from "../time";
 
 const DAY_MS = 86_400_000;
@@ -38,10 +38,14 @@ export function settleExpired(ledger: Ledger): { ledger: Ledger; expired: Expire
   if (ends.size === 0) return { ledger, expired: [] };
   // Open quantity per (account, symbol) at the end of the expiry day, and the last price by then.
   const open = new Map<string, { account: string; symbol: string; net: number; gross: number }>();
+  // The last price, and the last one that may raise a value (a trade's or a trusted mark's, §1 "Marks").
   const last = new Map<string, { t: number; price: number }>();
-  const see = (symbol: string, t: number, price: number) => {
+  const trusted = new Map<string, { t: number; price: number }>();
+  const see = (symbol: string, t: number, price: number, vouched: boolean) => {
     const seen = last.get(symbol);
     if (seen === undefined || t >= seen.t) last.set(symbol, { t, price });
+    const ref = trusted.get(symbol);
+    if (vouched && (ref === undefined || t >= ref.t)) trusted.set(symbol, { t, price });
   };
   for (const t of ledger.trades) {
     const e = ends.get(t.symbol);
@@ -53,13 +57,13 @@ export function settleExpired(ledger: Ledger): { ledger: Ledger; expired: Expire
     o.net += t.side === "buy" ? t.quantity : -t.quantity;
     o.gross += t.quantity;
     open.set(key, o);
-    see(t.symbol, ms, t.price);
+    see(t.symbol, ms, t.price, true);
   }
   for (const p of ledger.prices) {
     const e = ends.get(p.symbol);
     if (e === undefined) continue;
     const ms = parseIsoMs(p.time);
-    if (ms <= e.end) see(p.symbol, ms, p.price);
+    if (ms <= e.end) see(p.symbol, ms, p.price, p.confidence !== undefined && p.confidence >= TRUSTED_CONFIDENCE);
   }
   const ids = new Set(ledger.trades.map((t) => String(t.id)));
   const added: Trade[] = [];
@@ -67,7 +71,10 @@ export function settleExpired(ledger: Ledger): { ledger: Ledger; expired: Expire
   for (const o of [...open.values()].sort((a, b) => cmp(a.account, b.account) || cmp(a.symbol, b.symbol))) {
     if (Math.abs(o.net) <= o.gross * RESIDUE) continue;
     const e = ends.get(o.symbol)!;
-    const price = last.get(o.symbol)!.price;
+    // An untrusted last price closes a long no higher, and a short no lower, than the trusted one.
+    const seen = last.get(o.symbol)!.price;
+    const ref = trusted.get(o.symbol)!.price;
+    const price = o.net > 0 ? Math.min(seen, ref) : Math.max(seen, ref);
     let id = `expiry:${o.account}:${o.symbol}`;
     while (ids.has(id)) id += "'";
     ids.add(id);

@@ -1,6 +1,6 @@
 // Each kind of item in instant order, keeping those at or before asOf (asOfMs not finite: all).
 import { EV_RANK, ROW_RECEIVE, ROW_SEND, ROW_TRADE, type PreparedEvent } from "../columns";
-import type { Ledger } from "../ledger";
+import { TRUSTED_CONFIDENCE, type Ledger } from "../ledger";
 import { compareStrings, sortIndexByTime } from "../sort";
 import type { Alloc, Names, Reading } from "./read";
 
@@ -122,13 +122,15 @@ export function orderMarks(marks: Ledger["prices"], times: Float64Array, asOfMs:
   const markTime = alloc("markTime", "f64", order.length);
   const markSym = alloc("markSym", "i32", order.length);
   const markPrice = alloc("markPrice", "f64", order.length);
+  const markTrusted = alloc("markTrusted", "u8", order.length);
   for (let k = 0; k < order.length; k++) {
     const m = marks[order[k]];
     markTime[k] = times[order[k]];
     markSym[k] = symIds[m.symbol];
     markPrice[k] = m.price;
+    markTrusted[k] = m.confidence !== undefined && m.confidence >= TRUSTED_CONFIDENCE ? 1 : 0;
   }
-  return { markTime, markSym, markPrice };
+  return { markTime, markSym, markPrice, markTrusted };
 }
 
 /**

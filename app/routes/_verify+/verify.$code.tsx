@@ -64,6 +64,9 @@ export default function VerifyCard() {
     ...(d.figures.alpha ? ([[METRICS.alpha.label, d.figures.alpha]] as [string, string][]) : []),
     ...(d.figures.beta ? ([[METRICS.beta.label, d.figures.beta]] as [string, string][]) : []),
     ...(d.figures.riskFreeRate ? ([[METRICS.riskFreeRate.label, d.figures.riskFreeRate]] as [string, string][]) : []),
+    ...(d.figures.positionsAtCost
+      ? ([[METRICS.positionsAtCost.label, d.figures.positionsAtCost]] as [string, string][])
+      : []),
     [METRICS.maxDrawdown.label, d.figures.maxDrawdown],
     [METRICS.winRate.label, d.figures.winRate],
     ...(d.figures.totalPnl ? ([[METRICS.totalPnl.label, d.figures.totalPnl]] as [string, string][]) : []),

@@ -96,6 +96,8 @@ export async function gradeVerification(code: string) {
       beta: m.beta === null || m.beta === undefined ? null : formatMetric("beta", m.beta),
       riskFreeRate:
         m.riskFreeRate === null || m.riskFreeRate === undefined ? null : formatMetric("riskFreeRate", m.riskFreeRate),
+      // Engine 3.3 on: positions a thin price could not lift (none: no key).
+      positionsAtCost: m.positionsAtCost ? formatMetric("positionsAtCost", m.positionsAtCost) : null,
     },
     current,
     // A seeded demo trader's grade: demo data, kept out of the public log by design (DECISIONS 104).
