@@ -266,6 +266,14 @@ export function GradeReport({ data }: { data: ReportData }) {
               {formatMetric("sharpe", m.sharpe)} / {formatMetric("sortino", m.sortino)}
             </dd>
           </div>
+          {m.downsideDeviation !== null && m.downsideDeviation !== undefined ? (
+            <div>
+              <dt>
+                <Term k="downsideDeviation" />
+              </dt>
+              <dd>{formatMetric("downsideDeviation", m.downsideDeviation)}</dd>
+            </div>
+          ) : null}
           {m.riskFreeRate !== null && m.riskFreeRate !== undefined ? (
             <div>
               <dt>

@@ -54,6 +54,7 @@ export const GLOSSARY = {
   sharpe: metricEntry("sharpe"),
   sortino: metricEntry("sortino"),
   volatility: metricEntry("volatility"),
+  downsideDeviation: metricEntry("downsideDeviation"),
   index: {
     term: "Account index",
     text: "Your account's growth with deposits and withdrawals taken out: 1.00 is where it started, 1.20 is +20 %.",

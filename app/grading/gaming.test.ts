@@ -399,14 +399,37 @@ describe("gaming, v2: padding, leverage and worse losses", () => {
     expect(run(withLoss(base, 1.5, 1.5)).metrics.largestLoss!).toBeCloseTo(1.5, 9);
   });
 
-  it("a $1 round trip two years before a record raises its score by at most 1 point and never changes its tier", () => {
+  it("a $1 round trip two years before a record moves its score by at most 0.5 points and never changes its tier", () => {
     for (const [name, make] of records) {
       const base = run(make());
       const pad = run(padded(make()));
       show(`padded ${name}`, pad);
       expect(pad.metrics.activeDays, name).toBe(base.metrics.activeDays + 1);
-      expect(pad.score! - base.score!, name).toBeLessThanOrEqual(1);
+      expect(Math.abs(pad.score! - base.score!), name).toBeLessThanOrEqual(0.5);
       expect(pad.tier, name).toBe(base.tier);
+    }
+  });
+
+  it("strictly better exit prices never lower the score: every exit, or some of them, a little or a lot", () => {
+    /** The record with the chosen exits (sells) `gain` higher. */
+    const better = (input: LedgerInput, gain: number, pick: (i: number) => boolean): LedgerInput => ({
+      ...input,
+      trades: input.trades.map((t, i) => (t.side === "sell" && pick(i) ? { ...t, price: t.price * (1 + gain) } : t)),
+    });
+    const against: [string, () => LedgerInput][] = [
+      ["rider, bull market", () => holder("VOO", market(0.25), market(0.25))],
+      ["ahead, bear market", () => holder("QQQ", withEdge(market(-0.2), 0.05), market(-0.2))],
+    ];
+    for (const [name, make] of [...records, ...against]) {
+      const base = make();
+      for (const pick of [() => true, (i: number) => i % 3 === 1, (i: number) => i % 7 === 3]) {
+        let previous = run(base).score!;
+        for (const gain of [0.001, 0.01, 0.05, 0.2]) {
+          const score = run(better(base, gain, pick)).score!;
+          expect(score, `${name} +${gain}`).toBeGreaterThanOrEqual(previous);
+          previous = score;
+        }
+      }
     }
   });
 

@@ -66,8 +66,10 @@ function sentence(c: Component, m: Metrics, recordDays: number): string | null {
       return m.maxDrawdown === null ? null : `Deepest fall from a peak was ${pct(m.maxDrawdown)} (max drawdown).`;
     case "largest-loss":
       return m.largestLoss === null ? null : `Largest single round-trip loss took ${pct(m.largestLoss)} of equity.`;
-    case "volatility":
-      return m.volatility === null ? null : `Annualised volatility of daily returns is ${pct(m.volatility)}.`;
+    case "downside":
+      return m.downsideDeviation === null
+        ? null
+        : `Losing days swing ${pct(m.downsideDeviation)} a year (downside deviation); gains are not counted as risk.`;
     case "concentration":
       return m.concentration === null ? null : `Largest position averaged ${pct(m.concentration, 0)} of equity.`;
     case "positive-months":

@@ -72,6 +72,7 @@ export function metricsOf({
     twrAnnualized: returns.twrAnnualized,
     maxDrawdown: risk.maxDrawdown,
     volatility: risk.volatility,
+    downsideDeviation: risk.downsideDeviation,
     sharpe: risk.sharpe,
     sortino: risk.sortino,
     largestLoss: trips.largestLoss,

@@ -12,6 +12,8 @@ export interface RiskFigures {
   drawdown: Float64Array;
   maxDrawdown: number | null;
   volatility: number | null;
+  /** Sortino's denominator, annualised: the swing below the risk-free rate only (what risk control scores). */
+  downsideDeviation: number | null;
   sharpe: number | null;
   sortino: number | null;
   months: number;
@@ -95,6 +97,7 @@ export function riskFigures(
   }
 
   let volatility: number | null = null;
+  let downsideDeviation: number | null = null;
   let sharpe: number | null = null;
   let sortino: number | null = null;
   if (hasCapital && nA >= 2) {
@@ -113,6 +116,7 @@ export function riskFigures(
     const dd = Math.sqrt(down / nA);
     sharpe = sd > 0 ? (mean / sd) * SQRT365 : null;
     sortino = dd > 0 ? (mean / dd) * SQRT365 : null;
+    downsideDeviation = dd * SQRT365;
   }
 
   // Calendar months (UTC) with at least one active day: return from the index at the previous
@@ -146,6 +150,7 @@ export function riskFigures(
     drawdown,
     maxDrawdown: hasCapital && n > 0 ? mdd : null,
     volatility,
+    downsideDeviation,
     sharpe,
     sortino,
     months,

@@ -101,11 +101,12 @@ export const ANCHORS = {
     [0.1, 30],
     [0.25, 0],
   ],
-  volatility: [
-    [0.1, 100],
-    [0.2, 75],
-    [0.4, 40],
-    [0.8, 0],
+  // Volatility's anchors × 1/√2: the downside deviation of returns swinging evenly around 0.
+  downsideDeviation: [
+    [0.07, 100],
+    [0.14, 75],
+    [0.28, 40],
+    [0.56, 0],
   ],
   concentration: [
     [0.1, 100],
@@ -286,7 +287,8 @@ export function components(m: Metrics, ctx: ScoreContext = { benchmarkReturn: nu
     ANCHORS.largestLoss,
     m.roundTrips > 0 ? 100 : NEUTRAL,
   );
-  add("volatility", "riskControl", 0.15, "volatility", m.volatility, ANCHORS.volatility);
+  // Only the swing below the risk-free rate is risk (Sortino & Price): a bigger gain never scores lower (v3.3).
+  add("downside", "riskControl", 0.15, "downsideDeviation", m.downsideDeviation, ANCHORS.downsideDeviation);
   add("concentration", "riskControl", 0.15, "concentration", m.concentration, ANCHORS.concentration);
   add("leverage", "riskControl", 0.15, "maxLeverage", m.maxLeverage, ANCHORS.maxLeverage);
 

@@ -57,6 +57,8 @@ export interface Metrics {
 
   maxDrawdown: number | null;
   volatility: number | null;
+  /** √(Σ min(e, 0)² ÷ n) × √365 over the active days' excess returns e (v3.3: what risk control scores). */
+  downsideDeviation: number | null;
   sharpe: number | null;
   sortino: number | null;
 

@@ -235,6 +235,13 @@ export const METRICS = {
     sign: "plain",
     glossary: "How much your daily returns swing, as a yearly standard deviation.",
   },
+  downsideDeviation: {
+    label: "Downside deviation",
+    format: "percent",
+    sign: "plain",
+    glossary:
+      "How much your daily returns fall below the risk-free rate, as a yearly figure: the risk the grade counts, since gains are no risk.",
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricKey = keyof typeof METRICS;
