@@ -314,6 +314,8 @@ export function canonicalLedger(ledger: Ledger, round = true): unknown {
     };
   }
   if (base !== "USD") out.baseCurrency = base;
+  // v3.3: a zone other than UTC only, so a ledger without one keeps its digest.
+  if (ledger.timeZone !== undefined && ledger.timeZone !== "UTC") out.timeZone = ledger.timeZone;
   if (ledger.asOf !== undefined) out.asOf = iso(ledger.asOf);
   return out;
 }

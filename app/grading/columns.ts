@@ -121,6 +121,8 @@ export interface PreparedLedger {
   asOf: string | null;
   /** Earliest trade or cash flow at or before asOf (NaN when none). */
   firstMs: number;
+  /** The trader's time zone when not UTC (v3.3): where each curve day starts. */
+  timeZone?: string;
   excludedTrades: number;
   excludedFlows: number;
   excludedEvents: number;

@@ -35,7 +35,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const funding = fundingOf(c, pass, warnings);
   const hasCapital = !Number.isNaN(pass.twrIndex); // after the implied deposit, which can give it capital
   const tolerance = equityTolerance(pass.dayCash, pass.dayValue);
-  const rf = riskFreeDaily(c.rfTime, c.rfRate, pass.days, c.asOfMs);
+  const rf = riskFreeDaily(c.rfTime, c.rfRate, pass.dayStart, c.asOfMs);
   const risk = riskFigures(pass.days, pass.index, hasCapital, pass.active, tolerance, rf);
   warnings.push(...equityWarnings(pass, funding.impliedFunding));
   const trips = roundTripMetrics(pass);

@@ -1,6 +1,6 @@
 // Ledger schema (zod) and validation. parseLedger is the only gate: grade() trusts its output.
 import { z } from "zod";
-import { isIsoDate, parseIsoMs } from "./time";
+import { isIsoDate, isTimeZone, parseIsoMs } from "./time";
 import { hasDuplicateId, refusedItems, validateInPlace } from "./validate";
 import { ASSET_CLASSES, type AssetClass } from "../lib/vocabulary";
 
@@ -268,6 +268,11 @@ export const LedgerSchema = z.object(
     asOf: isoTime.optional(),
     /** Every figure of the grade is in it (default USD). */
     baseCurrency: currency().optional(),
+    /** Where the trader's days start (IANA, default UTC): the curve's days, active days and months (v3.3). */
+    timeZone: z
+      .string({ invalid_type_error: "must be an IANA time zone such as America/New_York" })
+      .refine(isTimeZone, "must be an IANA time zone such as America/New_York")
+      .optional(),
     trades: arrayOf(TradeChecked),
     cashFlows: arrayOf(CashFlowSchema).default([]),
     prices: arrayOf(PriceSchema).default([]),

@@ -14,7 +14,7 @@ import {
   skillFigures,
   type BenchmarkSeries,
 } from "./stats";
-import { dayOf, monthOfDay } from "./time";
+import { monthOfDay, zoneDayOf } from "./time";
 import type { Metrics } from "./types";
 
 export type MarketFigures = Pick<
@@ -40,7 +40,7 @@ export function marketFigures(
   const hasCapital = returns.twr !== null; // the TWR is null exactly when there is no capital
   // The PSR asks whether the true Sharpe ratio (over the risk-free rate) is above 0.
   const skill = hasCapital ? skillFigures(risk.activeExcess) : { psr: null, minTrackRecordDays: null };
-  const bench = hasCapital ? benchmarkSeries(c.benchTime, c.benchPrice, c.firstMs, pass.days, c.asOfMs) : null;
+  const bench = hasCapital ? benchmarkSeries(c.benchTime, c.benchPrice, c.firstMs, pass.dayStart, c.asOfMs) : null;
   const riskFreeRate = hasCapital ? meanRiskFreeRate(rf, c.rfTime.length > 0) : null;
   const figures: MarketFigures = {
     ...skill,
@@ -55,7 +55,7 @@ export function marketFigures(
   // Measured against the market from the first money in (a trade before any deposit is no record),
   // over every calendar day from then (GIPS: returns over calendar time).
   const funded = Math.max(flows.find((f) => f.amount > 0)?.time ?? c.firstMs, c.firstMs);
-  const from = Math.max(0, Math.min(pass.days.length - 1, dayOf(funded) - pass.days[0]));
+  const from = Math.max(0, Math.min(pass.days.length - 1, zoneDayOf(funded, c.timeZone) - pass.days[0]));
   const n = pass.days.length - from;
   const r = risk.returns.subarray(from);
   const rB = new Float64Array(n);

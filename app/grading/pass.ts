@@ -23,7 +23,7 @@ import {
   type PreparedLedger,
 } from "./columns";
 import { scratch, scratchRaw } from "./scratch";
-import { dayOf } from "./time";
+import { dayStartMs, zoneDayOf } from "./time";
 
 /**
  * Dust: an excess of at most this fraction of the quantity asked closes a lot rather than opening
@@ -77,8 +77,10 @@ export interface PassResult {
   posAcc: Int32Array;
   gaps: Gap[];
   gapCount: number;
-  /** UTC day numbers of the curve points; the last point is valued at asOf. */
+  /** Day numbers of the curve points, in the ledger's time zone (UTC by default); the last point is valued at asOf. */
   days: Int32Array;
+  /** The instant each curve day starts, and after the last one where the next would (nDays + 1 entries). */
+  dayStart: Float64Array;
   equity: Float64Array;
   index: Float64Array;
   /** 1 when a trade happened that day or a position was open at its start. */
@@ -212,6 +214,8 @@ interface Curve {
   classExposure: Float64Array;
   /** Net flows (cash and in kind) during each day. */
   flow: Float64Array;
+  /** The instant each day starts (nDays + 1 entries): the day ends sampled. */
+  dayStart: Float64Array;
 }
 
 /** Position and lot storage; events may add positions and lots, so arrays can grow. */
@@ -284,11 +288,14 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     actionAt: new Float64Array(nSym).fill(NaN),
   };
 
-  const firstDay = dayOf(c.firstMs);
-  const lastDay = dayOf(c.asOfMs);
+  // Days in the trader's time zone (v3.3): UTC days, exactly as before, without one.
+  const firstDay = zoneDayOf(c.firstMs, c.timeZone);
+  const lastDay = zoneDayOf(c.asOfMs, c.timeZone);
   const nDays = Number.isFinite(firstDay) && lastDay >= firstDay ? lastDay - firstDay + 1 : 0;
   const days = new Int32Array(nDays);
   for (let i = 0; i < nDays; i++) days[i] = firstDay + i;
+  const dayStart = new Float64Array(nDays + 1);
+  for (let i = 0; i <= nDays; i++) dayStart[i] = dayStartMs(firstDay + i, c.timeZone);
   const curve: Curve = {
     equity: new Float64Array(nDays),
     index: new Float64Array(nDays),
@@ -298,11 +305,12 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     active: new Uint8Array(nDays),
     classExposure: new Float64Array(7),
     flow: new Float64Array(nDays),
+    dayStart,
   };
 
   const st = new Float64Array(ST_SIZE);
   st[LINK] = 1;
-  st[NEXT_BOUNDARY] = nDays > 0 ? (firstDay + 1) * DAY_MS : Infinity;
+  st[NEXT_BOUNDARY] = nDays > 0 ? dayStart[1] : Infinity;
   const ist = new Int32Array(IST_SIZE);
   const gaps: Gap[] = [];
   const rt: RoundTrips = {
@@ -379,6 +387,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     gaps,
     gapCount: ist[GAP_COUNT],
     days,
+    dayStart,
     equity: curve.equity,
     index: curve.index,
     active: curve.active,
@@ -852,7 +861,7 @@ function samplePoint(syms: Symbols, curve: Curve, st: Float64Array, ist: Int32Ar
     const s = active[a];
     curve.classExposure[cls[s]] += Math.abs(qty[s] * mark[s]);
   }
-  st[NEXT_BOUNDARY] += DAY_MS;
+  st[NEXT_BOUNDARY] = curve.dayStart[i + 2] ?? Infinity;
 }
 
 /** Σ symbol quantity × mark over the active symbols; st[MAX_ABS] receives the largest |value|, st[GROSS] the sum of |value|. */

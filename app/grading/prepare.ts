@@ -117,6 +117,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
     excludedEvents: ev0.length - ev.length,
     // Only a ledger with contracts carries it: others keep their output as it was.
     ...(r.symMult !== null ? { symMult: r.symMult } : {}),
+    ...(ledger.timeZone !== undefined && ledger.timeZone !== "UTC" ? { timeZone: ledger.timeZone } : {}),
   };
 }
 

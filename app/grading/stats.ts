@@ -98,20 +98,21 @@ export function benchmarkSeries(
   benchTime: Float64Array,
   benchPrice: Float64Array,
   firstMs: number,
-  days: Int32Array,
+  dayStart: Float64Array,
   asOfMs: number,
 ): BenchmarkSeries | null {
-  if (benchTime.length === 0 || days.length === 0) return null;
+  const nDays = dayStart.length - 1;
+  if (benchTime.length === 0 || nDays <= 0) return null;
   let j = 0;
   const at = (t: number) => {
     while (j + 1 < benchTime.length && benchTime[j + 1] <= t) j++;
     return benchPrice[j];
   };
   const start = at(firstMs);
-  const index = new Float64Array(days.length);
+  const index = new Float64Array(nDays);
   if (!(start > 0)) return null;
-  for (let i = 0; i < days.length; i++) {
-    const end = i === days.length - 1 ? asOfMs : (days[i] + 1) * 86_400_000 - 1;
+  for (let i = 0; i < nDays; i++) {
+    const end = i === nDays - 1 ? asOfMs : dayStart[i + 1] - 1;
     index[i] = at(end) / start;
   }
   return { index, periodReturn: index[index.length - 1] - 1 };
@@ -141,14 +142,15 @@ export function benchmarkReturn(
 export function riskFreeDaily(
   rfTime: Float64Array,
   rfRate: Float64Array,
-  days: Int32Array,
+  dayStart: Float64Array,
   asOfMs: number,
 ): Float64Array {
-  const out = new Float64Array(days.length);
+  const nDays = Math.max(0, dayStart.length - 1);
+  const out = new Float64Array(nDays);
   if (rfTime.length === 0) return out;
   let j = 0;
-  for (let i = 0; i < days.length; i++) {
-    const end = i === days.length - 1 ? asOfMs : (days[i] + 1) * 86_400_000 - 1;
+  for (let i = 0; i < nDays; i++) {
+    const end = i === nDays - 1 ? asOfMs : dayStart[i + 1] - 1;
     while (j + 1 < rfTime.length && rfTime[j + 1] <= end) j++;
     // Compounded over 365 calendar days, like every annualised figure here.
     out[i] = Math.pow(1 + rfRate[j], 1 / 365) - 1;

@@ -184,3 +184,71 @@ export function monthOfDay(day: number): number {
   const dt = new Date(day * MS_PER_DAY);
   return dt.getUTCFullYear() * 12 + dt.getUTCMonth();
 }
+
+// ---- the trader's time zone (v3.3): where a day starts ----
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(zone: string): Intl.DateTimeFormat {
+  let f = zoneFormats.get(zone);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    zoneFormats.set(zone, f);
+  }
+  return f;
+}
+
+/** Whether `zone` is an IANA time zone this runtime knows ("America/New_York", "UTC"). */
+export function isTimeZone(zone: unknown): boolean {
+  if (typeof zone !== "string" || zone.length === 0 || zone.length > 64) return false;
+  try {
+    zoneFormat(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone's offset from UTC at the instant `ms`, in ms (New York in winter: −5 h). */
+export function zoneOffsetMs(zone: string, ms: number): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  let y = 0,
+    mo = 0,
+    d = 0,
+    h = 0,
+    mi = 0,
+    s = 0;
+  for (const p of zoneFormat(zone).formatToParts(whole)) {
+    if (p.type === "year") y = Number(p.value);
+    else if (p.type === "month") mo = Number(p.value);
+    else if (p.type === "day") d = Number(p.value);
+    else if (p.type === "hour") h = Number(p.value);
+    else if (p.type === "minute") mi = Number(p.value);
+    else if (p.type === "second") s = Number(p.value);
+  }
+  return daysFromCivil(y, mo, d) * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 - whole;
+}
+
+/** The instant the civil day `day` (days since 1970-01-01) starts in `zone`; UTC without one. */
+export function dayStartMs(day: number, zone: string | undefined): number {
+  const utc = day * MS_PER_DAY;
+  if (zone === undefined || zone === "UTC") return utc;
+  // The offset just before midnight's guess, then at the guess: exact but for a day that skips its midnight.
+  const first = utc - zoneOffsetMs(zone, utc);
+  return utc - zoneOffsetMs(zone, first);
+}
+
+/** The civil day (days since 1970-01-01) in `zone` that contains `ms`; the UTC day without a zone. */
+export function zoneDayOf(ms: number, zone: string | undefined): number {
+  if (zone === undefined || zone === "UTC" || !Number.isFinite(ms)) return dayOf(ms);
+  return Math.floor((ms + zoneOffsetMs(zone, ms)) / MS_PER_DAY);
+}

@@ -6,7 +6,7 @@
 // the reference for what is valid and the only source of problem messages. Kept equal to
 // LedgerSchema by validate.test.ts.
 import type { Ledger } from "./ledger";
-import { isIsoDate, parseIsoMs } from "./time";
+import { isIsoDate, isTimeZone, parseIsoMs } from "./time";
 
 type Obj = Record<string, unknown>;
 
@@ -29,6 +29,10 @@ export function validateInPlace(value: unknown): Ledger | null {
     if (!isCurrency(root.baseCurrency)) return null;
     out.baseCurrency = root.baseCurrency;
   } else if ("baseCurrency" in root) out.baseCurrency = undefined;
+  if (root.timeZone !== undefined) {
+    if (!isTimeZone(root.timeZone)) return null;
+    out.timeZone = root.timeZone;
+  } else if ("timeZone" in root) out.timeZone = undefined;
 
   const trades = root.trades;
   if (!Array.isArray(trades) || !checkTrades(trades)) return null;
@@ -409,7 +413,18 @@ function checkFxRates(f: unknown): Obj | null {
 
 /** The keys this pass knows, per object of the schema (validate.test.ts compares them with LedgerSchema's). */
 export const KNOWN_KEYS = {
-  root: ["asOf", "baseCurrency", "trades", "cashFlows", "prices", "events", "benchmark", "riskFree", "fxRates"],
+  root: [
+    "asOf",
+    "baseCurrency",
+    "timeZone",
+    "trades",
+    "cashFlows",
+    "prices",
+    "events",
+    "benchmark",
+    "riskFree",
+    "fxRates",
+  ],
   trades: TRADE_KEYS,
   cashFlows: FLOW_KEYS,
   prices: PRICE_KEYS,

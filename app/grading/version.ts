@@ -14,6 +14,7 @@ export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
     "A price its source does not vouch for (a thin token's, below the price source's confidence threshold) can lower a position's value but never raise it: the position is held at the lower of that price and the last price you really traded at or a trusted source gave.",
     "The report lists the positions valued at cost for want of a reliable price.",
     "Risk control counts only how far your returns fall below the risk-free rate (downside deviation), not how much they swing: a bigger gain never lowers your grade.",
+    "Your days start at midnight in your time zone (settings), not in UTC: an evening session is one day, whatever the hour.",
   ],
   "3.2.0": [
     "Futures, forex and CFDs have a place in your record: a contract's size (its multiplier, 50 for an E-mini S&P 500 future) counts in its profit and loss.",
