@@ -20,6 +20,7 @@ export type {
   RiskFree,
 } from "./ledger";
 export { MAX_SPAN_YEARS } from "./ledger";
+export { isTimeZone } from "./time";
 export { normalCdf, skillFigures } from "./stats";
 export {
   canonicalJson,

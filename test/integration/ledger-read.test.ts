@@ -285,4 +285,26 @@ describe("the columnar ledger read", () => {
     ).toBeUndefined();
     expect((await buildUserLedger(userId, asOf)).ledger.trades).toHaveLength(50);
   });
+
+  it("carries the trader's time zone into the ledger and its digest, on both paths; UTC adds nothing", async () => {
+    const db = await getDb();
+    const { userId, accountId } = await userWithAccount("zone");
+    await saveImport(accountId, { trades: trades(20, 3), cashFlows: [], marks: [], payloads: [] });
+    const asOf = new Date(Date.UTC(2025, 0, 2));
+    const utc = await buildUserLedger(userId, asOf);
+    expect(utc.ledger.timeZone).toBeUndefined();
+    await db.updateTable("users").set({ time_zone: "America/New_York" }).where("id", "=", userId).execute();
+    const ny = await buildUserLedger(userId, asOf);
+    expect(ny.ledger.timeZone).toBe("America/New_York");
+    // A new zone is something new: the next grade is made, not answered "nothing new".
+    expect(ny.digest).not.toBe(utc.digest);
+    expect(ny.ledger.trades).toEqual(utc.ledger.trades);
+    // The row-by-row path (another base currency) carries it too.
+    await db.updateTable("users").set({ base_currency: "EUR" }).where("id", "=", userId).execute();
+    expect((await buildUserLedger(userId, asOf)).ledger.timeZone).toBe("America/New_York");
+    await db.updateTable("users").set({ base_currency: "USD", time_zone: "UTC" }).where("id", "=", userId).execute();
+    const back = await buildUserLedger(userId, asOf);
+    expect(back.ledger.timeZone).toBeUndefined();
+    expect(back.digest).toBe(utc.digest);
+  });
 });

@@ -180,7 +180,7 @@ export default function Settings() {
           name="time_zone"
           defaultValue={v("time_zone", profile.time_zone)}
           options={timeZones.map((z) => [z, z.replaceAll("_", " ")] as const)}
-          hint="Your Stats tab groups trades by weekday and hour of day in this zone."
+          hint="Your grade's days start at midnight here (from your next grade), and your Stats tab groups trades by weekday and hour of day in this zone."
           error={data?.errors.time_zone}
         />
         <Field

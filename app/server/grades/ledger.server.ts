@@ -7,6 +7,7 @@ import {
   canonicalLedgerParts,
   cryptoShare,
   ENGINE_VERSION,
+  isTimeZone,
   prepareLedger,
   withBenchmarkColumns,
   withRiskFreeColumns,
@@ -460,13 +461,14 @@ export async function buildUserLedger(
   // this path, its snapshots and its digest byte for byte; any other base or any row in another
   // currency takes rowByRowLedger, which names every row's currency and adds the rates.
   // Futures, forex and CFDs (issue 33, DECISIONS 202) take it too: snapshots hold no contract size.
-  const [base, others, contracts] = await Promise.all([
+  const [base, zone, others, contracts] = await Promise.all([
     baseCurrencyOf(db, userId),
+    timeZoneOf(db, userId),
     otherCurrencyRows(db, userId, asOf, scope),
     hasContracts(db, userId, asOf, scope),
   ]);
   if (base !== DEFAULT_BASE_CURRENCY || others.size > 0 || contracts)
-    return rowByRowLedger(db, userId, asOf, base, others, scope);
+    return rowByRowLedger(db, userId, asOf, base, zone, others, scope);
   const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
     userTrades(db, userId, asOf, scope),
     db
@@ -522,9 +524,12 @@ export async function buildUserLedger(
       .execute(),
   ]);
   const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}\n${userTradesRead.digest}`);
+  // The trader's zone changes the grade's days: a new zone is something new (UTC adds nothing, so digests keep).
+  if (zone !== undefined) hash.update(`Z|${zone}\n`);
   const trades = userTradesRead.trades;
   const ledger: Ledger = {
     asOf: asOf.toISOString(),
+    ...(zone !== undefined ? { timeZone: zone } : {}),
     trades,
     cashFlows: cashFlows.flatMap((c) => {
       hash.update(`C|${c.linked_account_id}|${c.external_id}|${c.time}|${c.amount}\n`);
@@ -583,6 +588,16 @@ async function coinAccounts(db: DB, userId: number): Promise<Map<string, string 
   return accounts;
 }
 
+/**
+ * The trader's time zone (users.time_zone, settings) when it is not UTC and the engine knows it:
+ * where the grade's days start (docs/GRADING.md §6). Undefined: UTC.
+ */
+async function timeZoneOf(db: DB, userId: number): Promise<string | undefined> {
+  const row = await db.selectFrom("users").select("time_zone").where("id", "=", userId).executeTakeFirst();
+  const zone = row?.time_zone;
+  return zone && zone !== "UTC" && isTimeZone(zone) ? zone : undefined;
+}
+
 /** The trader's base currency (users.base_currency; USD for one the list no longer knows). */
 async function baseCurrencyOf(db: DB, userId: number): Promise<string> {
   const row = await db.selectFrom("users").select("base_currency").where("id", "=", userId).executeTakeFirst();
@@ -634,6 +649,7 @@ async function rowByRowLedger(
   userId: number,
   asOf: Date,
   base: string,
+  zone: string | undefined,
   others: Map<string, number>,
   scope: Provenance,
 ): Promise<{ ledger: Ledger; digest: string; skipped: Record<string, number>; snapshot: null }> {
@@ -724,9 +740,11 @@ async function rowByRowLedger(
       .execute(),
   ]);
   const hash = crypto.createHash("sha256").update(`${LEDGER_DIGEST_VERSION}|fx|${base}\n`);
+  if (zone !== undefined) hash.update(`Z|${zone}\n`);
   const ledger: Ledger = {
     asOf: asOf.toISOString(),
     baseCurrency: base,
+    ...(zone !== undefined ? { timeZone: zone } : {}),
     trades: trades.map((t) => {
       const multiplier = Number(t.multiplier);
       // A contract's size and expiry join its line only when it has them: other rows keep their digest.
