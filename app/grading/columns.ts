@@ -24,6 +24,8 @@ export const CRYPTO = 2;
 export const ROW_TRADE = 0;
 export const ROW_RECEIVE = 1;
 export const ROW_SEND = 2;
+/** A fee paid in kind (v3.3): the units leave as a sale whose proceeds pay the fee. */
+export const ROW_FEE = 3;
 
 /** Event kinds the pass handles between trades, with their rank among items at one instant. */
 export const EV_INCOME = 0;
@@ -109,6 +111,8 @@ export interface PreparedLedger {
   /** Receive and send events at or before asOf (deposits and withdrawals in kind). */
   receives: number;
   sends: number;
+  /** Fees paid in kind at or before asOf (v3.3). */
+  inKindFees: number;
   /** Benchmark closes in time order (empty without a benchmark). */
   benchSymbol: string | null;
   benchTime: Float64Array;

@@ -159,7 +159,11 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
   const symbolCur = new Map<string, string>();
   for (const t of ledger.trades) if (!symbolCur.has(t.symbol)) symbolCur.set(t.symbol, t.currency ?? base);
   for (const e of ledger.events)
-    if ((e.kind === "receive" || e.kind === "send") && !symbolCur.has(e.symbol))
+    if (
+      (e.kind === "receive" || e.kind === "send" || e.kind === "fee") &&
+      e.symbol !== undefined &&
+      !symbolCur.has(e.symbol)
+    )
       symbolCur.set(e.symbol, e.currency ?? base);
   // A symbol only renames or spin-offs name inherits its origin's currency (its mark comes from it).
   const actions = ledger.events
@@ -257,10 +261,10 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
       if (e.kind === "income") {
         move(t, MOVE_RANK.income, cur, e.amount);
         events.push({ ...e, amount: e.amount * r, currency: base });
-      } else if (e.kind === "fee") {
+      } else if (e.kind === "fee" && e.amount !== undefined) {
         move(t, MOVE_RANK.income, cur, -e.amount);
         events.push({ ...e, amount: e.amount * r, currency: base });
-      } else events.push({ ...e, price: e.price * r, currency: base });
+      } else events.push({ ...e, price: e.price! * r, currency: base });
       continue;
     }
     if (cut(t)) activity(t);

@@ -109,6 +109,14 @@ const positive = () => num().gt(0, "must be > 0");
 const eventBase = { id: eventId, time: isoTime };
 
 // Ledger v2 events (docs/GRADING.md §1): what happens to a position other than a trade.
+/** A fee is either cash (`amount`) or in kind (`symbol`, `quantity`, `price`), never both. */
+export function isFeeShape(e: { amount?: unknown; symbol?: unknown; quantity?: unknown; price?: unknown }): boolean {
+  const inKind = e.symbol !== undefined || e.quantity !== undefined || e.price !== undefined;
+  return inKind
+    ? e.amount === undefined && e.symbol !== undefined && e.quantity !== undefined && e.price !== undefined
+    : e.amount !== undefined;
+}
+
 export const EVENT_KINDS = [
   "income",
   "fee",
@@ -130,11 +138,17 @@ const IncomeSchema = z.object({
   amount: positive(),
   currency: currency().optional(),
 });
+// A fee is an amount of cash, or (v3.3) units of an asset paid in kind: gas in ETH, a BNB trading
+// fee. In kind it leaves the position like a sale at `price` whose proceeds pay the fee: not a withdrawal.
 const FeeSchema = z.object({
   ...eventBase,
   kind: z.literal("fee"),
   account: text("non-empty"),
-  amount: positive(),
+  amount: positive().optional(),
+  symbol: text("non-empty").optional(),
+  quantity: positive().optional(),
+  /** In kind: the value of one unit then (in `currency`, default the base). */
+  price: num().gte(0, "must be ≥ 0").optional(),
   currency: currency().optional(),
 });
 // An exchange of one cash balance for another (v3.1): never a deposit or a withdrawal.
@@ -219,6 +233,13 @@ const EventUnion = z.discriminatedUnion(
 );
 // A transfer between one account and itself moves nothing: a data error, refused.
 const EventSchema = EventUnion.superRefine((e, ctx) => {
+  if (e.kind === "fee" && !isFeeShape(e))
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: [e.amount === undefined ? "amount" : "symbol"],
+      message:
+        "must be an amount of cash, or a symbol, quantity and price for a fee paid in kind (gas in ETH, a fee in BNB), not both",
+    });
   if (e.kind === "transfer" && e.from === e.to)
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
@@ -406,7 +427,11 @@ function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | numb
   }
   if (contracts) symbolContractProblems(ledger, problems);
   for (const e of ledger.events)
-    if ((e.kind === "receive" || e.kind === "send") && e.currency !== undefined) named = true;
+    if (
+      (e.kind === "receive" || e.kind === "send" || (e.kind === "fee" && e.symbol !== undefined)) &&
+      e.currency !== undefined
+    )
+      named = true;
   if (!named) return;
   const first = new Map<string, { currency: string; at: string }>();
   const see = (section: string, i: number, symbol: string, cur: string | undefined) => {
@@ -424,6 +449,7 @@ function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | numb
   ledger.trades.forEach((t, i) => see("trades", i, t.symbol, t.currency));
   ledger.events.forEach((e, i) => {
     if (e.kind === "receive" || e.kind === "send") see("events", i, e.symbol, e.currency);
+    else if (e.kind === "fee" && e.symbol !== undefined) see("events", i, e.symbol, e.currency);
   });
 }
 

@@ -16,6 +16,7 @@ import {
   EV_SPINOFF,
   EV_SPLIT,
   EV_TRANSFER,
+  ROW_FEE,
   ROW_RECEIVE,
   ROW_SEND,
   ROW_TRADE,
@@ -530,7 +531,7 @@ function tradeRun(
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
   const unfunded = tradeGross.length > 0 || (c.flowTime.length === 0 && c.receives === 0);
   // Receive and send rows are flows in kind too; most ledgers have none, and skip reading the kinds.
-  const anyRows = c.receives > 0 || c.sends > 0;
+  const anyRows = c.receives > 0 || c.sends > 0 || c.inKindFees > 0;
   let realized = st[REALIZED];
   let fees = st[FEES];
   let tc = st[TC];
@@ -639,9 +640,9 @@ function tradeRun(
     }
 
     if (remaining > 0) {
-      if (d < 0 && (cls[k] === CRYPTO_CODE || kind === ROW_SEND)) {
-        // Crypto cannot be sold short, nor units sent that are not held: the excess is a data
-        // gap, left out of P&L and cash.
+      if (d < 0 && (cls[k] === CRYPTO_CODE || kind === ROW_SEND || kind === ROW_FEE)) {
+        // Crypto cannot be sold short, nor units sent or paid that are not held: the excess is a
+        // data gap, left out of P&L and cash.
         ist[GAP_COUNT]++;
         if (gaps.length < MAX_GAPS_KEPT) gaps.push({ k, excess: remaining });
       } else {
@@ -723,6 +724,15 @@ function tradeRun(
       // (Trades before any capital arrived — deposits missing from the ledger — have no leverage to measure.)
       const eq = tc + fc + pv;
       if (gross > maxLev * eq) maxLev = eq > 0 ? gross / eq : Infinity;
+    }
+    if (kind === ROW_FEE && counted > 0) {
+      // A fee in kind: the units were sold at their price, and the proceeds pay the fee (no flow).
+      const paid = px * counted;
+      tc -= paid;
+      fees += paid;
+      st[ACCOUNT_FEES] += paid;
+      if (tc < minCash) minCash = tc;
+      if (tc + fc + mc < 0) negCash = true;
     }
     if (kind === ROW_SEND && counted > 0) {
       // A send is a withdrawal in kind of what it could sell.

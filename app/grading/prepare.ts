@@ -68,7 +68,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
   const { flowTime, flowAmount } = orderFlows(flows, flowTimes, asOfMs);
   const { markTime, markSym, markPrice, markTrusted } = orderMarks(marks, markTimes, asOfMs, r.names, alloc);
   const ev = orderEvents(ev0, events, asOfMs);
-  const { receives, sends } = countInKind(rows, r.rows.nT < r.rows.n0);
+  const { receives, sends, inKindFees } = countInKind(rows, r.rows.nT < r.rows.n0);
   const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
   const { rfSymbol, rfTime, rfRate } = riskFreeColumns(ledger.riskFree);
 
@@ -103,6 +103,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
     ev,
     receives,
     sends,
+    inKindFees,
     benchSymbol,
     benchTime,
     benchPrice,

@@ -203,10 +203,10 @@ function scale(input: LedgerInput, k: number): LedgerInput {
     cashFlows: (input.cashFlows ?? []).map((f) => ({ ...f, amount: f.amount * k })),
     prices: (input.prices ?? []).map((p) => ({ ...p, price: p.price * k })),
     events: (input.events ?? []).map((e) =>
-      e.kind === "income" || e.kind === "fee"
-        ? { ...e, amount: e.amount * k }
-        : e.kind === "receive" || e.kind === "send"
-          ? { ...e, price: e.price * k }
+      e.kind === "income" || (e.kind === "fee" && e.amount !== undefined)
+        ? { ...e, amount: e.amount! * k }
+        : e.kind === "receive" || e.kind === "send" || e.kind === "fee"
+          ? { ...e, price: e.price! * k }
           : e,
     ),
   };

@@ -268,9 +268,15 @@ export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e:
           : -1,
     },
     fee: {
-      keys: ["id", "time", "kind", "account", "amount", "currency"],
-      check: (e) =>
-        isText(e.account) && positive(e.amount) && optional(e, "currency", isCurrency) ? 5 + has(e, "currency") : -1,
+      keys: ["id", "time", "kind", "account", "amount", "symbol", "quantity", "price", "currency"],
+      check: (e) => {
+        if (!isText(e.account) || !optional(e, "currency", isCurrency)) return -1;
+        if (e.symbol === undefined && e.quantity === undefined && e.price === undefined)
+          return positive(e.amount) ? 5 + has(e, "currency") : -1;
+        return e.amount === undefined && isText(e.symbol) && positive(e.quantity) && nonNegative(e.price)
+          ? 7 + has(e, "currency")
+          : -1;
+      },
     },
     split: {
       keys: ["id", "time", "kind", "symbol", "ratio", "account"],

@@ -15,6 +15,7 @@ export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
     "The report lists the positions valued at cost for want of a reliable price.",
     "Risk control counts only how far your returns fall below the risk-free rate (downside deviation), not how much they swing: a bigger gain never lowers your grade.",
     "Your days start at midnight in your time zone (settings), not in UTC: an evening session is one day, whatever the hour.",
+    "A fee paid in a coin (gas in ETH, a trading fee in BNB) lowers your return as a fee: it is no longer read as money you took out.",
   ],
   "3.2.0": [
     "Futures, forex and CFDs have a place in your record: a contract's size (its multiplier, 50 for an E-mini S&P 500 future) counts in its profit and loss.",

@@ -13,8 +13,8 @@ export function ledgerWarnings(c: PreparedLedger, pass: PassResult): string[] {
   for (const g of pass.gaps) {
     const { id, symbol, account, what } = rowName(c, g.k);
     warnings.push(
-      what === "send"
-        ? `Data gap: event ${id} sends ${fmtQty(g.excess)} ${symbol} more than account ${account} held; the excess is left out of P&L and flows.`
+      what === "send" || what === "fee"
+        ? `Data gap: event ${id} ${what === "fee" ? "pays" : "sends"} ${fmtQty(g.excess)} ${symbol} more than account ${account} held; the excess is left out of P&L and flows.`
         : `Data gap: trade ${id} sells ${fmtQty(g.excess)} ${symbol} more than account ${account} held; crypto cannot be short, so the excess is left out of P&L and cash.`,
     );
   }
@@ -91,12 +91,13 @@ export function equityWarnings(pass: PassResult, impliedFunding: number | null):
 function rowName(
   c: PreparedLedger,
   k: number,
-): { id: string; symbol: string; account: string; what: "trade" | "send" } {
+): { id: string; symbol: string; account: string; what: "trade" | "send" | "fee" } {
   const src = c.src[k];
   const symbol = c.symbols[c.sym[k]];
   const account = c.accounts[c.acc[k]];
   if (src < c.trades.length) return { id: c.trades[src].id, symbol, account, what: "trade" };
-  return { id: c.events[src - c.trades.length].id, symbol, account, what: "send" };
+  const e = c.events[src - c.trades.length];
+  return { id: e.id, symbol, account, what: e.kind === "fee" ? "fee" : "send" };
 }
 
 function fmtQty(x: number): string {

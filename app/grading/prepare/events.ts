@@ -6,14 +6,22 @@ import {
   EV_CODES,
   EV_RENAME,
   EV_SPINOFF,
+  ROW_FEE,
   ROW_RECEIVE,
   ROW_SEND,
   type PreparedEvent,
 } from "../columns";
 import type { Ledger } from "../ledger";
-import { internAcc, internSym, type Reading } from "./read";
+import { internAcc, internSym, isInKindRow, type Reading } from "./read";
 
-type InKind = Extract<Ledger["events"][number], { kind: "receive" | "send" }>;
+type InKind = {
+  kind: "receive" | "send" | "fee";
+  account: string;
+  symbol: string;
+  quantity: number;
+  price: number;
+  assetClass?: Ledger["trades"][number]["assetClass"];
+};
 
 /** A symbol's contract size (1 unless its trades name another). */
 function multiplierOf(r: Reading, s: number): number {
@@ -25,7 +33,7 @@ function multiplierOf(r: Reading, s: number): number {
 export function readInKindRows(events: Ledger["events"], evTime: Float64Array, r: Reading): void {
   const { nT, inKind, time, sym, acc, qty, price, fee, dir, row } = r.rows;
   for (let j = 0; j < inKind.length; j++) {
-    const e = events[inKind[j]] as InKind;
+    const e = events[inKind[j]] as unknown as InKind;
     const k = nT + j;
     time[k] = evTime[inKind[j]];
     const s = internSym(r.names, e.symbol);
@@ -36,7 +44,7 @@ export function readInKindRows(events: Ledger["events"], evTime: Float64Array, r
     price[k] = e.price;
     fee[k] = 0;
     dir[k] = e.kind === "receive" ? 1 : -1;
-    row[k] = e.kind === "receive" ? ROW_RECEIVE : ROW_SEND;
+    row[k] = e.kind === "receive" ? ROW_RECEIVE : e.kind === "send" ? ROW_SEND : ROW_FEE;
     if (r.symCls[s] === undefined && e.assetClass !== undefined) r.symCls[s] = CLASS_CODES[e.assetClass];
   }
 }
@@ -47,7 +55,7 @@ export function decodeEvents(events: Ledger["events"], evTime: Float64Array, r: 
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     const kind = EV_CODES[e.kind];
-    if (kind === undefined) continue; // receive/send: trade rows
+    if (kind === undefined || isInKindRow(e)) continue; // receive, send, fee in kind: trade rows
     const pe: PreparedEvent = { time: evTime[i], kind, src: i, acc: -1, acc2: -1, sym: -1, sym2: -1, x: 0, y: 0 };
     switch (e.kind) {
       case "income":
@@ -57,7 +65,7 @@ export function decodeEvents(events: Ledger["events"], evTime: Float64Array, r: 
         break;
       case "fee":
         pe.acc = internAcc(r.names, e.account);
-        pe.x = e.amount;
+        pe.x = e.amount!; // a fee in kind is a row (isInKindRow): here it has an amount
         break;
       case "split":
         pe.sym = internSym(r.names, e.symbol);

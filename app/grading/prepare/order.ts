@@ -1,5 +1,5 @@
 // Each kind of item in instant order, keeping those at or before asOf (asOfMs not finite: all).
-import { EV_RANK, ROW_RECEIVE, ROW_SEND, ROW_TRADE, type PreparedEvent } from "../columns";
+import { EV_RANK, ROW_FEE, ROW_RECEIVE, ROW_SEND, ROW_TRADE, type PreparedEvent } from "../columns";
 import { TRUSTED_CONFIDENCE, type Ledger } from "../ledger";
 import { compareStrings, sortIndexByTime } from "../sort";
 import type { Alloc, Names, Reading } from "./read";
@@ -146,17 +146,19 @@ export function orderEvents(ev0: PreparedEvent[], events: Ledger["events"], asOf
   return ev;
 }
 
-/** How many of the kept rows are receives and sends (deposits and withdrawals in kind). */
-export function countInKind(rows: OrderedRows, any: boolean): { receives: number; sends: number } {
+/** How many of the kept rows are receives and sends (deposits and withdrawals in kind), and fees paid in kind. */
+export function countInKind(rows: OrderedRows, any: boolean): { receives: number; sends: number; inKindFees: number } {
   let receives = 0;
   let sends = 0;
+  let inKindFees = 0;
   if (any) {
     for (let k = 0; k < rows.n; k++) {
       if (rows.row[k] === ROW_RECEIVE) receives++;
       else if (rows.row[k] === ROW_SEND) sends++;
+      else if (rows.row[k] === ROW_FEE) inKindFees++;
     }
   }
-  return { receives, sends };
+  return { receives, sends, inKindFees };
 }
 
 /**
