@@ -94,7 +94,9 @@ async function store(db: DB, instrument: string, prices: DailyPrice[], range: Ra
   await db.transaction().execute(async (tx) => {
     if (replace) await tx.deleteFrom("price_history").where("instrument", "=", instrument).execute();
     for (let i = 0; i < prices.length; i += 1000) {
-      const rows = prices.slice(i, i + 1000).map((p) => ({ instrument, day: p.day, price: p.price }));
+      const rows = prices
+        .slice(i, i + 1000)
+        .map((p) => ({ instrument, day: p.day, price: p.price, confidence: p.confidence ?? null }));
       await tx
         .insertInto("price_history")
         .values(rows)
@@ -162,7 +164,8 @@ async function fill(db: DB, instrument: Instrument, gap: Range, lastFinal: Day):
 /**
  * Daily USD prices of `instrument` from `fromDay` to `toDay` (inclusive, "YYYY-MM-DD"), ascending;
  * days without a price (weekends, holidays, before a listing) are absent, and so are days from
- * today on (not final yet). Throws PriceSourceError when a provider fails.
+ * today on (not final yet). A coin's price carries DefiLlama's confidence when DefiLlama gave one
+ * (a stock's never: Yahoo gives none). Throws PriceSourceError when a provider fails.
  */
 export async function dailyPrices(instrument: Instrument, fromDay: Day, toDay: Day): Promise<DailyPrice[]> {
   if (!isDay(fromDay) || !isDay(toDay))
@@ -184,14 +187,15 @@ export async function dailyPrices(instrument: Instrument, fromDay: Day, toDay: D
     }
   }
   for (const gap of missingRanges(covered, wantFrom, wantTo)) await fill(db, key, gap, lastFinal);
-  return db
+  const rows = await db
     .selectFrom("price_history")
-    .select([sql<string>`day::text`.as("day"), "price"])
+    .select([sql<string>`day::text`.as("day"), "price", "confidence"])
     .where("instrument", "=", key)
     .where("day", ">=", fromDay)
     .where("day", "<=", to)
     .orderBy("day")
     .execute();
+  return rows.map(({ day, price, confidence }) => (confidence === null ? { day, price } : { day, price, confidence }));
 }
 
 export type BenchmarkKind = "stocks" | "crypto";
