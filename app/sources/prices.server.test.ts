@@ -142,7 +142,7 @@ describe("Yahoo mapping", () => {
 });
 
 describe("DefiLlama mapping", () => {
-  it("keeps one price per UTC day: the point nearest the end of that day", () => {
+  it("keeps one price per UTC day: the point nearest the end of that day, with the coin's confidence", () => {
     const body = {
       coins: {
         "coingecko:bitcoin": {
@@ -159,12 +159,21 @@ describe("DefiLlama mapping", () => {
       },
     };
     expect(mapDefiLlamaChart("coingecko:bitcoin", body)).toEqual([
-      { day: "2021-03-01", price: 49_000 },
-      { day: "2021-03-02", price: 48_500 },
-      { day: "2021-03-03", price: 50_100 },
+      { day: "2021-03-01", price: 49_000, confidence: 0.99 },
+      { day: "2021-03-02", price: 48_500, confidence: 0.99 },
+      { day: "2021-03-03", price: 50_100, confidence: 0.99 },
     ]);
     expect(mapDefiLlamaChart("coingecko:nothing", body)).toEqual([]);
     expect(() => mapDefiLlamaChart("x", [])).toThrow(PriceSourceError);
+  });
+
+  it("gives a price no confidence when DefiLlama's is missing or not one from 0 to 1", () => {
+    const prices = [{ timestamp: Date.parse("2021-03-02T00:04:00Z") / 1000, price: 2 }];
+    const chart = (coin: Record<string, unknown>) => mapDefiLlamaChart("solana:x", { coins: { "solana:x": coin } });
+    expect(chart({ prices, confidence: 0.5 })).toEqual([{ day: "2021-03-01", price: 2, confidence: 0.5 }]);
+    expect(chart({ prices, confidence: 0 })).toEqual([{ day: "2021-03-01", price: 2, confidence: 0 }]);
+    for (const confidence of [undefined, null, "0.9", 1.5, -0.1, Number.NaN])
+      expect(chart({ prices, confidence })).toEqual([{ day: "2021-03-01", price: 2 }]);
   });
 
   it("reads historical prices per id, leaving out what DefiLlama cannot price", () => {
@@ -291,7 +300,7 @@ describe("HTTP: time limits, retries and errors", () => {
     );
     const p = await fetchDefiLlamaDaily("https://l.test", "coingecko:bitcoin", "2021-01-01", "2022-12-31", fast);
     expect(p).toHaveLength(730);
-    expect(p[0]).toEqual({ day: "2021-01-01", price: 100 });
+    expect(p[0]).toEqual({ day: "2021-01-01", price: 100, confidence: 0.99 });
     expect(p.at(-1)!.day).toBe("2022-12-31");
     const calls = hits.map((h) => new URL(`https://l.test${h}`));
     expect(calls.map((c) => c.pathname)).toEqual(["/chart/coingecko:bitcoin", "/chart/coingecko:bitcoin"]);

@@ -16,7 +16,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /** A UTC calendar day, "YYYY-MM-DD". */
 export type Day = string;
-export type DailyPrice = { day: Day; price: number };
+/** `confidence`: how far the provider vouches for the price, 0–1, when it says (DefiLlama does; Yahoo does not). */
+export type DailyPrice = { day: Day; price: number; confidence?: number };
 
 /**
  * What a price is asked for, as one string (the cache's key):
@@ -365,12 +366,16 @@ type LlamaPrices = {
 /**
  * Maps a /chart answer to one price per UTC day: the point nearest the end of that day (points
  * come near each requested midnight, not exactly on it), so day D is worth what it was worth when
- * D ended. An id DefiLlama cannot price is left out of its answer: no prices (pure).
+ * D ended. Each price carries the coin's `confidence` (one per coin in the answer,
+ * ../shared/PROVIDERS.md §16) when it is a number from 0 to 1. An id DefiLlama cannot price is left
+ * out of its answer: no prices (pure).
  */
 export function mapDefiLlamaChart(id: string, body: unknown): DailyPrice[] {
   const coins = (body as LlamaChart)?.coins;
   if (!coins || typeof coins !== "object")
     throw new PriceSourceError("DefiLlama answered with something that is not a price chart.");
+  const c = coins[id]?.confidence;
+  const confidence = typeof c === "number" && c >= 0 && c <= 1 ? { confidence: c } : {};
   const best = new Map<Day, { price: number; distance: number }>();
   for (const p of coins[id]?.prices ?? []) {
     if (typeof p?.timestamp !== "number" || typeof p.price !== "number" || !(p.price > 0)) continue;
@@ -380,10 +385,12 @@ export function mapDefiLlamaChart(id: string, body: unknown): DailyPrice[] {
     const seen = best.get(day);
     if (!seen || distance < seen.distance) best.set(day, { price: p.price, distance });
   }
-  return [...best.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, { price }]) => ({ day, price }));
+  return [...best.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([day, { price }]) => ({ day, price, ...confidence }));
 }
 
-/** Daily prices of one DefiLlama id from `fromDay` to `toDay` (end-of-day values), in chunks. */
+/** Daily prices of one DefiLlama id from `fromDay` to `toDay` (end-of-day values, each with DefiLlama's confidence), in chunks. */
 export async function fetchDefiLlamaDaily(
   baseUrl: string,
   id: string,

@@ -1,12 +1,13 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { priceHandlers, RATE_LIMIT_EVERY, simulatedAsTraded } from "../../test/mocks/prices";
+import { priceHandlers, RATE_LIMIT_EVERY, simulatedAsTraded, THIN_CONFIDENCE } from "../../test/mocks/prices";
 import {
   DEMO_DEFILLAMA_URL,
   DEMO_YAHOO_URL,
   fetchDefiLlamaDaily,
   fetchDefiLlamaPricesAt,
   fetchYahooDaily,
+  getJson,
   totalReturnLevels,
   unadjustSplits,
   type DailyPrice,
@@ -128,6 +129,39 @@ describe("crypto", () => {
     for (const x of p) expect(x.price).toBeLessThan(75_000);
     expect(Math.max(...between(p, "2021-04-01", "2021-04-30"))).toBeGreaterThan(55_000);
     expect(Math.min(...between(p, "2021-07-01", "2021-07-31"))).toBeLessThan(36_000);
+    // DefiLlama's confidence in a CoinGecko-sourced price.
+    for (const x of p) expect(x.confidence).toBe(0.99);
+  });
+
+  it("serves a thin token (an address beginning 0xbad, a mint beginning bad) with a low confidence", async () => {
+    const thin = [
+      "ethereum:0xbad0000000000000000000000000000000c0ffee",
+      "solana:bad1111111111111111111111111111111111",
+    ];
+    for (const id of thin) {
+      const p = await fetchDefiLlamaDaily(DEMO_DEFILLAMA_URL, id, "2024-03-01", "2024-03-10", opts);
+      expect(p).toHaveLength(10);
+      for (const x of p) expect(x.confidence).toBe(THIN_CONFIDENCE);
+    }
+    const other = await fetchDefiLlamaDaily(
+      DEMO_DEFILLAMA_URL,
+      "ethereum:0x0000000000000000000000000000000000c0ffee",
+      "2024-03-01",
+      "2024-03-02",
+      opts,
+    );
+    expect(other.map((x) => x.confidence)).toEqual([0.99, 0.99]);
+    const { body } = await getJson(
+      "DefiLlama",
+      new URL(`${DEMO_DEFILLAMA_URL}/prices/historical/1709294400/${thin.join(",")},coingecko:bitcoin`),
+      opts,
+    );
+    const coins = (body as { coins: Record<string, { confidence: number }> }).coins;
+    expect(Object.fromEntries(Object.entries(coins).map(([id, c]) => [id, c.confidence]))).toEqual({
+      [thin[0]!]: THIN_CONFIDENCE,
+      [thin[1]!]: THIN_CONFIDENCE,
+      "coingecko:bitcoin": 0.99,
+    });
   });
 
   it("ETH, SOL and wrapped ETH agree; an unknown CoinGecko slug is unpriced; a token address gets a price", async () => {

@@ -109,7 +109,11 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
       await get(`/u/${trader.id}/stats?_data=${encodeURIComponent("routes/u.$id.stats")}`, { cookie: trader.cookie })
     ).json()) as {
       report: {
-        evaluation: { curve: { date: string; equity: number }[] };
+        evaluation: {
+          curve: { date: string; equity: number }[];
+          metrics: { positionsAtCost?: number };
+          warnings: string[];
+        };
         dataQuality: { unpriced?: string[] } | null;
       };
     };
@@ -125,6 +129,10 @@ describe("the evaluation flow over HTTP (demo broker)", () => {
     const unpriced = data.report.dataQuality?.unpriced ?? [];
     expect(unpriced).toContain("AAPL261218C00250000");
     for (const symbol of ["AAPL", "MSFT", "NFLX", "HON", "SOLS", "SPY"]) expect(unpriced).not.toContain(symbol);
+    // The broker's holdings prices and Yahoo's closes say who quoted them, with confidence 1: every
+    // one may raise a value, so no position is held at cost (DECISIONS 208).
+    expect(data.report.evaluation.metrics.positionsAtCost).toBeUndefined();
+    expect(data.report.evaluation.warnings.join("\n")).not.toMatch(/valued at cost/);
   });
 
   it("summarises grade, linked accounts and next steps on /portal/dashboard", async () => {

@@ -78,7 +78,7 @@ type ReadTrade = {
  * The history digest as docs/DECISIONS.md 141 defines it, written independently: per account (by
  * id), its count and four 32-bit sums of its lines' SHA-256 (little-endian words).
  */
-function expectedDigest(ledgerTrades: ReadTrade[]): string {
+function expectedDigest(ledgerTrades: ReadTrade[], after = ""): string {
   const byAccount = new Map<string, ReadTrade[]>();
   for (const t of ledgerTrades) byAccount.set(t.account, [...(byAccount.get(t.account) ?? []), t]);
   let text = `${LEDGER_DIGEST_VERSION}\n`;
@@ -91,7 +91,7 @@ function expectedDigest(ledgerTrades: ReadTrade[]): string {
     }
     text += `A|${account}|${byAccount.get(account)!.length}|${lanes.map((x) => x.toString(16).padStart(8, "0")).join("")}\n`;
   }
-  return crypto.createHash("sha256").update(text).digest("hex");
+  return crypto.createHash("sha256").update(text).update(after).digest("hex");
 }
 
 describe("the columnar ledger read", () => {
@@ -306,5 +306,32 @@ describe("the columnar ledger read", () => {
     const back = await buildUserLedger(userId, asOf);
     expect(back.ledger.timeZone).toBeUndefined();
     expect(back.digest).toBe(utc.digest);
+  });
+
+  it("gives every stored mark the broker as its source and confidence 1, on both paths; the digest is as before", async () => {
+    const db = await getDb();
+    const { userId, accountId } = await userWithAccount("marks");
+    const marks = [
+      { symbol: "AAPL", time: new Date(Date.UTC(2025, 0, 1, 21)), price: 243.85 },
+      { symbol: "BTC", time: new Date(Date.UTC(2025, 0, 1, 23, 59)), price: 94_419.76 },
+    ];
+    await saveImport(accountId, { trades: trades(6, 5), cashFlows: [], marks, payloads: [] });
+    const asOf = new Date(Date.UTC(2025, 0, 2));
+    const read = await buildUserLedger(userId, asOf);
+    const expected = marks.map((m) => ({
+      symbol: m.symbol,
+      time: m.time.toISOString(),
+      price: m.price,
+      source: "broker",
+      confidence: 1,
+    }));
+    expect(read.ledger.prices).toEqual(expected);
+    // The source and confidence are the same for every stored mark: the mark's digest line is
+    // what it was before they were given (a new grade is not made for nothing).
+    const lines = marks.map((m) => `P|${accountId}|${m.symbol}|${m.time.toISOString()}|${m.price}\n`).join("");
+    expect(read.digest).toBe(expectedDigest(read.ledger.trades as ReadTrade[], lines));
+    // The row-by-row path (another base currency) gives them too.
+    await db.updateTable("users").set({ base_currency: "EUR" }).where("id", "=", userId).execute();
+    expect((await buildUserLedger(userId, asOf)).ledger.prices).toEqual(expected);
   });
 });

@@ -2,15 +2,23 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_YAHOO_URL, fetchYahooDaily, totalReturnLevels } from "~/sources/prices.server";
-import { priceHandlers, rateLimitNext, simulatedAsTraded, simulatedCoinPrice, yahooChart } from "../mocks/prices";
+import {
+  priceHandlers,
+  rateLimitNext,
+  simulatedAsTraded,
+  simulatedCoinPrice,
+  THIN_CONFIDENCE,
+  yahooChart,
+} from "../mocks/prices";
 
 // The price service in-process against PGlite (or DATABASE_URL's PostgreSQL), its providers
 // answered by the demo simulator at the network edge: what it stores, what it asks twice (nothing).
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
 process.env.PRICES_LIVE = "0";
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
-const { benchmarkSeries, dailyPrices, lastFinalDay, missingRanges, riskFreeSeries, swapPriceLookup } =
+const { benchmarkSeries, dailyPrices, lastFinalDay, marketCloses, missingRanges, riskFreeSeries, swapPriceLookup } =
   await import("~/server/grades/prices.server");
+const priceConfidence = await import("../../migrations/0047_price_confidence");
 const { valueSwaps } = await import("~/sources/swaps");
 
 const server = setupServer(...priceHandlers());
@@ -134,6 +142,109 @@ describe("dailyPrices", () => {
   it("refuses bad days and instruments", async () => {
     await expect(dailyPrices("stock:NVDA", "2024-13-01", "2024-12-31")).rejects.toThrow(/YYYY-MM-DD/);
     await expect(dailyPrices("NVDA" as "stock:NVDA", "2024-01-01", "2024-12-31")).rejects.toThrow(/not an instrument/);
+  });
+});
+
+describe("confidence", () => {
+  // A thin token as the simulator serves one (an address beginning 0xbad): DefiLlama's confidence 0.5.
+  const THIN = "coin:ethereum:0xbad00000000000000000000000000000000f00d5" as const;
+  const stored = async (instrument: string) =>
+    (await getDb())
+      .selectFrom("price_history")
+      .select("confidence")
+      .where("instrument", "=", instrument)
+      .execute()
+      .then((rows) => [...new Set(rows.map((r) => r.confidence))]);
+
+  it("keeps DefiLlama's confidence with a coin's prices, in the cache; a stock's price has none", async () => {
+    const eth = await dailyPrices("coin:coingecko:ethereum", "2023-03-01", "2023-03-31");
+    expect(eth).toHaveLength(31);
+    for (const p of eth) expect(p.confidence).toBe(0.99);
+    const thin = await dailyPrices(THIN, "2023-03-01", "2023-03-31");
+    expect(thin).toHaveLength(31);
+    for (const p of thin) expect(p.confidence).toBe(THIN_CONFIDENCE);
+    expect(await stored(THIN)).toEqual([THIN_CONFIDENCE]);
+    // From the cache: the same prices and confidences, nothing asked.
+    requests.length = 0;
+    expect(await dailyPrices(THIN, "2023-03-05", "2023-03-25")).toEqual(
+      thin.filter((p) => p.day >= "2023-03-05" && p.day <= "2023-03-25"),
+    );
+    expect(await dailyPrices("coin:coingecko:ethereum", "2023-03-01", "2023-03-31")).toEqual(eth);
+    expect(requests).toEqual([]);
+    const ko = await dailyPrices("stock:KO", "2023-03-01", "2023-03-31");
+    expect(ko.length).toBeGreaterThan(18);
+    for (const p of ko) expect(p).not.toHaveProperty("confidence");
+    expect(await stored("stock:KO")).toEqual([null]);
+  });
+
+  it("marketCloses: Yahoo's closes at confidence 1, a coin's with DefiLlama's, none for a coin row stored without one", async () => {
+    const from = new Date("2023-04-03T12:00:00Z");
+    const to = new Date("2023-04-28T12:00:00Z");
+    const closes = await marketCloses(
+      [
+        { symbol: "KO", assetClass: "stock" },
+        { symbol: "ETH", assetClass: "crypto" },
+      ],
+      from,
+      to,
+    );
+    const ko = closes.get("KO")!;
+    const eth = closes.get("ETH")!;
+    expect(ko.length).toBeGreaterThan(18);
+    expect(eth.length).toBeGreaterThan(25);
+    for (const c of ko) expect(c).toEqual({ time: c.time, price: c.price, source: "yahoo", confidence: 1 });
+    for (const c of eth) expect(c).toEqual({ time: c.time, price: c.price, source: "defillama", confidence: 0.99 });
+    // A coin's price cached without a confidence (DefiLlama gave none): DefiLlama's, of unknown
+    // confidence, so the engine never lets it raise a value. Yahoo's are 1 whatever is stored.
+    const db = await getDb();
+    await db
+      .updateTable("price_history")
+      .set({ confidence: null })
+      .where("instrument", "=", "coin:coingecko:ethereum")
+      .where("day", "=", "2023-04-10")
+      .execute();
+    const again = await marketCloses([{ symbol: "ETH", assetClass: "crypto" }], from, to);
+    const day = Date.parse("2023-04-10T23:59:59.999Z");
+    expect(again.get("ETH")!.find((c) => c.time === day)).toEqual({
+      time: day,
+      price: eth.find((c) => c.time === day)!.price,
+      source: "defillama",
+    });
+    expect(again.get("ETH")!.filter((c) => c.confidence === 0.99)).toHaveLength(eth.length - 1);
+  });
+
+  it("migration 0047 empties the coins' cache (asked again, with their confidence) and keeps the rest", async () => {
+    await dailyPrices("coin:coingecko:bitcoin", "2023-05-01", "2023-05-10");
+    await dailyPrices("stock:KO", "2023-05-01", "2023-05-10");
+    const db = await getDb();
+    const count = async (trx: typeof db, like: string) => {
+      const rows = await trx
+        .selectFrom("price_history")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("instrument", "like", like)
+        .executeTakeFirstOrThrow();
+      const ranges = await trx
+        .selectFrom("price_ranges")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("instrument", "like", like)
+        .executeTakeFirstOrThrow();
+      return [Number(rows.n), Number(ranges.n)];
+    };
+    const before = { coins: await count(db, "coin:%"), stocks: await count(db, "stock:%") };
+    expect(before.coins[0]).toBeGreaterThan(0);
+    expect(before.stocks[0]).toBeGreaterThan(0);
+    // Down and up again in a transaction that is rolled back: this test's database keeps its schema.
+    const undone = new Error("rolled back");
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await priceConfidence.down(trx);
+        await priceConfidence.up(trx);
+        expect(await count(trx, "coin:%")).toEqual([0, 0]);
+        expect(await count(trx, "stock:%")).toEqual(before.stocks);
+        throw undone;
+      }),
+    ).rejects.toBe(undone);
+    expect(await count(db, "coin:%")).toEqual(before.coins);
   });
 });
 

@@ -18,7 +18,9 @@ import { l2TokenAddress } from "./wallet-sim";
  * Like the real services it answers after a small delay (scaled by SIM_DELAY_FACTOR), now and then
  * with HTTP 429 and a Retry-After (every RATE_LIMIT_EVERY-th request per provider), Yahoo with a
  * "Not Found" chart for an impossible ticker, DefiLlama with HTTP 400 beyond 500 points and
- * without the coins it cannot price (an unknown coingecko slug).
+ * without the coins it cannot price (an unknown coingecko slug). DefiLlama's answers carry its
+ * `confidence` per coin: 0.99 (as for its CoinGecko-sourced prices), THIN_CONFIDENCE for a thin
+ * token (see coinConfidence).
  */
 export const RATE_LIMIT_EVERY = 7;
 
@@ -884,6 +886,19 @@ function coinProfile(id: string): Profile | null {
   return null;
 }
 
+/** DefiLlama's confidence in a thin token's price: below the engine's 0.8, above DefiLlama's own floor of 0.3. */
+export const THIN_CONFIDENCE = 0.5;
+
+/**
+ * The confidence DefiLlama gives an id's prices (../shared/PROVIDERS.md §16): 0.99 for the coins and
+ * tokens of the table and any other token, THIN_CONFIDENCE for a thin token, one priced from a
+ * shallow pool: an EVM contract beginning `0xbad` (`ethereum:0xbad…`) or a Solana mint beginning
+ * `bad` (`solana:bad…`), made up by a test or a demo that wants one.
+ */
+export function coinConfidence(id: string): number {
+  return !COINS[id] && /^[a-z0-9-]+:(0x)?bad/.test(id) ? THIN_CONFIDENCE : 0.99;
+}
+
 /** The simulated USD price of a DefiLlama id at an instant (log-linear between daily values). */
 export function simulatedCoinPrice(id: string, time: Date): number | null {
   const p = coinProfile(id);
@@ -914,7 +929,12 @@ function chart(ids: string[], start: number, span: number, period: number) {
       if (ts * 1000 > Date.now()) break;
       prices.push({ timestamp: ts, price: simulatedCoinPrice(id, new Date(ts * 1000))! });
     }
-    coins[id] = { symbol: p.name, confidence: 0.99, decimals: id.startsWith("coingecko:") ? undefined : 18, prices };
+    coins[id] = {
+      symbol: p.name,
+      confidence: coinConfidence(id),
+      decimals: id.startsWith("coingecko:") ? undefined : 18,
+      prices,
+    };
   }
   return { coins };
 }
@@ -1008,7 +1028,8 @@ export function priceHandlers() {
       const coins: Record<string, unknown> = {};
       for (const id of decodeURIComponent(String(params.coins)).split(",").filter(Boolean)) {
         const price = ts * 1000 <= Date.now() ? simulatedCoinPrice(id, new Date(ts * 1000)) : null;
-        if (price !== null) coins[id] = { symbol: coinProfile(id)!.name, price, timestamp: ts + 37, confidence: 0.99 };
+        if (price !== null)
+          coins[id] = { symbol: coinProfile(id)!.name, price, timestamp: ts + 37, confidence: coinConfidence(id) };
       }
       return HttpResponse.json({ coins });
     }),

@@ -431,6 +431,13 @@ async function userTrades(
 export const LEDGER_DIGEST_VERSION = "v2";
 
 /**
+ * Who quoted a stored mark (price_marks: Plaid's holdings, an IBKR statement's open positions) and
+ * how far it vouches for it: the broker's own price, trusted (DECISIONS 208). The same for every
+ * stored mark, so it adds nothing to the ledger digest.
+ */
+export const STORED_MARK = { source: "broker", confidence: 1 } as const;
+
+/**
  * Which accounts a grade reads (DECISIONS 198): a verified grade every account a provider gave
  * us, never an uploaded statement; a self-reported grade the statements only. The two histories
  * are never mixed in one grade.
@@ -537,9 +544,11 @@ export async function buildUserLedger(
       // exported with a grade passes `npm run grade` (docs/GRADING.md §1, edges).
       return c.amount === 0 ? [] : [{ account: String(c.linked_account_id), time: c.time, amount: c.amount }];
     }),
+    // A stored mark is the broker's or exchange's own price (DECISIONS 208): trusted, and the same
+    // for every stored mark, so the digest line stays as it was.
     prices: marks.map((m) => {
       hash.update(`P|${m.linked_account_id}|${m.symbol}|${m.time}|${m.price}\n`);
-      return { symbol: m.symbol, time: m.time, price: m.price };
+      return { symbol: m.symbol, time: m.time, price: m.price, ...STORED_MARK };
     }),
     events: [],
   };
@@ -773,9 +782,10 @@ async function rowByRowLedger(
         ? []
         : [{ account: String(c.linked_account_id), time: c.time, amount: c.amount, currency: c.currency }];
     }),
+    // The broker's own price, as on the dollar path (the digest line unchanged).
     prices: marks.map((m) => {
       hash.update(`P|${m.linked_account_id}|${m.symbol}|${m.time}|${m.price}|${m.currency}\n`);
-      return { symbol: m.symbol, time: m.time, price: m.price };
+      return { symbol: m.symbol, time: m.time, price: m.price, ...STORED_MARK };
     }),
     events: [],
   };

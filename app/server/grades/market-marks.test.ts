@@ -77,6 +77,28 @@ describe("withMarketCloses", () => {
     expect(marked.trades).toBe(ledger.trades);
     expect(marked.cashFlows).toBe(ledger.cashFlows);
   });
+
+  it("puts each close's source and confidence on its mark, and invents none a close lacks", () => {
+    const coin = (c: Close, i: number): Close =>
+      i % 3 === 0 ? c : { ...c, source: "defillama", ...(i % 3 === 1 ? { confidence: 0.42 } : {}) };
+    const given = new Map([
+      ["AAA", climb(100, 30).map((c) => ({ ...c, source: "yahoo", confidence: 1 }))],
+      ["BBB", climb(50, 30).map(coin)],
+    ]);
+    const { ledger: out, marked: names } = withMarketCloses(ledger, given);
+    expect(names).toEqual(["AAA", "BBB"]);
+    const aaa = out.prices.filter((p) => p.symbol === "AAA");
+    // The kept mark (the broker's own, day 10) stays as it was; every added one is Yahoo's.
+    expect(aaa.filter((p) => p !== ledger.prices[0])).toHaveLength(18);
+    for (const p of aaa) if (p !== ledger.prices[0]) expect(p).toMatchObject({ source: "yahoo", confidence: 1 });
+    const bbb = out.prices.filter((p) => p.symbol === "BBB");
+    expect(bbb.length).toBeGreaterThan(10);
+    for (const p of bbb) {
+      const i = Math.round((Date.parse(p.time) - t0) / DAY);
+      const expected = i % 3 === 0 ? {} : { source: "defillama", ...(i % 3 === 1 ? { confidence: 0.42 } : {}) };
+      expect(p).toEqual({ symbol: "BBB", time: p.time, price: p.price, ...expected });
+    }
+  });
 });
 
 describe("symbolsToMark", () => {

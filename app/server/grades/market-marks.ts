@@ -17,8 +17,12 @@ export const AGREEING_SHARE = 0.9;
 /** Symbols given daily closes at most (the most traded, by value): one price request each. */
 export const MARKED_SYMBOLS_MAX = 100;
 
-/** A close with the instant it became known (the New York close; the end of the UTC day for a coin). */
-export type Close = { time: number; price: number };
+/**
+ * A close with the instant it became known (the New York close; the end of the UTC day for a coin),
+ * and who quoted it and how far it vouches for it (0–1) when known: they go on its mark, where a
+ * confidence below the engine's threshold, or none, may lower a value but never raise it (DECISIONS 208).
+ */
+export type Close = { time: number; price: number; source?: string; confidence?: number };
 
 /** The symbols worth a market series: traded as stocks, ETFs or crypto, the most traded first (by value), at most MARKED_SYMBOLS_MAX. */
 export function symbolsToMark(trades: readonly Trade[]): Array<{ symbol: string; assetClass: Trade["assetClass"] }> {
@@ -70,9 +74,9 @@ export function closesAgree(fills: ReadonlyArray<{ time: number; price: number }
 
 /**
  * The ledger with the market's daily closes as marks for each symbol whose closes agree with its
- * fills (from its first fill to asOf), and the symbols that got none: no series, or one that
- * disagrees with the fills. Marks at the same instant as a kept mark are left to the kept one
- * (the broker's own price).
+ * fills (from its first fill to asOf), each with its close's source and confidence, and the
+ * symbols that got none: no series, or one that disagrees with the fills. Marks at the same
+ * instant as a kept mark are left to the kept one (the broker's own price).
  */
 export function withMarketCloses(
   ledger: Ledger,
@@ -98,7 +102,13 @@ export function withMarketCloses(
     const first = Math.min(...own.map((f) => f.time));
     for (const c of closes) {
       if (c.time <= first || c.time > asOf || kept.has(`${symbol}\u0000${c.time}`)) continue;
-      added.push({ symbol, time: new Date(c.time).toISOString(), price: c.price });
+      added.push({
+        symbol,
+        time: new Date(c.time).toISOString(),
+        price: c.price,
+        ...(c.source !== undefined ? { source: c.source } : {}),
+        ...(c.confidence !== undefined ? { confidence: c.confidence } : {}),
+      });
     }
     marked.push(symbol);
   }

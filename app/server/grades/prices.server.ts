@@ -94,7 +94,9 @@ async function store(db: DB, instrument: string, prices: DailyPrice[], range: Ra
   await db.transaction().execute(async (tx) => {
     if (replace) await tx.deleteFrom("price_history").where("instrument", "=", instrument).execute();
     for (let i = 0; i < prices.length; i += 1000) {
-      const rows = prices.slice(i, i + 1000).map((p) => ({ instrument, day: p.day, price: p.price }));
+      const rows = prices
+        .slice(i, i + 1000)
+        .map((p) => ({ instrument, day: p.day, price: p.price, confidence: p.confidence ?? null }));
       await tx
         .insertInto("price_history")
         .values(rows)
@@ -162,7 +164,8 @@ async function fill(db: DB, instrument: Instrument, gap: Range, lastFinal: Day):
 /**
  * Daily USD prices of `instrument` from `fromDay` to `toDay` (inclusive, "YYYY-MM-DD"), ascending;
  * days without a price (weekends, holidays, before a listing) are absent, and so are days from
- * today on (not final yet). Throws PriceSourceError when a provider fails.
+ * today on (not final yet). A coin's price carries DefiLlama's confidence when DefiLlama gave one
+ * (a stock's never: Yahoo gives none). Throws PriceSourceError when a provider fails.
  */
 export async function dailyPrices(instrument: Instrument, fromDay: Day, toDay: Day): Promise<DailyPrice[]> {
   if (!isDay(fromDay) || !isDay(toDay))
@@ -184,14 +187,15 @@ export async function dailyPrices(instrument: Instrument, fromDay: Day, toDay: D
     }
   }
   for (const gap of missingRanges(covered, wantFrom, wantTo)) await fill(db, key, gap, lastFinal);
-  return db
+  const rows = await db
     .selectFrom("price_history")
-    .select([sql<string>`day::text`.as("day"), "price"])
+    .select([sql<string>`day::text`.as("day"), "price", "confidence"])
     .where("instrument", "=", key)
     .where("day", ">=", fromDay)
     .where("day", "<=", to)
     .orderBy("day")
     .execute();
+  return rows.map(({ day, price, confidence }) => (confidence === null ? { day, price } : { day, price, confidence }));
 }
 
 export type BenchmarkKind = "stocks" | "crypto";
@@ -362,19 +366,24 @@ export async function swapPriceLookup(
 /** Price requests in flight at once for one record's closes (a provider's rate limit is per client). */
 const CLOSES_CONCURRENCY = 4;
 
+/** A market close with the instant it became known, who quoted it and how far it vouches for it. */
+export type MarketClose = { time: number; price: number; source: "yahoo" | "defillama"; confidence?: number };
+
 /**
  * Daily closes of a record's symbols from `from` to `to`, through the cache, each with the instant
  * it became known: a stock's or ETF's as-traded close (never split-adjusted, like its fills) at
- * the New York close, a crypto ticker we know at the end of its UTC day. A symbol the source
- * does not know, or whose provider fails, is left out (logged): its positions keep the prices
- * they traded at.
+ * the New York close, a crypto ticker we know at the end of its UTC day. Each says its source and
+ * confidence (DECISIONS 208): Yahoo's closes are an exchange's, confidence 1; a coin's carries
+ * DefiLlama's own, and none when DefiLlama gave none (the engine then never lets it raise a
+ * value). A symbol the source does not know, or whose provider fails, is left out (logged): its
+ * positions keep the prices they traded at.
  */
 export async function marketCloses(
   symbols: ReadonlyArray<{ symbol: string; assetClass: string }>,
   from: Date,
   to: Date,
-): Promise<Map<string, Array<{ time: number; price: number }>>> {
-  const out = new Map<string, Array<{ time: number; price: number }>>();
+): Promise<Map<string, MarketClose[]>> {
+  const out = new Map<string, MarketClose[]>();
   if (!(from.getTime() <= to.getTime())) return out;
   const fromDay = addDays(dayOf(from.getTime()), -10);
   const toDay = dayOf(to.getTime());
@@ -390,10 +399,16 @@ export async function marketCloses(
         const rows = await dailyPrices(instrument, fromDay, toDay);
         out.set(
           symbol,
-          rows.map((r) => ({
-            time: coin ? dayStart(r.day) + 86_400_000 - 1 : nyCloseTime(r.day).getTime(),
-            price: r.price,
-          })),
+          rows.map((r): MarketClose =>
+            coin
+              ? {
+                  time: dayStart(r.day) + 86_400_000 - 1,
+                  price: r.price,
+                  source: "defillama",
+                  ...(r.confidence !== undefined ? { confidence: r.confidence } : {}),
+                }
+              : { time: nyCloseTime(r.day).getTime(), price: r.price, source: "yahoo", confidence: 1 },
+          ),
         );
       } catch (error) {
         if (!(error instanceof PriceSourceError)) throw error;

@@ -556,6 +556,8 @@ export interface PriceHistoryTable {
   instrument: string;
   day: ColumnType<string, string, string>;
   price: number;
+  /** 0047_price_confidence: how far the provider vouches for the price, 0–1 (DefiLlama's); null for Yahoo's closes and FX rates. */
+  confidence: number | null;
 }
 export interface PriceRangesTable {
   id: Generated<number>;
