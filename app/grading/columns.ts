@@ -26,6 +26,12 @@ export const ROW_RECEIVE = 1;
 export const ROW_SEND = 2;
 /** A fee paid in kind (v3.3): the units leave as a sale whose proceeds pay the fee. */
 export const ROW_FEE = 3;
+/**
+ * Income received in kind (v3.4): its value is income, which buys the units. ROW_INCOME's price is
+ * vouched for; ROW_INCOME_HELD's is not, and counts at no more than the symbol's trusted price (0 without one).
+ */
+export const ROW_INCOME = 4;
+export const ROW_INCOME_HELD = 5;
 
 /** Event kinds the pass handles between trades, with their rank among items at one instant. */
 export const EV_INCOME = 0;
@@ -88,7 +94,7 @@ export interface PreparedLedger {
   pos: Int32Array;
   /** Index of the trade in ledger.trades, or trades.length + index in ledger.events (receive/send). */
   src: Uint32Array;
-  /** ROW_TRADE, ROW_RECEIVE or ROW_SEND. */
+  /** ROW_TRADE, or the in-kind row's kind (ROW_RECEIVE … ROW_INCOME_HELD). */
   row: Uint8Array;
   symbols: string[];
   /** Asset class code of each symbol (its first trade's, or the receive's, or inherited through a rename or spin-off). */
@@ -113,6 +119,8 @@ export interface PreparedLedger {
   sends: number;
   /** Fees paid in kind at or before asOf (v3.3). */
   inKindFees: number;
+  /** Income received in kind at or before asOf (v3.4). */
+  inKindIncome: number;
   /** Benchmark closes in time order (empty without a benchmark). */
   benchSymbol: string | null;
   benchTime: Float64Array;

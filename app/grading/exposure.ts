@@ -1,5 +1,5 @@
 // Exposure over the active days: concentration, fee drag, leverage, and what was traded.
-import type { PreparedLedger } from "./columns";
+import { ROW_TRADE, type PreparedLedger } from "./columns";
 import type { PassResult } from "./pass";
 import type { Metrics } from "./types";
 
@@ -40,13 +40,37 @@ export function exposureFigures(
         );
   if (maxLeverage === LEVERAGE_CAP)
     warnings.push(`A trade left positions open on equity ≤ 0; leverage is reported as ${LEVERAGE_CAP}×.`);
+  const untraded = inKindOnly(c);
   const symbolsTraded = new Set<number>();
   const accountsTraded = new Set<number>();
   for (let p = 0; p < pass.nPos; p++) {
+    if (untraded !== null && untraded[pass.posSym[p]] === 1) continue;
     symbolsTraded.add(pass.posSym[p]);
     accountsTraded.add(pass.posAcc[p]);
   }
   return { instruments: symbolsTraded.size, accounts: accountsTraded.size, concentration, feeDrag, maxLeverage };
+}
+
+/** How many rows are moves in kind (receives, sends, fees and income in kind), not trades. */
+export function inKindRows(c: PreparedLedger): number {
+  return c.receives + c.sends + c.inKindFees + c.inKindIncome;
+}
+
+/**
+ * 1 for a symbol that only moves in kind (a token received or airdropped, never traded): not an
+ * instrument traded. Null when every row is a trade.
+ */
+function inKindOnly(c: PreparedLedger): Uint8Array | null {
+  if (inKindRows(c) === 0) return null;
+  const nSym = c.symbols.length;
+  const seen = new Uint8Array(nSym); // 1 moved in kind, 2 traded
+  for (let k = 0; k < c.n; k++) {
+    const s = c.sym[k];
+    if (c.row[k] === ROW_TRADE) seen[s] = 2;
+    else if (seen[s] === 0) seen[s] = 1;
+  }
+  for (let s = 0; s < nSym; s++) seen[s] = seen[s] === 1 ? 1 : 0;
+  return seen;
 }
 
 /** Largest gross exposure ÷ equity after any trade ({@link LEVERAGE_CAP} when equity ≤ 0 with exposure). */

@@ -7,7 +7,7 @@
 // loses the difference. A ledger all in its base currency never comes here (needsFx): it keeps the
 // single-currency path, its costs and its output byte for byte.
 import { EV_FXPNL, EV_FXRATE, type PreparedEvent } from "./columns";
-import type { Ledger } from "./ledger";
+import { isInKindEvent, type Ledger } from "./ledger";
 import { parseIsoMs } from "./time";
 
 export const DEFAULT_BASE = "USD";
@@ -159,18 +159,23 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
   const symbolCur = new Map<string, string>();
   for (const t of ledger.trades) if (!symbolCur.has(t.symbol)) symbolCur.set(t.symbol, t.currency ?? base);
   for (const e of ledger.events)
-    if (
-      (e.kind === "receive" || e.kind === "send" || e.kind === "fee") &&
-      e.symbol !== undefined &&
-      !symbolCur.has(e.symbol)
-    )
-      symbolCur.set(e.symbol, e.currency ?? base);
-  // A symbol only renames or spin-offs name inherits its origin's currency (its mark comes from it).
+    if (isInKindEvent(e)) {
+      const u = e as { symbol: string; currency?: string };
+      if (!symbolCur.has(u.symbol)) symbolCur.set(u.symbol, u.currency ?? base);
+    }
+  // A symbol only renames, spin-offs or wrapping name inherits its origin's currency (its mark comes from it).
   const actions = ledger.events
-    .filter((e) => e.kind === "rename" || e.kind === "spinoff")
+    .filter((e) => e.kind === "rename" || e.kind === "spinoff" || (e.kind === "transfer" && e.toSymbol !== undefined))
     .sort((a, b) => parseIsoMs(a.time) - parseIsoMs(b.time));
   for (const e of actions) {
-    const [from, to] = e.kind === "rename" ? [e.from, e.to] : e.kind === "spinoff" ? [e.symbol, e.newSymbol] : ["", ""];
+    const [from, to] =
+      e.kind === "rename"
+        ? [e.from, e.to]
+        : e.kind === "spinoff"
+          ? [e.symbol, e.newSymbol]
+          : e.kind === "transfer"
+            ? [e.symbol, e.toSymbol!]
+            : ["", ""];
     if (!symbolCur.has(to) && symbolCur.has(from)) symbolCur.set(to, symbolCur.get(from)!);
   }
 
@@ -258,7 +263,7 @@ export function convertLedger(ledger: Ledger, asOfMs: number): Converted {
         continue;
       }
       held(cur, t);
-      if (e.kind === "income") {
+      if (e.kind === "income" && e.amount !== undefined) {
         move(t, MOVE_RANK.income, cur, e.amount);
         events.push({ ...e, amount: e.amount * r, currency: base });
       } else if (e.kind === "fee" && e.amount !== undefined) {

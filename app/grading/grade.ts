@@ -6,7 +6,7 @@ import type { PreparedLedger } from "./columns";
 import { currencyFigures } from "./currency";
 import { curveOf } from "./curve";
 import { evaluationOf } from "./evaluation";
-import { exposureFigures } from "./exposure";
+import { exposureFigures, inKindRows } from "./exposure";
 import { fundingOf } from "./funding";
 import type { Ledger } from "./ledger";
 import { cryptoShareOf, dominantClassOf, marketFigures } from "./market";
@@ -47,7 +47,7 @@ export function grade(ledger: Ledger | PreparedLedger, options: GradeOptions = {
   const market = marketFigures(c, pass, risk, funding.flows, returns, rf, warnings);
   const currency = currencyFigures(c, pass, funding.impliedFunding, returns.twr);
   const metrics = metricsOf({
-    trades: c.n,
+    trades: c.n - inKindRows(c),
     pass,
     unrealized,
     funding,

@@ -138,7 +138,7 @@ describe("parseLedger, edges (issue 29, point 5)", () => {
       ok: false,
       problems: [
         "cashFlows[0].amount: must not be 0 (a deposit is > 0, a withdrawal < 0)",
-        'events[0].to: must be another account than from ("main"): a transfer within one account moves nothing',
+        'events[0].to: must be another account than from ("main"): a transfer within one account moves nothing (give a toSymbol to wrap)',
       ],
     });
   });

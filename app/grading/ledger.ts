@@ -117,6 +117,33 @@ export function isFeeShape(e: { amount?: unknown; symbol?: unknown; quantity?: u
     : e.amount !== undefined;
 }
 
+/** Income is cash (`amount`) or in kind (`symbol`, `quantity`, `price`: an airdrop, a staking reward), never both. */
+export function isIncomeShape(e: {
+  amount?: unknown;
+  quantity?: unknown;
+  price?: unknown;
+  confidence?: unknown;
+  symbol?: unknown;
+}): boolean {
+  const inKind = e.quantity !== undefined || e.price !== undefined || e.confidence !== undefined;
+  return inKind
+    ? e.amount === undefined && e.symbol !== undefined && e.quantity !== undefined && e.price !== undefined
+    : e.amount !== undefined;
+}
+
+/**
+ * Whether an event moves units of a symbol at a price, as a row beside the trades: a receive, a
+ * send, a fee paid in kind (v3.3), income received in kind (v3.4).
+ */
+export function isInKindEvent(e: LedgerEvent): boolean {
+  return (
+    e.kind === "receive" ||
+    e.kind === "send" ||
+    (e.kind === "fee" && e.symbol !== undefined) ||
+    (e.kind === "income" && e.quantity !== undefined)
+  );
+}
+
 export const EVENT_KINDS = [
   "income",
   "fee",
@@ -130,12 +157,20 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+// Income is cash (a dividend on `symbol`, interest), or (v3.4) units received in kind: an airdrop, a
+// staking reward. In kind it counts as income at its trusted value, which then buys the units.
 const IncomeSchema = z.object({
   ...eventBase,
   kind: z.literal("income"),
   account: text("non-empty"),
   symbol: text("non-empty").optional(),
-  amount: positive(),
+  amount: positive().optional(),
+  quantity: positive().optional(),
+  /** In kind: the value of one unit then (in `currency`, default the base). */
+  price: num().gte(0, "must be ≥ 0").optional(),
+  /** In kind: who quoted the price, and how far it vouches for it (as a mark's; below TRUSTED_CONFIDENCE or absent, the income is valued at no more than the last trusted price, else 0). */
+  source: text("non-empty").optional(),
+  confidence: num().gte(0, "must be ≥ 0").lte(1, "must be ≤ 1").optional(),
   currency: currency().optional(),
 });
 // A fee is an amount of cash, or (v3.3) units of an asset paid in kind: gas in ETH, a BNB trading
@@ -185,6 +220,8 @@ const SpinoffSchema = z.object({
   ratio: positive(),
   costFraction: num().gte(0, "must be ≥ 0").lte(1, "must be ≤ 1"),
 });
+// A move between the trader's own accounts, keeping cost and dates. With `toSymbol` (v3.4) the
+// units change form on the way: wrapping (ETH → WETH, within one account) or a bridge's token.
 const TransferSchema = z.object({
   ...eventBase,
   kind: z.literal("transfer"),
@@ -192,6 +229,9 @@ const TransferSchema = z.object({
   to: text("non-empty"),
   symbol: text("non-empty"),
   quantity: positive(),
+  toSymbol: text("non-empty").optional(),
+  /** Units of toSymbol that arrive (default: quantity). */
+  toQuantity: positive().optional(),
 });
 const inKind = {
   ...eventBase,
@@ -231,8 +271,15 @@ const EventUnion = z.discriminatedUnion(
           : { message: ctx.defaultError },
   },
 );
-// A transfer between one account and itself moves nothing: a data error, refused.
+// A transfer between one account and itself moves nothing (unless it wraps): a data error, refused.
 const EventSchema = EventUnion.superRefine((e, ctx) => {
+  if (e.kind === "income" && !isIncomeShape(e))
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: [e.amount === undefined ? "amount" : "quantity"],
+      message:
+        "must be an amount of cash, or a symbol, quantity and price for income received in kind (an airdrop, a staking reward), not both",
+    });
   if (e.kind === "fee" && !isFeeShape(e))
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
@@ -240,11 +287,17 @@ const EventSchema = EventUnion.superRefine((e, ctx) => {
       message:
         "must be an amount of cash, or a symbol, quantity and price for a fee paid in kind (gas in ETH, a fee in BNB), not both",
     });
-  if (e.kind === "transfer" && e.from === e.to)
+  if (e.kind === "transfer" && e.from === e.to && (e.toSymbol === undefined || e.toSymbol === e.symbol))
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
       path: ["to"],
-      message: `must be another account than from (${JSON.stringify(e.from)}): a transfer within one account moves nothing`,
+      message: `must be another account than from (${JSON.stringify(e.from)}): a transfer within one account moves nothing (give a toSymbol to wrap)`,
+    });
+  if (e.kind === "transfer" && e.toQuantity !== undefined && e.toSymbol === undefined)
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ["toQuantity"],
+      message: "needs a toSymbol: only units that change form (wrapping, a bridge's token) change in number",
     });
   if (e.kind === "fx" && e.sell === e.buy)
     ctx.addIssue({
@@ -427,11 +480,7 @@ function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | numb
   }
   if (contracts) symbolContractProblems(ledger, problems);
   for (const e of ledger.events)
-    if (
-      (e.kind === "receive" || e.kind === "send" || (e.kind === "fee" && e.symbol !== undefined)) &&
-      e.currency !== undefined
-    )
-      named = true;
+    if (isInKindEvent(e) && (e as { currency?: string }).currency !== undefined) named = true;
   if (!named) return;
   const first = new Map<string, { currency: string; at: string }>();
   const see = (section: string, i: number, symbol: string, cur: string | undefined) => {
@@ -448,8 +497,10 @@ function symbolCurrencyProblems(ledger: Ledger, problems: { path: (string | numb
   };
   ledger.trades.forEach((t, i) => see("trades", i, t.symbol, t.currency));
   ledger.events.forEach((e, i) => {
-    if (e.kind === "receive" || e.kind === "send") see("events", i, e.symbol, e.currency);
-    else if (e.kind === "fee" && e.symbol !== undefined) see("events", i, e.symbol, e.currency);
+    if (isInKindEvent(e)) {
+      const u = e as { symbol: string; currency?: string };
+      see("events", i, u.symbol, u.currency);
+    }
   });
 }
 

@@ -17,6 +17,8 @@ import {
   EV_SPLIT,
   EV_TRANSFER,
   ROW_FEE,
+  ROW_INCOME,
+  ROW_INCOME_HELD,
   ROW_RECEIVE,
   ROW_SEND,
   ROW_TRADE,
@@ -161,7 +163,7 @@ const NEXT_BOUNDARY = 11; // the next UTC midnight (events at or after it belong
 const MAX_ABS = 12; // out: largest |symbol value| of the last valuation
 const GROSS = 13; // Σ |symbol quantity × mark|, kept like PV
 const INCOME = 14;
-const OPEN_AT_START = 16; // a position was open when the current day started
+const OPEN_AT_START = 16; // a position worth something was open when the current day started
 const BOUNDED = 17;
 const ACCOUNT_FEES = 18;
 const MAX_LEV = 19; // largest gross ÷ equity after a trade (ledgers with flows)
@@ -531,7 +533,7 @@ function tradeRun(
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
   const unfunded = tradeGross.length > 0 || (c.flowTime.length === 0 && c.receives === 0);
   // Receive and send rows are flows in kind too; most ledgers have none, and skip reading the kinds.
-  const anyRows = c.receives > 0 || c.sends > 0 || c.inKindFees > 0;
+  const anyRows = c.receives > 0 || c.sends > 0 || c.inKindFees > 0 || c.inKindIncome > 0;
   let realized = st[REALIZED];
   let fees = st[FEES];
   let tc = st[TC];
@@ -564,8 +566,20 @@ function tradeRun(
     }
     const p = pos[k];
     const q = qty[k];
-    const px = price[k];
+    let px = price[k];
     const d = dir[k];
+    if (kind >= ROW_INCOME) {
+      // Income in kind: its value is income, which then buys the units (cash is unchanged). A value
+      // its source does not vouch for counts at no more than the trusted price, 0 without one.
+      if (kind === ROW_INCOME_HELD) {
+        const ref = trusted[sym[k]];
+        const held = ref === ref ? (px < ref ? px : ref) : 0;
+        if (held !== px) ctx.syms.heldAtCost[sym[k]] = 1;
+        px = held;
+      }
+      tc += px * q;
+      st[INCOME] += px * q;
+    }
     const feePU = fee[k] / q;
     const tol = q * DUST;
     let remaining = q;
@@ -690,7 +704,7 @@ function tradeRun(
       gross -= oldV < 0 ? -oldV : oldV;
     }
     mark[s] = px;
-    trusted[s] = px;
+    if (kind !== ROW_INCOME_HELD) trusted[s] = px;
     let newQ = oldQ;
     if (before !== pq) {
       let open = symOpen[s];
@@ -865,7 +879,8 @@ function samplePoint(syms: Symbols, curve: Curve, st: Float64Array, ist: Int32Ar
   // A trade happened since the last day end when the pass has moved past more trades since then.
   curve.active[i] = ist[TRADE_AT] > ist[LAST_SAMPLED_TRADE] || st[OPEN_AT_START] === 1 ? 1 : 0;
   ist[LAST_SAMPLED_TRADE] = ist[TRADE_AT];
-  st[OPEN_AT_START] = ist[N_ACTIVE] > 0 ? 1 : 0;
+  // Money at risk, not a position worth nothing (an airdrop valued at 0): idle days are no evidence.
+  st[OPEN_AT_START] = st[GROSS] > 0 ? 1 : 0;
   const { active, qty, mark, cls } = syms;
   for (let a = 0; a < ist[N_ACTIVE]; a++) {
     const s = active[a];
@@ -1196,11 +1211,16 @@ function spinoff(ctx: Context, e: PreparedEvent): void {
   }
 }
 
-/** A transfer between the trader's own accounts: the oldest lots move with their cost and dates; no P&L, no flow. */
+/**
+ * A transfer between the trader's own accounts: the oldest lots move with their cost and dates; no
+ * P&L, no flow. A wrapping one (sym2, y units per unit sent) turns them into another symbol on the way.
+ */
 function transfer(ctx: Context, e: PreparedEvent): void {
-  const { book } = ctx;
+  const { book, syms } = ctx;
+  const sym2 = e.sym2 >= 0 ? e.sym2 : e.sym;
+  const ratio = e.sym2 >= 0 ? e.y : 1;
   const from = posOf(book, e.acc, e.sym);
-  const to = posOf(book, e.acc2, e.sym);
+  const to = posOf(book, e.acc2, sym2);
   const want = e.x;
   const tol = want * DUST;
   const held = book.posQty[from];
@@ -1245,16 +1265,34 @@ function transfer(ctx: Context, e: PreparedEvent): void {
       `${eventName(ctx, e)} moves ${fmt(want)} ${ctx.c.symbols[e.sym]} but account ${ctx.c.accounts[e.acc]} held ${fmt(held)}; the excess was ignored.`,
     );
   }
+  if (ratio !== 1) {
+    // Wrapped 1:ratio: the same cost spread over the units that arrive.
+    for (let x = h; x >= 0; x = book.next[x]) {
+      const o = x * LOT_FIELDS;
+      book.lots[o + LOT_REM] *= ratio;
+      book.lots[o + LOT_PRICE] /= ratio;
+      book.lots[o + LOT_FEE_PU] /= ratio;
+    }
+  }
   mergeLots(book, to, h);
   if (L < 0) {
     // Everything moved: the round trip in progress continues in the destination account.
+    if (ratio !== 1) {
+      book.rtAcc[from * RT_FIELDS + 1] *= ratio;
+      book.rtAcc[from * RT_FIELDS + 2] *= ratio;
+    }
     moveRoundTrip(book, from, to, qTo === 0);
     setPosQty(ctx, from, 0);
   } else {
     if (qTo === 0) copyOpening(book, from, to);
     setPosQty(ctx, from, held - movedQty);
   }
-  setPosQty(ctx, to, qTo + movedQty);
+  setPosQty(ctx, to, qTo + movedQty * ratio);
+  // The wrapped symbol is worth the original per unit until it has a price of its own.
+  if (sym2 !== e.sym) {
+    if (Number.isNaN(syms.mark[sym2])) syms.mark[sym2] = syms.mark[e.sym] / ratio;
+    if (Number.isNaN(syms.trusted[sym2])) syms.trusted[sym2] = syms.trusted[e.sym] / ratio;
+  }
 }
 
 function fmt(x: number): string {

@@ -68,7 +68,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
   const { flowTime, flowAmount } = orderFlows(flows, flowTimes, asOfMs);
   const { markTime, markSym, markPrice, markTrusted } = orderMarks(marks, markTimes, asOfMs, r.names, alloc);
   const ev = orderEvents(ev0, events, asOfMs);
-  const { receives, sends, inKindFees } = countInKind(rows, r.rows.nT < r.rows.n0);
+  const { receives, sends, inKindFees, inKindIncome } = countInKind(rows, r.rows.nT < r.rows.n0);
   const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
   const { rfSymbol, rfTime, rfRate } = riskFreeColumns(ledger.riskFree);
 
@@ -104,6 +104,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
     receives,
     sends,
     inKindFees,
+    inKindIncome,
     benchSymbol,
     benchTime,
     benchPrice,

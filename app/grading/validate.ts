@@ -261,11 +261,34 @@ const optional = (o: Obj, key: string, test: (v: unknown) => boolean) => o[key] 
 export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e: Obj) => number }>(
   Object.entries({
     income: {
-      keys: ["id", "time", "kind", "account", "symbol", "amount", "currency"],
-      check: (e) =>
-        isText(e.account) && optional(e, "symbol", isText) && positive(e.amount) && optional(e, "currency", isCurrency)
-          ? 5 + has(e, "symbol") + has(e, "currency")
-          : -1,
+      keys: [
+        "id",
+        "time",
+        "kind",
+        "account",
+        "symbol",
+        "amount",
+        "quantity",
+        "price",
+        "source",
+        "confidence",
+        "currency",
+      ],
+      check: (e) => {
+        if (!isText(e.account) || !optional(e, "symbol", isText) || !optional(e, "currency", isCurrency)) return -1;
+        if (e.quantity === undefined && e.price === undefined && e.confidence === undefined)
+          return positive(e.amount) && optional(e, "source", isText)
+            ? 5 + has(e, "symbol") + has(e, "source") + has(e, "currency")
+            : -1;
+        return e.amount === undefined &&
+          isText(e.symbol) &&
+          positive(e.quantity) &&
+          nonNegative(e.price) &&
+          optional(e, "source", isText) &&
+          optional(e, "confidence", isConfidence)
+          ? 7 + has(e, "source") + has(e, "confidence") + has(e, "currency")
+          : -1;
+      },
     },
     fee: {
       keys: ["id", "time", "kind", "account", "amount", "symbol", "quantity", "price", "currency"],
@@ -304,9 +327,14 @@ export const EVENT_SPECS = new Map<string, { keys: readonly string[]; check: (e:
           : -1,
     },
     transfer: {
-      keys: ["id", "time", "kind", "from", "to", "symbol", "quantity"],
-      check: (e) =>
-        isText(e.from) && isText(e.to) && e.from !== e.to && isText(e.symbol) && positive(e.quantity) ? 7 : -1,
+      keys: ["id", "time", "kind", "from", "to", "symbol", "quantity", "toSymbol", "toQuantity"],
+      check: (e) => {
+        if (!isText(e.from) || !isText(e.to) || !isText(e.symbol) || !positive(e.quantity)) return -1;
+        if (!optional(e, "toSymbol", isText) || !optional(e, "toQuantity", positive)) return -1;
+        if (e.toQuantity !== undefined && e.toSymbol === undefined) return -1;
+        if (e.from === e.to && (e.toSymbol === undefined || e.toSymbol === e.symbol)) return -1;
+        return 7 + has(e, "toSymbol") + has(e, "toQuantity");
+      },
     },
     receive: {
       keys: ["id", "time", "account", "symbol", "quantity", "price", "assetClass", "currency", "kind"],

@@ -3,13 +3,18 @@
 // engine.
 
 /** Bump whenever a formula, anchor or weight changes a stored grade (docs/GRADING.md §9). */
-export const ENGINE_VERSION = "3.3.0";
+export const ENGINE_VERSION = "3.4.0";
 
 /**
  * What each version changed, in the trader's words, newest first. The report shows the entry of a
  * grade's version once the grade before it came from another one.
  */
 export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
+  "3.4.0": [
+    "An airdrop or a staking reward received in coins counts as income at its market value, not as money you put in; with no reliable price for it, it counts as 0, so a token nobody trades cannot lift your grade.",
+    "Wrapping a coin (ETH into WETH) or bridging it to another chain keeps its cost and its purchase date: no profit or loss is booked, and the round trip goes on until you sell.",
+    "Only trades count as trades: coins received, sent or paid as fees no longer add to your number of trades or instruments, and a day holding only something worth nothing is not an active day.",
+  ],
   "3.3.0": [
     "A price its source does not vouch for (a thin token's, below the price source's confidence threshold) can lower a position's value but never raise it: the position is held at the lower of that price and the last price you really traded at or a trusted source gave.",
     "The report lists the positions valued at cost for want of a reliable price.",

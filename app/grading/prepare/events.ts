@@ -6,22 +6,28 @@ import {
   EV_CODES,
   EV_RENAME,
   EV_SPINOFF,
+  EV_TRANSFER,
   ROW_FEE,
+  ROW_INCOME,
+  ROW_INCOME_HELD,
   ROW_RECEIVE,
   ROW_SEND,
   type PreparedEvent,
 } from "../columns";
-import type { Ledger } from "../ledger";
-import { internAcc, internSym, isInKindRow, type Reading } from "./read";
+import { isInKindEvent, TRUSTED_CONFIDENCE, type Ledger } from "../ledger";
+import { internAcc, internSym, type Reading } from "./read";
 
 type InKind = {
-  kind: "receive" | "send" | "fee";
+  kind: "receive" | "send" | "fee" | "income";
   account: string;
   symbol: string;
   quantity: number;
   price: number;
+  confidence?: number;
   assetClass?: Ledger["trades"][number]["assetClass"];
 };
+
+const ROW_OF = { receive: ROW_RECEIVE, send: ROW_SEND, fee: ROW_FEE } as const;
 
 /** A symbol's contract size (1 unless its trades name another). */
 function multiplierOf(r: Reading, s: number): number {
@@ -43,8 +49,9 @@ export function readInKindRows(events: Ledger["events"], evTime: Float64Array, r
     qty[k] = e.quantity * multiplierOf(r, s);
     price[k] = e.price;
     fee[k] = 0;
-    dir[k] = e.kind === "receive" ? 1 : -1;
-    row[k] = e.kind === "receive" ? ROW_RECEIVE : e.kind === "send" ? ROW_SEND : ROW_FEE;
+    dir[k] = e.kind === "receive" || e.kind === "income" ? 1 : -1;
+    if (e.kind !== "income") row[k] = ROW_OF[e.kind];
+    else row[k] = e.confidence !== undefined && e.confidence >= TRUSTED_CONFIDENCE ? ROW_INCOME : ROW_INCOME_HELD;
     if (r.symCls[s] === undefined && e.assetClass !== undefined) r.symCls[s] = CLASS_CODES[e.assetClass];
   }
 }
@@ -55,17 +62,17 @@ export function decodeEvents(events: Ledger["events"], evTime: Float64Array, r: 
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     const kind = EV_CODES[e.kind];
-    if (kind === undefined || isInKindRow(e)) continue; // receive, send, fee in kind: trade rows
+    if (kind === undefined || isInKindEvent(e)) continue; // receive, send, fee or income in kind: trade rows
     const pe: PreparedEvent = { time: evTime[i], kind, src: i, acc: -1, acc2: -1, sym: -1, sym2: -1, x: 0, y: 0 };
     switch (e.kind) {
       case "income":
         pe.acc = internAcc(r.names, e.account);
         if (e.symbol !== undefined) pe.sym = internSym(r.names, e.symbol);
-        pe.x = e.amount;
+        pe.x = e.amount!; // income in kind is a row (isInKindEvent): here it has an amount
         break;
       case "fee":
         pe.acc = internAcc(r.names, e.account);
-        pe.x = e.amount!; // a fee in kind is a row (isInKindRow): here it has an amount
+        pe.x = e.amount!; // a fee in kind is a row (isInKindEvent): here it has an amount
         break;
       case "split":
         pe.sym = internSym(r.names, e.symbol);
@@ -88,6 +95,11 @@ export function decodeEvents(events: Ledger["events"], evTime: Float64Array, r: 
         pe.acc2 = internAcc(r.names, e.to);
         pe.sym = internSym(r.names, e.symbol);
         pe.x = e.quantity * multiplierOf(r, pe.sym);
+        // Wrapping or a bridge's token: the units arrive as toSymbol, y of them per unit sent.
+        if (e.toSymbol !== undefined && e.toSymbol !== e.symbol) {
+          pe.sym2 = internSym(r.names, e.toSymbol);
+          pe.y = (e.toQuantity ?? e.quantity) / e.quantity;
+        }
         break;
     }
     out.push(pe);
@@ -97,14 +109,15 @@ export function decodeEvents(events: Ledger["events"], evTime: Float64Array, r: 
 
 /**
  * Every symbol's class: what the trades and receives said; a symbol only events name inherits its
- * class through renames and spin-offs (in time order), else is crypto (a wallet's received token).
+ * class through renames, spin-offs and wrapping transfers (in time order), else is crypto (a
+ * wallet's received token).
  * The receive/send rows take their symbol's class.
  */
 export function symbolClasses(ev0: PreparedEvent[], r: Reading): Uint8Array {
   const known = r.symCls;
   for (const e of [...ev0].sort((a, b) => a.time - b.time)) {
-    if ((e.kind === EV_RENAME || e.kind === EV_SPINOFF) && known[e.sym2] === undefined && known[e.sym] !== undefined)
-      known[e.sym2] = known[e.sym];
+    const changesForm = e.kind === EV_RENAME || e.kind === EV_SPINOFF || (e.kind === EV_TRANSFER && e.sym2 >= 0);
+    if (changesForm && known[e.sym2] === undefined && known[e.sym] !== undefined) known[e.sym2] = known[e.sym];
   }
   const nSym = r.names.symbols.length;
   const symCls = new Uint8Array(nSym);

@@ -146,19 +146,25 @@ export function orderEvents(ev0: PreparedEvent[], events: Ledger["events"], asOf
   return ev;
 }
 
-/** How many of the kept rows are receives and sends (deposits and withdrawals in kind), and fees paid in kind. */
-export function countInKind(rows: OrderedRows, any: boolean): { receives: number; sends: number; inKindFees: number } {
+/** How many of the kept rows are receives and sends (deposits and withdrawals in kind), fees paid and income received in kind. */
+export function countInKind(
+  rows: OrderedRows,
+  any: boolean,
+): { receives: number; sends: number; inKindFees: number; inKindIncome: number } {
   let receives = 0;
   let sends = 0;
   let inKindFees = 0;
+  let inKindIncome = 0;
   if (any) {
     for (let k = 0; k < rows.n; k++) {
-      if (rows.row[k] === ROW_RECEIVE) receives++;
-      else if (rows.row[k] === ROW_SEND) sends++;
-      else if (rows.row[k] === ROW_FEE) inKindFees++;
+      const row = rows.row[k];
+      if (row === ROW_RECEIVE) receives++;
+      else if (row === ROW_SEND) sends++;
+      else if (row === ROW_FEE) inKindFees++;
+      else if (row !== ROW_TRADE) inKindIncome++;
     }
   }
-  return { receives, sends, inKindFees };
+  return { receives, sends, inKindFees, inKindIncome };
 }
 
 /**

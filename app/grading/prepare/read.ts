@@ -1,6 +1,6 @@
 // Reading a ledger's objects into columns, in input order: the only step of preparing that touches
 // the trade objects. Names (symbols, accounts) are interned into dense ids as they are met.
-import type { Ledger } from "../ledger";
+import { isInKindEvent, type Ledger } from "../ledger";
 import type { scratchRaw } from "../scratch";
 import { parseIsoMs } from "../time";
 
@@ -80,16 +80,11 @@ export function internAcc(names: Names, name: string): number {
   return id;
 }
 
-/** Whether an event becomes a row beside the trades: a receive, a send, a fee paid in kind (v3.3). */
-export function isInKindRow(e: Ledger["events"][number]): boolean {
-  return e.kind === "receive" || e.kind === "send" || (e.kind === "fee" && e.symbol !== undefined);
-}
-
 /** Reads the trades into the first rows, with room after them for the receive/send/fee-in-kind rows. */
 export function readTrades(trades: Ledger["trades"], events: Ledger["events"], alloc: Alloc, base: string): Reading {
   const nT = trades.length;
   const inKind: number[] = [];
-  for (let i = 0; i < events.length; i++) if (isInKindRow(events[i])) inKind.push(i);
+  for (let i = 0; i < events.length; i++) if (isInKindEvent(events[i])) inKind.push(i);
   const n0 = nT + inKind.length;
   const rows: TradeRows = {
     nT,
