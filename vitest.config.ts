@@ -28,6 +28,7 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/support/project-database.ts"],
           testTimeout: 30_000,
           // A hook that starts a server is bounded by startServer's own limit (180 s, which prints
           // the server's log); on a busy two-core machine a start took over 60 s.
@@ -44,6 +45,7 @@ export default defineConfig({
           // tests' server and the property tests ran the longest browser tests past their timeout.
           sequence: { groupOrder: 1 },
           globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/support/project-database.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
