@@ -34,8 +34,8 @@ const EXPLORER_LATENCY_MS = 120;
  *   0x…01 → HTTP 500;  0x…02 → never answers;  0x…03 → malformed JSON;
  *   0x…04 → flaky: every second reading of its history fails with HTTP 503 (to show that a failed
  *           re-import leaves the earlier ledger as it was);
- *   0x…05 → HTTP 500 as well, for the browser tests (a failed first import keeps its account, so
- *           the browser and the integration tests, sharing one database in CI, need two wallets).
+ *   0x…05 → HTTP 500 as well, for the browser tests (a failed first import keeps its account: a
+ *           wallet of their own keeps them apart from the integration tests' one on any database).
  */
 export const EVM_FAILURE_KEYS = {
   explorer500: `0x${"0".repeat(63)}1`,
