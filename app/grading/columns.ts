@@ -32,6 +32,14 @@ export const ROW_FEE = 3;
  */
 export const ROW_INCOME = 4;
 export const ROW_INCOME_HELD = 5;
+/**
+ * A trade whose price its source does not vouch for (v3.4, `confidence` below TRUSTED_CONFIDENCE): a
+ * real fill for cash and cost, whose price marks the symbol like an untrusted mark (down, never up).
+ */
+export const ROW_THIN = 6;
+
+/** A row that is a trade (a fill), not a move in kind. */
+export const isTradeRow = (row: number): boolean => row === ROW_TRADE || row === ROW_THIN;
 
 /** Event kinds the pass handles between trades, with their rank among items at one instant. */
 export const EV_INCOME = 0;
@@ -121,6 +129,8 @@ export interface PreparedLedger {
   inKindFees: number;
   /** Income received in kind at or before asOf (v3.4). */
   inKindIncome: number;
+  /** Trades at or before asOf whose price is not vouched for (v3.4, ROW_THIN). */
+  thinTrades: number;
   /** Benchmark closes in time order (empty without a benchmark). */
   benchSymbol: string | null;
   benchTime: Float64Array;

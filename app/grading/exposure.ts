@@ -1,5 +1,5 @@
 // Exposure over the active days: concentration, fee drag, leverage, and what was traded.
-import { ROW_TRADE, type PreparedLedger } from "./columns";
+import { isTradeRow, type PreparedLedger } from "./columns";
 import type { PassResult } from "./pass";
 import type { Metrics } from "./types";
 
@@ -66,7 +66,7 @@ function inKindOnly(c: PreparedLedger): Uint8Array | null {
   const seen = new Uint8Array(nSym); // 1 moved in kind, 2 traded
   for (let k = 0; k < c.n; k++) {
     const s = c.sym[k];
-    if (c.row[k] === ROW_TRADE) seen[s] = 2;
+    if (isTradeRow(c.row[k])) seen[s] = 2;
     else if (seen[s] === 0) seen[s] = 1;
   }
   for (let s = 0; s < nSym; s++) seen[s] = seen[s] === 1 ? 1 : 0;

@@ -613,4 +613,78 @@ describe("v3.3: prices the trader cannot move", () => {
     expect(falling.metrics.unrealizedPnl).toBeLessThan(atCost.metrics.unrealizedPnl - 10_000);
     expect(falling.metrics.positionsAtCost).toBeUndefined();
   });
+
+  /**
+   * The same record with the thin token pumped by the trader's own fills instead of marks: a unit
+   * bought every week at 4 % more, in a pool nobody else trades, each fill with `confidence`.
+   */
+  function withOwnFills(confidence: number | undefined): LedgerInput {
+    const input = withThinToken(1);
+    const fills = input.prices!.map((m, w) => ({
+      id: `pump${w}`,
+      account: "main",
+      time: m.time,
+      symbol: "THIN",
+      assetClass: "crypto" as const,
+      side: "buy" as const,
+      quantity: 1,
+      price: m.price,
+      ...(confidence === undefined ? {} : { confidence }),
+    }));
+    return { ...input, prices: [], trades: [...input.trades, ...fills] };
+  }
+
+  it("v3.4: the trader's own fills in a thin token do not lift the tier either", () => {
+    const base = run(skilled(730, 2));
+    // Fills count as market prices unless their source says otherwise: pumped, they lift the record.
+    const pumped = run(withOwnFills(undefined));
+    expect(pumped.tier).toBe("Legend");
+    for (const confidence of [0, 0.5, 0.79]) {
+      const e = run(withOwnFills(confidence));
+      show(`own fills ${confidence}`, e);
+      expect(e.tier).toBe(base.tier);
+      expect(e.score!).toBeLessThanOrEqual(base.score!);
+      expect(e.metrics.positionsAtCost).toBe(1);
+      const thin = e.positions.find((p) => p.symbol === "THIN")!;
+      // Held at the first price paid; the units bought dearer than it are worth less than they cost.
+      expect(thin.mark).toBe(1);
+      expect(thin.quantity).toBe(
+        25_000 + withOwnFills(confidence).trades.filter((t) => String(t.id).startsWith("pump")).length,
+      );
+      expect(thin.unrealizedPnl).toBeLessThan(0);
+    }
+  });
+
+  it("v3.4: a fill not vouched for still lowers a value and books its cash", () => {
+    const input = withThinToken(1);
+    const sale = (price: number, confidence?: number) =>
+      run({
+        ...input,
+        prices: [],
+        trades: [
+          ...input.trades,
+          {
+            id: "dump",
+            account: "main",
+            time: iso(T0 + 30 * DAY),
+            symbol: "THIN",
+            assetClass: "crypto",
+            side: "sell",
+            quantity: 1_000,
+            price,
+            ...(confidence === undefined ? {} : { confidence }),
+          },
+        ],
+      });
+    const down = sale(0.5, 0);
+    const thin = down.positions.find((p) => p.symbol === "THIN")!;
+    expect(thin.mark).toBe(0.5);
+    expect(thin.quantity).toBe(24_000);
+    // A sale above the trusted price is real cash: its P&L is booked, but the rest stays at cost.
+    const up = sale(3, 0);
+    const vouched = sale(3);
+    expect(up.metrics.realizedPnl - vouched.metrics.realizedPnl).toBeCloseTo(0, 6);
+    expect(up.positions.find((p) => p.symbol === "THIN")!.mark).toBe(1);
+    expect(vouched.positions.find((p) => p.symbol === "THIN")!.mark).toBe(3);
+  });
 });

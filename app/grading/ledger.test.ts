@@ -235,13 +235,15 @@ describe("parseLedger: contracts (v3.2, DECISIONS 196)", () => {
     expect("multiplier" in r.ledger.trades[2]).toBe(false);
   });
 
-  it("refuses a multiplier that is not a positive number, and an expiry that is not a day", () => {
+  it("refuses a multiplier that is not a positive number, an expiry that is not a day and a confidence outside 0–1", () => {
     for (const [over, problem] of [
       [{ multiplier: 0 }, "trades[0].multiplier: must be > 0"],
       [{ multiplier: -50 }, "trades[0].multiplier: must be > 0"],
       [{ multiplier: "50" }, "trades[0].multiplier: must be a number"],
       [{ expiry: "2024-02-30" }, "trades[0].expiry: must be an ISO 8601 date (YYYY-MM-DD)"],
       [{ expiry: "2024-03-15T21:00:00Z" }, "trades[0].expiry: must be an ISO 8601 date (YYYY-MM-DD)"],
+      [{ confidence: 1.5 }, "trades[0].confidence: must be ≤ 1"],
+      [{ confidence: -0.5 }, "trades[0].confidence: must be ≥ 0"],
     ] as const) {
       for (const zod of [false, true])
         expect(parseLedger({ trades: [es(over)] }, { zod })).toEqual({ ok: false, problems: [problem] });

@@ -62,6 +62,12 @@ const TradeSchema = z.object({
   multiplier: num().gt(0, "must be > 0").optional(),
   /** Last day of a contract that expires (v3.2: futures, options, CFDs), YYYY-MM-DD. */
   expiry: isoDate.optional(),
+  /**
+   * How far the source vouches for this fill's price as a market price, 0–1 (v3.4). Absent: a market
+   * fill. Below TRUSTED_CONFIDENCE (a thin pool, a token only the trader trades) the fill is real for
+   * cash and cost but, like an untrusted mark, never raises the position's value.
+   */
+  confidence: num().gte(0, "must be ≥ 0").lte(1, "must be ≤ 1").optional(),
 });
 
 // An expiry on a stock, an ETF, a coin or a spot forex pair is a data error (a column mapped wrong).

@@ -21,6 +21,7 @@ import {
   ROW_INCOME_HELD,
   ROW_RECEIVE,
   ROW_SEND,
+  ROW_THIN,
   ROW_TRADE,
   type PreparedEvent,
   type PreparedLedger,
@@ -533,7 +534,7 @@ function tradeRun(
   // Without any flow the whole ledger is funded by the implied deposit added after the pass.
   const unfunded = tradeGross.length > 0 || (c.flowTime.length === 0 && c.receives === 0);
   // Receive and send rows are flows in kind too; most ledgers have none, and skip reading the kinds.
-  const anyRows = c.receives > 0 || c.sends > 0 || c.inKindFees > 0 || c.inKindIncome > 0;
+  const anyRows = c.receives > 0 || c.sends > 0 || c.inKindFees > 0 || c.inKindIncome > 0 || c.thinTrades > 0;
   let realized = st[REALIZED];
   let fees = st[FEES];
   let tc = st[TC];
@@ -568,7 +569,7 @@ function tradeRun(
     const q = qty[k];
     let px = price[k];
     const d = dir[k];
-    if (kind >= ROW_INCOME) {
+    if (kind === ROW_INCOME || kind === ROW_INCOME_HELD) {
       // Income in kind: its value is income, which then buys the units (cash is unchanged). A value
       // its source does not vouch for counts at no more than the trusted price, 0 without one.
       if (kind === ROW_INCOME_HELD) {
@@ -698,13 +699,14 @@ function tradeRun(
     // Valuation: the trade's price marks its symbol (the mark is the latest price or trade).
     const s = sym[k];
     const oldQ = symQty[s];
+    const vpx = kind === ROW_THIN ? thinMark(syms, s, oldQ + (pq - before), px) : px;
     if (oldQ !== 0) {
       const oldV = oldQ * mark[s];
-      pv += oldQ * px - oldV;
+      pv += oldQ * vpx - oldV;
       gross -= oldV < 0 ? -oldV : oldV;
     }
-    mark[s] = px;
-    if (kind !== ROW_INCOME_HELD) trusted[s] = px;
+    mark[s] = vpx;
+    if (kind !== ROW_INCOME_HELD && kind !== ROW_THIN) trusted[s] = px;
     let newQ = oldQ;
     if (before !== pq) {
       let open = symOpen[s];
@@ -714,7 +716,7 @@ function tradeRun(
       // A symbol with no open position is exactly flat (no floating residue across accounts).
       newQ = open === 0 ? 0 : oldQ + (pq - before);
       symQty[s] = newQ;
-      pv += newQ * px - oldQ * px;
+      pv += newQ * vpx - oldQ * vpx;
       if (open > 0 && activeAt[s] < 0) {
         activeAt[s] = nActive;
         active[nActive++] = s;
@@ -727,7 +729,7 @@ function tradeRun(
       }
     }
     if (newQ !== 0) {
-      const v = newQ * px;
+      const v = newQ * vpx;
       gross += v < 0 ? -v : v;
     }
     if (unfunded) {
@@ -816,6 +818,23 @@ function drainEvents(upTo: number, ctx: Context): void {
       ist[EI]++;
     } else return;
   }
+}
+
+/**
+ * The value per unit a fill its source does not vouch for leaves on its symbol (`q` units after it):
+ * like an untrusted mark, at most the trusted price for a long and at least it for a short. The
+ * first price a symbol has is what was paid: it becomes the trusted price, so later thin fills
+ * cannot raise the position above it.
+ */
+function thinMark(syms: Symbols, s: number, q: number, px: number): number {
+  const ref = syms.trusted[s];
+  if (ref !== ref) {
+    syms.trusted[s] = px;
+    return px;
+  }
+  const held = q > 0 ? (px > ref ? ref : px) : q < 0 ? (px < ref ? ref : px) : px;
+  if (held !== px) syms.heldAtCost[s] = 1;
+  return held;
 }
 
 /**

@@ -6,7 +6,7 @@ import { convertLedger, DEFAULT_BASE, needsFx } from "./fx";
 import type { Ledger } from "./ledger";
 import { anyExpiry, settleExpired } from "./prepare/expiry";
 import { decodeEvents, readInKindRows, symbolClasses } from "./prepare/events";
-import { countInKind, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
+import { countRowKinds, orderEvents, orderFlows, orderMarks, orderTrades } from "./prepare/order";
 import { positionIds } from "./prepare/position-ids";
 import { asOfMsOf, readTimes, readTrades, type Alloc } from "./prepare/read";
 import { fresh, scratchRaw } from "./scratch";
@@ -68,7 +68,10 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
   const { flowTime, flowAmount } = orderFlows(flows, flowTimes, asOfMs);
   const { markTime, markSym, markPrice, markTrusted } = orderMarks(marks, markTimes, asOfMs, r.names, alloc);
   const ev = orderEvents(ev0, events, asOfMs);
-  const { receives, sends, inKindFees, inKindIncome } = countInKind(rows, r.rows.nT < r.rows.n0);
+  const { receives, sends, inKindFees, inKindIncome, thinTrades } = countRowKinds(
+    rows,
+    r.rows.nT < r.rows.n0 || r.thin,
+  );
   const { benchSymbol, benchTime, benchPrice } = benchColumns(ledger.benchmark);
   const { rfSymbol, rfTime, rfRate } = riskFreeColumns(ledger.riskFree);
 
@@ -105,6 +108,7 @@ function prepareColumns(ledger: Ledger, transient: boolean, settled: boolean): P
     sends,
     inKindFees,
     inKindIncome,
+    thinTrades,
     benchSymbol,
     benchTime,
     benchPrice,

@@ -55,6 +55,8 @@ const tradeArb = fc
       currency,
       multiplier: fc.oneof(fc.constantFrom(1, 50, 100_000), positive),
       expiry: expiryArb,
+      // v3.4: how far the fill's price is a market price.
+      confidence: fc.oneof(fc.constantFrom(0, 0.5, 0.8, 1), fc.double({ min: 0, max: 1, noNaN: true })),
     },
     { requiredKeys: ["account", "time", "symbol", "assetClass", "side", "quantity", "price"] },
   )
@@ -495,6 +497,12 @@ describe("validateInPlace agrees with LedgerSchema", () => {
       { trades: [{ ...trade, assetClass: "forex", symbol: "EUR.USD", expiry: "2024-03-15" }] },
       { trades: [{ ...trade, assetClass: "cfd", expiry: "2024-03-15", multiplier: 1 }] },
       { trades: [{ ...future, multiplier: undefined, expiry: undefined }] },
+      // A fill's confidence (v3.4): 0–1 only.
+      { trades: [{ ...trade, confidence: 0.3 }] },
+      { trades: [{ ...trade, confidence: 1.2 }] },
+      { trades: [{ ...trade, confidence: -0.1 }] },
+      { trades: [{ ...trade, confidence: "1" }] },
+      { trades: [{ ...trade, confidence: undefined }] },
     );
     for (const c of cases) agree(c);
   });

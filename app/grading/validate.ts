@@ -164,6 +164,7 @@ const TRADE_KEYS = [
   "currency",
   "multiplier",
   "expiry",
+  "confidence",
 ] as const;
 
 /** Checks trades[i] (and writes its defaults, or replaces it by a copy without unknown keys). */
@@ -202,6 +203,10 @@ function checkTrade(items: unknown[], i: number): boolean {
     if (!isIsoDate(t.expiry) || c === "stock" || c === "etf" || c === "crypto" || c === "forex") return false;
     expected++;
   } else if ("expiry" in t) expected++;
+  if (t.confidence !== undefined) {
+    if (!isConfidence(t.confidence)) return false;
+    expected++;
+  } else if ("confidence" in t) expected++;
   const s = stripped(t, expected, TRADE_KEYS);
   if (s === null) return false;
   if (s !== t) items[i] = s;

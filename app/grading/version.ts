@@ -14,6 +14,7 @@ export const ENGINE_CHANGELOG: Readonly<Record<string, readonly string[]>> = {
     "An airdrop or a staking reward received in coins counts as income at its market value, not as money you put in; with no reliable price for it, it counts as 0, so a token nobody trades cannot lift your grade.",
     "Wrapping a coin (ETH into WETH) or bridging it to another chain keeps its cost and its purchase date: no profit or loss is booked, and the round trip goes on until you sell.",
     "Only trades count as trades: coins received, sent or paid as fees no longer add to your number of trades or instruments, and a day holding only something worth nothing is not an active day.",
+    "Buying a token where nobody else trades it (a pool of your own, a price the source does not vouch for) no longer marks up what you already hold: the position stays at what you paid until a trusted price says more.",
   ],
   "3.3.0": [
     "A price its source does not vouch for (a thin token's, below the price source's confidence threshold) can lower a position's value but never raise it: the position is held at the lower of that price and the last price you really traded at or a trusted source gave.",

@@ -1,5 +1,14 @@
 // Each kind of item in instant order, keeping those at or before asOf (asOfMs not finite: all).
-import { EV_RANK, ROW_FEE, ROW_RECEIVE, ROW_SEND, ROW_TRADE, type PreparedEvent } from "../columns";
+import {
+  EV_RANK,
+  isTradeRow,
+  ROW_FEE,
+  ROW_RECEIVE,
+  ROW_SEND,
+  ROW_THIN,
+  ROW_TRADE,
+  type PreparedEvent,
+} from "../columns";
 import { TRUSTED_CONFIDENCE, type Ledger } from "../ledger";
 import { compareStrings, sortIndexByTime } from "../sort";
 import type { Alloc, Names, Reading } from "./read";
@@ -146,25 +155,31 @@ export function orderEvents(ev0: PreparedEvent[], events: Ledger["events"], asOf
   return ev;
 }
 
-/** How many of the kept rows are receives and sends (deposits and withdrawals in kind), fees paid and income received in kind. */
-export function countInKind(
+/**
+ * How many of the kept rows are receives and sends (deposits and withdrawals in kind), fees paid and
+ * income received in kind, and trades at a price not vouched for. `any`: some row is not a plain trade.
+ */
+export function countRowKinds(
   rows: OrderedRows,
   any: boolean,
-): { receives: number; sends: number; inKindFees: number; inKindIncome: number } {
+): { receives: number; sends: number; inKindFees: number; inKindIncome: number; thinTrades: number } {
   let receives = 0;
   let sends = 0;
   let inKindFees = 0;
   let inKindIncome = 0;
+  let thinTrades = 0;
   if (any) {
     for (let k = 0; k < rows.n; k++) {
       const row = rows.row[k];
-      if (row === ROW_RECEIVE) receives++;
+      if (row === ROW_TRADE) continue;
+      if (row === ROW_THIN) thinTrades++;
+      else if (row === ROW_RECEIVE) receives++;
       else if (row === ROW_SEND) sends++;
       else if (row === ROW_FEE) inKindFees++;
-      else if (row !== ROW_TRADE) inKindIncome++;
+      else inKindIncome++;
     }
   }
-  return { receives, sends, inKindFees, inKindIncome };
+  return { receives, sends, inKindFees, inKindIncome, thinTrades };
 }
 
 /**
@@ -180,8 +195,8 @@ function compareRows(
   dir: Int8Array,
   idOf: (i: number) => string,
 ): number {
-  const ra = row[a] === ROW_TRADE ? 1 : 0;
-  const rb = row[b] === ROW_TRADE ? 1 : 0;
+  const ra = isTradeRow(row[a]) ? 1 : 0;
+  const rb = isTradeRow(row[b]) ? 1 : 0;
   if (ra !== rb) return ra - rb;
   if (seq[a] !== seq[b]) return seq[a] < seq[b] ? -1 : 1;
   if (dir[a] !== dir[b]) return dir[b] - dir[a]; // buy (+1) first

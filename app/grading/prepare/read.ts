@@ -1,6 +1,7 @@
 // Reading a ledger's objects into columns, in input order: the only step of preparing that touches
 // the trade objects. Names (symbols, accounts) are interned into dense ids as they are met.
-import { isInKindEvent, type Ledger } from "../ledger";
+import { ROW_THIN } from "../columns";
+import { isInKindEvent, TRUSTED_CONFIDENCE, type Ledger } from "../ledger";
 import type { scratchRaw } from "../scratch";
 import { parseIsoMs } from "../time";
 
@@ -54,6 +55,8 @@ export interface Reading {
   expiring: boolean;
   /** Contract size of each symbol id (null when every trade's is 1). */
   symMult: Float64Array | null;
+  /** A trade's price is not vouched for (a ROW_THIN row). */
+  thin: boolean;
 }
 
 export function bad(path: string): never {
@@ -110,6 +113,7 @@ export function readTrades(trades: Ledger["trades"], events: Ledger["events"], a
     foreignTrade: false,
     expiring: false,
     symMult: null,
+    thin: false,
   };
   const badAt = ingest(trades, reading);
   if (badAt >= 0) bad(`trades[${badAt}].time`);
@@ -123,7 +127,8 @@ export function readTrades(trades: Ledger["trades"], events: Ledger["events"], a
   let foreign = false;
   let expiring = false;
   let symMult: Float64Array | null = null;
-  const { qty } = rows;
+  let thin = false;
+  const { qty, row } = rows;
   for (let i = 0; i < nT; i++) {
     const t = trades[i];
     const q = t.seq;
@@ -137,10 +142,16 @@ export function readTrades(trades: Ledger["trades"], events: Ledger["events"], a
       symMult[sym[i]] = m;
     }
     if (t.expiry !== undefined) expiring = true;
+    const cf = t.confidence;
+    if (cf !== undefined && cf < TRUSTED_CONFIDENCE) {
+      row[i] = ROW_THIN;
+      thin = true;
+    }
   }
   reading.foreignTrade = foreign;
   reading.expiring = expiring;
   reading.symMult = symMult;
+  reading.thin = thin;
   return reading;
 }
 
