@@ -2,7 +2,7 @@ import type { Evaluation } from "~/grading";
 import { recordDays } from "~/analytics";
 import type { RedactedEvaluation } from "~/server/grades/evaluation.server";
 import { figureText, formatDay, formatPercent, formatScore } from "~/lib/format-number";
-import { cardPercent, formatMetric, METRICS } from "~/lib/metrics";
+import { benchmarkLabel, BENCHMARK_METRICS, formatMetric, METRICS, shownValue } from "~/lib/metrics";
 import { useLocale } from "~/lib/locale-context";
 import { currencySplitSentence } from "~/lib/currency-split";
 import { disagreementLine, unpricedLine } from "~/lib/data-quality";
@@ -39,14 +39,6 @@ export type ReportData = {
 };
 
 const num = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
-const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
-
-/** The report's name of a benchmark: a mixed record's blend (engine 3) states its weights. */
-export function benchmarkLabel(symbol: string): string {
-  const blend = /^SPY (\d+)\/BTC (\d+)$/.exec(symbol);
-  if (blend) return `S&P 500 (${blend[1]} %) and Bitcoin (${blend[2]} %)`;
-  return BENCHMARK_NAMES[symbol] ?? symbol;
-}
 
 /** Why money-weighted and time-weighted returns differ, in one sentence. */
 export function twrVsMwrSentence(twr: number | null, mwr: number | null): string {
@@ -162,21 +154,25 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dd>{formatMetric("mwr", m.mwrCumulative)}</dd>
             </div>
           )}
-          {m.benchmark ? (
-            <div>
-              <dt>
-                <Term k="benchmark">{benchmarkLabel(m.benchmark.symbol)} over the same time</Term>
-              </dt>
-              <dd>
-                {cardPercent(m.benchmark.return)}
-                {m.benchmark.excess !== null ? (
-                  <span className="muted small"> · you {cardPercent(m.benchmark.excess)}</span>
-                ) : null}
-              </dd>
-            </div>
-          ) : null}
+          {/* The figures against the benchmark, as the list defines them; a grade lacks those its engine had not. */}
+          {BENCHMARK_METRICS.map((k) => {
+            const v = shownValue(m, k);
+            return v === undefined ? null : (
+              <div key={k}>
+                <dt>
+                  <Term k={k} />
+                </dt>
+                <dd>
+                  {formatMetric(k, v)}
+                  {k === "benchmark.return" && m.benchmark ? (
+                    <span className="muted small"> · {benchmarkLabel(m.benchmark.symbol)}</span>
+                  ) : null}
+                </dd>
+              </div>
+            );
+          })}
           {/* Engine 3 on: alpha and beta against that benchmark (older grades have neither). */}
-          {m.alpha !== null && m.alpha !== undefined ? (
+          {shownValue(m, "alpha") !== undefined ? (
             <div>
               <dt>
                 <Term k="alpha" /> / <Term k="beta">{METRICS.beta.short}</Term>
@@ -274,7 +270,7 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dd>{formatMetric("downsideDeviation", m.downsideDeviation)}</dd>
             </div>
           ) : null}
-          {m.riskFreeRate !== null && m.riskFreeRate !== undefined ? (
+          {shownValue(m, "riskFreeRate") !== undefined ? (
             <div>
               <dt>
                 <Term k="riskFreeRate" />
@@ -282,7 +278,7 @@ export function GradeReport({ data }: { data: ReportData }) {
               <dd>{formatMetric("riskFreeRate", m.riskFreeRate)}</dd>
             </div>
           ) : null}
-          {m.positionsAtCost ? (
+          {shownValue(m, "positionsAtCost") !== undefined ? (
             <div data-testid="positions-at-cost">
               <dt>
                 <Term k="positionsAtCost" />

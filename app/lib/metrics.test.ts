@@ -1,23 +1,36 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GLOSSARY } from "~/content/glossary";
 import { grade, parseLedger, type Metrics } from "~/grading";
 import {
+  BENCHMARK_METRICS,
   CARD_METRICS,
   cardMetric,
   cardSlots,
   cardTone,
   formatMetric,
+  metricValue,
   METRICS,
+  shownValue,
   type MetricDefinition,
   type MetricKey,
+  type MetricPath,
 } from "./metrics";
 
-const KEYS = Object.keys(METRICS) as MetricKey[];
-// Fails to compile when a key is not one of the engine's fields.
-const ENGINE_KEYS: readonly (keyof Metrics)[] = KEYS;
-const CURRENCY_ONLY: readonly (keyof Metrics)[] = ["localReturn", "currencyReturn", "fxPnl", "fxRealizedPnl"];
+// Fails to compile when a key is not one of the engine's fields (or a benchmark's, "benchmark.psr").
+const KEYS = Object.keys(METRICS) as MetricKey[] satisfies readonly MetricPath[];
+const CURRENCY_ONLY: readonly MetricKey[] = ["localReturn", "currencyReturn", "fxPnl", "fxRealizedPnl"];
 // Only for a ledger with a position held at cost for want of a trusted price.
-const AT_COST_ONLY: readonly (keyof Metrics)[] = ["positionsAtCost"];
+const AT_COST_ONLY: readonly MetricKey[] = ["positionsAtCost"];
+
+/** Fixture 30 (docs/GRADING.md §6b): a record against the S&P 500 with a 5 % risk-free rate. */
+function withBenchmark(): Metrics {
+  const file = join(__dirname, "../../test/fixtures/ledgers/30-risk-free.json");
+  const r = parseLedger(JSON.parse(readFileSync(file, "utf8")));
+  if (!r.ok) throw new Error(r.problems.join("\n"));
+  return grade(r.ledger).metrics;
+}
 
 describe("the metric list", () => {
   it("names every metric by a field the engine computes", () => {
@@ -64,21 +77,80 @@ describe("the metric list", () => {
     });
     if (!thin.ok) throw new Error(thin.problems.join("\n"));
     const tm = grade(thin.ledger, {}).metrics;
-    for (const k of ENGINE_KEYS)
-      expect(k in m || (CURRENCY_ONLY.includes(k) && k in fm) || (AT_COST_ONLY.includes(k) && k in tm), k).toBe(true);
-    for (const k of [...CURRENCY_ONLY, ...AT_COST_ONLY]) expect(k in m, k).toBe(false);
+    // The market's figures exist only for a ledger graded against a benchmark.
+    const bm = withBenchmark();
+    const has = (metrics: Metrics, k: MetricKey) => metricValue(metrics, k) !== undefined;
+    for (const k of KEYS)
+      expect(
+        has(m, k) ||
+          (CURRENCY_ONLY.includes(k) && has(fm, k)) ||
+          (AT_COST_ONLY.includes(k) && has(tm, k)) ||
+          (BENCHMARK_METRICS.some((b) => b === k) && has(bm, k)),
+        k,
+      ).toBe(true);
+    for (const k of [...CURRENCY_ONLY, ...AT_COST_ONLY, ...BENCHMARK_METRICS]) expect(has(m, k), k).toBe(false);
   });
 
-  it("gives every metric a label and one glossary sentence, which the glossary shows", () => {
-    const glossaryByTerm = new Map<string, string>(Object.values(GLOSSARY).map((e) => [e.term, e.text]));
+  it("reads each benchmark figure from the engine's benchmark, as docs/GRADING.md's fixture 30 has them", () => {
+    expect(BENCHMARK_METRICS).toEqual([
+      "benchmark.return",
+      "benchmark.excess",
+      "benchmark.alphaT",
+      "benchmark.sharpe",
+      "benchmark.psr",
+      "benchmark.monthsAhead",
+    ]);
+    const m = withBenchmark();
+    for (const k of BENCHMARK_METRICS) expect(typeof metricValue(m, k), k).toBe("number");
+    expect(BENCHMARK_METRICS.map((k) => formatMetric(k, metricValue(m, k)))).toEqual([
+      "+3.2%",
+      "+4.2%",
+      "0.99",
+      "6.65",
+      "60% likely",
+      "100.0%",
+    ]);
+    expect(metricValue({ ...m, benchmark: null }, "benchmark.psr")).toBeUndefined();
+    expect(metricValue(m, "riskFreeRate")).toBeCloseTo(0.05, 6);
+  });
+
+  it("leaves out a figure the grade lacks, and those whose null or zero says nothing", () => {
+    const m = withBenchmark();
+    expect(shownValue({ ...m, benchmark: { ...m.benchmark!, excess: null } }, "benchmark.excess")).toBeNull();
+    expect(shownValue({ ...m, benchmark: null }, "benchmark.excess")).toBeUndefined();
+    // Engine 3.0's benchmark had no Sharpe ratio of its own.
+    expect(
+      shownValue({ ...m, benchmark: { ...m.benchmark!, sharpe: undefined! } }, "benchmark.sharpe"),
+    ).toBeUndefined();
+    expect(shownValue({ ...m, riskFreeRate: null }, "riskFreeRate")).toBeUndefined();
+    expect(shownValue({ ...m, positionsAtCost: 0 }, "positionsAtCost")).toBeUndefined();
+    expect(shownValue({ ...m, positionsAtCost: 2 }, "positionsAtCost")).toBe(2);
+    expect(shownValue({ ...m, profitFactor: null }, "profitFactor")).toBeNull();
+  });
+
+  it("gives every metric a label and one glossary sentence, which the glossary shows once", () => {
+    const terms = Object.values(GLOSSARY).map((e) => e.term);
+    const texts = Object.values(GLOSSARY).map((e) => e.text);
     for (const k of KEYS) {
       const m: MetricDefinition = METRICS[k];
       expect(m.label.trim(), k).not.toBe("");
       expect(m.glossary, k).toMatch(/^[A-Z0-9].*\.$/);
       expect(m.glossary.length, k).toBeLessThan(200);
-      expect(glossaryByTerm.get(m.label), k).toBe(m.glossary);
+      expect(
+        terms.filter((t) => t === m.label),
+        k,
+      ).toHaveLength(1);
+      expect(
+        texts.filter((t) => t === m.glossary),
+        k,
+      ).toHaveLength(1);
+      expect(GLOSSARY[k === "roundTrips" ? "trips" : k], k).toEqual({ term: m.label, text: m.glossary });
     }
     expect(new Set(KEYS.map((k) => METRICS[k].label)).size).toBe(KEYS.length);
+    // No other entry names or explains a figure of the list in its own words (it had "Benchmark", "Excess return").
+    expect(terms.filter((t) => /benchmark|excess/i.test(t))).toEqual(
+      KEYS.filter((k) => /benchmark|excess/i.test(METRICS[k].label)).map((k) => METRICS[k].label),
+    );
   });
 
   it("fills each of the card's four slots once, whichever the privacy choice", () => {

@@ -1,8 +1,15 @@
 // The grade's figures, in one list: each under the engine's field name (Metrics in
-// app/grading/types.ts), with the label every page prints, how its value reads, its glossary line
-// and its place on the card. The report, the Stats tab, the card, the verify page and the glossary
-// read them from here, so a label or a format changes once. Plain data: safe for the browser.
+// app/grading/types.ts; a benchmark-relative one under its path, "benchmark.psr"), with the label
+// every page prints, how its value reads, its glossary line and its place on the card. The report,
+// the Stats tab, the card, the verify page and the glossary read them from here, so a label or a
+// format changes once. Plain data: safe for the browser (the engine's types only, no engine code).
+import type { BenchmarkMetrics, Metrics } from "~/grading/types";
 import { formatCompact, formatMoney, formatNumber, MINUS, trueMinus } from "./format-number";
+
+type NumberFields<T> = { [K in keyof T]-?: NonNullable<T[K]> extends number ? K : never }[keyof T] & string;
+
+/** A figure's place in Metrics: a numeric field, or one of the benchmark's as "benchmark.<field>". */
+export type MetricPath = NumberFields<Metrics> | `benchmark.${NumberFields<BenchmarkMetrics>}`;
 
 /**
  * What a value is: a fraction shown as a percentage, dollars, a ratio (two decimals), a multiple
@@ -32,6 +39,12 @@ export type MetricDefinition = {
   unit?: "days";
   /** What a missing value means, when it means more than "not known" (no losing trip: no factor). */
   none?: string;
+  /**
+   * When pages leave the figure out rather than print "—": "unknown" when it is null (no risk-free
+   * series), "zero" when it is 0 too (no position held at cost). A grade without the field (an
+   * older engine, no benchmark) never shows it.
+   */
+  omit?: "unknown" | "zero";
   /** One sentence, shown beside the figure and on /glossary (wording from docs/GRADING.md). */
   glossary: string;
   card?: CardSlot;
@@ -69,6 +82,22 @@ export const METRICS = {
       "The yearly rate your actual deposits and withdrawals earned (Excel's XIRR); it rewards having more money in during good periods.",
     card: { slot: 4, when: "percentages" },
   },
+  // The figures against the market, inside the engine's `benchmark` (null without one).
+  "benchmark.return": {
+    label: "Benchmark return",
+    short: "Benchmark",
+    format: "percent",
+    sign: "signed",
+    glossary:
+      "The market over the same time: the S&P 500 for stocks and ETFs, Bitcoin for crypto, a blend of both for a mixed record, drawn on the same scale as your index.",
+  },
+  "benchmark.excess": {
+    label: "Excess over the benchmark",
+    short: "Excess",
+    format: "percent",
+    sign: "signed",
+    glossary: "Your time-weighted return minus the benchmark's over the same time.",
+  },
   alpha: {
     label: "Alpha (beyond the market)",
     short: "Alpha",
@@ -76,6 +105,7 @@ export const METRICS = {
     sign: "signed",
     glossary:
       "What you earned beyond the benchmark's return for the market risk you took (Jensen's alpha over the T-bill rate), per year from a year of record.",
+    omit: "unknown",
   },
   beta: {
     label: "Beta (market risk)",
@@ -84,6 +114,38 @@ export const METRICS = {
     sign: "plain",
     glossary:
       "How much your daily returns moved with the benchmark's: 1 moves with the market, 2 twice as much, 0 not at all.",
+    omit: "unknown",
+  },
+  "benchmark.alphaT": {
+    label: "Alpha's t-statistic",
+    short: "Alpha t",
+    format: "ratio",
+    sign: "signed",
+    glossary:
+      "How many standard errors the alpha stands from zero: beyond 2 either way it is about 95 % unlikely to be luck.",
+  },
+  "benchmark.sharpe": {
+    label: "Benchmark's Sharpe ratio",
+    short: "Benchmark's Sharpe",
+    format: "ratio",
+    sign: "signed",
+    glossary:
+      "The benchmark's Sharpe ratio over your active days, above the same risk-free rate: the bar your own Sharpe ratio is set against.",
+  },
+  "benchmark.psr": {
+    label: "Beats the benchmark's Sharpe",
+    format: "probability",
+    sign: "plain",
+    glossary:
+      "The probability that your true Sharpe ratio is above the benchmark's, given how long, skewed and fat-tailed your record is.",
+  },
+  "benchmark.monthsAhead": {
+    label: "Months ahead of the benchmark",
+    short: "Months ahead",
+    format: "percent",
+    sign: "plain",
+    glossary:
+      "The share of the months with an active day whose return beat the benchmark's over the month (the batting average); a tie counts half.",
   },
   localReturn: {
     label: "Return without the currency",
@@ -120,6 +182,7 @@ export const METRICS = {
     sign: "plain",
     glossary:
       "The 3-month US Treasury bill yield over your record, on average: the return Sharpe, Sortino and alpha are measured above.",
+    omit: "unknown",
   },
   positionsAtCost: {
     label: "Positions valued at cost",
@@ -127,6 +190,7 @@ export const METRICS = {
     sign: "plain",
     glossary:
       "Positions whose later prices came from a source that does not vouch for them: held at the lower of that price and the last trusted one, so a thin price never lifts your grade.",
+    omit: "zero",
   },
   psr: {
     label: "Edge is real (skill vs luck)",
@@ -242,9 +306,45 @@ export const METRICS = {
     glossary:
       "How much your daily returns fall below the risk-free rate, as a yearly figure: the risk the grade counts, since gains are no risk.",
   },
-} as const satisfies Record<string, MetricDefinition>;
+} as const satisfies { [P in MetricPath]?: MetricDefinition };
 
 export type MetricKey = keyof typeof METRICS;
+
+/** The figures against the market, in the list's order: pages show them when the grade has a benchmark. */
+export type BenchmarkMetricKey = Extract<MetricKey, `benchmark.${string}`>;
+export const BENCHMARK_METRICS: readonly BenchmarkMetricKey[] = (Object.keys(METRICS) as MetricKey[]).filter(
+  (k): k is BenchmarkMetricKey => k.startsWith("benchmark."),
+);
+
+const BENCHMARK_NAMES: Record<string, string> = { SPY: "S&P 500", BTC: "Bitcoin" };
+
+/** A benchmark's name on the pages: a mixed record's blend (engine 3) states its weights. */
+export function benchmarkLabel(symbol: string): string {
+  const blend = /^SPY (\d+)\/BTC (\d+)$/.exec(symbol);
+  if (blend) return `S&P 500 (${blend[1]} %) and Bitcoin (${blend[2]} %)`;
+  return BENCHMARK_NAMES[symbol] ?? symbol;
+}
+
+/** What a figure is read from: the engine's Metrics, or a grade with its amounts taken out (all null). */
+export type MetricSource = { [K in NumberFields<Metrics>]?: number | null } & {
+  benchmark?: { [K in NumberFields<BenchmarkMetrics>]?: number | null } | null;
+};
+
+/** A figure's value in a grade; undefined when the grade has no such field (an older engine, no benchmark). */
+export function metricValue(m: MetricSource, key: MetricKey): number | null | undefined {
+  const dot = key.indexOf(".");
+  if (dot < 0) return m[key as NumberFields<Metrics>];
+  const field = key.slice(dot + 1) as NumberFields<BenchmarkMetrics>;
+  return m.benchmark ? m.benchmark[field] : undefined;
+}
+
+/** The value a page shows, or undefined when the page leaves the figure out (see `omit`). */
+export function shownValue(m: MetricSource, key: MetricKey): number | null | undefined {
+  const v = metricValue(m, key);
+  const { omit }: MetricDefinition = METRICS[key];
+  if (v === undefined || (v === null && omit) || (v === 0 && omit === "zero")) return undefined;
+  return v;
+}
 
 /** The value as the figure shows it: a loss as a fall below zero. */
 function shown(key: MetricKey, value: number): number {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatScore, truncateScore } from "~/lib/format-number";
-import { formatMetric } from "~/lib/metrics";
+import { BENCHMARK_METRICS, formatMetric, METRICS, shownValue, type MetricSource } from "~/lib/metrics";
 import { tierOf } from "~/lib/vocabulary";
 import { get } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
@@ -60,7 +60,15 @@ function history() {
 let server: RunningServer;
 let cookie: string;
 let userId: number;
-let stored: { score: number; tier: string; twr: number; maxDrawdown: number; code: string; verdict: string | null };
+let stored: {
+  score: number;
+  tier: string;
+  twr: number;
+  maxDrawdown: number;
+  code: string;
+  verdict: string | null;
+  metrics: MetricSource;
+};
 let cardText: string;
 
 beforeAll(async () => {
@@ -85,6 +93,7 @@ beforeAll(async () => {
     maxDrawdown: e.result.metrics.maxDrawdown!,
     code: e.verificationCode,
     verdict: e.result.insights.find((i) => i.id === "alpha")?.text ?? null,
+    metrics: e.result.metrics,
   };
   cookie = `grader_session=${(await createSession(userId, new Request("http://localhost/"))).token}`;
   // The card's text as drawn: the element tree Satori turns into the PNG, from the card's own query.
@@ -227,5 +236,30 @@ describe("one grade, one truth", () => {
     expect.soft(drawdowns).toEqual(Object.fromEntries(Object.keys(drawdowns).map((k) => [k, drawdown])));
     expect(market).toContain(twr);
     expect(market).toContain(drawdown);
+  });
+
+  it("names and reads the figures against the market, the risk-free rate and positions at cost alike on the report and /verify", async () => {
+    const stats = text(await page("/profile/stats"));
+    const verify = text(await page(`/verify/${stored.code}`));
+    /** Whether some place the label is printed has the value right after it (past its glossary line). */
+    const near = (s: string, label: string, value: string) =>
+      s
+        .split(label)
+        .slice(1)
+        .some((after) => after.slice(0, 300).includes(value));
+    // The grade is measured against the S&P 500: its figures are there to compare.
+    expect(shownValue(stored.metrics, "benchmark.return")).toEqual(expect.any(Number));
+    expect(verify).toMatch(/Benchmark S&P 500/);
+    for (const k of [...BENCHMARK_METRICS, "riskFreeRate", "positionsAtCost"] as const) {
+      const v = shownValue(stored.metrics, k);
+      const { label } = METRICS[k];
+      if (v === undefined) {
+        expect(verify, k).not.toContain(label);
+        continue;
+      }
+      const value = formatMetric(k, v);
+      expect.soft(near(stats, label, value), `${k}: "${label}" ${value} on the report`).toBe(true);
+      expect.soft(near(verify, label, value), `${k}: "${label}" ${value} on /verify`).toBe(true);
+    }
   });
 });

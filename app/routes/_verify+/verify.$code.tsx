@@ -53,23 +53,7 @@ export default function VerifyCard() {
     ["Tier", d.tier ?? "Not graded"],
     ["Stars", d.stars === null ? "—" : `${d.stars} of 5`],
     ["Score", d.score === null ? "—" : `${d.score}/100`],
-    [METRICS.twr.label, d.figures.twr],
-    [METRICS.mwr.label, d.figures.mwr],
-    ...(d.figures.benchmark
-      ? ([
-          [`Benchmark (${d.figures.benchmark.symbol})`, d.figures.benchmark.return],
-          ["Excess over the benchmark", d.figures.benchmark.excess],
-        ] as [string, string][])
-      : []),
-    ...(d.figures.alpha ? ([[METRICS.alpha.label, d.figures.alpha]] as [string, string][]) : []),
-    ...(d.figures.beta ? ([[METRICS.beta.label, d.figures.beta]] as [string, string][]) : []),
-    ...(d.figures.riskFreeRate ? ([[METRICS.riskFreeRate.label, d.figures.riskFreeRate]] as [string, string][]) : []),
-    ...(d.figures.positionsAtCost
-      ? ([[METRICS.positionsAtCost.label, d.figures.positionsAtCost]] as [string, string][])
-      : []),
-    [METRICS.maxDrawdown.label, d.figures.maxDrawdown],
-    [METRICS.winRate.label, d.figures.winRate],
-    ...(d.figures.totalPnl ? ([[METRICS.totalPnl.label, d.figures.totalPnl]] as [string, string][]) : []),
+    ...d.figures.map((f): [string, string] => [f.label, f.value]),
     ["Graded on", <time dateTime={d.createdAt}>{d.date}</time>],
     ["Period", d.period.from && d.period.to ? `${d.period.from.slice(0, 10)} to ${d.period.to.slice(0, 10)}` : "—"],
     [

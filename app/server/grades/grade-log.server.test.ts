@@ -215,6 +215,16 @@ describe("the grade log", () => {
     const { gradeVerification } = await import("./verify.server");
     const before = await gradeVerification("GR-BBBB-BBB2");
     expect(before?.log).toMatchObject({ seq: 4, valid: true, accounts: [] });
+    // An engine 2 grade: the card's figures, and of those against the market only the two it had.
+    expect(before?.figures).toEqual([
+      { label: "Time-weighted return", value: "+1.0%" },
+      { label: "Money-weighted return", value: "+10.0%" },
+      { label: "Benchmark", value: "S&P 500" },
+      { label: "Benchmark return", value: "+8.0%" },
+      { label: "Excess over the benchmark", value: "\u22127.0%" },
+      { label: "Max drawdown", value: "\u221220.0%" },
+      { label: "Win rate", value: "50.0%" },
+    ]);
     await db
       .updateTable("evaluations")
       .set({ result: JSON.stringify(result(0.5)) })

@@ -2,7 +2,18 @@ import { canonicalJson, type Evaluation } from "~/grading";
 import { displayName } from "~/lib/display-name";
 import { formatDay, formatScore } from "~/lib/format-number";
 import { NAMELESS_TRADER } from "~/lib/product";
-import { cardMetric, cardPercent, formatMetric } from "~/lib/metrics";
+import {
+  benchmarkLabel,
+  BENCHMARK_METRICS,
+  CARD_METRICS,
+  cardMetric,
+  formatMetric,
+  metricValue,
+  METRICS,
+  shownValue,
+  type CardMetricKey,
+  type MetricKey,
+} from "~/lib/metrics";
 import { ensureCard } from "./cards.server";
 import { getDb } from "../platform/db.server";
 import { disagreementSummary, readDataQuality, unpricedLine } from "~/lib/data-quality";
@@ -27,6 +38,40 @@ function dataQualitySummary(raw: unknown): string | null {
     unpricedLine(q.unpriced),
   ].filter(Boolean);
   return parts.length ? parts.join("; ") : "Nothing left out";
+}
+
+// The card's figures, then those against the market and the pricing behind them, in this order.
+const VERIFIED: readonly MetricKey[] = [
+  "twr",
+  "mwr",
+  ...BENCHMARK_METRICS,
+  "alpha",
+  "beta",
+  "riskFreeRate",
+  "positionsAtCost",
+  "maxDrawdown",
+  "winRate",
+  "totalPnl",
+];
+const onCard = (key: MetricKey): key is CardMetricKey => (CARD_METRICS as readonly MetricKey[]).includes(key);
+
+/**
+ * Every figure /verify prints, labelled from the metric list: the card's as the card draws them
+ * (always; dollars only when the trader shows amounts), the rest as the report prints them and
+ * only when the grade has them (an older engine, no benchmark, nothing held at cost).
+ */
+function verifiedFigures(m: Evaluation["metrics"], showAmounts: boolean): { label: string; value: string }[] {
+  return VERIFIED.flatMap((key) => {
+    if (key === "totalPnl" && !showAmounts) return [];
+    if (onCard(key)) return [{ label: METRICS[key].label, value: cardMetric(key, metricValue(m, key)) }];
+    const v = shownValue(m, key);
+    if (v === undefined) return [];
+    const row = { label: METRICS[key].label, value: formatMetric(key, v) };
+    // The benchmark's name heads its figures: they mean nothing without it.
+    return key === BENCHMARK_METRICS[0] && m.benchmark
+      ? [{ label: "Benchmark", value: benchmarkLabel(m.benchmark.symbol) }, row]
+      : [row];
+  });
 }
 
 /** The verification of one code, or null when no grade has it. */
@@ -71,7 +116,6 @@ export async function gradeVerification(code: string) {
     signed?.ok && record?.result_digest !== sha256Hex(canonicalJson(result))
       ? { ok: false as const, reason: "the stored grade differs from its signed record" }
       : signed;
-  const benchmark = m.benchmark;
   return {
     code: row.verification_code,
     createdAt,
@@ -82,23 +126,7 @@ export async function gradeVerification(code: string) {
     tier: result.tier,
     score: result.score === null ? null : formatScore(result.score),
     stars: result.stars?.overall ?? null,
-    figures: {
-      twr: cardMetric("twr", m.twr),
-      mwr: cardMetric("mwr", m.mwr),
-      maxDrawdown: cardMetric("maxDrawdown", m.maxDrawdown),
-      winRate: cardMetric("winRate", m.winRate),
-      totalPnl: row.show_amounts ? cardMetric("totalPnl", m.totalPnl) : null,
-      benchmark: benchmark
-        ? { symbol: benchmark.symbol, return: cardPercent(benchmark.return), excess: cardPercent(benchmark.excess) }
-        : null,
-      // Engine 3 on (older grades have none): alpha and beta against that benchmark, and the rate.
-      alpha: m.alpha === null || m.alpha === undefined ? null : formatMetric("alpha", m.alpha),
-      beta: m.beta === null || m.beta === undefined ? null : formatMetric("beta", m.beta),
-      riskFreeRate:
-        m.riskFreeRate === null || m.riskFreeRate === undefined ? null : formatMetric("riskFreeRate", m.riskFreeRate),
-      // Engine 3.3 on: positions a thin price could not lift (none: no key).
-      positionsAtCost: m.positionsAtCost ? formatMetric("positionsAtCost", m.positionsAtCost) : null,
-    },
+    figures: verifiedFigures(m, row.show_amounts),
     current,
     // A seeded demo trader's grade: demo data, kept out of the public log by design (DECISIONS 104).
     demo: Boolean(row.demo),
