@@ -260,12 +260,17 @@ export function evmTransactions(
 
 export type EvmMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
 
-/** One chain's transactions → ledger rows: swaps priced in USD, transfers as deposits in kind (pure). */
+/** One chain's transactions → ledger rows: swaps priced in USD, transfers as deposits in kind, gas as fees in kind (pure). */
 export function mapEvmTransactions(
   chain: EvmChain,
   transactions: WalletTransaction[],
   priceAt?: PriceLookup,
 ): EvmMapped {
-  const valued = valueSwaps(transactions, { nativeToken: nativeToken(chain), priceAt, transfers: true });
+  const valued = valueSwaps(transactions, {
+    nativeToken: nativeToken(chain),
+    nativeSymbol: chain.native,
+    priceAt,
+    transfers: true,
+  });
   return { ...valued, batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events } };
 }

@@ -30,6 +30,8 @@ export type ImportedMark = { symbol: string; time: Date; price: number; currency
 export type ImportedEvent = { externalId: string; time: Date; currency?: string } & (
   | { kind: "income"; symbol?: string; amount: number }
   | { kind: "fee"; amount: number }
+  // A fee paid in kind (gas in ETH or SOL): the units at their USD price then, when known (DECISIONS 211).
+  | { kind: "fee"; symbol: string; quantity: number; price?: number }
   | { kind: "shares"; symbol: string; quantity: number; reason: string }
   | { kind: "spinoff"; symbol: string; quantity: number; price: number }
   | { kind: "merger"; symbol: string; to: string; ratio: number }

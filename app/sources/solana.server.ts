@@ -182,12 +182,12 @@ export type SolanaMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"
 
 /**
  * A wallet's transactions → ledger rows (pure): swaps valued in USD (priceAt: historical prices by
- * mint), transfers as deposits and withdrawals, in stablecoins or in kind, as on an EVM chain.
+ * mint), transfers as deposits and withdrawals, in stablecoins or in kind, fees in SOL, as on an EVM chain.
  * Without them the stablecoins a wallet spends came from nowhere: beside another account the
  * engine read its buys as borrowing (cash below zero, leverage, losses beyond equity).
  */
 export function mapSolanaTransactions(transactions: WalletTransaction[], priceAt?: PriceLookup): SolanaMapped {
-  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT, priceAt, transfers: true });
+  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT, nativeSymbol: "SOL", priceAt, transfers: true });
   return {
     ...valued,
     batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events },

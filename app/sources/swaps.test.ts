@@ -138,10 +138,75 @@ describe("valueSwaps", () => {
         ],
         { nativeToken: "eth" },
       );
+      // The deposit's gas too: a fee is paid in kind in any transaction the wallet sent.
       expect(needs.map((n) => [n.token, n.time.getUTCDate()])).toEqual([
         ["eth", 1],
         ["uni", 2],
         ["eth", 2],
+        ["eth", 3],
+      ]);
+    });
+  });
+
+  describe("network fees in kind (nativeSymbol)", () => {
+    const eth = (id: string, amount: number): SwapLeg => ({ id, token: "eth", symbol: "ETH", amount, stable: false });
+    const opts = { nativeToken: "eth", nativeSymbol: "ETH", transfers: true, priceAt: () => 2000 };
+
+    it("pays gas in the native coin the rows hold: a fee event, no dollar fee on the trade", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 1, [usdc("a:1", -2000), eth("a:2", 1)]),
+          tx("b", 2, [usdc("b:1", -100), tok("LINK", "b:2", 5)], 0.002),
+          tx("c", 3, [], 0.001), // an approval: gas and nothing else
+        ],
+        opts,
+      );
+      expect(r.trades.map((t) => t.fee)).toEqual([0, 0]);
+      expect(r.events).toEqual([
+        {
+          externalId: "b:fee",
+          time: new Date(Date.UTC(2025, 5, 2)),
+          kind: "fee",
+          symbol: "ETH",
+          quantity: 0.002,
+          price: 2000,
+        },
+        {
+          externalId: "c:fee",
+          time: new Date(Date.UTC(2025, 5, 3)),
+          kind: "fee",
+          symbol: "ETH",
+          quantity: 0.001,
+          price: 2000,
+        },
+      ]);
+      expect(r.feesSkipped).toBe(0);
+    });
+
+    it("never pays more than the rows hold: the rest of a swap's gas is a dollar fee, of anything else counted", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 1, [usdc("a:1", -1), eth("a:2", 0.0005)]),
+          // Gas of 0.001 before this sale: 0.0005 held, the rest from coins the import never saw.
+          tx("b", 2, [eth("b:1", -0.0005), usdc("b:2", 1)], 0.001),
+          tx("c", 3, [], 0.001),
+        ],
+        opts,
+      );
+      expect(r.events).toEqual([expect.objectContaining({ kind: "fee", symbol: "ETH", quantity: 0.0005 })]);
+      expect(r.trades[1]).toMatchObject({ side: "sell", symbol: "ETH", fee: 1 });
+      expect(r.feesSkipped).toBe(1);
+      expect(r.warnings).toEqual([
+        expect.stringMatching(/^c: a network fee of 0.001 ETH paid from units the ledger does not hold/),
+      ]);
+    });
+
+    it("counts units received and sent in the holding", () => {
+      const r = valueSwaps([tx("d", 1, [eth("d:1", 0.01)]), tx("s", 2, [eth("s:1", -0.009)], 0.001)], opts);
+      expect(r.events.map((e) => [e.kind, "quantity" in e ? e.quantity : undefined])).toEqual([
+        ["receive", 0.01],
+        ["fee", 0.001],
+        ["send", 0.009],
       ]);
     });
   });

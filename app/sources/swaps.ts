@@ -19,6 +19,13 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * deposit or withdrawal (a cash flow), any other token a `receive` / `send` event at its USD price
  * then (historical, else the last swap price), so selling a token that came from outside is no
  * data gap. A transfer of a token without any price is skipped with a warning.
+ *
+ * Network fees (gas), with `nativeSymbol`: a `fee` event in kind, the native coin's units at its USD
+ * price then (DECISIONS 211, 213), for every transaction the wallet paid for, so the fee lowers the
+ * return instead of being a withdrawal. Only the units the rows written so far hold can be paid in
+ * kind (gas comes from a balance held before the transaction); the rest of a swap's gas stays a
+ * dollar fee on its trade, as before, and the rest of any other transaction's is counted in
+ * `feesSkipped`, so a wallet whose coin came from where the ledger cannot see adds no data gaps.
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -37,7 +44,7 @@ export type WalletTransaction = {
   txId?: string;
   time: Date;
   legs: SwapLeg[];
-  /** Network fee in the native token (ETH, SOL), valued through `nativeToken`'s last price. */
+  /** Network fee in the native token (ETH, SOL), paid by the wallet before the transaction ran. */
   fee?: number;
 };
 
@@ -50,11 +57,20 @@ export type SwapValuation = {
   swapsSeen: number;
   swapsSkipped: number;
   transfersSkipped: number;
+  /** Network fees (or their part) paid from native units the ledger does not hold, outside a swap. */
+  feesSkipped: number;
 };
 
 /** A token's historical USD price at an instant (prefetched by the caller), or undefined when unknown. */
 export type PriceLookup = (token: string, time: Date) => number | undefined;
-export type SwapOptions = { nativeToken?: string; priceAt?: PriceLookup; transfers?: boolean };
+export type SwapOptions = {
+  /** Token key of the native coin, which pays the network fees. */
+  nativeToken?: string;
+  /** Its symbol in the ledger (ETH, SOL): given, fees are paid in kind. */
+  nativeSymbol?: string;
+  priceAt?: PriceLookup;
+  transfers?: boolean;
+};
 
 /** A token's net amount within this fraction of its legs' gross is floating residue, not a leg. */
 const NET_RESIDUE = 1e-12;
@@ -91,12 +107,12 @@ export function pricesNeeded(
   const out: Array<{ token: string; time: Date }> = [];
   for (const tx of transactions) {
     const { outs, ins } = netLegs(tx);
+    if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
     if (!outs.length || !ins.length) {
       if (opts.transfers)
         for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
       continue;
     }
-    if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
     if (outs.length === 1 && ins.length === 1 && !outs[0]!.stable && !ins[0]!.stable) {
       out.push({ token: outs[0]!.token, time: tx.time }, { token: ins[0]!.token, time: tx.time });
     }
@@ -113,6 +129,12 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
   let swapsSeen = 0;
   let swapsSkipped = 0;
   let transfersSkipped = 0;
+  let feesSkipped = 0;
+  // Native units the rows written so far hold: what a fee can be paid in kind from.
+  let nativeHeld = 0;
+  const held = (leg: SwapLeg, quantity: number) => {
+    if (leg.token === opts.nativeToken) nativeHeld += quantity;
+  };
   const historical = (token: string, time: Date) => {
     const p = opts.priceAt?.(token, time);
     return p !== undefined && Number.isFinite(p) && p > 0 ? p : undefined;
@@ -120,7 +142,35 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
   const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
   for (const tx of sorted) {
     const { outs, ins } = netLegs(tx);
-    if (!outs.length || !ins.length) {
+    const nativePrice = opts.nativeToken
+      ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
+      : undefined;
+    // Gas first: it is paid from the balance held before the transaction runs.
+    let unpaidFee = tx.fee && tx.fee > 0 ? tx.fee : 0;
+    if (unpaidFee > 0 && opts.nativeSymbol) {
+      // Within a billionth of the holding it is the holding (floating residue is no data gap).
+      const quantity = unpaidFee <= nativeHeld * (1 + 1e-9) ? Math.min(unpaidFee, nativeHeld) : nativeHeld;
+      if (quantity > 0) {
+        events.push({
+          externalId: `${tx.id}:fee`,
+          time: tx.time,
+          kind: "fee",
+          symbol: opts.nativeSymbol,
+          quantity,
+          ...(nativePrice !== undefined ? { price: nativePrice } : {}),
+        });
+        nativeHeld -= quantity;
+        unpaidFee = quantity === unpaidFee ? 0 : unpaidFee - quantity;
+      }
+    }
+    const isSwap = outs.length > 0 && ins.length > 0;
+    if (unpaidFee > 0 && opts.nativeSymbol && !isSwap) {
+      feesSkipped++;
+      warnings.push(
+        `${tx.id}: a network fee of ${unpaidFee} ${opts.nativeSymbol} paid from units the ledger does not hold; left out.`,
+      );
+    }
+    if (!isSwap) {
       // A transfer, not a swap.
       if (!opts.transfers) continue;
       for (const leg of [...ins, ...outs]) {
@@ -139,6 +189,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
           );
           continue;
         }
+        held(leg, leg.amount);
         events.push({
           externalId: leg.id,
           time: tx.time,
@@ -161,15 +212,14 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     const inn = ins[0]!;
     const outQty = -out.amount;
     const inQty = inn.amount;
-    const nativePrice = opts.nativeToken
-      ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
-      : undefined;
-    const feeUsd = tx.fee && nativePrice ? tx.fee * nativePrice : 0;
+    // Without fees in kind the whole gas, with them what the holding could not pay, is a dollar fee.
+    const feeUsd = unpaidFee && nativePrice ? unpaidFee * nativePrice : 0;
     const base = { time: tx.time, assetClass: "crypto" as const };
     if (out.stable && inn.stable) continue; // moving between dollars is not a trade
     if (out.stable) {
       const price = outQty / inQty;
       lastPrice.set(inn.token, price);
+      held(inn, inQty);
       trades.push({
         ...base,
         externalId: inn.id,
@@ -184,6 +234,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     if (inn.stable) {
       const price = inQty / outQty;
       lastPrice.set(out.token, price);
+      held(out, -outQty);
       trades.push({
         ...base,
         externalId: out.id,
@@ -220,6 +271,8 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     const buyPrice = usd / inQty;
     lastPrice.set(out.token, sellPrice);
     lastPrice.set(inn.token, buyPrice);
+    held(out, -outQty);
+    held(inn, inQty);
     trades.push({
       ...base,
       externalId: out.id,
@@ -239,7 +292,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
       fee: round(feeUsd / 2),
     });
   }
-  return { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped };
+  return { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped, feesSkipped };
 }
 
 function round(n: number) {

@@ -94,4 +94,48 @@ describe("resolveEvents", () => {
     expect(out.events[3]).toMatchObject({ from: "OLD", to: "NEW", ratio: 0.5 });
     expect(out.skipped).toEqual({ "stock distribution of a position not held": 1 });
   });
+
+  it("maps a fee paid in kind (a wallet's gas), at 0 when its price was not known, and grades it without a gap", () => {
+    const buy = { ...trade("b", "2025-06-01T20:00:00.000Z", "buy", 1, 2000, "ETH"), assetClass: "crypto" as const };
+    const out = resolveEvents(
+      [buy],
+      [
+        ev("g1", "2025-06-02T20:00:00.000Z", "fee", "ETH", { symbol: "ETH", quantity: 0.002, price: 2100 }),
+        ev("g2", "2025-06-03T20:00:00.000Z", "fee", "ETH", { symbol: "ETH", quantity: 0.001 }),
+        ev("g3", "2025-06-04T20:00:00.000Z", "fee", "ETH", { symbol: "ETH", quantity: 0 }),
+      ],
+    );
+    expect(out.events).toEqual([
+      {
+        id: "1:g1",
+        time: "2025-06-02T20:00:00.000Z",
+        kind: "fee",
+        account: "1",
+        symbol: "ETH",
+        quantity: 0.002,
+        price: 2100,
+      },
+      {
+        id: "1:g2",
+        time: "2025-06-03T20:00:00.000Z",
+        kind: "fee",
+        account: "1",
+        symbol: "ETH",
+        quantity: 0.001,
+        price: 0,
+      },
+    ]);
+    expect(out.skipped).toEqual({ "fee in kind without its quantity": 1 });
+    const parsed = parseLedger({
+      cashFlows: [{ account: "1", time: "2025-05-31T20:00:00.000Z", amount: 2000 }],
+      trades: out.trades,
+      events: out.events,
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const e = grade(parsed.ledger);
+    expect(e.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
+    expect(e.metrics.withdrawals).toBe(0);
+    expect(e.metrics.accountFees).toBeCloseTo(4.2, 9);
+  });
 });

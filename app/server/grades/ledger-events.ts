@@ -99,6 +99,25 @@ export function resolveEvents(
         break;
       }
       case "fee": {
+        if (e.data.quantity !== undefined) {
+          // Paid in kind (a wallet's gas). Units whose price was not known leave as a sale at 0:
+          // equity falls by their value all the same, as a loss of their cost rather than a fee.
+          const quantity = num(e.data.quantity);
+          const price = e.data.price === undefined ? 0 : num(e.data.price);
+          if (e.symbol && quantity > 0 && price >= 0)
+            events.push({
+              id,
+              time: e.time,
+              kind: "fee",
+              account: e.account,
+              symbol: e.symbol,
+              quantity,
+              price,
+              ...(e.currency ? { currency: e.currency } : {}),
+            });
+          else skip("fee in kind without its quantity");
+          break;
+        }
         const amount = num(e.data.amount);
         if (amount > 0)
           events.push({

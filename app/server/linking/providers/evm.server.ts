@@ -148,6 +148,7 @@ async function mappedEvmChain(row: StepRow<EvmWalletCursor>, address: string, ch
     skipped: {
       ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
+      ...(valued.feesSkipped ? { "network fee paid from coins the import never saw": valued.feesSkipped } : {}),
     },
   };
   keepMapped(key, mapped);

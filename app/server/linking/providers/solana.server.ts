@@ -117,6 +117,7 @@ async function mappedSolana(row: StepRow<SolanaCursor>, address: string): Promis
     skipped: {
       ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
+      ...(valued.feesSkipped ? { "network fee paid from coins the import never saw": valued.feesSkipped } : {}),
     },
   };
   keepMapped(key, mapped);
