@@ -183,21 +183,23 @@ describe("valueSwaps", () => {
       expect(r.feesSkipped).toBe(0);
     });
 
-    it("never pays more than the rows hold: the rest of a swap's gas is a dollar fee, of anything else counted", () => {
+    it("never takes units a later sale needs: the rest of a swap's gas is a dollar fee, of anything else counted", () => {
       const r = valueSwaps(
         [
-          tx("a", 1, [usdc("a:1", -1), eth("a:2", 0.0005)]),
-          // Gas of 0.001 before this sale: 0.0005 held, the rest from coins the import never saw.
-          tx("b", 2, [eth("b:1", -0.0005), usdc("b:2", 1)], 0.001),
-          tx("c", 3, [], 0.001),
+          tx("a", 1, [usdc("a:1", -20), eth("a:2", 0.01)]),
+          // 0.01 held, but 0.0095 of it is sold on the 3rd: this approval's gas can take 0.0005 only.
+          tx("b", 2, [], 0.001),
+          tx("c", 3, [eth("c:1", -0.0095), usdc("c:2", 19)], 0.001),
         ],
         opts,
       );
-      expect(r.events).toEqual([expect.objectContaining({ kind: "fee", symbol: "ETH", quantity: 0.0005 })]);
-      expect(r.trades[1]).toMatchObject({ side: "sell", symbol: "ETH", fee: 1 });
+      expect(r.events).toEqual([
+        expect.objectContaining({ externalId: "b:fee", kind: "fee", quantity: expect.closeTo(0.0005, 15) }),
+      ]);
+      expect(r.trades[1]).toMatchObject({ side: "sell", symbol: "ETH", quantity: 0.0095, fee: 2 });
       expect(r.feesSkipped).toBe(1);
       expect(r.warnings).toEqual([
-        expect.stringMatching(/^c: a network fee of 0.001 ETH paid from units the ledger does not hold/),
+        expect.stringMatching(/^b: a network fee of 0.000\d+ ETH paid from units the ledger does not hold/),
       ]);
     });
 

@@ -22,10 +22,10 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  *
  * Network fees (gas), with `nativeSymbol`: a `fee` event in kind, the native coin's units at its USD
  * price then (DECISIONS 211, 213), for every transaction the wallet paid for, so the fee lowers the
- * return instead of being a withdrawal. Only the units the rows written so far hold can be paid in
- * kind (gas comes from a balance held before the transaction); the rest of a swap's gas stays a
- * dollar fee on its trade, as before, and the rest of any other transaction's is counted in
- * `feesSkipped`, so a wallet whose coin came from where the ledger cannot see adds no data gaps.
+ * return instead of being a withdrawal. Only units the rows hold before the transaction and that
+ * no later sale or send needs are paid in kind: the rest of a swap's gas stays a dollar fee on its
+ * trade, as before, and the rest of any other transaction's is counted in `feesSkipped`. So gas
+ * paid from coins the import never saw (a validator's withdrawal, dust left out) makes no data gap.
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -121,6 +121,28 @@ export function pricesNeeded(
 }
 
 export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions = {}): SwapValuation {
+  const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
+  if (!opts.nativeSymbol) return valueSorted(sorted, opts, () => 0).valuation;
+  // First without fees in kind: the native units the rows alone hold after each transaction.
+  const { heldAfter } = valueSorted(sorted, opts, () => 0);
+  // Gas is paid from what is held before its transaction, and what it takes must not be missing
+  // from any later sale or send (the engine would call that a data gap): at most the least the
+  // rows hold from then on, less what earlier fees took.
+  const room: number[] = new Array(sorted.length);
+  let least = Infinity;
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    least = Math.min(least, heldAfter[i]!);
+    room[i] = Math.min(least, i > 0 ? heldAfter[i - 1]! : 0);
+  }
+  return valueSorted(sorted, opts, (i) => room[i]!).valuation;
+}
+
+/** valueSwaps over transactions in time order; `room(i)`: the native units fees may have taken by transaction i. */
+function valueSorted(
+  sorted: WalletTransaction[],
+  opts: SwapOptions,
+  room: (i: number) => number,
+): { valuation: SwapValuation; heldAfter: number[] } {
   const lastPrice = new Map<string, number>();
   const trades: ImportedTrade[] = [];
   const events: ImportedEvent[] = [];
@@ -130,8 +152,10 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
   let swapsSkipped = 0;
   let transfersSkipped = 0;
   let feesSkipped = 0;
-  // Native units the rows written so far hold: what a fee can be paid in kind from.
+  // Native units the rows other than fees hold after each transaction, and what fees in kind took.
   let nativeHeld = 0;
+  const heldAfter: number[] = [];
+  let feesPaid = 0;
   const held = (leg: SwapLeg, quantity: number) => {
     if (leg.token === opts.nativeToken) nativeHeld += quantity;
   };
@@ -139,8 +163,8 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     const p = opts.priceAt?.(token, time);
     return p !== undefined && Number.isFinite(p) && p > 0 ? p : undefined;
   };
-  const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
-  for (const tx of sorted) {
+  for (const [i, tx] of sorted.entries()) {
+    if (i > 0) heldAfter.push(nativeHeld);
     const { outs, ins } = netLegs(tx);
     const nativePrice = opts.nativeToken
       ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
@@ -148,8 +172,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     // Gas first: it is paid from the balance held before the transaction runs.
     let unpaidFee = tx.fee && tx.fee > 0 ? tx.fee : 0;
     if (unpaidFee > 0 && opts.nativeSymbol) {
-      // Within a billionth of the holding it is the holding (floating residue is no data gap).
-      const quantity = unpaidFee <= nativeHeld * (1 + 1e-9) ? Math.min(unpaidFee, nativeHeld) : nativeHeld;
+      const quantity = Math.min(unpaidFee, room(i) - feesPaid);
       if (quantity > 0) {
         events.push({
           externalId: `${tx.id}:fee`,
@@ -159,7 +182,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
           quantity,
           ...(nativePrice !== undefined ? { price: nativePrice } : {}),
         });
-        nativeHeld -= quantity;
+        feesPaid += quantity;
         unpaidFee = quantity === unpaidFee ? 0 : unpaidFee - quantity;
       }
     }
@@ -292,7 +315,11 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
       fee: round(feeUsd / 2),
     });
   }
-  return { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped, feesSkipped };
+  if (sorted.length) heldAfter.push(nativeHeld);
+  return {
+    valuation: { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped, feesSkipped },
+    heldAfter,
+  };
 }
 
 function round(n: number) {
