@@ -40,6 +40,9 @@ export type ImportedEvent = { externalId: string; time: Date; currency?: string 
   // `txId` (the chain transaction) and `address` (the other end's, as an exchange's record names it)
   // let the ledger pair it with the trader's other account (app/server/grades/transfers.ts).
   | { kind: "receive" | "send"; symbol: string; quantity: number; price: number; txId?: string; address?: string }
+  // The native coin wrapped or unwrapped (ETH → WETH, SOL → WSOL): the engine's transfer within the
+  // account to `toSymbol`, keeping cost and dates (DECISIONS 212, 213).
+  | { kind: "wrap"; symbol: string; quantity: number; toSymbol: string; toQuantity: number }
   // One cash balance exchanged for another (a currency conversion), `fee` in the sold currency.
   // `currency` names the side that is not USD, so the ledger reads the trader row by row with rates.
   | { kind: "fx"; sell: string; sellAmount: number; buy: string; buyAmount: number; fee?: number }

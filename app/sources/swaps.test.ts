@@ -212,4 +212,72 @@ describe("valueSwaps", () => {
       ]);
     });
   });
+
+  describe("wrapping (wrappedToken)", () => {
+    const eth = (id: string, amount: number): SwapLeg => ({
+      id,
+      token: "native",
+      symbol: "ETH",
+      amount,
+      stable: false,
+    });
+    const weth = (id: string, amount: number): SwapLeg => ({
+      id,
+      token: "weth",
+      symbol: "WETH",
+      amount,
+      stable: false,
+    });
+    const opts = {
+      nativeToken: "native",
+      nativeSymbol: "ETH",
+      wrappedToken: "weth",
+      transfers: true,
+      priceAt: () => 2000,
+    };
+
+    it("makes the coin out and its wrapped token in, one for one, a wrap: no trade, no price asked", () => {
+      const txs = [
+        tx("a", 1, [usdc("a:1", -4000), eth("a:2", 2)]),
+        tx("w", 2, [eth("w:1", -1.5), weth("w:2", 1.5)], 0.001),
+        tx("u", 3, [weth("u:1", -0.5), eth("u:2", 0.5)]),
+      ];
+      const r = valueSwaps(txs, opts);
+      expect(r.trades.map((t) => t.externalId)).toEqual(["a:2"]);
+      expect(r.events.filter((e) => e.kind === "wrap")).toEqual([
+        {
+          externalId: "w:wrap",
+          time: new Date(Date.UTC(2025, 5, 2)),
+          kind: "wrap",
+          symbol: "ETH",
+          quantity: 1.5,
+          toSymbol: "WETH",
+          toQuantity: 1.5,
+        },
+        {
+          externalId: "u:wrap",
+          time: new Date(Date.UTC(2025, 5, 3)),
+          kind: "wrap",
+          symbol: "WETH",
+          quantity: 0.5,
+          toSymbol: "ETH",
+          toQuantity: 0.5,
+        },
+      ]);
+      // The wrap's gas comes from the 0.5 ETH left: wrapping moved the rest out of ETH.
+      expect(r.events.find((e) => e.kind === "fee")).toMatchObject({ symbol: "ETH", quantity: 0.001 });
+      expect(pricesNeeded(txs, opts).map((n) => [n.token, n.time.getUTCDate()])).toEqual([["native", 2]]);
+    });
+
+    it("is a swap when the legs are not one for one, and within the slack (a wSOL account's rent) a wrap of the wrapped units", () => {
+      const uneven = valueSwaps([tx("x", 1, [eth("x:1", -1), weth("x:2", 0.9)])], opts);
+      expect(uneven.events).toEqual([]);
+      expect(uneven.trades.map((t) => [t.side, t.symbol])).toEqual([
+        ["sell", "ETH"],
+        ["buy", "WETH"],
+      ]);
+      const rent = valueSwaps([tx("y", 1, [eth("y:1", -1.00204), weth("y:2", 1)])], { ...opts, wrapSlack: 0.01 });
+      expect(rent.events).toEqual([expect.objectContaining({ kind: "wrap", quantity: 1, toQuantity: 1 })]);
+    });
+  });
 });

@@ -26,6 +26,11 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * no later sale or send needs are paid in kind: the rest of a swap's gas stays a dollar fee on its
  * trade, as before, and the rest of any other transaction's is counted in `feesSkipped`. So gas
  * paid from coins the import never saw (a validator's withdrawal, dust left out) makes no data gap.
+ *
+ * Wrapping, with `wrappedToken`: a transaction whose only legs are the native coin out and its
+ * wrapped token in (or back), one for one, is a `wrap` event (the engine's transfer within the
+ * account with a `toSymbol`): the lots keep their cost and dates, no trade, no round trip
+ * (DECISIONS 212, 213). Anywhere else the wrapped token is a token of its own (WETH, WSOL).
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -63,9 +68,16 @@ export type SwapValuation = {
 
 /** A token's historical USD price at an instant (prefetched by the caller), or undefined when unknown. */
 export type PriceLookup = (token: string, time: Date) => number | undefined;
+/** The token key adapters give the chain's native coin (ETH, SOL …), as opposed to any contract or mint. */
+export const NATIVE_TOKEN = "native";
+
 export type SwapOptions = {
   /** Token key of the native coin, which pays the network fees. */
   nativeToken?: string;
+  /** Token key of the native coin's wrapped form (WETH's contract, wSOL's mint). */
+  wrappedToken?: string;
+  /** Native units a wrap's legs may differ by besides floating residue (a wSOL account's rent). */
+  wrapSlack?: number;
   /** Its symbol in the ledger (ETH, SOL): given, fees are paid in kind. */
   nativeSymbol?: string;
   priceAt?: PriceLookup;
@@ -95,6 +107,16 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
   return { outs: legs.filter((l) => l.amount < 0), ins: legs.filter((l) => l.amount > 0) };
 }
 
+/** A transaction that only wraps the native coin or unwraps it, one for one, as its two legs; else null. */
+function wrapOf(outs: SwapLeg[], ins: SwapLeg[], opts: SwapOptions): { from: SwapLeg; to: SwapLeg } | null {
+  if (!opts.nativeToken || !opts.wrappedToken || outs.length !== 1 || ins.length !== 1) return null;
+  const [from, to] = [outs[0]!, ins[0]!];
+  const pair = new Set([from.token, to.token]);
+  if (!pair.has(opts.nativeToken) || !pair.has(opts.wrappedToken) || from.token === to.token) return null;
+  const gap = Math.abs(from.amount + to.amount);
+  return gap <= (opts.wrapSlack ?? 0) + 1e-9 * Math.abs(from.amount) ? { from, to } : null;
+}
+
 /**
  * The prices `valueSwaps` may ask `priceAt` for: both tokens of each one-for-one swap without a
  * stablecoin leg, and the native coin at each transaction that paid a fee. A caller fetches these
@@ -102,12 +124,13 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
  */
 export function pricesNeeded(
   transactions: WalletTransaction[],
-  opts: { nativeToken?: string; transfers?: boolean } = {},
+  opts: Pick<SwapOptions, "nativeToken" | "wrappedToken" | "wrapSlack" | "transfers"> = {},
 ): Array<{ token: string; time: Date }> {
   const out: Array<{ token: string; time: Date }> = [];
   for (const tx of transactions) {
     const { outs, ins } = netLegs(tx);
     if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
+    if (wrapOf(outs, ins, opts)) continue;
     if (!outs.length || !ins.length) {
       if (opts.transfers)
         for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
@@ -185,6 +208,23 @@ function valueSorted(
         feesPaid += quantity;
         unpaidFee = quantity === unpaidFee ? 0 : unpaidFee - quantity;
       }
+    }
+    const wrap = wrapOf(outs, ins, opts);
+    if (wrap) {
+      // The wrapped units, one for one: what differs is rent or residue, not the coin's.
+      const quantity = Math.abs(wrap.from.token === opts.wrappedToken ? wrap.from.amount : wrap.to.amount);
+      held(wrap.from, -quantity);
+      held(wrap.to, quantity);
+      events.push({
+        externalId: `${tx.id}:wrap`,
+        time: tx.time,
+        kind: "wrap",
+        symbol: wrap.from.symbol,
+        quantity,
+        toSymbol: wrap.to.symbol,
+        toQuantity: quantity,
+      });
+      continue;
     }
     const isSwap = outs.length > 0 && ins.length > 0;
     if (unpaidFee > 0 && opts.nativeSymbol && !isSwap) {

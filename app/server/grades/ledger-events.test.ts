@@ -138,4 +138,46 @@ describe("resolveEvents", () => {
     expect(e.metrics.withdrawals).toBe(0);
     expect(e.metrics.accountFees).toBeCloseTo(4.2, 9);
   });
+
+  it("makes a wrap a transfer within the account to the wrapped symbol: cost and dates kept, no round trip", () => {
+    const crypto = (t: ReturnType<typeof trade>) => ({ ...t, assetClass: "crypto" as const });
+    const out = resolveEvents(
+      [
+        crypto(trade("b", "2025-06-01T20:00:00.000Z", "buy", 2, 2000, "ETH")),
+        crypto(trade("s", "2025-08-01T20:00:00.000Z", "sell", 2, 3000, "WETH")),
+      ],
+      [
+        ev("w", "2025-07-01T20:00:00.000Z", "wrap", "ETH", {
+          symbol: "ETH",
+          quantity: 2,
+          toSymbol: "WETH",
+          toQuantity: 2,
+        }),
+      ],
+    );
+    expect(out.events).toEqual([
+      {
+        id: "1:w",
+        time: "2025-07-01T20:00:00.000Z",
+        kind: "transfer",
+        from: "1",
+        to: "1",
+        symbol: "ETH",
+        quantity: 2,
+        toSymbol: "WETH",
+        toQuantity: 2,
+      },
+    ]);
+    const parsed = parseLedger({
+      cashFlows: [{ account: "1", time: "2025-05-31T20:00:00.000Z", amount: 4000 }],
+      trades: out.trades,
+      events: out.events,
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+    const e = grade(parsed.ledger);
+    // One round trip from the ETH bought in June to the WETH sold in August, at June's cost.
+    expect(e.metrics.roundTrips).toBe(1);
+    expect(e.metrics.realizedPnl).toBeCloseTo(2000, 9);
+    expect(e.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
+  });
 });

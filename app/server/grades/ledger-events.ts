@@ -194,6 +194,26 @@ export function resolveEvents(
         else skip(`${e.kind} without its quantity or price`);
         break;
       }
+      case "wrap": {
+        // Wrapping within the wallet: its lots arrive as the other symbol, cost and dates kept.
+        const quantity = num(e.data.quantity);
+        const toSymbol = str(e.data.toSymbol);
+        const toQuantity = e.data.toQuantity === undefined ? quantity : num(e.data.toQuantity);
+        if (e.symbol && toSymbol && toSymbol !== e.symbol && quantity > 0 && toQuantity > 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: "transfer",
+            from: e.account,
+            to: e.account,
+            symbol: e.symbol,
+            quantity,
+            toSymbol,
+            toQuantity,
+          });
+        else skip("wrap without its quantities");
+        break;
+      }
       case "fx": {
         // A currency exchange: the engine moves both cash balances and revalues them (DECISIONS 206).
         const sell = str(e.data.sell);

@@ -138,6 +138,7 @@ async function mappedEvmChain(row: StepRow<EvmWalletCursor>, address: string, ch
   const transactions = evmTransactions(address, chain, rows);
   const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, {
     nativeToken: nativeToken(chain),
+    wrappedToken: chain.wrapped,
     transfers: true,
   });
   const valued = mapEvmTransactions(chain, transactions, priceAt);
