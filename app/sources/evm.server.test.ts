@@ -104,7 +104,7 @@ describe("evmTransactions and mapEvmTransactions", () => {
       ["ETH", 2],
       ["LINK", -100],
     ]);
-    const prices: Record<string, number> = { [LINK]: 15, [ethereum.wrapped]: 2500 };
+    const prices: Record<string, number> = { [LINK]: 15, native: 2500 };
     const mapped = mapEvmTransactions(ethereum, txs, (t) => prices[t]);
     // Received LINK: a deposit in kind at its price then; USDC from an exchange: a deposit.
     expect(mapped.events).toEqual([
@@ -131,5 +131,83 @@ describe("evmTransactions and mapEvmTransactions", () => {
       transfersSkipped: 1,
       swapsSkipped: 1,
     });
+  });
+
+  it("reads WETH as a token of its own, and WETH9's deposit and withdraw (no Transfer logged) as wraps", () => {
+    const WETH = ethereum.wrapped;
+    const call = (hash: string, to: string, value: string, time: string) => ({
+      hash,
+      timeStamp: time,
+      from: me,
+      to,
+      value,
+      gasUsed: "50000",
+      gasPrice: "10000000000",
+      isError: "0",
+    });
+    const txs = evmTransactions(me, ethereum, {
+      txlist: [
+        { ...call("0xF", router, "0", "1746144000"), from: router, to: me, value: "3000000000000000000" },
+        call("0xW", WETH, "2000000000000000000", "1746230400"),
+        call("0xU", WETH, "0", "1746316800"),
+        call("0xS", router, "0", "1746403200"),
+      ],
+      txlistinternal: [
+        {
+          hash: "0xU",
+          timeStamp: "1746316800",
+          from: WETH,
+          to: me,
+          value: "500000000000000000",
+          traceId: "0",
+          isError: "0",
+        },
+      ],
+      tokentx: [
+        token("0xS", WETH, "WETH", 18, me, router, "1000000000000000000", "3", "1746403200"),
+        token("0xS", USDC, "USDC", 6, router, me, "2600000000", "4", "1746403200"),
+      ],
+    });
+    const mapped = mapEvmTransactions(ethereum, txs, (t) => (t === "native" || t === WETH ? 2500 : undefined));
+    expect(mapped.events.filter((e) => e.kind === "wrap")).toEqual([
+      expect.objectContaining({
+        externalId: "1:0xw:wrap",
+        symbol: "ETH",
+        quantity: 2,
+        toSymbol: "WETH",
+        toQuantity: 2,
+      }),
+      expect.objectContaining({
+        externalId: "1:0xu:wrap",
+        symbol: "WETH",
+        quantity: 0.5,
+        toSymbol: "ETH",
+        toQuantity: 0.5,
+      }),
+    ]);
+    // Selling WETH is a sale of WETH, not of ETH.
+    expect(mapped.trades.map((t) => [t.side, t.symbol, t.quantity, t.price])).toEqual([["sell", "WETH", 1, 2600]]);
+    // An explorer that lists the mint as well: the wrapped leg is not implied twice.
+    const listed = evmTransactions(me, ethereum, {
+      txlist: [call("0xW", WETH, "2000000000000000000", "1746230400")],
+      txlistinternal: [],
+      tokentx: [
+        token(
+          "0xW",
+          WETH,
+          "WETH",
+          18,
+          "0x0000000000000000000000000000000000000000",
+          me,
+          "2000000000000000000",
+          "1",
+          "1746230400",
+        ),
+      ],
+    });
+    expect(listed[0]!.legs.map((l) => [l.symbol, l.amount])).toEqual([
+      ["ETH", -2],
+      ["WETH", 2],
+    ]);
   });
 });

@@ -1,6 +1,13 @@
 import { formatUnits } from "ethers";
 import type { ImportBatch } from "./imported";
-import { valueSwaps, type PriceLookup, type SwapLeg, type SwapValuation, type WalletTransaction } from "./swaps";
+import {
+  NATIVE_TOKEN,
+  valueSwaps,
+  type PriceLookup,
+  type SwapLeg,
+  type SwapValuation,
+  type WalletTransaction,
+} from "./swaps";
 import { fetchWithTimeout, readJson, WalletProviderError } from "./wallet-errors";
 
 /**
@@ -22,7 +29,8 @@ export type EvmChain = {
   id: number;
   name: string;
   native: string;
-  /** wrapped native coin: its swaps count as the coin */ wrapped: string;
+  /** The wrapped native coin's contract (WETH9's kind: deposit() and withdraw(), no Transfer log). */
+  wrapped: string;
   stables: string[];
 };
 
@@ -164,14 +172,21 @@ function toAmount(value: string, decimals: number): number {
   }
 }
 
-/** The token key of a chain's native coin: its wrapped contract, so ETH and WETH are one position. */
-export function nativeToken(chain: EvmChain): string {
-  return chain.wrapped;
+/** The token key of a chain's native coin (its wrapped form is its contract, a token of its own). */
+export function nativeToken(_chain: EvmChain): string {
+  return NATIVE_TOKEN;
+}
+
+/** The symbol of a chain's wrapped native coin: WETH, WPOL, WBNB. */
+export function wrappedSymbol(chain: EvmChain): string {
+  return `W${chain.native}`;
 }
 
 /**
  * Groups one chain's explorer rows into wallet transactions (pure). Rows read twice (overlapping
- * windows) count once. Symbols are the chain's: the wrapped coin is the native symbol.
+ * windows) count once. The wrapped coin is its own token (WETH); as WETH9 logs no Transfer when it
+ * wraps (deposit) or unwraps (withdraw), the leg of the wrapped token is implied there: the wallet
+ * paying the contract, or the contract paying the wallet back, when no Transfer of it is listed.
  */
 export function evmTransactions(
   address: string,
@@ -193,6 +208,9 @@ export function evmTransactions(
     return tx;
   };
   const fresh = (key: string) => (seen.has(key) ? false : (seen.add(key), true));
+  // Native coin paid to (+) or by (−) the wrapped contract, by transaction: a wrap or an unwrap.
+  const wrapping = new Map<WalletTransaction, number>();
+  const wrapped = (tx: WalletTransaction, native: number) => wrapping.set(tx, (wrapping.get(tx) ?? 0) + native);
   for (const t of rows.txlist) {
     if (t.isError === "1" || !t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
     const hash = t.hash.toLowerCase();
@@ -202,7 +220,7 @@ export function evmTransactions(
     if (from !== me && to !== me) continue;
     const tx = get(hash, t.timeStamp);
     const value = toAmount(t.value ?? "0", 18);
-    if (value > 0 && from !== to)
+    if (value > 0 && from !== to) {
       tx.legs.push({
         id: `${tx.id}:native`,
         token: native,
@@ -210,6 +228,8 @@ export function evmTransactions(
         amount: from === me ? -value : value,
         stable: false,
       });
+      if (from === me && to === chain.wrapped) wrapped(tx, value);
+    }
     if (from === me && t.gasUsed && t.gasPrice)
       tx.fee = toAmount((BigInt(t.gasUsed) * BigInt(t.gasPrice)).toString(), 18);
   }
@@ -231,6 +251,7 @@ export function evmTransactions(
       amount: from === me ? -value : value,
       stable: false,
     });
+    if (to === me && from === chain.wrapped) wrapped(tx, -value);
   }
   for (const t of rows.tokentx) {
     if (!t.hash || !Number.isFinite(Number(t.timeStamp))) continue;
@@ -242,7 +263,7 @@ export function evmTransactions(
     const contract = (t.contractAddress ?? "").toLowerCase();
     let symbol =
       (t.tokenSymbol ?? "").trim().toUpperCase().slice(0, 20) || `${contract.slice(0, 6)}…${contract.slice(-4)}`;
-    if (contract === native) symbol = chain.native;
+    if (contract === chain.wrapped) symbol = wrappedSymbol(chain);
     const amount = toAmount(t.value ?? "0", Number(t.tokenDecimal) || 0);
     if (!(amount > 0)) continue;
     const tx = get(hash, t.timeStamp);
@@ -255,17 +276,35 @@ export function evmTransactions(
     };
     tx.legs.push(leg);
   }
+  for (const [tx, native] of wrapping) {
+    // Listed already (an explorer that logs the mint or burn): nothing to imply.
+    if (native === 0 || tx.legs.some((l) => l.token === chain.wrapped && Math.sign(l.amount) === Math.sign(native)))
+      continue;
+    tx.legs.push({
+      id: `${tx.id}:${native > 0 ? "wrap" : "unwrap"}`,
+      token: chain.wrapped,
+      symbol: wrappedSymbol(chain),
+      amount: native,
+      stable: false,
+    });
+  }
   return [...byHash.values()];
 }
 
 export type EvmMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
 
-/** One chain's transactions → ledger rows: swaps priced in USD, transfers as deposits in kind (pure). */
+/** One chain's transactions → ledger rows: swaps priced in USD, transfers as deposits in kind, gas as fees in kind, wraps (pure). */
 export function mapEvmTransactions(
   chain: EvmChain,
   transactions: WalletTransaction[],
   priceAt?: PriceLookup,
 ): EvmMapped {
-  const valued = valueSwaps(transactions, { nativeToken: nativeToken(chain), priceAt, transfers: true });
+  const valued = valueSwaps(transactions, {
+    nativeToken: nativeToken(chain),
+    nativeSymbol: chain.native,
+    wrappedToken: chain.wrapped,
+    priceAt,
+    transfers: true,
+  });
   return { ...valued, batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events } };
 }

@@ -30,6 +30,8 @@ export type ImportedMark = { symbol: string; time: Date; price: number; currency
 export type ImportedEvent = { externalId: string; time: Date; currency?: string } & (
   | { kind: "income"; symbol?: string; amount: number }
   | { kind: "fee"; amount: number }
+  // A fee paid in kind (gas in ETH or SOL): the units at their USD price then, when known (DECISIONS 211).
+  | { kind: "fee"; symbol: string; quantity: number; price?: number }
   | { kind: "shares"; symbol: string; quantity: number; reason: string }
   | { kind: "spinoff"; symbol: string; quantity: number; price: number }
   | { kind: "merger"; symbol: string; to: string; ratio: number }
@@ -38,6 +40,9 @@ export type ImportedEvent = { externalId: string; time: Date; currency?: string 
   // `txId` (the chain transaction) and `address` (the other end's, as an exchange's record names it)
   // let the ledger pair it with the trader's other account (app/server/grades/transfers.ts).
   | { kind: "receive" | "send"; symbol: string; quantity: number; price: number; txId?: string; address?: string }
+  // The native coin wrapped or unwrapped (ETH → WETH, SOL → WSOL): the engine's transfer within the
+  // account to `toSymbol`, keeping cost and dates (DECISIONS 212, 213).
+  | { kind: "wrap"; symbol: string; quantity: number; toSymbol: string; toQuantity: number }
   // One cash balance exchanged for another (a currency conversion), `fee` in the sold currency.
   // `currency` names the side that is not USD, so the ledger reads the trader row by row with rates.
   | { kind: "fx"; sell: string; sellAmount: number; buy: string; buyAmount: number; fee?: number }

@@ -92,7 +92,13 @@ export function walletTokenInstrument(
   chain: { kind: "evm"; chainId: number } | { kind: "solana" },
   token: string,
 ): Instrument | null {
-  if (chain.kind === "solana") return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(token) ? `coin:solana:${token}` : null;
+  // The native coin is priced as its wrapped mint (one for one).
+  if (chain.kind === "solana")
+    return token === "native"
+      ? "coin:solana:So11111111111111111111111111111111111111112"
+      : /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(token)
+        ? `coin:solana:${token}`
+        : null;
   const c = EVM_CHAINS[chain.chainId];
   if (!c) return null;
   if (token === "native" || (c.wrapped && token.toLowerCase() === c.wrapped)) return `coin:${c.native}`;

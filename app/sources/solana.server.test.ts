@@ -2,11 +2,11 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUMP_MINT, solanaHandlers, SWAP_PROGRAMS } from "../../test/mocks/solana";
 import { DEMO_SOLANA_RPC_URL } from "./wallet-demo";
+import { NATIVE_TOKEN } from "./swaps";
 import {
   fetchSolanaPage,
   mapSolanaTransactions,
   solanaPageTransactions,
-  WSOL_MINT,
   type SolanaPagePayload,
 } from "./solana.server";
 
@@ -68,7 +68,7 @@ describe("Solana history", () => {
     const swaps = transactions.filter((t) => t.legs.some((l) => l.amount < 0) && t.legs.some((l) => l.amount > 0));
     const noStable = swaps.filter((t) => !t.legs.some((l) => l.stable));
     expect(noStable.length).toBeGreaterThan(0);
-    expect(noStable.some((t) => t.legs.some((l) => l.token === WSOL_MINT))).toBe(true); // native lamports as a leg
+    expect(noStable.some((t) => t.legs.some((l) => l.token === NATIVE_TOKEN))).toBe(true); // native lamports as a leg
     expect(swaps.some((t) => t.legs.some((l) => l.token === PUMP_MINT))).toBe(true);
 
     // Without prices a swap with no stablecoin leg and no earlier price is lost (the first such swap
@@ -76,13 +76,13 @@ describe("Solana history", () => {
     const unpriced = mapSolanaTransactions([noStable[0]!]);
     expect(unpriced.swapsSkipped).toBe(1);
     expect(unpriced.batch.trades).toEqual([]);
-    const price = new Map<string, number>([[WSOL_MINT, 150]]);
+    const price = new Map<string, number>([[NATIVE_TOKEN, 150]]);
     const priced = mapSolanaTransactions(transactions, (token) => price.get(token) ?? 0.5);
     expect(priced.swapsSeen).toBe(swaps.length);
     expect(priced.swapsSkipped).toBe(0);
     // A swap of SOL and a token is valued through SOL's price at the time.
-    const solSwap = noStable.find((t) => t.legs.some((l) => l.token === WSOL_MINT))!;
-    const solLeg = solSwap.legs.find((l) => l.token === WSOL_MINT)!;
+    const solSwap = noStable.find((t) => t.legs.some((l) => l.token === NATIVE_TOKEN))!;
+    const solLeg = solSwap.legs.find((l) => l.token === NATIVE_TOKEN)!;
     const solTrade = priced.batch.trades.find((t) => t.externalId === solLeg.id)!;
     expect(solTrade).toMatchObject({ symbol: "SOL", side: solLeg.amount < 0 ? "sell" : "buy", price: 150 });
   });

@@ -1,6 +1,6 @@
 import { Connection, PublicKey, type ParsedTransactionWithMeta } from "@solana/web3.js";
 import type { ImportBatch } from "./imported";
-import { valueSwaps, type PriceLookup, type SwapValuation, type WalletTransaction } from "./swaps";
+import { NATIVE_TOKEN, valueSwaps, type PriceLookup, type SwapValuation, type WalletTransaction } from "./swaps";
 import { WalletProviderError } from "./wallet-errors";
 
 /**
@@ -24,7 +24,8 @@ export const WSOL_MINT = "So11111111111111111111111111111111111111112";
 const KNOWN_MINTS: Record<string, { symbol: string; stable?: boolean }> = {
   EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v: { symbol: "USDC", stable: true },
   Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB: { symbol: "USDT", stable: true },
-  [WSOL_MINT]: { symbol: "SOL" },
+  // Wrapped SOL held in a token account is a token of its own; wrapping it is a `wrap` (swaps.ts).
+  [WSOL_MINT]: { symbol: "WSOL" },
   JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN: { symbol: "JUP" },
   DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263: { symbol: "BONK" },
   "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R": { symbol: "RAY" },
@@ -118,7 +119,7 @@ export function solanaTransaction(
       (tx.meta.postBalances[ownerIndex] ?? 0) - (tx.meta.preBalances[ownerIndex] ?? 0) + (feePayer ? tx.meta.fee : 0);
     const sol = lamports / LAMPORTS;
     if (Math.abs(sol) >= NATIVE_DUST_SOL)
-      legs.push({ id: `${signature}:sol`, token: WSOL_MINT, symbol: "SOL", amount: sol, stable: false });
+      legs.push({ id: `${signature}:sol`, token: NATIVE_TOKEN, symbol: "SOL", amount: sol, stable: false });
     if (feePayer) fee = tx.meta.fee / LAMPORTS;
   }
   return { id: signature, time, legs, fee };
@@ -178,16 +179,27 @@ export function solanaPageTransactions(owner: string, payload: SolanaPagePayload
   return out;
 }
 
+/**
+ * The native coin, its wrapped mint, and how far a wrap's legs may differ: wrapping into a new
+ * token account leaves its rent (0.002 SOL) there besides the SOL wrapped, under NATIVE_DUST_SOL.
+ */
+export const SOLANA_SWAPS = {
+  nativeToken: NATIVE_TOKEN,
+  nativeSymbol: "SOL",
+  wrappedToken: WSOL_MINT,
+  wrapSlack: NATIVE_DUST_SOL,
+} as const;
+
 export type SolanaMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"> };
 
 /**
  * A wallet's transactions → ledger rows (pure): swaps valued in USD (priceAt: historical prices by
- * mint), transfers as deposits and withdrawals, in stablecoins or in kind, as on an EVM chain.
+ * mint), transfers as deposits and withdrawals, in stablecoins or in kind, fees in SOL, as on an EVM chain.
  * Without them the stablecoins a wallet spends came from nowhere: beside another account the
  * engine read its buys as borrowing (cash below zero, leverage, losses beyond equity).
  */
 export function mapSolanaTransactions(transactions: WalletTransaction[], priceAt?: PriceLookup): SolanaMapped {
-  const valued = valueSwaps(transactions, { nativeToken: WSOL_MINT, priceAt, transfers: true });
+  const valued = valueSwaps(transactions, { ...SOLANA_SWAPS, priceAt, transfers: true });
   return {
     ...valued,
     batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events },

@@ -138,11 +138,146 @@ describe("valueSwaps", () => {
         ],
         { nativeToken: "eth" },
       );
+      // The deposit's gas too: a fee is paid in kind in any transaction the wallet sent.
       expect(needs.map((n) => [n.token, n.time.getUTCDate()])).toEqual([
         ["eth", 1],
         ["uni", 2],
         ["eth", 2],
+        ["eth", 3],
       ]);
+    });
+  });
+
+  describe("network fees in kind (nativeSymbol)", () => {
+    const eth = (id: string, amount: number): SwapLeg => ({ id, token: "eth", symbol: "ETH", amount, stable: false });
+    const opts = { nativeToken: "eth", nativeSymbol: "ETH", transfers: true, priceAt: () => 2000 };
+
+    it("pays gas in the native coin the rows hold: a fee event, no dollar fee on the trade", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 1, [usdc("a:1", -2000), eth("a:2", 1)]),
+          tx("b", 2, [usdc("b:1", -100), tok("LINK", "b:2", 5)], 0.002),
+          tx("c", 3, [], 0.001), // an approval: gas and nothing else
+        ],
+        opts,
+      );
+      expect(r.trades.map((t) => t.fee)).toEqual([0, 0]);
+      expect(r.events).toEqual([
+        {
+          externalId: "b:fee",
+          time: new Date(Date.UTC(2025, 5, 2)),
+          kind: "fee",
+          symbol: "ETH",
+          quantity: 0.002,
+          price: 2000,
+        },
+        {
+          externalId: "c:fee",
+          time: new Date(Date.UTC(2025, 5, 3)),
+          kind: "fee",
+          symbol: "ETH",
+          quantity: 0.001,
+          price: 2000,
+        },
+      ]);
+      expect(r.feesSkipped).toBe(0);
+    });
+
+    it("never takes units a later sale needs: the rest of a swap's gas is a dollar fee, of anything else counted", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 1, [usdc("a:1", -20), eth("a:2", 0.01)]),
+          // 0.01 held, but 0.0095 of it is sold on the 3rd: this approval's gas can take 0.0005 only.
+          tx("b", 2, [], 0.001),
+          tx("c", 3, [eth("c:1", -0.0095), usdc("c:2", 19)], 0.001),
+        ],
+        opts,
+      );
+      expect(r.events).toEqual([
+        expect.objectContaining({ externalId: "b:fee", kind: "fee", quantity: expect.closeTo(0.0005, 15) }),
+      ]);
+      expect(r.trades[1]).toMatchObject({ side: "sell", symbol: "ETH", quantity: 0.0095, fee: 2 });
+      expect(r.feesSkipped).toBe(1);
+      expect(r.warnings).toEqual([
+        expect.stringMatching(/^b: a network fee of 0.000\d+ ETH paid from units the ledger does not hold/),
+      ]);
+    });
+
+    it("counts units received and sent in the holding", () => {
+      const r = valueSwaps([tx("d", 1, [eth("d:1", 0.01)]), tx("s", 2, [eth("s:1", -0.009)], 0.001)], opts);
+      expect(r.events.map((e) => [e.kind, "quantity" in e ? e.quantity : undefined])).toEqual([
+        ["receive", 0.01],
+        ["fee", 0.001],
+        ["send", 0.009],
+      ]);
+    });
+  });
+
+  describe("wrapping (wrappedToken)", () => {
+    const eth = (id: string, amount: number): SwapLeg => ({
+      id,
+      token: "native",
+      symbol: "ETH",
+      amount,
+      stable: false,
+    });
+    const weth = (id: string, amount: number): SwapLeg => ({
+      id,
+      token: "weth",
+      symbol: "WETH",
+      amount,
+      stable: false,
+    });
+    const opts = {
+      nativeToken: "native",
+      nativeSymbol: "ETH",
+      wrappedToken: "weth",
+      transfers: true,
+      priceAt: () => 2000,
+    };
+
+    it("makes the coin out and its wrapped token in, one for one, a wrap: no trade, no price asked", () => {
+      const txs = [
+        tx("a", 1, [usdc("a:1", -4000), eth("a:2", 2)]),
+        tx("w", 2, [eth("w:1", -1.5), weth("w:2", 1.5)], 0.001),
+        tx("u", 3, [weth("u:1", -0.5), eth("u:2", 0.5)]),
+      ];
+      const r = valueSwaps(txs, opts);
+      expect(r.trades.map((t) => t.externalId)).toEqual(["a:2"]);
+      expect(r.events.filter((e) => e.kind === "wrap")).toEqual([
+        {
+          externalId: "w:wrap",
+          time: new Date(Date.UTC(2025, 5, 2)),
+          kind: "wrap",
+          symbol: "ETH",
+          quantity: 1.5,
+          toSymbol: "WETH",
+          toQuantity: 1.5,
+        },
+        {
+          externalId: "u:wrap",
+          time: new Date(Date.UTC(2025, 5, 3)),
+          kind: "wrap",
+          symbol: "WETH",
+          quantity: 0.5,
+          toSymbol: "ETH",
+          toQuantity: 0.5,
+        },
+      ]);
+      // The wrap's gas comes from the 0.5 ETH left: wrapping moved the rest out of ETH.
+      expect(r.events.find((e) => e.kind === "fee")).toMatchObject({ symbol: "ETH", quantity: 0.001 });
+      expect(pricesNeeded(txs, opts).map((n) => [n.token, n.time.getUTCDate()])).toEqual([["native", 2]]);
+    });
+
+    it("is a swap when the legs are not one for one, and within the slack (a wSOL account's rent) a wrap of the wrapped units", () => {
+      const uneven = valueSwaps([tx("x", 1, [eth("x:1", -1), weth("x:2", 0.9)])], opts);
+      expect(uneven.events).toEqual([]);
+      expect(uneven.trades.map((t) => [t.side, t.symbol])).toEqual([
+        ["sell", "ETH"],
+        ["buy", "WETH"],
+      ]);
+      const rent = valueSwaps([tx("y", 1, [eth("y:1", -1.00204), weth("y:2", 1)])], { ...opts, wrapSlack: 0.01 });
+      expect(rent.events).toEqual([expect.objectContaining({ kind: "wrap", quantity: 1, toQuantity: 1 })]);
     });
   });
 });

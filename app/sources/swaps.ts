@@ -19,6 +19,18 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * deposit or withdrawal (a cash flow), any other token a `receive` / `send` event at its USD price
  * then (historical, else the last swap price), so selling a token that came from outside is no
  * data gap. A transfer of a token without any price is skipped with a warning.
+ *
+ * Network fees (gas), with `nativeSymbol`: a `fee` event in kind, the native coin's units at its USD
+ * price then (DECISIONS 211, 213), for every transaction the wallet paid for, so the fee lowers the
+ * return instead of being a withdrawal. Only units the rows hold before the transaction and that
+ * no later sale or send needs are paid in kind: the rest of a swap's gas stays a dollar fee on its
+ * trade, as before, and the rest of any other transaction's is counted in `feesSkipped`. So gas
+ * paid from coins the import never saw (a validator's withdrawal, dust left out) makes no data gap.
+ *
+ * Wrapping, with `wrappedToken`: a transaction whose only legs are the native coin out and its
+ * wrapped token in (or back), one for one, is a `wrap` event (the engine's transfer within the
+ * account with a `toSymbol`): the lots keep their cost and dates, no trade, no round trip
+ * (DECISIONS 212, 213). Anywhere else the wrapped token is a token of its own (WETH, WSOL).
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -37,7 +49,7 @@ export type WalletTransaction = {
   txId?: string;
   time: Date;
   legs: SwapLeg[];
-  /** Network fee in the native token (ETH, SOL), valued through `nativeToken`'s last price. */
+  /** Network fee in the native token (ETH, SOL), paid by the wallet before the transaction ran. */
   fee?: number;
 };
 
@@ -50,11 +62,27 @@ export type SwapValuation = {
   swapsSeen: number;
   swapsSkipped: number;
   transfersSkipped: number;
+  /** Network fees (or their part) paid from native units the ledger does not hold, outside a swap. */
+  feesSkipped: number;
 };
 
 /** A token's historical USD price at an instant (prefetched by the caller), or undefined when unknown. */
 export type PriceLookup = (token: string, time: Date) => number | undefined;
-export type SwapOptions = { nativeToken?: string; priceAt?: PriceLookup; transfers?: boolean };
+/** The token key adapters give the chain's native coin (ETH, SOL …), as opposed to any contract or mint. */
+export const NATIVE_TOKEN = "native";
+
+export type SwapOptions = {
+  /** Token key of the native coin, which pays the network fees. */
+  nativeToken?: string;
+  /** Token key of the native coin's wrapped form (WETH's contract, wSOL's mint). */
+  wrappedToken?: string;
+  /** Native units a wrap's legs may differ by besides floating residue (a wSOL account's rent). */
+  wrapSlack?: number;
+  /** Its symbol in the ledger (ETH, SOL): given, fees are paid in kind. */
+  nativeSymbol?: string;
+  priceAt?: PriceLookup;
+  transfers?: boolean;
+};
 
 /** A token's net amount within this fraction of its legs' gross is floating residue, not a leg. */
 const NET_RESIDUE = 1e-12;
@@ -79,6 +107,16 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
   return { outs: legs.filter((l) => l.amount < 0), ins: legs.filter((l) => l.amount > 0) };
 }
 
+/** A transaction that only wraps the native coin or unwraps it, one for one, as its two legs; else null. */
+function wrapOf(outs: SwapLeg[], ins: SwapLeg[], opts: SwapOptions): { from: SwapLeg; to: SwapLeg } | null {
+  if (!opts.nativeToken || !opts.wrappedToken || outs.length !== 1 || ins.length !== 1) return null;
+  const [from, to] = [outs[0]!, ins[0]!];
+  const pair = new Set([from.token, to.token]);
+  if (!pair.has(opts.nativeToken) || !pair.has(opts.wrappedToken) || from.token === to.token) return null;
+  const gap = Math.abs(from.amount + to.amount);
+  return gap <= (opts.wrapSlack ?? 0) + 1e-9 * Math.abs(from.amount) ? { from, to } : null;
+}
+
 /**
  * The prices `valueSwaps` may ask `priceAt` for: both tokens of each one-for-one swap without a
  * stablecoin leg, and the native coin at each transaction that paid a fee. A caller fetches these
@@ -86,17 +124,18 @@ function netLegs(tx: WalletTransaction): { outs: SwapLeg[]; ins: SwapLeg[] } {
  */
 export function pricesNeeded(
   transactions: WalletTransaction[],
-  opts: { nativeToken?: string; transfers?: boolean } = {},
+  opts: Pick<SwapOptions, "nativeToken" | "wrappedToken" | "wrapSlack" | "transfers"> = {},
 ): Array<{ token: string; time: Date }> {
   const out: Array<{ token: string; time: Date }> = [];
   for (const tx of transactions) {
     const { outs, ins } = netLegs(tx);
+    if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
+    if (wrapOf(outs, ins, opts)) continue;
     if (!outs.length || !ins.length) {
       if (opts.transfers)
         for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
       continue;
     }
-    if (tx.fee && opts.nativeToken) out.push({ token: opts.nativeToken, time: tx.time });
     if (outs.length === 1 && ins.length === 1 && !outs[0]!.stable && !ins[0]!.stable) {
       out.push({ token: outs[0]!.token, time: tx.time }, { token: ins[0]!.token, time: tx.time });
     }
@@ -105,6 +144,28 @@ export function pricesNeeded(
 }
 
 export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions = {}): SwapValuation {
+  const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
+  if (!opts.nativeSymbol) return valueSorted(sorted, opts, () => 0).valuation;
+  // First without fees in kind: the native units the rows alone hold after each transaction.
+  const { heldAfter } = valueSorted(sorted, opts, () => 0);
+  // Gas is paid from what is held before its transaction, and what it takes must not be missing
+  // from any later sale or send (the engine would call that a data gap): at most the least the
+  // rows hold from then on, less what earlier fees took.
+  const room: number[] = new Array(sorted.length);
+  let least = Infinity;
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    least = Math.min(least, heldAfter[i]!);
+    room[i] = Math.min(least, i > 0 ? heldAfter[i - 1]! : 0);
+  }
+  return valueSorted(sorted, opts, (i) => room[i]!).valuation;
+}
+
+/** valueSwaps over transactions in time order; `room(i)`: the native units fees may have taken by transaction i. */
+function valueSorted(
+  sorted: WalletTransaction[],
+  opts: SwapOptions,
+  room: (i: number) => number,
+): { valuation: SwapValuation; heldAfter: number[] } {
   const lastPrice = new Map<string, number>();
   const trades: ImportedTrade[] = [];
   const events: ImportedEvent[] = [];
@@ -113,14 +174,66 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
   let swapsSeen = 0;
   let swapsSkipped = 0;
   let transfersSkipped = 0;
+  let feesSkipped = 0;
+  // Native units the rows other than fees hold after each transaction, and what fees in kind took.
+  let nativeHeld = 0;
+  const heldAfter: number[] = [];
+  let feesPaid = 0;
+  const held = (leg: SwapLeg, quantity: number) => {
+    if (leg.token === opts.nativeToken) nativeHeld += quantity;
+  };
   const historical = (token: string, time: Date) => {
     const p = opts.priceAt?.(token, time);
     return p !== undefined && Number.isFinite(p) && p > 0 ? p : undefined;
   };
-  const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
-  for (const tx of sorted) {
+  for (const [i, tx] of sorted.entries()) {
+    if (i > 0) heldAfter.push(nativeHeld);
     const { outs, ins } = netLegs(tx);
-    if (!outs.length || !ins.length) {
+    const nativePrice = opts.nativeToken
+      ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
+      : undefined;
+    // Gas first: it is paid from the balance held before the transaction runs.
+    let unpaidFee = tx.fee && tx.fee > 0 ? tx.fee : 0;
+    if (unpaidFee > 0 && opts.nativeSymbol) {
+      const quantity = Math.min(unpaidFee, room(i) - feesPaid);
+      if (quantity > 0) {
+        events.push({
+          externalId: `${tx.id}:fee`,
+          time: tx.time,
+          kind: "fee",
+          symbol: opts.nativeSymbol,
+          quantity,
+          ...(nativePrice !== undefined ? { price: nativePrice } : {}),
+        });
+        feesPaid += quantity;
+        unpaidFee = quantity === unpaidFee ? 0 : unpaidFee - quantity;
+      }
+    }
+    const wrap = wrapOf(outs, ins, opts);
+    if (wrap) {
+      // The wrapped units, one for one: what differs is rent or residue, not the coin's.
+      const quantity = Math.abs(wrap.from.token === opts.wrappedToken ? wrap.from.amount : wrap.to.amount);
+      held(wrap.from, -quantity);
+      held(wrap.to, quantity);
+      events.push({
+        externalId: `${tx.id}:wrap`,
+        time: tx.time,
+        kind: "wrap",
+        symbol: wrap.from.symbol,
+        quantity,
+        toSymbol: wrap.to.symbol,
+        toQuantity: quantity,
+      });
+      continue;
+    }
+    const isSwap = outs.length > 0 && ins.length > 0;
+    if (unpaidFee > 0 && opts.nativeSymbol && !isSwap) {
+      feesSkipped++;
+      warnings.push(
+        `${tx.id}: a network fee of ${unpaidFee} ${opts.nativeSymbol} paid from units the ledger does not hold; left out.`,
+      );
+    }
+    if (!isSwap) {
       // A transfer, not a swap.
       if (!opts.transfers) continue;
       for (const leg of [...ins, ...outs]) {
@@ -139,6 +252,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
           );
           continue;
         }
+        held(leg, leg.amount);
         events.push({
           externalId: leg.id,
           time: tx.time,
@@ -161,15 +275,14 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     const inn = ins[0]!;
     const outQty = -out.amount;
     const inQty = inn.amount;
-    const nativePrice = opts.nativeToken
-      ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
-      : undefined;
-    const feeUsd = tx.fee && nativePrice ? tx.fee * nativePrice : 0;
+    // Without fees in kind the whole gas, with them what the holding could not pay, is a dollar fee.
+    const feeUsd = unpaidFee && nativePrice ? unpaidFee * nativePrice : 0;
     const base = { time: tx.time, assetClass: "crypto" as const };
     if (out.stable && inn.stable) continue; // moving between dollars is not a trade
     if (out.stable) {
       const price = outQty / inQty;
       lastPrice.set(inn.token, price);
+      held(inn, inQty);
       trades.push({
         ...base,
         externalId: inn.id,
@@ -184,6 +297,7 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     if (inn.stable) {
       const price = inQty / outQty;
       lastPrice.set(out.token, price);
+      held(out, -outQty);
       trades.push({
         ...base,
         externalId: out.id,
@@ -220,6 +334,8 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
     const buyPrice = usd / inQty;
     lastPrice.set(out.token, sellPrice);
     lastPrice.set(inn.token, buyPrice);
+    held(out, -outQty);
+    held(inn, inQty);
     trades.push({
       ...base,
       externalId: out.id,
@@ -239,7 +355,11 @@ export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions 
       fee: round(feeUsd / 2),
     });
   }
-  return { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped };
+  if (sorted.length) heldAfter.push(nativeHeld);
+  return {
+    valuation: { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped, feesSkipped },
+    heldAfter,
+  };
 }
 
 function round(n: number) {

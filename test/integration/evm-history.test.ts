@@ -104,7 +104,7 @@ describe("EVM histories on several chains", () => {
     expect(trade("buy", "ETH", SCENARIO.internalEth.time)).toMatchObject({ quantity: SCENARIO.internalEth.eth });
     expect(trade("sell", "UNI", SCENARIO.internalEth.time)).toMatchObject({ quantity: 700 });
 
-    // Base: a USDC deposit (a cash flow) and an ETH buy for 900 USDC. Ethereum: 10,000 USDT in from
+    // Base: a USDC deposit (a cash flow) and a WETH buy for 900 USDC. Ethereum: 10,000 USDT in from
     // an exchange and sent on to Binance, and 0.1 ETH from Binance: with no Binance account linked
     // here, a deposit, a withdrawal and a receive.
     const f = DEMO_WALLET_TO_BINANCE;
@@ -116,7 +116,8 @@ describe("EVM histories on several chains", () => {
     expect(ledger.events.filter((e) => e.kind === "receive" && e.symbol === "ETH")).toMatchObject([
       { quantity: DEMO_BINANCE_TO_WALLET.amount },
     ]);
-    expect(trade("buy", "ETH", SCENARIO.baseBuy.time)).toMatchObject({ quantity: 0.3, price: 3000 });
+    // Base's buy paid USDC for WETH (a token of its own since wraps are read, DECISIONS 213).
+    expect(trade("buy", "WETH", SCENARIO.baseBuy.time)).toMatchObject({ quantity: 0.3, price: 3000 });
 
     // The engine finds no data gap: every LINK sold was received or bought.
     const parsed = parseLedger(ledger);

@@ -22,8 +22,9 @@ const EXPLORER_LATENCY_MS = 120;
  * ("Result window is too large"). Any address gets a deterministic history seeded by the address
  * and chain: on Ethereum about six months of Uniswap-style swaps between stablecoins (USDC, USDT,
  * DAI) and WETH, LINK, UNI, PEPE, AAVE, some token for token, some paid in native ETH, some paid
- * out in native ETH by the router (internal transactions), a bridge payout (an internal transfer
- * in), a few deposits, winners and losers; on Base and Arbitrum a shorter history of the same kind;
+ * out in native ETH by the router (internal transactions), ETH wrapped into WETH and back where a
+ * sale needs the other form, a bridge payout (an internal transfer in), a few deposits, winners
+ * and losers; on Base and Arbitrum a shorter history of the same kind;
  * nothing on OP, Polygon and BNB Chain. Answers have Etherscan's shapes and strings.
  *
  * Two wallets with a known history, for tests: EVM_SCENARIO_KEY (tokens received from outside and
@@ -147,6 +148,37 @@ export function demoEvmHistory(address: string, chainId = 1): History {
     const txlist: Row[] = [];
     const txlistinternal: Row[] = [];
     const tokentx: Row[] = [];
+    // The wallet's coin as ETH and as WETH: a sale pays in one form, so the wallet first wraps or
+    // unwraps what it lacks of it, as a real one must (WETH9: deposit() and withdraw(), no Transfer log).
+    const held = { native: 0, wrapped: 0 };
+    const wrap = (e: SimEvent, n: number, eth: number) => {
+      const time = e.time - 60;
+      const block = blockAt(chainId, time);
+      const common = {
+        blockNumber: String(block),
+        timeStamp: String(time),
+        hash: `0x${hexDigest("evm-wrap", chainId === 1 ? me : `${chainId}:${me}`, String(e.index))}`,
+        nonce: String(n),
+        gasPrice: "6000000000",
+      };
+      txlist.push({
+        ...common,
+        from: me,
+        to: weth,
+        value: eth > 0 ? baseUnits(eth, 18) : "0",
+        gas: "60000",
+        gasUsed: eth > 0 ? "45038" : "35000",
+        isError: "0",
+        txreceipt_status: "1",
+        input: eth > 0 ? "0xd0e30db0" : "0x2e1a7d4d",
+        contractAddress: "",
+        methodId: eth > 0 ? "0xd0e30db0" : "0x2e1a7d4d",
+        functionName: eth > 0 ? "deposit()" : "withdraw(uint256 wad)",
+      });
+      if (eth < 0) txlistinternal.push(internal(common, weth, me, -eth));
+      held.native -= eth;
+      held.wrapped += eth;
+    };
     events.forEach((e: SimEvent, n) => {
       const hash = `0x${hexDigest("evm", chainId === 1 ? me : `${chainId}:${me}`, String(e.index))}`;
       const block = blockAt(chainId, e.time);
@@ -186,6 +218,13 @@ export function demoEvmHistory(address: string, chainId = 1): History {
       // other WETH buy is paid out in native ETH by the router (an internal transaction).
       const nativeOut = out.address === weth && e.index % 2 === 0;
       const nativeIn = inn.address === weth && e.index % 2 === 1;
+      if (out.address === weth) {
+        const form = nativeOut ? "native" : "wrapped";
+        const lacking = e.outAmount - held[form];
+        if (lacking > 1e-12) wrap(e, n, nativeOut ? -lacking : lacking);
+        held[form] -= e.outAmount;
+      }
+      if (inn.address === weth) held[nativeIn ? "native" : "wrapped"] += e.inAmount;
       const failedFirst = e.index % 23 === 5; // a reverted attempt before some swaps
       if (failedFirst) {
         txlist.push({

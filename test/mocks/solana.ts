@@ -115,13 +115,19 @@ export function demoSolanaHistory(owner: string): History {
     events.forEach((e: SimEvent) => {
       const sig = signature("solana", owner, String(e.index));
       const slot = 330_000_000 + Math.floor((e.time - 1746057600) / 0.4);
-      const keys: { pubkey: string; signer: boolean; writable: boolean; source: "transaction" }[] = [
-        { pubkey: owner, signer: true, writable: true, source: "transaction" },
-      ];
+      // A deposit is the exchange's transaction: it signs and pays the fee, the wallet only receives.
+      const deposit = "deposit" in e;
+      const keys: { pubkey: string; signer: boolean; writable: boolean; source: "transaction" }[] = deposit
+        ? [
+            { pubkey: pubkey("exchange"), signer: true, writable: true, source: "transaction" },
+            { pubkey: owner, signer: false, writable: true, source: "transaction" },
+          ]
+        : [{ pubkey: owner, signer: true, writable: true, source: "transaction" }];
+      const ownerAt = deposit ? 1 : 0;
       const pre: ReturnType<typeof tokenBalance>[] = [];
       const post: ReturnType<typeof tokenBalance>[] = [];
-      const preLamports = [lamports];
-      let ownerLamportDelta = -FEE;
+      const preLamports = deposit ? [SOL_BALANCE * 100, lamports] : [lamports];
+      let ownerLamportDelta = deposit ? 0 : -FEE;
       // Whether the owner's balance really moved (a token balance cannot go below zero; SOL below
       // 0.01 is rent, not a leg), for the trade count.
       const move = (mint: Mint, delta: number, counterparty: string): boolean => {
@@ -164,10 +170,11 @@ export function demoSolanaHistory(owner: string): History {
       preLamports.push(1_141_440, 934_087_680);
       // Keep the simulated wallet solvent in SOL for fees and native sells.
       if (lamports + ownerLamportDelta < 0.05 * 1e9) lamports += SOL_BALANCE;
-      preLamports[0] = lamports;
+      preLamports[ownerAt] = lamports;
       const postLamports = [...preLamports];
-      postLamports[0] = lamports + ownerLamportDelta;
-      lamports = postLamports[0]!;
+      postLamports[ownerAt] = lamports + ownerLamportDelta;
+      if (deposit) postLamports[0] = preLamports[0]! - FEE;
+      lamports = postLamports[ownerAt]!;
       const result = {
         slot,
         blockTime: e.time,

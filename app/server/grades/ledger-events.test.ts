@@ -94,4 +94,90 @@ describe("resolveEvents", () => {
     expect(out.events[3]).toMatchObject({ from: "OLD", to: "NEW", ratio: 0.5 });
     expect(out.skipped).toEqual({ "stock distribution of a position not held": 1 });
   });
+
+  it("maps a fee paid in kind (a wallet's gas), at 0 when its price was not known, and grades it without a gap", () => {
+    const buy = { ...trade("b", "2025-06-01T20:00:00.000Z", "buy", 1, 2000, "ETH"), assetClass: "crypto" as const };
+    const out = resolveEvents(
+      [buy],
+      [
+        ev("g1", "2025-06-02T20:00:00.000Z", "fee", "ETH", { symbol: "ETH", quantity: 0.002, price: 2100 }),
+        ev("g2", "2025-06-03T20:00:00.000Z", "fee", "ETH", { symbol: "ETH", quantity: 0.001 }),
+        ev("g3", "2025-06-04T20:00:00.000Z", "fee", "ETH", { symbol: "ETH", quantity: 0 }),
+      ],
+    );
+    expect(out.events).toEqual([
+      {
+        id: "1:g1",
+        time: "2025-06-02T20:00:00.000Z",
+        kind: "fee",
+        account: "1",
+        symbol: "ETH",
+        quantity: 0.002,
+        price: 2100,
+      },
+      {
+        id: "1:g2",
+        time: "2025-06-03T20:00:00.000Z",
+        kind: "fee",
+        account: "1",
+        symbol: "ETH",
+        quantity: 0.001,
+        price: 0,
+      },
+    ]);
+    expect(out.skipped).toEqual({ "fee in kind without its quantity": 1 });
+    const parsed = parseLedger({
+      cashFlows: [{ account: "1", time: "2025-05-31T20:00:00.000Z", amount: 2000 }],
+      trades: out.trades,
+      events: out.events,
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const e = grade(parsed.ledger);
+    expect(e.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
+    expect(e.metrics.withdrawals).toBe(0);
+    expect(e.metrics.accountFees).toBeCloseTo(4.2, 9);
+  });
+
+  it("makes a wrap a transfer within the account to the wrapped symbol: cost and dates kept, no round trip", () => {
+    const crypto = (t: ReturnType<typeof trade>) => ({ ...t, assetClass: "crypto" as const });
+    const out = resolveEvents(
+      [
+        crypto(trade("b", "2025-06-01T20:00:00.000Z", "buy", 2, 2000, "ETH")),
+        crypto(trade("s", "2025-08-01T20:00:00.000Z", "sell", 2, 3000, "WETH")),
+      ],
+      [
+        ev("w", "2025-07-01T20:00:00.000Z", "wrap", "ETH", {
+          symbol: "ETH",
+          quantity: 2,
+          toSymbol: "WETH",
+          toQuantity: 2,
+        }),
+      ],
+    );
+    expect(out.events).toEqual([
+      {
+        id: "1:w",
+        time: "2025-07-01T20:00:00.000Z",
+        kind: "transfer",
+        from: "1",
+        to: "1",
+        symbol: "ETH",
+        quantity: 2,
+        toSymbol: "WETH",
+        toQuantity: 2,
+      },
+    ]);
+    const parsed = parseLedger({
+      cashFlows: [{ account: "1", time: "2025-05-31T20:00:00.000Z", amount: 4000 }],
+      trades: out.trades,
+      events: out.events,
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+    const e = grade(parsed.ledger);
+    // One round trip from the ETH bought in June to the WETH sold in August, at June's cost.
+    expect(e.metrics.roundTrips).toBe(1);
+    expect(e.metrics.realizedPnl).toBeCloseTo(2000, 9);
+    expect(e.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
+  });
 });

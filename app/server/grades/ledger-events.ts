@@ -99,6 +99,25 @@ export function resolveEvents(
         break;
       }
       case "fee": {
+        if (e.data.quantity !== undefined) {
+          // Paid in kind (a wallet's gas). Units whose price was not known leave as a sale at 0:
+          // equity falls by their value all the same, as a loss of their cost rather than a fee.
+          const quantity = num(e.data.quantity);
+          const price = e.data.price === undefined ? 0 : num(e.data.price);
+          if (e.symbol && quantity > 0 && price >= 0)
+            events.push({
+              id,
+              time: e.time,
+              kind: "fee",
+              account: e.account,
+              symbol: e.symbol,
+              quantity,
+              price,
+              ...(e.currency ? { currency: e.currency } : {}),
+            });
+          else skip("fee in kind without its quantity");
+          break;
+        }
         const amount = num(e.data.amount);
         if (amount > 0)
           events.push({
@@ -173,6 +192,26 @@ export function resolveEvents(
             ...(e.currency ? { currency: e.currency } : {}),
           });
         else skip(`${e.kind} without its quantity or price`);
+        break;
+      }
+      case "wrap": {
+        // Wrapping within the wallet: its lots arrive as the other symbol, cost and dates kept.
+        const quantity = num(e.data.quantity);
+        const toSymbol = str(e.data.toSymbol);
+        const toQuantity = e.data.toQuantity === undefined ? quantity : num(e.data.toQuantity);
+        if (e.symbol && toSymbol && toSymbol !== e.symbol && quantity > 0 && toQuantity > 0)
+          events.push({
+            id,
+            time: e.time,
+            kind: "transfer",
+            from: e.account,
+            to: e.account,
+            symbol: e.symbol,
+            quantity,
+            toSymbol,
+            toQuantity,
+          });
+        else skip("wrap without its quantities");
         break;
       }
       case "fx": {

@@ -349,7 +349,7 @@ export async function pricesAt(
 export async function swapPriceLookup(
   chain: { kind: "evm"; chainId: number } | { kind: "solana" },
   transactions: WalletTransaction[],
-  opts: { nativeToken?: string; transfers?: boolean } = {},
+  opts: Parameters<typeof pricesNeeded>[1] = {},
 ): Promise<PriceLookup> {
   const instrumentOf = (token: string) => walletTokenInstrument(chain, token);
   const needs = pricesNeeded(transactions, opts).flatMap((n) => {

@@ -138,6 +138,7 @@ async function mappedEvmChain(row: StepRow<EvmWalletCursor>, address: string, ch
   const transactions = evmTransactions(address, chain, rows);
   const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, {
     nativeToken: nativeToken(chain),
+    wrappedToken: chain.wrapped,
     transfers: true,
   });
   const valued = mapEvmTransactions(chain, transactions, priceAt);
@@ -148,6 +149,7 @@ async function mappedEvmChain(row: StepRow<EvmWalletCursor>, address: string, ch
     skipped: {
       ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
+      ...(valued.feesSkipped ? { "network fee paid from coins the import never saw": valued.feesSkipped } : {}),
     },
   };
   keepMapped(key, mapped);

@@ -3,7 +3,7 @@ import {
   fetchSolanaPage,
   mapSolanaTransactions,
   solanaPageTransactions,
-  WSOL_MINT,
+  SOLANA_SWAPS,
   type SolanaPagePayload,
 } from "~/sources/solana.server";
 import { DEMO_SOLANA_RPC_URL } from "~/sources/wallet-demo";
@@ -105,10 +105,7 @@ async function mappedSolana(row: StepRow<SolanaCursor>, address: string): Promis
       (typeof p.payload === "string" ? JSON.parse(p.payload) : p.payload) as SolanaPagePayload,
     ),
   );
-  const priceAt = await swapPriceLookup({ kind: "solana" }, transactions, {
-    nativeToken: WSOL_MINT,
-    transfers: true,
-  });
+  const priceAt = await swapPriceLookup({ kind: "solana" }, transactions, { ...SOLANA_SWAPS, transfers: true });
   const valued = mapSolanaTransactions(transactions, priceAt);
   if (valued.warnings.length)
     log("debug", "solana import warnings", { importId: row.id, warnings: valued.warnings.slice(0, 5) });
@@ -117,6 +114,7 @@ async function mappedSolana(row: StepRow<SolanaCursor>, address: string): Promis
     skipped: {
       ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
+      ...(valued.feesSkipped ? { "network fee paid from coins the import never saw": valued.feesSkipped } : {}),
     },
   };
   keepMapped(key, mapped);

@@ -257,7 +257,8 @@ export interface EvaluationsTable {
   created_at: DefaultTimestamp;
 }
 
-export type LedgerEventKind = "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel" | "receive" | "send" | "fx";
+export type LedgerEventKind =
+  "income" | "fee" | "shares" | "spinoff" | "merger" | "cancel" | "receive" | "send" | "fx" | "wrap";
 export interface LedgerEventsTable {
   id: Generated<number>;
   linked_account_id: number;
