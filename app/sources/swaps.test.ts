@@ -280,4 +280,67 @@ describe("valueSwaps", () => {
       expect(rent.events).toEqual([expect.objectContaining({ kind: "wrap", quantity: 1, toQuantity: 1 })]);
     });
   });
+
+  describe("airdrops", () => {
+    const opts = { nativeToken: "eth", nativeSymbol: "ETH", wrappedToken: "weth", transfers: true };
+    const eth = (id: string, amount: number): SwapLeg => ({ id, token: "eth", symbol: "ETH", amount, stable: false });
+
+    it("reads a token first received in a transaction the wallet sent, nothing out, as income in kind", () => {
+      const priceAt: PriceLookup = (token) => (token === "arb" ? 1.2 : token === "eth" ? 2000 : undefined);
+      const r = valueSwaps(
+        [
+          tx("d", 1, [eth("d:1", 1)]),
+          tx("claim", 2, [tok("ARB", "claim:1", 500)], 0.001),
+          tx("nopx", 3, [tok("DROP", "nopx:1", 100)], 0.001),
+        ],
+        { ...opts, priceAt },
+      );
+      expect(r.events.filter((e) => e.kind === "income")).toEqual([
+        {
+          externalId: "claim:1",
+          time: new Date(Date.UTC(2025, 5, 2)),
+          kind: "income",
+          symbol: "ARB",
+          quantity: 500,
+          price: 1.2,
+          source: "defillama",
+        },
+        // Without any price it is still income, at 0: the later sale realizes what it brings.
+        {
+          externalId: "nopx:1",
+          time: new Date(Date.UTC(2025, 5, 3)),
+          kind: "income",
+          symbol: "DROP",
+          quantity: 100,
+          price: 0,
+        },
+      ]);
+      expect(r.transfersSkipped).toBe(0);
+    });
+
+    it("keeps a deposit a deposit: sent by someone else, a token met before, the native coin, or with something out", () => {
+      const priceAt: PriceLookup = () => 2;
+      const r = valueSwaps(
+        [
+          // Sent by someone else (the wallet paid no fee).
+          tx("a", 1, [tok("UNI", "a:1", 10)]),
+          // UNI again, in a transaction the wallet sent: a token it had, back (a protocol's withdrawal).
+          tx("b", 2, [tok("UNI", "b:1", 5)], 0.001),
+          // The native coin and its wrapped form back from a bridge the wallet called.
+          tx("c", 3, [eth("c:1", 1)], 0.001),
+          tx("d", 4, [tok("WETH", "d:1", 1)], 0.001),
+          // Something went out: a swap, not a claim.
+          tx("e", 5, [tok("UNI", "e:1", -1), tok("NEW", "e:2", 3)], 0.001),
+        ],
+        { ...opts, priceAt },
+      );
+      expect(r.events.filter((e) => e.kind === "income")).toEqual([]);
+      expect(r.events.filter((e) => e.kind === "receive").map((e) => e.externalId)).toEqual([
+        "a:1",
+        "b:1",
+        "c:1",
+        "d:1",
+      ]);
+    });
+  });
 });

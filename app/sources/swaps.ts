@@ -31,6 +31,11 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * wrapped token in (or back), one for one, is a `wrap` event (the engine's transfer within the
  * account with a `toSymbol`): the lots keep their cost and dates, no trade, no round trip
  * (DECISIONS 212, 213). Anywhere else the wrapped token is a token of its own (WETH, WSOL).
+ *
+ * Airdrops, with `transfers`: a token the wallet meets for the first time, received in a transaction
+ * the wallet sent itself (it paid the fee) with nothing going out, is a claim: `income` in kind at
+ * its USD price then (0 when none is known), not a deposit (DECISIONS 213). The engine counts it at
+ * no more than a trusted price, so a token nobody else trades adds nothing until it is sold.
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -143,6 +148,26 @@ export function pricesNeeded(
   return out;
 }
 
+/**
+ * The tokens a transaction claims (an airdrop, a reward): sent by the wallet (it paid the fee),
+ * nothing out, each token received for the first time and neither the native coin, its wrapped
+ * form nor a stablecoin (a bridge's payout or a withdrawal of the owner's own coins).
+ */
+function claimedTokens(
+  tx: WalletTransaction,
+  outs: SwapLeg[],
+  ins: SwapLeg[],
+  seen: ReadonlySet<string>,
+  opts: SwapOptions,
+): ReadonlySet<string> {
+  const claimed = new Set<string>();
+  if (!(tx.fee !== undefined && tx.fee > 0) || outs.length > 0) return claimed;
+  for (const leg of ins)
+    if (!leg.stable && !seen.has(leg.token) && leg.token !== opts.nativeToken && leg.token !== opts.wrappedToken)
+      claimed.add(leg.token);
+  return claimed;
+}
+
 export function valueSwaps(transactions: WalletTransaction[], opts: SwapOptions = {}): SwapValuation {
   const sorted = [...transactions].sort((a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id));
   if (!opts.nativeSymbol) return valueSorted(sorted, opts, () => 0).valuation;
@@ -179,6 +204,8 @@ function valueSorted(
   let nativeHeld = 0;
   const heldAfter: number[] = [];
   let feesPaid = 0;
+  // Tokens met in an earlier transaction: one received back (a protocol's withdrawal) is no airdrop.
+  const seen = new Set<string>();
   const held = (leg: SwapLeg, quantity: number) => {
     if (leg.token === opts.nativeToken) nativeHeld += quantity;
   };
@@ -189,6 +216,8 @@ function valueSorted(
   for (const [i, tx] of sorted.entries()) {
     if (i > 0) heldAfter.push(nativeHeld);
     const { outs, ins } = netLegs(tx);
+    const claimed = claimedTokens(tx, outs, ins, seen, opts);
+    for (const leg of [...outs, ...ins]) seen.add(leg.token);
     const nativePrice = opts.nativeToken
       ? (historical(opts.nativeToken, tx.time) ?? lastPrice.get(opts.nativeToken))
       : undefined;
@@ -242,6 +271,19 @@ function valueSorted(
           // Worth less than half a millionth of a dollar, the flow rounds to 0 and moves nothing.
           const amount = round(leg.amount);
           if (amount !== 0) cashFlows.push({ externalId: leg.id, time: tx.time, amount });
+          continue;
+        }
+        if (claimed.has(leg.token)) {
+          const price = historical(leg.token, tx.time);
+          events.push({
+            externalId: leg.id,
+            time: tx.time,
+            kind: "income",
+            symbol: leg.symbol,
+            quantity,
+            price: price ?? 0,
+            ...(price !== undefined ? { source: "defillama" } : {}),
+          });
           continue;
         }
         const price = historical(leg.token, tx.time) ?? lastPrice.get(leg.token);

@@ -139,6 +139,48 @@ describe("resolveEvents", () => {
     expect(e.metrics.accountFees).toBeCloseTo(4.2, 9);
   });
 
+  it("maps an airdrop claimed as income in kind: counted at 0 without a trusted price, its sale realized", () => {
+    const sale = { ...trade("s", "2025-06-10T20:00:00.000Z", "sell", 100, 3, "DROP"), assetClass: "crypto" as const };
+    const out = resolveEvents(
+      [sale],
+      [
+        ev("a1", "2025-06-02T20:00:00.000Z", "income", "DROP", {
+          symbol: "DROP",
+          quantity: 100,
+          price: 5,
+          source: "defillama",
+        }),
+        ev("a2", "2025-06-03T20:00:00.000Z", "income", "DROP", { symbol: "DROP", quantity: 0, price: 5 }),
+      ],
+    );
+    expect(out.events).toEqual([
+      {
+        id: "1:a1",
+        time: "2025-06-02T20:00:00.000Z",
+        kind: "income",
+        account: "1",
+        symbol: "DROP",
+        quantity: 100,
+        price: 5,
+        source: "defillama",
+      },
+    ]);
+    expect(out.skipped).toEqual({ "income in kind without its quantity": 1 });
+    const parsed = parseLedger({
+      cashFlows: [{ account: "1", time: "2025-06-01T20:00:00.000Z", amount: 1000 }],
+      trades: out.trades,
+      events: out.events,
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const e = grade(parsed.ledger);
+    // Not a deposit, and worth nothing until sold: the sale's 300 is the gain.
+    expect(e.metrics.deposits).toBe(1000);
+    expect(e.metrics.income).toBe(0);
+    expect(e.metrics.realizedPnl).toBeCloseTo(300, 9);
+    expect(e.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
+  });
+
   it("makes a wrap a transfer within the account to the wrapped symbol: cost and dates kept, no round trip", () => {
     const crypto = (t: ReturnType<typeof trade>) => ({ ...t, assetClass: "crypto" as const });
     const out = resolveEvents(

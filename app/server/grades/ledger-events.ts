@@ -84,6 +84,26 @@ export function resolveEvents(
     const id = `${e.account}:${e.externalId}`;
     switch (e.kind) {
       case "income": {
+        if (e.data.quantity !== undefined) {
+          // In kind (an airdrop): the engine counts it at no more than a trusted price (DECISIONS 212).
+          const quantity = num(e.data.quantity);
+          const price = num(e.data.price);
+          const source = str(e.data.source);
+          if (e.symbol && quantity > 0 && price >= 0)
+            events.push({
+              id,
+              time: e.time,
+              kind: "income",
+              account: e.account,
+              symbol: e.symbol,
+              quantity,
+              price,
+              ...(source ? { source } : {}),
+              ...(e.currency ? { currency: e.currency } : {}),
+            });
+          else skip("income in kind without its quantity");
+          break;
+        }
         const amount = num(e.data.amount);
         if (amount > 0)
           events.push({
