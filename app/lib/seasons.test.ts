@@ -10,6 +10,7 @@ import {
   seasonWinners,
   shiftSeason,
   SEASON_POINTS,
+  dueSeasons,
   type SeasonCurvePoint,
 } from "./seasons";
 
@@ -137,5 +138,38 @@ describe("ranking and winners", () => {
     const paid = seasonWinners(many);
     expect(paid).toHaveLength(10);
     expect(paid.map((w) => w.points)).toEqual([...SEASON_POINTS]);
+  });
+});
+
+describe("dueSeasons", () => {
+  const now = new Date("2027-03-01T00:05:00Z");
+  it("closes last month, and catches up on every month left open since the first open one", () => {
+    expect(dueSeasons([{ month: "2027-02", closed: false }], now)).toEqual(["2027-02"]);
+    expect(
+      dueSeasons(
+        [
+          { month: "2026-11", closed: true },
+          { month: "2026-12", closed: false },
+        ],
+        now,
+      ),
+    ).toEqual(["2026-12", "2027-01", "2027-02"]);
+    // All closed up to December: January and February are due.
+    expect(dueSeasons([{ month: "2026-12", closed: true }], now)).toEqual(["2027-01", "2027-02"]);
+  });
+
+  it("never closes the running season or months before seasons began, nor a month closed by hand", () => {
+    expect(dueSeasons([{ month: "2027-03", closed: false }], now)).toEqual([]);
+    expect(dueSeasons([], now)).toEqual([]);
+    expect(
+      dueSeasons(
+        [
+          { month: "1990-05", closed: true },
+          { month: "2027-01", closed: false },
+          { month: "2027-02", closed: true },
+        ],
+        now,
+      ),
+    ).toEqual(["2027-01"]);
   });
 });

@@ -104,3 +104,23 @@ export function seasonWinners<T extends { score: number; rank: number }>(ranked:
     .filter((r) => r.score > 0 && r.rank <= SEASON_POINTS.length)
     .map((r) => ({ ...r, points: SEASON_POINTS[r.rank - 1]! }));
 }
+
+/**
+ * The seasons a close at `now` must close, oldest first: every past month from the earliest season
+ * still open (or, with none open, the month after the latest known) to last month. A month closed
+ * by hand out of order never widens the catch-up; the months before seasons existed are never paid.
+ */
+export function dueSeasons(known: { month: string; closed: boolean }[], now: Date): string[] {
+  const current = seasonOf(now);
+  const closed = new Set(known.filter((s) => s.closed).map((s) => s.month));
+  const open = known
+    .filter((s) => !s.closed)
+    .map((s) => s.month)
+    .sort();
+  const latest = known
+    .map((s) => s.month)
+    .sort()
+    .at(-1);
+  const start = open[0] ?? (latest ? shiftSeason(latest, 1) : current);
+  return seasonsBetween(start, shiftSeason(current, -1)).filter((m) => !closed.has(m));
+}
