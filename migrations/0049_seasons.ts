@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Leaderboard seasons (issue 34 point 6, docs/GRADING.md "Seasons", DECISIONS 215): a season is a
+// Leaderboard seasons (issue 34 point 6, docs/GRADING.md "Seasons"): a season is a
 // UTC calendar month ("YYYY-MM"). `seasons` has a row per season the closing job knows of; the
 // first is the month this migration ran in (closing catches up from the earliest row, so a deploy
 // never pays out for months before seasons existed). Closing sets closed_at once (a conditional

@@ -9,6 +9,7 @@ const { getDb } = await import("~/server/platform/db.server");
 const seasons = await import("~/server/community/seasons.server");
 const points = await import("~/server/community/points.server");
 const { seasonOf, shiftSeason } = await import("~/lib/seasons");
+const { Seasons } = await import("~/server/http/api-schemas.server");
 
 let seq = 0;
 const tag = `${Date.now().toString(36)}${process.pid}`;
@@ -183,5 +184,18 @@ describe.skipIf(!process.env.DATABASE_URL)("the seasons page", () => {
     expect(await (await get("/market/traders", { cookie })).text()).toContain('href="/seasons"');
     // Members only, as the market.
     expect((await get("/seasons")).status).toBe(302);
+
+    // The same in the JSON API, in the shape its schema documents.
+    const api = await get("/api/portal/seasons", { cookie });
+    expect(api.status).toBe(200);
+    const body = Seasons.parse(await api.json());
+    const names = body.data.standings.map((s) => s.last_name);
+    expect(names.indexOf(`Leader${tag}`)).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf(`Runner${tag}`)).toBeGreaterThan(names.indexOf(`Leader${tag}`));
+    expect(body.data.me).toBeNull();
+    expect(body.data.past.find((p) => p.month === past)?.winners).toMatchObject([
+      { rank: 1, id: champion, points: 1000 },
+    ]);
+    expect((await get("/api/portal/seasons")).status).toBe(401);
   });
 });

@@ -19,7 +19,7 @@ import { notify } from "./notifications.server";
 import { applyPoints } from "./points.server";
 
 /**
- * Leaderboard seasons (issue 34 point 6; docs/GRADING.md "Seasons", DECISIONS 215). A season is a
+ * Leaderboard seasons (issue 34 point 6; docs/GRADING.md "Seasons"). A season is a
  * UTC month; its standings are computed on read from each trader's latest verified grade made in
  * the month (not demo, not self-reported; a provisional one leaves the trader unranked), scored by
  * the pure seasonScore. Closing a past season (the `season-close` job, monthly, once per cluster)
