@@ -99,7 +99,7 @@ export default function Seasons() {
         )}
       </section>
 
-      <details className="card">
+      <details className="card season-rules">
         <summary>How seasons work</summary>
         <p>
           A season is a calendar month in UTC. Your standing comes from your latest verified grade made in the month:
