@@ -48,6 +48,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("season_winners_pkey", ["month", "user_id"])
     .addUniqueConstraint("season_winners_rank", ["month", "rank"])
     .execute();
+  // The standings read each trader's latest verified grade of a month: those grades by time.
+  await sql`create index evaluations_season on evaluations (created_at) where not demo and not self_reported and score is not null`.execute(
+    db,
+  );
   await sql`insert into seasons (month) values (to_char(now() at time zone 'UTC', 'YYYY-MM'))`.execute(db);
   await kinds(db, [...KINDS, "season_win"]);
 }
@@ -55,6 +59,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`delete from notifications where kind = 'season_win'`.execute(db);
   await kinds(db, KINDS);
+  await sql`drop index if exists evaluations_season`.execute(db);
   await db.schema.dropTable("season_winners").execute();
   await db.schema.dropTable("seasons").execute();
 }

@@ -1,15 +1,19 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { get, signUp } from "../support/http";
 
 // Leaderboard seasons (issue 34 point 6): closing a season in process (points once, verified grades
 // only, winners told), and the /seasons page over HTTP against the built server, which reads the
 // same database (on PGlite there is none to share, so the page's data part needs PostgreSQL).
 if (!process.env.DATABASE_URL) process.env.DATA_DIR = "memory://";
-const { getDb } = await import("~/server/platform/db.server");
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const seasons = await import("~/server/community/seasons.server");
 const points = await import("~/server/community/points.server");
 const { seasonOf, shiftSeason } = await import("~/lib/seasons");
 const { Seasons } = await import("~/server/http/api-schemas.server");
+
+beforeAll(async () => {
+  await migrateToLatest();
+});
 
 let seq = 0;
 const tag = `${Date.now().toString(36)}${process.pid}`;
