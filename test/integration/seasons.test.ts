@@ -118,6 +118,8 @@ describe("closing a season", () => {
     const after = await Promise.all(all.map((id) => points.pointsBalance(id)));
     expect(after.map((b, i) => b - before[i]!)).toEqual([1000, 750, 0, 0, 0, 0, 0]);
     for (const id of [first, second]) expect(await points.ledgerSum(id)).toBe(await points.pointsBalance(id));
+    // The points history says what paid them.
+    expect((await points.pointsHistory(first))[0]).toMatchObject({ amount: 1000, reason: `season:${month}` });
 
     const told = await seasonWins(all);
     expect(told.map((n) => n.user_id).sort((a, b) => a - b)).toEqual([first, second].sort((a, b) => a - b));

@@ -169,7 +169,7 @@ export async function closeSeason(month: string, now = new Date()): Promise<Clos
           points: w.points,
         })
         .execute();
-      await applyPoints(trx, w.userId, w.points, "season", `season:${month}:${w.userId}`);
+      await applyPoints(trx, w.userId, w.points, `season:${month}`, `season:${month}:${w.userId}`);
       await notify(trx, {
         to: w.userId,
         kind: "season_win",
