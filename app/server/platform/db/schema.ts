@@ -503,7 +503,7 @@ export interface PassGrantsTable {
   granted_at: DefaultTimestamp;
 }
 
-// 0049_seasons: leaderboard seasons (community/seasons.server.ts), one row per UTC month known.
+// 0048_seasons: leaderboard seasons (community/seasons.server.ts), one row per UTC month known.
 export interface SeasonsTable {
   /** "YYYY-MM". */
   month: string;
