@@ -29,6 +29,7 @@ const {
   sealedSecretsProblem,
   closeDb,
   compactionJob,
+  seasonCloseJob,
   createAdmission,
   createLiveStreams,
   cspNonce,
@@ -159,6 +160,7 @@ try {
     "currency-regrade": currencyRegradeJob,
     "mail-deliver": mailJob,
     "leaderboard-compact": compactionJob,
+    "season-close": seasonCloseJob,
     push: pushJob,
   });
 } catch (error) {

@@ -40,6 +40,7 @@ import * as m0044 from "./0044_more_exchanges";
 import * as m0045 from "./0045_contract_index";
 import * as m0046 from "./0046_okx_bybit";
 import * as m0047 from "./0047_price_confidence";
+import * as m0048 from "./0048_seasons";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   "0045_contract_index": m0045,
   "0046_okx_bybit": m0046,
   "0047_price_confidence": m0047,
+  "0048_seasons": m0048,
 };

@@ -45,6 +45,14 @@ describe("notificationText", () => {
     expect(notificationText({ kind: "grade_done", count: 1, actor: null, data: { tier: "Gold" } })).toBe(
       "Your new grade is ready: Gold",
     );
+    expect(
+      notificationText({
+        kind: "season_win",
+        count: 1,
+        actor: null,
+        data: { month: "2026-11", label: "November 2026", rank: 2, points: 750 },
+      }),
+    ).toBe("You finished #2 in the November 2026 season: 750 points");
     const recomputed = (data: Record<string, unknown>) =>
       notificationText({ kind: "grade_recomputed", count: 1, actor: null, data });
     expect(recomputed({ version: "3.0.0", from: "Gold", to: "Silver", fromScore: 61.2, toScore: 48 })).toBe(

@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = [
   "import_failed",
   "grade_done",
   "grade_recomputed",
+  "season_win",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -37,6 +38,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   import_failed: "Failed imports",
   grade_done: "Automatic grades after an import",
   grade_recomputed: "Your grade recomputed (a new engine, a new base currency)",
+  season_win: "Your leaderboard season rewards",
 };
 
 export type NotificationText = {
@@ -82,6 +84,13 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
       return `Your new grade is ready${str(data.tier) ? `: ${str(data.tier)}` : ""}`;
     case "grade_recomputed":
       return recomputedText(data);
+    case "season_win": {
+      // "You finished #2 in the November 2026 season: 750 points".
+      const rank = num(data.rank);
+      const points = num(data.points) ?? 0;
+      const season = str(data.label) ?? "the last";
+      return `You finished ${rank ? `#${rank}` : "in the top ten"} in the ${season} season: ${formatNumber(points, 0)} points`;
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { signUp } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
-// The scheduled work (the digest, the leaderboard's compaction, mail delivery) runs on pg-boss's
+// The scheduled work (the digest, the leaderboard's compaction, mail delivery, closing seasons) runs on pg-boss's
 // clock once per cluster, in the processes with job workers only (DECISIONS 171).
 
 const started: RunningServer[] = [];
@@ -77,10 +77,14 @@ describe.skipIf(!process.env.DATABASE_URL)("scheduled work in a cluster", () => 
         { name: "leaderboard-compact", cron: "* * * * *" },
         { name: "mail-deliver", cron: "* * * * *" },
         { name: "notification-digest", cron: "*/15 * * * *" },
+        { name: "season-close", cron: "5 0 1 * *" },
       ]);
       // The digest's quarter hours would outlast the test: every minute here, as the next cron
       // check (within 30 s) reads it.
-      await client.query("update pgboss.schedule set cron = '* * * * *' where name = 'notification-digest'");
+      // So does the monthly season close (its run here closes nothing: no past season is open).
+      await client.query(
+        "update pgboss.schedule set cron = '* * * * *' where name in ('notification-digest', 'season-close')",
+      );
       const count = async (queue: string) =>
         Number(
           (
@@ -91,8 +95,11 @@ describe.skipIf(!process.env.DATABASE_URL)("scheduled work in a cluster", () => 
           ).rows[0]!.n,
         );
       await waitFor(
-        "a compaction and a digest job",
-        async () => ((await count("leaderboard-compact")) && (await count("notification-digest")) ? true : undefined),
+        "a compaction, a digest and a season-close job",
+        async () =>
+          (await count("leaderboard-compact")) && (await count("notification-digest")) && (await count("season-close"))
+            ? true
+            : undefined,
         60_000,
       );
 
@@ -109,7 +116,7 @@ describe.skipIf(!process.env.DATABASE_URL)("scheduled work in a cluster", () => 
 
       // One job per minute slot at most, whatever the number of processes.
       const slots = Math.floor(Date.now() / 60_000) - Math.floor(since / 60_000) + 1;
-      for (const queue of ["leaderboard-compact", "notification-digest"]) {
+      for (const queue of ["leaderboard-compact", "notification-digest", "season-close"]) {
         const jobs = Number(
           (await client.query<{ n: string }>("select count(*) as n from pgboss.job where name = $1", [queue])).rows[0]!
             .n,
@@ -119,7 +126,7 @@ describe.skipIf(!process.env.DATABASE_URL)("scheduled work in a cluster", () => 
         expect(done(first, queue) + done(second, queue), queue).toBeGreaterThanOrEqual(1);
       }
       // The web replica runs no job: the scheduled ones and mail go to the workers.
-      for (const queue of ["leaderboard-compact", "notification-digest", "mail-deliver"])
+      for (const queue of ["leaderboard-compact", "notification-digest", "season-close", "mail-deliver"])
         expect(done(web, queue), queue).toBe(0);
       expect(done(first, "mail-deliver") + done(second, "mail-deliver")).toBeGreaterThanOrEqual(1);
     } finally {

@@ -37,6 +37,7 @@ export const memberRoutes: RouteCase[] = [
   { path: "/community", auth: true, heading: "Community" },
   { path: "/market/traders", auth: true, heading: "Market" },
   { path: "/market/trades", auth: true, heading: "Market" },
+  { path: "/seasons", auth: true, heading: "Seasons" },
   { path: "/profile", auth: true, heading: /@|example\.com/ },
   ...["posts", "replies", "likes", "following", "followers", "stats", "account", "holdings", "history"].map((t) => ({
     path: `/profile/${t}`,

@@ -26,6 +26,9 @@ export default function MarketTraders() {
   return (
     <section>
       <h2>Top traders</h2>
+      <p className="muted small">
+        Each month&rsquo;s most consistent verified traders win points: <Link to="/seasons">Seasons</Link>.
+      </p>
       <Form method="get" className="filters">
         <input type="hidden" name="sort_by" value={sort_by} />
         <input type="hidden" name="order" value={order} />

@@ -450,6 +450,40 @@ export const Leaderboard = envelope(
   ),
   PageMeta,
 ).openapi("Leaderboard");
+const seasonTrader = {
+  ...traderRef,
+  rank: z.number().int(),
+  name: z.string().nullable(),
+  tier: z.string().nullable().openapi({ description: "The tier of the verified grade the season counts." }),
+  score: z.number().openapi({ description: "Season score: annualised Sharpe ratio of the season's active days." }),
+};
+const SeasonStanding = z.object({
+  ...seasonTrader,
+  active_days: z.number().int(),
+  return: z.number().openapi({ description: "Time-weighted return over the season's days, a fraction." }),
+  prize: z.number().int().openapi({ description: "Points the rank would win if the season closed now (0: none)." }),
+});
+export const Seasons = envelope(
+  z.object({
+    season: z.object({
+      month: z.string().openapi({ example: "2026-12" }),
+      label: z.string(),
+      ends_at: isoTime,
+      days_left: z.number().int(),
+      ranked: z.number().int(),
+    }),
+    standings: z.array(SeasonStanding).openapi({ description: "The top 50, best first." }),
+    me: SeasonStanding.nullable().openapi({ description: "The caller's own place, null when not ranked." }),
+    past: z.array(
+      z.object({
+        month: z.string(),
+        label: z.string(),
+        closed_at: isoTime,
+        winners: z.array(z.object({ ...seasonTrader, points: z.number().int() })),
+      }),
+    ),
+  }),
+).openapi("Seasons");
 export const MarketTrades = envelope(
   z.array(
     z.object({

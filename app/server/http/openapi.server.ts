@@ -317,6 +317,14 @@ route({
 });
 route({
   method: "get",
+  path: "/api/portal/seasons",
+  tags: ["Community"],
+  responses: {
+    200: json(S.Seasons, "The running leaderboard season's standings and the past seasons' winners (GRADING.md §7b)."),
+  },
+});
+route({
+  method: "get",
   path: "/api/portal/notifications",
   tags: ["Community"],
   request: { query: NOTIFICATIONS_QUERY },

@@ -395,6 +395,7 @@ export const importJobHandlers: {
       | "evaluate"
       | "mail-deliver"
       | "leaderboard-compact"
+      | "season-close"
       | "push"
     >
   ]: JobHandler<N>;

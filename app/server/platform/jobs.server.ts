@@ -25,6 +25,7 @@ export type JobName =
   | "currency-regrade"
   | "mail-deliver"
   | "leaderboard-compact"
+  | "season-close"
   | "push";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
@@ -46,6 +47,8 @@ export type JobData = {
   "mail-deliver": Record<string, never>;
   // market_leaderboard_counts folded (community/market.server.ts).
   "leaderboard-compact": Record<string, never>;
+  // Past leaderboard seasons closed: winners stored, paid and told (community/seasons.server.ts).
+  "season-close": Record<string, never>;
   // A notification sent by Web Push to these recipients' browsers (community/push.server.ts).
   push: { kind: NotificationKind; subject: string; userIds: number[] };
 };
@@ -61,6 +64,8 @@ const SCHEDULES: { [N in JobName]?: string } = {
   "leaderboard-compact": "* * * * *",
   // The retries, and mail whose sender died (its lease passed); new mail queues a job of its own.
   "mail-deliver": "* * * * *",
+  // The month just ended, five minutes in (and any month a missed run left open).
+  "season-close": "5 0 1 * *",
 };
 export type JobHandler<N extends JobName> = (
   data: JobData[N],
@@ -144,6 +149,8 @@ function queues(): PgBoss.Queue[] {
     // slot. The e-mail digest (notifications.server.ts) is idempotent; so is compaction.
     { name: "notification-digest", ...shared, policy: "stately", retryLimit: 2, retryDelay: 60 },
     { name: "leaderboard-compact", ...shared, policy: "stately", retryLimit: 0 },
+    // Closing a season is idempotent (a closed season is skipped), so a failed run simply retries.
+    { name: "season-close", ...shared, policy: "stately", retryLimit: 3, retryDelay: 300 },
     // One waiting (short), any number running: each mail is claimed with a lease (mail.server.ts), so
     // runs side by side send it once, and a run stuck in a dead worker holds up no mail.
     { name: "mail-deliver", ...shared, policy: "short", retryLimit: 0 },

@@ -425,6 +425,8 @@ export interface Database {
   plaid_webhooks_seen: PlaidWebhooksSeenTable;
   pass_grants: PassGrantsTable;
   points_ledger: PointsLedgerTable;
+  seasons: SeasonsTable;
+  season_winners: SeasonWinnersTable;
   stakes: StakesTable;
   wallet_registrations: WalletRegistrationsTable;
   star_applications: StarApplicationsTable;
@@ -502,6 +504,24 @@ export interface PassGrantsTable {
   granted_at: DefaultTimestamp;
 }
 
+// 0048_seasons: leaderboard seasons (community/seasons.server.ts), one row per UTC month known.
+export interface SeasonsTable {
+  /** "YYYY-MM". */
+  month: string;
+  closed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+/** A closed season's paid ranks: unique by season and trader, and by season and rank. */
+export interface SeasonWinnersTable {
+  month: string;
+  user_id: number;
+  rank: number;
+  score: number;
+  active_days: number;
+  season_return: number;
+  tier: string | null;
+  points: number;
+}
 export interface PointsLedgerTable {
   id: Generated<string>;
   user_id: number;
