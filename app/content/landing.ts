@@ -206,7 +206,8 @@ export const token: TokenTeaser = {
     { title: "Staking", description: "Lock tokens for longer commitments and larger leaderboard multipliers." },
     {
       title: "Leaderboard rewards",
-      description: "Periodic rewards for top traders, weighted toward risk-adjusted consistency.",
+      description:
+        "Monthly seasons: the ten most consistent verified traders of each month win points when it closes (see Seasons).",
     },
     { title: "Trader clubs", description: "Member groups organised around strategies and markets, some led by Stars." },
     {
