@@ -30,6 +30,7 @@ const {
   closeDb,
   compactionJob,
   seasonCloseJob,
+  tradeAlertJobHandlers,
   createAdmission,
   createLiveStreams,
   cspNonce,
@@ -162,6 +163,7 @@ try {
     "leaderboard-compact": compactionJob,
     "season-close": seasonCloseJob,
     push: pushJob,
+    ...tradeAlertJobHandlers,
   });
 } catch (error) {
   console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);

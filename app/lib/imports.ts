@@ -7,7 +7,7 @@ export type ImportView = {
   linked_account_id: number;
   account_label: string;
   kind: LinkedAccountKind;
-  reason: "link" | "evaluation" | "webhook" | "retry" | "poll";
+  reason: "link" | "evaluation" | "webhook" | "retry" | "poll" | "sync";
   state: ImportState;
   fetched: number;
   total: number | null;

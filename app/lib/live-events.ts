@@ -12,8 +12,22 @@ export type LiveEventMap = {
   unread: { notifications: number };
   /** An import's progress (the account page's progress bar). */
   import: { import_id: number; state: string; fetched: number; total: number | null };
-  /** Reserved for live trade alerts (issue 34 point 3): not sent yet. */
-  trade_alert: { trader_id: number; symbol: string; side: "buy" | "sell" };
+  /**
+   * A live trade alert (issue 34 point 3, DECISIONS 215): a trader the user subscribes to traded,
+   * told no earlier than the trader's delay. `share` is the trade's value over the portfolio's
+   * (0–1, null when unknown); `quantity` only when the trader shows sizes; never a sum of money.
+   * `tier` is the trader's verified tier (null for none or a self-reported grade).
+   */
+  trade_alert: {
+    alert_id: string;
+    trader_id: number;
+    symbol: string;
+    side: "buy" | "sell";
+    tier: string | null;
+    share: number | null;
+    quantity: number | null;
+    traded_at: string;
+  };
 };
 
 export type LiveKind = keyof LiveEventMap;

@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = [
   "grade_done",
   "grade_recomputed",
   "season_win",
+  "trade_alert",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -39,6 +40,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   grade_done: "Automatic grades after an import",
   grade_recomputed: "Your grade recomputed (a new engine, a new base currency)",
   season_win: "Your leaderboard season rewards",
+  trade_alert: "Live trade alerts of traders you subscribe to",
 };
 
 export type NotificationText = {
@@ -91,7 +93,28 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
       const season = str(data.label) ?? "the last";
       return `You finished ${rank ? `#${rank}` : "in the top ten"} in the ${season} season: ${formatNumber(points, 0)} points`;
     }
+    case "trade_alert":
+      return tradeAlertText(who, data);
   }
+}
+
+/**
+ * "Ann bought AAPL · 3.2% of the portfolio · Gold" (issue 34 point 3). The share is the trade's
+ * value over the portfolio's; a quantity appears only when the trader shows sizes, and never a sum
+ * of money.
+ */
+function tradeAlertText(who: string, data: Record<string, unknown>): string {
+  const symbol = str(data.symbol) ?? "a position";
+  const verb = data.side === "sell" ? "sold" : "bought";
+  const quantity = num(data.quantity);
+  const share = num(data.share);
+  const tier = str(data.tier);
+  const parts = [
+    `${who} ${verb} ${quantity !== null ? `${formatNumber(quantity, quantity % 1 ? 4 : 0)} ` : ""}${symbol}`,
+  ];
+  if (share !== null) parts.push(`${formatNumber(share * 100, share >= 0.1 ? 0 : 1)}% of the portfolio`);
+  if (tier) parts.push(tier);
+  return parts.join(" · ");
 }
 
 /**

@@ -397,6 +397,9 @@ export const importJobHandlers: {
       | "leaderboard-compact"
       | "season-close"
       | "push"
+      | "trade-alert"
+      | "trade-alert-deliver"
+      | "trade-alert-sync"
     >
   ]: JobHandler<N>;
 } = {

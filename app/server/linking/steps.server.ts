@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { EvmMapped } from "~/sources/evm.server";
 import { notify } from "../community/notifications.server";
+import { markBeforeTrades, recordTradeAlerts } from "../community/trade-alerts.server";
 import { getDb, type DB } from "../platform/db.server";
 import type { ImportReason, ImportState, LinkedAccountKind } from "../platform/db/schema";
 import { enqueue, wake } from "../platform/jobs.server";
@@ -152,6 +153,8 @@ export async function commitStep<C extends object>(
   const began = performance.now();
   let followed = false;
   await db.transaction().execute(async (trx) => {
+    // Live trade alerts: where the account's trades stood, when its trader shares them live.
+    const mark = await markBeforeTrades(trx, row.user_id, row.linked_account_id);
     const tradesAdded = await write(trx);
     const updated = await trx
       .updateTable("imports")
@@ -171,6 +174,7 @@ export async function commitStep<C extends object>(
       .where("id", "=", row.id)
       .returning(["reason", "trades_added", "again"])
       .executeTakeFirstOrThrow();
+    if (mark && tradesAdded) await recordTradeAlerts(trx, mark, updated.reason);
     // New data came while this ran (Plaid's full history after its first 30 days): the import that
     // follows grades and tells; a grade of the part would be replaced within the minute.
     if (finishing && updated.again) {
@@ -179,7 +183,8 @@ export async function commitStep<C extends object>(
     }
     // The history is in: told now (the automatic grade, if any, is its own notification). An
     // evaluation's own re-import is not news: the user is watching it.
-    if (finishing && updated.reason !== "evaluation") {
+    // Nor is a scheduled sync (trade alerts) that found nothing new: it runs every few minutes.
+    if (finishing && updated.reason !== "evaluation" && !(updated.reason === "sync" && !updated.trades_added)) {
       const account = await trx
         .selectFrom("linked_accounts")
         .select(["institution_name", "label"])

@@ -26,7 +26,10 @@ export type JobName =
   | "mail-deliver"
   | "leaderboard-compact"
   | "season-close"
-  | "push";
+  | "push"
+  | "trade-alert"
+  | "trade-alert-deliver"
+  | "trade-alert-sync";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
@@ -51,6 +54,13 @@ export type JobData = {
   "season-close": Record<string, never>;
   // A notification sent by Web Push to these recipients' browsers (community/push.server.ts).
   push: { kind: NotificationKind; subject: string; userIds: number[] };
+  // A live trade alert, from the trader's delay on: its audience picked, its batches queued
+  // (community/trade-alerts.server.ts). The audience defaults to the trader's subscribers.
+  "trade-alert": { alertId: string; audience?: { kind: "subscribers" } };
+  // One batch of an alert's recipients, each checked again as it is delivered.
+  "trade-alert-deliver": { alertId: string; userIds: number[]; audience?: { kind: "subscribers" } };
+  // Wallets and exchange accounts of traders who share trades live, imported again.
+  "trade-alert-sync": Record<string, never>;
 };
 
 /**
@@ -66,6 +76,8 @@ const SCHEDULES: { [N in JobName]?: string } = {
   "mail-deliver": "* * * * *",
   // The month just ended, five minutes in (and any month a missed run left open).
   "season-close": "5 0 1 * *",
+  // Live trade alerts' wallets and exchanges (each account at most every 15 minutes).
+  "trade-alert-sync": "*/5 * * * *",
 };
 export type JobHandler<N extends JobName> = (
   data: JobData[N],
@@ -156,6 +168,11 @@ function queues(): PgBoss.Queue[] {
     { name: "mail-deliver", ...shared, policy: "short", retryLimit: 0 },
     // A push is a courtesy beside the bell: retried only when the database failed under it.
     { name: "push", ...shared, retryLimit: 2, retryDelay: 10 },
+    // Trade alerts: a fan-out is claimed once and a batch's recipients once each (their tables'
+    // keys), so a retry after a failure, or a crash after the commit, tells nobody twice.
+    { name: "trade-alert", ...shared, retryLimit: 3, retryDelay: 30 },
+    { name: "trade-alert-deliver", ...shared, retryLimit: 3, retryDelay: 30 },
+    { name: "trade-alert-sync", ...shared, policy: "stately", retryLimit: 0 },
   ];
 }
 

@@ -427,6 +427,10 @@ export interface Database {
   points_ledger: PointsLedgerTable;
   seasons: SeasonsTable;
   season_winners: SeasonWinnersTable;
+  trade_alert_settings: TradeAlertSettingsTable;
+  trade_alert_subscriptions: TradeAlertSubscriptionsTable;
+  trade_alerts: TradeAlertsTable;
+  trade_alert_deliveries: TradeAlertDeliveriesTable;
   stakes: StakesTable;
   wallet_registrations: WalletRegistrationsTable;
   star_applications: StarApplicationsTable;
@@ -511,6 +515,46 @@ export interface SeasonsTable {
   closed_at: NullableTimestamp;
   created_at: DefaultTimestamp;
 }
+// Live trade alerts (migration 0049, DECISIONS 215).
+export type TradeAlertDelay = "none" | "15m" | "eod";
+export interface TradeAlertSettingsTable {
+  user_id: number;
+  enabled: Generated<boolean>;
+  delay: ColumnType<TradeAlertDelay, TradeAlertDelay | undefined, TradeAlertDelay>;
+  hide_sizes: Generated<boolean>;
+  /** When the trader last turned alerts on: trades before that day (UTC) are never alerted. */
+  since: NullableTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface TradeAlertSubscriptionsTable {
+  trader_id: number;
+  subscriber_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface TradeAlertsTable {
+  id: Generated<string>;
+  trader_id: number;
+  linked_account_id: number;
+  external_id: string;
+  trade_id: string | null;
+  symbol: string;
+  side: "buy" | "sell";
+  traded_at: Timestamp;
+  deliver_at: Timestamp;
+  tier: string | null;
+  share: number | null;
+  fanned_out_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface TradeAlertDeliveriesTable {
+  alert_id: string;
+  user_id: number;
+  created_at: DefaultTimestamp;
+}
+
 /** A closed season's paid ranks: unique by season and trader, and by season and rank. */
 export interface SeasonWinnersTable {
   month: string;
@@ -591,7 +635,7 @@ export interface PriceRangesTable {
 // 0010_imports
 import type { ImportState } from "../../../lib/imports";
 export type { ImportState };
-export type ImportReason = "link" | "evaluation" | "webhook" | "retry" | "poll";
+export type ImportReason = "link" | "evaluation" | "webhook" | "retry" | "poll" | "sync";
 export interface ImportsTable {
   id: Generated<number>;
   user_id: number;
