@@ -212,7 +212,8 @@ export const token: TokenTeaser = {
     { title: "Trader clubs", description: "Member groups organised around strategies and markets, some led by Stars." },
     {
       title: "Live trade alerts",
-      description: "Opt-in alerts from verified traders who choose to share their activity.",
+      description:
+        "Live today: follow a trader who shares trades live and get an alert when they trade (symbol, side, verified tier, share of the portfolio), after the delay they choose.",
     },
   ],
   note: "Planned features, not live. Points have no monetary value, no token is offered today, and nothing on Grader is investment advice.",

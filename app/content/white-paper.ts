@@ -104,7 +104,7 @@ export const sections: WhitePaperSection[] = [
 <p>The idea is to let a member hold their access in their own wallet rather than only in our database. A membership NFT would be a token in the holder's wallet that Grader recognises when the holder signs in and proves wallet ownership, the same way wallets are proved today: by signing a message. Planned benefits include:</p>
 <ul>
 <li>Evaluation allowances comparable to a paid pass, renewed for the duration of the membership.</li>
-<li>Access to planned member spaces such as trader clubs and live trade alerts.</li>
+<li>Access to planned member spaces such as trader clubs. (Live trade alerts already exist for every member: follow a trader who shares trades live and subscribe to their alerts.)</li>
 <li>A visible membership mark on the holder's profile.</li>
 </ul>
 <h2>Design considerations</h2>
@@ -197,7 +197,7 @@ export const sections: WhitePaperSection[] = [
 <li><strong>Staking.</strong> Locking tokens to earn leaderboard multipliers and staking rewards, extending today's points staking.</li>
 <li><strong>Leaderboard rewards.</strong> Periodic rewards for top-ranked traders, weighted toward risk-adjusted consistency rather than raw returns.</li>
 <li><strong>Trader clubs.</strong> Access to member-run groups organised around strategies or markets, some led by Stars.</li>
-<li><strong>Live trade alerts.</strong> Opt-in alerts from verified traders who choose to share their activity, with their grade and verification shown alongside.</li>
+<li><strong>Live trade alerts.</strong> These exist today for every member, without a token: a trader opts in to share trades live (with a delay and sizes hidden if they choose), and followers who subscribe get an alert with the symbol, the side, the trader's verified tier and the trade's share of the portfolio. A token could add perks around them; the alerts themselves stay free.</li>
 <li><strong>Product payments.</strong> Paying for evaluation passes and memberships, alongside card payments, which will stay available.</li>
 </ul>
 <p>One principle is fixed: <strong>tokens will never buy a grade.</strong> Grades come only from imported data and the evaluation engine. Utility covers access, recognition and rewards, never credibility itself.</p>

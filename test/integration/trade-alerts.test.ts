@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
+import { get, postForm, signUp } from "../support/http";
 
 // Live trade alerts (issue 34 point 3, DECISIONS 215), in process on the test database: an import
 // step of an opted-in trader records alerts and queues their jobs (pg-boss's own table is read to
@@ -409,5 +410,95 @@ describe("live trade alerts", () => {
     expect(
       await db.selectFrom("imports").select("id").where("linked_account_id", "=", on.accountId).execute(),
     ).toHaveLength(1);
+  });
+});
+
+// The pages over HTTP against the built server (same database; PGlite has none to share): plain
+// form posts, as a browser without JavaScript sends them.
+describe.skipIf(!process.env.DATABASE_URL)("the settings page and the profile's subscribe form", () => {
+  async function idOf(email: string) {
+    const db = await getDb();
+    return (await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+  }
+
+  it("opts in with a delay and hidden sizes, then a follower subscribes and unsubscribes", async () => {
+    const trader = await signUp();
+    const fan = await signUp();
+    const traderId = await idOf(trader.email);
+    const fanId = await idOf(fan.email);
+
+    // Off by default; the settings page links to it.
+    expect(await (await get("/user/settings", { cookie: trader.cookie })).text()).toContain(
+      'href="/user/settings/live-alerts"',
+    );
+    const page = await (await get("/user/settings/live-alerts", { cookie: trader.cookie })).text();
+    expect(page).toMatch(/<h1[^>]*>Live trade alerts<\/h1>/);
+    expect(page).toMatch(/<input type="checkbox" name="enabled" value="on"\/>/);
+    // Not opted in: the profile offers no alerts.
+    await postForm(`/u/${traderId}`, { intent: "follow", redirect_to: `/u/${traderId}` }, { cookie: fan.cookie });
+    expect(await (await get(`/u/${traderId}`, { cookie: fan.cookie })).text()).not.toContain("live trade alerts");
+
+    // A mistake comes back with what was typed, not a 5xx.
+    const bad = await postForm(
+      "/user/settings/live-alerts",
+      { enabled: "on", delay: "1h", sizes: "shown" },
+      {
+        cookie: trader.cookie,
+      },
+    );
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain("Choose when your trades are shared.");
+    expect(badHtml).toContain('<input type="radio" name="sizes" checked="" value="shown"/>');
+
+    const saved = await postForm(
+      "/user/settings/live-alerts",
+      { enabled: "on", delay: "eod", sizes: "hidden" },
+      {
+        cookie: trader.cookie,
+      },
+    );
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain("Your trades are shared live with your subscribers.");
+    expect(await alerts.getTradeAlertSettings(traderId)).toMatchObject({
+      enabled: true,
+      delay: "eod",
+      hideSizes: true,
+    });
+
+    // The follower subscribes from the profile (a redirect back, as the follow button does).
+    expect(await (await get(`/u/${traderId}`, { cookie: fan.cookie })).text()).toContain("Get live trade alerts");
+    const on = await postForm(
+      `/u/${traderId}`,
+      { intent: "alerts-on", redirect_to: `/u/${traderId}` },
+      {
+        cookie: fan.cookie,
+      },
+    );
+    expect(on.status).toBe(303);
+    expect(await alerts.alertSubscription(fanId, traderId)).toEqual({ available: true, subscribed: true });
+    expect(await (await get(`/u/${traderId}`, { cookie: fan.cookie })).text()).toContain("Stop live trade alerts");
+    await postForm(`/u/${traderId}`, { intent: "alerts-off", redirect_to: `/u/${traderId}` }, { cookie: fan.cookie });
+    expect(await alerts.alertSubscription(fanId, traderId)).toEqual({ available: true, subscribed: false });
+
+    // Someone who does not follow is told to follow first, and refused if they post anyway.
+    const stranger = await signUp();
+    expect(await (await get(`/u/${traderId}`, { cookie: stranger.cookie })).text()).toContain(
+      "Shares trades live: follow to get alerts",
+    );
+    const refused = await postForm(
+      `/u/${traderId}`,
+      { intent: "alerts-on", redirect_to: `/u/${traderId}` },
+      {
+        cookie: stranger.cookie,
+      },
+    );
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("Follow this trader first");
+
+    // The notification settings offer the kind, with push.
+    const notif = await (await get("/user/settings/notifications", { cookie: fan.cookie })).text();
+    expect(notif).toContain('value="trade_alert"');
+    expect(notif).toContain("Live trade alerts of traders you subscribe to");
   });
 });

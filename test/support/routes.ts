@@ -64,6 +64,7 @@ export const memberRoutes: RouteCase[] = [
   { path: "/user/settings", auth: true, heading: "Settings" },
   { path: "/user/settings/change-password", auth: true, heading: "Change password" },
   { path: "/user/settings/notifications", auth: true, heading: "Notifications" },
+  { path: "/user/settings/live-alerts", auth: true, heading: "Live trade alerts" },
   { path: "/notifications", auth: true, heading: "Notifications" },
   { path: "/portal/settings", auth: true, heading: "Settings" },
   { path: "/portal/dashboard", auth: true, heading: "Dashboard" },

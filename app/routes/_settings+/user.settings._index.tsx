@@ -276,6 +276,10 @@ export default function Settings() {
       <p>
         <Link to="/user/settings/notifications">Notifications</Link>
       </p>
+      <p>
+        <Link to="/user/settings/live-alerts">Live trade alerts</Link>{" "}
+        <span className="muted small">(share my trades live)</span>
+      </p>
     </div>
   );
 }

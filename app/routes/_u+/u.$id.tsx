@@ -10,6 +10,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { follow, isFollowing, unfollow } from "~/server/community/follows.server";
 import { isBlockedEitherWay, sendMessage, setBlocked } from "~/server/community/messages.server";
 import { reportUser } from "~/server/community/posts.server";
+import { alertSubscription, subscribeToAlerts, unsubscribeFromAlerts } from "~/server/community/trade-alerts.server";
 import { getDb, getReadDbUnlessOwn } from "~/server/platform/db.server";
 import { Avatar } from "~/components/Avatar";
 import { SelfReportedTag } from "~/components/SelfReported";
@@ -34,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = await getDb();
   // Another's grade from the read database; the counts and follow state on the primary, as the
   // viewer's own follow changes them just before this loader runs.
-  const [grade, counts, following, blocked] = await Promise.all([
+  const [grade, counts, following, blocked, alerts] = await Promise.all([
     currentGradeSummary(trader.id, await getReadDbUnlessOwn(viewer.id, trader.id)),
     db
       .selectFrom("users")
@@ -43,6 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .executeTakeFirstOrThrow(),
     viewer.id === trader.id ? false : isFollowing(viewer.id, trader.id),
     viewer.id === trader.id ? false : isBlockedEitherWay(viewer.id, trader.id),
+    alertSubscription(viewer.id, trader.id),
   ]);
   return json({
     grade,
@@ -57,6 +59,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     self: viewer.id === trader.id,
     following,
     blocked,
+    // Live trade alerts: offered when the trader shares trades live (issue 34 point 3).
+    alerts,
     counts: { followers: counts.followers_count, following: counts.following_count },
   });
 }
@@ -64,7 +68,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 // Follow / unfollow (idempotent), message, report and block: form posts to /u/:id (this layout).
 // The message's body is judged by sendMessage; a report's reason is optional.
 const TraderForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.enum(["follow", "unfollow", "block", "unblock"]), redirect_to: formText }),
+  z.object({
+    intent: z.enum(["follow", "unfollow", "block", "unblock", "alerts-on", "alerts-off"]),
+    redirect_to: formText,
+  }),
   z.object({ intent: z.literal("message"), body: formText }),
   z.object({
     intent: z.literal("report"),
@@ -85,6 +92,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const result = form.intent === "follow" ? await follow(viewer.id, id) : await unfollow(viewer.id, id);
       if (!result.ok) return json(formError(result.message), { status: result.status });
       // Back to the tab the button is on, with or without JavaScript, in place of it in the history.
+      return replace(safeRedirect(form.redirect_to, `/u/${id}`), 303);
+    }
+    case "alerts-on":
+    case "alerts-off": {
+      const result =
+        form.intent === "alerts-on"
+          ? await subscribeToAlerts(viewer.id, id)
+          : await unsubscribeFromAlerts(viewer.id, id);
+      if (!result.ok) return json(formError(result.message), { status: result.status });
       return replace(safeRedirect(form.redirect_to, `/u/${id}`), 303);
     }
     case "message": {
@@ -129,7 +145,8 @@ export function ErrorBoundary() {
 }
 
 function TraderLayout({ children }: { children: ReactNode }) {
-  const { trader, grade, self, following, blocked, counts } = useRouteLoaderData<typeof loader>("routes/u.$id")!;
+  const { trader, grade, self, following, blocked, alerts, counts } =
+    useRouteLoaderData<typeof loader>("routes/u.$id")!;
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -179,6 +196,26 @@ function TraderLayout({ children }: { children: ReactNode }) {
                     {following ? "Unfollow" : "Follow"}
                   </button>
                 </Form>
+                {alerts.available && !blocked ? (
+                  following ? (
+                    <Form method="post" action={`/u/${trader.id}`} preventScrollReset>
+                      <input type="hidden" name="redirect_to" value={here} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value={alerts.subscribed ? "alerts-off" : "alerts-on"}
+                        className="btn btn-ghost"
+                        data-testid="trade-alerts"
+                      >
+                        {alerts.subscribed ? "Stop live trade alerts" : "Get live trade alerts"}
+                      </button>
+                    </Form>
+                  ) : (
+                    <span className="small muted" data-testid="trade-alerts">
+                      Shares trades live: follow to get alerts
+                    </span>
+                  )
+                ) : null}
                 {blocked ? null : (
                   <details className="message-box">
                     <summary className="btn btn-ghost">Message</summary>

@@ -35,19 +35,28 @@ const SYNC_MAX_ACCOUNTS = 200;
 /** The kinds the sync covers: wallets and exchanges (Plaid has its webhooks and its own poll). */
 const SYNC_KINDS = ["evm", "solana", ...LINKABLE_EXCHANGES] as const;
 
-export type TradeAlertSettings = { enabled: boolean; delay: AlertDelay; hideSizes: boolean; since: string | null };
+export type TradeAlertSettings = {
+  enabled: boolean;
+  delay: AlertDelay;
+  hideSizes: boolean;
+  since: string | null;
+  /** Where "the end of the day" is (users.time_zone). */
+  timeZone: string;
+};
 
 export async function getTradeAlertSettings(userId: number, db?: DB): Promise<TradeAlertSettings> {
   const row = await (db ?? (await getDb()))
-    .selectFrom("trade_alert_settings")
-    .select(["enabled", "delay", "hide_sizes", "since"])
-    .where("user_id", "=", userId)
+    .selectFrom("users")
+    .leftJoin("trade_alert_settings as s", "s.user_id", "users.id")
+    .select(["s.enabled", "s.delay", "s.hide_sizes", "s.since", "users.time_zone"])
+    .where("users.id", "=", userId)
     .executeTakeFirst();
   return {
     enabled: row?.enabled ?? false,
     delay: row?.delay ?? "15m",
     hideSizes: row?.hide_sizes ?? true,
     since: row?.since ? new Date(row.since).toISOString() : null,
+    timeZone: row?.time_zone ?? "UTC",
   };
 }
 
