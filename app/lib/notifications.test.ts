@@ -53,6 +53,18 @@ describe("notificationText", () => {
         data: { month: "2026-11", label: "November 2026", rank: 2, points: 750 },
       }),
     ).toBe("You finished #2 in the November 2026 season: 750 points");
+    // A live trade alert: the share and the tier; the quantity only when the trader shows sizes.
+    const alert = (data: Record<string, unknown>) =>
+      notificationText({ kind: "trade_alert", count: 1, actor: "Ann Lee", data });
+    expect(alert({ symbol: "AAPL", side: "buy", tier: "Gold", share: 0.052, quantity: null })).toBe(
+      "Ann Lee bought AAPL · 5.2% of the portfolio · Gold",
+    );
+    expect(alert({ symbol: "BTC", side: "sell", tier: null, share: 0.25, quantity: 0.125 })).toBe(
+      "Ann Lee sold 0.125 BTC · 25% of the portfolio",
+    );
+    expect(alert({ symbol: "TSLA", side: "buy", tier: "Legend", share: null, quantity: null })).toBe(
+      "Ann Lee bought TSLA · Legend",
+    );
     const recomputed = (data: Record<string, unknown>) =>
       notificationText({ kind: "grade_recomputed", count: 1, actor: null, data });
     expect(recomputed({ version: "3.0.0", from: "Gold", to: "Silver", fromScore: 61.2, toScore: 48 })).toBe(

@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { signUp } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
-// The scheduled work (the digest, the leaderboard's compaction, mail delivery, closing seasons) runs on pg-boss's
+// The scheduled work (the digest, the leaderboard's compaction, mail delivery, closing seasons, the
+// trade alerts' sync) runs on pg-boss's
 // clock once per cluster, in the processes with job workers only (DECISIONS 171).
 
 const started: RunningServer[] = [];
@@ -78,6 +79,7 @@ describe.skipIf(!process.env.DATABASE_URL)("scheduled work in a cluster", () => 
         { name: "mail-deliver", cron: "* * * * *" },
         { name: "notification-digest", cron: "*/15 * * * *" },
         { name: "season-close", cron: "5 0 1 * *" },
+        { name: "trade-alert-sync", cron: "*/5 * * * *" },
       ]);
       // The digest's quarter hours would outlast the test: every minute here, as the next cron
       // check (within 30 s) reads it.
