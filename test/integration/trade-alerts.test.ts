@@ -413,6 +413,30 @@ describe("live trade alerts", () => {
   });
 });
 
+// The same chain on real workers: the import step's job runs when due, queues its batch, and the
+// batch reaches the subscriber's bell and stream, with no call from the test.
+describe("on pg-boss's workers", () => {
+  it("takes an alert from the import to the subscriber", async () => {
+    const { startJobs, stopJobs } = await import("~/server/platform/jobs.server");
+    await startJobs({
+      "trade-alert": alerts.tradeAlertJobHandlers["trade-alert"],
+      "trade-alert-deliver": alerts.tradeAlertJobHandlers["trade-alert-deliver"],
+    });
+    try {
+      const t = await trader();
+      await alerts.saveTradeAlertSettings(t.id, { enabled: true, delay: "none", hideSizes: true });
+      const fan = await subscriber(t.id);
+      await importTrades(t, [{ externalId: `w-${tag}-1`, time: new Date(Date.now() - MIN), symbol: "NVDA" }]);
+      const deadline = Date.now() + 30_000;
+      while ((await bell(fan)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await bell(fan)).toMatchObject([{ data: { symbol: "NVDA", side: "buy", quantity: null } }]);
+      expect(await stream(fan)).toHaveLength(1);
+    } finally {
+      await stopJobs(5_000);
+    }
+  }, 60_000);
+});
+
 // The pages over HTTP against the built server (same database; PGlite has none to share): plain
 // form posts, as a browser without JavaScript sends them.
 describe.skipIf(!process.env.DATABASE_URL)("the settings page and the profile's subscribe form", () => {

@@ -65,6 +65,8 @@ export async function exportUserData(userId: number) {
     points,
     notifications,
     notificationSettings,
+    alertSettings,
+    alertSubscriptions,
   ] = await Promise.all([
     ofAccounts(() =>
       db
@@ -166,6 +168,17 @@ export async function exportUserData(userId: number) {
       .orderBy("id")
       .execute(),
     db.selectFrom("notification_settings").select(["muted", "digest"]).where("user_id", "=", userId).executeTakeFirst(),
+    db
+      .selectFrom("trade_alert_settings")
+      .select(["enabled", "delay", "hide_sizes", "since"])
+      .where("user_id", "=", userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom("trade_alert_subscriptions")
+      .select(["trader_id", "created_at"])
+      .where("subscriber_id", "=", userId)
+      .orderBy("created_at")
+      .execute(),
   ]);
   return {
     exported_at: new Date().toISOString(),
@@ -194,6 +207,8 @@ export async function exportUserData(userId: number) {
     points,
     notifications,
     notification_settings: notificationSettings ?? null,
+    // Live trade alerts: sharing one's own trades, and the traders one gets alerts of.
+    trade_alerts: { settings: alertSettings ?? null, subscriptions: alertSubscriptions },
   };
 }
 
