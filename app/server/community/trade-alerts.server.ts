@@ -18,7 +18,7 @@ import { notify } from "./notifications.server";
  * sizes are hidden; followers subscribe per trader. An import step that stores new recent trades of
  * an opted-in trader records one alert per trade (unique by account and external id: a re-import
  * alerts nothing twice) and queues its `trade-alert` job to start no earlier than the delay. That
- * job picks the audience and queues `trade-alert-deliver` jobs of ALERT_BATCH recipients; each
+ * job picks the audiences and queues `trade-alert-deliver` jobs of ALERT_BATCH recipients; each
  * delivers to the bell (so to push and the digest, per the recipient's settings) and the live
  * stream. Everything a trader can change (opting out, a longer delay, hiding sizes, a block) is
  * read again when the alert is delivered.
@@ -190,19 +190,24 @@ function deliverAt(time: ReturnType<typeof sql>, delay: ReturnType<typeof sql>, 
 // ---- The audience ------------------------------------------------------------------------------
 
 /**
- * Who an alert goes to. Today a trader's subscribers; a club stream adds an audience of its own
- * (its members, for a member's trade) here and in entitled() — the rules every audience shares (the
- * delay, hidden sizes, blocks, muted kinds, once per person) are in deliverTradeAlert.
+ * Who an alert goes to: one or more audiences, each listed when the alert fans out and checked
+ * again per batch. Today a trader's subscribers. A club stream (issue 34 point 4) adds
+ * `{ kind: "club", clubId }` for each club the trader belongs to in audiencesOf, and its members in
+ * audienceOf and entitled; the rules every audience shares (the delay, the opt-in, hidden sizes,
+ * blocks, muted kinds, once per person across audiences) stay in deliverTradeAlert.
  */
 export type AlertAudience = { kind: "subscribers" };
 
-/** Everyone in the audience of `traderId`'s alerts, by id. */
+/** The audiences of a trader's alerts. */
+async function audiencesOf(_db: DB, _traderId: number): Promise<AlertAudience[]> {
+  return [{ kind: "subscribers" }];
+}
+
+/** Everyone in one audience of `traderId`'s alerts, by id. */
 async function audienceOf(db: DB, traderId: number, audience: AlertAudience): Promise<number[]> {
   switch (audience.kind) {
-    case "subscribers": {
-      const rows = await entitledSubscribers(db, traderId, null);
-      return rows;
-    }
+    case "subscribers":
+      return entitledSubscribers(db, traderId, null);
   }
 }
 
@@ -266,7 +271,7 @@ const secondsUntil = (due: Date, now: Date) => Math.max(0, Math.ceil((new Date(d
  * the delivery batches, once (a conditional update). `now` is the test's clock.
  */
 export async function tradeAlertJob(
-  data: { alertId: string; audience?: AlertAudience },
+  data: { alertId: string },
   now = new Date(),
 ): Promise<{ batches: number; waiting?: number }> {
   const db = await getDb();
@@ -286,9 +291,10 @@ export async function tradeAlertJob(
     });
     return { batches: 0, waiting: wait };
   }
-  const audience = data.audience ?? { kind: "subscribers" };
   const { tier, share } = await tierAndShare(db, alert);
-  const recipients = await audienceOf(db, alert.trader_id, audience);
+  const audiences: { audience: AlertAudience; recipients: number[] }[] = [];
+  for (const audience of await audiencesOf(db, alert.trader_id))
+    audiences.push({ audience, recipients: await audienceOf(db, alert.trader_id, audience) });
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .updateTable("trade_alerts")
@@ -299,12 +305,13 @@ export async function tradeAlertJob(
       .executeTakeFirst();
     if (!claimed) return { batches: 0 };
     let batches = 0;
-    for (let i = 0; i < recipients.length; i += ALERT_BATCH, batches++)
-      await enqueue(trx, "trade-alert-deliver", {
-        alertId: alert.id,
-        audience,
-        userIds: recipients.slice(i, i + ALERT_BATCH),
-      });
+    for (const { audience, recipients } of audiences)
+      for (let i = 0; i < recipients.length; i += ALERT_BATCH, batches++)
+        await enqueue(trx, "trade-alert-deliver", {
+          alertId: alert.id,
+          audience,
+          userIds: recipients.slice(i, i + ALERT_BATCH),
+        });
     return { batches };
   });
 }
@@ -429,7 +436,7 @@ export async function tradeAlertSyncJob(): Promise<number> {
 
 /** The queues' handlers (server.ts); the jobs' own clock is the process's. */
 export const tradeAlertJobHandlers = {
-  "trade-alert": async (data: { alertId: string; audience?: AlertAudience }) => {
+  "trade-alert": async (data: { alertId: string }) => {
     await tradeAlertJob(data);
   },
   "trade-alert-deliver": async (data: { alertId: string; userIds: number[]; audience?: AlertAudience }) => {

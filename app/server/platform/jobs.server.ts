@@ -54,10 +54,11 @@ export type JobData = {
   "season-close": Record<string, never>;
   // A notification sent by Web Push to these recipients' browsers (community/push.server.ts).
   push: { kind: NotificationKind; subject: string; userIds: number[] };
-  // A live trade alert, from the trader's delay on: its audience picked, its batches queued
-  // (community/trade-alerts.server.ts). The audience defaults to the trader's subscribers.
-  "trade-alert": { alertId: string; audience?: { kind: "subscribers" } };
-  // One batch of an alert's recipients, each checked again as it is delivered.
+  // A live trade alert, from the trader's delay on: its audiences listed, its batches queued
+  // (community/trade-alerts.server.ts).
+  "trade-alert": { alertId: string };
+  // One batch of an alert's recipients in one audience (absent: the trader's subscribers), each
+  // checked again as it is delivered.
   "trade-alert-deliver": { alertId: string; userIds: number[]; audience?: { kind: "subscribers" } };
   // Wallets and exchange accounts of traders who share trades live, imported again.
   "trade-alert-sync": Record<string, never>;
