@@ -5,6 +5,7 @@ import { get, postForm, signUp } from "../support/http";
 // and Star approvals written in process into the same PostgreSQL (the server reads them).
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const { openReportedPosts } = await import("~/server/accounts/admin.server");
+const { Clubs } = await import("~/server/http/api-schemas.server");
 
 beforeAll(async () => {
   await migrateToLatest();
@@ -73,7 +74,7 @@ async function create(t: Trader, name: string, extra: Record<string, string> = {
 async function createOk(t: Trader, name: string, extra: Record<string, string> = {}) {
   const res = await create(t, name, extra);
   expect(res.status, await res.clone().text()).toBe(303);
-  const slug = res.headers.get("location")!.match(/^\/clubs\/([a-z0-9-]+)\?created=1$/)![1]!;
+  const slug = res.headers.get("location")!.match(/^\/clubs\/([a-z0-9-]+)\?notice=created$/)![1]!;
   return slug;
 }
 
@@ -388,5 +389,48 @@ describe("finding clubs", () => {
     expect(page).toMatch(new RegExp(`og:image" content="[^"]*/clubs/${slug}/card\\.png"`));
     expect(page).toContain("Log in to join");
     expect((await get(`/clubs/no-such-club-${run}`)).status).toBe(404);
+
+    const card = await get(`/clubs/${slug}/card.png`);
+    expect(card.status).toBe(200);
+    expect(card.headers.get("content-type")).toBe("image/png");
+    const bytes = new Uint8Array(await card.arrayBuffer());
+    expect([...bytes.slice(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");
+    // 1200 × 630, from the IHDR chunk.
+    const view = new DataView(bytes.buffer);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([1200, 630]);
+    expect((await get(`/clubs/no-such-club-${run}/card.png`)).status).toBe(404);
+  });
+
+  it("GET /api/portal/clubs lists and searches clubs with the caller's place, as documented", async () => {
+    const owner = await trader();
+    await grade(owner.id, "Gold", 70);
+    const slug = await createOk(owner, `Api Club ${run}`, { join_policy: "request", min_tier: "Bronze" });
+    const asker = await trader();
+    await grade(asker.id, "Bronze", 25);
+    await act(asker, slug, { intent: "join" });
+    const res = await get(`/api/portal/clubs?q=${encodeURIComponent(`api club ${run}`)}`, { cookie: asker.cookie });
+    expect(res.status).toBe(200);
+    const raw = (await res.json()) as { meta: unknown };
+    const body = Clubs.parse(raw);
+    expect(raw.meta).toEqual({ page: 1, page_size: 20, total: 1 });
+    expect(body.data[0]).toMatchObject({
+      slug,
+      name: `Api Club ${run}`,
+      join_policy: "request",
+      min_tier: "Bronze",
+      member_count: 1,
+      owner: { id: owner.id, username: owner.username },
+      membership: { role: "member", status: "pending" },
+    });
+    const theirs = Clubs.parse(
+      await (
+        await get(`/api/portal/clubs?q=${encodeURIComponent(`api club ${run}`)}`, { cookie: owner.cookie })
+      ).json(),
+    );
+    expect(theirs.data[0]!.membership).toEqual({ role: "owner", status: "active" });
+    const bad = await get("/api/portal/clubs?page=0", { cookie: asker.cookie });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/page/);
+    expect((await get("/api/portal/clubs")).status).toBe(401);
   });
 });

@@ -88,7 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = (args) => {
   const d = args.data;
-  if (!d) return seo(args, { title: "Nothing to see here! · Grader", noindex: true });
+  if (!d) return seo(args, { title: "Club not found · Grader", noindex: true });
   const c = d.club;
   const description =
     `${c.member_count} member${c.member_count === 1 ? "" : "s"}${c.markets ? ` · ${c.markets}` : ""}. ${c.description}`.slice(

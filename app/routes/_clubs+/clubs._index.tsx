@@ -74,7 +74,7 @@ export default function Clubs() {
       ) : null}
       <section aria-labelledby="all-clubs">
         <h2 id="all-clubs">{q ? `Clubs matching “${q}”` : "All clubs"}</h2>
-        <Form method="get" role="search" className="club-search">
+        <Form method="get" action="/clubs" role="search" className="club-search">
           <label htmlFor="club-q" className="visually-hidden">
             Search clubs
           </label>

@@ -30,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return json(formRefused(parsed), { status: 400 });
   const result = await createClub(user.id, parsed.data);
   if (!result.ok) return json(formError(result.message, parsed.values), { status: result.status });
-  return redirect(`/clubs/${result.slug}?created=1`, 303);
+  return redirect(`/clubs/${result.slug}?notice=created`, 303);
 }
 
 export default function NewClub() {

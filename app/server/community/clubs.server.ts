@@ -66,6 +66,12 @@ export const ClubSearch = z.object({
   page: z.coerce.number().int().min(1).max(1000).catch(1).default(1),
 });
 
+/** The JSON API's query (GET /api/portal/clubs): strict, so a bad value is a 400 that says which. */
+export const CLUBS_QUERY = z.object({
+  q: z.string().trim().max(100, "At most 100 characters.").optional(),
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+});
+
 /** "Crypto Swing Traders!" → "crypto-swing-traders"; letters outside a–z become dashes (or "club" if none is left). */
 export function slugify(name: string): string {
   const s = name
@@ -95,6 +101,7 @@ export type ClubView = {
     first_name: string | null;
     last_name: string | null;
     name: string | null;
+    avatar: string | null;
   };
 };
 
@@ -121,6 +128,7 @@ function clubQuery(db: DB) {
       "users.first_name",
       "users.last_name",
       "users.name as owner_name",
+      "users.avatar_url as owner_avatar",
     ]);
 }
 
@@ -143,6 +151,7 @@ function toClub(r: ClubRow): ClubView {
       first_name: r.first_name,
       last_name: r.last_name,
       name: r.owner_name,
+      avatar: r.owner_avatar,
     },
   };
 }
