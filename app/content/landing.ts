@@ -209,7 +209,11 @@ export const token: TokenTeaser = {
       description:
         "Monthly seasons: the ten most consistent verified traders of each month win points when it closes (see Seasons).",
     },
-    { title: "Trader clubs", description: "Member groups organised around strategies and markets, some led by Stars." },
+    {
+      title: "Trader clubs",
+      description:
+        "Live: member groups organised around strategies and markets, each with its own feed and leaderboard; Gold-or-better traders and Stars start them (see Clubs).",
+    },
     {
       title: "Live trade alerts",
       description: "Opt-in alerts from verified traders who choose to share their activity.",

@@ -196,7 +196,7 @@ export const sections: WhitePaperSection[] = [
 <ul>
 <li><strong>Staking.</strong> Locking tokens to earn leaderboard multipliers and staking rewards, extending today's points staking.</li>
 <li><strong>Leaderboard rewards.</strong> Periodic rewards for top-ranked traders, weighted toward risk-adjusted consistency rather than raw returns.</li>
-<li><strong>Trader clubs.</strong> Access to member-run groups organised around strategies or markets, some led by Stars.</li>
+<li><strong>Trader clubs.</strong> Member-run groups organised around strategies or markets, live today at /clubs: Gold-or-better traders and Stars start them, each has its own feed, members list and leaderboard. Token holders may gain access to clubs that ask for it.</li>
 <li><strong>Live trade alerts.</strong> Opt-in alerts from verified traders who choose to share their activity, with their grade and verification shown alongside.</li>
 <li><strong>Product payments.</strong> Paying for evaluation passes and memberships, alongside card payments, which will stay available.</li>
 </ul>
