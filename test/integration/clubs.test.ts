@@ -319,7 +319,10 @@ describe("the club feed, members and leaderboard", () => {
     expect((await postForm(`/posts/${id}`, { intent: "like" }, { cookie: b.cookie })).status).toBe(303);
     const thread = await get(`/posts/${id}`, { cookie: b.cookie });
     expect(thread.status).toBe(200);
-    expect(await thread.text()).toContain("Agreed");
+    const threadHtml = await thread.text();
+    expect(threadHtml).toContain("Agreed");
+    // The post's page leads back to its club, not to the community.
+    expect(threadHtml).toContain(`href="/clubs/${slug}"`);
 
     const reported = await postForm(
       `/posts/${id}`,

@@ -243,6 +243,12 @@ export async function createClub(ownerId: number, input: ClubInputData): Promise
   }
 }
 
+/** A club's name and slug by id: where a club post's page links back to. */
+export async function clubRef(clubId: number): Promise<{ slug: string; name: string } | null> {
+  const db = await getDb();
+  return (await db.selectFrom("clubs").select(["slug", "name"]).where("id", "=", clubId).executeTakeFirst()) ?? null;
+}
+
 export async function getClub(slug: string): Promise<ClubView | null> {
   const db = await getDb();
   const row = await clubQuery(db).where("clubs.slug", "=", slug).executeTakeFirst();
