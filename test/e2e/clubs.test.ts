@@ -136,6 +136,9 @@ describe.skipIf(skipE2E)("clubs without JavaScript", () => {
     for (const width of [375, 1280]) {
       const ctx = await sessionContext(browser, owner.cookie, { viewport: { width, height: 800 } });
       const page = await ctx.newPage();
+      // The pages hydrate: a script error on the client fails the test.
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
       for (const path of ["/clubs", clubUrl.replace(baseUrl(), ""), `${clubUrl.replace(baseUrl(), "")}?tab=members`]) {
         await page.goto(baseUrl() + path);
         expect(
@@ -144,6 +147,7 @@ describe.skipIf(skipE2E)("clubs without JavaScript", () => {
         ).toBeLessThanOrEqual(width);
         expect(await seriousViolations(page), `${path} at ${width}`).toEqual([]);
       }
+      expect(errors).toEqual([]);
       await ctx.close();
     }
   });

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { z } from "zod";
 import { GradeBadge } from "~/components/GradeBadge";
 import { EmptyState, Page } from "~/components/Page";
 import { Composer, PostCard } from "~/components/PostCard";
@@ -13,10 +12,10 @@ import { parseBefore } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { TIERS, type Tier } from "~/lib/vocabulary";
 import {
+  ClubPageAction,
   clubLeaderboard,
   clubMembers,
   clubQueue,
-  ClubReportInput,
   clubReports,
   decideClubReport,
   getClub,
@@ -24,10 +23,9 @@ import {
   joinClub,
   leaveClub,
   membershipOf,
-  ModerateInput,
   moderateMember,
 } from "~/server/community/clubs.server";
-import { clubFeed, createPost, PostBody } from "~/server/community/posts.server";
+import { clubFeed, createPost } from "~/server/community/posts.server";
 import { readForm } from "~/server/http/guards.server";
 import { getSessionUser, requireUser } from "~/server/http/session.server";
 
@@ -104,18 +102,11 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   ];
 };
 
-const ActionForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.enum(["join", "leave"]) }),
-  PostBody.extend({ intent: z.literal("post") }),
-  ModerateInput.extend({ intent: z.literal("moderate") }),
-  ClubReportInput.extend({ intent: z.literal("report_decision") }),
-]);
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const club = await clubOr404(params.slug);
   const here = `/clubs/${club.slug}`;
-  const parsed = parseForm(ActionForm, await readForm(request));
+  const parsed = parseForm(ClubPageAction, await readForm(request));
   if (!parsed.ok) {
     const message = parsed.errors.intent ? "Unknown action." : (Object.values(parsed.errors)[0] ?? "Check the form.");
     return json(formError(message, parsed.values), { status: 400 });

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../platform/db.server";
 import type { ClubJoinPolicy, ClubMemberStatus, ClubRole } from "../platform/db/schema";
-import { setPostHidden } from "./posts.server";
+import { PostBody, setPostHidden } from "./posts.server";
 import type { Refusal } from "~/lib/refusal";
 import { TIERS, type Tier } from "~/lib/vocabulary";
 
@@ -654,3 +654,11 @@ export async function decideClubReport(
     return { ok: true as const };
   });
 }
+
+/** The forms of a club's page (/clubs/:slug), one schema by `intent`. */
+export const ClubPageAction = z.discriminatedUnion("intent", [
+  z.object({ intent: z.enum(["join", "leave"]) }),
+  PostBody.extend({ intent: z.literal("post") }),
+  ModerateInput.extend({ intent: z.literal("moderate") }),
+  ClubReportInput.extend({ intent: z.literal("report_decision") }),
+]);
