@@ -312,6 +312,13 @@ describe("the club feed, members and leaderboard", () => {
     expect((await get(`/posts/${id}`, { cookie: outsider.cookie })).status).toBe(404);
     expect((await postForm(`/posts/${id}`, { intent: "report" }, { cookie: outsider.cookie })).status).toBe(404);
     expect((await clubData(outsider, slug)).feed).toBeNull();
+    // An operator reads a reported club post from /admin, but cannot reply to it.
+    const operator = await trader();
+    await (await getDb()).updateTable("users").set({ is_admin: true }).where("id", "=", operator.id).execute();
+    expect((await get(`/posts/${id}`, { cookie: operator.cookie })).status).toBe(200);
+    expect((await postForm(`/posts/${id}`, { intent: "reply", body: "op" }, { cookie: operator.cookie })).status).toBe(
+      404,
+    );
 
     expect((await postForm(`/posts/${id}`, { intent: "reply", body: "Agreed" }, { cookie: b.cookie })).status).toBe(
       303,

@@ -169,6 +169,11 @@ export async function mayUseClubPost(exec: DB, clubId: number | null, userId: nu
   return Boolean(row);
 }
 
+async function isAdmin(exec: DB, userId: number): Promise<boolean> {
+  const row = await exec.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst();
+  return Boolean(row?.is_admin);
+}
+
 const notMember = {
   ok: false as const,
   status: 403 as const,
@@ -285,7 +290,8 @@ export async function getPost(id: string, viewerId: number): Promise<PostView | 
   const row = await selectPosts(db.selectFrom("posts")).where("posts.id", "=", id).executeTakeFirst();
   if (!row) return null;
   if (row.hidden_at && row.author_id !== viewerId) return null;
-  if (!(await mayUseClubPost(db, row.club_id, viewerId))) return null;
+  // Operators read any club's post (reports reach /admin), but act on it only from /admin.
+  if (!(await mayUseClubPost(db, row.club_id, viewerId)) && !(await isAdmin(db, viewerId))) return null;
   return (await toViews([row as Row], viewerId))[0]!;
 }
 
