@@ -42,6 +42,7 @@ import * as m0046 from "./0046_okx_bybit";
 import * as m0047 from "./0047_price_confidence";
 import * as m0048 from "./0048_seasons";
 import * as m0049 from "./0049_trade_alerts";
+import * as m0050 from "./0050_clubs";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   "0047_price_confidence": m0047,
   "0048_seasons": m0048,
   "0049_trade_alerts": m0049,
+  "0050_clubs": m0050,
 };

@@ -363,3 +363,54 @@ export async function warmUpCardFonts(): Promise<void> {
   });
 }
 if (process.env.NODE_ENV === "production") setTimeout(() => void warmUpCardFonts().catch(() => {}), 250).unref();
+
+/**
+ * A plain 1200×630 Open Graph card for a page that is not a grade (a trader club): a title and a
+ * few lines on the cards' background, in Inter. Text the bundled fonts cannot draw is the caller's
+ * to replace (canDraw) before it gets here.
+ */
+export async function renderPlainCardPng(title: string, lines: string[]): Promise<Buffer> {
+  const width = 1200;
+  const height = 630;
+  const files = facesForText(`${title}${lines.join("")}`) ?? [];
+  const fonts = fontSetFor(files);
+  const h = createElement;
+  const element = h(
+    "div",
+    {
+      style: {
+        display: "flex",
+        flexDirection: "column",
+        justifyContent: "space-between",
+        width: "100%",
+        height: "100%",
+        padding: 72,
+        background: "#0c1222",
+        color: "#f4f6fb",
+        fontFamily: "Inter",
+      },
+    },
+    h("div", { style: { display: "flex", fontSize: 32, color: "#8ea0c4" } }, "Grader · Trader club"),
+    h(
+      "div",
+      { style: { display: "flex", flexDirection: "column" } },
+      h("div", { style: { display: "flex", fontSize: 72, fontWeight: 700, lineHeight: 1.1 } }, title),
+      ...lines.map((line) =>
+        h("div", { style: { display: "flex", fontSize: 34, marginTop: 20, color: "#c9d3e8" } }, line),
+      ),
+    ),
+    h("div", { style: { display: "flex", fontSize: 28, color: "#8ea0c4" } }, "Verified traders talk trades"),
+  );
+  await loadYoga();
+  const svg = await withoutStackTraces(() => satori(element, { width, height, fonts, embedFont: false }));
+  const image = await renderAsync(svg, {
+    fitTo: { mode: "width", value: width },
+    font: {
+      loadSystemFonts: false,
+      fontFiles: [...BASE_FILES, ...files].map(sfntFile),
+      defaultFontFamily: "Inter",
+    },
+    background: "#0c1222",
+  });
+  return encodePng(image.pixels, image.width, image.height);
+}

@@ -163,6 +163,9 @@ function MemberNav({
             <Link role="menuitem" to="/community">
               Community
             </Link>
+            <Link role="menuitem" to="/clubs">
+              Clubs
+            </Link>
             <Link role="menuitem" to="/messages">
               Messages
             </Link>

@@ -209,14 +209,18 @@ export const token: TokenTeaser = {
       description:
         "Monthly seasons: the ten most consistent verified traders of each month win points when it closes (see Seasons).",
     },
-    { title: "Trader clubs", description: "Member groups organised around strategies and markets, some led by Stars." },
+    {
+      title: "Trader clubs",
+      description:
+        "Live: member groups organised around strategies and markets, each with its own feed and leaderboard; Gold-or-better traders and Stars start them (see Clubs).",
+    },
     {
       title: "Live trade alerts",
       description:
         "Live today: follow a trader who shares trades live and get an alert when they trade (symbol, side, verified tier, share of the portfolio), after the delay they choose.",
     },
   ],
-  note: "Planned features, not live. Points have no monetary value, no token is offered today, and nothing on Grader is investment advice.",
+  note: "The on-chain token and token staking are planned, not live; seasons, clubs and live alerts work today. Points have no monetary value, no token is offered today, and nothing on Grader is investment advice.",
 };
 
 export const disclaimer =

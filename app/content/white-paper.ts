@@ -104,7 +104,7 @@ export const sections: WhitePaperSection[] = [
 <p>The idea is to let a member hold their access in their own wallet rather than only in our database. A membership NFT would be a token in the holder's wallet that Grader recognises when the holder signs in and proves wallet ownership, the same way wallets are proved today: by signing a message. Planned benefits include:</p>
 <ul>
 <li>Evaluation allowances comparable to a paid pass, renewed for the duration of the membership.</li>
-<li>Access to planned member spaces such as trader clubs. (Live trade alerts already exist for every member: follow a trader who shares trades live and subscribe to their alerts.)</li>
+<li>Perks in member spaces: trader clubs and live trade alerts already exist for every member without a token (clubs at /clubs; follow a trader who shares trades live and subscribe to their alerts).</li>
 <li>A visible membership mark on the holder's profile.</li>
 </ul>
 <h2>Design considerations</h2>
@@ -152,7 +152,7 @@ export const sections: WhitePaperSection[] = [
 <h2>Planned, not dated: Partnerships and DEX integration</h2>
 <p>Partnerships with brokers, education platforms and trading communities that want verified performance data, plus integration with decentralised exchanges so on-chain traders can be evaluated and recognised where they trade. An on-chain $GRADER token would be considered no earlier than this stage.</p>
 <h2>Beyond</h2>
-<p>Continuous improvements to the engine (each one versioned, so older evaluations remain reproducible), more supported chains and brokers, trader clubs and live trade alerts.</p>
+<p>Continuous improvements to the engine (each one versioned, so older evaluations remain reproducible), more supported chains and brokers, and live updates of club feeds.</p>
 `,
   },
   {
@@ -196,7 +196,7 @@ export const sections: WhitePaperSection[] = [
 <ul>
 <li><strong>Staking.</strong> Locking tokens to earn leaderboard multipliers and staking rewards, extending today's points staking.</li>
 <li><strong>Leaderboard rewards.</strong> Periodic rewards for top-ranked traders, weighted toward risk-adjusted consistency rather than raw returns.</li>
-<li><strong>Trader clubs.</strong> Access to member-run groups organised around strategies or markets, some led by Stars.</li>
+<li><strong>Trader clubs.</strong> Member-run groups organised around strategies or markets, live today at /clubs: Gold-or-better traders and Stars start them, each has its own feed, members list and leaderboard. Token holders may gain access to clubs that ask for it.</li>
 <li><strong>Live trade alerts.</strong> These exist today for every member, without a token: a trader opts in to share trades live (with a delay and sizes hidden if they choose), and followers who subscribe get an alert with the symbol, the side, the trader's verified tier and the trade's share of the portfolio. A token could add perks around them; the alerts themselves stay free.</li>
 <li><strong>Product payments.</strong> Paying for evaluation passes and memberships, alongside card payments, which will stay available.</li>
 </ul>
@@ -216,7 +216,7 @@ export const sections: WhitePaperSection[] = [
 </ul>
 <h2>Planned</h2>
 <ul>
-<li><strong>Memberships.</strong> Recurring plans, possibly including an on-chain membership NFT, bundling evaluations with planned features such as trader clubs and live trade alerts.</li>
+<li><strong>Memberships.</strong> Recurring plans, possibly including an on-chain membership NFT, bundling evaluations with perks in trader clubs and live trade alerts.</li>
 <li><strong>Partnerships.</strong> Brokers, education platforms and trading communities that want to recognise verified performance, for example to run competitions or to feature disciplined traders. Any commercial relationship will be disclosed, and partners will not influence grades.</li>
 <li><strong>Verification services.</strong> Tools that let third parties check a verification code or a performance badge at scale, with the trader's consent.</li>
 <li><strong>Premium analytics.</strong> Deeper breakdowns of a trader's own history, such as performance by holding period, sector or time of day.</li>

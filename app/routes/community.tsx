@@ -47,7 +47,15 @@ export default function Community() {
   const [params] = useSearchParams();
   const base = view === "following" ? "/community?view=following" : "/community";
   return (
-    <Page title="Community" lead="Talk trades with traders whose results are verified.">
+    <Page
+      title="Community"
+      lead="Talk trades with traders whose results are verified."
+      actions={
+        <Link to="/clubs" className="btn btn-ghost btn-small">
+          Clubs
+        </Link>
+      }
+    >
       <Composer
         action="/community"
         label="Share a thought"

@@ -29,6 +29,7 @@ export const publicRoutes: RouteCase[] = [
   { path: "/m/guide", auth: false, heading: "How to get your grade" },
   { path: "/verify", auth: false, heading: "Verify a grade" },
   { path: "/verify/GR-ZZZZ-ZZZZ", auth: false, heading: "Verify a grade", status: 404 },
+  { path: "/clubs/no-such-club", auth: false, heading: "Nothing to see here!", status: 404 },
   { path: "/no/such/page", auth: false, heading: "Nothing to see here!", status: 404 },
 ];
 
@@ -38,6 +39,8 @@ export const memberRoutes: RouteCase[] = [
   { path: "/market/traders", auth: true, heading: "Market" },
   { path: "/market/trades", auth: true, heading: "Market" },
   { path: "/seasons", auth: true, heading: "Seasons" },
+  { path: "/clubs", auth: true, heading: "Clubs" },
+  { path: "/clubs/new", auth: true, heading: "Create a club" },
   { path: "/profile", auth: true, heading: /@|example\.com/ },
   ...["posts", "replies", "likes", "following", "followers", "stats", "account", "holdings", "history"].map((t) => ({
     path: `/profile/${t}`,

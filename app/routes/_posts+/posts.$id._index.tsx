@@ -6,6 +6,7 @@ import { PostThread } from "~/components/PostCard";
 import { parsePage } from "~/lib/paging";
 import { seo } from "~/lib/seo";
 import { handlePostAction } from "~/web/post-actions.server";
+import { clubRef } from "~/server/community/clubs.server";
 import { getPost, repliesTo } from "~/server/community/posts.server";
 import { ensureFound, parseId } from "~/server/http/guards.server";
 import { requireUser } from "~/server/http/session.server";
@@ -19,8 +20,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const post = ensureFound(await getPost(id, user.id));
   if (post.parent_id !== null) throw new Response("Not Found", { status: 404 });
   const page = parsePage(new URL(request.url).searchParams);
-  const replies = await repliesTo(id, user.id, page);
-  return json({ post, replies, canAttach: user.current_evaluation_id !== null, now: Date.now() });
+  const [replies, club] = await Promise.all([
+    repliesTo(id, user.id, page),
+    post.club_id === null ? null : clubRef(post.club_id),
+  ]);
+  return json({ post, replies, club, canAttach: user.current_evaluation_id !== null, now: Date.now() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -30,13 +34,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function PostPage() {
-  const { post, replies, canAttach, now } = useLoaderData<typeof loader>();
+  const { post, replies, club, canAttach, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <Page title="Post">
-      <p>
-        <Link to="/community">← Community</Link>
-      </p>
+      <p>{club ? <Link to={`/clubs/${club.slug}`}>← {club.name}</Link> : <Link to="/community">← Community</Link>}</p>
       <PostThread
         post={post}
         replies={replies}

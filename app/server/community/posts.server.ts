@@ -40,6 +40,8 @@ export type PostView = {
   deleted: boolean;
   hidden: boolean;
   mine: boolean;
+  /** The club whose feed holds it (DECISIONS 216); null for the community's. */
+  club_id: number | null;
   author: {
     id: number;
     username: string | null;
@@ -73,6 +75,7 @@ type Row = {
   tier: string | null;
   stars: string | null;
   card_hash: string | null;
+  club_id: number | null;
 };
 
 function selectPosts<O>(qb: SelectQueryBuilder<Database, "posts", O>) {
@@ -97,6 +100,7 @@ function selectPosts<O>(qb: SelectQueryBuilder<Database, "posts", O>) {
       "users.avatar_url",
       "evaluations.tier",
       "posts.card_hash",
+      "posts.club_id",
       sql<string | null>`evaluations.result -> 'stars' ->> 'overall'`.as("stars"),
     ]);
 }
@@ -131,6 +135,7 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
       deleted,
       hidden: Boolean(r.hidden_at),
       mine: r.author_id === viewerId,
+      club_id: r.club_id,
       author: {
         id: r.author_id,
         username: r.username,
@@ -148,17 +153,48 @@ async function toViews(rows: Row[], viewerId: number): Promise<PostView[]> {
   });
 }
 
+/**
+ * A club's posts are for its active members only (DECISIONS 216): reading, replying, liking and
+ * reporting. Everyone may act on a community post (club id null).
+ */
+export async function mayUseClubPost(exec: DB, clubId: number | null, userId: number): Promise<boolean> {
+  if (clubId === null) return true;
+  const row = await exec
+    .selectFrom("club_members")
+    .select("user_id")
+    .where("club_id", "=", clubId)
+    .where("user_id", "=", userId)
+    .where("status", "=", "active")
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+async function isAdmin(exec: DB, userId: number): Promise<boolean> {
+  const row = await exec.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst();
+  return Boolean(row?.is_admin);
+}
+
+const notMember = {
+  ok: false as const,
+  status: 403 as const,
+  message: "Only the club's members can post, reply or like here.",
+};
+
 /** A post's page: a reply opens inside its thread. */
 const postUrl = (id: string, rootId: string | null) => (rootId ? `/posts/${rootId}/${id}` : `/posts/${id}`);
 const excerpt = (body: string) => (body.length > 80 ? `${body.slice(0, 79)}…` : body);
 
 export type CreateResult =
-  { ok: true; id: string; rootId: string } | (Refusal<400 | 404 | 429> & { retryAfter?: number });
+  { ok: true; id: string; rootId: string } | (Refusal<400 | 403 | 404 | 429> & { retryAfter?: number });
 
-/** A post (parentId null) or a reply. Rate-limited per author; the parent's reply count moves in the same transaction. */
+/**
+ * A post (parentId null) or a reply. Rate-limited per author; the parent's reply count moves in the
+ * same transaction. `clubId` puts a top-level post in a club's feed; a reply goes where its parent
+ * is. Either way a club's post needs an active member (checked in the transaction).
+ */
 export async function createPost(
   authorId: number,
-  input: { body: string; attachCard: boolean },
+  input: { body: string; attachCard: boolean; clubId?: number | null },
   parentId: string | null = null,
 ): Promise<CreateResult> {
   const body = input.body.replace(/\r\n/g, "\n").trim();
@@ -179,10 +215,11 @@ export async function createPost(
   return db.transaction().execute(async (trx) => {
     let rootId: string | null = null;
     let parentAuthor: number | null = null;
+    let clubId: number | null = parentId === null ? (input.clubId ?? null) : null;
     if (parentId !== null) {
       const parent = await trx
         .selectFrom("posts")
-        .select(["id", "root_id", "author_id"])
+        .select(["id", "root_id", "author_id", "club_id"])
         .where("id", "=", parentId)
         .where("deleted_at", "is", null)
         .where((eb) => eb.or([eb("hidden_at", "is", null), eb("author_id", "=", authorId)]))
@@ -190,6 +227,12 @@ export async function createPost(
       if (!parent) return { ok: false as const, status: 404 as const, message: "That post is gone." };
       rootId = String(parent.root_id ?? parent.id);
       parentAuthor = parent.author_id;
+      clubId = parent.club_id;
+    }
+    if (!(await mayUseClubPost(trx, clubId, authorId))) {
+      // Someone who may not see a club's post is told it is gone, as for any post they cannot see.
+      if (parentId !== null) return { ok: false as const, status: 404 as const, message: "That post is gone." };
+      return notMember;
     }
     const row = await trx
       .insertInto("posts")
@@ -200,6 +243,7 @@ export async function createPost(
         body,
         evaluation_id: card?.evaluationId ?? null,
         card_hash: card?.hash ?? null,
+        club_id: clubId,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -246,6 +290,8 @@ export async function getPost(id: string, viewerId: number): Promise<PostView | 
   const row = await selectPosts(db.selectFrom("posts")).where("posts.id", "=", id).executeTakeFirst();
   if (!row) return null;
   if (row.hidden_at && row.author_id !== viewerId) return null;
+  // Operators read any club's post (reports reach /admin), but act on it only from /admin.
+  if (!(await mayUseClubPost(db, row.club_id, viewerId)) && !(await isAdmin(db, viewerId))) return null;
   return (await toViews([row as Row], viewerId))[0]!;
 }
 
@@ -284,6 +330,7 @@ export async function feed(viewerId: number, view: FeedView, before: string | nu
       cross join lateral (
         select id from posts
         where author_id = a.author_id and parent_id is null and hidden_at is null and deleted_at is null
+          and club_id is null
           and (${before}::bigint is null or id < ${before}::bigint)
         order by id desc limit ${limit + 1}
       ) p
@@ -302,6 +349,7 @@ export async function feed(viewerId: number, view: FeedView, before: string | nu
     let q = db
       .selectFrom("posts")
       .where("posts.parent_id", "is", null)
+      .where("posts.club_id", "is", null)
       .where("posts.hidden_at", "is", null)
       .where("posts.deleted_at", "is", null);
     if (before) q = q.where("posts.id", "<", before);
@@ -315,10 +363,37 @@ export async function feed(viewerId: number, view: FeedView, before: string | nu
   return { data: await toViews(page, viewerId), next: more ? String(page[page.length - 1]!.id) : null };
 }
 
+/**
+ * A club's feed, newest first, keyset-paged like the community's: its top-level posts that are
+ * neither hidden nor deleted. The caller has checked that the viewer is an active member.
+ */
+export async function clubFeed(clubId: number, viewerId: number, before: string | null, limit = FEED_PAGE) {
+  const db = await getDb();
+  let q = db
+    .selectFrom("posts")
+    .where("posts.club_id", "=", clubId)
+    .where("posts.parent_id", "is", null)
+    .where("posts.hidden_at", "is", null)
+    .where("posts.deleted_at", "is", null);
+  if (before) q = q.where("posts.id", "<", before);
+  const rows = (await selectPosts(q)
+    .orderBy("posts.id", "desc")
+    .limit(limit + 1)
+    .execute()) as Row[];
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  return { data: await toViews(page, viewerId), next: more ? String(page[page.length - 1]!.id) : null };
+}
+
 /** A user's posts or replies (profile tabs), paged by page number, newest first; deleted and hidden ones left out for others. */
 export async function postsBy(authorId: number, viewerId: number, kind: "posts" | "replies", page = 1, pageSize = 20) {
   const db = await getDb();
-  let base = db.selectFrom("posts").where("posts.author_id", "=", authorId).where("posts.deleted_at", "is", null);
+  // A club's posts stay in its feed: profiles show the community's.
+  let base = db
+    .selectFrom("posts")
+    .where("posts.author_id", "=", authorId)
+    .where("posts.deleted_at", "is", null)
+    .where("posts.club_id", "is", null);
   base = kind === "posts" ? base.where("posts.parent_id", "is", null) : base.where("posts.parent_id", "is not", null);
   if (authorId !== viewerId) base = base.where("posts.hidden_at", "is", null);
   const [rows, total] = await Promise.all([
@@ -340,13 +415,15 @@ export async function likedBy(userId: number, page = 1, pageSize = 20) {
     .innerJoin("posts", "posts.id", "post_likes.post_id")
     .where("post_likes.user_id", "=", userId)
     .where("posts.deleted_at", "is", null)
-    .where("posts.hidden_at", "is", null);
+    .where("posts.hidden_at", "is", null)
+    .where("posts.club_id", "is", null);
   const [rows, total] = await Promise.all([
     selectPosts(db.selectFrom("posts"))
       .innerJoin("post_likes", "post_likes.post_id", "posts.id")
       .where("post_likes.user_id", "=", userId)
       .where("posts.deleted_at", "is", null)
       .where("posts.hidden_at", "is", null)
+      .where("posts.club_id", "is", null)
       .orderBy("post_likes.created_at", "desc")
       .orderBy("posts.id", "desc")
       .limit(pageSize)
@@ -367,12 +444,13 @@ export async function setLike(
   return db.transaction().execute(async (trx) => {
     const post = await trx
       .selectFrom("posts")
-      .select(["id", "author_id", "root_id"])
+      .select(["id", "author_id", "root_id", "club_id"])
       .where("id", "=", postId)
       .where("deleted_at", "is", null)
       .where((eb) => eb.or([eb("hidden_at", "is", null), eb("author_id", "=", userId)]))
       .executeTakeFirst();
-    if (!post) return { ok: false as const, status: 404 as const };
+    if (!post || !(await mayUseClubPost(trx, post.club_id, userId)))
+      return { ok: false as const, status: 404 as const };
     let changed = false;
     if (like) {
       changed = Boolean(
@@ -467,11 +545,12 @@ export async function reportPost(
   return db.transaction().execute(async (trx) => {
     const post = await trx
       .selectFrom("posts")
-      .select(["id", "author_id"])
+      .select(["id", "author_id", "club_id"])
       .where("id", "=", postId)
       .where("deleted_at", "is", null)
       .executeTakeFirst();
-    if (!post) return { ok: false as const, status: 404 as const, message: "That post is gone." };
+    if (!post || !(await mayUseClubPost(trx, post.club_id, reporterId)))
+      return { ok: false as const, status: 404 as const, message: "That post is gone." };
     if (post.author_id === reporterId)
       return { ok: false as const, status: 400 as const, message: "You can't report your own post." };
     const inserted = await trx

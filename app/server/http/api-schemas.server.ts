@@ -484,6 +484,27 @@ export const Seasons = envelope(
     ),
   }),
 ).openapi("Seasons");
+export const Clubs = envelope(
+  z.array(
+    z.object({
+      id: z.number().int(),
+      slug: z.string().openapi({ description: "The club page is /clubs/{slug}." }),
+      name: z.string(),
+      description: z.string(),
+      markets: z.string(),
+      min_tier: z.enum(TIERS).nullable().openapi({ description: "The verified tier a trader needs to join, if any." }),
+      join_policy: z.enum(["open", "request"]),
+      member_count: z.number().int(),
+      created_at: isoTime,
+      owner: z.object({ ...traderRef, name: z.string().nullable() }),
+      membership: z
+        .object({ role: z.enum(["owner", "moderator", "member"]), status: z.enum(["active", "pending"]) })
+        .nullable()
+        .openapi({ description: "The caller's place in the club: null when not in it." }),
+    }),
+  ),
+  PageMeta,
+).openapi("Clubs");
 export const MarketTrades = envelope(
   z.array(
     z.object({

@@ -4,6 +4,7 @@ import { JOURNAL_QUERY } from "~/analytics/journal";
 import { WALLET_KINDS } from "~/lib/account-kinds";
 import * as S from "./api-schemas.server";
 import { LEADERBOARD_QUERY, LeaderboardFilters, MARKET_TRADES_QUERY } from "../community/market.server";
+import { CLUBS_QUERY } from "../community/clubs.server";
 import { NOTIFICATIONS_QUERY } from "../community/notifications.server";
 import { HOLDINGS_QUERY, TRADES_QUERY } from "../grades/portfolio.server";
 
@@ -321,6 +322,16 @@ route({
   tags: ["Community"],
   responses: {
     200: json(S.Seasons, "The running leaderboard season's standings and the past seasons' winners (GRADING.md §7b)."),
+  },
+});
+route({
+  method: "get",
+  path: "/api/portal/clubs",
+  tags: ["Community"],
+  request: { query: CLUBS_QUERY },
+  responses: {
+    200: json(S.Clubs, "Trader clubs, most members first, searched by name, description and markets (`q`)."),
+    400: bad,
   },
 });
 route({

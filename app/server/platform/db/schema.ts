@@ -311,6 +311,32 @@ export interface PostsTable {
   hidden_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
   created_at: DefaultTimestamp;
+  /** 0050: the club whose feed holds the post (null: the community's). */
+  club_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+// Trader clubs (migration 0050).
+export type ClubJoinPolicy = "open" | "request";
+export type ClubRole = "owner" | "moderator" | "member";
+export type ClubMemberStatus = "active" | "pending" | "removed";
+export interface ClubsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  description: string;
+  markets: ColumnType<string, string | undefined, string>;
+  min_tier: string | null;
+  join_policy: ClubJoinPolicy;
+  owner_id: number;
+  member_count: Generated<number>;
+  created_at: DefaultTimestamp;
+}
+export interface ClubMembersTable {
+  club_id: number;
+  user_id: number;
+  role: ColumnType<ClubRole, ClubRole | undefined, ClubRole>;
+  status: ClubMemberStatus;
+  created_at: DefaultTimestamp;
 }
 
 export interface PostLikesTable {
@@ -461,6 +487,8 @@ export interface Database {
   user_identities: UserIdentitiesTable;
   follows: FollowsTable;
   posts: PostsTable;
+  clubs: ClubsTable;
+  club_members: ClubMembersTable;
   post_likes: PostLikesTable;
   blocks: BlocksTable;
   conversations: ConversationsTable;
