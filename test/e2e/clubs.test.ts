@@ -139,7 +139,8 @@ describe.skipIf(skipE2E)("clubs without JavaScript", () => {
       // The pages hydrate: a script error on the client fails the test.
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
-      for (const path of ["/clubs", clubUrl.replace(baseUrl(), ""), `${clubUrl.replace(baseUrl(), "")}?tab=members`]) {
+      const club = clubUrl.replace(baseUrl(), "");
+      for (const path of ["/clubs", club, `${club}?tab=members`, `${club}?tab=alerts`]) {
         await page.goto(baseUrl() + path);
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth),

@@ -381,6 +381,102 @@ describe("the club feed, members and leaderboard", () => {
   });
 });
 
+/** A trade of `userId` and its alert, as an import records it; `sent` as its fan-out leaves it. */
+async function alertOf(userId: number, symbol: string, opts: { sent: boolean; quantity?: number }) {
+  const db = await getDb();
+  const account = await db
+    .insertInto("linked_accounts")
+    .values({ user_id: userId, kind: "evm", fingerprint: `evm:clubs-${run}-${seq++}`, label: "Wallet" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const time = new Date(Date.now() - 30 * 60_000);
+  const trade = await db
+    .insertInto("trades")
+    .values({
+      linked_account_id: account.id,
+      external_id: `t-${seq++}`,
+      time,
+      symbol,
+      asset_class: "stock",
+      side: "buy",
+      quantity: opts.quantity ?? 5,
+      price: 100,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("trade_alerts")
+    .values({
+      trader_id: userId,
+      linked_account_id: account.id,
+      external_id: `t-${seq++}`,
+      trade_id: trade.id,
+      symbol,
+      side: "buy",
+      traded_at: time,
+      deliver_at: time,
+      tier: "Gold",
+      share: 0.05,
+      fanned_out_at: opts.sent ? new Date() : null,
+    })
+    .execute();
+}
+
+async function sharesLive(userId: number, hideSizes: boolean) {
+  const db = await getDb();
+  await db
+    .insertInto("trade_alert_settings")
+    .values({
+      user_id: userId,
+      enabled: true,
+      delay: "none",
+      hide_sizes: hideSizes,
+      since: new Date(Date.now() - 3_600_000),
+    })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ hide_sizes: hideSizes }))
+    .execute();
+}
+
+describe("a club's trade alerts", () => {
+  it("lists its members' sent alerts without amounts, to members only, and none from a blocked trader", async () => {
+    const owner = await trader();
+    await grade(owner.id, "Gold", 66);
+    const slug = await createOk(owner, `Alert Club ${run}`);
+    const [sharer, quiet, outsider] = [await trader(), await trader(), await trader()];
+    for (const t of [sharer, quiet]) expect((await act(t, slug, { intent: "join" })).status).toBe(303);
+    await sharesLive(sharer.id, true);
+    await alertOf(sharer.id, "NVDA", { sent: true, quantity: 7 });
+    await alertOf(sharer.id, "TSLA", { sent: false }); // not yet past its delay: never shown early
+    await alertOf(quiet.id, "AMD", { sent: true }); // does not share trades live
+    await sharesLive(outsider.id, false);
+    await alertOf(outsider.id, "INTC", { sent: true }); // not a member
+
+    const alertsFor = async (t: Trader) =>
+      ((await clubData(t, slug, "alerts")) as unknown as { alerts: { traderId: number; text: string }[] | null })
+        .alerts;
+    const seen = await alertsFor(owner);
+    expect(seen).toEqual([
+      {
+        id: expect.any(String),
+        traderId: sharer.id,
+        tradedAt: expect.any(String),
+        text: `Club ${sharer.username} bought NVDA · 5% of the portfolio · Gold`,
+      },
+    ]);
+    // Sizes shown now: the quantity, never a sum of money.
+    await sharesLive(sharer.id, false);
+    expect((await alertsFor(quiet))!.map((a) => a.text)).toEqual([
+      `Club ${sharer.username} bought 7 NVDA · 5% of the portfolio · Gold`,
+    ]);
+    // Not a member: no alerts. A block either way hides the trader's alerts.
+    expect(await alertsFor(outsider)).toBeNull();
+    await (await getDb()).insertInto("blocks").values({ blocker_id: owner.id, blocked_id: sharer.id }).execute();
+    expect(await alertsFor(owner)).toEqual([]);
+    const page = await (await get(`/clubs/${slug}?tab=alerts`, { cookie: quiet.cookie })).text();
+    expect(page).toContain(`bought 7 NVDA`);
+  });
+});
+
 describe("finding clubs", () => {
   it("lists and searches clubs; the club page is public with its Open Graph tags, and its card is a PNG", async () => {
     const owner = await trader();

@@ -9,7 +9,9 @@ import { displayName } from "~/lib/display-name";
 import { formError, parseForm } from "~/lib/forms";
 import { formatNumber, formatPercent } from "~/lib/format-number";
 import { parseBefore } from "~/lib/paging";
+import { notificationText } from "~/lib/notifications";
 import { seo } from "~/lib/seo";
+import { timeAgo } from "~/lib/time-ago";
 import { TIERS, type Tier } from "~/lib/vocabulary";
 import {
   ClubPageAction,
@@ -26,10 +28,11 @@ import {
   moderateMember,
 } from "~/server/community/clubs.server";
 import { clubFeed, createPost } from "~/server/community/posts.server";
+import { clubAlerts } from "~/server/community/trade-alerts.server";
 import { readForm } from "~/server/http/guards.server";
 import { getSessionUser, requireUser } from "~/server/http/session.server";
 
-const TABS = ["feed", "members", "leaderboard", "manage"] as const;
+const TABS = ["feed", "alerts", "members", "leaderboard", "manage"] as const;
 type Tab = (typeof TABS)[number];
 
 const NOTICES: Record<string, string> = {
@@ -60,8 +63,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   let tab: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : member ? "feed" : "members";
   if (tab === "manage" && !moderator) tab = "members";
   const before = parseBefore(url.searchParams);
-  const [feed, members, leaderboard, queue, reports] = await Promise.all([
+  const [feed, alerts, members, leaderboard, queue, reports] = await Promise.all([
     user && member && tab === "feed" ? clubFeed(club.id, user.id, before) : null,
+    user && member && tab === "alerts" ? clubAlerts(club.id, user.id) : null,
     user && tab === "members" ? clubMembers(club.id) : null,
     user && tab === "leaderboard" ? clubLeaderboard(club.id) : null,
     user && moderator && tab === "manage" ? clubQueue(club.id) : null,
@@ -75,6 +79,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab,
     before,
     feed,
+    // Each alert in the words of its notification (issue 34 point 4: the members' alerts in one stream).
+    alerts:
+      alerts?.map((a) => ({
+        id: a.alert_id,
+        traderId: a.trader_id,
+        tradedAt: a.traded_at,
+        text: notificationText({ kind: "trade_alert", count: 1, actor: a.trader_name, data: a }),
+      })) ?? null,
     members,
     leaderboard,
     queue,
@@ -178,6 +190,7 @@ export default function ClubPage() {
   const base = `/clubs/${club.slug}`;
   const tabs: [Tab, string][] = [
     ["feed", "Feed"],
+    ["alerts", "Trade alerts"],
     ["members", `Members (${formatNumber(club.member_count, 0)})`],
     ["leaderboard", "Leaderboard"],
     ...(moderator ? ([["manage", "Requests & reports"]] as [Tab, string][]) : []),
@@ -293,6 +306,30 @@ export default function ClubPage() {
                 {membership?.status === "pending"
                   ? "You can read and write here once a moderator approves your request."
                   : "Join the club to read its posts and write to it."}
+              </EmptyState>
+            )
+          ) : null}
+          {tab === "alerts" ? (
+            d.alerts ? (
+              d.alerts.length === 0 ? (
+                <EmptyState title="No trade alerts yet">
+                  Members who share their trades live (in their settings) appear here after the delay they chose.
+                </EmptyState>
+              ) : (
+                <ul className="club-people" data-testid="club-alerts" aria-label="Members' trade alerts">
+                  {d.alerts.map((a) => (
+                    <li key={a.id} className="card">
+                      <Link to={`/u/${a.traderId}`}>{a.text}</Link>{" "}
+                      <time className="muted small" dateTime={a.tradedAt}>
+                        {timeAgo(a.tradedAt, d.now)}
+                      </time>
+                    </li>
+                  ))}
+                </ul>
+              )
+            ) : (
+              <EmptyState title="Trade alerts are for members">
+                Join the club to follow its members&rsquo; live trades in one place.
               </EmptyState>
             )
           ) : null}

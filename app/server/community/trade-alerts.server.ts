@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { displayName, type NameFields } from "~/lib/display-name";
 import { LINKABLE_EXCHANGES } from "~/lib/exchanges";
 import type { LiveEventMap } from "~/lib/live-events";
 import type { Refusal } from "~/lib/refusal";
@@ -191,8 +192,8 @@ function deliverAt(time: ReturnType<typeof sql>, delay: ReturnType<typeof sql>, 
 
 /**
  * Who an alert goes to: one or more audiences, each listed when the alert fans out and checked
- * again per batch. Today a trader's subscribers. A club stream (issue 34 point 4) adds
- * `{ kind: "club", clubId }` for each club the trader belongs to in audiencesOf, and its members in
+ * again per batch. Today a trader's subscribers (a club's page reads its members' alerts, clubAlerts,
+ * and pushes nothing). Another audience (say `{ kind: "club", clubId }`) goes in audiencesOf,
  * audienceOf and entitled; the rules every audience shares (the delay, the opt-in, hidden sizes,
  * blocks, muted kinds, once per person across audiences) stay in deliverTradeAlert.
  */
@@ -390,6 +391,40 @@ function alertEvent(alert: AlertRow): LiveEventMap["trade_alert"] {
     quantity: alert.hide_sizes === false && alert.quantity !== null ? Number(alert.quantity) : null,
     traded_at: new Date(alert.traded_at).toISOString(),
   };
+}
+
+/** An alert on a club's page: the alert as subscribers get it, and who made the trade. */
+export type ClubAlert = LiveEventMap["trade_alert"] & { trader_name: string };
+
+/** Alerts a club page shows at most. */
+export const CLUB_ALERTS_SHOWN = 30;
+
+/**
+ * A club's stream of its members' live trade alerts (issue 34 point 4, DECISIONS 216): the latest
+ * alerts of its active members who share trades live, each only once it has been sent to the
+ * trader's subscribers (so never before the delay) and recorded since the trader last opted in,
+ * shaped as subscribers get them (no sum of money; the quantity only when sizes are shown now),
+ * and none from a trader the viewer blocked or who blocked the viewer. The route checks that the
+ * viewer is an active member.
+ */
+export async function clubAlerts(clubId: number, viewerId: number, now = new Date()): Promise<ClubAlert[]> {
+  const db = await getDb();
+  const rows = await sql<AlertRow & NameFields>`
+    select a.id::text, a.trader_id, a.symbol, a.side, a.traded_at, a.deliver_at, a.fanned_out_at, a.tier, a.share,
+      s.enabled, s.delay, s.hide_sizes, u.time_zone, t.quantity, u.first_name, u.last_name, u.name, u.username,
+      greatest(a.deliver_at, ${deliverAt(sql`a.traded_at`, sql`s.delay`, sql`u.time_zone`)}) as due
+    from club_members m
+    join trade_alert_settings s on s.user_id = m.user_id and s.enabled and s.since is not null
+    join users u on u.id = m.user_id
+    join trade_alerts a on a.trader_id = m.user_id and a.created_at >= s.since and a.fanned_out_at is not null
+    left join trades t on t.id = a.trade_id
+    where m.club_id = ${clubId} and m.status = 'active'
+      and greatest(a.deliver_at, ${deliverAt(sql`a.traded_at`, sql`s.delay`, sql`u.time_zone`)}) <= ${now}
+      and not exists (select 1 from blocks b where (b.blocker_id = m.user_id and b.blocked_id = ${viewerId})
+                                            or (b.blocker_id = ${viewerId} and b.blocked_id = m.user_id))
+    order by a.traded_at desc, a.id desc
+    limit ${CLUB_ALERTS_SHOWN}`.execute(db);
+  return rows.rows.map((r) => ({ ...alertEvent(r), trader_name: displayName(r) }));
 }
 
 /**
