@@ -19,7 +19,7 @@ export type {
   Benchmark,
   RiskFree,
 } from "./ledger";
-export { MAX_SPAN_YEARS } from "./ledger";
+export { MAX_SPAN_YEARS, TRUSTED_CONFIDENCE } from "./ledger";
 export { isTimeZone } from "./time";
 export { normalCdf, skillFigures } from "./stats";
 export {

@@ -298,12 +298,14 @@ export function mapEvmTransactions(
   chain: EvmChain,
   transactions: WalletTransaction[],
   priceAt?: PriceLookup,
+  confidenceAt?: PriceLookup,
 ): EvmMapped {
   const valued = valueSwaps(transactions, {
     nativeToken: nativeToken(chain),
     nativeSymbol: chain.native,
     wrappedToken: chain.wrapped,
     priceAt,
+    confidenceAt,
     transfers: true,
   });
   return { ...valued, batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events } };

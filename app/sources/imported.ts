@@ -17,6 +17,11 @@ export type ImportedTrade = {
   multiplier?: number;
   /** A future's (or option's) last day, ISO date. */
   expiry?: string;
+  /**
+   * How far the price source vouches for the fill's price as a market price, 0–1 (a wallet's swap:
+   * DefiLlama's confidence in the token then, 0 when it quotes none). Absent: a market fill.
+   */
+  confidence?: number;
 };
 export type ImportedCashFlow = { externalId: string; time: Date; amount: number; currency?: string };
 /** A price of the symbol at a time, in its currency (absent: USD). */

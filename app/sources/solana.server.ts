@@ -198,8 +198,12 @@ export type SolanaMapped = SwapValuation & { batch: Omit<ImportBatch, "payloads"
  * Without them the stablecoins a wallet spends came from nowhere: beside another account the
  * engine read its buys as borrowing (cash below zero, leverage, losses beyond equity).
  */
-export function mapSolanaTransactions(transactions: WalletTransaction[], priceAt?: PriceLookup): SolanaMapped {
-  const valued = valueSwaps(transactions, { ...SOLANA_SWAPS, priceAt, transfers: true });
+export function mapSolanaTransactions(
+  transactions: WalletTransaction[],
+  priceAt?: PriceLookup,
+  confidenceAt?: PriceLookup,
+): SolanaMapped {
+  const valued = valueSwaps(transactions, { ...SOLANA_SWAPS, priceAt, confidenceAt, transfers: true });
   return {
     ...valued,
     batch: { trades: valued.trades, cashFlows: valued.cashFlows, marks: [], events: valued.events },

@@ -138,13 +138,47 @@ describe("valueSwaps", () => {
         ],
         { nativeToken: "eth" },
       );
-      // The deposit's gas too: a fee is paid in kind in any transaction the wallet sent.
+      // The deposit's gas too: a fee is paid in kind in any transaction the wallet sent. LINK,
+      // bought with dollars, for its fill's confidence (DECISIONS 219).
       expect(needs.map((n) => [n.token, n.time.getUTCDate()])).toEqual([
         ["eth", 1],
+        ["link", 1],
         ["uni", 2],
         ["eth", 2],
         ["eth", 3],
       ]);
+    });
+  });
+
+  describe("fill confidence (confidenceAt, DECISIONS 219)", () => {
+    const txs = [
+      tx("a", 1, [usdc("a:1", -1000), tok("PUMP", "a:2", 500)]),
+      tx("b", 2, [tok("PUMP", "b:1", -100), usdc("b:2", 400)]),
+      tx("c", 3, [tok("PUMP", "c:1", -100), tok("ETH", "c:2", 0.2)]),
+      tx("d", 4, [usdc("d:1", -50), tok("LINK", "d:2", 5)]),
+    ];
+    // PUMP is thin from day 2 on; LINK's source says nothing; ETH is a market.
+    const confidenceAt = (token: string, time: Date) =>
+      token === "pump" ? (time.getUTCDate() >= 2 ? 0.3 : 0.9) : token === "eth" ? 0.99 : undefined;
+    const priceAt = (token: string) => (token === "eth" ? 2000 : undefined);
+
+    it("gives each fill the source's confidence in its token then, and nothing when the source says none", () => {
+      const r = valueSwaps(txs, { priceAt, confidenceAt });
+      expect(r.trades.map((t) => [t.externalId, t.side, t.symbol, t.confidence])).toEqual([
+        ["a:2", "buy", "PUMP", 0.9],
+        ["b:1", "sell", "PUMP", 0.3],
+        ["c:1", "sell", "PUMP", 0.3],
+        ["c:2", "buy", "ETH", 0.99],
+        ["d:2", "buy", "LINK", undefined],
+      ]);
+      expect(r.trades.find((t) => t.externalId === "d:2")).not.toHaveProperty("confidence");
+      // The prices are what was paid, confidence or not.
+      expect(r.trades.find((t) => t.externalId === "b:1")!.price).toBe(4);
+    });
+
+    it("adds nothing without confidenceAt, or for an answer outside 0–1", () => {
+      for (const opts of [{ priceAt }, { priceAt, confidenceAt: () => 1.5 }, { priceAt, confidenceAt: () => NaN }])
+        for (const t of valueSwaps(txs, opts).trades) expect(t).not.toHaveProperty("confidence");
     });
   });
 
@@ -266,7 +300,11 @@ describe("valueSwaps", () => {
       ]);
       // The wrap's gas comes from the 0.5 ETH left: wrapping moved the rest out of ETH.
       expect(r.events.find((e) => e.kind === "fee")).toMatchObject({ symbol: "ETH", quantity: 0.001 });
-      expect(pricesNeeded(txs, opts).map((n) => [n.token, n.time.getUTCDate()])).toEqual([["native", 2]]);
+      // The wraps ask nothing (the fee's coin on day 2 only); day 1's buy asks its fill's confidence.
+      expect(pricesNeeded(txs, opts).map((n) => [n.token, n.time.getUTCDate()])).toEqual([
+        ["native", 1],
+        ["native", 2],
+      ]);
     });
 
     it("is a swap when the legs are not one for one, and within the slack (a wSOL account's rent) a wrap of the wrapped units", () => {

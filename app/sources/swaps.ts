@@ -32,6 +32,10 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * account with a `toSymbol`): the lots keep their cost and dates, no trade, no round trip
  * (DECISIONS 212, 213). Anywhere else the wrapped token is a token of its own (WETH, WSOL).
  *
+ * Fill confidence, with `confidenceAt` (DECISIONS 214, 219): each trade of a swap carries how far the
+ * price source vouches for its token's price then (DefiLlama's confidence; 0 when it quotes none),
+ * so a fill in a pool only the trader trades marks nothing up. Absent: the fill is a market's.
+ *
  * Airdrops, with `transfers`: a token the wallet meets for the first time, received in a transaction
  * the wallet sent itself (it paid the fee) with nothing going out, is a claim: `income` in kind at
  * its USD price then (0 when none is known), not a deposit (DECISIONS 213). The engine counts it at
@@ -86,6 +90,8 @@ export type SwapOptions = {
   /** Its symbol in the ledger (ETH, SOL): given, fees are paid in kind. */
   nativeSymbol?: string;
   priceAt?: PriceLookup;
+  /** The source's confidence in a token's price at an instant, 0–1 (a fill's, DECISIONS 219). */
+  confidenceAt?: PriceLookup;
   transfers?: boolean;
 };
 
@@ -123,8 +129,9 @@ function wrapOf(outs: SwapLeg[], ins: SwapLeg[], opts: SwapOptions): { from: Swa
 }
 
 /**
- * The prices `valueSwaps` may ask `priceAt` for: both tokens of each one-for-one swap without a
- * stablecoin leg, and the native coin at each transaction that paid a fee. A caller fetches these
+ * The prices `valueSwaps` may ask `priceAt` (and `confidenceAt`) for: the tokens of each
+ * one-for-one swap (the token of a stablecoin swap for its confidence only), and the native coin at
+ * each transaction that paid a fee. A caller fetches these
  * (asynchronously, e.g. app/server/prices.server.ts) and passes a lookup over the answers.
  */
 export function pricesNeeded(
@@ -141,9 +148,8 @@ export function pricesNeeded(
         for (const leg of [...outs, ...ins]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
       continue;
     }
-    if (outs.length === 1 && ins.length === 1 && !outs[0]!.stable && !ins[0]!.stable) {
-      out.push({ token: outs[0]!.token, time: tx.time }, { token: ins[0]!.token, time: tx.time });
-    }
+    if (outs.length === 1 && ins.length === 1)
+      for (const leg of [outs[0]!, ins[0]!]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
   }
   return out;
 }
@@ -212,6 +218,11 @@ function valueSorted(
   const historical = (token: string, time: Date) => {
     const p = opts.priceAt?.(token, time);
     return p !== undefined && Number.isFinite(p) && p > 0 ? p : undefined;
+  };
+  // A fill's confidence joins its trade only when the source says one (absent: a market fill).
+  const vouched = (token: string, time: Date): { confidence?: number } => {
+    const c = opts.confidenceAt?.(token, time);
+    return c !== undefined && c >= 0 && c <= 1 ? { confidence: c } : {};
   };
   for (const [i, tx] of sorted.entries()) {
     if (i > 0) heldAfter.push(nativeHeld);
@@ -333,6 +344,7 @@ function valueSorted(
         quantity: inQty,
         price,
         fee: round(feeUsd),
+        ...vouched(inn.token, tx.time),
       });
       continue;
     }
@@ -348,6 +360,7 @@ function valueSorted(
         quantity: outQty,
         price,
         fee: round(feeUsd),
+        ...vouched(out.token, tx.time),
       });
       continue;
     }
@@ -386,6 +399,7 @@ function valueSorted(
       quantity: outQty,
       price: sellPrice,
       fee: round(feeUsd / 2),
+      ...vouched(out.token, tx.time),
     });
     trades.push({
       ...base,
@@ -395,6 +409,7 @@ function valueSorted(
       quantity: inQty,
       price: buyPrice,
       fee: round(feeUsd / 2),
+      ...vouched(inn.token, tx.time),
     });
   }
   if (sorted.length) heldAfter.push(nativeHeld);

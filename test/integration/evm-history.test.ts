@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { grade, parseLedger } from "../../app/grading";
 import { DEMO_BINANCE_TO_WALLET, DEMO_WALLET_TO_BINANCE } from "../mocks/demo-transfers";
 import { BIG_WALLET_SWAPS, EVM_SCENARIO_KEY, EVM_BIG_WALLET_KEY, SCENARIO } from "../mocks/evm";
-import { simulatedCoinPrice } from "../mocks/prices";
+import { simulatedCoinPrice, THIN_CONFIDENCE } from "../mocks/prices";
 import { baseUrl, get, postForm, signUp, waitForImports, type ImportRow } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
@@ -40,7 +40,15 @@ async function linkEvm(wallet: Wallet, cookie: string, base?: string) {
 
 type LedgerBody = {
   data: {
-    trades: { id: string; time: string; symbol: string; side: string; quantity: number; price: number }[];
+    trades: {
+      id: string;
+      time: string;
+      symbol: string;
+      side: string;
+      quantity: number;
+      price: number;
+      confidence?: number;
+    }[];
     events: {
       id: string;
       kind: string;
@@ -118,6 +126,15 @@ describe("EVM histories on several chains", () => {
     ]);
     // Base's buy paid USDC for WETH (a token of its own since wraps are read, DECISIONS 213).
     expect(trade("buy", "WETH", SCENARIO.baseBuy.time)).toMatchObject({ quantity: 0.3, price: 3000 });
+
+    // Fill confidence (DECISIONS 219): PUMP trades only in the wallet's own pool, so DefiLlama's
+    // confidence in it is thin and its fills say so; LINK's are a market's. With a thin fill the
+    // ledger is read row by row and every fill carries what the source said.
+    const pump = ledger.trades.filter((t) => t.symbol === "PUMP");
+    expect(pump.map((t) => [t.side, t.quantity, t.price, t.confidence])).toEqual(
+      SCENARIO.thinBuys.map((b) => ["buy", b.quantity, b.usd / b.quantity, THIN_CONFIDENCE]),
+    );
+    expect(trade("sell", "LINK", s.time)).toMatchObject({ confidence: 0.99 });
 
     // The engine finds no data gap: every LINK sold was received or bought.
     const parsed = parseLedger(ledger);

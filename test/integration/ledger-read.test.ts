@@ -334,4 +334,58 @@ describe("the columnar ledger read", () => {
     await db.updateTable("users").set({ base_currency: "EUR" }).where("id", "=", userId).execute();
     expect((await buildUserLedger(userId, asOf)).ledger.prices).toEqual(expected);
   });
+
+  it("stores a fill's confidence; a thin fill takes the row-by-row path with it, a vouched one changes nothing", async () => {
+    const db = await getDb();
+    const { userId, accountId } = await userWithAccount("thin");
+    const asOf = new Date(Date.UTC(2025, 0, 2));
+    const base = trades(8, 7);
+    // Through COPY straight into trades (a first import) and through the ON CONFLICT path (a page after).
+    await saveImport(accountId, {
+      trades: base.slice(0, 4).map((t, i) => (i === 1 ? { ...t, confidence: 0.99 } : t)),
+      cashFlows: [],
+      marks: [],
+      payloads: [],
+    });
+    await saveImport(accountId, {
+      trades: base.slice(4).map((t, i) => (i === 0 ? { ...t, confidence: 0.99 } : t)),
+      cashFlows: [],
+      marks: [],
+      payloads: [],
+    });
+    const stored = await db
+      .selectFrom("trades")
+      .select(["external_id", "confidence"])
+      .where("linked_account_id", "=", accountId)
+      .where("confidence", "is not", null)
+      .execute();
+    expect(stored.map((r) => r.confidence)).toEqual([0.99, 0.99]);
+    // Confidence 0.99 grades as a market fill: the dollar path, its digest as if it were absent.
+    const vouched = await buildUserLedger(userId, asOf);
+    expect(vouched.digest).toBe(expectedDigest(vouched.ledger.trades as ReadTrade[]));
+    expect(vouched.ledger.trades.some((t) => "confidence" in t)).toBe(false);
+    // A thin fill (below 0.8): every row read one by one, each with the confidence its source said.
+    const thin = base[6]!;
+    await db
+      .updateTable("trades")
+      .set({ confidence: 0.5 })
+      .where("linked_account_id", "=", accountId)
+      .where("external_id", "=", thin.externalId)
+      .execute();
+    const read = await buildUserLedger(userId, asOf);
+    expect(read.digest).not.toBe(vouched.digest);
+    const confidences = Object.fromEntries(read.ledger.trades.map((t) => [t.id, t.confidence]));
+    expect(confidences[`${accountId}:${thin.externalId}`]).toBe(0.5);
+    expect(confidences[`${accountId}:${base[1]!.externalId}`]).toBe(0.99);
+    expect(confidences[`${accountId}:${base[0]!.externalId}`]).toBeUndefined();
+    expect(read.ledger.trades).toHaveLength(vouched.ledger.trades.length);
+    // The thin row named in the digest: another confidence is something new.
+    await db
+      .updateTable("trades")
+      .set({ confidence: 0.3 })
+      .where("linked_account_id", "=", accountId)
+      .where("external_id", "=", thin.externalId)
+      .execute();
+    expect((await buildUserLedger(userId, asOf)).digest).not.toBe(read.digest);
+  });
 });

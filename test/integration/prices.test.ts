@@ -394,7 +394,7 @@ describe("swapPriceLookup", () => {
         fee: 0.001,
       },
     ];
-    const priceAt = await swapPriceLookup({ kind: "evm", chainId: 1 }, txs, { nativeToken: WETH });
+    const { priceAt } = await swapPriceLookup({ kind: "evm", chainId: 1 }, txs, { nativeToken: WETH });
     const eth = simulatedCoinPrice("coingecko:ethereum", time)!;
     expect(priceAt(WETH, time)! / eth).toBeCloseTo(1, 2);
     const r = valueSwaps(txs, { nativeToken: WETH, priceAt });
@@ -422,7 +422,7 @@ describe("swapPriceLookup", () => {
         ],
       },
     ];
-    const priceAt = await swapPriceLookup({ kind: "solana" }, txs, { nativeToken: WSOL });
+    const { priceAt } = await swapPriceLookup({ kind: "solana" }, txs, { nativeToken: WSOL });
     const r = valueSwaps(txs, { nativeToken: WSOL, priceAt });
     expect(r.trades.find((t) => t.symbol === "SOL")!.price / simulatedCoinPrice("coingecko:solana", time)!).toBeCloseTo(
       1,
@@ -437,7 +437,36 @@ describe("swapPriceLookup", () => {
         ],
       },
     ]);
-    expect(unknown("native", time)).toBeUndefined();
+    expect(unknown.priceAt("native", time)).toBeUndefined();
+    expect(unknown.confidenceAt("native", time)).toBeUndefined();
+  });
+
+  it("gives each swap's token DefiLlama's confidence then: thin 0.5, listed 0.99, unlisted 0 (DECISIONS 219)", async () => {
+    const time = new Date("2025-02-03T15:00:00Z");
+    const USDC = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+    const THIN_TOKEN = "0xbad0000000000000000000000000000000beef01";
+    const UNLISTED = "0xdead000000000000000000000000000000beef02";
+    const buy = (id: string, token: string) => ({
+      id,
+      time,
+      legs: [
+        { id: `${id}:1`, token: USDC, symbol: "USDC", amount: -100, stable: true },
+        { id: `${id}:2`, token, symbol: id.toUpperCase(), amount: 10, stable: false },
+      ],
+    });
+    const txs = [buy("thin", THIN_TOKEN), buy("pepe", PEPE), buy("rug", UNLISTED)];
+    const lookups = await swapPriceLookup({ kind: "evm", chainId: 1 }, txs, { nativeToken: "native" });
+    expect(lookups.confidenceAt(THIN_TOKEN, time)).toBe(THIN_CONFIDENCE);
+    expect(lookups.confidenceAt(PEPE, time)).toBe(0.99);
+    // DefiLlama answers without it: nobody else quotes it, so nobody vouches for the fill.
+    expect(lookups.priceAt(UNLISTED, time)).toBeUndefined();
+    expect(lookups.confidenceAt(UNLISTED, time)).toBe(0);
+    const r = valueSwaps(txs, { ...lookups });
+    expect(r.trades.map((t) => [t.symbol, t.price, t.confidence])).toEqual([
+      ["PEPE", 10, 0.99],
+      ["RUG", 10, 0],
+      ["THIN", 10, THIN_CONFIDENCE],
+    ]);
   });
 });
 

@@ -86,6 +86,13 @@ const STABLES: Token[] = [
     decimals: 18,
   },
 ];
+/** A token only the scenario wallet trades: the price simulator gives it a thin confidence. */
+const THIN_TOKEN: Token = {
+  address: "0xbad000000000000000000000000000000000a11e",
+  symbol: "PUMP",
+  name: "Pump",
+  decimals: 18,
+};
 const ROUTER = "0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad";
 const EXCHANGE = "0x28c6c06298d514db089934071355e5743bf21d60";
 /** Another exchange's hot wallet ("Coinbase 10"): where the scenario wallet's USDT comes from. */
@@ -377,6 +384,12 @@ export const SCENARIO = {
   },
   soldReceived: { symbol: "LINK", quantity: 600, usd: 9000, time: Math.floor(SIM_START / 1000) + 8 * 86400 },
   internalEth: { outSymbol: "UNI", outQuantity: 700, eth: 2, time: Math.floor(SIM_START / 1000) + 10 * 86400 },
+  // A token in a pool only this wallet trades: DefiLlama's confidence in it is THIN_CONFIDENCE (an
+  // address beginning 0xbad, test/mocks/prices.ts), and the second buy pays 20 % more (DECISIONS 219).
+  thinBuys: [
+    { usd: 100, quantity: 100, time: Math.floor(SIM_START / 1000) + 9 * 86400 },
+    { usd: 12, quantity: 10, time: Math.floor(SIM_START / 1000) + 11 * 86400 },
+  ],
   baseDeposit: { usd: 1000, time: Math.floor(SIM_START / 1000) + 3 * 86400 },
   baseBuy: { usd: 900, eth: 0.3, time: Math.floor(SIM_START / 1000) + 4 * 86400 },
 } as const;
@@ -422,6 +435,13 @@ function scenarioHistory(me: string, chainId: number): History {
         21,
       ),
     );
+    for (const [n, b] of SCENARIO.thinBuys.entries()) {
+      const name = `thin-${n}`;
+      const where = pool(THIN_TOKEN.address, STABLES[0]!.address);
+      h.txlist.push(callRow(hash(name), b.time, blockAt(1, b.time), me, ROUTER));
+      h.tokentx.push(tokenRow(STABLES[0]!, hash(name), b.time, blockAt(1, b.time), me, where, b.usd, 50));
+      h.tokentx.push(tokenRow(THIN_TOKEN, hash(name), b.time, blockAt(1, b.time), where, me, b.quantity, 51));
+    }
     const i = SCENARIO.internalEth;
     const common = callRow(hash("eth-out"), i.time, blockAt(1, i.time), me, ROUTER);
     h.txlist.push(common);

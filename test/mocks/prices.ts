@@ -880,11 +880,17 @@ export function yahooChart(symbol: string, period1: number, period2: number, eve
 
 function coinProfile(id: string): Profile | null {
   if (COINS[id]) return COINS[id];
-  // Token addresses of any chain get a made-up but stable price; unknown CoinGecko slugs are unpriced.
+  // Token addresses of any chain get a made-up but stable price; unknown CoinGecko slugs are unpriced,
+  // and so is an unlisted token (an EVM contract beginning 0xdead, a Solana mint beginning dead):
+  // DefiLlama answers without it, as for a token only its creator trades.
+  if (UNLISTED.test(id)) return null;
   if (/^[a-z0-9-]+:(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/.test(id) && !id.startsWith("coingecko:"))
     return defaultProfile(id, "coin");
   return null;
 }
+
+/** A token DefiLlama lists nowhere: a contract beginning 0xdead, a mint beginning dead. */
+const UNLISTED = /^[a-z0-9-]+:(0x)?dead/;
 
 /** DefiLlama's confidence in a thin token's price: below the engine's 0.8, above DefiLlama's own floor of 0.3. */
 export const THIN_CONFIDENCE = 0.5;

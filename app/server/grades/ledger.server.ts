@@ -9,6 +9,7 @@ import {
   ENGINE_VERSION,
   isTimeZone,
   prepareLedger,
+  TRUSTED_CONFIDENCE,
   withBenchmarkColumns,
   withRiskFreeColumns,
   type Ledger,
@@ -468,13 +469,15 @@ export async function buildUserLedger(
   // this path, its snapshots and its digest byte for byte; any other base or any row in another
   // currency takes rowByRowLedger, which names every row's currency and adds the rates.
   // Futures, forex and CFDs (issue 33, DECISIONS 202) take it too: snapshots hold no contract size.
-  const [base, zone, others, contracts] = await Promise.all([
+  // Wallet fills their price source does not vouch for (DECISIONS 219) take it too: snapshots hold no confidence.
+  const [base, zone, others, contracts, thin] = await Promise.all([
     baseCurrencyOf(db, userId),
     timeZoneOf(db, userId),
     otherCurrencyRows(db, userId, asOf, scope),
     hasContracts(db, userId, asOf, scope),
+    hasThinFills(db, userId, asOf, scope),
   ]);
-  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0 || contracts)
+  if (base !== DEFAULT_BASE_CURRENCY || others.size > 0 || contracts || thin)
     return rowByRowLedger(db, userId, asOf, base, zone, others, scope);
   const [userTradesRead, cashFlows, marks, stored] = await Promise.all([
     userTrades(db, userId, asOf, scope),
@@ -645,8 +648,23 @@ async function hasContracts(db: DB, userId: number, asOf: Date, scope: Provenanc
 }
 
 /**
- * The ledger of a trader who grades in another currency than USD, holds rows in one, or holds
- * contracts (a multiplier or an expiry): every row read with its currency, size and expiry (no
+ * Whether the trader holds a fill whose price its source does not vouch for (a confidence below
+ * TRUSTED_CONFIDENCE, DECISIONS 219). Above it a fill grades as a market fill, so only these rows
+ * need the row-by-row path. Written as the partial index trades_thin says it (migration 0052).
+ */
+async function hasThinFills(db: DB, userId: number, asOf: Date, scope: Provenance): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    select 1 as one from trades t join linked_accounts a on a.id = t.linked_account_id
+      where a.user_id = ${userId} and ${ofProvenance("a.kind", scope)} and t.time <= ${asOf}
+        and t.confidence < ${sql.lit(TRUSTED_CONFIDENCE)}
+      limit 1`.execute(db);
+  return rows.length > 0;
+}
+
+/**
+ * The ledger of a trader who grades in another currency than USD, holds rows in one, holds
+ * contracts (a multiplier or an expiry), or holds thin fills: every row read with its currency,
+ * size, expiry and confidence (no
  * trade snapshots: they hold dollars and units only), the base currency, and the
  * ECB's rates of every currency in it over its days (fxRatesFor). A currency the rates source does
  * not know is left out and counted as "unknown currency" in what the grade could not use; the
@@ -684,6 +702,7 @@ async function rowByRowLedger(
         "trades.currency",
         "trades.multiplier",
         sql<string | null>`to_char(trades.expiry, 'YYYY-MM-DD')`.as("expiry"),
+        "trades.confidence",
       ])
       .where("linked_accounts.user_id", "=", userId)
       .where(ofProvenance("linked_accounts.kind", scope))
@@ -758,8 +777,10 @@ async function rowByRowLedger(
       const multiplier = Number(t.multiplier);
       // A contract's size and expiry join its line only when it has them: other rows keep their digest.
       const contract = multiplier !== 1 || t.expiry !== null ? `|${multiplier}|${t.expiry ?? ""}` : "";
+      // A fill's confidence likewise, only when its source said one.
+      const vouched = t.confidence !== null ? `|c${t.confidence}` : "";
       hash.update(
-        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}|${t.currency}${contract}\n`,
+        `T|${t.linked_account_id}|${t.external_id}|${t.time}|${t.symbol}|${t.asset_class}|${t.side}|${t.quantity}|${t.price}|${t.fee}|${t.currency}${contract}${vouched}\n`,
       );
       return {
         id: `${t.linked_account_id}:${t.external_id}`,
@@ -774,6 +795,7 @@ async function rowByRowLedger(
         currency: t.currency,
         ...(multiplier !== 1 ? { multiplier } : {}),
         ...(t.expiry !== null ? { expiry: t.expiry } : {}),
+        ...(t.confidence !== null ? { confidence: t.confidence } : {}),
       };
     }),
     cashFlows: cashFlows.flatMap((c) => {

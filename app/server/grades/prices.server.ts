@@ -300,67 +300,117 @@ export async function riskFreeSeries(from: Date, to: Date): Promise<RiskFreeSeri
 export async function pricesAt(
   needs: Array<{ instrument: Instrument; time: Date }>,
 ): Promise<(instrument: Instrument, time: Date) => number | undefined> {
+  return (await quotesAt(needs)).price;
+}
+
+/** A price lookup and how far its source vouches for the price there (quotesAt). */
+export type Quotes = {
+  price: (instrument: Instrument, time: Date) => number | undefined;
+  /**
+   * A coin's: the confidence of the daily points its price is drawn from (the lower of the two),
+   * 0 when the source answered but quotes no price within a day of the instant (a token nobody
+   * else trades). Undefined for a stock (an exchange's close says nothing), a point without one,
+   * or an instrument whose provider failed: the caller treats the fill as a market's, as before.
+   */
+  confidence: (instrument: Instrument, time: Date) => number | undefined;
+};
+
+type Point = { t: number; price: number; confidence?: number };
+
+/** pricesAt's lookup, with each price's confidence (DECISIONS 219). */
+export async function quotesAt(needs: Array<{ instrument: Instrument; time: Date }>): Promise<Quotes> {
   const byInstrument = new Map<Instrument, { from: Day; to: Day }>();
   for (const n of needs) {
     const day = dayOf(n.time.getTime());
     const r = byInstrument.get(n.instrument);
     byInstrument.set(n.instrument, { from: r && r.from < day ? r.from : day, to: r && r.to > day ? r.to : day });
   }
-  const series = new Map<Instrument, Array<{ t: number; price: number }>>();
+  const series = new Map<Instrument, Point[]>();
   for (const [instrument, r] of byInstrument) {
     try {
       const coin = instrument.startsWith("coin:");
       const rows = await dailyPrices(instrument, addDays(r.from, coin ? -1 : -10), r.to);
       series.set(
         instrument,
-        rows.map((p) => ({ t: coin ? dayStart(p.day) + 86_400_000 : nyCloseTime(p.day).getTime(), price: p.price })),
+        rows.map((p) => ({
+          t: coin ? dayStart(p.day) + 86_400_000 : nyCloseTime(p.day).getTime(),
+          price: p.price,
+          ...(p.confidence !== undefined ? { confidence: p.confidence } : {}),
+        })),
       );
     } catch (error) {
       if (!(error instanceof PriceSourceError)) throw error;
       log("info", "prices: no historical prices", { instrument, error: error.message });
     }
   }
-  return (instrument, time) => {
+  // The points an instant's price is drawn from: [before, after] to interpolate, or the one nearest.
+  const pointsAt = (instrument: Instrument, time: Date): Point[] => {
     const points = series.get(instrument);
-    if (!points?.length) return undefined;
+    if (!points?.length) return [];
     const t = time.getTime();
     let i = points.length - 1;
     while (i >= 0 && points[i]!.t > t) i--;
     const before = points[i];
     const after = points[i + 1];
-    if (!instrument.startsWith("coin:")) return before && t - before.t < 10 * 86_400_000 ? before.price : undefined;
-    if (before && after && after.t - before.t <= 86_400_000) {
-      const f = (t - before.t) / (after.t - before.t);
-      return Math.exp((1 - f) * Math.log(before.price) + f * Math.log(after.price));
-    }
+    if (!instrument.startsWith("coin:")) return before && t - before.t < 10 * 86_400_000 ? [before] : [];
+    if (before && after && after.t - before.t <= 86_400_000) return [before, after];
     // At the edge (e.g. today, not final yet): the nearest day's end within a day.
     const near = [before, after]
-      .filter((p) => p && Math.abs(p.t - t) <= 86_400_000)
-      .sort((a, b) => Math.abs(a!.t - t) - Math.abs(b!.t - t))[0];
-    return near?.price;
+      .filter((p): p is Point => p !== undefined && Math.abs(p.t - t) <= 86_400_000)
+      .sort((a, b) => Math.abs(a.t - t) - Math.abs(b.t - t))[0];
+    return near ? [near] : [];
+  };
+  return {
+    price: (instrument, time) => {
+      const points = pointsAt(instrument, time);
+      if (points.length === 2) {
+        const [before, after] = points as [Point, Point];
+        const f = (time.getTime() - before.t) / (after.t - before.t);
+        return Math.exp((1 - f) * Math.log(before.price) + f * Math.log(after.price));
+      }
+      return points[0]?.price;
+    },
+    confidence: (instrument, time) => {
+      if (!instrument.startsWith("coin:") || !series.has(instrument)) return undefined;
+      const points = pointsAt(instrument, time);
+      if (!points.length) return 0;
+      let least: number | undefined;
+      for (const p of points) {
+        if (p.confidence === undefined) return undefined;
+        least = least === undefined ? p.confidence : Math.min(least, p.confidence);
+      }
+      return least;
+    },
   };
 }
 
+/** A wallet's price lookups for app/sources/swaps.ts `valueSwaps`: its `priceAt` and `confidenceAt`. */
+export type SwapLookups = { priceAt: PriceLookup; confidenceAt: PriceLookup };
+
 /**
- * The `priceAt` lookup for app/sources/swaps.ts `valueSwaps`, for one wallet's transactions:
- * prefetches (through the cache) the historical USD prices of the tokens its swaps without a
- * stablecoin leg, its fees and (with `transfers`) the tokens it received or sent need. Keys are the adapters' token keys (see walletTokenInstrument).
+ * The lookups for app/sources/swaps.ts `valueSwaps`, for one wallet's transactions: prefetches
+ * (through the cache) the historical USD prices of the tokens its swaps trade, its fees and (with
+ * `transfers`) the tokens it received or sent need, with the source's confidence in each (a
+ * fill's, DECISIONS 219). Keys are the adapters' token keys (see walletTokenInstrument).
  */
 export async function swapPriceLookup(
   chain: { kind: "evm"; chainId: number } | { kind: "solana" },
   transactions: WalletTransaction[],
   opts: Parameters<typeof pricesNeeded>[1] = {},
-): Promise<PriceLookup> {
+): Promise<SwapLookups> {
   const instrumentOf = (token: string) => walletTokenInstrument(chain, token);
   const needs = pricesNeeded(transactions, opts).flatMap((n) => {
     const instrument = instrumentOf(n.token);
     return instrument ? [{ instrument, time: n.time }] : [];
   });
-  const lookup = await pricesAt(needs);
-  return (token, time) => {
-    const instrument = instrumentOf(token);
-    return instrument ? lookup(instrument, time) : undefined;
-  };
+  const quotes = await quotesAt(needs);
+  const through =
+    (lookup: Quotes["price"]): PriceLookup =>
+    (token, time) => {
+      const instrument = instrumentOf(token);
+      return instrument ? lookup(instrument, time) : undefined;
+    };
+  return { priceAt: through(quotes.price), confidenceAt: through(quotes.confidence) };
 }
 
 /** Price requests in flight at once for one record's closes (a provider's rate limit is per client). */

@@ -110,18 +110,18 @@ async function copyTrades(trx: DB, linkedAccountId: number, trades: ImportedTrad
     // unique index, and its job's retry takes the path below).
     await copyInto(
       trx,
-      "copy trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee, currency, multiplier, expiry) from stdin",
+      "copy trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee, currency, multiplier, expiry, confidence) from stdin",
       copyText(trades, `${linkedAccountId}\t`),
     );
     return trades.length;
   }
   await sql`create temp table import_trades (
     external_id text, time timestamptz, symbol text, asset_class text, side text,
-    quantity float8, price float8, fee float8, currency text, multiplier numeric, expiry date)`.execute(trx);
+    quantity float8, price float8, fee float8, currency text, multiplier numeric, expiry date, confidence float8)`.execute(trx);
   await copyInto(trx, "copy import_trades from stdin", copyText(trades));
   // Rows go in in the batch's order (a fresh heap is read in the order it was written), as before.
   const res = await sql`
-    insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee, currency, multiplier, expiry)
+    insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee, currency, multiplier, expiry, confidence)
     select ${linkedAccountId}, * from import_trades
     on conflict (linked_account_id, external_id) do nothing`.execute(trx);
   await sql`drop table import_trades`.execute(trx);
@@ -157,7 +157,7 @@ const copyField = (s: string) => s.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!
 function* copyText(trades: ImportedTrade[], prefix = ""): Generator<string> {
   let out = "";
   for (const t of trades) {
-    out += `${prefix}${copyField(t.externalId)}\t${t.time.toISOString()}\t${copyField(t.symbol)}\t${t.assetClass}\t${t.side}\t${t.quantity}\t${t.price}\t${t.fee}\t${copyField(t.currency ?? "USD")}\t${t.multiplier ?? 1}\t${t.expiry ?? "\\N"}\n`;
+    out += `${prefix}${copyField(t.externalId)}\t${t.time.toISOString()}\t${copyField(t.symbol)}\t${t.assetClass}\t${t.side}\t${t.quantity}\t${t.price}\t${t.fee}\t${copyField(t.currency ?? "USD")}\t${t.multiplier ?? 1}\t${t.expiry ?? "\\N"}\t${t.confidence ?? "\\N"}\n`;
     if (out.length > 65_536) {
       yield out;
       out = "";
@@ -167,7 +167,7 @@ function* copyText(trades: ImportedTrade[], prefix = ""): Generator<string> {
 }
 
 /**
- * PGlite (no COPY through its pg adapter): the trades as twelve arrays through unnest(), one small
+ * PGlite (no COPY through its pg adapter): the trades as thirteen arrays through unnest(), one small
  * statement per chunk instead of tens of thousands of bound parameters.
  */
 async function insertTrades(trx: DB, linkedAccountId: number, trades: ImportedTrade[]): Promise<number> {
@@ -175,7 +175,7 @@ async function insertTrades(trx: DB, linkedAccountId: number, trades: ImportedTr
   for (let i = 0; i < trades.length; i += TRADE_CHUNK) {
     const chunk = trades.slice(i, i + TRADE_CHUNK);
     const res = await sql`
-      insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee, currency, multiplier, expiry)
+      insert into trades (linked_account_id, external_id, time, symbol, asset_class, side, quantity, price, fee, currency, multiplier, expiry, confidence)
       select ${linkedAccountId}, * from unnest(
         ${chunk.map((t) => t.externalId)}::text[],
         ${chunk.map((t) => t.time.toISOString())}::timestamptz[],
@@ -187,7 +187,8 @@ async function insertTrades(trx: DB, linkedAccountId: number, trades: ImportedTr
         ${chunk.map((t) => t.fee)}::float8[],
         ${chunk.map((t) => t.currency ?? "USD")}::text[],
         ${chunk.map((t) => t.multiplier ?? 1)}::numeric[],
-        ${chunk.map((t) => t.expiry ?? null)}::date[]
+        ${chunk.map((t) => t.expiry ?? null)}::date[],
+        ${chunk.map((t) => t.confidence ?? null)}::float8[]
       )
       on conflict (linked_account_id, external_id) do nothing`.execute(trx);
     added += Number(res.numAffectedRows ?? 0);

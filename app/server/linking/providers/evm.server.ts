@@ -136,12 +136,12 @@ async function mappedEvmChain(row: StepRow<EvmWalletCursor>, address: string, ch
     rows[action].push(...payload.result);
   }
   const transactions = evmTransactions(address, chain, rows);
-  const priceAt = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, {
+  const { priceAt, confidenceAt } = await swapPriceLookup({ kind: "evm", chainId: chain.id }, transactions, {
     nativeToken: nativeToken(chain),
     wrappedToken: chain.wrapped,
     transfers: true,
   });
-  const valued = mapEvmTransactions(chain, transactions, priceAt);
+  const valued = mapEvmTransactions(chain, transactions, priceAt, confidenceAt);
   if (valued.warnings.length)
     log("debug", "evm import warnings", { importId: row.id, chain: chain.id, warnings: valued.warnings.slice(0, 5) });
   const mapped = {

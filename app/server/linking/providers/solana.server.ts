@@ -105,8 +105,11 @@ async function mappedSolana(row: StepRow<SolanaCursor>, address: string): Promis
       (typeof p.payload === "string" ? JSON.parse(p.payload) : p.payload) as SolanaPagePayload,
     ),
   );
-  const priceAt = await swapPriceLookup({ kind: "solana" }, transactions, { ...SOLANA_SWAPS, transfers: true });
-  const valued = mapSolanaTransactions(transactions, priceAt);
+  const { priceAt, confidenceAt } = await swapPriceLookup({ kind: "solana" }, transactions, {
+    ...SOLANA_SWAPS,
+    transfers: true,
+  });
+  const valued = mapSolanaTransactions(transactions, priceAt, confidenceAt);
   if (valued.warnings.length)
     log("debug", "solana import warnings", { importId: row.id, warnings: valued.warnings.slice(0, 5) });
   const mapped: MappedHistory = {

@@ -158,6 +158,8 @@ export interface TradesTable {
   multiplier: ColumnType<string | number, number | undefined, number>;
   /** A future's or option's last day, ISO date (migration 0042). */
   expiry: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How far the price source vouches for a wallet fill's price, 0–1 (migration 0052, DECISIONS 219); null: a market fill. */
+  confidence: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A linked account's trades as columns, through trades.id through_id (migration 0028; ledger.server.ts). */
