@@ -117,7 +117,9 @@ async function copyTrades(trx: DB, linkedAccountId: number, trades: ImportedTrad
   }
   await sql`create temp table import_trades (
     external_id text, time timestamptz, symbol text, asset_class text, side text,
-    quantity float8, price float8, fee float8, currency text, multiplier numeric, expiry date, confidence float8)`.execute(trx);
+    quantity float8, price float8, fee float8, currency text, multiplier numeric, expiry date, confidence float8)`.execute(
+    trx,
+  );
   await copyInto(trx, "copy import_trades from stdin", copyText(trades));
   // Rows go in in the batch's order (a fresh heap is read in the order it was written), as before.
   const res = await sql`
