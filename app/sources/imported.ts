@@ -35,7 +35,7 @@ export type ImportedMark = { symbol: string; time: Date; price: number; currency
 export type ImportedEvent = { externalId: string; time: Date; currency?: string } & (
   | { kind: "income"; symbol?: string; amount: number }
   // Income received in kind (an airdrop claimed): the units at their USD price then, 0 when unknown (DECISIONS 213).
-  | { kind: "income"; symbol: string; quantity: number; price: number; source?: string }
+  | { kind: "income"; symbol: string; quantity: number; price: number; source?: string; confidence?: number }
   | { kind: "fee"; amount: number }
   // A fee paid in kind (gas in ETH or SOL): the units at their USD price then, when known (DECISIONS 211).
   | { kind: "fee"; symbol: string; quantity: number; price?: number }

@@ -354,6 +354,14 @@ describe("valueSwaps", () => {
         },
       ]);
       expect(r.transfersSkipped).toBe(0);
+      // With the source's confidence (DECISIONS 219) a priced claim carries it; an unpriced one nothing.
+      const vouched = valueSwaps(
+        [tx("claim", 2, [tok("ARB", "claim:1", 500)], 0.001), tx("nopx", 3, [tok("DROP", "nopx:1", 100)], 0.001)],
+        { ...opts, priceAt, confidenceAt: (token) => (token === "arb" ? 0.99 : 0) },
+      );
+      expect(
+        vouched.events.filter((e) => e.kind === "income").map((e) => ("confidence" in e ? e.confidence : null)),
+      ).toEqual([0.99, null]);
     });
 
     it("keeps a deposit a deposit: sent by someone else, a token met before, the native coin, or with something out", () => {

@@ -38,8 +38,9 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  *
  * Airdrops, with `transfers`: a token the wallet meets for the first time, received in a transaction
  * the wallet sent itself (it paid the fee) with nothing going out, is a claim: `income` in kind at
- * its USD price then (0 when none is known), not a deposit (DECISIONS 213). The engine counts it at
- * no more than a trusted price, so a token nobody else trades adds nothing until it is sold.
+ * its USD price then (0 when none is known), not a deposit (DECISIONS 213), with the price's
+ * confidence when `confidenceAt` gives one. The engine counts it at no more than a trusted price
+ * unless that confidence vouches for it, so a token nobody else trades adds nothing until it is sold.
  */
 export type SwapLeg = {
   /** Stable id of this leg, e.g. "0xhash:12" or "sig:3". */
@@ -293,7 +294,7 @@ function valueSorted(
             symbol: leg.symbol,
             quantity,
             price: price ?? 0,
-            ...(price !== undefined ? { source: "defillama" } : {}),
+            ...(price !== undefined ? { source: "defillama", ...vouched(leg.token, tx.time) } : {}),
           });
           continue;
         }

@@ -181,6 +181,32 @@ describe("resolveEvents", () => {
     expect(e.warnings.filter((w) => w.startsWith("Data gap"))).toEqual([]);
   });
 
+  it("counts an airdrop its source vouches for at its price then (DECISIONS 219): income now, the sale's gain over it", () => {
+    const sale = { ...trade("s", "2025-06-10T20:00:00.000Z", "sell", 100, 3, "ARB"), assetClass: "crypto" as const };
+    const claim = { symbol: "ARB", quantity: 100, price: 5, source: "defillama" };
+    const read = (data: Record<string, unknown>) => {
+      const out = resolveEvents([sale], [ev("a1", "2025-06-02T20:00:00.000Z", "income", "ARB", data)]);
+      const parsed = parseLedger({
+        cashFlows: [{ account: "1", time: "2025-06-01T20:00:00.000Z", amount: 1000 }],
+        trades: out.trades,
+        events: out.events,
+      });
+      if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+      return { events: out.events, metrics: grade(parsed.ledger).metrics };
+    };
+    const vouched = read({ ...claim, confidence: 0.99 });
+    expect(vouched.events).toMatchObject([{ kind: "income", symbol: "ARB", confidence: 0.99 }]);
+    // Income of 100 × 5 = 500 when claimed; sold at 3 it realizes 100 × (3 − 5) = −200.
+    expect(vouched.metrics.income).toBeCloseTo(500, 9);
+    expect(vouched.metrics.realizedPnl).toBeCloseTo(-200, 9);
+    // A thin confidence, or one out of range, is held as before: nothing until the sale realizes 300.
+    for (const confidence of [0.5, 7]) {
+      const held = read({ ...claim, confidence });
+      expect(held.metrics.income).toBe(0);
+      expect(held.metrics.realizedPnl).toBeCloseTo(300, 9);
+    }
+  });
+
   it("makes a wrap a transfer within the account to the wrapped symbol: cost and dates kept, no round trip", () => {
     const crypto = (t: ReturnType<typeof trade>) => ({ ...t, assetClass: "crypto" as const });
     const out = resolveEvents(

@@ -89,6 +89,9 @@ export function resolveEvents(
           const quantity = num(e.data.quantity);
           const price = num(e.data.price);
           const source = str(e.data.source);
+          // How far the source vouches for the price (DECISIONS 219): from 0.8 the income counts at it.
+          const c = e.data.confidence;
+          const confidence = typeof c === "number" && c >= 0 && c <= 1 ? { confidence: c } : {};
           if (e.symbol && quantity > 0 && price >= 0)
             events.push({
               id,
@@ -99,6 +102,7 @@ export function resolveEvents(
               quantity,
               price,
               ...(source ? { source } : {}),
+              ...confidence,
               ...(e.currency ? { currency: e.currency } : {}),
             });
           else skip("income in kind without its quantity");
