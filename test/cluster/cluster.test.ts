@@ -7,6 +7,7 @@ import { get, postForm, sessionCookie, uniqueEmail, waitForImports } from "../su
 import { expectedDemoLedger } from "../support/plaid-expected";
 import { exchange, midImport, tradesOf } from "../support/plaid-link";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
+import { openSse } from "../support/sse";
 import { deliver, fixtureEvent, newCheckoutSession, sign } from "../support/stripe";
 
 // The cluster check (docs/OPERATIONS.md, "Scaling"): the topology of docker-compose.yml from
@@ -17,6 +18,7 @@ import { deliver, fixtureEvent, newCheckoutSession, sign } from "../support/stri
 // replica and the worker get SIGTERM under load. Run by `npm run test:cluster` (.ci/run calls it).
 
 const RUN = Date.now().toString(36);
+const EVENTS = "/api/portal/events";
 let primary: string;
 let bouncer: Daemon;
 let lb: Daemon;
@@ -164,8 +166,18 @@ describe("two web replicas and a worker behind nginx and PgBouncer", () => {
     for (const s of web)
       expect(await (await get(`/share/open_graph/${trader.id}`, { base: s.url })).text()).toContain(code);
 
-    // A message written through one replica is in the inbox read through the other.
+    // A message written through one replica is in the inbox read through the other, and reaches
+    // the friend's live streams through nginx (unbuffered), whichever replica holds each: nginx
+    // sends consecutive connections to each replica in turn, so two streams cover both.
     const friend = await signUpAt(lb.url);
+    const streams = [await openSse(lb.url, EVENTS, { cookie: friend.cookie })];
+    streams.push(await openSse(lb.url, EVENTS, { cookie: friend.cookie }));
+    for (const s of streams) {
+      expect(s.status).toBe(200);
+      expect(s.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      // Buffered by a proxy, the first event would wait for the buffer to fill: it comes at once.
+      await s.next((e) => e.event === "ready", 5_000);
+    }
     const sent = await postForm(
       `/u/${friend.id}`,
       { intent: "message", body: `hello from ${RUN}` },
@@ -174,6 +186,18 @@ describe("two web replicas and a worker behind nginx and PgBouncer", () => {
     expect(sent.status).toBe(303);
     const inbox = await (await get("/messages", { base: web[1].url, cookie: friend.cookie })).text();
     expect(inbox).toContain(`hello from ${RUN}`);
+    for (const s of streams) await s.next((e) => e.event === "message", 10_000);
+    // A reconnect through nginx, wherever it lands, replays what came after the id it names.
+    const missed = streams[0]!.lastId()!;
+    for (const s of streams) s.close();
+    await postForm(
+      `/u/${friend.id}`,
+      { intent: "message", body: `again from ${RUN}` },
+      { base: web[1].url, cookie: trader.cookie },
+    );
+    const again = await openSse(lb.url, EVENTS, { cookie: friend.cookie, lastEventId: missed });
+    await again.next((e) => e.event === "message", 10_000);
+    again.close();
 
     // A paid pass: the checkout started on one replica, Stripe's webhook delivered to the other.
     const tries = async (base: string) =>
