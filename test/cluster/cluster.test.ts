@@ -167,15 +167,15 @@ describe("two web replicas and a worker behind nginx and PgBouncer", () => {
       expect(await (await get(`/share/open_graph/${trader.id}`, { base: s.url })).text()).toContain(code);
 
     // A message written through one replica is in the inbox read through the other, and reaches
-    // the friend's live streams through nginx (unbuffered), whichever replica holds each: nginx
-    // sends consecutive connections to each replica in turn, so two streams cover both.
+    // the friend's live streams through nginx, whichever replica holds each: nginx sends
+    // consecutive connections to each replica in turn, so two streams cover both.
     const friend = await signUpAt(lb.url);
     const streams = [await openSse(lb.url, EVENTS, { cookie: friend.cookie })];
     streams.push(await openSse(lb.url, EVENTS, { cookie: friend.cookie }));
     for (const s of streams) {
       expect(s.status).toBe(200);
       expect(s.headers.get("content-type")).toMatch(/^text\/event-stream/);
-      // Buffered by a proxy, the first event would wait for the buffer to fill: it comes at once.
+      // The first event comes through the balancer at once (nginx passes the stream as written).
       await s.next((e) => e.event === "ready", 5_000);
     }
     const sent = await postForm(
