@@ -214,6 +214,8 @@ describe("live trade alerts", () => {
     const [event] = await stream(fan);
     expect(event!.data).toMatchObject({ trader_id: t.id, symbol: "AAPL", side: "buy", tier: "Platinum", share: 0.05 });
     expect((event!.data as { quantity: unknown }).quantity).toBeNull();
+    // The toast's words come with it (the trader's name), without another request.
+    expect((event!.data as { trader_name: string }).trader_name).toBe(`Alert Trader${tag}`);
     expect(JSON.stringify([n!.data, event!.data])).not.toMatch(/\b500\b|"quantity":5/);
     expect(await bell(bystander)).toHaveLength(0);
 
@@ -524,5 +526,52 @@ describe.skipIf(!process.env.DATABASE_URL)("the settings page and the profile's 
     const notif = await (await get("/user/settings/notifications", { cookie: fan.cookie })).text();
     expect(notif).toContain('value="trade_alert"');
     expect(notif).toContain("Live trade alerts of traders you subscribe to");
+  });
+});
+
+describe("a club's live trade alerts", () => {
+  it("an alert's fan-out tells the open pages of the trader's clubs (a `club` alerts event), not the removed or outsiders", async () => {
+    const t = await trader();
+    await alerts.saveTradeAlertSettings(t.id, { enabled: true, delay: "none", hideSizes: true });
+    const [member, removed, outsider] = [await user("Member"), await user("Removed"), await user("Outsider")];
+    const db = await getDb();
+    const club = await db
+      .insertInto("clubs")
+      .values({
+        slug: `alerts-club-${tag}-${seq++}`,
+        name: `Alerts club ${tag} ${seq++}`,
+        description: "Members who trade live.",
+        join_policy: "open",
+        owner_id: t.id,
+        member_count: 2,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("club_members")
+      .values([
+        { club_id: club.id, user_id: t.id, role: "owner", status: "active" },
+        { club_id: club.id, user_id: member, role: "member", status: "active" },
+        { club_id: club.id, user_id: removed, role: "member", status: "removed" },
+      ])
+      .execute();
+    await importTrades(t, [{ externalId: `club-${tag}-1`, time: new Date(Date.now() - MIN) }]);
+    const [alert] = await alertsOf(t.id);
+    await runAlert(alert!.id, new Date());
+    const clubEvents = async (userId: number) =>
+      (
+        await db
+          .selectFrom("live_events")
+          .select("data")
+          .where("user_id", "=", userId)
+          .where("kind", "=", "club")
+          .execute()
+      ).map((r) => r.data);
+    expect(await clubEvents(member)).toEqual([{ club_id: club.id, what: "alerts" }]);
+    expect(await clubEvents(removed)).toEqual([]);
+    expect(await clubEvents(outsider)).toEqual([]);
+    // A retried fan-out (already claimed) tells nobody again.
+    await runAlert(alert!.id, new Date());
+    expect(await clubEvents(member)).toHaveLength(1);
   });
 });

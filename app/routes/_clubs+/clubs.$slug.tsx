@@ -8,6 +8,7 @@ import { TraderLink } from "~/components/TraderLink";
 import { displayName } from "~/lib/display-name";
 import { formError, parseForm } from "~/lib/forms";
 import { formatNumber, formatPercent } from "~/lib/format-number";
+import { useLiveRevalidate } from "~/lib/live";
 import { parseBefore } from "~/lib/paging";
 import { notificationText } from "~/lib/notifications";
 import { seo } from "~/lib/seo";
@@ -188,6 +189,9 @@ export default function ClubPage() {
     NOTICES[params.get("notice") ?? ""] ??
     (params.get("reported") ? "Thanks, your report was sent to the club's moderators." : null);
   const base = `/clubs/${club.slug}`;
+  // With JavaScript the page follows the club: a post, a like, a member, a request or an alert
+  // reloads its data (DECISIONS 217); without it, a refresh does.
+  useLiveRevalidate((m) => m.kind === "club" && m.data.club_id === club.id, d.signedIn);
   const tabs: [Tab, string][] = [
     ["feed", "Feed"],
     ["alerts", "Trade alerts"],

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../platform/db.server";
 import type { ClubJoinPolicy, ClubMemberStatus, ClubRole } from "../platform/db/schema";
+import { raiseClubLive, raiseClubModerators } from "./club-live.server";
 import { PostBody, setPostHidden } from "./posts.server";
 import type { Refusal } from "~/lib/refusal";
 import { TIERS, type Tier } from "~/lib/vocabulary";
@@ -365,6 +366,9 @@ export async function joinClub(userId: number, slug: string): Promise<JoinResult
         .set({ member_count: sql`member_count + 1` })
         .where("id", "=", club.id)
         .execute();
+    // Open pages reload: the members' (a new member) or the moderators' (a request waiting).
+    if (status === "active") await raiseClubLive(trx, club.id, "members", [userId]);
+    else await raiseClubModerators(trx, club.id, [userId]);
     return { ok: true as const, status };
   });
 }
@@ -387,6 +391,8 @@ export async function leaveClub(userId: number, slug: string): Promise<{ ok: tru
         .set({ member_count: sql`greatest(member_count - 1, 0)` })
         .where("id", "=", club.id)
         .execute();
+    if (m.status === "active") await raiseClubLive(trx, club.id, "members", [userId]);
+    else await raiseClubModerators(trx, club.id, [userId]);
     return { ok: true as const };
   });
 }
@@ -471,6 +477,9 @@ export async function moderateMember(
         await trx.deleteFrom("club_members").where("club_id", "=", club.id).where("user_id", "=", targetId).execute();
         break;
     }
+    // Open pages reload; a declined or readmitted person was never a member the others see.
+    if (action === "decline" || action === "readmit") await raiseClubModerators(trx, club.id, [targetId]);
+    else await raiseClubLive(trx, club.id, "members", [targetId]);
     return { ok: true as const };
   });
 }
@@ -651,6 +660,8 @@ export async function decideClubReport(
       .where("post_id", "=", postId)
       .where("reviewed_at", "is", null)
       .execute();
+    if (decision !== "dismiss") await raiseClubLive(trx, club.id, "feed");
+    else await raiseClubModerators(trx, club.id);
     return { ok: true as const };
   });
 }

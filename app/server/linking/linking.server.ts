@@ -400,6 +400,7 @@ export const importJobHandlers: {
       | "trade-alert"
       | "trade-alert-deliver"
       | "trade-alert-sync"
+      | "club-live"
     >
   ]: JobHandler<N>;
 } = {

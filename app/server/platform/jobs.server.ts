@@ -1,3 +1,4 @@
+import type { ClubChange } from "~/lib/live-events";
 import type { NotificationKind } from "~/lib/notifications";
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
@@ -29,7 +30,8 @@ export type JobName =
   | "push"
   | "trade-alert"
   | "trade-alert-deliver"
-  | "trade-alert-sync";
+  | "trade-alert-sync"
+  | "club-live";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
@@ -62,6 +64,8 @@ export type JobData = {
   "trade-alert-deliver": { alertId: string; userIds: number[]; audience?: { kind: "subscribers" } };
   // Wallets and exchange accounts of traders who share trades live, imported again.
   "trade-alert-sync": Record<string, never>;
+  // A big club's members told that it changed, one batch after member id `after` (club-live.server.ts).
+  "club-live": { clubId: number; what: ClubChange; after: number };
 };
 
 /**
@@ -174,6 +178,8 @@ function queues(): PgBoss.Queue[] {
     { name: "trade-alert", ...shared, retryLimit: 3, retryDelay: 30 },
     { name: "trade-alert-deliver", ...shared, retryLimit: 3, retryDelay: 30 },
     { name: "trade-alert-sync", ...shared, policy: "stately", retryLimit: 0 },
+    // A club's change told to its members in batches: a retry tells a batch again (a page reloads twice).
+    { name: "club-live", ...shared, retryLimit: 3, retryDelay: 10 },
   ];
 }
 

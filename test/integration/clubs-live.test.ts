@@ -1,0 +1,213 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { get, postForm, signUp } from "../support/http";
+
+// Clubs live for their members, told of join requests, handed over and deleted (issue 34 point 4,
+// DECISIONS 217), over HTTP against the built server; the live events and notifications it writes
+// are read in process from the same PostgreSQL.
+const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
+const { getClub } = await import("~/server/community/clubs.server");
+const { clubLiveJob } = await import("~/server/community/club-live.server");
+const { enqueue } = await import("~/server/platform/jobs.server");
+
+beforeAll(async () => {
+  await migrateToLatest();
+  // pg-boss's schema and queues exist once the queue has opened (no workers: the test runs the job).
+  await enqueue(null, "trade-alert-sync", {});
+});
+
+const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.slice(-8);
+let seq = 0;
+
+type Trader = { cookie: string; id: number; username: string };
+
+async function trader(): Promise<Trader> {
+  const { cookie } = await signUp();
+  const username = `l${run}_${seq++}`;
+  const res = await postForm(
+    "/user-questions",
+    { username, first_name: "Live", last_name: username, experience: "1-3" },
+    { cookie },
+  );
+  expect(res.status).toBe(302);
+  const info = (await (await get("/api/user/info", { cookie })).json()) as { data: { id: number } };
+  return { cookie, id: info.data.id, username };
+}
+
+async function grade(userId: number, tier: string, score: number) {
+  const db = await getDb();
+  const e = await db
+    .insertInto("evaluations")
+    .values({
+      user_id: userId,
+      engine_version: "test",
+      ledger_digest: "x",
+      tier,
+      score,
+      percentile: null,
+      verification_code: `GR-CLL${userId}-${seq++}`,
+      result: JSON.stringify({ stars: { overall: 3 } }),
+      self_reported: false,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db.updateTable("users").set({ current_evaluation_id: e.id }).where("id", "=", userId).execute();
+}
+
+async function createOk(t: Trader, name: string, extra: Record<string, string> = {}) {
+  const res = await postForm(
+    "/clubs/new",
+    {
+      name,
+      description: "A club for testing live clubs.",
+      markets: "US",
+      min_tier: "",
+      join_policy: "open",
+      ...extra,
+    },
+    { cookie: t.cookie },
+  );
+  expect(res.status, await res.clone().text()).toBe(303);
+  return res.headers.get("location")!.match(/^\/clubs\/([a-z0-9-]+)\?notice=created$/)![1]!;
+}
+
+const act = (t: Trader, slug: string, fields: Record<string, string>) =>
+  postForm(`/clubs/${slug}`, fields, { cookie: t.cookie });
+
+/** Each user's latest live event number now. */
+async function marks(users: Trader[]): Promise<Map<number, number>> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("live_seqs")
+    .select(["user_id", "seq"])
+    .where(
+      "user_id",
+      "in",
+      users.map((u) => u.id),
+    )
+    .execute();
+  return new Map(users.map((u) => [u.id, Number(rows.find((r) => r.user_id === u.id)?.seq ?? 0)]));
+}
+
+/** The `club` events each user got after their mark, as [club_id, what]. */
+async function clubEvents(users: Trader[], since: Map<number, number>) {
+  const db = await getDb();
+  const out: Record<string, [number, string][]> = {};
+  for (const u of users) {
+    const rows = await db
+      .selectFrom("live_events")
+      .select(["data"])
+      .where("user_id", "=", u.id)
+      .where("kind", "=", "club")
+      .where("seq", ">", String(since.get(u.id) ?? 0))
+      .orderBy("seq")
+      .execute();
+    out[u.username] = rows.map((r) => {
+      const d = r.data as { club_id: number; what: string };
+      return [d.club_id, d.what];
+    });
+  }
+  return out;
+}
+
+async function setUp(policy: "open" | "request" = "open") {
+  const owner = await trader();
+  await grade(owner.id, "Gold", 70);
+  const slug = await createOk(owner, `Live ${policy} ${run} ${seq++}`, { join_policy: policy });
+  const club = (await getClub(slug))!;
+  return { owner, slug, club };
+}
+
+describe("a club page live for its members", () => {
+  it("a post, a reply and a like raise a `club` feed event to every active member, none to outsiders or removed members", async () => {
+    const { owner, slug, club } = await setUp();
+    const [member, removed, outsider] = [await trader(), await trader(), await trader()];
+    for (const t of [member, removed]) expect((await act(t, slug, { intent: "join" })).status).toBe(303);
+    expect((await act(owner, slug, { intent: "moderate", action: "remove", user_id: String(removed.id) })).status).toBe(
+      303,
+    );
+    const everyone = [owner, member, removed, outsider];
+
+    let since = await marks(everyone);
+    expect((await act(member, slug, { intent: "post", body: `Live post ${run}` })).status).toBe(303);
+    expect(await clubEvents(everyone, since)).toEqual({
+      [owner.username]: [[club.id, "feed"]],
+      [member.username]: [[club.id, "feed"]],
+      [removed.username]: [],
+      [outsider.username]: [],
+    });
+
+    const db = await getDb();
+    const postId = String(
+      (
+        await db
+          .selectFrom("posts")
+          .select("id")
+          .where("club_id", "=", club.id)
+          .where("body", "=", `Live post ${run}`)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    since = await marks(everyone);
+    expect((await postForm(`/posts/${postId}`, { intent: "like" }, { cookie: owner.cookie })).status).toBeLessThan(400);
+    expect(
+      (await postForm(`/posts/${postId}`, { intent: "reply", body: "A live reply" }, { cookie: owner.cookie })).status,
+    ).toBeLessThan(400);
+    const after = await clubEvents(everyone, since);
+    expect(after[member.username]).toEqual([
+      [club.id, "feed"],
+      [club.id, "feed"],
+    ]);
+    expect(after[removed.username]).toEqual([]);
+    expect(after[outsider.username]).toEqual([]);
+  });
+
+  it("a join tells the members; a request tells only the owner and moderators (and the one asking)", async () => {
+    const open = await setUp();
+    const member = await trader();
+    let since = await marks([open.owner, member]);
+    expect((await act(member, open.slug, { intent: "join" })).status).toBe(303);
+    expect(await clubEvents([open.owner, member], since)).toEqual({
+      [open.owner.username]: [[open.club.id, "members"]],
+      [member.username]: [[open.club.id, "members"]],
+    });
+
+    const byRequest = await setUp("request");
+    const [mod, plain, asker] = [await trader(), await trader(), await trader()];
+    const db = await getDb();
+    // Members let in directly (the test's shortcut past approval).
+    await db
+      .insertInto("club_members")
+      .values([
+        { club_id: byRequest.club.id, user_id: mod.id, role: "moderator", status: "active" },
+        { club_id: byRequest.club.id, user_id: plain.id, role: "member", status: "active" },
+      ])
+      .execute();
+    await db.updateTable("clubs").set({ member_count: 3 }).where("id", "=", byRequest.club.id).execute();
+    since = await marks([byRequest.owner, mod, plain, asker]);
+    expect((await act(asker, byRequest.slug, { intent: "join" })).status).toBe(303);
+    expect(await clubEvents([byRequest.owner, mod, plain, asker], since)).toEqual({
+      [byRequest.owner.username]: [[byRequest.club.id, "members"]],
+      [mod.username]: [[byRequest.club.id, "members"]],
+      [plain.username]: [],
+      [asker.username]: [[byRequest.club.id, "members"]],
+    });
+  });
+
+  it("the `club-live` job tells a big club's active members in batches, never a removed one", async () => {
+    const { owner, slug, club } = await setUp();
+    const [member, removed] = [await trader(), await trader()];
+    for (const t of [member, removed]) expect((await act(t, slug, { intent: "join" })).status).toBe(303);
+    expect((await act(owner, slug, { intent: "moderate", action: "remove", user_id: String(removed.id) })).status).toBe(
+      303,
+    );
+    const since = await marks([owner, member, removed]);
+    expect(await clubLiveJob({ clubId: club.id, what: "alerts", after: 0 })).toBe(2);
+    expect(await clubEvents([owner, member, removed], since)).toEqual({
+      [owner.username]: [[club.id, "alerts"]],
+      [member.username]: [[club.id, "alerts"]],
+      [removed.username]: [],
+    });
+    // A batch after the last member tells nobody.
+    expect(await clubLiveJob({ clubId: club.id, what: "alerts", after: Math.max(owner.id, member.id) })).toBe(0);
+  });
+});
