@@ -3,6 +3,7 @@ import { currencyInSentence, isBaseCurrency } from "./currencies";
 import { engineMajor } from "./engine-versions";
 import { formatNumber, formatScore } from "./format-number";
 import type { Refusal } from "./refusal";
+import { tradeAlertText } from "./trade-alert-text";
 
 // What a notification says and the settings form, shared by the server, the pages and the digest.
 
@@ -96,25 +97,6 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
     case "trade_alert":
       return tradeAlertText(who, data);
   }
-}
-
-/**
- * "Ann bought AAPL · 3.2% of the portfolio · Gold" (issue 34 point 3). The share is the trade's
- * value over the portfolio's; a quantity appears only when the trader shows sizes, and never a sum
- * of money.
- */
-function tradeAlertText(who: string, data: Record<string, unknown>): string {
-  const symbol = str(data.symbol) ?? "a position";
-  const verb = data.side === "sell" ? "sold" : "bought";
-  const quantity = num(data.quantity);
-  const share = num(data.share);
-  const tier = str(data.tier);
-  const parts = [
-    `${who} ${verb} ${quantity !== null ? `${formatNumber(quantity, quantity % 1 ? 4 : 0)} ` : ""}${symbol}`,
-  ];
-  if (share !== null) parts.push(`${formatNumber(share * 100, share >= 0.1 ? 0 : 1)}% of the portfolio`);
-  if (tier) parts.push(tier);
-  return parts.join(" · ");
 }
 
 /**
