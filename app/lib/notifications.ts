@@ -21,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   "grade_recomputed",
   "season_win",
   "trade_alert",
+  "club_request",
+  "club_joined",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -42,6 +44,8 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   grade_recomputed: "Your grade recomputed (a new engine, a new base currency)",
   season_win: "Your leaderboard season rewards",
   trade_alert: "Live trade alerts of traders you subscribe to",
+  club_request: "Requests to join a club you run",
+  club_joined: "Your requests to join a club approved",
 };
 
 export type NotificationText = {
@@ -96,6 +100,12 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
     }
     case "trade_alert":
       return tradeAlertText(who, data);
+    case "club_request":
+      return more
+        ? `${who} and ${count - 1} other${count === 2 ? "" : "s"} asked to join ${str(data.club) ?? "your club"}`
+        : `${who} asked to join ${str(data.club) ?? "your club"}`;
+    case "club_joined":
+      return `You are now a member of ${str(data.club) ?? "the club"}`;
   }
 }
 

@@ -211,3 +211,66 @@ describe("a club page live for its members", () => {
     expect(await clubLiveJob({ clubId: club.id, what: "alerts", after: Math.max(owner.id, member.id) })).toBe(0);
   });
 });
+
+async function bell(userId: number, kind: string) {
+  const db = await getDb();
+  return db
+    .selectFrom("notifications")
+    .select(["actor_id", "url", "data", "count"])
+    .where("user_id", "=", userId)
+    .where("kind", "=", kind)
+    .execute();
+}
+
+describe("a club's join requests in the bell", () => {
+  it("tells the owner and moderators of a request (as their settings say), and the requester when approved", async () => {
+    const { owner, slug, club } = await setUp("request");
+    const [mod, plain, muting] = [await trader(), await trader(), await trader()];
+    const db = await getDb();
+    await db
+      .insertInto("club_members")
+      .values([
+        { club_id: club.id, user_id: mod.id, role: "moderator", status: "active" },
+        { club_id: club.id, user_id: plain.id, role: "member", status: "active" },
+        { club_id: club.id, user_id: muting.id, role: "moderator", status: "active" },
+      ])
+      .execute();
+    await db.updateTable("clubs").set({ member_count: 4 }).where("id", "=", club.id).execute();
+    // One moderator turned the kind off on the settings page.
+    const kinds = ["message", "follow", "club_joined"];
+    const saved = await postForm("/user/settings/notifications", { kinds, digest: "off" }, { cookie: muting.cookie });
+    expect(saved.status).toBeLessThan(400);
+
+    const [asker, second] = [await trader(), await trader()];
+    expect((await act(asker, slug, { intent: "join" })).status).toBe(303);
+    for (const t of [owner, mod])
+      expect(await bell(t.id, "club_request")).toEqual([
+        { actor_id: asker.id, url: `/clubs/${slug}?tab=manage`, data: { club: club.name }, count: 1 },
+      ]);
+    expect(await bell(plain.id, "club_request")).toEqual([]);
+    expect(await bell(muting.id, "club_request")).toEqual([]);
+    // A second request gathers on the same unread row ("… and 1 other asked to join").
+    expect((await act(second, slug, { intent: "join" })).status).toBe(303);
+    expect(await bell(owner.id, "club_request")).toMatchObject([{ actor_id: second.id, count: 2 }]);
+    const list = await (await get("/notifications", { cookie: owner.cookie })).text();
+    expect(list).toContain(`and 1 other asked to join ${club.name}`);
+
+    expect(await bell(asker.id, "club_joined")).toEqual([]);
+    expect((await act(mod, slug, { intent: "moderate", action: "approve", user_id: String(asker.id) })).status).toBe(
+      303,
+    );
+    expect(await bell(asker.id, "club_joined")).toEqual([
+      { actor_id: mod.id, url: `/clubs/${slug}`, data: { club: club.name }, count: 1 },
+    ]);
+    // Declined: no "approved" notification.
+    expect((await act(owner, slug, { intent: "moderate", action: "decline", user_id: String(second.id) })).status).toBe(
+      303,
+    );
+    expect(await bell(second.id, "club_joined")).toEqual([]);
+    // The settings page offers both kinds.
+    const settings = await (await get("/user/settings/notifications", { cookie: owner.cookie })).text();
+    expect(settings).toContain('value="club_request"');
+    expect(settings).toContain("Requests to join a club you run");
+    expect(settings).toContain('value="club_joined"');
+  });
+});

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../platform/db.server";
 import type { ClubJoinPolicy, ClubMemberStatus, ClubRole } from "../platform/db/schema";
-import { raiseClubLive, raiseClubModerators } from "./club-live.server";
+import { clubModerators, raiseClubLive, raiseClubModerators } from "./club-live.server";
+import { notify } from "./notifications.server";
 import { PostBody, setPostHidden } from "./posts.server";
 import type { Refusal } from "~/lib/refusal";
 import { TIERS, type Tier } from "~/lib/vocabulary";
@@ -315,7 +316,7 @@ export async function joinClub(userId: number, slug: string): Promise<JoinResult
   return db.transaction().execute(async (trx) => {
     const club = await trx
       .selectFrom("clubs")
-      .select(["id", "min_tier", "join_policy"])
+      .select(["id", "name", "min_tier", "join_policy"])
       .where("slug", "=", slug)
       .forUpdate()
       .executeTakeFirst();
@@ -368,7 +369,18 @@ export async function joinClub(userId: number, slug: string): Promise<JoinResult
         .execute();
     // Open pages reload: the members' (a new member) or the moderators' (a request waiting).
     if (status === "active") await raiseClubLive(trx, club.id, "members", [userId]);
-    else await raiseClubModerators(trx, club.id, [userId]);
+    else {
+      await raiseClubModerators(trx, club.id, [userId]);
+      // The owner and moderators hear of a request in the bell (and by push and digest, per their settings).
+      await notify(trx, {
+        to: await clubModerators(trx, club.id),
+        kind: "club_request",
+        actorId: userId,
+        subject: `club:${club.id}`,
+        url: `/clubs/${slug}?tab=manage`,
+        data: { club: club.name },
+      });
+    }
     return { ok: true as const, status };
   });
 }
@@ -418,7 +430,12 @@ export async function moderateMember(
 ): Promise<{ ok: true } | Refusal<400 | 403 | 404>> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
-    const club = await trx.selectFrom("clubs").select("id").where("slug", "=", slug).forUpdate().executeTakeFirst();
+    const club = await trx
+      .selectFrom("clubs")
+      .select(["id", "name"])
+      .where("slug", "=", slug)
+      .forUpdate()
+      .executeTakeFirst();
     if (!club) return { ok: false as const, status: 404 as const, message: "There is no such club." };
     const actor = await membershipOf(club.id, actorId, trx);
     if (!isModerator(actor))
@@ -450,6 +467,14 @@ export async function moderateMember(
         if (target.status !== "pending") return refuse("There is no request from that person to approve.");
         await member.set({ status: "active" }).execute();
         await count(1);
+        await notify(trx, {
+          to: targetId,
+          kind: "club_joined",
+          actorId,
+          subject: `club:${club.id}`,
+          url: `/clubs/${slug}`,
+          data: { club: club.name },
+        });
         break;
       case "decline":
         if (target.status !== "pending") return refuse("There is no request from that person to decline.");
