@@ -6,6 +6,7 @@ import { get, postForm, signUp } from "../support/http";
 // are read in process from the same PostgreSQL.
 const { getDb, migrateToLatest } = await import("~/server/platform/db.server");
 const { getClub } = await import("~/server/community/clubs.server");
+const { openReportedPosts } = await import("~/server/accounts/admin.server");
 const { clubLiveJob } = await import("~/server/community/club-live.server");
 const { enqueue } = await import("~/server/platform/jobs.server");
 
@@ -212,7 +213,7 @@ describe("a club page live for its members", () => {
   });
 });
 
-async function bell(userId: number, kind: string) {
+async function bell(userId: number, kind: "club_request" | "club_joined") {
   const db = await getDb();
   return db
     .selectFrom("notifications")
@@ -272,5 +273,121 @@ describe("a club's join requests in the bell", () => {
     expect(settings).toContain('value="club_request"');
     expect(settings).toContain("Requests to join a club you run");
     expect(settings).toContain('value="club_joined"');
+  });
+});
+
+describe("handing a club over and deleting it", () => {
+  it("only the owner hands it over, to an active member owning fewer than 3 clubs, after a confirm step", async () => {
+    const { owner, slug, club } = await setUp();
+    const [mod, member, outsider, busy] = [await trader(), await trader(), await trader(), await trader()];
+    for (const t of [mod, member, busy]) expect((await act(t, slug, { intent: "join" })).status).toBe(303);
+    expect((await act(owner, slug, { intent: "moderate", action: "appoint", user_id: String(mod.id) })).status).toBe(
+      303,
+    );
+    // Nobody but the owner: a moderator, a member, an outsider.
+    for (const t of [mod, member, outsider]) {
+      const res = await act(t, slug, { intent: "transfer", user_id: String(member.id), confirm: "yes" });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain("Only the club's owner can do that.");
+    }
+    // Not to someone outside the club.
+    const stranger = await act(owner, slug, { intent: "transfer", user_id: String(outsider.id), confirm: "yes" });
+    expect(stranger.status).toBe(400);
+    expect(await stranger.text()).toContain("Only a member of the club can become its owner.");
+    // Not to someone who owns 3 clubs already, named in the sentence.
+    await grade(busy.id, "Gold", 70);
+    for (let i = 0; i < 3; i++) await createOk(busy, `Busy ${run} ${i}`);
+    const full = await act(owner, slug, { intent: "transfer", user_id: String(busy.id), confirm: "yes" });
+    expect(full.status).toBe(409);
+    expect(await full.text()).toContain(`Live ${busy.username} already owns 3 clubs, the most one person can.`);
+
+    // The first step asks, naming the member, and changes nothing.
+    const ask = await act(owner, slug, { intent: "transfer", user_id: String(member.id) });
+    expect(ask.status).toBe(200);
+    const page = await ask.text();
+    expect(page).toContain(`Make Live ${member.username} the owner of ${club.name}?`);
+    const db = await getDb();
+    const ownerOf = async () =>
+      (await db.selectFrom("clubs").select("owner_id").where("id", "=", club.id).executeTakeFirstOrThrow()).owner_id;
+    expect(await ownerOf()).toBe(owner.id);
+
+    const done = await act(owner, slug, { intent: "transfer", user_id: String(member.id), confirm: "yes" });
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toBe(`/clubs/${slug}?tab=members&notice=transferred`);
+    expect(await ownerOf()).toBe(member.id);
+    const roles = await db
+      .selectFrom("club_members")
+      .select(["user_id", "role"])
+      .where("club_id", "=", club.id)
+      .where("user_id", "in", [owner.id, member.id])
+      .execute();
+    expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({
+      [owner.id]: "moderator",
+      [member.id]: "owner",
+    });
+    // The old owner is a moderator now: may leave, may not hand it over again.
+    expect((await act(owner, slug, { intent: "transfer", user_id: String(mod.id), confirm: "yes" })).status).toBe(403);
+    expect((await act(member, slug, { intent: "leave" })).status).toBe(400);
+    expect((await act(owner, slug, { intent: "leave" })).status).toBe(303);
+  });
+
+  it("only the owner deletes it, typing its name; its posts and their reports go, and /admin still answers", async () => {
+    const { owner, slug, club } = await setUp();
+    const [mod, member] = [await trader(), await trader()];
+    for (const t of [mod, member]) expect((await act(t, slug, { intent: "join" })).status).toBe(303);
+    expect((await act(owner, slug, { intent: "moderate", action: "appoint", user_id: String(mod.id) })).status).toBe(
+      303,
+    );
+    expect((await act(member, slug, { intent: "post", body: `Doomed post ${run}` })).status).toBe(303);
+    const db = await getDb();
+    const post = await db.selectFrom("posts").select("id").where("club_id", "=", club.id).executeTakeFirstOrThrow();
+    const reported = await postForm(
+      `/posts/${post.id}`,
+      { intent: "report", reason: "Spam", redirect_to: `/clubs/${slug}` },
+      { cookie: mod.cookie },
+    );
+    expect(reported.status).toBe(303);
+
+    for (const t of [mod, member]) {
+      const res = await act(t, slug, { intent: "delete", confirm_name: club.name });
+      expect(res.status).toBe(403);
+    }
+    // Sent from the tab the form is on (a form posts to its page's URL, search included).
+    const wrong = await postForm(
+      `/clubs/${slug}?tab=manage`,
+      { intent: "delete", confirm_name: "Not the name" },
+      { cookie: owner.cookie },
+    );
+    expect(wrong.status).toBe(400);
+    const wrongPage = await wrong.text();
+    expect(wrongPage).toContain(`Type the club's name, ${club.name}, to delete it.`);
+    // What was typed is kept.
+    expect(wrongPage).toContain('value="Not the name"');
+    expect(await getClub(slug)).not.toBeNull();
+
+    const since = await marks([owner, mod, member]);
+    const gone = await act(owner, slug, { intent: "delete", confirm_name: club.name.toUpperCase() });
+    expect(gone.status).toBe(303);
+    expect(gone.headers.get("location")).toBe("/clubs?notice=deleted");
+    expect(await (await get("/clubs?notice=deleted", { cookie: owner.cookie })).text()).toContain(
+      "The club was deleted, with its posts.",
+    );
+    expect(await getClub(slug)).toBeNull();
+    expect((await get(`/clubs/${slug}`, { cookie: member.cookie })).status).toBe(404);
+    expect(await db.selectFrom("posts").select("id").where("id", "=", post.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom("reports").select("id").where("post_id", "=", post.id).executeTakeFirst(),
+    ).toBeUndefined();
+    expect((await get(`/posts/${post.id}`, { cookie: member.cookie })).status).toBe(404);
+    // The members' open pages were told (and reload to the 404).
+    expect((await clubEvents([member], since))[member.username]).toEqual([[club.id, "members"]]);
+    // /admin's list of reported posts reads without it (its reports went with it).
+    const listed: string[] = [];
+    for (let page = 1; ; page++) {
+      const r = await openReportedPosts(page);
+      listed.push(...r.posts.map((p) => String(p.id)));
+      if (!r.more) break;
+    }
+    expect(listed).not.toContain(String(post.id));
   });
 });
