@@ -479,6 +479,41 @@ export async function tradeAlertSyncJob(): Promise<number> {
   return due.length;
 }
 
+/**
+ * How long a delivery record is kept. It exists so a retried batch tells nobody twice; a batch's
+ * retries are over within minutes and pg-boss forgets jobs after 7 days, so 30 days is ample.
+ */
+export const DELIVERIES_KEPT_DAYS = 30;
+/** Rows per delete, so no statement holds the table long; a run stops after PRUNE_MAX_BATCHES. */
+export const PRUNE_BATCH = 5_000;
+const PRUNE_MAX_BATCHES = 200;
+
+/**
+ * The scheduled `trade-alert-prune` (nightly, once per cluster): deletes delivery records older
+ * than DELIVERIES_KEPT_DAYS, PRUNE_BATCH at a time, each batch its own statement, up to a million
+ * rows a run (the rest wait for the next night). The alerts themselves stay (a club's page lists
+ * them). Returns how many were deleted.
+ */
+export async function pruneTradeAlertDeliveries(now = new Date(), batch = PRUNE_BATCH): Promise<number> {
+  const db = await getDb();
+  const cutoff = new Date(now.getTime() - DELIVERIES_KEPT_DAYS * 86_400_000);
+  let total = 0;
+  for (let i = 0; i < PRUNE_MAX_BATCHES; i++) {
+    const deleted = await db
+      .deleteFrom("trade_alert_deliveries")
+      .where(
+        sql<boolean>`(alert_id, user_id) in (
+          select alert_id, user_id from trade_alert_deliveries where created_at < ${cutoff} limit ${batch})`,
+      )
+      .executeTakeFirst();
+    const n = Number(deleted.numDeletedRows);
+    total += n;
+    if (n < batch) break;
+  }
+  if (total) log("info", "trade alert deliveries pruned", { rows: total });
+  return total;
+}
+
 /** The queues' handlers (server.ts); the jobs' own clock is the process's. */
 export const tradeAlertJobHandlers = {
   "trade-alert": async (data: { alertId: string }) => {
@@ -489,5 +524,8 @@ export const tradeAlertJobHandlers = {
   },
   "trade-alert-sync": async () => {
     await tradeAlertSyncJob();
+  },
+  "trade-alert-prune": async () => {
+    await pruneTradeAlertDeliveries();
   },
 };
