@@ -31,6 +31,7 @@ const {
   compactionJob,
   seasonCloseJob,
   tradeAlertJobHandlers,
+  clubLiveJobHandlers,
   createAdmission,
   createLiveStreams,
   cspNonce,
@@ -164,6 +165,7 @@ try {
     "season-close": seasonCloseJob,
     push: pushJob,
     ...tradeAlertJobHandlers,
+    ...clubLiveJobHandlers,
   });
 } catch (error) {
   console.error(`Refusing to start: the job queue could not start: ${(error as Error).message ?? String(error)}`);

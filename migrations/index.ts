@@ -43,6 +43,7 @@ import * as m0047 from "./0047_price_confidence";
 import * as m0048 from "./0048_seasons";
 import * as m0049 from "./0049_trade_alerts";
 import * as m0050 from "./0050_clubs";
+import * as m0051 from "./0051_club_notifications_and_pruning";
 import * as m0052 from "./0052_fill_confidence";
 
 // A static list (not a folder scan) so the migrations also work when bundled.
@@ -91,5 +92,6 @@ export const migrations: Record<string, Migration> = {
   "0048_seasons": m0048,
   "0049_trade_alerts": m0049,
   "0050_clubs": m0050,
+  "0051_club_notifications_and_pruning": m0051,
   "0052_fill_confidence": m0052,
 };

@@ -4,14 +4,16 @@ import { useEffect, useState } from "react";
 // header (on every page, the landing included) must not load.
 import { badgeCount } from "~/lib/format-number";
 import { useLive, useLiveConnected } from "~/lib/live";
+import { tradeAlertText } from "~/lib/trade-alert-text";
 import { usePolling } from "~/lib/use-polling";
+import { notify } from "./Toaster";
 
 export const BELL_POLL_MS = 15_000;
 
 /**
  * The header's bell: a plain link to /notifications with the unread count from the page's data;
  * with JavaScript the count follows the live channel, and is asked from the API every 15 s while
- * the page is visible only when the stream is not connected.
+ * the page is visible only when the stream is not connected. A live trade alert also shows as a toast.
  */
 export function NotificationBell({ unread }: { unread: number }) {
   const fetcher = useFetcher<{ meta?: { unread?: number } }>();
@@ -26,6 +28,15 @@ export function NotificationBell({ unread }: { unread: number }) {
   useLive((message) => {
     if (message.kind === "unread") setCount(message.data.notifications);
     else if (message.kind === "ready") setCount(message.data.unread.notifications);
+    // A live trade alert shows as a toast too, in the bell's words, leading where the bell does.
+    else if (message.kind === "trade_alert") {
+      const a = message.data;
+      notify.link(
+        tradeAlertText(a.trader_name || "A trader", { ...a }),
+        `/u/${a.trader_id}/transactions`,
+        `trade_alert:${a.alert_id}`,
+      );
+    }
   });
   usePolling(
     () => {

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 import toast, { Toaster } from "react-hot-toast";
@@ -66,6 +67,19 @@ function Dismissable({ id, message }: { id: string; message: string }) {
   );
 }
 
+function DismissableLink({ id, message, to }: { id: string; message: string; to: string }) {
+  return (
+    <span className="toast-dismissable">
+      <Link to={to} onClick={() => toast.dismiss(id)}>
+        {message}
+      </Link>
+      <button type="button" className="toast-close" aria-label="Close" onClick={() => toast.dismiss(id)}>
+        ×
+      </button>
+    </span>
+  );
+}
+
 export const notify = {
   success: (message: string) => toast.success(message, { duration: TOAST_DURATION.success }),
   error: (message: string) => toast.error(message, { duration: TOAST_DURATION.error }),
@@ -73,5 +87,12 @@ export const notify = {
   loading: (message: string) => toast.loading(message),
   info: (message: string) =>
     toast((t) => <Dismissable id={t.id} message={message} />, { duration: TOAST_DURATION.info, icon: "ℹ️" }),
+  /** News that leads somewhere (a live trade alert): the default duration, a link, a close button; one per `key`. */
+  link: (message: string, to: string, key: string) =>
+    toast((t) => <DismissableLink id={t.id} message={message} to={to} />, {
+      id: key,
+      duration: TOAST_DURATION.default,
+      icon: "📈",
+    }),
   dismiss: (id?: string) => toast.dismiss(id),
 };

@@ -27,11 +27,29 @@ export type LiveEventMap = {
     share: number | null;
     quantity: number | null;
     traded_at: string;
+    /** The trader's display name, for the toast (the bell's words). */
+    trader_name: string;
   };
+  /**
+   * Something changed on a club the user is in (issue 34 point 4, DECISIONS 217): its feed (a
+   * post, reply, like, deletion or hidden post), its people (a join, request, approval, removal,
+   * role, owner) or its members' trade alerts. Carries no content: the club page reloads its data.
+   */
+  club: { club_id: number; what: ClubChange };
 };
 
+/** What part of a club changed (the `club` event). */
+export type ClubChange = "feed" | "members" | "alerts";
+
 export type LiveKind = keyof LiveEventMap;
-export const LIVE_KINDS = ["message", "read", "unread", "import", "trade_alert"] as const satisfies readonly LiveKind[];
+export const LIVE_KINDS = [
+  "message",
+  "read",
+  "unread",
+  "import",
+  "trade_alert",
+  "club",
+] as const satisfies readonly LiveKind[];
 
 /** A live event for one user, as raised by a service. */
 export type LiveEvent = { [K in LiveKind]: { kind: K; data: LiveEventMap[K] } }[LiveKind];

@@ -92,6 +92,19 @@ describe("notificationText", () => {
     ).toBe("Your grade was re-made in Swedish krona (SEK): still Gold (score 61.2 → 61.2).");
   });
 
+  it("says who asked to join which club, and that a request was approved", () => {
+    const data = { club: "Crypto Swing" };
+    expect(notificationText({ kind: "club_request", count: 1, actor: "Ann Lee", data })).toBe(
+      "Ann Lee asked to join Crypto Swing",
+    );
+    expect(notificationText({ kind: "club_request", count: 3, actor: "Ann Lee", data })).toBe(
+      "Ann Lee and 2 others asked to join Crypto Swing",
+    );
+    expect(notificationText({ kind: "club_joined", count: 1, actor: "Bo", data })).toBe(
+      "You are now a member of Crypto Swing",
+    );
+  });
+
   it("has a text for every kind", () => {
     for (const kind of NOTIFICATION_KINDS)
       expect(notificationText({ kind, count: 1, actor: "X", data: {} }).length).toBeGreaterThan(10);

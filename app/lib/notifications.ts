@@ -3,6 +3,7 @@ import { currencyInSentence, isBaseCurrency } from "./currencies";
 import { engineMajor } from "./engine-versions";
 import { formatNumber, formatScore } from "./format-number";
 import type { Refusal } from "./refusal";
+import { tradeAlertText } from "./trade-alert-text";
 
 // What a notification says and the settings form, shared by the server, the pages and the digest.
 
@@ -20,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   "grade_recomputed",
   "season_win",
   "trade_alert",
+  "club_request",
+  "club_joined",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -41,6 +44,8 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   grade_recomputed: "Your grade recomputed (a new engine, a new base currency)",
   season_win: "Your leaderboard season rewards",
   trade_alert: "Live trade alerts of traders you subscribe to",
+  club_request: "Requests to join a club you run",
+  club_joined: "Your requests to join a club approved",
 };
 
 export type NotificationText = {
@@ -95,26 +100,13 @@ export function notificationText({ kind, count, actor, data }: NotificationText)
     }
     case "trade_alert":
       return tradeAlertText(who, data);
+    case "club_request":
+      return more
+        ? `${who} and ${count - 1} other${count === 2 ? "" : "s"} asked to join ${str(data.club) ?? "your club"}`
+        : `${who} asked to join ${str(data.club) ?? "your club"}`;
+    case "club_joined":
+      return `You are now a member of ${str(data.club) ?? "the club"}`;
   }
-}
-
-/**
- * "Ann bought AAPL · 3.2% of the portfolio · Gold" (issue 34 point 3). The share is the trade's
- * value over the portfolio's; a quantity appears only when the trader shows sizes, and never a sum
- * of money.
- */
-function tradeAlertText(who: string, data: Record<string, unknown>): string {
-  const symbol = str(data.symbol) ?? "a position";
-  const verb = data.side === "sell" ? "sold" : "bought";
-  const quantity = num(data.quantity);
-  const share = num(data.share);
-  const tier = str(data.tier);
-  const parts = [
-    `${who} ${verb} ${quantity !== null ? `${formatNumber(quantity, quantity % 1 ? 4 : 0)} ` : ""}${symbol}`,
-  ];
-  if (share !== null) parts.push(`${formatNumber(share * 100, share >= 0.1 ? 0 : 1)}% of the portfolio`);
-  if (tier) parts.push(tier);
-  return parts.join(" · ");
 }
 
 /**

@@ -153,3 +153,100 @@ describe.skipIf(skipE2E)("clubs without JavaScript", () => {
     }
   });
 });
+
+describe.skipIf(skipE2E)("clubs live with JavaScript", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A page of `cookie` at `path`, once its event stream is open; counts its full loads after that. */
+  async function openLive(cookie: string, path: string) {
+    const ctx = await sessionContext(browser, cookie, { viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    page.setDefaultTimeout(10_000);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const streamOpen = page.waitForResponse((r) => r.url().endsWith("/api/portal/events") && r.status() === 200);
+    await page.goto(baseUrl() + path);
+    await streamOpen;
+    const loads = { count: 0 };
+    page.on("load", () => loads.count++);
+    return { ctx, page, errors, loads };
+  }
+
+  it("a post by one member appears in another's open club feed, and a join in the members tab, without a reload", async () => {
+    const owner = await trader("Opal");
+    await gold(owner.id);
+    const created = await postForm(
+      "/clubs/new",
+      {
+        name: `Live Wire ${run}`,
+        description: "Watching the tape together, live.",
+        markets: "US",
+        min_tier: "",
+        join_policy: "open",
+      },
+      { cookie: owner.cookie },
+    );
+    expect(created.status).toBe(303);
+    const path = created.headers.get("location")!.replace(/\?.*$/, "");
+    const member = await trader("Mika");
+    expect((await postForm(path, { intent: "join" }, { cookie: member.cookie })).status).toBe(303);
+
+    const reader = await openLive(owner.cookie, path);
+    const writer = await openLive(member.cookie, path);
+    const body = `Live in the club ${run}`;
+    await writer.page.getByLabel("Write to the club").fill(body);
+    await writer.page.getByRole("button", { name: "Post", exact: true }).click();
+    // On the owner's open page, well under the 15 s a poll would take, and with no reload.
+    await expect
+      .poll(() => reader.page.locator(".post-card .post-body").first().textContent(), { timeout: 5_000 })
+      .toBe(body);
+    expect(reader.loads.count).toBe(0);
+
+    // A newcomer joining shows in the members tab someone has open.
+    await reader.page.getByRole("link", { name: /^Members/ }).click();
+    await expect.poll(() => reader.page.getByTestId("club-members").locator("tbody tr").count()).toBe(2);
+    const newcomer = await trader("Nell");
+    expect((await postForm(path, { intent: "join" }, { cookie: newcomer.cookie })).status).toBe(303);
+    await expect
+      .poll(() => reader.page.getByTestId("club-members").locator("tbody tr").count(), { timeout: 5_000 })
+      .toBe(3);
+    expect(reader.loads.count).toBe(0);
+    expect([...reader.errors, ...writer.errors]).toEqual([]);
+    await reader.ctx.close();
+    await writer.ctx.close();
+  });
+
+  it("a live trade alert shows as a toast in the bell's words, linking to the trader", async () => {
+    const { raiseLive } = await import("~/server/platform/live.server");
+    const fan = await trader("Fay");
+    const live = await openLive(fan.cookie, "/clubs");
+    const db = await getDb();
+    await db.transaction().execute((trx) =>
+      raiseLive(trx, fan.id, {
+        kind: "trade_alert",
+        data: {
+          alert_id: `9${seq++}`,
+          trader_id: 4242,
+          symbol: "AAPL",
+          side: "buy",
+          tier: "Gold",
+          share: 0.05,
+          quantity: null,
+          traded_at: new Date().toISOString(),
+          trader_name: "Ann Lee",
+        },
+      }),
+    );
+    const toast = live.page.getByRole("link", { name: "Ann Lee bought AAPL · 5% of the portfolio · Gold" });
+    await expect.poll(() => toast.count(), { timeout: 5_000 }).toBe(1);
+    expect(await toast.getAttribute("href")).toBe("/u/4242/transactions");
+    expect(live.errors).toEqual([]);
+    await live.ctx.close();
+  });
+});

@@ -79,6 +79,7 @@ describe.skipIf(!process.env.DATABASE_URL)("scheduled work in a cluster", () => 
         { name: "mail-deliver", cron: "* * * * *" },
         { name: "notification-digest", cron: "*/15 * * * *" },
         { name: "season-close", cron: "5 0 1 * *" },
+        { name: "trade-alert-prune", cron: "17 3 * * *" },
         { name: "trade-alert-sync", cron: "*/5 * * * *" },
       ]);
       // The digest's quarter hours would outlast the test: every minute here, as the next cron

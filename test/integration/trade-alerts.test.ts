@@ -214,6 +214,8 @@ describe("live trade alerts", () => {
     const [event] = await stream(fan);
     expect(event!.data).toMatchObject({ trader_id: t.id, symbol: "AAPL", side: "buy", tier: "Platinum", share: 0.05 });
     expect((event!.data as { quantity: unknown }).quantity).toBeNull();
+    // The toast's words come with it (the trader's name), without another request.
+    expect((event!.data as { trader_name: string }).trader_name).toBe(`Alert Trader${tag}`);
     expect(JSON.stringify([n!.data, event!.data])).not.toMatch(/\b500\b|"quantity":5/);
     expect(await bell(bystander)).toHaveLength(0);
 
@@ -415,6 +417,91 @@ describe("live trade alerts", () => {
 
 // The same chain on real workers: the import step's job runs when due, queues its batch, and the
 // batch reaches the subscriber's bell and stream, with no call from the test.
+// Before the workers' test: on PGlite its workers keep the one connection busy afterwards.
+describe("a club's live trade alerts", () => {
+  it("an alert's fan-out tells the open pages of the trader's clubs (a `club` alerts event), not the removed or outsiders", async () => {
+    const t = await trader();
+    await alerts.saveTradeAlertSettings(t.id, { enabled: true, delay: "none", hideSizes: true });
+    const [member, removed, outsider] = [await user("Member"), await user("Removed"), await user("Outsider")];
+    const db = await getDb();
+    const club = await db
+      .insertInto("clubs")
+      .values({
+        slug: `alerts-club-${tag}-${seq++}`,
+        name: `Alerts club ${tag} ${seq++}`,
+        description: "Members who trade live.",
+        join_policy: "open",
+        owner_id: t.id,
+        member_count: 2,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("club_members")
+      .values([
+        { club_id: club.id, user_id: t.id, role: "owner", status: "active" },
+        { club_id: club.id, user_id: member, role: "member", status: "active" },
+        { club_id: club.id, user_id: removed, role: "member", status: "removed" },
+      ])
+      .execute();
+    await importTrades(t, [{ externalId: `club-${tag}-1`, time: new Date(Date.now() - MIN) }]);
+    const [alert] = await alertsOf(t.id);
+    await runAlert(alert!.id, new Date());
+    const clubEvents = async (userId: number) =>
+      (
+        await db
+          .selectFrom("live_events")
+          .select("data")
+          .where("user_id", "=", userId)
+          .where("kind", "=", "club")
+          .execute()
+      ).map((r) => r.data);
+    expect(await clubEvents(member)).toEqual([{ club_id: club.id, what: "alerts" }]);
+    expect(await clubEvents(removed)).toEqual([]);
+    expect(await clubEvents(outsider)).toEqual([]);
+    // A retried fan-out (already claimed) tells nobody again.
+    await runAlert(alert!.id, new Date());
+    expect(await clubEvents(member)).toHaveLength(1);
+  });
+});
+
+describe("pruning delivery records", () => {
+  it("deletes records older than 30 days in batches, keeps newer ones and the alerts", async () => {
+    const t = await trader();
+    await alerts.saveTradeAlertSettings(t.id, { enabled: true, delay: "none", hideSizes: true });
+    const fans = [await subscriber(t.id), await subscriber(t.id), await subscriber(t.id), await subscriber(t.id)];
+    await importTrades(t, [{ externalId: `prune-${tag}-1`, time: new Date(Date.now() - MIN) }]);
+    const [alert] = await alertsOf(t.id);
+    expect((await runAlert(alert!.id, new Date())).told.sort()).toEqual([...fans].sort());
+    const db = await getDb();
+    const now = new Date();
+    // Three of the four records are 31 days old, one 29.
+    await db
+      .updateTable("trade_alert_deliveries")
+      .set({ created_at: new Date(now.getTime() - 31 * 86_400_000) })
+      .where("alert_id", "=", alert!.id)
+      .where("user_id", "in", fans.slice(0, 3))
+      .execute();
+    await db
+      .updateTable("trade_alert_deliveries")
+      .set({ created_at: new Date(now.getTime() - 29 * 86_400_000) })
+      .where("alert_id", "=", alert!.id)
+      .where("user_id", "=", fans[3]!)
+      .execute();
+    const left = async () =>
+      (await db.selectFrom("trade_alert_deliveries").select("user_id").where("alert_id", "=", alert!.id).execute()).map(
+        (r) => r.user_id,
+      );
+    // Batches of 2: two statements, the second short, and nothing else of this alert's.
+    expect(await alerts.pruneTradeAlertDeliveries(now, 2)).toBeGreaterThanOrEqual(3);
+    expect(await left()).toEqual([fans[3]]);
+    expect(await alertsOf(t.id)).toHaveLength(1);
+    // Idempotent: the next run finds nothing of these.
+    await alerts.pruneTradeAlertDeliveries(now, 2);
+    expect(await left()).toEqual([fans[3]]);
+  });
+});
+
 describe("on pg-boss's workers", () => {
   it("takes an alert from the import to the subscriber", async () => {
     const { startJobs, stopJobs } = await import("~/server/platform/jobs.server");

@@ -6,8 +6,9 @@ import { EmptyState, Page } from "~/components/Page";
 import { Composer, PostCard } from "~/components/PostCard";
 import { TraderLink } from "~/components/TraderLink";
 import { displayName } from "~/lib/display-name";
-import { formError, parseForm } from "~/lib/forms";
+import { formDone, formError, parseForm } from "~/lib/forms";
 import { formatNumber, formatPercent } from "~/lib/format-number";
+import { useLiveRevalidate } from "~/lib/live";
 import { parseBefore } from "~/lib/paging";
 import { notificationText } from "~/lib/notifications";
 import { seo } from "~/lib/seo";
@@ -20,12 +21,14 @@ import {
   clubQueue,
   clubReports,
   decideClubReport,
+  deleteClub,
   getClub,
   isModerator,
   joinClub,
   leaveClub,
   membershipOf,
   moderateMember,
+  transferClub,
 } from "~/server/community/clubs.server";
 import { clubFeed, createPost } from "~/server/community/posts.server";
 import { clubAlerts } from "~/server/community/trade-alerts.server";
@@ -42,6 +45,7 @@ const NOTICES: Record<string, string> = {
   left: "You left the club.",
   posted: "Posted to the club.",
   done: "Done.",
+  transferred: "The club has a new owner. You are one of its moderators now.",
 };
 
 async function clubOr404(slug: string | undefined) {
@@ -152,6 +156,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
         303,
       );
     }
+    case "transfer": {
+      // Two steps, both plain forms: the first names the member and asks; the second (confirm=yes) hands over.
+      const confirmed = form.confirm === "yes";
+      const r = await transferClub(user.id, club.slug, form.user_id, !confirmed);
+      if (!r.ok) return json(formError(r.message), { status: r.status });
+      if (!confirmed) return json(formDone(null, { transfer_to: String(form.user_id), transfer_name: r.name }));
+      return redirect(`${here}?tab=members&notice=transferred`, 303);
+    }
+    case "delete": {
+      const r = await deleteClub(user.id, club.slug, form.confirm_name);
+      if (!r.ok) return json(formError(r.message, { confirm_name: form.confirm_name }), { status: r.status });
+      return redirect("/clubs?notice=deleted", 303);
+    }
     case "report_decision": {
       const r = await decideClubReport(user.id, club.slug, form.post_id, form.decision);
       if (!r.ok) return json(formError(r.message), { status: r.status });
@@ -177,6 +194,17 @@ function MemberAction({ userId, action, label }: { userId: number; action: strin
   );
 }
 
+function TransferAction({ userId }: { userId: number }) {
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="user_id" value={userId} />
+      <button type="submit" name="intent" value="transfer" className="btn btn-ghost btn-small">
+        Make owner
+      </button>
+    </Form>
+  );
+}
+
 export default function ClubPage() {
   const d = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
@@ -188,6 +216,9 @@ export default function ClubPage() {
     NOTICES[params.get("notice") ?? ""] ??
     (params.get("reported") ? "Thanks, your report was sent to the club's moderators." : null);
   const base = `/clubs/${club.slug}`;
+  // With JavaScript the page follows the club: a post, a like, a member, a request or an alert
+  // reloads its data (DECISIONS 217); without it, a refresh does.
+  useLiveRevalidate((m) => m.kind === "club" && m.data.club_id === club.id, d.signedIn);
   const tabs: [Tab, string][] = [
     ["feed", "Feed"],
     ["alerts", "Trade alerts"],
@@ -243,6 +274,25 @@ export default function ClubPage() {
         <p className="notice" role="status">
           {notice}
         </p>
+      ) : null}
+      {reply?.ok && reply.values.transfer_to ? (
+        <section className="notice" role="status" aria-label="Hand the club over" data-testid="club-transfer-confirm">
+          <p>
+            {`Make ${reply.values.transfer_name} the owner of ${club.name}? You will be one of its moderators, and only they can hand it back.`}
+          </p>
+          <div className="row-actions">
+            <Form method="post" className="inline-form">
+              <input type="hidden" name="user_id" value={reply.values.transfer_to} />
+              <input type="hidden" name="confirm" value="yes" />
+              <button type="submit" name="intent" value="transfer" className="btn btn-primary btn-small">
+                Hand it over
+              </button>
+            </Form>
+            <Link to={`${base}?tab=members`} className="btn btn-ghost btn-small">
+              Cancel
+            </Link>
+          </div>
+        </section>
       ) : null}
       {!d.signedIn ? (
         <EmptyState
@@ -368,6 +418,7 @@ export default function ClubPage() {
                               {m.role === "member" || membership?.role === "owner" ? (
                                 <MemberAction userId={m.id} action="remove" label="Remove" />
                               ) : null}
+                              {membership?.role === "owner" ? <TransferAction userId={m.id} /> : null}
                             </div>
                           )}
                         </td>
@@ -495,6 +546,29 @@ export default function ClubPage() {
                   </ul>
                 )}
               </section>
+              {membership?.role === "owner" ? (
+                <section aria-labelledby="club-delete">
+                  <h2 id="club-delete">Delete the club</h2>
+                  <p className="muted">
+                    Its members, posts, replies and their reports go with it, for good. To hand the club to someone else
+                    instead, choose &ldquo;Make owner&rdquo; beside a member.
+                  </p>
+                  <Form method="post" className="inline-form">
+                    <label>
+                      {`Type the club's name, ${club.name}, to confirm`}
+                      <input
+                        name="confirm_name"
+                        required
+                        autoComplete="off"
+                        defaultValue={reply?.values.confirm_name ?? ""}
+                      />
+                    </label>
+                    <button type="submit" name="intent" value="delete" className="btn btn-danger">
+                      Delete the club
+                    </button>
+                  </Form>
+                </section>
+              ) : null}
             </>
           ) : null}
         </>

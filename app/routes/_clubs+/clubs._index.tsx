@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { EmptyState, Page } from "~/components/Page";
 import { Pager } from "~/components/Pager";
 import { displayName } from "~/lib/display-name";
@@ -44,6 +44,7 @@ function ClubItem({ club, note }: { club: Club; note?: string }) {
 
 export default function Clubs() {
   const { q, list, mine, canCreate, refusal } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
   const pages = pageCount(list.meta.total, list.meta.page_size);
   return (
     <Page
@@ -57,6 +58,11 @@ export default function Clubs() {
         ) : null
       }
     >
+      {params.get("notice") === "deleted" ? (
+        <p className="notice" role="status">
+          The club was deleted, with its posts.
+        </p>
+      ) : null}
       {!canCreate ? <p className="muted small">{refusal}</p> : null}
       {mine.length ? (
         <section aria-labelledby="my-clubs">

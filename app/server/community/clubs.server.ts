@@ -2,9 +2,12 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../platform/db.server";
 import type { ClubJoinPolicy, ClubMemberStatus, ClubRole } from "../platform/db/schema";
+import { clubModerators, raiseClubLive, raiseClubModerators } from "./club-live.server";
+import { notify } from "./notifications.server";
 import { PostBody, setPostHidden } from "./posts.server";
 import type { Refusal } from "~/lib/refusal";
 import { TIERS, type Tier } from "~/lib/vocabulary";
+import { displayName } from "~/lib/display-name";
 
 /**
  * Trader clubs (issue 34 point 4, DECISIONS 216). A Gold-or-better verified trader or an approved
@@ -314,7 +317,7 @@ export async function joinClub(userId: number, slug: string): Promise<JoinResult
   return db.transaction().execute(async (trx) => {
     const club = await trx
       .selectFrom("clubs")
-      .select(["id", "min_tier", "join_policy"])
+      .select(["id", "name", "min_tier", "join_policy"])
       .where("slug", "=", slug)
       .forUpdate()
       .executeTakeFirst();
@@ -365,6 +368,20 @@ export async function joinClub(userId: number, slug: string): Promise<JoinResult
         .set({ member_count: sql`member_count + 1` })
         .where("id", "=", club.id)
         .execute();
+    // Open pages reload: the members' (a new member) or the moderators' (a request waiting).
+    if (status === "active") await raiseClubLive(trx, club.id, "members", [userId]);
+    else {
+      await raiseClubModerators(trx, club.id, [userId]);
+      // The owner and moderators hear of a request in the bell (and by push and digest, per their settings).
+      await notify(trx, {
+        to: await clubModerators(trx, club.id),
+        kind: "club_request",
+        actorId: userId,
+        subject: `club:${club.id}`,
+        url: `/clubs/${slug}?tab=manage`,
+        data: { club: club.name },
+      });
+    }
     return { ok: true as const, status };
   });
 }
@@ -387,6 +404,8 @@ export async function leaveClub(userId: number, slug: string): Promise<{ ok: tru
         .set({ member_count: sql`greatest(member_count - 1, 0)` })
         .where("id", "=", club.id)
         .execute();
+    if (m.status === "active") await raiseClubLive(trx, club.id, "members", [userId]);
+    else await raiseClubModerators(trx, club.id, [userId]);
     return { ok: true as const };
   });
 }
@@ -412,7 +431,12 @@ export async function moderateMember(
 ): Promise<{ ok: true } | Refusal<400 | 403 | 404>> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
-    const club = await trx.selectFrom("clubs").select("id").where("slug", "=", slug).forUpdate().executeTakeFirst();
+    const club = await trx
+      .selectFrom("clubs")
+      .select(["id", "name"])
+      .where("slug", "=", slug)
+      .forUpdate()
+      .executeTakeFirst();
     if (!club) return { ok: false as const, status: 404 as const, message: "There is no such club." };
     const actor = await membershipOf(club.id, actorId, trx);
     if (!isModerator(actor))
@@ -444,6 +468,14 @@ export async function moderateMember(
         if (target.status !== "pending") return refuse("There is no request from that person to approve.");
         await member.set({ status: "active" }).execute();
         await count(1);
+        await notify(trx, {
+          to: targetId,
+          kind: "club_joined",
+          actorId,
+          subject: `club:${club.id}`,
+          url: `/clubs/${slug}`,
+          data: { club: club.name },
+        });
         break;
       case "decline":
         if (target.status !== "pending") return refuse("There is no request from that person to decline.");
@@ -471,6 +503,9 @@ export async function moderateMember(
         await trx.deleteFrom("club_members").where("club_id", "=", club.id).where("user_id", "=", targetId).execute();
         break;
     }
+    // Open pages reload; a declined or readmitted person was never a member the others see.
+    if (action === "decline" || action === "readmit") await raiseClubModerators(trx, club.id, [targetId]);
+    else await raiseClubLive(trx, club.id, "members", [targetId]);
     return { ok: true as const };
   });
 }
@@ -651,7 +686,120 @@ export async function decideClubReport(
       .where("post_id", "=", postId)
       .where("reviewed_at", "is", null)
       .execute();
+    if (decision !== "dismiss") await raiseClubLive(trx, club.id, "feed");
+    else await raiseClubModerators(trx, club.id);
     return { ok: true as const };
+  });
+}
+
+export const TransferInput = z.object({
+  user_id: z.coerce.number({ invalid_type_error: "Not a member." }).int().positive().max(2_147_483_647),
+  confirm: z.literal("yes").optional(),
+});
+
+export const DeleteInput = z.object({
+  confirm_name: z.string({ required_error: "Type the club's name to delete it." }).trim().max(200),
+});
+
+const notOwner = { ok: false as const, status: 403 as const, message: "Only the club's owner can do that." };
+
+/**
+ * The owner hands the club to an active member (DECISIONS 217): the member becomes the owner and the
+ * old owner a moderator, in one transaction. Refused when the member owns CLUBS_PER_OWNER clubs
+ * already (their user row is locked, as creating a club locks it, so a race cannot pass the limit).
+ * `check` runs the same checks and writes nothing: the page's confirm step names the member.
+ */
+export async function transferClub(
+  actorId: number,
+  slug: string,
+  newOwnerId: number,
+  check = false,
+): Promise<{ ok: true; name: string } | Refusal<400 | 403 | 404 | 409>> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    const club = await trx
+      .selectFrom("clubs")
+      .select(["id", "owner_id"])
+      .where("slug", "=", slug)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!club) return { ok: false as const, status: 404 as const, message: "There is no such club." };
+    if (club.owner_id !== actorId) return notOwner;
+    if (newOwnerId === actorId)
+      return { ok: false as const, status: 400 as const, message: "You own this club already." };
+    const target = await membershipOf(club.id, newOwnerId, trx);
+    if (target?.status !== "active")
+      return {
+        ok: false as const,
+        status: 400 as const,
+        message: "Only a member of the club can become its owner.",
+      };
+    const person = await trx
+      .selectFrom("users")
+      .select(["id", "first_name", "last_name", "name", "username"])
+      .where("id", "=", newOwnerId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const name = displayName(person) || "That member";
+    const owned = await trx
+      .selectFrom("clubs")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("owner_id", "=", newOwnerId)
+      .executeTakeFirstOrThrow();
+    if (Number(owned.n) >= CLUBS_PER_OWNER)
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: `${name} already owns ${CLUBS_PER_OWNER} clubs, the most one person can.`,
+      };
+    if (check) return { ok: true as const, name };
+    await trx.updateTable("clubs").set({ owner_id: newOwnerId }).where("id", "=", club.id).execute();
+    await trx
+      .updateTable("club_members")
+      .set({ role: "owner" })
+      .where("club_id", "=", club.id)
+      .where("user_id", "=", newOwnerId)
+      .execute();
+    await trx
+      .updateTable("club_members")
+      .set({ role: "moderator" })
+      .where("club_id", "=", club.id)
+      .where("user_id", "=", actorId)
+      .execute();
+    await raiseClubLive(trx, club.id, "members");
+    return { ok: true as const, name };
+  });
+}
+
+/**
+ * The owner deletes the club, typing its name to confirm (DECISIONS 217). Its members, posts,
+ * replies, likes and reports go with it (the tables' cascades), in one transaction; the members'
+ * open pages are told first (a small club's: a big club's chain finds nobody left).
+ */
+export async function deleteClub(
+  actorId: number,
+  slug: string,
+  confirmName: string,
+): Promise<{ ok: true; name: string } | Refusal<400 | 403 | 404>> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    const club = await trx
+      .selectFrom("clubs")
+      .select(["id", "name", "owner_id"])
+      .where("slug", "=", slug)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!club) return { ok: false as const, status: 404 as const, message: "There is no such club." };
+    if (club.owner_id !== actorId) return notOwner;
+    if (confirmName.replace(/\s+/g, " ").trim().toLowerCase() !== club.name.toLowerCase())
+      return {
+        ok: false as const,
+        status: 400 as const,
+        message: `Type the club's name, ${club.name}, to delete it.`,
+      };
+    await raiseClubLive(trx, club.id, "members");
+    await trx.deleteFrom("clubs").where("id", "=", club.id).execute();
+    return { ok: true as const, name: club.name };
   });
 }
 
@@ -661,4 +809,6 @@ export const ClubPageAction = z.discriminatedUnion("intent", [
   PostBody.extend({ intent: z.literal("post") }),
   ModerateInput.extend({ intent: z.literal("moderate") }),
   ClubReportInput.extend({ intent: z.literal("report_decision") }),
+  TransferInput.extend({ intent: z.literal("transfer") }),
+  DeleteInput.extend({ intent: z.literal("delete") }),
 ]);

@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from "kysely";
 import { z } from "zod";
 import { getDb, type DB } from "../platform/db.server";
 import { notify } from "./notifications.server";
+import { raiseClubLive } from "./club-live.server";
 import type { Database } from "../platform/db/schema";
 import { cardPath } from "../grades/card-store.server";
 import { ensureCard } from "../grades/cards.server";
@@ -280,6 +281,8 @@ export async function createPost(
         url,
         data: { excerpt: excerpt(body) },
       });
+    // A club's open pages reload: the post in the feed, a reply in its count (DECISIONS 217).
+    if (clubId !== null) await raiseClubLive(trx, clubId, "feed");
     return { ok: true as const, id, rootId: rootId ?? id };
   });
 }
@@ -480,6 +483,7 @@ export async function setLike(
         subject: `post:${postId}`,
         url: postUrl(postId, post.root_id === null ? null : String(post.root_id)),
       });
+    if (changed && post.club_id !== null) await raiseClubLive(trx, post.club_id, "feed");
     const row = await trx
       .updateTable("posts")
       .set({ like_count: sql`like_count + ${delta}` })
@@ -506,9 +510,10 @@ export async function deletePost(
       .where("id", "=", postId)
       .where("author_id", "=", userId)
       .where("deleted_at", "is", null)
-      .returning(["parent_id", "root_id"])
+      .returning(["parent_id", "root_id", "club_id"])
       .executeTakeFirst();
     if (!row) return { ok: false as const, status: 404 as const };
+    if (row.club_id !== null) await raiseClubLive(trx, row.club_id, "feed");
     if (row.parent_id !== null)
       await trx
         .updateTable("posts")

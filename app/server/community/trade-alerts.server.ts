@@ -10,6 +10,7 @@ import type { ImportReason } from "../platform/db/schema";
 import { enqueue } from "../platform/jobs.server";
 import { raiseLive } from "../platform/live.server";
 import { log } from "../platform/log.server";
+import { raiseClubLive } from "./club-live.server";
 import { isFollowing } from "./follows.server";
 import { isBlockedEitherWay } from "./messages.server";
 import { notify } from "./notifications.server";
@@ -248,12 +249,12 @@ type AlertRow = {
   time_zone: string;
   quantity: number | null;
   due: Date;
-};
+} & NameFields;
 
 async function loadAlert(db: DB, alertId: string): Promise<AlertRow | undefined> {
   const rows = await sql<AlertRow>`
     select a.id::text, a.trader_id, a.symbol, a.side, a.traded_at, a.deliver_at, a.fanned_out_at, a.tier, a.share,
-      s.enabled, s.delay, s.hide_sizes, u.time_zone, t.quantity,
+      s.enabled, s.delay, s.hide_sizes, u.time_zone, t.quantity, u.first_name, u.last_name, u.name, u.username,
       greatest(a.deliver_at, ${deliverAt(sql`a.traded_at`, sql`coalesce(s.delay, 'eod')`, sql`u.time_zone`)}) as due
     from trade_alerts a
     join users u on u.id = a.trader_id
@@ -305,6 +306,14 @@ export async function tradeAlertJob(
       .returning("id")
       .executeTakeFirst();
     if (!claimed) return { batches: 0 };
+    // The alert is now on the "Trade alerts" tab of the trader's clubs: their open pages reload.
+    const clubs = await trx
+      .selectFrom("club_members")
+      .select("club_id")
+      .where("user_id", "=", alert.trader_id)
+      .where("status", "=", "active")
+      .execute();
+    for (const c of clubs) await raiseClubLive(trx, c.club_id, "alerts");
     let batches = 0;
     for (const { audience, recipients } of audiences)
       for (let i = 0; i < recipients.length; i += ALERT_BATCH, batches++)
@@ -390,11 +399,12 @@ function alertEvent(alert: AlertRow): LiveEventMap["trade_alert"] {
     share: alert.share,
     quantity: alert.hide_sizes === false && alert.quantity !== null ? Number(alert.quantity) : null,
     traded_at: new Date(alert.traded_at).toISOString(),
+    trader_name: displayName(alert),
   };
 }
 
-/** An alert on a club's page: the alert as subscribers get it, and who made the trade. */
-export type ClubAlert = LiveEventMap["trade_alert"] & { trader_name: string };
+/** An alert on a club's page: the alert as subscribers get it (with who made the trade). */
+export type ClubAlert = LiveEventMap["trade_alert"];
 
 /** Alerts a club page shows at most. */
 export const CLUB_ALERTS_SHOWN = 30;
@@ -409,7 +419,7 @@ export const CLUB_ALERTS_SHOWN = 30;
  */
 export async function clubAlerts(clubId: number, viewerId: number, now = new Date()): Promise<ClubAlert[]> {
   const db = await getDb();
-  const rows = await sql<AlertRow & NameFields>`
+  const rows = await sql<AlertRow>`
     select a.id::text, a.trader_id, a.symbol, a.side, a.traded_at, a.deliver_at, a.fanned_out_at, a.tier, a.share,
       s.enabled, s.delay, s.hide_sizes, u.time_zone, t.quantity, u.first_name, u.last_name, u.name, u.username,
       greatest(a.deliver_at, ${deliverAt(sql`a.traded_at`, sql`s.delay`, sql`u.time_zone`)}) as due
@@ -424,7 +434,7 @@ export async function clubAlerts(clubId: number, viewerId: number, now = new Dat
                                             or (b.blocker_id = ${viewerId} and b.blocked_id = m.user_id))
     order by a.traded_at desc, a.id desc
     limit ${CLUB_ALERTS_SHOWN}`.execute(db);
-  return rows.rows.map((r) => ({ ...alertEvent(r), trader_name: displayName(r) }));
+  return rows.rows.map(alertEvent);
 }
 
 /**
@@ -469,6 +479,41 @@ export async function tradeAlertSyncJob(): Promise<number> {
   return due.length;
 }
 
+/**
+ * How long a delivery record is kept. It exists so a retried batch tells nobody twice; a batch's
+ * retries are over within minutes and pg-boss forgets jobs after 7 days, so 30 days is ample.
+ */
+export const DELIVERIES_KEPT_DAYS = 30;
+/** Rows per delete, so no statement holds the table long; a run stops after PRUNE_MAX_BATCHES. */
+export const PRUNE_BATCH = 5_000;
+const PRUNE_MAX_BATCHES = 200;
+
+/**
+ * The scheduled `trade-alert-prune` (nightly, once per cluster): deletes delivery records older
+ * than DELIVERIES_KEPT_DAYS, PRUNE_BATCH at a time, each batch its own statement, up to a million
+ * rows a run (the rest wait for the next night). The alerts themselves stay (a club's page lists
+ * them). Returns how many were deleted.
+ */
+export async function pruneTradeAlertDeliveries(now = new Date(), batch = PRUNE_BATCH): Promise<number> {
+  const db = await getDb();
+  const cutoff = new Date(now.getTime() - DELIVERIES_KEPT_DAYS * 86_400_000);
+  let total = 0;
+  for (let i = 0; i < PRUNE_MAX_BATCHES; i++) {
+    const deleted = await db
+      .deleteFrom("trade_alert_deliveries")
+      .where(
+        sql<boolean>`(alert_id, user_id) in (
+          select alert_id, user_id from trade_alert_deliveries where created_at < ${cutoff} limit ${batch})`,
+      )
+      .executeTakeFirst();
+    const n = Number(deleted.numDeletedRows);
+    total += n;
+    if (n < batch) break;
+  }
+  if (total) log("info", "trade alert deliveries pruned", { rows: total });
+  return total;
+}
+
 /** The queues' handlers (server.ts); the jobs' own clock is the process's. */
 export const tradeAlertJobHandlers = {
   "trade-alert": async (data: { alertId: string }) => {
@@ -479,5 +524,8 @@ export const tradeAlertJobHandlers = {
   },
   "trade-alert-sync": async () => {
     await tradeAlertSyncJob();
+  },
+  "trade-alert-prune": async () => {
+    await pruneTradeAlertDeliveries();
   },
 };

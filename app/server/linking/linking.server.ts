@@ -400,6 +400,8 @@ export const importJobHandlers: {
       | "trade-alert"
       | "trade-alert-deliver"
       | "trade-alert-sync"
+      | "trade-alert-prune"
+      | "club-live"
     >
   ]: JobHandler<N>;
 } = {

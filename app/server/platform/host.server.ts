@@ -31,6 +31,7 @@ export { pushJob } from "../community/push.server";
 export { compactionJob } from "../community/market.server";
 export { seasonCloseJob } from "../community/seasons.server";
 export { tradeAlertJobHandlers } from "../community/trade-alerts.server";
+export { clubLiveJobHandlers } from "../community/club-live.server";
 export { engineRegradeJob, startEngineRegrade } from "../grades/engine-regrade.server";
 export { currencyRegradeJob } from "../grades/currency-regrade.server";
 export { evaluateJob } from "../grades/evaluation-runs.server";

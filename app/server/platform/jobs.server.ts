@@ -1,3 +1,4 @@
+import type { ClubChange } from "~/lib/live-events";
 import type { NotificationKind } from "~/lib/notifications";
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
@@ -29,7 +30,9 @@ export type JobName =
   | "push"
   | "trade-alert"
   | "trade-alert-deliver"
-  | "trade-alert-sync";
+  | "trade-alert-sync"
+  | "trade-alert-prune"
+  | "club-live";
 export type JobData = {
   // step: which step of the import this job is (a retried job whose step was committed is stale).
   "import-step": { importId: number; step: number };
@@ -62,6 +65,10 @@ export type JobData = {
   "trade-alert-deliver": { alertId: string; userIds: number[]; audience?: { kind: "subscribers" } };
   // Wallets and exchange accounts of traders who share trades live, imported again.
   "trade-alert-sync": Record<string, never>;
+  // Delivery records of trade alerts past their use deleted, in batches (trade-alerts.server.ts).
+  "trade-alert-prune": Record<string, never>;
+  // A big club's members told that it changed, one batch after member id `after` (club-live.server.ts).
+  "club-live": { clubId: number; what: ClubChange; after: number };
 };
 
 /**
@@ -79,6 +86,8 @@ const SCHEDULES: { [N in JobName]?: string } = {
   "season-close": "5 0 1 * *",
   // Live trade alerts' wallets and exchanges (each account at most every 15 minutes).
   "trade-alert-sync": "*/5 * * * *",
+  // Trade alerts' delivery records older than DELIVERIES_KEPT_DAYS, at night (UTC).
+  "trade-alert-prune": "17 3 * * *",
 };
 export type JobHandler<N extends JobName> = (
   data: JobData[N],
@@ -174,6 +183,10 @@ function queues(): PgBoss.Queue[] {
     { name: "trade-alert", ...shared, retryLimit: 3, retryDelay: 30 },
     { name: "trade-alert-deliver", ...shared, retryLimit: 3, retryDelay: 30 },
     { name: "trade-alert-sync", ...shared, policy: "stately", retryLimit: 0 },
+    // Pruning is idempotent: a failed run leaves the rest to the next night.
+    { name: "trade-alert-prune", ...shared, policy: "stately", retryLimit: 0 },
+    // A club's change told to its members in batches: a retry tells a batch again (a page reloads twice).
+    { name: "club-live", ...shared, retryLimit: 3, retryDelay: 10 },
   ];
 }
 
