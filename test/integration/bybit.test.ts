@@ -49,9 +49,20 @@ async function ledgerOf(cookie: string, base = baseUrl()) {
  * its coin (the USDT fee is cash); the ETHBTC sale its ETH, the BTC bought and the BTC fee:
  * 26 × 3 + 240 × 2 + 3 = 561 trades, one fee event a fill (293). Besides, one deposit and one
  * withdrawal record: the 20,000 USDT deposit a cash flow; the 0.2 ETH withdrawal a send event, its
- * 0.0015 ETH fee a fee event and a sale of those units: 562 trades, 295 events, 1 cash flow.
+ * 0.0015 ETH fee a fee event and a sale of those units: 562 trades, 295 events, 1 cash flow. And
+ * one convert (0.1 ETH for 310 USDT: the ETH sold, the USDT cash) and two Earn yield records (one
+ * paid: income and its ETH bought; one pending: nothing): 564 trades, 296 events.
  */
-const EXPECTED = { fills: 294, moves: 2, instruments: 4, trades: 562, events: 295, cashFlows: 1 };
+const EXPECTED = {
+  fills: 294,
+  moves: 2,
+  instruments: 4,
+  converts: 1,
+  yields: 2,
+  trades: 564,
+  events: 296,
+  cashFlows: 1,
+};
 const RUN = Date.now().toString(36);
 const usdt = (t: number) => simulatedCoinPrice("coingecko:tether", new Date(t))!;
 const keptFrom = () => new Date(Date.now() - 730 * 86_400_000).toISOString().slice(0, 7);
@@ -75,7 +86,9 @@ describe("linking Bybit with an API key", () => {
     expect(done, JSON.stringify(done)).toMatchObject({ state: "done", error: null });
     // Every served fill once (the half-hourly week in pages of 100), the deposit and the
     // withdrawal, and the four instruments.
-    expect(done!.fetched).toBe(EXPECTED.fills + EXPECTED.moves + EXPECTED.instruments);
+    expect(done!.fetched).toBe(
+      EXPECTED.fills + EXPECTED.moves + EXPECTED.instruments + EXPECTED.converts + EXPECTED.yields,
+    );
     expect(done!.skipped).toEqual(
       expect.arrayContaining([
         { reason: "trade in EUR without a USD price", count: 1 },
@@ -94,7 +107,32 @@ describe("linking Bybit with an API key", () => {
     const d = demoBybit();
     // The USDT deposit: 20,000 at USDT's price then (within $10: the price cache's, not the instant's).
     expect(Math.abs(ledger.cashFlows[0]!.amount - d.deposit.amount * usdt(d.deposit.time))).toBeLessThan(10);
-    expect(ledger.events.filter((e) => e.kind === "fee")).toHaveLength(EXPECTED.events - 1);
+    expect(ledger.events.filter((e) => e.kind === "fee")).toHaveLength(EXPECTED.events - 2);
+
+    // The convert, by hand: 0.1 ETH for 310 USDT on day 120. Read against the ETH buys alone
+    // (0.005 ETH each at 3,000 USDC), FIFO sells the first 20 of them, so realized = 310 × USDT's
+    // price − Σ 0.005 × (3,000 × USDC's price at each buy) ≈ 310 − 300 = 10 (each dollar within a
+    // few tenths of a percent of 1). The fees' and the withdrawal fee's sales are left out here:
+    // they take their units FIFO from the same lots.
+    const convert = ledger.trades.filter((t) => t.id.includes(":bybit:c:"));
+    expect(convert).toMatchObject([{ symbol: "ETH", side: "sell", quantity: d.convert.eth }]);
+    expect(convert[0]!.price * d.convert.eth).toBeCloseTo(d.convert.usdt * usdt(d.convert.time), 1);
+    const ethBuys = ledger.trades
+      .filter((t) => t.symbol === "ETH" && t.side === "buy" && /:bybit:t:[^:]+$/.test(t.id))
+      .sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+    expect(ethBuys).toHaveLength(240);
+    const ethOnly = parseLedger({ ...ledger, trades: [...ethBuys, ...convert], events: [], cashFlows: [] });
+    if (!ethOnly.ok) throw new Error(ethOnly.problems.join("; "));
+    const firstTwenty = ethBuys.slice(0, 20).reduce((sum, t) => sum + t.quantity * t.price, 0);
+    const convertRealized = grade(ethOnly.ledger).metrics.realizedPnl;
+    expect(convertRealized).toBeCloseTo(convert[0]!.quantity * convert[0]!.price - firstTwenty, 6);
+    expect(Math.abs(convertRealized - 10)).toBeLessThan(3);
+    // The paid Earn yield: income worth 0.002 ETH then, the ETH bought at that price; the pending one not.
+    const reward = ledger.trades.find((t) => /:bybit:y:.*:b$/.test(t.id))!;
+    expect(reward).toMatchObject({ symbol: "ETH", side: "buy", quantity: d.earnYield.eth });
+    const income = ledger.events.filter((e) => e.kind === "income");
+    expect(income).toHaveLength(1);
+    expect(income[0]!.amount).toBeCloseTo(d.earnYield.eth * reward.price, 9);
     expect(ledger.events.filter((e) => e.kind === "send")).toEqual([
       expect.objectContaining({ symbol: "ETH", quantity: d.withdrawal.amount }),
     ]);
@@ -103,7 +141,10 @@ describe("linking Bybit with an API key", () => {
     // the withdrawal's fee left the ETH position too (the 0.2 ETH sent is an event, not a trade).
     const eth = ledger.trades.filter((t) => t.symbol === "ETH");
     const ethHeld = eth.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
-    expect(ethHeld).toBeCloseTo(240 * 0.005 * (1 - d.feeRate) - d.ethBtc.qty - d.withdrawal.fee, 9);
+    expect(ethHeld).toBeCloseTo(
+      240 * 0.005 * (1 - d.feeRate) - d.convert.eth + d.earnYield.eth - d.ethBtc.qty - d.withdrawal.fee,
+      9,
+    );
     const btc = ledger.trades.filter((t) => t.symbol === "BTC");
     const btcHeld = btc.reduce((s, t) => s + (t.side === "buy" ? t.quantity : -t.quantity), 0);
     const fromEth = d.ethBtc.qty * d.ethBtc.price * (1 - d.feeRate);

@@ -39,8 +39,16 @@ async function ledgerOf(cookie: string, base = baseUrl()) {
   return (await res.json()) as { data: Ledger };
 }
 
-/** The demo year's rows (test/mocks/coinbase.ts): 104 trades and the BTC of one commission sold, no cash flows, 103 fees (the EUR fill is counted). */
-const EXPECTED = { trades: 105, cashFlows: 0, events: 103 };
+/**
+ * The demo year's rows (test/mocks/coinbase.ts). Fills: 104 trades and the BTC of one commission
+ * sold, 103 fees (the EUR fill is counted). v2 transactions: the convert's ETH sold (its USDC leg
+ * is cash), the staking reward's ETH bought and the withdrawal fee's ETH sold (+3 trades); the
+ * fiat deposit (1 cash flow); the reward's income, the deposit's receive, the withdrawal's send and
+ * its fee (+4 events). 105 + 3 = 108 trades, 103 + 4 = 107 events.
+ */
+const EXPECTED = { trades: 108, cashFlows: 1, events: 107 };
+/** Rows fetched: 104 fills, 6 v2 wallets, each fill on its two wallets and 6 other transactions. */
+const FETCHED = 104 + 6 + 2 * 104 + 6;
 const RUN = Date.now().toString(36);
 
 describe("linking Coinbase with a CDP key", () => {
@@ -61,8 +69,8 @@ describe("linking Coinbase with a CDP key", () => {
     expect(JSON.stringify(res.body)).not.toContain(key);
     const [done] = await waitForImports(cookie, { timeoutMs: 90_000 });
     expect(done, JSON.stringify(done)).toMatchObject({ state: "done", error: null });
-    // 104 fills in two cursor pages, each fetched once.
-    expect(done!.fetched).toBe(104);
+    // 104 fills in two cursor pages, the wallets, each wallet's transactions: each fetched once.
+    expect(done!.fetched).toBe(FETCHED);
     expect(done!.skipped).toEqual([{ reason: "trade in EUR without a USD price", count: 1 }]);
     const { data: ledger } = await ledgerOf(cookie);
     expect(ledger.trades).toHaveLength(EXPECTED.trades);
@@ -75,6 +83,38 @@ describe("linking Coinbase with a CDP key", () => {
     const btcOnly = parseLedger({ ...ledger, trades: btc, events: [] });
     if (!btcOnly.ok) throw new Error(btcOnly.problems.join("; "));
     expect(grade(btcOnly.ledger).metrics.realizedPnl).toBeCloseTo(DEMO_COINBASE.realizedUsd, 4);
+
+    // The convert, by hand: 0.05 ETH for 155 USDC on day 60, valued through the USDC (≈ 1 USD).
+    // FIFO sells the first five weekly lots, 0.01 × (3,000 + 3,010 + 3,020 + 3,030 + 3,040) = 0.01 × 15,100 = 151,
+    // so realized = 155 × USDC's price − 151 ≈ 4.
+    const d = DEMO_COINBASE;
+    const convert = ledger.trades.filter((t) => t.id.includes(":coinbase:c:"));
+    expect(convert).toMatchObject([{ symbol: "ETH", side: "sell", quantity: d.convert.eth }]);
+    const proceeds = convert[0]!.quantity * convert[0]!.price;
+    expect(proceeds).toBeCloseTo(d.convert.usdc, 0);
+    const ethToConvert = ledger.trades.filter((t) => t.symbol === "ETH" && Date.parse(t.time) <= d.convert.time);
+    expect(ethToConvert).toHaveLength(9 + 1);
+    const ethOnly = parseLedger({ ...ledger, trades: ethToConvert, events: [], cashFlows: [] });
+    if (!ethOnly.ok) throw new Error(ethOnly.problems.join("; "));
+    expect(grade(ethOnly.ledger).metrics.realizedPnl).toBeCloseTo(proceeds - 151, 6);
+    expect(grade(ethOnly.ledger).metrics.realizedPnl).toBeCloseTo(d.convert.realizedUsd, 0);
+
+    // The staking reward: income worth 0.002 ETH at the price then, and those units bought at it.
+    const reward = ledger.trades.find((t) => /:coinbase:x:.*:b$/.test(t.id))!;
+    expect(reward).toMatchObject({ symbol: "ETH", side: "buy", quantity: d.reward.eth });
+    expect(reward.price).toBeGreaterThan(0);
+    const income = ledger.events.filter((e) => e.kind === "income");
+    expect(income).toHaveLength(1);
+    expect(income[0]!.amount).toBeCloseTo(d.reward.eth * reward.price, 9);
+    // The bank deposit is the one cash flow; the on-chain deposit and withdrawal are moves in kind
+    // (no linked wallet here: external flows), the withdrawal's network fee a fee.
+    expect(ledger.cashFlows.map((c) => c.amount)).toEqual([d.fiatDeposit.usd]);
+    expect(ledger.events.filter((e) => e.kind === "receive")).toMatchObject([
+      { symbol: "ETH", quantity: d.deposit.eth },
+    ]);
+    expect(ledger.events.filter((e) => e.kind === "send")).toMatchObject([
+      { symbol: "ETH", quantity: d.withdrawal.eth },
+    ]);
 
     const page = await get("/profile/account", { cookie });
     expect(await page.text()).toContain(label);

@@ -62,8 +62,9 @@ describe("linking Kraken with an API key", () => {
     expect(JSON.stringify(res.body)).not.toContain(key);
     const [done] = await waitForImports(cookie, { timeoutMs: 90_000 });
     expect(done, JSON.stringify(done)).toMatchObject({ state: "done", error: null });
-    // 54 fills (two pages), 121 ledger entries (three), the pairs: every row fetched once.
-    expect(done!.fetched).toBe(54 + 121 + 3);
+    // 54 fills (two pages), 121 ledger entries (three), the 2 deposits' and the withdrawal's
+    // status rows, the pairs: every row fetched once.
+    expect(done!.fetched).toBe(54 + 121 + 2 + 1 + 3);
     expect(done!.skipped).toEqual(
       expect.arrayContaining([
         { reason: "trade in EUR without a USD price", count: 1 },

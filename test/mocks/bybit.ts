@@ -19,6 +19,10 @@ import { simDelay } from "./sim-delay";
  * `asset/deposit/query-record` and `asset/withdraw/query-record` answer `result.rows`, windows
  * under 30 days (131002), the last 30 days when none is given, 50 at most a call, newest first,
  * paged the same way; withdrawals on-chain only unless `withdrawType` says 1 (off-chain) or 2 (all).
+ * `asset/exchange/order-record` (converts) answers `result.orderBody`, newest first, 1–50 a call
+ * (default 10) by cursor, no time filter; `earn/yield` needs the key's Earn permission (10005
+ * otherwise), `category`, windows of at most 7 days (the last 7 when none), 1–100 a call (default
+ * 50) by cursor.
  *
  * Keys (any secret, unless a test set one with setBybitSecret):
  *   demo-read-only            the demo history (demoBybit below), userID DEMO_BYBIT_UID
@@ -28,6 +32,7 @@ import { simDelay } from "./sim-delay";
  *   sim-revoked-later         links (read-only), then every execution call answers 10003
  *   sim-rate                  the first execution call finds the user's second spent (10006)
  *   sim-clock                 the first execution call finds our clock off (10002)
+ *   sim-no-earn               a read-only key without Earn's permission
  * (a sim-… key may have any suffix: each its own account.) Any other key: 10003.
  * What must happen once per key is remembered in files under the OS's temp directory, so the
  * server processes of one machine answer as the one Bybit would.
@@ -45,7 +50,9 @@ export const DEMO_BYBIT_UID = 100_200_300;
  * 0.5 ETH sold for BTC at the end, a BTCEUR fill (no USD price: counted), and one BTCUSDT fill
  * 26 months back that Bybit no longer serves. Realized on BTC in USDT:
  * 0.01998 × (20 × 1,500 − 6 × 1,000) = 479.52. Besides: 20,000 USDT deposited on Tron before the
- * first fill, and 0.2 ETH withdrawn on Ethereum (its fee 0.0015 ETH) after the ETH buys.
+ * first fill, and 0.2 ETH withdrawn on Ethereum (its fee 0.0015 ETH) after the ETH buys. Day 120:
+ * 0.1 ETH converted to 310 USDT (the ETH cost ≈ 3,000 USDC each: realized ≈ 310 − 300 = 10);
+ * day 130: 0.002 ETH of Flexible Savings yield paid (and one still pending, not paid).
  */
 export function demoBybitStart(now = Date.now()): number {
   const d = new Date(now);
@@ -76,6 +83,8 @@ export function demoBybit(start = demoBybitStart()) {
     deposit: { time: start + 2 * HOUR, coin: "USDT", amount: 20_000 },
     /** Completed 3 minutes after it was asked. */
     withdrawal: { time: start + 20 * DAY + 9 * HOUR, done: 3 * 60_000, coin: "ETH", amount: 0.2, fee: 0.0015 },
+    convert: { time: start + 120 * DAY + 14 * HOUR, eth: 0.1, usdt: 310 },
+    earnYield: { time: start + 130 * DAY + 2 * HOUR, eth: 0.002 },
   };
 }
 
@@ -88,6 +97,8 @@ type Account = {
   fills: Execution[];
   deposits: Row[];
   withdrawals: Row[];
+  converts: Row[];
+  yields: Row[];
 };
 
 const INSTRUMENTS: Record<string, { baseCoin: string; quoteCoin: string }> = {
@@ -96,7 +107,15 @@ const INSTRUMENTS: Record<string, { baseCoin: string; quoteCoin: string }> = {
   ETHBTC: { baseCoin: "ETH", quoteCoin: "BTC" },
   BTCEUR: { baseCoin: "BTC", quoteCoin: "EUR" },
 };
-const READ = { Spot: [], Wallet: [], Exchange: ["ExchangeHistory"], ContractTrade: [], Options: [], Derivatives: [] };
+const READ = {
+  Spot: [],
+  Wallet: [],
+  Exchange: ["ExchangeHistory"],
+  ContractTrade: [],
+  Options: [],
+  Derivatives: [],
+  Earn: ["Earn"],
+};
 const fmt = (n: number, places = 8) => Number(n.toFixed(places)).toString();
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const hex = (seed: string) => crypto.createHash("sha256").update(seed).digest("hex");
@@ -200,11 +219,38 @@ function demoAccount(userID: number, readOnly: 0 | 1, permissions: Record<string
       taxType: "",
     },
   ];
-  return { userID, readOnly, permissions, fills, deposits, withdrawals };
+  const c = d.convert;
+  const converts: Row[] = [
+    {
+      fromCoin: "ETH",
+      fromAmount: fmt(c.eth),
+      toCoin: "USDT",
+      toAmount: fmt(c.usdt),
+      exchangeRate: fmt(c.usdt / c.eth, 6),
+      createdTime: String(Math.floor(c.time / 1000)),
+      exchangeTxId: String(BigInt(`0x${hex(`${userID}:convert`).slice(0, 15)}`)),
+    },
+  ];
+  const y = d.earnYield;
+  const paid = (id: number, time: number, amount: number, status: string) => ({
+    productId: "7",
+    coin: "ETH",
+    id: String(1_002_000 + id),
+    amount: fmt(amount),
+    yieldType: "Normal",
+    distributionMode: "Auto",
+    effectiveStakingAmount: "0.5",
+    orderId: "",
+    status,
+    createdAt: String(time),
+  });
+  const yields: Row[] = [paid(2, y.time + DAY, 0.00003, "Pending"), paid(1, y.time, y.eth, "Success")];
+  return { userID, readOnly, permissions, fills, deposits, withdrawals, converts, yields };
 }
 
 function accountOf(key: string): Account | null {
   if (key === "demo-read-only") return demoAccount(DEMO_BYBIT_UID, 1, READ);
+  if (key.startsWith("sim-no-earn")) return demoAccount(userIdOf(key), 1, { ...READ, Earn: [] });
   if (key.startsWith("demo-read-only-") || key.startsWith("sim-")) return demoAccount(userIdOf(key), 1, READ);
   if (key === "demo-can-trade") return demoAccount(userIdOf(key), 0, { ...READ, Spot: ["SpotTrade"] });
   if (key === "demo-can-withdraw")
@@ -222,6 +268,8 @@ const LIMITS: Record<string, [number, number]> = {
   "execution/list": [50, 1_000],
   "asset/deposit/query-record": [100, 60_000],
   "asset/withdraw/query-record": [300, 60_000],
+  "asset/exchange/order-record": [10, 1_000],
+  "earn/yield": [10, 1_000],
 };
 const calls = new Map<string, number[]>();
 const secrets = new Map<string, string>();
@@ -439,6 +487,52 @@ export function bybitHandlers() {
     }),
     http.get(url("/v5/asset/deposit/query-record"), movesCall("asset/deposit/query-record")),
     http.get(url("/v5/asset/withdraw/query-record"), movesCall("asset/withdraw/query-record")),
+    http.get(url("/v5/asset/exchange/order-record"), async ({ request }) => {
+      const s = privateCall(request, "asset/exchange/order-record");
+      if (s instanceof Response) return s;
+      const refused = historyCall(s.key);
+      if (refused) return refused;
+      const q = new URL(request.url).searchParams;
+      const ofs = ofsOf(q.get("cursor"));
+      if (ofs === null) return bybitError(10001, "params error: cursor invalid");
+      const limit = Math.min(50, Math.max(1, Number(q.get("limit") ?? 10) || 10));
+      await simDelay(60);
+      const within = s.account.converts
+        .filter(
+          (r) =>
+            (!q.get("fromCoin") || r.fromCoin === q.get("fromCoin")) &&
+            (!q.get("toCoin") || r.toCoin === q.get("toCoin")),
+        )
+        .sort((a, b) => Number(b.createdTime) - Number(a.createdTime));
+      const orderBody = within.slice(ofs, ofs + limit);
+      return ok({ orderBody, nextPageCursor: ofs + limit < within.length ? cursorOf(ofs + limit) : "" });
+    }),
+    http.get(url("/v5/earn/yield"), async ({ request }) => {
+      const s = privateCall(request, "earn/yield");
+      if (s instanceof Response) return s;
+      if (!(s.account.permissions.Earn ?? []).length) return bybitError(10005, "Permission denied for current apikey");
+      const refused = historyCall(s.key);
+      if (refused) return refused;
+      const q = new URL(request.url).searchParams;
+      if (!["FlexibleSaving", "OnChain"].includes(q.get("category") ?? ""))
+        return bybitError(10001, "params error: category");
+      const now = Date.now();
+      let start = q.has("startTime") ? Number(q.get("startTime")) : undefined;
+      let end = q.has("endTime") ? Number(q.get("endTime")) : undefined;
+      if (start === undefined && end === undefined) [start, end] = [now - 7 * DAY, now];
+      else if (start === undefined) start = end! - 7 * DAY;
+      else if (end === undefined) end = start + 7 * DAY;
+      if (end! - start! > 7 * DAY) return bybitError(10001, "The time range cannot exceed 7 days");
+      const ofs = ofsOf(q.get("cursor"));
+      if (ofs === null) return bybitError(10001, "params error: cursor invalid");
+      const limit = Math.min(100, Math.max(1, Number(q.get("limit") ?? 50) || 50));
+      await simDelay(40);
+      const within = (q.get("category") === "FlexibleSaving" ? s.account.yields : [])
+        .filter((r) => Number(r.createdAt) >= start! && Number(r.createdAt) <= end!)
+        .sort((a, b) => Number(b.createdAt) - Number(a.createdAt));
+      const list = within.slice(ofs, ofs + limit);
+      return ok({ list, nextPageCursor: ofs + limit < within.length ? cursorOf(ofs + limit) : "" });
+    }),
     // Anything else of Bybit's: an honest "not simulated", never the real exchange.
     http.all(url("/*"), () => bybitError(10017, "route not found", 404)),
   ];

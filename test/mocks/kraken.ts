@@ -11,7 +11,10 @@ import { simDelay } from "./sim-delay";
  * the last accepted for the key: "EAPI:Invalid nonce") and the call-rate counter (Starter tier: at
  * most 15, decaying 0.33 a second; TradesHistory and Ledgers +2, others +1: "EAPI:Rate limit
  * exceeded"). Kraken answers errors with HTTP 200 and `{"error":[…]}`. TradesHistory and Ledgers
- * return 50 rows a call, newest first, paged by `ofs`, with the `count` of all.
+ * return 50 rows a call, newest first, paged by `ofs`, with the `count` of all. DepositStatus and
+ * WithdrawStatus (+1, "Funds permissions - Query") answer a plain list without `cursor`, and with
+ * it (`true` first, then the `next_cursor` given) `{ deposit | withdrawals: […], next_cursor }`,
+ * `limit` a page (25 here unless asked), newest first, each row's `refid` its ledger entry's.
  *
  * Keys (any secret in valid form, unless a test set one with setKrakenSecret):
  *   demo-read-only            the demo year (DEMO_KRAKEN below), account AA37 N84G WOAK DEMO
@@ -58,7 +61,14 @@ export const DEMO_KRAKEN = {
   rewards: Array.from({ length: 6 }, (_, m) => ({ time: DEMO_KRAKEN_START + (m + 1) * 30 * DAY, qty: 0.002 })),
   buyCrypto: { time: DEMO_KRAKEN_START + 60 * DAY, usd: 250, sol: 1.5 },
   eurTrade: { time: DEMO_KRAKEN_START + 100 * DAY, qty: 0.001, price: 58_000 },
-  withdrawal: { time: DEMO_KRAKEN_START + 250 * DAY, amount: 0.4, fee: 0.0035 },
+  withdrawal: {
+    time: DEMO_KRAKEN_START + 250 * DAY,
+    amount: 0.4,
+    fee: 0.0035,
+    /** Where the ETH went (WithdrawStatus `info`), and its chain hash. */
+    to: "0x2222222222222222222222222222222222222222",
+    txid: `0x${crypto.createHash("sha256").update("kraken-demo-withdrawal").digest("hex")}`,
+  },
   realizedUsd: 480,
 };
 
@@ -76,7 +86,16 @@ function krakenId(prefix: string, seed: string): string {
 
 type Fill = Record<string, unknown> & { txid: string; time: number };
 type Entry = Record<string, unknown> & { id: string; time: number };
-type Account = { iban: string; permissions: string[]; fills: Fill[]; ledger: Entry[] };
+/** A DepositStatus / WithdrawStatus row. */
+type MoveStatus = Record<string, unknown> & { refid: string; time: number };
+type Account = {
+  iban: string;
+  permissions: string[];
+  fills: Fill[];
+  ledger: Entry[];
+  deposits: MoveStatus[];
+  withdrawals: MoveStatus[];
+};
 
 const PAIRS: Record<string, { altname: string; wsname: string; base: string; quote: string }> = {
   XXBTZUSD: { altname: "XBTUSD", wsname: "XBT/USD", base: "XXBT", quote: "ZUSD" },
@@ -160,7 +179,30 @@ function demoAccount(iban: string, permissions: string[]): Account {
   // Newest first, as Kraken answers.
   fills.sort((a, b) => b.time - a.time);
   ledger.sort((a, b) => b.time - a.time);
-  return { iban, permissions, fills, ledger };
+  // Each move's status row, under its ledger entry's refid: the fiat deposits by bank, the ETH on chain.
+  const status = (e: Entry, extra: Record<string, unknown>): MoveStatus => ({
+    aclass: "currency",
+    asset: e.asset,
+    refid: e.refid as string,
+    amount: String(Math.abs(Number(e.amount))),
+    fee: e.fee,
+    time: Math.floor(e.time),
+    status: "Success",
+    ...extra,
+  });
+  const deposits = ledger
+    .filter((e) => e.type === "deposit")
+    .map((e) =>
+      status(e, {
+        method: e.asset === "ZEUR" ? "SEPA (Instant)" : "Bank Frick (SWIFT)",
+        txid: krakenId("B", `${iban}:bank:${e.refid as string}`),
+        info: "",
+      }),
+    );
+  const withdrawals = ledger
+    .filter((e) => e.type === "withdrawal")
+    .map((e) => status(e, { method: "Ether", network: "Ethereum", txid: d.withdrawal.txid, info: d.withdrawal.to }));
+  return { iban, permissions, fills, ledger, deposits, withdrawals };
 }
 
 function ibanOf(key: string): string {
@@ -345,6 +387,32 @@ export function krakenHandlers() {
       const { rows, count } = page(s.account.ledger, s.form);
       return ok({ ledger: Object.fromEntries(rows.map(({ id, ...l }) => [id, l])), count });
     }),
+    ...(["DepositStatus", "WithdrawStatus"] as const).map((method) =>
+      http.post(url(`/0/private/${method}`), async ({ request }) => {
+        const s = await privateCall(request, method, 1);
+        if (s instanceof Response) return s;
+        const refused = historyCall(s.key, s.form);
+        if (refused) return refused;
+        if (!s.account.permissions.includes("query-funds")) return krakenError("EGeneral:Permission denied");
+        await simDelay(60);
+        const start = s.form.has("start") ? Number(s.form.get("start")) : -Infinity;
+        const end = s.form.has("end") ? Number(s.form.get("end")) : Infinity;
+        const rows = (method === "DepositStatus" ? s.account.deposits : s.account.withdrawals)
+          .filter((r) => r.time >= start && r.time <= end)
+          .sort((a, b) => b.time - a.time);
+        const cursor = s.form.get("cursor");
+        if (cursor === null || cursor === "false") return ok(rows);
+        let ofs = 0;
+        if (cursor !== "true") {
+          ofs = Number(Buffer.from(cursor, "base64").toString("utf8").replace(/^ofs:/, ""));
+          if (!Number.isInteger(ofs) || ofs < 0) return krakenError("EGeneral:Invalid arguments:cursor");
+        }
+        const limit = Math.max(1, Number(s.form.get("limit") ?? 25) || 25);
+        const list = rows.slice(ofs, ofs + limit);
+        const next = ofs + limit < rows.length ? Buffer.from(`ofs:${ofs + limit}`).toString("base64") : null;
+        return ok({ [method === "DepositStatus" ? "deposit" : "withdrawals"]: list, next_cursor: next });
+      }),
+    ),
     // Anything else of Kraken's: an honest "not simulated", never the real exchange.
     http.all(url("/*"), () => krakenError("EGeneral:Unknown method")),
   ];

@@ -16,7 +16,9 @@ import { simDelay } from "./sim-delay";
  * for deposit-history and withdrawal-history: HTTP 429 `{"code":"50011"}`. The fills come 100 at
  * most a call, newest first, paged by `after` (billId); fills-history serves the last year, fills
  * the last 3 days; `instType` is required. Deposits and withdrawals come 100 at most a call, newest
- * first, between `before` and `after` (timestamps, both exclusive), the whole history.
+ * first, between `before` and `after` (timestamps, both exclusive), the whole history; converts
+ * (`asset/convert/history`, 6 a second) and the funding account's bills (`asset/bills-history`,
+ * 1 a second) the same way.
  *
  * Keys (any secret and passphrase, unless a test set them with setOkxCredentials):
  *   demo-read-only            the demo history (DEMO_OKX below), account uid DEMO_OKX_UID
@@ -46,7 +48,12 @@ export const DEMO_OKX_WITHDRAWAL_TO = "0x7a16ff8270133f063aab6c9977183d9e7283542
  * bought with USDC (fee in ETH), 0.5 ETH sold for BTC at the end (fee in BTC), and a BTC-EUR fill
  * (no USD price: counted). Realized on BTC in USDT: 0.01998 × (45 × 1,500 − 15 × 1,000) = 1,048.95.
  * 10,000 USDT deposited from the chain before the first fill; 0.3 ETH withdrawn to an outside
- * address on day 200, its fee 0.002 ETH on top.
+ * address on day 200, its fee 0.002 ETH on top. Day 150: 0.2 ETH converted to 640 USDT (a
+ * convert, `asset/convert/history`): the ETH bought at 3,000 USDC, so realized 640 × USDT's price −
+ * 0.2 × 3,000 × USDC's price ≈ 40. Day 160: 0.004 ETH of staking yield (funding bill type 83),
+ * beside the bills of the deposit, the withdrawal, the funding ↔ trading transfers, a staking
+ * subscription and redemption (read elsewhere or own moves) and 100 USDT sent to a sub-account
+ * (bill type 20: counted, not read).
  */
 export function demoOkxStart(now = Date.now()): number {
   const d = new Date(now);
@@ -73,13 +80,25 @@ export function demoOkx(start = demoOkxStart()) {
     realizedUsdt: 0.01998 * (45 * 1_500 - 15 * 1_000),
     usdtDeposit: { time: start + 2 * HOUR, amount: 10_000 },
     ethWithdrawal: { time: start + 200 * DAY + 9 * HOUR, amount: 0.3, fee: 0.002, to: DEMO_OKX_WITHDRAWAL_TO },
+    convert: { time: start + 150 * DAY + 11 * HOUR, eth: 0.2, usdt: 640 },
+    stakingYield: { time: start + 160 * DAY + 8 * HOUR, eth: 0.004 },
+    subAccountOut: { time: start + 170 * DAY, usdt: 100 },
   };
 }
 
 type Fill = Record<string, string> & { billId: string; ts: string };
 /** A deposit or withdrawal row as OKX answers it (strings, and `nonTradableAsset` a boolean). */
-type Move = Record<string, string | boolean> & { ts: string; ccy: string; state: string };
-type Account = { uid: string; mainUid: string; perm: string; fills: Fill[]; deposits: Move[]; withdrawals: Move[] };
+type Move = Record<string, string | boolean> & { ts: string; ccy: string; state?: string };
+type Account = {
+  uid: string;
+  mainUid: string;
+  perm: string;
+  fills: Fill[];
+  deposits: Move[];
+  withdrawals: Move[];
+  converts: Move[];
+  bills: Move[];
+};
 
 const fmt = (n: number, places = 8) => Number(n.toFixed(places)).toString();
 
@@ -177,7 +196,46 @@ function demoAccount(uid: string, perm: string, mainUid = uid): Account {
       wdId: String(150_000_000 + Number(uid.slice(-6))),
     },
   ];
-  return { uid, mainUid, perm, fills, deposits, withdrawals };
+  const c = d.convert;
+  const converts: Move[] = [
+    {
+      clTReqId: "",
+      instId: "ETH-USDT",
+      ccy: "ETH",
+      side: "sell",
+      fillPx: fmt(c.usdt / c.eth, 6),
+      baseCcy: "ETH",
+      quoteCcy: "USDT",
+      fillBaseSz: fmt(c.eth),
+      fillQuoteSz: fmt(c.usdt),
+      state: "fullyFilled",
+      tradeId: `trader${hex("convert", 16)}`,
+      ts: String(c.time),
+    },
+  ];
+  let bill = 0n;
+  const bills: Move[] = [];
+  const addBill = (type: string, ccy: string, balChg: number, ts: number, notes = "") =>
+    bills.push({
+      billId: String(900_000_000_000n + base + bill++),
+      ccy,
+      clientId: "",
+      balChg: fmt(balChg),
+      bal: "0",
+      type,
+      notes,
+      ts: String(ts),
+    });
+  addBill("1", "USDT", d.usdtDeposit.amount, d.usdtDeposit.time, "Deposit");
+  addBill("131", "USDT", -d.usdtDeposit.amount, d.usdtDeposit.time + HOUR, "To Trading account");
+  addBill("80", "ETH", -0.5, c.time + DAY, "DEFI/Staking subscription");
+  addBill("83", "ETH", d.stakingYield.eth, d.stakingYield.time, "Staking yield");
+  addBill("82", "ETH", 0.5, d.stakingYield.time + HOUR, "DEFI/Staking redemption");
+  addBill("20", "USDT", -d.subAccountOut.usdt, d.subAccountOut.time, "Transfer to sub account");
+  const out = d.ethWithdrawal.amount + d.ethWithdrawal.fee;
+  addBill("130", "ETH", out, d.ethWithdrawal.time - HOUR, "From Trading account");
+  addBill("2", "ETH", -out, d.ethWithdrawal.time, "Withdrawal");
+  return { uid, mainUid, perm, fills, deposits, withdrawals, converts, bills };
 }
 
 function accountOf(key: string): Account | null {
@@ -199,9 +257,16 @@ const LIMITS: Record<string, number> = {
   "trade/fills": 60,
   "asset/deposit-history": 6,
   "asset/withdrawal-history": 6,
+  "asset/convert/history": 6,
+  "asset/bills-history": 1,
 };
 /** The span each limit counts over: 2 s, but a second for the funding account's endpoints. */
-const WINDOW_MS: Record<string, number> = { "asset/deposit-history": 1_000, "asset/withdrawal-history": 1_000 };
+const WINDOW_MS: Record<string, number> = {
+  "asset/deposit-history": 1_000,
+  "asset/withdrawal-history": 1_000,
+  "asset/convert/history": 1_000,
+  "asset/bills-history": 1_000,
+};
 const calls = new Map<string, number[]>();
 const credentials = new Map<string, { secret: string; passphrase: string }>();
 const STATE_DIR = path.join(os.tmpdir(), "grader-okx-simulator");
@@ -373,6 +438,8 @@ export function okxHandlers() {
     fills("trade/fills", 3 * DAY),
     moves("asset/deposit-history", (a) => a.deposits),
     moves("asset/withdrawal-history", (a) => a.withdrawals),
+    moves("asset/convert/history", (a) => a.converts),
+    moves("asset/bills-history", (a) => a.bills),
     // Anything else of OKX's: an honest "not simulated", never the real exchange.
     http.all(url("/*"), () => okxError(404, "50030", "This endpoint is not simulated")),
   ];

@@ -119,4 +119,73 @@ describe("the demo year, read and mapped", () => {
     expect(mapped.batch.events!.filter((e) => e.kind === "fee")).toHaveLength(103);
     expect(mapped.skipped).toEqual({ "trade in EUR without a USD price": 1 });
   });
+
+  it("lists the v2 wallets, pages each one's transactions by starting_after and maps the moves, the convert and the reward", async () => {
+    const c = client("demo-read-only");
+    const [, accountsTask] = coinbase.tasks(0, Date.now());
+    expect(accountsTask).toEqual({ stream: "accounts" });
+    const accounts = await coinbase.fetchPage(c, accountsTask!);
+    expect(accounts.next).toBeNull();
+    const tasks = await coinbase.tradeTasks(c, [{ task: accountsTask!, rows: accounts.rows }]);
+    expect(tasks).toHaveLength(6);
+    const pages: StoredPage[] = [];
+    for (const first of tasks)
+      for (let task: HistoryTask | null = first; task;) {
+        const page = await coinbase.fetchPage(c, task);
+        if (page.rows.length) pages.push({ task, rows: page.rows });
+        task = page.next;
+      }
+    // Every fill twice (its two wallets) and the six other rows (the convert's two legs).
+    expect(pages.reduce((n, p) => n + p.rows.length, 0)).toBe(2 * 104 + 6);
+
+    // Coinbase's own paging: 25 a page by default, each page after the last id of the one before.
+    const eth = tasks[3]!.symbol!;
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const answer = (await c.v2PrivateGetAccountsAccountIdTransactions({
+        account_id: eth,
+        ...(after ? { starting_after: after } : {}),
+      })) as { data: { id: string }[]; pagination: { next_starting_after: string | null; next_uri: string | null } };
+      seen.push(...answer.data.map((r) => r.id));
+      if (!answer.pagination.next_starting_after) break;
+      expect(answer.data).toHaveLength(25);
+      expect(answer.pagination.next_uri).toContain(`starting_after=${answer.pagination.next_starting_after}`);
+      after = answer.pagination.next_starting_after;
+    }
+    expect(seen).toEqual(
+      pages.filter((p) => p.task.symbol === eth).flatMap((p) => (p.rows as { id: string }[]).map((r) => r.id)),
+    );
+
+    const usd: Record<string, number> = { USDC: 1, ETH: 2_500, SOL: 150, BTC: 60_000 };
+    const { batch, skipped } = mapCoinbase(pages, (asset) => usd[asset]);
+    const d = DEMO_COINBASE;
+    expect(skipped).toEqual({});
+    expect(batch.cashFlows.map((f) => f.amount)).toEqual([d.fiatDeposit.usd]);
+    // The convert: 0.05 ETH sold at its USDC side's value, 155 / 0.05 = 3,100.
+    expect(batch.trades.filter((t) => t.externalId.startsWith("coinbase:c:"))).toMatchObject([
+      { symbol: "ETH", side: "sell", quantity: d.convert.eth, price: d.convert.usdc / d.convert.eth },
+    ]);
+    expect(batch.events).toHaveLength(4);
+    expect(batch.events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "income", symbol: "ETH", amount: d.reward.eth * 2_500 }),
+        expect.objectContaining({
+          kind: "receive",
+          quantity: d.deposit.eth,
+          txId: d.deposit.hash,
+          address: d.deposit.from,
+        }),
+        expect.objectContaining({
+          kind: "send",
+          quantity: d.withdrawal.eth,
+          txId: d.withdrawal.hash,
+          address: d.withdrawal.to,
+        }),
+        expect.objectContaining({ kind: "fee", amount: d.withdrawal.fee * 2_500 }),
+      ]),
+    );
+    // A wallet that is not the key's: 404, never another account's rows.
+    await expect(c.v2PrivateGetAccountsAccountIdTransactions({ account_id: "not-mine" })).rejects.toThrow();
+  });
 });

@@ -52,6 +52,21 @@ async function readAll(key: string, fromMs: number, nowMs: number): Promise<Stor
   return pages;
 }
 
+describe("Kraken's DepositStatus and WithdrawStatus", () => {
+  it("pages by cursor, from `true` to the next_cursor given, newest first", async () => {
+    const c = client("demo-read-only");
+    const first = (await c.privatePostDepositStatus({ cursor: true, limit: 1 })) as {
+      result: { deposit: { time: number }[]; next_cursor: string | null };
+    };
+    expect(first.result.deposit).toHaveLength(1);
+    expect(first.result.next_cursor).toEqual(expect.any(String));
+    const second = (await c.privatePostDepositStatus({ cursor: first.result.next_cursor, limit: 1 })) as typeof first;
+    expect(second.result.deposit).toHaveLength(1);
+    expect(second.result.deposit[0]!.time).toBeLessThan(first.result.deposit[0]!.time);
+    expect(second.result.next_cursor).toBeNull();
+  });
+});
+
 describe("Kraken keys", () => {
   it("proves a read-only key through GetApiKeyInfo and finds the account's id", async () => {
     expect(await kraken.checkKey(client("demo-read-only"))).toEqual({
@@ -178,7 +193,25 @@ describe("the demo year, read and mapped", () => {
     expect(income).toHaveLength(6);
     expect(income[0]).toMatchObject({ symbol: "ETH", amount: 0.002 * 2_500 });
     expect(mapped.batch.cashFlows).toEqual([expect.objectContaining({ amount: DEMO_KRAKEN.deposit.amount })]);
-    expect(mapped.batch.events!.find((e) => e.kind === "send")).toMatchObject({ symbol: "ETH", quantity: 0.4 });
+    // The withdrawal names its chain hash and destination (WithdrawStatus, joined by refid): a
+    // linked wallet at that address, or the same hash, pairs it.
+    expect(mapped.batch.events!.find((e) => e.kind === "send")).toMatchObject({
+      symbol: "ETH",
+      quantity: 0.4,
+      txId: DEMO_KRAKEN.withdrawal.txid,
+      address: DEMO_KRAKEN.withdrawal.to,
+    });
+    const statuses = pages.filter((p) => p.task.stream === "deposit-status" || p.task.stream === "withdraw-status");
+    expect(statuses.map((p) => [p.task.stream, p.rows.length])).toEqual([
+      ["deposit-status", 2],
+      ["withdraw-status", 1],
+    ]);
+    // Without a status row (older than Kraken answers), the same withdrawal still maps, unnamed.
+    const bare = mapKraken(
+      pages.filter((p) => p.task.stream !== "withdraw-status"),
+      (asset) => usd[asset],
+    );
+    expect(bare.batch.events!.find((e) => e.kind === "send")).not.toHaveProperty("txId");
     expect(mapped.skipped).toEqual({ "trade in EUR without a USD price": 1, "deposit of EUR without a USD price": 1 });
   });
 

@@ -1,12 +1,16 @@
+import { PermissionDenied, type Exchange } from "ccxt";
 import { describe, expect, it } from "vitest";
 import type { StoredPage } from "../exchange.server";
 import {
+  bybit,
   bybitWindows,
   mapBybit,
   readBybitPermissions,
   type BybitDeposit,
   type BybitExecution,
+  type BybitConvert,
   type BybitWithdrawal,
+  type BybitYield,
 } from "./bybit.server";
 
 const DAY = 86_400_000;
@@ -185,5 +189,106 @@ describe("mapBybit: deposits and withdrawals", () => {
       ["bybit:wf:131629076:k", "ETH", "sell", 0.0015, 3_000],
     ]);
     expect(skipped).toEqual({ "deposit of XYZ without a USD price": 1 });
+  });
+});
+
+describe("mapBybit: converts and Earn yields", () => {
+  const T = Date.UTC(2026, 5, 1);
+  const usd = (asset: string) => ({ USDT: 1, USDC: 1, ETH: 3_000, BTC: 60_000 })[asset];
+  const convert = (over: Partial<BybitConvert>): BybitConvert => ({
+    exchangeTxId: "x1",
+    fromCoin: "ETH",
+    fromAmount: "0.1",
+    toCoin: "USDT",
+    toAmount: "310",
+    createdTime: String(T / 1000),
+    ...over,
+  });
+  const paid = (over: Partial<Extract<BybitYield, { id: string }>>): BybitYield => ({
+    id: "y1",
+    coin: "ETH",
+    amount: "0.002",
+    status: "Success",
+    createdAt: String(T),
+    ...over,
+  });
+
+  it("makes a convert a swap valued through its dollar side (createdTime in seconds), each once", () => {
+    const { batch, skipped } = mapBybit(
+      [
+        {
+          task: { stream: "converts" },
+          rows: [convert({}), convert({ exchangeTxId: "x2", fromCoin: "ETH", toCoin: "BTC", toAmount: "0.005" })],
+        },
+        {
+          task: { stream: "converts", cursor: "c" },
+          rows: [convert({}), convert({ exchangeTxId: "x3", fromCoin: "USDC" })],
+        },
+      ],
+      usd,
+    );
+    // 310 USDT for 0.1 ETH: 3,100 each; ETH → BTC through ETH's own price (neither is a dollar).
+    expect(batch.trades.map((t) => [t.externalId, t.time.getTime(), t.symbol, t.side, t.quantity, t.price])).toEqual([
+      ["bybit:c:x1:s", T, "ETH", "sell", 0.1, 3_100],
+      ["bybit:c:x2:s", T, "ETH", "sell", 0.1, 3_000],
+      ["bybit:c:x2:b", T, "BTC", "buy", 0.005, 60_000],
+    ]);
+    expect(skipped).toEqual({ "convert between dollar stablecoins": 1 });
+  });
+
+  it("makes a paid yield income in kind at the price then; a pending one is not paid; a refusal is counted", () => {
+    const { batch, skipped } = mapBybit(
+      [
+        {
+          task: { stream: "earn" },
+          rows: [paid({}), paid({ id: "y2", status: "Pending" }), paid({ id: "y3", coin: "XYZ" })],
+        },
+        { task: { stream: "earn", cursor: "c" }, rows: [paid({})] },
+      ],
+      usd,
+    );
+    expect(batch.events).toEqual([
+      { externalId: "bybit:y:y1", time: new Date(T), kind: "income", symbol: "ETH", amount: 6 },
+    ]);
+    expect(batch.trades.map((t) => [t.externalId, t.side, t.quantity, t.price])).toEqual([
+      ["bybit:y:y1:b", "buy", 0.002, 3_000],
+    ]);
+    expect(skipped).toEqual({ "reward in XYZ without a USD price": 1 });
+    const refused = mapBybit([{ task: { stream: "earn" }, rows: [{ refused: "no" }] }], usd);
+    expect(refused.skipped).toEqual({ "Bybit Earn yields (the key may not read Earn: tick Earn, read-only)": 1 });
+  });
+
+  it("walks Earn's windows a week at a time in one stream, and asks once when the key may not read Earn", async () => {
+    const asked: Record<string, string>[] = [];
+    const answers: unknown[] = [
+      { result: { list: [paid({})], nextPageCursor: "next" } },
+      { result: { list: [], nextPageCursor: "" } },
+      { result: { yield: [paid({ id: "y2" })], nextPageCursor: "" } },
+    ];
+    const client = {
+      privateGetV5EarnYield: async (p: Record<string, string>) => (asked.push(p), answers.shift()),
+    } as unknown as Exchange;
+    const task = { stream: "earn", start: 0, end: 10 * DAY };
+    const first = await bybit.fetchPage(client, task);
+    expect(first.next).toEqual({ ...task, cursor: "next" });
+    const second = await bybit.fetchPage(client, first.next!);
+    expect(second.next).toEqual({ stream: "earn", start: 7 * DAY, end: 10 * DAY, cursor: undefined });
+    const last = await bybit.fetchPage(client, second.next!);
+    expect(last.rows).toHaveLength(1);
+    expect(last.next).toBeNull();
+    expect(asked.map((p) => [p.startTime, p.endTime, p.cursor])).toEqual([
+      ["0", String(7 * DAY - 1), undefined],
+      ["0", String(7 * DAY - 1), "next"],
+      [String(7 * DAY), String(10 * DAY), undefined],
+    ]);
+    const denied = {
+      privateGetV5EarnYield: async () => {
+        throw new PermissionDenied('bybit {"retCode":10005}');
+      },
+    } as unknown as Exchange;
+    expect(await bybit.fetchPage(denied, task)).toEqual({
+      rows: [{ refused: "this key may not read Earn" }],
+      next: null,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Exchange } from "ccxt";
+import { PermissionDenied, type Exchange } from "ccxt";
 import { EXCHANGE_VIEWS } from "~/lib/exchanges";
 import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "../imported";
 import {
@@ -20,7 +20,11 @@ import { USD_STABLES } from "./binance.server";
 // ("BTCUSDT") without a separator, so the instruments the fills name are asked once each.
 // Deposits (`asset/deposit/query-record`) and withdrawals (`asset/withdraw/query-record`) answer
 // `result.rows`, windows under 30 days, 50 a call, paged by `nextPageCursor` too: the same 2 years
-// a 30-day window at a time, so a coin's moves meet the fills that bought or sold it.
+// a 30-day window at a time, so a coin's moves meet the fills that bought or sold it. Converts
+// (`asset/exchange/order-record`, "Coin Exchange Records": 50 a call by cursor, no time filter)
+// are swaps; Earn's yields (`earn/yield`, FlexibleSaving, windows of at most 7 days, 100 a call
+// by cursor; the key needs Earn's permission, else it is said and counted) income in kind
+// (DECISIONS 218).
 
 const DAY = 86_400_000;
 const WINDOW_DAYS = 7;
@@ -28,6 +32,10 @@ const FILLS_PER_CALL = 100;
 /** Deposit and withdrawal records: "less than 30 days" a window, at most 50 a call. */
 const TRANSFER_WINDOW_DAYS = 30;
 const MOVES_PER_CALL = 50;
+/** Coin Exchange Records: [1, 50] a call. */
+const CONVERTS_PER_CALL = 50;
+/** Earn yields: [1, 100] a call, a window of at most 7 days. */
+const YIELDS_PER_CALL = 100;
 /** Deposit statuses that left the coins credited: 3 success, 70012 still credited after a chain rollback. */
 const DEPOSITED = new Set([3, 70012]);
 /** Withdrawal statuses whose coins left the account (ccxt reads both as "ok"). */
@@ -79,6 +87,29 @@ export type BybitWithdrawal = {
   updateTime?: string;
   withdrawType?: number;
 };
+/** A row of `asset/exchange/order-record` (a convert); `createdTime` in seconds. */
+export type BybitConvert = {
+  exchangeTxId: string;
+  fromCoin: string;
+  fromAmount: string;
+  toCoin: string;
+  toAmount: string;
+  exchangeRate?: string;
+  createdTime: string;
+};
+/** A row of `earn/yield`; `createdAt` in ms. Or, when the key may not read Earn, what Bybit said. */
+export type BybitYield =
+  | {
+      id: string;
+      productId?: string;
+      coin: string;
+      amount: string;
+      yieldType?: string;
+      distributionMode?: string;
+      status: string;
+      createdAt: string;
+    }
+  | { refused: string };
 type Instrument = { symbol: string; baseCoin: string; quoteCoin: string };
 type KeyInfo = {
   readOnly?: number;
@@ -144,6 +175,41 @@ async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPa
       const cursor = answer.result?.nextPageCursor;
       return { rows, next: rows.length && cursor ? { ...task, cursor } : null };
     }
+    case "converts": {
+      const answer = (await withClockRetry(client, () =>
+        client.privateGetV5AssetExchangeOrderRecord({
+          limit: String(CONVERTS_PER_CALL),
+          ...(task.cursor ? { cursor: task.cursor } : {}),
+        }),
+      )) as { result?: { orderBody?: BybitConvert[]; nextPageCursor?: string } };
+      const rows = answer.result?.orderBody ?? [];
+      const cursor = answer.result?.nextPageCursor;
+      return { rows, next: rows.length && cursor ? { ...task, cursor } : null };
+    }
+    case "earn": {
+      // One stream walks the windows itself, so a key without Earn's permission is asked once.
+      const windowEnd = Math.min(task.start! + WINDOW_DAYS * DAY - 1, task.end!);
+      let answer: { result?: { list?: BybitYield[]; yield?: BybitYield[]; nextPageCursor?: string } };
+      try {
+        answer = (await withClockRetry(client, () =>
+          client.privateGetV5EarnYield({
+            category: "FlexibleSaving",
+            startTime: String(task.start),
+            endTime: String(windowEnd),
+            limit: String(YIELDS_PER_CALL),
+            ...(task.cursor ? { cursor: task.cursor } : {}),
+          }),
+        )) as typeof answer;
+      } catch (error) {
+        if (!(error instanceof PermissionDenied)) throw error;
+        return { rows: [{ refused: "this key may not read Earn" } satisfies BybitYield], next: null };
+      }
+      // Bybit's docs name the list `list` and show it as `yield`: either.
+      const rows = answer.result?.list ?? answer.result?.yield ?? [];
+      const cursor = answer.result?.nextPageCursor;
+      if (rows.length && cursor) return { rows, next: { ...task, cursor } };
+      return { rows, next: windowEnd < task.end! ? { ...task, start: windowEnd + 1, cursor: undefined } : null };
+    }
     case "instruments": {
       const answer = (await client.publicGetV5MarketInstrumentsInfo({ category: "spot", symbol: task.symbol })) as {
         result?: { list?: Instrument[] };
@@ -168,6 +234,8 @@ async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPa
  * and a withdrawal that left as Binance's: a dollar stablecoin a cash flow at its USD value, another
  * coin a `receive` / `send` in kind naming its chain transaction and the address at the other end
  * (so the ledger can pair it with a linked wallet), a withdrawal's fee its units sold and a fee event.
+ * A convert is a swap valued through its dollar side; an Earn yield paid income in kind (the coin
+ * bought at its price then); Earn unreadable with the key is counted (DECISIONS 218).
  */
 export function mapBybit(pages: StoredPage[], priceAt: AssetPrice): MappedExchange {
   const trades: ImportedTrade[] = [];
@@ -208,8 +276,51 @@ export function mapBybit(pages: StoredPage[], priceAt: AssetPrice): MappedExchan
   const instruments = new Map<string, Instrument>();
   for (const page of pages)
     if (page.task.stream === "instruments") for (const i of page.rows as Instrument[]) instruments.set(i.symbol, i);
+  /** A swap of `fromQty` of one coin for `toQty` of another, valued through the dollar side when there is one. */
+  const swap = (id: string, time: Date, from: string, fromQty: number, to: string, toQty: number) => {
+    if (USD_STABLES.has(from) && USD_STABLES.has(to)) return skip("convert between dollar stablecoins");
+    const fromUsd = usd(from, time);
+    const toUsd = usd(to, time);
+    const value =
+      fromUsd !== undefined && (USD_STABLES.has(from) || toUsd === undefined)
+        ? fromQty * fromUsd
+        : toUsd !== undefined
+          ? toQty * toUsd
+          : undefined;
+    if (value === undefined || !(fromQty > 0) || !(toQty > 0)) return skip("convert without a USD price");
+    trade(`${id}:s`, time, from, "sell", fromQty, value / fromQty);
+    trade(`${id}:b`, time, to, "buy", toQty, value / toQty);
+  };
   const seen = new Set<string>();
   for (const page of pages) {
+    if (page.task.stream === "converts")
+      for (const row of page.rows as BybitConvert[]) {
+        const id = `bybit:c:${row.exchangeTxId}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const time = new Date(Number(row.createdTime) * 1000);
+        swap(id, time, row.fromCoin, Number(row.fromAmount), row.toCoin, Number(row.toAmount));
+      }
+    if (page.task.stream === "earn")
+      for (const row of page.rows as BybitYield[]) {
+        if ("refused" in row) {
+          skip("Bybit Earn yields (the key may not read Earn: tick Earn, read-only)");
+          continue;
+        }
+        const id = `bybit:y:${row.id}`;
+        if (row.status !== "Success" || seen.has(id)) continue; // pending or failed: not paid
+        seen.add(id);
+        const time = new Date(Number(row.createdAt));
+        const amount = Number(row.amount);
+        const p = usd(row.coin, time);
+        if (p === undefined || !(amount > 0)) {
+          skip(`reward in ${row.coin} without a USD price`);
+          continue;
+        }
+        // Income worth the coin at the time, and the coin bought with it (as Kraken's rewards).
+        events.push({ externalId: id, time, kind: "income", symbol: row.coin, amount: amount * p });
+        trade(`${id}:b`, time, row.coin, "buy", amount, p);
+      }
     if (page.task.stream === "deposits")
       for (const row of page.rows as BybitDeposit[]) {
         if (!DEPOSITED.has(Number(row.status))) continue; // pending, failed or rolled back: not in the account
@@ -326,6 +437,9 @@ export const bybit: ExchangeEntry = {
       ...bybitWindows(from, nowMs),
       ...bybitWindows(from, nowMs, "deposits", TRANSFER_WINDOW_DAYS),
       ...bybitWindows(from, nowMs, "withdrawals", TRANSFER_WINDOW_DAYS),
+      { stream: "converts" },
+      // Earn's yields a week a window, one stream walking the windows (a key without Earn: asked once).
+      { stream: "earn", start: from, end: nowMs },
     ];
   },
   async tradeTasks(_client, pages) {

@@ -18,6 +18,9 @@ import { USD_STABLES } from "./binance.server";
 // staking rewards, Buy Crypto, fees), 50 rows a call, newest first, paged by offset (`ofs`) under
 // a fixed `end` so rows arriving meanwhile do not shift the pages. Calls spend a per-key counter
 // that decays (+2 for these two): an "EAPI:Rate limit exceeded" is waited out, not retried at once.
+// The ledger names no chain: DepositStatus and WithdrawStatus (+1 each, paged by `cursor`) give a
+// move's chain `txid` and, for a withdrawal, its destination (`info`), joined to the ledger entry
+// by `refid`, so the move can pair with a linked wallet by hash or address (DECISIONS 218).
 
 /** A history call's +2 on a Starter key's counter decaying 0.33 a second: about 6 s, rounded up. */
 const RATE_WAIT_SECONDS = 7;
@@ -66,6 +69,19 @@ export type KrakenTrade = {
   vol: string;
   margin: string;
   misc: string;
+};
+/** A row of DepositStatus / WithdrawStatus: `refid` is the ledger entry's; `info` the address. */
+export type KrakenMoveStatus = {
+  method?: string;
+  aclass?: string;
+  asset: string;
+  refid: string;
+  txid?: string;
+  info?: string;
+  amount: string;
+  fee?: string;
+  time: number;
+  status: string;
 };
 export type KrakenLedgerEntry = {
   id: string;
@@ -158,6 +174,26 @@ async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPa
       const count = Number(answer.result?.count ?? 0);
       return { rows, next: rows.length && ofs + rows.length < count ? { ...task, page: ofs + rows.length } : null };
     }
+    case "deposit-status":
+    case "withdraw-status": {
+      // `cursor` true asks for the paged form: `{ deposit | withdrawals: […], next_cursor }`.
+      const params = {
+        cursor: task.cursor ?? true,
+        ...(task.start ? { start: seconds(task.start) } : {}),
+        ...(task.end ? { end: seconds(task.end) } : {}),
+      };
+      const answer = (await withNonceRetry(() =>
+        task.stream === "deposit-status"
+          ? client.privatePostDepositStatus(params)
+          : client.privatePostWithdrawStatus(params),
+      )) as { result?: KrakenMoveStatus[] | Record<string, KrakenMoveStatus[] | string | undefined> };
+      const result = answer.result ?? [];
+      const listed = Array.isArray(result)
+        ? result
+        : ((result.deposit ?? result.deposits ?? result.withdrawals ?? result.withdrawal ?? []) as KrakenMoveStatus[]);
+      const cursor = Array.isArray(result) ? undefined : (result.next_cursor as string | undefined);
+      return { rows: listed, next: listed.length && cursor ? { ...task, cursor } : null };
+    }
     case "pairs": {
       // Public: the base and quote of the pairs the fills name ("XXBTZUSD" → XXBT, ZUSD).
       const answer = (await client.publicGetAssetPairs({ pair: task.symbol })) as {
@@ -210,6 +246,19 @@ export function mapKraken(pages: StoredPage[], priceAt: AssetPrice): MappedExcha
     if (page.task.stream === "pairs") for (const p of page.rows as Pair[]) pairs.set(p.pair, p);
     if (page.task.stream === "ledgers") ledger.push(...(page.rows as KrakenLedgerEntry[]));
     if (page.task.stream === "fills") fills.push(...(page.rows as KrakenTrade[]));
+  }
+  // A deposit's or withdrawal's chain, by the ledger entry's refid: its hash, and a withdrawal's
+  // destination (a deposit's `info` is Kraken's own deposit address, not the sender's).
+  const chainOf = new Map<string, { txId?: string; address?: string }>();
+  for (const page of pages) {
+    if (page.task.stream !== "deposit-status" && page.task.stream !== "withdraw-status") continue;
+    for (const m of page.rows as KrakenMoveStatus[]) {
+      if (!m.refid || m.status !== "Success") continue;
+      chainOf.set(m.refid, {
+        ...(m.txid ? { txId: m.txid } : {}),
+        ...(page.task.stream === "withdraw-status" && m.txid && m.info ? { address: m.info } : {}),
+      });
+    }
   }
   // The asset a fill's fee was charged in, from its ledger entries (refid = the fill's txid).
   const feeAsset = new Map<string, string>();
@@ -275,6 +324,7 @@ export function mapKraken(pages: StoredPage[], priceAt: AssetPrice): MappedExcha
             symbol: asset,
             quantity: Math.abs(amount),
             price: p,
+            ...chainOf.get(l.refid),
           });
         fee(`${id}:f`, time, asset, Number(l.fee));
         break;
@@ -366,6 +416,8 @@ export const kraken: ExchangeEntry = {
   tasks: (fromMs, nowMs) => [
     { stream: "fills", end: nowMs, page: 0 },
     { stream: "ledgers", start: fromMs, end: nowMs, page: 0 },
+    { stream: "deposit-status", start: fromMs, end: nowMs },
+    { stream: "withdraw-status", start: fromMs, end: nowMs },
   ],
   async tradeTasks(_client, pages) {
     const names = new Set<string>();

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Exchange } from "ccxt";
 import { historyNotice, type StoredPage } from "../exchange.server";
-import { mapOkx, okx, readOkxPermissions, type OkxDeposit, type OkxFill, type OkxWithdrawal } from "./okx.server";
+import {
+  mapOkx,
+  okx,
+  readOkxPermissions,
+  type OkxBill,
+  type OkxConvert,
+  type OkxDeposit,
+  type OkxFill,
+  type OkxWithdrawal,
+} from "./okx.server";
 
 const fill = (over: Partial<OkxFill>): OkxFill => ({
   instType: "SPOT",
@@ -226,6 +235,108 @@ describe("OKX's deposit and withdrawal pages", () => {
     expect(full.next).toEqual({ ...task, cursor: "5000" });
     const short = await okx.fetchPage(client([{ ts: "4000" }], asked), task);
     expect(short.next).toBeNull();
+  });
+});
+
+describe("mapOkx: converts and funding bills", () => {
+  const T = Date.UTC(2026, 5, 1);
+  const convert = (over: Partial<OkxConvert>): OkxConvert => ({
+    tradeId: "trader1",
+    state: "fullyFilled",
+    instId: "ETH-USDT",
+    baseCcy: "ETH",
+    quoteCcy: "USDT",
+    side: "sell",
+    fillBaseSz: "0.2",
+    fillQuoteSz: "640",
+    ts: String(T),
+    ...over,
+  });
+  const bill = (over: Partial<OkxBill>): OkxBill => ({
+    billId: "b1",
+    ccy: "ETH",
+    balChg: "0.004",
+    type: "83",
+    ts: String(T),
+    ...over,
+  });
+  const usd = (asset: string) => ({ USDT: 1, USDC: 1, ETH: 3_000, BTC: 60_000 })[asset];
+
+  it("makes a convert a swap valued through its dollar side, either way round, each once", () => {
+    const sold = convert({});
+    const bought = convert({
+      tradeId: "trader2",
+      instId: "BTC-USDT",
+      baseCcy: "BTC",
+      side: "buy",
+      fillBaseSz: "0.01",
+      fillQuoteSz: "590",
+    });
+    const { batch, skipped } = mapOkx(
+      [
+        { task: { stream: "converts" }, rows: [sold, bought, convert({ tradeId: "trader3", state: "rejected" })] },
+        { task: { stream: "converts", cursor: "1" }, rows: [sold] },
+      ],
+      usd,
+    );
+    expect(skipped).toEqual({});
+    // 640 USDT for 0.2 ETH: 3,200 each; 590 USDT for 0.01 BTC: 59,000 (the USDT legs are cash).
+    expect(batch.trades.map((t) => [t.externalId, t.symbol, t.side, t.quantity, t.price])).toEqual([
+      ["okx:c:trader1:s", "ETH", "sell", 0.2, 3_200],
+      ["okx:c:trader2:b", "BTC", "buy", 0.01, 59_000],
+    ]);
+    const stable = mapOkx(
+      [{ task: { stream: "converts" }, rows: [convert({ instId: "USDC-USDT", baseCcy: "USDC" })] }],
+      usd,
+    );
+    expect(stable.skipped).toEqual({ "convert between dollar stablecoins": 1 });
+  });
+
+  it("makes a staking yield income in kind at the price then, passes over moves read elsewhere, counts the rest", () => {
+    const { batch, skipped } = mapOkx(
+      [
+        {
+          task: { stream: "bills" },
+          rows: [
+            bill({}),
+            bill({ billId: "b2", type: "1", ccy: "USDT", balChg: "10000" }), // the deposit: read from deposit-history
+            bill({ billId: "b3", type: "131", ccy: "USDT", balChg: "-10000" }), // funding → trading
+            bill({ billId: "b4", type: "20", ccy: "USDT", balChg: "-100" }), // to a sub-account
+            bill({ billId: "b5", type: "150", ccy: "USDT", balChg: "3" }), // an affiliate commission
+            bill({ billId: "b6", type: "343", ccy: "XYZ", balChg: "1" }),
+          ],
+        },
+        { task: { stream: "bills", cursor: "1" }, rows: [bill({})] },
+      ],
+      usd,
+    );
+    expect(batch.events).toEqual([
+      { externalId: "okx:b:b1", time: new Date(T), kind: "income", symbol: "ETH", amount: 12 },
+    ]);
+    expect(batch.trades.map((t) => [t.externalId, t.side, t.quantity, t.price])).toEqual([
+      ["okx:b:b1:b", "buy", 0.004, 3_000],
+    ]);
+    expect(batch.cashFlows).toEqual([]);
+    expect(skipped).toEqual({
+      "OKX transfer with a sub-account (not read yet)": 1,
+      "OKX funding bill of type 150 (not read yet)": 1,
+      "reward in XYZ without a USD price": 1,
+    });
+  });
+
+  it("pages converts and bills by time as deposits, on their own endpoints", async () => {
+    const asked: string[] = [];
+    const fake = {
+      privateGetAssetConvertHistory: async () => (asked.push("convert"), { data: [] }),
+      privateGetAssetBillsHistory: async () => (asked.push("bills"), { data: [] }),
+    } as unknown as Exchange;
+    const tasks = okx.tasks(1_000, 9_000).filter((t) => t.stream === "converts" || t.stream === "bills");
+    expect(tasks).toEqual([
+      { stream: "converts", start: 1_000, end: 9_000 },
+      { stream: "bills", start: 1_000, end: 9_000 },
+    ]);
+    for (const t of tasks) expect((await okx.fetchPage(fake, t)).next).toBeNull();
+    expect(asked).toEqual(["convert", "bills"]);
   });
 });
 

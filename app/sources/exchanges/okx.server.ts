@@ -19,7 +19,10 @@ import { USD_STABLES } from "./binance.server";
 // newest first, paged by `after` = the last row's billId; the two overlap, and a fill in both is
 // one. Older fills OKX no longer serves: said plainly (`keeps`) and counted in the grade. Deposits
 // and withdrawals (`asset/deposit-history`, `asset/withdrawal-history`) come newest first too, 100
-// a call, paged by time: `after` and `before` are timestamps (both exclusive).
+// a call, paged by time: `after` and `before` are timestamps (both exclusive). Converts
+// (`asset/convert/history`) and the funding account's bills (`asset/bills-history`, all time
+// since 2021-02, 1 request a second) page the same way: converts become swaps, earn and staking
+// yields and airdrops income in kind (DECISIONS 218).
 
 const DAY = 86_400_000;
 const FILLS_PER_CALL = 100;
@@ -82,7 +85,45 @@ export type OkxWithdrawal = {
   state: string;
   wdId: string;
 };
+/** A row of `asset/convert/history`: `side` is the base's (buy: the quote paid for the base). */
+export type OkxConvert = {
+  tradeId: string;
+  state: string;
+  instId: string;
+  baseCcy: string;
+  quoteCcy: string;
+  side: "buy" | "sell";
+  fillPx?: string;
+  fillBaseSz: string;
+  fillQuoteSz: string;
+  ts: string;
+};
+/** A row of `asset/bills-history` (the funding account's bills). */
+export type OkxBill = {
+  billId: string;
+  ccy: string;
+  balChg: string;
+  bal?: string;
+  type: string;
+  notes?: string;
+  ts: string;
+};
 type AccountConfig = { uid?: string; mainUid?: string; perm?: string };
+
+/**
+ * Funding bill types that are a reward, income in kind (OKX "Asset bills details" `type`): 28
+ * manually claimed airdrop, 48 event reward, 83 staking yield, 89 deposit yield, 139 ETH staking
+ * earnings, 229 airdrop, 328 SOL staking reward, 343 Simple Earn Fixed interest.
+ */
+const REWARD_BILLS = new Set(["28", "48", "83", "89", "139", "229", "328", "343"]);
+/**
+ * Funding bill types read elsewhere (1 deposit, 2 withdrawal, 13 canceled withdrawal, 221 the
+ * chain's withdrawal fee) or moving coins between one's own OKX accounts and earn products (75, 76
+ * Simple Earn flexible, 80, 82 DeFi/staking, 130, 131 trading ↔ funding, 137, 138 ETH staking).
+ */
+const OWN_BILLS = new Set(["1", "2", "13", "75", "76", "80", "82", "130", "131", "137", "138", "221"]);
+/** Transfers with another (sub-)account of the same owner: coins in or out of this one, not read yet. */
+const SUB_ACCOUNT_BILLS = new Set(["20", "21", "22", "23"]);
 
 /** Read-only or not, from `account/config`'s `perm` ("read_only,trade,withdraw"; pure, exported for tests). */
 export function readOkxPermissions(
@@ -102,7 +143,7 @@ export function readOkxPermissions(
 }
 
 async function fetchPage(client: Exchange, task: HistoryTask): Promise<FetchedPage> {
-  if (task.stream === "deposits" || task.stream === "withdrawals") return fetchMoves(client, task);
+  if (["deposits", "withdrawals", "converts", "bills"].includes(task.stream)) return fetchMoves(client, task);
   const params = {
     instType: "SPOT",
     limit: String(FILLS_PER_CALL),
@@ -134,11 +175,13 @@ async function fetchMoves(client: Exchange, task: HistoryTask): Promise<FetchedP
     ...(after !== undefined ? { after } : {}),
     ...(task.start !== undefined ? { before: String(task.start - 1) } : {}),
   };
-  const answer = (await withClockRetry(client, () =>
-    task.stream === "deposits"
-      ? client.privateGetAssetDepositHistory(params)
-      : client.privateGetAssetWithdrawalHistory(params),
-  )) as { data?: { ts: string }[] };
+  const call = {
+    deposits: () => client.privateGetAssetDepositHistory(params),
+    withdrawals: () => client.privateGetAssetWithdrawalHistory(params),
+    converts: () => client.privateGetAssetConvertHistory(params),
+    bills: () => client.privateGetAssetBillsHistory(params),
+  }[task.stream as "deposits" | "withdrawals" | "converts" | "bills"];
+  const answer = (await withClockRetry(client, call)) as { data?: { ts: string }[] };
   const rows = answer.data ?? [];
   if (rows.length < MOVES_PER_CALL) return { rows, next: null };
   const last = Number(rows[rows.length - 1]!.ts);
@@ -155,6 +198,9 @@ async function fetchMoves(client: Exchange, task: HistoryTask): Promise<FetchedP
  * Deposits and withdrawals as Binance's: a dollar stablecoin's a cash flow at its USD value, another
  * coin's a receive or send in kind naming its chain transaction (and a withdrawal its destination),
  * so the ledger can pair it with a linked wallet; a withdrawal's fee sold from the position.
+ * A convert is a swap valued through its dollar side; a funding bill of a reward type income in
+ * kind (the coin bought at its price then), one read elsewhere or an own move nothing, any other
+ * counted (DECISIONS 218).
  */
 export function mapOkx(pages: StoredPage[], priceAt: AssetPrice): MappedExchange {
   const trades: ImportedTrade[] = [];
@@ -190,8 +236,61 @@ export function mapOkx(pages: StoredPage[], priceAt: AssetPrice): MappedExchange
       cashFlows.push({ externalId: id, time, amount: (kind === "receive" ? quantity : -quantity) * p });
     else events.push({ externalId: id, time, kind, symbol: asset, quantity, price: p, ...chain });
   };
+  /** A swap of `fromQty` of one asset for `toQty` of another, valued through the dollar side when there is one. */
+  const swap = (id: string, time: Date, from: string, fromQty: number, to: string, toQty: number) => {
+    if (USD_STABLES.has(from) && USD_STABLES.has(to)) return skip("convert between dollar stablecoins");
+    const fromUsd = usd(from, time);
+    const toUsd = usd(to, time);
+    const value =
+      fromUsd !== undefined && (USD_STABLES.has(from) || toUsd === undefined)
+        ? fromQty * fromUsd
+        : toUsd !== undefined
+          ? toQty * toUsd
+          : undefined;
+    if (value === undefined || !(fromQty > 0) || !(toQty > 0)) return skip("convert without a USD price");
+    trade(`${id}:s`, time, from, "sell", fromQty, value / fromQty);
+    trade(`${id}:b`, time, to, "buy", toQty, value / toQty);
+  };
   const seen = new Set<string>();
   for (const page of pages) {
+    if (page.task.stream === "converts") {
+      for (const row of page.rows as OkxConvert[]) {
+        if (row.state !== "fullyFilled" || seen.has(`c:${row.tradeId}`)) continue; // rejected: nothing moved
+        seen.add(`c:${row.tradeId}`);
+        const base = Number(row.fillBaseSz);
+        const quote = Number(row.fillQuoteSz);
+        const time = new Date(Number(row.ts));
+        if (row.side === "buy") swap(`okx:c:${row.tradeId}`, time, row.quoteCcy, quote, row.baseCcy, base);
+        else swap(`okx:c:${row.tradeId}`, time, row.baseCcy, base, row.quoteCcy, quote);
+      }
+      continue;
+    }
+    if (page.task.stream === "bills") {
+      for (const row of page.rows as OkxBill[]) {
+        if (seen.has(`b:${row.billId}`) || OWN_BILLS.has(row.type)) continue;
+        seen.add(`b:${row.billId}`);
+        const amount = Number(row.balChg);
+        if (SUB_ACCOUNT_BILLS.has(row.type)) {
+          skip("OKX transfer with a sub-account (not read yet)");
+          continue;
+        }
+        if (!REWARD_BILLS.has(row.type) || !(amount > 0)) {
+          skip(`OKX funding bill of type ${row.type} (not read yet)`);
+          continue;
+        }
+        const time = new Date(Number(row.ts));
+        const p = usd(row.ccy, time);
+        if (p === undefined) {
+          skip(`reward in ${row.ccy} without a USD price`);
+          continue;
+        }
+        // Income worth the coin at the time, and the coin bought with it (as Kraken's rewards).
+        const id = `okx:b:${row.billId}`;
+        events.push({ externalId: id, time, kind: "income", symbol: row.ccy, amount: amount * p });
+        trade(`${id}:b`, time, row.ccy, "buy", amount, p);
+      }
+      continue;
+    }
     if (page.task.stream === "deposits") {
       for (const row of page.rows as OkxDeposit[]) {
         // Credited ("1", tradable but not yet withdrawable) or successful ("2"): in the account.
@@ -291,13 +390,16 @@ export const okx: ExchangeEntry = {
     return { ok: true, uid: config.uid };
   },
   // The year fills-history serves (no further than the history's start), then the last 3 days
-  // from fills, then deposits and withdrawals from the history's start (OKX names no depth for
-  // them); all under an end fixed at the import's start.
+  // from fills, then deposits, withdrawals, converts and funding bills from the history's start
+  // (OKX names no depth for the first three; bills go back to 2021-02); all under an end fixed at
+  // the import's start.
   tasks: (fromMs, nowMs) => [
     { stream: "fills-history", start: Math.max(fromMs, nowMs - KEEPS_DAYS * DAY), end: nowMs },
     { stream: "fills", start: Math.max(fromMs, nowMs - RECENT_DAYS * DAY), end: nowMs },
     { stream: "deposits", start: fromMs, end: nowMs },
     { stream: "withdrawals", start: fromMs, end: nowMs },
+    { stream: "converts", start: fromMs, end: nowMs },
+    { stream: "bills", start: fromMs, end: nowMs },
   ],
   tradeTasks: async () => [],
   fetchPage,
