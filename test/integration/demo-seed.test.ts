@@ -72,7 +72,17 @@ describe("demo community at start", () => {
     const dbh = await getDb();
     const rows = await dbh
       .selectFrom("evaluations")
-      .select(["user_id", "demo", "engine_version", "tier", "score", "result", "verification_code", "history_digest"])
+      .select([
+        "user_id",
+        "demo",
+        "engine_version",
+        "tier",
+        "score",
+        "result",
+        "verification_code",
+        "history_digest",
+        "created_at",
+      ])
       .orderBy("user_id")
       .execute();
     const { buildUserLedger } = await import("~/server/grades/ledger.server");
@@ -87,9 +97,8 @@ describe("demo community at start", () => {
     // Holdings are marked at the price source's last final price, and every trade was filled near
     // the price source's close of its day.
     const { lastFinalDay } = await import("~/server/grades/prices.server");
-    const { simulatedAsTraded, simulatedCoinPrice } = await import("../mocks/prices");
-    const { coinInstrumentForSymbol } = await import("~/sources/prices.server");
-    const today = lastFinalDay();
+    const { simulatedAsTraded, simulatedCoinPrice, isTradingDay } = await import("../mocks/prices");
+    const { coinInstrumentForSymbol, addDays } = await import("~/sources/prices.server");
     const sourcePrice = (symbol: string, day: string) => {
       const coin = coinInstrumentForSymbol(symbol);
       return coin
@@ -101,9 +110,14 @@ describe("demo community at start", () => {
       const result = (typeof r.result === "string" ? JSON.parse(r.result) : r.result) as {
         positions: { symbol: string; mark: number; avgCost: number }[];
       };
+      // The last final day when the grade was made (a run crossing midnight UTC moves it); a stock
+      // is marked at its last close on or before it, so a weekend or holiday steps back.
+      const markDay = lastFinalDay(new Date(r.created_at).getTime());
       for (const p of result.positions) {
         positions++;
-        const price = sourcePrice(p.symbol, today)!;
+        let day = markDay;
+        if (!coinInstrumentForSymbol(p.symbol)) while (!isTradingDay(day)) day = addDays(day, -1);
+        const price = sourcePrice(p.symbol, day)!;
         expect(Math.abs(p.mark / price - 1), `${p.symbol} mark ${p.mark} vs ${price}`).toBeLessThan(0.002);
       }
     }
