@@ -315,7 +315,11 @@ app.use((req, res, next) => {
 
 // The live channel (live-stream.server.ts): ahead of compression (which would hold its small writes
 // back), the page cache and admission control; its open streams have their own bound.
-const liveStreams = createLiveStreams(env.LIVE_MAX_STREAMS, env.LIVE_HEARTBEAT_SECONDS * 1000);
+const liveStreams = createLiveStreams(
+  env.LIVE_MAX_STREAMS,
+  env.LIVE_HEARTBEAT_SECONDS * 1000,
+  env.LIVE_MAX_STREAMS_PER_USER,
+);
 reportLiveStreams(liveStreams.stats);
 app.get(LIVE_PATH, (req, res) => void liveStreams.handle(req, res));
 

@@ -6,7 +6,8 @@ import { openSse, type SseStream } from "../support/sse";
 
 // The live channel (GET /api/portal/events, DECISIONS 187–189): an event raised on one process
 // reaches a stream on another through PostgreSQL's LISTEN/NOTIFY; a reconnect with Last-Event-ID
-// replays exactly what was missed; nobody sees another's events; past LIVE_MAX_STREAMS a fast 503.
+// replays exactly what was missed; nobody sees another's events; past LIVE_MAX_STREAMS a fast 503,
+// past LIVE_MAX_STREAMS_PER_USER a 429 for that account only.
 
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.slice(-8);
 let seq = 0;
@@ -57,7 +58,13 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     const env = { ...(await ownDatabase()), LOG_REQUESTS: "0" };
     a = await startServer(env);
     servers.push(a);
-    b = await startServer({ ...env, LIVE_MAX_STREAMS: "4", LIVE_HEARTBEAT_SECONDS: "1", METRICS_TOKEN: METRICS });
+    b = await startServer({
+      ...env,
+      LIVE_MAX_STREAMS: "4",
+      LIVE_MAX_STREAMS_PER_USER: "3",
+      LIVE_HEARTBEAT_SECONDS: "1",
+      METRICS_TOKEN: METRICS,
+    });
     servers.push(b);
   }, 120_000);
 
@@ -184,16 +191,16 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
 
     // Let the earlier tests' closed streams go (the server sees the close when the socket ends).
     await new Promise((r) => setTimeout(r, 500));
-    const dave = await member(a.url);
+    const [dave, erin] = await Promise.all([member(a.url), member(a.url)]);
     const held = [];
-    for (let i = 0; i < 4; i++) {
-      const s = await open(b.url, dave.cookie);
+    for (const who of [dave, dave, dave, erin]) {
+      const s = await open(b.url, who.cookie);
       expect(s.status).toBe(200);
       await s.next((e) => e.event === "ready");
       held.push(s);
     }
     const began = Date.now();
-    const refused = await openSse(b.url, EVENTS, { cookie: dave.cookie });
+    const refused = await openSse(b.url, EVENTS, { cookie: erin.cookie });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("15");
     // Fast: well inside the render queue's wait (RENDER_QUEUE_WAIT_MS 10 s in tests), even loaded.
@@ -204,6 +211,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     expect(metrics).toMatch(/^grader_live_streams\{state="open"\} 4$/m);
     expect(metrics).toMatch(/^grader_live_streams\{state="max"\} 4$/m);
     expect(metrics).toMatch(/^grader_live_streams_refused_total 1$/m);
+    expect(metrics).toMatch(/^grader_live_streams\{state="max_per_user"\} 3$/m);
     expect(metrics).toMatch(/^grader_live_listener_up 1$/m);
     // Open streams take no render slot: a page is served beside them.
     expect((await get("/messages", { cookie: dave.cookie, base: b.url })).status).toBe(200);
@@ -212,6 +220,32 @@ describe.skipIf(!process.env.DATABASE_URL)("the live channel across two processe
     const room = await open(b.url, dave.cookie);
     expect(room.status).toBe(200);
     for (const s of [...held, room]) s.close();
+  });
+
+  it("past LIVE_MAX_STREAMS_PER_USER refuses that account's next stream (429) while another account still connects", async () => {
+    await new Promise((r) => setTimeout(r, 500));
+    const [fay, gus] = await Promise.all([member(a.url), member(a.url)]);
+    // Opened at once: the per-account count cannot be raced past.
+    const opened = await Promise.all([1, 2, 3, 4].map(() => open(b.url, fay.cookie)));
+    const statuses = opened.map((s) => s.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = opened.find((s) => s.status === 429)!;
+    expect(refused.headers.get("retry-after")).toBe("15");
+    expect(JSON.parse(await refused.text())).toEqual({
+      error: { message: "Too many live connections for your account. Close a tab, or try again shortly." },
+    });
+    const other = await open(b.url, gus.cookie);
+    expect(other.status).toBe(200);
+    await other.next((e) => e.event === "ready");
+    const metrics = await (
+      await get("/metrics", { base: b.url, headers: { authorization: `Bearer ${METRICS}` } })
+    ).text();
+    expect(metrics).toMatch(/^grader_live_streams_refused_per_user_total 1$/m);
+    // A closed stream gives the account its place back.
+    opened.find((s) => s.status === 200)!.close();
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await open(b.url, fay.cookie);
+    expect(again.status).toBe(200);
   });
 });
 

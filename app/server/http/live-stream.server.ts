@@ -8,7 +8,9 @@ import { getSessionUser } from "./session.server";
  * GET /api/portal/events: the live channel's server-sent events stream (DECISIONS 187–189). Served
  * by server.ts ahead of compression, the page cache and admission control: an open stream holds
  * no render slot and no database connection while idle (it reads only when woken), and counts in
- * its own bound (LIVE_MAX_STREAMS), past which it is a fast 503 with Retry-After.
+ * its own bound (LIVE_MAX_STREAMS), past which it is a fast 503 with Retry-After. One account holds at
+ * most LIVE_MAX_STREAMS_PER_USER of them (a 429 past that), so a script or a runaway client cannot take
+ * the process's streams from everyone else.
  */
 export const LIVE_PATH = "/api/portal/events";
 /**
@@ -28,10 +30,18 @@ type Stream = { res: ServerResponse; opened: number };
  * of the usual proxies and balancers (nginx's proxy_read_timeout 60 s, HAProxy's common 30–50 s,
  * cloud balancers' 60 s) with room for one lost.
  */
-export function createLiveStreams(max: number, heartbeatMs = 20_000) {
+export function createLiveStreams(max: number, heartbeatMs = 20_000, maxPerUser = 20) {
   const open = new Set<Stream>();
+  // Streams open or being opened per account, counted from the session's check on.
+  const perUser = new Map<number, number>();
+  const release = (userId: number) => {
+    const n = (perUser.get(userId) ?? 1) - 1;
+    if (n > 0) perUser.set(userId, n);
+    else perUser.delete(userId);
+  };
   let pending = 0;
   let refused = 0;
+  let refusedPerUser = 0;
   const heartbeat = setInterval(() => {
     const now = Date.now();
     for (const s of open) {
@@ -60,7 +70,7 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
       });
     }
     pending++;
-    let userId: number;
+    let userId: number | undefined;
     let cursor: string;
     let reset = false;
     let unread: number;
@@ -72,9 +82,17 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
       }
       const user = await getSessionUser(new Request("http://localhost/api/portal/events", { headers }));
       if (!user) return refuse(res, 401, "You need to log in to do that.");
+      // Checked and counted in one synchronous step: parallel opens of one account cannot all pass.
+      if ((perUser.get(user.id) ?? 0) >= maxPerUser) {
+        refusedPerUser++;
+        return refuse(res, 429, "Too many live connections for your account. Close a tab, or try again shortly.", {
+          "Retry-After": String(STREAMS_RETRY_AFTER_SECONDS),
+        });
+      }
       userId = user.id;
+      perUser.set(userId, (perUser.get(userId) ?? 0) + 1);
       unread = user.unread_notifications;
-      const { latest, oldest } = await liveCursor(userId);
+      const { latest, oldest } = await liveCursor(user.id);
       const sent = lastEventId(req);
       if (sent === null) cursor = latest;
       else if (BigInt(sent) > BigInt(latest)) {
@@ -90,13 +108,15 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
         }
       }
     } catch (error) {
+      if (userId !== undefined) release(userId);
       if (error instanceof Response) return refuse(res, error.status, await error.text(), { "Retry-After": "1" });
       log("error", "live stream not opened", { error: String(error) });
       return refuse(res, 503, "The service is busy. Please try again in a moment.", { "Retry-After": "1" });
     } finally {
       pending--;
     }
-    if (res.destroyed) return;
+    if (res.destroyed) return release(userId);
+    const owner = userId;
 
     res.writeHead(200, {
       "Content-Type": "text/event-stream; charset=utf-8",
@@ -120,7 +140,7 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
       try {
         do {
           again = false;
-          const events = await liveEventsAfter(userId, cursor);
+          const events = await liveEventsAfter(owner, cursor);
           if (closed) return;
           for (const e of events) {
             res.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -131,16 +151,17 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
       } catch (error) {
         // The pool was busy or the database away: read again in a second (a listener that lost
         // its connection also wakes every stream when it is back).
-        log("error", "live events not read", { userId, error: String(error) });
+        log("error", "live events not read", { userId: owner, error: String(error) });
         if (!closed) setTimeout(() => void deliver(), 1_000).unref();
       } finally {
         reading = false;
       }
     };
-    const unsubscribe = subscribeLive(userId, () => void deliver());
+    const unsubscribe = subscribeLive(owner, () => void deliver());
     res.on("close", () => {
       closed = true;
       open.delete(stream);
+      release(owner);
       unsubscribe();
     });
     // What was missed since Last-Event-ID, and anything committed between the cursor's read and
@@ -154,7 +175,7 @@ export function createLiveStreams(max: number, heartbeatMs = 20_000) {
     endAll: () => {
       for (const s of open) s.res.end();
     },
-    stats: () => ({ open: open.size, max, refused }),
+    stats: () => ({ open: open.size, max, refused, refusedPerUser, maxPerUser }),
   };
 }
 

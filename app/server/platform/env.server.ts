@@ -130,6 +130,11 @@ const EnvSchema = z.object({
   MAX_CONCURRENT_DOWNLOADS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(2)),
   // Open live streams (GET /api/portal/events) per process, apart from the render slots (DECISIONS 189).
   LIVE_MAX_STREAMS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(2000)),
+  // Of those, at most this many per account (a 429 past it): one client cannot take them all.
+  LIVE_MAX_STREAMS_PER_USER: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().min(1).default(20),
+  ),
   // A comment line on every open stream this often (DECISIONS 189: under the usual proxies' idle timeouts).
   LIVE_HEARTBEAT_SECONDS: z.preprocess(
     (v) => (v === "" ? undefined : v),

@@ -176,7 +176,8 @@ export function metricsAccess(ip: string, authorization: string | undefined): Ac
 
 // The live channel (DECISIONS 187–189): open streams against LIVE_MAX_STREAMS, the ones refused
 // past it, and whether this process's LISTEN connection is up.
-let liveStats: (() => { open: number; max: number; refused: number }) | undefined;
+let liveStats:
+  (() => { open: number; max: number; refused: number; refusedPerUser: number; maxPerUser: number }) | undefined;
 export function reportLiveStreams(stats: NonNullable<typeof liveStats>) {
   liveStats = stats;
 }
@@ -191,6 +192,7 @@ new client.Gauge({
     if (!s) return;
     this.set({ state: "open" }, s.open);
     this.set({ state: "max" }, s.max);
+    this.set({ state: "max_per_user" }, s.maxPerUser);
   },
 });
 
@@ -201,6 +203,16 @@ new client.Counter({
   collect() {
     this.reset();
     this.inc(liveStats?.().refused ?? 0);
+  },
+});
+
+new client.Counter({
+  name: "grader_live_streams_refused_per_user_total",
+  help: "Live event streams answered 429 because the account had LIVE_MAX_STREAMS_PER_USER open",
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc(liveStats?.().refusedPerUser ?? 0);
   },
 });
 
