@@ -63,18 +63,28 @@ export async function getTradeAlertSettings(userId: number, db?: DB): Promise<Tr
 }
 
 /**
- * Saves the trader's choice. Turning it on (from off) starts `since` now, so trades from before
- * that day are never alerted; turning it off keeps the delay and sizes for next time.
+ * Saves the trader's choice; a field left out (the JSON API's PATCH) keeps its value, in the one
+ * statement, so two changes at once never undo each other. Turning it on (from off) starts `since`
+ * now, so trades from before that day are never alerted; turning it off keeps the delay and sizes
+ * for next time.
  */
-export async function saveTradeAlertSettings(userId: number, input: TradeAlertSettingsInput): Promise<void> {
+export async function saveTradeAlertSettings(userId: number, input: Partial<TradeAlertSettingsInput>): Promise<void> {
   const db = await getDb();
+  const enabled = input.enabled ?? null;
+  const delay = input.delay ?? null;
+  const hide = input.hideSizes ?? null;
+  const on = sql`coalesce(${enabled}::boolean, trade_alert_settings.enabled)`;
   await sql`
     insert into trade_alert_settings (user_id, enabled, delay, hide_sizes, since, updated_at)
-    values (${userId}, ${input.enabled}, ${input.delay}, ${input.hideSizes}, ${input.enabled ? sql`now()` : null}, now())
+    values (${userId}, coalesce(${enabled}::boolean, false), coalesce(${delay}::text, '15m'),
+            coalesce(${hide}::boolean, true), case when ${enabled}::boolean then now() end, now())
     on conflict (user_id) do update set
-      enabled = excluded.enabled, delay = excluded.delay, hide_sizes = excluded.hide_sizes, updated_at = now(),
-      since = case when excluded.enabled and not trade_alert_settings.enabled then now()
-                   when excluded.enabled then trade_alert_settings.since end`.execute(db);
+      enabled = ${on},
+      delay = coalesce(${delay}::text, trade_alert_settings.delay),
+      hide_sizes = coalesce(${hide}::boolean, trade_alert_settings.hide_sizes),
+      updated_at = now(),
+      since = case when ${on} and not trade_alert_settings.enabled then now()
+                   when ${on} then trade_alert_settings.since end`.execute(db);
 }
 
 // ---- Subscriptions -----------------------------------------------------------------------------
@@ -105,15 +115,18 @@ export async function alertSubscription(
 export async function subscribeToAlerts(
   viewerId: number,
   traderId: number,
-): Promise<{ ok: true } | Refusal<400 | 403 | 409>> {
+): Promise<{ ok: true } | Refusal<400 | 403 | 404 | 409>> {
   if (viewerId === traderId) return { ok: false, status: 400, message: "Your own trades need no alert." };
+  const db = await getDb();
+  // Asked for by id in the JSON API: a trader who does not exist is not "not sharing".
+  if (!(await db.selectFrom("users").select("id").where("id", "=", traderId).executeTakeFirst()))
+    return { ok: false, status: 404, message: "No such trader." };
   if (await isBlockedEitherWay(viewerId, traderId))
     return { ok: false, status: 403, message: "You cannot get this trader’s alerts." };
   if (!(await getTradeAlertSettings(traderId)).enabled)
     return { ok: false, status: 409, message: "This trader does not share trades live." };
   if (!(await isFollowing(viewerId, traderId)))
     return { ok: false, status: 409, message: "Follow this trader first to get their live trade alerts." };
-  const db = await getDb();
   await db
     .insertInto("trade_alert_subscriptions")
     .values({ trader_id: traderId, subscriber_id: viewerId })
@@ -130,6 +143,55 @@ export async function unsubscribeFromAlerts(viewerId: number, traderId: number):
     .where("subscriber_id", "=", viewerId)
     .execute();
   return { ok: true };
+}
+
+export type AlertSubscriptionView = {
+  trader: {
+    id: number;
+    username: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    name: string | null;
+    avatar: string | null;
+  };
+  /** Whether the trader shares trades live now (a subscription outlives an opt-out, silently). */
+  sharing: boolean;
+  subscribed_at: string;
+};
+
+/** The traders whose alerts the user gets, newest subscription first. */
+export async function alertSubscriptionsOf(subscriberId: number): Promise<AlertSubscriptionView[]> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("trade_alert_subscriptions as sub")
+    .innerJoin("users", "users.id", "sub.trader_id")
+    .leftJoin("trade_alert_settings as s", "s.user_id", "sub.trader_id")
+    .select([
+      "users.id",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+      "users.name",
+      "users.avatar_url",
+      "s.enabled",
+      "sub.created_at",
+    ])
+    .where("sub.subscriber_id", "=", subscriberId)
+    .orderBy("sub.created_at", "desc")
+    .orderBy("users.id", "desc")
+    .execute();
+  return rows.map((r) => ({
+    trader: {
+      id: r.id,
+      username: r.username,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      name: r.name,
+      avatar: r.avatar_url,
+    },
+    sharing: r.enabled ?? false,
+    subscribed_at: new Date(r.created_at).toISOString(),
+  }));
 }
 
 // ---- Recording alerts at import ----------------------------------------------------------------

@@ -5,6 +5,7 @@ import { ExchangeKeySchema } from "~/lib/exchange-schemas";
 import { IbkrFlexSchema } from "~/lib/ibkr-schemas";
 import { ACCOUNT_KINDS, TIERS } from "~/lib/vocabulary";
 import { NOTIFICATION_KINDS } from "~/lib/notifications";
+import { ALERT_DELAYS } from "~/lib/trade-alerts";
 import { username } from "~/lib/profile-schemas";
 import { idSchema, MAX_ID } from "./guards.server";
 import { isTrackedPath } from "../community/page-views.server";
@@ -577,6 +578,50 @@ export const PushSubscriptionBody = PushSubscriptionInput.openapi("PushSubscript
 export const PushUnsubscribeBody = z
   .object({ endpoint: z.string({ required_error: "endpoint is required" }).min(1).max(2048) })
   .openapi("PushUnsubscribeBody");
+// Live trade alerts (DECISIONS 215): the caller's own sharing, and the traders whose alerts they get.
+const alertSettingsFields = {
+  enabled: z.boolean().openapi({ description: "Share my trades live (off by default)." }),
+  delay: z.enum(ALERT_DELAYS).openapi({
+    description:
+      "When an alert goes: `none` as soon as the trade is imported, `15m` after the trade, `eod` at midnight in the caller's time zone.",
+  }),
+  hide_sizes: z.boolean().openapi({
+    description: "true: the trade's share of the portfolio only; false: the quantity too. Never a sum of money.",
+  }),
+};
+export const TradeAlertSettingsBody = z
+  .object({
+    enabled: alertSettingsFields.enabled.optional(),
+    delay: z.enum(ALERT_DELAYS, { errorMap: () => ({ message: `Use one of ${ALERT_DELAYS.join(", ")}.` }) }).optional(),
+    hide_sizes: alertSettingsFields.hide_sizes.optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: "Send enabled, delay or hide_sizes." })
+  .openapi("TradeAlertSettingsBody", { description: "What to change; what is left out stays as it is." });
+export const TradeAlertSettings = envelope(
+  z.object({
+    ...alertSettingsFields,
+    since: isoTime.nullable().openapi({
+      description: "When sharing was last turned on: trades from before that UTC day are never sent.",
+    }),
+    time_zone: z.string().openapi({ description: "Where `eod` is (the caller's settings)." }),
+  }),
+).openapi("TradeAlertSettings");
+export const AlertSubscriptionBody = z.object({ trader_id: id }).openapi("AlertSubscriptionBody");
+export const AlertSubscriptions = envelope(
+  z.array(
+    z.object({
+      trader: z.object({ ...traderRef, name: z.string().nullable() }),
+      sharing: z
+        .boolean()
+        .openapi({ description: "false: the trader stopped sharing; nothing comes until they start again." }),
+      subscribed_at: isoTime,
+    }),
+  ),
+).openapi("AlertSubscriptions");
+export const AlertSubscribed = envelope(z.object({ trader_id: z.number().int(), subscribed: z.boolean() })).openapi(
+  "AlertSubscribed",
+);
 export const PushKey = envelope(
   z.object({
     public_key: z.string().openapi({ description: "The VAPID public key (base64url): the applicationServerKey." }),

@@ -352,6 +352,50 @@ route({
   responses: { 200: json(S.TraderSearch, "At most 20 traders, most relevant first."), 400: bad },
 });
 
+// Live trade alerts
+route({
+  method: "get",
+  path: "/api/portal/trade_alerts/settings",
+  tags: ["Community"],
+  responses: { 200: json(S.TradeAlertSettings, "Whether the caller shares trades live, when and with which sizes.") },
+});
+route({
+  method: "patch",
+  path: "/api/portal/trade_alerts/settings",
+  tags: ["Community"],
+  request: { body: body(S.TradeAlertSettingsBody) },
+  responses: { 200: json(S.TradeAlertSettings, "The settings as saved."), 400: bad },
+});
+route({
+  method: "get",
+  path: "/api/portal/trade_alerts/subscriptions",
+  tags: ["Community"],
+  responses: { 200: json(S.AlertSubscriptions, "The traders whose live trade alerts the caller gets, newest first.") },
+});
+route({
+  method: "post",
+  path: "/api/portal/trade_alerts/subscriptions",
+  tags: ["Community"],
+  request: { body: body(S.AlertSubscriptionBody) },
+  responses: {
+    201: json(S.AlertSubscribed, "Subscribed (again: no change)."),
+    400: err("A bad body, or the caller's own id."),
+    403: err("A block, either way."),
+    404: err("No such trader."),
+    409: err("The trader does not share trades live, or the caller does not follow them."),
+  },
+});
+route({
+  method: "delete",
+  path: "/api/portal/trade_alerts/subscriptions",
+  tags: ["Community"],
+  request: { body: body(S.AlertSubscriptionBody) },
+  responses: {
+    200: json(S.AlertSubscribed, "No more alerts of this trader (also when there was no subscription)."),
+    400: bad,
+  },
+});
+
 // Web Push
 route({
   method: "get",
