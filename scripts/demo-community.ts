@@ -5,6 +5,8 @@ import { dailyPrices, lastFinalDay } from "../app/server/grades/prices.server";
 import { saveImport } from "../app/server/linking/imports.server";
 import { gradeSeededDemoTrader } from "../app/server/grades/evaluation.server";
 import { compactLeaderboardCounts } from "../app/server/community/market.server";
+import { slugify } from "../app/server/community/clubs.server";
+import { TIERS } from "../app/lib/vocabulary";
 import { formatScore } from "../app/lib/format-number";
 import type { DB } from "../app/server/platform/db.server";
 
@@ -551,7 +553,7 @@ export async function gradeAndPostDemoTraders(db: DB, series: Series, last: Day)
     .where("current_evaluation_id", "is", null)
     .orderBy("id")
     .execute();
-  const written: { id: number; style: Style; posts: string[] }[] = [];
+  const written: { id: number; style: Style; tier: string | null; posts: string[] }[] = [];
   for (const u of users) {
     const style = STYLES.find((s) => s.username === u.username);
     if (!style) continue;
@@ -567,7 +569,12 @@ export async function gradeAndPostDemoTraders(db: DB, series: Series, last: Day)
       winRate: m.winRate,
       trades: history.trades.length,
     };
-    written.push({ id: u.id, style, posts: postsFor(style, history, figures, rng(`${style.username}:posts`)) });
+    written.push({
+      id: u.id,
+      style,
+      tier: graded.result.tier,
+      posts: postsFor(style, history, figures, rng(`${style.username}:posts`)),
+    });
   }
   await compactLeaderboardCounts(db);
   if (written.length === 0) return 0;
@@ -608,11 +615,113 @@ export async function gradeAndPostDemoTraders(db: DB, series: Series, last: Day)
         if (w.id !== post.author && r() < 0.22)
           await trx.insertInto("post_likes").values({ user_id: w.id, post_id: post.id }).execute();
     }
+    await seedDemoClubs(trx, written);
     await sql`update posts p set reply_count = (select count(*) from posts c where c.parent_id = p.id),
       like_count = (select count(*) from post_likes l where l.post_id = p.id)
       where p.author_id in (select id from users where email like 'seed-demo-%')`.execute(trx);
   });
   return written.length;
+}
+
+/**
+ * Two clubs, so a new user of the demo finds clubs to join (one open, one by request), each owned
+ * by its best graded member as creating one requires, with a few posts; and three traders who share
+ * their trades live, so "Get live trade alerts" shows on their profiles once followed. Written in
+ * the posts' transaction: a restart never writes them twice.
+ */
+const DEMO_CLUBS = [
+  {
+    name: "US Stocks Desk",
+    description: "Stock traders comparing entries, exits and what the grade says about them. Verified records only.",
+    markets: "US stocks, ETFs",
+    min_tier: null,
+    join_policy: "open" as const,
+    members: [
+      "dex_daytrades_demo",
+      "priya_growth_demo",
+      "marco_momentum_demo",
+      "ruth_value_demo",
+      "ava_swing_demo",
+      "sam_first_year_demo",
+    ],
+    posts: [
+      "Welcome! Post your week: what you traded, why, and what you would do differently.",
+      "Cut a loser early on Tuesday instead of averaging down. Drawdown stayed under 5% this month.",
+      "Anyone else sizing down into earnings season? Volatility eats my edge.",
+    ],
+  },
+  {
+    name: "On-chain Crypto",
+    description: "BTC, ETH and SOL traders with linked wallets and exchanges. Ask to join; Silver or better.",
+    markets: "Crypto",
+    min_tier: "Silver",
+    join_policy: "request" as const,
+    members: ["lena_swings_btc_demo", "kenji_eth_sol_demo", "omar_balanced_demo"],
+    posts: [
+      "Gas is a fee, not a withdrawal: glad the grade finally counts it that way.",
+      "Rotated some ETH into SOL this week. Holding the rest through the noise.",
+    ],
+  },
+];
+const DEMO_SHARING = ["dex_daytrades_demo", "lena_swings_btc_demo", "marco_momentum_demo"];
+const CLUB_CREATORS = new Set(["Gold", "Master", "Legend"]);
+
+async function seedDemoClubs(trx: DB, written: { id: number; style: Style; tier: string | null }[]) {
+  const byName = new Map(written.map((w) => [w.style.username, w]));
+  const rank = (t: string | null) => (TIERS as readonly string[]).indexOf(t ?? "");
+  for (const c of DEMO_CLUBS) {
+    const members = c.members.flatMap((u) => byName.get(u) ?? []);
+    const owner = [...members].sort((a, b) => rank(b.tier) - rank(a.tier))[0];
+    if (!owner || !CLUB_CREATORS.has(owner.tier ?? "")) continue;
+    const club = await trx
+      .insertInto("clubs")
+      .values({
+        slug: slugify(c.name),
+        name: c.name,
+        description: c.description,
+        markets: c.markets,
+        min_tier: c.min_tier,
+        join_policy: c.join_policy,
+        owner_id: owner.id,
+        member_count: members.length,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!club) continue;
+    await trx
+      .insertInto("club_members")
+      .values(
+        members.map((m) => ({
+          club_id: club.id,
+          user_id: m.id,
+          role: m === owner ? ("owner" as const) : ("member" as const),
+          status: "active" as const,
+        })),
+      )
+      .execute();
+    for (const [i, body] of c.posts.entries()) {
+      const author = i === 0 ? owner : members[1 + ((i - 1) % (members.length - 1))]!;
+      await trx
+        .insertInto("posts")
+        .values({
+          author_id: author.id,
+          club_id: club.id,
+          body,
+          created_at: sql`now() - ${`${(c.posts.length - i) * 600} minutes`}::interval`,
+        })
+        .execute();
+    }
+  }
+  for (const u of DEMO_SHARING) {
+    const w = byName.get(u);
+    if (!w) continue;
+    await trx
+      .insertInto("trade_alert_settings")
+      .values({ user_id: w.id, enabled: true, delay: "15m", hide_sizes: true, since: sql`now()` })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
 }
 
 export const DEMO_TRADERS = STYLES.length;

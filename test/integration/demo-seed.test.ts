@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { get, signUp } from "../support/http";
+import { get, postForm, signUp } from "../support/http";
 import { ownDatabase, startServer, type RunningServer } from "../support/server";
 
 // A fresh install in demo mode opens on a small, marked demo community; restarts do not seed again;
@@ -18,7 +18,7 @@ afterAll(async () => {
 async function traders(base: string, cookie: string) {
   const res = await get("/api/portal/market/traders?page_size=50", { base, cookie });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { id: number; username: string | null }[] }).data;
+  return ((await res.json()) as { data: { id: number; username: string | null; tier: string | null }[] }).data;
 }
 
 describe("demo community at start", () => {
@@ -33,6 +33,21 @@ describe("demo community at start", () => {
     expect(first.every((t) => t.username?.endsWith("_demo"))).toBe(true);
     const feed = await (await get("/community", { base: server.url, cookie })).text();
     expect(feed).toMatch(/_demo/);
+    // Clubs to find and join, owned by a trader whose grade lets them create one; their posts stay
+    // in the club, out of the community feed.
+    const clubs = (await (await get("/api/portal/clubs", { base: server.url, cookie })).json()) as {
+      data: { slug: string; name: string; member_count: number; join_policy: string; owner: { username: string } }[];
+    };
+    const desk = clubs.data.find((c) => c.slug === "us-stocks-desk");
+    expect(desk, JSON.stringify(clubs.data)).toMatchObject({ member_count: 6, join_policy: "open" });
+    expect(["Gold", "Master", "Legend"]).toContain(first.find((t) => t.username === desk!.owner.username)!.tier);
+    expect(feed).not.toContain("Post your week");
+    const deskPage = await (await get("/clubs/us-stocks-desk", { base: server.url, cookie })).text();
+    expect(deskPage).toContain("US Stocks Desk");
+    // Traders who share trades live: a follower is offered their alerts.
+    const dex = first.find((t) => t.username === "dex_daytrades_demo")!;
+    expect((await postForm(`/u/${dex.id}`, { intent: "follow" }, { base: server.url, cookie })).status).toBe(303);
+    expect(await (await get(`/u/${dex.id}`, { base: server.url, cookie })).text()).toContain("Get live trade alerts");
     // A seeded trader's grade is whole enough to share: the share page and its card answer.
     const seeded = first[0]!;
     const share = await get(`/share/open_graph/${seeded.id}`, { base: server.url });
