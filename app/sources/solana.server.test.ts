@@ -3,10 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUMP_MINT, solanaHandlers, SWAP_PROGRAMS } from "../../test/mocks/solana";
 import { DEMO_SOLANA_RPC_URL } from "./wallet-demo";
 import { NATIVE_TOKEN } from "./swaps";
+import type { ParsedTransactionWithMeta } from "@solana/web3.js";
 import {
   fetchSolanaPage,
   mapSolanaTransactions,
   solanaPageTransactions,
+  solanaTransaction,
+  WSOL_MINT,
   type SolanaPagePayload,
 } from "./solana.server";
 
@@ -85,5 +88,80 @@ describe("Solana history", () => {
     const solLeg = solSwap.legs.find((l) => l.token === NATIVE_TOKEN)!;
     const solTrade = priced.batch.trades.find((t) => t.externalId === solLeg.id)!;
     expect(solTrade).toMatchObject({ symbol: "SOL", side: solLeg.amount < 0 ? "sell" : "buy", price: 150 });
+  });
+});
+
+describe("SOL and wSOL on one side of a swap (DECISIONS 221)", () => {
+  const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
+  const balance = (accountIndex: number, mint: string, amount: number, decimals: number) => ({
+    accountIndex,
+    mint,
+    owner: OWNER,
+    uiTokenAmount: {
+      amount: String(Math.round(amount * 10 ** decimals)),
+      decimals,
+      uiAmount: amount,
+      uiAmountString: "",
+    },
+  });
+  // A Jupiter swap as a node answers it: the owner pays the fee, its wSOL account (index 1) and
+  // its lamports pay together, its JUP account (index 2) receives.
+  const parsed = (
+    time: number,
+    lamports: [number, number],
+    wsol: [number, number],
+    jup: [number, number],
+  ): ParsedTransactionWithMeta =>
+    ({
+      blockTime: time,
+      slot: 1,
+      meta: {
+        err: null,
+        fee: 5000,
+        preBalances: [lamports[0], 2_039_280, 2_039_280],
+        postBalances: [lamports[1], 2_039_280, 2_039_280],
+        preTokenBalances: [balance(1, WSOL_MINT, wsol[0], 9), balance(2, JUP, jup[0], 6)],
+        postTokenBalances: [balance(1, WSOL_MINT, wsol[1], 9), balance(2, JUP, jup[1], 6)],
+      },
+      transaction: {
+        signatures: ["sig"],
+        message: {
+          accountKeys: [OWNER, "wsolAccount", "jupAccount", SWAP_PROGRAMS.jupiter].map((pubkey, i) => ({
+            pubkey,
+            signer: i === 0,
+            writable: i < 3,
+          })),
+          instructions: [],
+        },
+      },
+    }) as unknown as ParsedTransactionWithMeta;
+
+  it("reads SOL and wSOL out for JUP, and JUP out for both, as one exchange at SOL's price", () => {
+    const t0 = Date.UTC(2025, 5, 1) / 1000;
+    const buy = solanaTransaction(
+      OWNER,
+      "buy",
+      // 2 SOL and 1 of the 1.5 wSOL out (the fee besides), 900 JUP in.
+      parsed(t0, [10e9, 8e9 - 5000], [1.5, 0.5], [0, 900]),
+    )!;
+    const sell = solanaTransaction(OWNER, "sell", parsed(t0 + 86400, [8e9, 9.5e9 - 5000], [0.5, 1], [900, 0]))!;
+    expect(buy.legs.map((l) => [l.symbol, l.amount])).toEqual([
+      ["WSOL", -1],
+      ["JUP", 900],
+      ["SOL", -2],
+    ]);
+    // SOL at $150, then $180: 3 SOL = $450 for 900 JUP ($0.50); 900 JUP for 2 SOL = $360 ($0.40).
+    const mapped = mapSolanaTransactions([buy, sell], (token, time) =>
+      token === NATIVE_TOKEN ? (time.getTime() / 1000 === t0 ? 150 : 180) : undefined,
+    );
+    expect(mapped.swapsSkipped).toBe(0);
+    expect(mapped.batch.trades.map((t) => [t.externalId, t.side, t.symbol, t.quantity, t.price])).toEqual([
+      ["buy:sol", "sell", "SOL", 2, 150],
+      ["buy:1", "sell", "WSOL", 1, 150],
+      ["buy:2", "buy", "JUP", 900, 0.5],
+      ["sell:sol", "buy", "SOL", 1.5, 180],
+      ["sell:1", "buy", "WSOL", 0.5, 180],
+      ["sell:2", "sell", "JUP", 900, 0.4],
+    ]);
   });
 });

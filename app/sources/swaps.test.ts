@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { grade, parseLedger, type LedgerInput } from "../grading";
 import { pricesNeeded, valueSwaps, type PriceLookup, type SwapLeg, type WalletTransaction } from "./swaps";
 
 const usdc = (id: string, amount: number): SwapLeg => ({ id, token: "usdc", symbol: "USDC", amount, stable: true });
@@ -316,6 +317,158 @@ describe("valueSwaps", () => {
       ]);
       const rent = valueSwaps([tx("y", 1, [eth("y:1", -1.00204), weth("y:2", 1)])], { ...opts, wrapSlack: 0.01 });
       expect(rent.events).toEqual([expect.objectContaining({ kind: "wrap", quantity: 1, toQuantity: 1 })]);
+    });
+  });
+
+  describe("the coin and its wrapped form on one side (DECISIONS 221)", () => {
+    const sol = (id: string, amount: number): SwapLeg => ({
+      id,
+      token: "native",
+      symbol: "SOL",
+      amount,
+      stable: false,
+    });
+    const wsol = (id: string, amount: number): SwapLeg => ({
+      id,
+      token: "wsol",
+      symbol: "WSOL",
+      amount,
+      stable: false,
+    });
+    // SOL at $150 on the 1st and 2nd, $160 on the 3rd, $170 on the 6th; JUP never priced.
+    const solAt: Record<number, number> = { 1: 150, 2: 150, 3: 160, 6: 170 };
+    const priceAt: PriceLookup = (token, time) => (token === "native" ? solAt[time.getUTCDate()] : undefined);
+    const opts = {
+      nativeToken: "native",
+      nativeSymbol: "SOL",
+      wrappedToken: "wsol",
+      wrapSlack: 0.01,
+      transfers: true,
+      priceAt,
+    };
+    const history = [
+      tx("d", 1, [usdc("d:1", 1000)]),
+      tx("a", 1, [usdc("a:1", -600), sol("a:2", 4)]),
+      tx("w", 2, [sol("w:1", -1), wsol("w:2", 1)]),
+      // Part paid from SOL, part from the wSOL account: 3 SOL's worth at $160 = $480 for 960 JUP.
+      tx("s", 3, [sol("s:1", -2), wsol("s:2", -1), tok("JUP", "s:3", 960)]),
+      tx("j", 4, [tok("JUP", "j:1", -960), usdc("j:2", 600)]),
+      tx("b", 4, [usdc("b:1", -400), tok("JUP", "b:2", 1000)]),
+      // The other way: 1,000 JUP for 1.5 SOL and 0.5 wSOL, 2 SOL's worth at $160 = $320.
+      tx("r", 5, [tok("JUP", "r:1", -1000), sol("r:2", 1.5), wsol("r:3", 0.5)]),
+      tx("u", 6, [wsol("u:1", -0.5), sol("u:2", 0.5)]),
+      tx("x", 6, [sol("x:1", -2), usdc("x:2", 340)]),
+    ];
+
+    it("values both coin legs at the coin's price and the token from them, in both directions", () => {
+      const r = valueSwaps(history, opts);
+      expect(r.warnings).toEqual([]);
+      expect(r.swapsSkipped).toBe(0);
+      const of = (id: string) => r.trades.filter((t) => t.externalId.startsWith(`${id}:`));
+      expect(of("s").map((t) => [t.externalId, t.side, t.symbol, t.quantity, t.price])).toEqual([
+        ["s:1", "sell", "SOL", 2, 160],
+        ["s:2", "sell", "WSOL", 1, 160],
+        ["s:3", "buy", "JUP", 960, 0.5],
+      ]);
+      expect(of("r").map((t) => [t.externalId, t.side, t.symbol, t.quantity, t.price])).toEqual([
+        ["r:2", "buy", "SOL", 1.5, 160],
+        ["r:3", "buy", "WSOL", 0.5, 160],
+        ["r:1", "sell", "JUP", 1000, 0.32],
+      ]);
+    });
+
+    it("realizes the coin's gain on both forms alike, and nothing on the wrap (graded end to end)", () => {
+      const r = valueSwaps(history, opts);
+      const input: LedgerInput = {
+        cashFlows: r.cashFlows.map((c) => ({ account: "w", time: c.time.toISOString(), amount: c.amount })),
+        trades: r.trades.map((t) => ({
+          id: t.externalId,
+          account: "w",
+          time: t.time.toISOString(),
+          symbol: t.symbol,
+          assetClass: t.assetClass,
+          side: t.side,
+          quantity: t.quantity,
+          price: t.price,
+          fee: t.fee,
+        })),
+        events: r.events.map((e) => {
+          if (e.kind !== "wrap") throw new Error(`unexpected ${e.kind}`);
+          return {
+            id: e.externalId,
+            time: e.time.toISOString(),
+            kind: "transfer" as const,
+            from: "w",
+            to: "w",
+            symbol: e.symbol,
+            quantity: e.quantity,
+            toSymbol: e.toSymbol,
+            toQuantity: e.toQuantity,
+          };
+        }),
+      };
+      const parsed = parseLedger(input);
+      if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+      const g = grade(parsed.ledger, {});
+      // 4 SOL bought at $150, 1 of it wrapped (cost kept): 3 sold at $160 = +30; the JUP bought for
+      // $480 sold for $600 = +120; 1,000 JUP bought for $400 given for $320 = −80; 2 SOL got for it
+      // at $160 (0.5 through wSOL, unwrapped); 2 sold at $170, first in first out: the last one
+      // of $150 and one of $160 = +30. In all +100, and 1 SOL of $160 left.
+      expect(g.metrics.realizedPnl).toBeCloseTo(100, 6);
+      expect(g.warnings.filter((w) => /gap|short|lever/i.test(w))).toEqual([]);
+      expect(g.positions).toEqual([expect.objectContaining({ symbol: "SOL", quantity: 1, avgCost: 160 })]);
+    });
+
+    it("prices them from a stablecoin, else from the token's price, else skips with a warning", () => {
+      const r = valueSwaps(
+        [
+          tx("a", 1, [usdc("a:1", -450), sol("a:2", 2), wsol("a:3", 1)]),
+          tx("b", 2, [sol("b:1", -1), wsol("b:2", -0.5), usdc("b:3", 240)]),
+          tx("c", 3, [tok("BONK", "c:1", -1e6), sol("c:2", 0.2), wsol("c:3", 0.3)]),
+          tx("d", 4, [usdc("d:1", -100), tok("WIF", "d:2", 50)]),
+          tx("e", 5, [tok("WIF", "e:1", -50), sol("e:2", 0.25), wsol("e:3", 0.25)]),
+        ],
+        { ...opts, priceAt: (token) => (token === "bonk" ? 0.00004 : undefined) },
+      );
+      expect(r.trades.map((t) => [t.externalId, t.side, t.price])).toEqual([
+        // $450 for 3: $150 each; $240 for 1.5: $160 each.
+        ["a:2", "buy", 150],
+        ["a:3", "buy", 150],
+        ["b:1", "sell", 160],
+        ["b:2", "sell", 160],
+        // 1,000,000 BONK at $0.00004 = $40 for 0.5: $80 each.
+        ["c:2", "buy", 80],
+        ["c:3", "buy", 80],
+        ["c:1", "sell", 0.00004],
+        ["d:2", "buy", 2],
+        // No price then: SOL's last, $80, values the 0.5 and so 50 WIF at $0.8.
+        ["e:2", "buy", 80],
+        ["e:3", "buy", 80],
+        ["e:1", "sell", 0.8],
+      ]);
+      const none = valueSwaps([tx("z", 1, [sol("z:1", -1), wsol("z:2", -1), tok("WIF", "z:3", 10)])], {
+        ...opts,
+        priceAt: () => undefined,
+      });
+      expect(none.trades).toEqual([]);
+      expect(none.swapsSkipped).toBe(1);
+      expect(none.warnings).toEqual([expect.stringMatching(/^z: SOL and WSOL → WIF has no known USD price/)]);
+    });
+
+    it("asks the coin's price and the token's, never the wrapped form's, and splits a dollar fee over the legs", () => {
+      const txs = [tx("s", 3, [sol("s:1", -2), wsol("s:2", -1), tok("JUP", "s:3", 960)], 0.000005)];
+      expect(pricesNeeded(txs, opts).map((n) => [n.token, n.time.getUTCDate()])).toEqual([
+        ["native", 3],
+        ["native", 3],
+        ["jup", 3],
+      ]);
+      // No SOL held before it: the gas is a dollar fee, 0.000005 × $160 = $0.0008, a third on each leg.
+      const r = valueSwaps(txs, { ...opts, confidenceAt: (token) => (token === "native" ? 0.99 : 0.4) });
+      expect(r.trades.map((t) => [t.symbol, t.fee, t.confidence])).toEqual([
+        ["SOL", 0.000267, 0.99],
+        ["WSOL", 0.000267, 0.99],
+        ["JUP", 0.000267, 0.4],
+      ]);
     });
   });
 

@@ -12,8 +12,8 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * the other) is valued through a historical USD price of one leg at the swap's time when the caller
  * gives a `priceAt` lookup (the native coin's first: the deepest market), else through the last
  * price of one of its tokens seen in an earlier stablecoin swap; with neither it is skipped with a
- * warning. Stable-to-stable swaps and transactions with several tokens on one side are not trades
- * and are skipped.
+ * warning. Stable-to-stable swaps and transactions with several tokens on one side (but the coin
+ * and its wrapped form, below) are not trades and are skipped.
  *
  * Transfers (only tokens in, or only tokens out) with `transfers: true`: a stablecoin in or out is a
  * deposit or withdrawal (a cash flow), any other token a `receive` / `send` event at its USD price
@@ -31,6 +31,13 @@ import type { ImportedCashFlow, ImportedEvent, ImportedTrade } from "./imported"
  * wrapped token in (or back), one for one, is a `wrap` event (the engine's transfer within the
  * account with a `toSymbol`): the lots keep their cost and dates, no trade, no round trip
  * (DECISIONS 212, 213). Anywhere else the wrapped token is a token of its own (WETH, WSOL).
+ *
+ * The coin and its wrapped form on one side of a swap, one other token on the other (a Jupiter or
+ * Raydium swap paid partly in SOL and partly from a wSOL account, or paying out both), with
+ * `wrappedToken`: one exchange, not a skip (DECISIONS 221). Both coin legs trade at one unit
+ * price, the coin's (a stablecoin's amount over the coin's units, else its historical price, else
+ * the other token's, else the last seen), so the wrapped part gains or loses nothing against the
+ * coin; the other token is priced from them. Each leg stays a trade of its own symbol.
  *
  * Fill confidence, with `confidenceAt` (DECISIONS 214, 219): each trade of a swap carries how far the
  * price source vouches for its token's price then (DefiLlama's confidence; 0 when it quotes none),
@@ -130,6 +137,27 @@ function wrapOf(outs: SwapLeg[], ins: SwapLeg[], opts: SwapOptions): { from: Swa
 }
 
 /**
+ * A swap whose one side is the native coin and its wrapped form together, against one other token
+ * (Jupiter or Raydium paying part from SOL and part from a wSOL account, a router taking ETH and
+ * WETH); else null. `out`: the coin's side is the one sent.
+ */
+function coinPairOf(
+  outs: SwapLeg[],
+  ins: SwapLeg[],
+  opts: SwapOptions,
+): { coins: [SwapLeg, SwapLeg]; other: SwapLeg; out: boolean } | null {
+  if (!opts.nativeToken || !opts.wrappedToken) return null;
+  const isPair = (side: SwapLeg[]) =>
+    side.length === 2 &&
+    side.some((l) => l.token === opts.nativeToken) &&
+    side.some((l) => l.token === opts.wrappedToken);
+  // Legs are netted per token, so the other side holds neither form of the coin.
+  if (isPair(outs) && ins.length === 1) return { coins: [outs[0]!, outs[1]!], other: ins[0]!, out: true };
+  if (isPair(ins) && outs.length === 1) return { coins: [ins[0]!, ins[1]!], other: outs[0]!, out: false };
+  return null;
+}
+
+/**
  * The prices `valueSwaps` may ask `priceAt` (and `confidenceAt`) for: the tokens of each
  * one-for-one swap (the token of a stablecoin swap for its confidence only), and the native coin at
  * each transaction that paid a fee. A caller fetches these
@@ -151,6 +179,12 @@ export function pricesNeeded(
     }
     if (outs.length === 1 && ins.length === 1)
       for (const leg of [outs[0]!, ins[0]!]) if (!leg.stable) out.push({ token: leg.token, time: tx.time });
+    const pair = coinPairOf(outs, ins, opts);
+    if (pair) {
+      // Both forms are priced as the coin: the wrapped token's own price is never asked.
+      out.push({ token: opts.nativeToken!, time: tx.time });
+      if (!pair.other.stable) out.push({ token: pair.other.token, time: tx.time });
+    }
   }
   return out;
 }
@@ -320,6 +354,52 @@ function valueSorted(
       continue;
     }
     swapsSeen++;
+    const pair = coinPairOf(outs, ins, opts);
+    if (pair) {
+      // One exchange: the coin and its wrapped form at one unit price, the coin's, so the wrapped
+      // part gains or loses nothing against the coin; the other token is priced from them.
+      const [native, wrapped] = pair.coins[0].token === opts.nativeToken ? pair.coins : [pair.coins[1], pair.coins[0]];
+      const coinQty = Math.abs(native.amount) + Math.abs(wrapped.amount);
+      const otherQty = Math.abs(pair.other.amount);
+      const otherHistorical = pair.other.stable ? 1 : historical(pair.other.token, tx.time);
+      const otherLast = lastPrice.get(pair.other.token);
+      const coinPrice = pair.other.stable
+        ? otherQty / coinQty
+        : (historical(opts.nativeToken!, tx.time) ??
+          (otherHistorical !== undefined ? (otherHistorical * otherQty) / coinQty : undefined) ??
+          lastPrice.get(opts.nativeToken!) ??
+          lastPrice.get(opts.wrappedToken!) ??
+          (otherLast !== undefined ? (otherLast * otherQty) / coinQty : undefined));
+      if (coinPrice === undefined) {
+        swapsSkipped++;
+        warnings.push(
+          `${tx.id}: ${native.symbol} and ${wrapped.symbol} ${pair.out ? "→" : "←"} ${pair.other.symbol} has no known USD price; skipped.`,
+        );
+        continue;
+      }
+      const legs = pair.other.stable ? [native, wrapped] : [native, wrapped, pair.other];
+      const feeUsd = unpaidFee && nativePrice ? unpaidFee * nativePrice : 0;
+      for (const leg of legs) {
+        const isCoin = leg !== pair.other;
+        const quantity = Math.abs(leg.amount);
+        const price = isCoin ? coinPrice : (coinPrice * coinQty) / otherQty;
+        lastPrice.set(leg.token, price);
+        held(leg, leg.amount);
+        trades.push({
+          time: tx.time,
+          assetClass: "crypto",
+          externalId: leg.id,
+          symbol: leg.symbol,
+          side: leg.amount > 0 ? "buy" : "sell",
+          quantity,
+          price,
+          fee: round(feeUsd / legs.length),
+          // The wrapped form is vouched for as the coin: it is priced as the coin.
+          ...vouched(isCoin ? opts.nativeToken! : leg.token, tx.time),
+        });
+      }
+      continue;
+    }
     if (outs.length !== 1 || ins.length !== 1) {
       swapsSkipped++;
       warnings.push(`${tx.id}: ${outs.length} tokens out and ${ins.length} in; only one-for-one swaps are graded.`);
