@@ -23,9 +23,9 @@ const EXPLORER_LATENCY_MS = 120;
  * and chain: on Ethereum about six months of Uniswap-style swaps between stablecoins (USDC, USDT,
  * DAI) and WETH, LINK, UNI, PEPE, AAVE, some token for token, some paid in native ETH, some paid
  * out in native ETH by the router (internal transactions), ETH wrapped into WETH and back where a
- * sale needs the other form, a bridge payout (an internal transfer in), a few deposits, winners
- * and losers; on Base and Arbitrum a shorter history of the same kind;
- * nothing on OP, Polygon and BNB Chain. Answers have Etherscan's shapes and strings.
+ * sale needs the other form, a bridge payout (an internal transfer in), an EIGEN airdrop claimed
+ * (DEMO_AIRDROP), a few deposits, winners and losers; on Base and Arbitrum a shorter history of
+ * the same kind; nothing on OP, Polygon and BNB Chain. Answers have Etherscan's shapes and strings.
  *
  * Two wallets with a known history, for tests: EVM_SCENARIO_KEY (tokens received from outside and
  * sold, a token-for-token swap, ETH paid out through an internal transaction, a Base deposit and
@@ -92,6 +92,27 @@ const THIN_TOKEN: Token = {
   symbol: "PUMP",
   name: "Pump",
   decimals: 18,
+};
+/**
+ * The demo wallets' airdrop (issue 29 point 4): on Ethereum each claims EIGEN, a token it never
+ * held, worth about `usd` at the price source's price then (confidence 0.99, a market's), so its
+ * grade shows income in kind at a trusted value (DECISIONS 212, 213).
+ */
+export const DEMO_AIRDROP = {
+  token: {
+    address: "0xec53bf9167f50cdeb3ae105f56099aaab9061f83",
+    symbol: "EIGEN",
+    name: "Eigen",
+    decimals: 18,
+  } satisfies Token,
+  distributor: "0x035bdaeab85e47f9f8ee8bdbf4ca2ee3a50cd9f2",
+  time: Math.floor(SIM_START / 1000) + 20 * 86400 + 1234,
+  usd: 250,
+  /** The units claimed: `usd` at the price then, to the cent's worth of units. */
+  quantity(): number {
+    const price = simulatedCoinPrice(`ethereum:${this.token.address}`, new Date(this.time * 1000))!;
+    return Math.round((this.usd / price) * 1e4) / 1e4;
+  },
 };
 const ROUTER = "0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad";
 const EXCHANGE = "0x28c6c06298d514db089934071355e5743bf21d60";
@@ -297,6 +318,17 @@ export function demoEvmHistory(address: string, chainId = 1): History {
         functionName: "claim(uint256 amount)",
       });
       txlistinternal.push(internal(common, BRIDGE, me, 0.25));
+      // The airdrop: the wallet calls the distributor (it pays the gas), which sends it EIGEN.
+      const a = DEMO_AIRDROP;
+      const airdropHash = `0x${hexDigest("evm-airdrop", me)}`;
+      const airdropBlock = blockAt(1, a.time);
+      txlist.push({
+        ...callRow(airdropHash, a.time, airdropBlock, me, a.distributor),
+        input: "0x2e7ba6ef",
+        methodId: "0x2e7ba6ef",
+        functionName: "claim(uint256 index,address account,uint256 amount,bytes32[] merkleProof)",
+      });
+      tokentx.push(tokenRow(a.token, airdropHash, a.time, airdropBlock, a.distributor, me, a.quantity(), 88));
     }
     const byBlock = (a: Row, b: Row) => Number(a.blockNumber) - Number(b.blockNumber);
     return {

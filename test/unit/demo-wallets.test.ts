@@ -7,8 +7,8 @@ import { EVM_CHAINS, evmTransactions, mapEvmTransactions } from "~/sources/evm.s
 import { walletTokenInstrument } from "~/sources/prices.server";
 import { mapSolanaTransactions, solanaTransaction } from "~/sources/solana.server";
 import type { SwapValuation, WalletTransaction } from "~/sources/swaps";
-import { demoEvmHistory } from "../mocks/evm";
-import { simulatedCoinPrice } from "../mocks/prices";
+import { DEMO_AIRDROP, demoEvmHistory } from "../mocks/evm";
+import { coinConfidence, simulatedCoinPrice } from "../mocks/prices";
 import { demoSolanaHistory } from "../mocks/solana";
 
 // The demo wallets a trader links (any address: a key made in the browser) read through the real
@@ -22,6 +22,13 @@ type Chain = { kind: "evm"; chainId: number } | { kind: "solana" };
 function priceOf(chain: Chain, token: string, time: Date): number | undefined {
   const instrument = walletTokenInstrument(chain, token);
   return (instrument && simulatedCoinPrice(instrument.slice("coin:".length), time)) ?? undefined;
+}
+
+/** DefiLlama's confidence in a wallet token's price, as the linking module asks it (none when unpriced). */
+function confidenceOf(chain: Chain, token: string, time: Date): number | undefined {
+  const instrument = walletTokenInstrument(chain, token);
+  const id = instrument?.slice("coin:".length);
+  return id && simulatedCoinPrice(id, time) !== null ? coinConfidence(id) : undefined;
 }
 
 type Wallets = { ledger: Ledger; priced: { symbol: string; time: Date; price: number; market: number }[] };
@@ -41,7 +48,7 @@ function walletsLedger(evmAddress: string, solanaAddress: string): Wallets {
     }
     for (const c of mapped.cashFlows) ledger.cashFlows.push({ account, time: c.time.toISOString(), amount: c.amount });
     for (const e of mapped.events)
-      if (e.kind === "receive" || e.kind === "send")
+      if (e.kind === "receive" || e.kind === "send" || e.kind === "income")
         ledger.events.push({ ...e, id: `${account}:${e.externalId}`, account, time: e.time.toISOString() });
   };
   for (const chain of EVM_CHAINS) {
@@ -52,7 +59,12 @@ function walletsLedger(evmAddress: string, solanaAddress: string): Wallets {
       `evm-${chain.id}`,
       c,
       txs,
-      mapEvmTransactions(chain, txs, (token, time) => priceOf(c, token, time)),
+      mapEvmTransactions(
+        chain,
+        txs,
+        (token, time) => priceOf(c, token, time),
+        (token, time) => confidenceOf(c, token, time),
+      ),
     );
   }
   const sol: Chain = { kind: "solana" };
@@ -63,7 +75,11 @@ function walletsLedger(evmAddress: string, solanaAddress: string): Wallets {
     "solana",
     sol,
     txs,
-    mapSolanaTransactions(txs, (token, time) => priceOf(sol, token, time)),
+    mapSolanaTransactions(
+      txs,
+      (token, time) => priceOf(sol, token, time),
+      (token, time) => confidenceOf(sol, token, time),
+    ),
   );
   return { ledger, priced };
 }
@@ -101,6 +117,27 @@ describe.each(traders)("demo EVM and Solana wallets, trader $n", ({ evm, solana 
     }
     // The drawdown is the curve's, and the return the curve's end.
     expect(m.twr!).toBeCloseTo(index.at(-1)! - 1, 6);
+  });
+
+  it("claim an airdrop graded as income at its market value then, trusted (issue 29 point 4)", () => {
+    const claims = ledger.events.filter((e) => e.kind === "income");
+    const quantity = DEMO_AIRDROP.quantity();
+    const price = simulatedCoinPrice(`ethereum:${DEMO_AIRDROP.token.address}`, new Date(DEMO_AIRDROP.time * 1000))!;
+    expect(claims).toEqual([
+      expect.objectContaining({
+        account: "evm-1",
+        symbol: "EIGEN",
+        quantity,
+        price: expect.closeTo(price, 9),
+        source: "defillama",
+        confidence: 0.99,
+      }),
+    ]);
+    // About $250 then, all of it income: DefiLlama's 0.99 vouches for the price.
+    expect(quantity * price).toBeCloseTo(DEMO_AIRDROP.usd, 0);
+    const parsed = parseLedger(ledger);
+    if (!parsed.ok) throw new Error(parsed.problems.join("\n"));
+    expect(grade(parsed.ledger).metrics.income).toBeCloseTo(quantity * price, 6);
   });
 });
 
