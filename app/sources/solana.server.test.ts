@@ -88,6 +88,25 @@ describe("Solana history", () => {
     const solLeg = solSwap.legs.find((l) => l.token === NATIVE_TOKEN)!;
     const solTrade = priced.batch.trades.find((t) => t.externalId === solLeg.id)!;
     expect(solTrade).toMatchObject({ symbol: "SOL", side: solLeg.amount < 0 ? "sell" : "buy", price: 150 });
+    // Some swaps pay or are paid SOL partly through the wSOL account, in both directions: one
+    // exchange, both forms at one price, SOL's (from the stablecoin leg when there is one).
+    const coinLegs = (t: (typeof swaps)[number], sign: number) =>
+      t.legs.filter((l) => (l.token === NATIVE_TOKEN || l.token === WSOL_MINT) && Math.sign(l.amount) === sign);
+    for (const sign of [-1, 1]) {
+      const pairs = swaps.filter((t) => coinLegs(t, sign).length === 2);
+      expect(pairs.length, `SOL and WSOL ${sign < 0 ? "out" : "in"}`).toBeGreaterThan(0);
+      for (const pair of pairs) {
+        const legs = coinLegs(pair, sign);
+        const units = legs.reduce((a, l) => a + Math.abs(l.amount), 0);
+        const stable = pair.legs.find((l) => l.stable);
+        const unit = stable ? Math.abs(stable.amount) / units : 150;
+        for (const leg of legs) {
+          const trade = priced.batch.trades.find((t) => t.externalId === leg.id)!;
+          expect(trade.side).toBe(sign < 0 ? "sell" : "buy");
+          expect(trade.price).toBeCloseTo(unit, 9);
+        }
+      }
+    }
   });
 });
 

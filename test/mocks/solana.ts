@@ -12,7 +12,8 @@ import { hexDigest, memo, simulateTrading, type SimEvent } from "./wallet-sim";
  * with jsonParsed encoding, single or batched) for demo mode and tests. Any address gets a
  * deterministic history seeded by the address: about six months of swaps routed through Jupiter,
  * Raydium, Orca and pump.fun between USDC/USDT and SOL (native lamports), JUP, BONK, RAY, WIF and a
- * pump.fun token, many token for token (no stablecoin leg), a few deposits,
+ * pump.fun token, many token for token (no stablecoin leg), some paying or paid SOL partly through
+ * the wallet's wSOL account (SOL and WSOL on one side), a few deposits,
  * winners and losers, in the shapes a real node answers (pre/post token balances, lamport balances,
  * fee). Unknown methods answer JSON-RPC error -32601.
  *
@@ -130,8 +131,9 @@ export function demoSolanaHistory(owner: string): History {
       let ownerLamportDelta = deposit ? 0 : -FEE;
       // Whether the owner's balance really moved (a token balance cannot go below zero; SOL below
       // 0.01 is rent, not a leg), for the trade count.
-      const move = (mint: Mint, delta: number, counterparty: string): boolean => {
-        if (mint.mint === SOL) {
+      // `wrapped`: SOL held as wSOL in the owner's token account, not as lamports.
+      const move = (mint: Mint, delta: number, counterparty: string, wrapped = false): boolean => {
+        if (mint.mint === SOL && !wrapped) {
           ownerLamportDelta += Math.round(delta * 1e9);
           return Math.abs(delta) >= 0.01;
         }
@@ -156,11 +158,24 @@ export function demoSolanaHistory(owner: string): History {
         move(BY_MINT.get(e.deposit)!, e.amount, pubkey("exchange"));
       } else {
         const poolAuthority = pubkey("pool-authority", [e.outToken, e.inToken].sort().join("-"));
-        const sent = move(BY_MINT.get(e.outToken)!, -e.outAmount, poolAuthority);
-        const received = move(BY_MINT.get(e.inToken)!, e.inAmount, poolAuthority);
-        // A swap: each leg that is not a stablecoin is a trade; a one-legged move is none.
+        // As Jupiter and Raydium do, a SOL sale takes up to half from the wallet's wSOL account when
+        // it holds some, and every third SOL buy leaves 40 % of it there: SOL and WSOL on one side
+        // (DECISIONS 221). Only when both parts are a leg (0.01 SOL or more).
+        const sol = BY_MINT.get(SOL)!;
+        const wsolHeld = balances.get(SOL) ?? 0;
+        const fromWsol = e.outToken === SOL ? Math.min(wsolHeld, e.outAmount / 2) : 0;
+        const wrappedOut = fromWsol >= 0.01 && e.outAmount - fromWsol >= 0.01 ? fromWsol : 0;
+        const wrappedIn = e.inToken === SOL && e.index % 3 === 0 && e.inAmount * 0.4 >= 0.01 ? e.inAmount * 0.4 : 0;
+        const sent = move(BY_MINT.get(e.outToken)!, -(e.outAmount - wrappedOut), poolAuthority);
+        const received = move(BY_MINT.get(e.inToken)!, e.inAmount - wrappedIn, poolAuthority);
+        const wrapped =
+          (wrappedOut > 0 && move(sol, -wrappedOut, poolAuthority, true)) ||
+          (wrappedIn > 0 && move(sol, wrappedIn, poolAuthority, true));
+        // A swap: each leg that is not a stablecoin is a trade (the wSOL part one more); a
+        // one-legged move is none.
         if (sent && received)
-          trades += [e.outToken, e.inToken].filter((m) => !STABLES.some((st) => st.mint === m)).length;
+          trades +=
+            [e.outToken, e.inToken].filter((m) => !STABLES.some((st) => st.mint === m)).length + (wrapped ? 1 : 0);
       }
       const program = programOf(e);
       keys.push(
