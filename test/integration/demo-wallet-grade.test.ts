@@ -3,6 +3,7 @@ import { Wallet } from "ethers";
 import nacl from "tweetnacl";
 import { expect, it } from "vitest";
 import { grade, listRoundTrips, parseLedger } from "../../app/grading";
+import { DEMO_AIRDROP } from "../mocks/evm";
 import { baseUrl, get, signUp, waitForImports } from "../support/http";
 
 // Item 1 of "One truth on every page": the demo broker alone graded sensibly, and linking the demo
@@ -65,6 +66,16 @@ it("grades the demo broker with a demo EVM and a demo Solana wallet as one plaus
   expect(new Set(parsed.ledger.trades.map((t) => t.account)).size).toBe(3);
   const e = grade(parsed.ledger);
   const m = e.metrics;
+
+  // The EVM wallet's airdrop claim (DEMO_AIRDROP): income in kind at its market value then, with
+  // DefiLlama's confidence, so the engine counts it at that value (issue 29 point 4).
+  const claims = parsed.ledger.events.filter((ev) => ev.kind === "income" && ev.symbol === "EIGEN") as {
+    quantity: number;
+    price: number;
+    confidence?: number;
+  }[];
+  expect(claims, who).toEqual([expect.objectContaining({ quantity: DEMO_AIRDROP.quantity(), confidence: 0.99 })]);
+  expect((claims[0]!.quantity * claims[0]!.price) / DEMO_AIRDROP.usd, who).toBeCloseTo(1, 1);
 
   // Every dollar a wallet spent came in first: no borrowing read into spot wallets.
   expect(

@@ -80,7 +80,8 @@ function signature(...parts: string[]) {
 
 type Tx = { signature: string; slot: number; blockTime: number; result: unknown };
 /** txs newest first; trades: the ledger trades the history holds (a swap's legs other than stablecoins). */
-type History = { txs: Tx[]; trades: number };
+/** bothForms: the swaps with SOL and WSOL on one side (DECISIONS 221). */
+type History = { txs: Tx[]; trades: number; bothForms: number };
 const cache = memo<History>();
 const bySignature = new Map<string, Tx>();
 
@@ -113,6 +114,7 @@ export function demoSolanaHistory(owner: string): History {
     let lamports = SOL_BALANCE;
     const txs: Tx[] = [];
     let trades = 0;
+    let bothForms = 0;
     events.forEach((e: SimEvent) => {
       const sig = signature("solana", owner, String(e.index));
       const slot = 330_000_000 + Math.floor((e.time - 1746057600) / 0.4);
@@ -176,6 +178,7 @@ export function demoSolanaHistory(owner: string): History {
         if (sent && received)
           trades +=
             [e.outToken, e.inToken].filter((m) => !STABLES.some((st) => st.mint === m)).length + (wrapped ? 1 : 0);
+        if (sent && received && wrapped) bothForms++;
       }
       const program = programOf(e);
       keys.push(
@@ -230,7 +233,7 @@ export function demoSolanaHistory(owner: string): History {
       bySignature.set(sig, tx);
     });
     txs.reverse();
-    return { txs, trades };
+    return { txs, trades, bothForms };
   });
 }
 
