@@ -453,6 +453,13 @@ describe("valueSwaps", () => {
       expect(none.trades).toEqual([]);
       expect(none.swapsSkipped).toBe(1);
       expect(none.warnings).toEqual([expect.stringMatching(/^z: SOL and WSOL → WIF has no known USD price/)]);
+      // Two tokens against the coin's two forms: no way to split the value, counted apart from the unpriced.
+      const two = valueSwaps(
+        [tx("y", 1, [sol("y:1", -1), wsol("y:2", -1), tok("WIF", "y:3", 10), tok("JUP", "y:4", 5)])],
+        opts,
+      );
+      expect(two).toMatchObject({ trades: [], swapsSkipped: 0, swapsUnshaped: 1 });
+      expect(two.warnings).toEqual([expect.stringMatching(/^y: 2 tokens out and 2 in; only one token for one/)]);
     });
 
     it("asks the coin's price and the token's, never the wrapped form's, and splits a dollar fee over the legs", () => {

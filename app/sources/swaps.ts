@@ -77,7 +77,10 @@ export type SwapValuation = {
   cashFlows: ImportedCashFlow[];
   warnings: string[];
   swapsSeen: number;
+  /** Swaps left out for want of a USD price. */
   swapsSkipped: number;
+  /** Swaps left out for their shape: several tokens on one side (but the coin and its wrapped form). */
+  swapsUnshaped: number;
   transfersSkipped: number;
   /** Network fees (or their part) paid from native units the ledger does not hold, outside a swap. */
   feesSkipped: number;
@@ -239,6 +242,7 @@ function valueSorted(
   const warnings: string[] = [];
   let swapsSeen = 0;
   let swapsSkipped = 0;
+  let swapsUnshaped = 0;
   let transfersSkipped = 0;
   let feesSkipped = 0;
   // Native units the rows other than fees hold after each transaction, and what fees in kind took.
@@ -401,8 +405,11 @@ function valueSorted(
       continue;
     }
     if (outs.length !== 1 || ins.length !== 1) {
-      swapsSkipped++;
-      warnings.push(`${tx.id}: ${outs.length} tokens out and ${ins.length} in; only one-for-one swaps are graded.`);
+      // Counted apart from the unpriced: nothing says how to split the value among several tokens.
+      swapsUnshaped++;
+      warnings.push(
+        `${tx.id}: ${outs.length} tokens out and ${ins.length} in; only one token for one (the native coin's two forms as one) is graded.`,
+      );
       continue;
     }
     const out = outs[0]!;
@@ -495,7 +502,17 @@ function valueSorted(
   }
   if (sorted.length) heldAfter.push(nativeHeld);
   return {
-    valuation: { trades, events, cashFlows, warnings, swapsSeen, swapsSkipped, transfersSkipped, feesSkipped },
+    valuation: {
+      trades,
+      events,
+      cashFlows,
+      warnings,
+      swapsSeen,
+      swapsSkipped,
+      swapsUnshaped,
+      transfersSkipped,
+      feesSkipped,
+    },
     heldAfter,
   };
 }

@@ -148,6 +148,7 @@ async function mappedEvmChain(row: StepRow<EvmWalletCursor>, address: string, ch
     batch: valued.batch,
     skipped: {
       ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
+      ...(valued.swapsUnshaped ? { "swap with several tokens on one side": valued.swapsUnshaped } : {}),
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
       ...(valued.feesSkipped ? { "network fee paid from coins the import never saw": valued.feesSkipped } : {}),
     },

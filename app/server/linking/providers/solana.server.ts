@@ -116,6 +116,7 @@ async function mappedSolana(row: StepRow<SolanaCursor>, address: string): Promis
     batch: valued.batch,
     skipped: {
       ...(valued.swapsSkipped ? { "swap without a USD price": valued.swapsSkipped } : {}),
+      ...(valued.swapsUnshaped ? { "swap with several tokens on one side": valued.swapsUnshaped } : {}),
       ...(valued.transfersSkipped ? { "token transfer without a USD price": valued.transfersSkipped } : {}),
       ...(valued.feesSkipped ? { "network fee paid from coins the import never saw": valued.feesSkipped } : {}),
     },
