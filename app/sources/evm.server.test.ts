@@ -210,4 +210,36 @@ describe("evmTransactions and mapEvmTransactions", () => {
       ["WETH", 2],
     ]);
   });
+
+  it("reads a router taking ETH and WETH together for LINK as one exchange at ETH's price (DECISIONS 221)", () => {
+    const WETH = ethereum.wrapped;
+    const txs = evmTransactions(me, ethereum, {
+      // 1 ETH sent with the call, 0.5 WETH pulled from the wallet, 150 LINK back.
+      txlist: [
+        {
+          hash: "0xP",
+          timeStamp: "1746230400",
+          from: me,
+          to: router,
+          value: "1000000000000000000",
+          gasUsed: "150000",
+          gasPrice: "10000000000",
+          isError: "0",
+        },
+      ],
+      txlistinternal: [],
+      tokentx: [
+        token("0xP", WETH, "WETH", 18, me, router, "500000000000000000", "3"),
+        token("0xP", LINK, "LINK", 18, router, me, "150000000000000000000", "4"),
+      ],
+    });
+    const mapped = mapEvmTransactions(ethereum, txs, (t) => (t === "native" ? 2500 : t === LINK ? 99 : undefined));
+    // 1.5 ETH × $2,500 = $3,750 for 150 LINK: $25 each (LINK's own $99 is not asked first).
+    expect(mapped.swapsSkipped + mapped.swapsUnshaped).toBe(0);
+    expect(mapped.trades.map((t) => [t.side, t.symbol, t.quantity, t.price])).toEqual([
+      ["sell", "ETH", 1, 2500],
+      ["sell", "WETH", 0.5, 2500],
+      ["buy", "LINK", 150, 25],
+    ]);
+  });
 });
