@@ -162,7 +162,8 @@ function coinPairOf(
 
 /**
  * The prices `valueSwaps` may ask `priceAt` (and `confidenceAt`) for: the tokens of each
- * one-for-one swap (the token of a stablecoin swap for its confidence only), and the native coin at
+ * one-for-one swap (the token of a stablecoin swap for its confidence only), the coin and the other
+ * token of a swap with the coin's two forms on one side, and the native coin at
  * each transaction that paid a fee. A caller fetches these
  * (asynchronously, e.g. app/server/prices.server.ts) and passes a lookup over the answers.
  */
