@@ -16,13 +16,6 @@ import {
   EV_SPINOFF,
   EV_SPLIT,
   EV_TRANSFER,
-  ROW_FEE,
-  ROW_INCOME,
-  ROW_INCOME_HELD,
-  ROW_RECEIVE,
-  ROW_SEND,
-  ROW_THIN,
-  ROW_TRADE,
   type PreparedEvent,
   type PreparedLedger,
 } from "./columns";
@@ -34,6 +27,7 @@ import { dayStartMs, zoneDayOf } from "./time";
  * one. Relative only: a fixed floor of units swallowed whole lots of wei or satoshi-sized trades.
  */
 const DUST = 1e-6;
+const MAX_GAPS_KEPT = 20;
 
 export interface Gap {
   /** Sorted trade index. */
@@ -128,13 +122,6 @@ export interface PassResult {
   fxEquity: number[];
   fxGain: number[];
 }
-
-const MAX_GAPS_KEPT = 20;
-// Local copies (not imports) so the hot loop reads plain constants.
-const DAY_MS = 86_400_000;
-const CRYPTO_CODE = 2;
-/** Classes from this code on (future, forex, CFD) are margin products (CLASS_CODES). */
-const MARGIN_CODE = 4;
 
 // A lot is one record of four doubles, read together when matched: cheaper than four columns.
 export const LOT_FIELDS = 4;
@@ -516,6 +503,35 @@ function tradeRun(
   tradeEquity: Float64Array,
   gaps: Gap[],
 ): number {
+  // The constants the loop reads, as literals: optimised code reads a module-level constant
+  // (imported or this file's own) from its cell or context slot and checks it for the hole at each
+  // use, 26 loads per trade and a quarter of the pass's instructions. pass-constants.test.ts checks
+  // each against the constant of the same name (row kinds: columns.ts; DAY_MS: MS_PER_DAY; CLASS_CODES).
+  const ROW_TRADE = 0;
+  const ROW_RECEIVE = 1;
+  const ROW_SEND = 2;
+  const ROW_FEE = 3;
+  const ROW_INCOME = 4;
+  const ROW_INCOME_HELD = 5;
+  const ROW_THIN = 6;
+  const LOT_FIELDS = 4;
+  const LOT_REM = 0;
+  const LOT_PRICE = 1;
+  const LOT_FEE_PU = 2;
+  const LOT_TIME = 3;
+  const DUST = 1e-6;
+  const DAY_MS = 86_400_000;
+  const RT_FIELDS = 8;
+  const CRYPTO_CODE = 2;
+  const MARGIN_CODE = 4; // classes from this code on (future, forex, CFD) are margin products
+  const TC = 2;
+  const FC = 4;
+  const ANY_BASE = 8;
+  const GROSS = 13;
+  const INCOME = 14;
+  const ACCOUNT_FEES = 18;
+  const N_ACTIVE = 3;
+  const GAP_COUNT = 6;
   const { c, book, syms, st, ist, rt } = ctx;
   const { n, time, qty, price, fee, dir, cls, pos, sym, row } = c;
   const { head, tail, posQty, rtAcc } = book;
