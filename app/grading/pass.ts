@@ -3,8 +3,10 @@
 // ledger's events (income, fees, splits, renames, spin-offs, transfers, deposits in kind).
 //
 // Lots live in one typed array of records, chained per position as a FIFO linked list: a trade
-// opens at most one lot (record k for trade k); events that create lots (spin-offs, partial
-// transfers) take records from n upwards. Price marks, cash flows, events and the ends of UTC days
+// opens at most one lot, events (spin-offs, partial transfers) some more; a lot consumed whole
+// gives its record back for the next one, so the records in use stay few and close together
+// (indexed by the trade that opened them, they were spread over the whole array and most reads of
+// a lot missed the cache). Price marks, cash flows, events and the ends of UTC days
 // are merged in between the trades (at one instant: marks, flows, income and fees, splits/renames/
 // spin-offs, transfers, then trade rows; a day ends before anything at or after midnight).
 import {
@@ -217,8 +219,14 @@ interface Book {
   rtAcc: Float64Array;
   next: Int32Array;
   lots: Float64Array;
-  /** Next free lot record for events (trade k uses record k). */
+  /**
+   * Records below lotTop have been used; `free` heads the list (by next) of those given back (-1: none).
+   * A lot consumed whole gives its record back, so the records in use stay few and close together.
+   */
   lotTop: number;
+  free: number;
+  /** Trades not yet passed, each of which may open a lot: the storage keeps room for them. */
+  tradesLeft: number;
   nPos: number;
   posSym: Int32Array;
   posAcc: Int32Array;
@@ -244,9 +252,11 @@ export function ledgerPass(c: PreparedLedger): PassResult {
     tail: scratch("tail", "i32", posCap, -1),
     posQty: scratch("posQty", "f64", posCap),
     rtAcc: scratch("rtAcc", "f64", posCap * RT_FIELDS),
-    next: scratch("next", "i32", n + 16, -1),
+    next: scratchRaw("next", "i32", n + 16),
     lots: scratchRaw("lots", "f64", (n + 16) * LOT_FIELDS),
-    lotTop: n,
+    lotTop: 0,
+    free: -1,
+    tradesLeft: n,
     nPos: c.nPos,
     posSym,
     posAcc,
@@ -332,6 +342,7 @@ export function ledgerPass(c: PreparedLedger): PassResult {
 
   tradeLoop(ctx, tradeGross, tradeEquity, gaps);
   ist[TRADE_AT] = c.n;
+  book.tradesLeft = 0;
   // What is left after the last trade: marks, flows and events up to asOf, then the remaining days
   // (the last point is valued at asOf itself).
   drainEvents(Infinity, ctx);
@@ -480,6 +491,7 @@ function tradeLoop(ctx: Context, tradeGross: Float64Array, tradeEquity: Float64A
   let k = 0;
   while (k < n) {
     ist[TRADE_AT] = k;
+    book.tradesLeft = n - k;
     drainEvents(time[k], ctx);
     // Events may grow the lot storage: the run reads the current arrays.
     k = tradeRun(ctx, k, nextEventTime(c, st, ist), book.next, book.lots, tradeGross, tradeEquity, gaps);
@@ -565,6 +577,8 @@ function tradeRun(
   let nActive = ist[N_ACTIVE];
   let rtCount = ist[RT_COUNT];
   let pieces = ist[PIECES];
+  let top = book.lotTop;
+  let free = book.free;
 
   let k = k0;
   for (; k < n; k++) {
@@ -629,8 +643,11 @@ function tradeRun(
         remaining -= m;
         if (remaining <= tol) remaining = 0;
         if (m === r) {
-          lots[o + LOT_REM] = 0;
-          L = next[L];
+          // Consumed: the record goes back to the free list.
+          const after = next[L];
+          next[L] = free;
+          free = L;
+          L = after;
         } else {
           lots[o + LOT_REM] = r - m;
         }
@@ -685,15 +702,20 @@ function tradeRun(
           rtAcc[ro + 6] = t;
           rtAcc[ro + 7] = d;
         }
-        const o = k * LOT_FIELDS;
+        // A record given back, else a new one (the storage has room for one per trade left).
+        let J = free;
+        if (J >= 0) free = next[J];
+        else J = top++;
+        next[J] = -1;
+        const o = J * LOT_FIELDS;
         lots[o + LOT_REM] = remaining;
         lots[o + LOT_PRICE] = px;
         lots[o + LOT_FEE_PU] = feePU;
         lots[o + LOT_TIME] = t;
         const last = tail[p];
-        if (last >= 0) next[last] = k;
-        else head[p] = k;
-        tail[p] = k;
+        if (last >= 0) next[last] = J;
+        else head[p] = J;
+        tail[p] = J;
         pq += d * remaining;
         counted += remaining;
         if (margin) mc += d * remaining * px;
@@ -788,6 +810,8 @@ function tradeRun(
   ist[N_ACTIVE] = nActive;
   ist[RT_COUNT] = rtCount;
   ist[PIECES] = pieces;
+  book.lotTop = top;
+  book.free = free;
   return k;
 }
 
@@ -1068,8 +1092,13 @@ function setPosQty(ctx: Context, p: number, q: number): void {
 }
 
 function newLot(book: Book, rem: number, price: number, feePU: number, openTime: number): number {
-  if ((book.lotTop + 1) * LOT_FIELDS > book.lots.length) {
-    const cap = Math.ceil((book.lotTop + 1) * 1.5) + 16;
+  if (book.free >= 0) {
+    const L = book.free;
+    book.free = book.next[L];
+    return setLot(book, L, rem, price, feePU, openTime);
+  }
+  if ((book.lotTop + 1 + book.tradesLeft) * LOT_FIELDS > book.lots.length) {
+    const cap = Math.ceil((book.lotTop + 1 + book.tradesLeft) * 1.5) + 16;
     const lots = new Float64Array(cap * LOT_FIELDS);
     lots.set(book.lots);
     const next = new Int32Array(cap).fill(-1);
@@ -1077,7 +1106,10 @@ function newLot(book: Book, rem: number, price: number, feePU: number, openTime:
     book.lots = lots;
     book.next = next;
   }
-  const L = book.lotTop++;
+  return setLot(book, book.lotTop++, rem, price, feePU, openTime);
+}
+
+function setLot(book: Book, L: number, rem: number, price: number, feePU: number, openTime: number): number {
   const o = L * LOT_FIELDS;
   book.lots[o + LOT_REM] = rem;
   book.lots[o + LOT_PRICE] = price;
