@@ -41,9 +41,10 @@ export function medianOf(values: Float64Array): number | null {
 
 /** Counts the values per top 16 bits into `count`; true when one is negative. */
 function histogram(hiWords: Uint32Array, n: number, count: Uint32Array): boolean {
+  const at = HI; // a local: a module constant is re-read and checked at each use
   let negative = false;
   for (let i = 0; i < n; i++) {
-    const hi = hiWords[2 * i + HI]; // the sign, exponent and top of the mantissa
+    const hi = hiWords[2 * i + at]; // the sign, exponent and top of the mantissa
     if (hi >= 0x80000000) negative = true;
     count[hi >>> 16]++;
   }
@@ -67,9 +68,10 @@ function countBelow(count: Uint32Array, b: number): number {
 
 /** Copies into `a` the values whose top 16 bits fall in [from, to]. */
 function gather(values: Float64Array, hiWords: Uint32Array, from: number, to: number, a: Float64Array): void {
+  const at = HI;
   let j = 0;
   for (let i = 0; i < values.length; i++) {
-    const bucket = hiWords[2 * i + HI] >>> 16;
+    const bucket = hiWords[2 * i + at] >>> 16;
     if (bucket >= from && bucket <= to) a[j++] = values[i];
   }
 }

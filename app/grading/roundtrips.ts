@@ -124,6 +124,7 @@ function roundTripSums(
   equityAtOpen: Float64Array,
   sums: Float64Array,
 ): void {
+  const breakEven = BREAK_EVEN; // a local: a module constant is re-read and checked at each use
   let wins = 0;
   let losses = 0;
   for (let i = 0; i < pnl.length; i++) {
@@ -132,7 +133,7 @@ function roundTripSums(
     sums[2] += p;
     sums[3] += h;
     // Break-even band: |P&L| within 1e-9 of the round trip's entry notional is floating noise.
-    const band = BREAK_EVEN * notional[i];
+    const band = breakEven * notional[i];
     if (p > band) {
       wins++;
       sums[0] += p;
