@@ -304,7 +304,8 @@ describe("a Bybit import under stress", () => {
     first.process.kill("SIGKILL");
     await new Promise<void>((resolve) => first.process.once("exit", () => resolve()));
 
-    const second = await startServer(env);
+    // The slow simulator was only there for the kill to land mid-import: the survivor runs at speed.
+    const second = await startServer({ ...env, SIM_DELAY_FACTOR: "1" });
     started.push(second);
     const [done] = await waitForImports(cookie, { base: second.url, timeoutMs: 120_000 });
     expect(done).toMatchObject({ id: linked.body.data!.import_id, state: "done", error: null });
