@@ -701,7 +701,9 @@ async function seedDemoClubs(trx: DB, written: { id: number; style: Style; tier:
       )
       .execute();
     for (const [i, body] of c.posts.entries()) {
-      const author = i === 0 ? owner : members[1 + ((i - 1) % (members.length - 1))]!;
+      // The owner opens; the others take turns (a resumed seed may hold fewer of them: then the owner).
+      const others = members.filter((m) => m !== owner);
+      const author = i === 0 || others.length === 0 ? owner : others[(i - 1) % others.length]!;
       await trx
         .insertInto("posts")
         .values({
