@@ -26,7 +26,7 @@ describe.skipIf(skipE2E)("a statement uploaded in a real browser", () => {
       javaScriptEnabled: false,
       viewport: { width: 1280, height: 900 },
     });
-    const page = await ctx.newPage();
+    let page = await ctx.newPage();
 
     await page.goto(baseUrl() + "/profile/account");
     await page.getByRole("link", { name: "Upload a statement" }).first().click();
@@ -48,6 +48,10 @@ describe.skipIf(skipE2E)("a statement uploaded in a real browser", () => {
 
     const [done] = await waitForImports(cookie, { timeoutMs: 60_000 });
     expect(done).toMatchObject({ state: "done", error: null });
+    // Without JavaScript the account page refreshes itself while the import runs; that refresh
+    // aborted the next navigation once (net::ERR_ABORTED). A fresh tab has no such timer.
+    await page.close();
+    page = await ctx.newPage();
     await page.goto(baseUrl() + "/profile");
     await expect.poll(async () => page.getByTestId("self-reported").first().textContent()).toBe("Self-reported");
 
